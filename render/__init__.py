@@ -1,0 +1,47 @@
+"""Board and hand images, drawn with Pillow from a game's *view* (never its raw state).
+
+Each game has a module here exposing ``draw_board(view) -> PIL.Image.Image`` and
+``draw_hand(view) -> PIL.Image.Image | None``; this package turns those into PNG bytes.
+Because only views come in, an image can show nothing a view would not.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+from typing import Any
+
+#: game name -> module that draws it.
+RENDERERS: dict[str, str] = {}
+
+
+class NoRenderer(LookupError):
+    """The game has no board renderer."""
+
+
+def has_renderer(game_name: str) -> bool:
+    return game_name in RENDERERS
+
+
+def _module(game_name: str) -> Any:
+    try:
+        return importlib.import_module(RENDERERS[game_name])
+    except KeyError:
+        raise NoRenderer(f"No board renderer for {game_name!r}.") from None
+
+
+def _png(image: Any) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=True)
+    return buffer.getvalue()
+
+
+def board_png(game_name: str, view: dict[str, Any]) -> bytes:
+    """The board as everyone (or the viewing role) sees it, as PNG bytes."""
+    return _png(_module(game_name).draw_board(view))
+
+
+def hand_png(game_name: str, view: dict[str, Any]) -> bytes | None:
+    """A role's private hand as PNG bytes, or None when there is nothing private to draw."""
+    image = _module(game_name).draw_hand(view)
+    return None if image is None else _png(image)

@@ -1,0 +1,46 @@
+"""Rules engines: pure, synchronous, deterministic. See DESIGN.md for the contract.
+
+>>> from rules import get_game
+>>> game = get_game("war")
+>>> state = game.setup(seed=7)
+>>> sorted(game.active_roles(state))
+['confederate', 'union']
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from rules.core import Game, IllegalAction, RulesError, UnknownGame
+
+GAMES: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    """Add a game to :data:`GAMES` under its name."""
+    GAMES[game.name] = game
+    return game
+
+
+def get_game(name: str) -> Game:
+    """The registered game called ``name``; :class:`UnknownGame` if there is none."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        known = ", ".join(sorted(GAMES)) or "none"
+        raise UnknownGame(f"There is no game called {name!r} (known: {known}).") from None
+
+
+#: The game packages shipped with Dispatch; each module exposes ``GAME``.
+BUILTIN_GAMES: tuple[str, ...] = ()
+
+
+def _register_builtin_games() -> None:
+    for module_name in BUILTIN_GAMES:
+        module = importlib.import_module(f"rules.{module_name}")
+        register(module.GAME)
+
+
+__all__ = ["GAMES", "Game", "IllegalAction", "RulesError", "UnknownGame", "get_game", "register"]
+
+_register_builtin_games()

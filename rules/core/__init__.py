@@ -1,0 +1,38 @@
+"""The machinery every rules engine shares: the contract, flow table, RNG, undo, log, events."""
+
+from rules.core.errors import IllegalAction, RulesError, UnknownGame
+from rules.core.events import EventGame, EventStep, Op, begin_event, current_frame, run_events
+from rules.core.flow import Step, goto
+from rules.core.game import Game
+from rules.core.log import heading, log, private_log
+from rules.core.rng import choice, randbelow, roll, shuffle
+from rules.core.types import Actions, Arg, Outcome, State, View
+from rules.core.undo import seal
+
+__all__ = [
+    "Actions",
+    "Arg",
+    "EventGame",
+    "EventStep",
+    "Game",
+    "IllegalAction",
+    "Op",
+    "Outcome",
+    "RulesError",
+    "State",
+    "Step",
+    "UnknownGame",
+    "View",
+    "begin_event",
+    "choice",
+    "current_frame",
+    "goto",
+    "heading",
+    "log",
+    "private_log",
+    "randbelow",
+    "roll",
+    "run_events",
+    "seal",
+    "shuffle",
+]

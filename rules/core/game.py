@@ -1,0 +1,215 @@
+"""The rules contract every game implements, and the machinery they share.
+
+A game subclasses :class:`Game`, names its roles and steps, and fills in ``initialise``
+(the set-up), ``public_view`` and ``private_view``. Everything else (checking that an
+action is legal, undo, the prompt and the list of actions in a view, the outcome) is here,
+once, so every game behaves the same to the manager, the bot and the tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from rules.core import undo
+from rules.core.errors import IllegalAction
+from rules.core.flow import Step
+from rules.core.rng import seed_state
+from rules.core.types import Actions, Arg, Outcome, State, View
+
+
+class Game:
+    """Base class of a game's rules engine; one shared instance per game."""
+
+    #: Registry key, e.g. ``"war"``.
+    name: ClassVar[str] = ""
+    #: Title shown to players.
+    title: ClassVar[str] = ""
+    #: Role ids in seating order, e.g. ``("union", "confederate")``.
+    roles: ClassVar[tuple[str, ...]] = ()
+    #: Display names of the roles.
+    role_names: ClassVar[Mapping[str, str]] = {}
+    #: Schema version of this game's state document; bump when its shape changes.
+    state_version: ClassVar[int] = 1
+    #: Options a game accepts at creation, with their defaults.
+    default_options: ClassVar[Mapping[str, Any]] = {}
+    #: The flow of play: every named step of the game.
+    steps: ClassVar[Mapping[str, Step]] = {}
+
+    # ----------------------------------------------------------------- the contract
+
+    def setup(self, seed: int, options: Mapping[str, Any] | None = None) -> State:
+        """A new game, ready for its first decision."""
+        chosen = dict(self.default_options)
+        for key, value in (options or {}).items():
+            if key not in self.default_options:
+                raise IllegalAction(f"{self.title} has no option {key!r}.")
+            if not isinstance(value, type(self.default_options[key])):
+                raise IllegalAction(
+                    f"Option {key!r} takes a {type(self.default_options[key]).__name__}."
+                )
+            chosen[key] = value
+        state: State = {
+            "version": self.state_version,
+            "game": self.name,
+            "seed": int(seed),
+            "rng": seed_state(int(seed)),
+            "options": chosen,
+            "step": "",
+            "log": [],
+            "private_log": {role: [] for role in self.roles},
+            "undo": [],
+            "seal": 0,
+            "outcome": None,
+        }
+        self.initialise(state)
+        return state
+
+    def view(self, state: State, role: str | None) -> View:
+        """What ``role`` may see (``None``: an observer). The one gate of hidden information."""
+        if role is not None and role not in self.roles:
+            raise IllegalAction(f"There is no role {role!r} in {self.title}.")
+        view: View = self.public_view(state)
+        if role is not None:
+            view.update(self.private_view(state, role))
+        step = self._step(state)
+        actions = self.legal_actions(state, role) if role is not None else {}
+        view.update(
+            {
+                "game": self.name,
+                "role": role,
+                "step": state["step"],
+                "active": list(self.active_roles(state)),
+                "status": self.status(state),
+                "prompt": step.prompt(self, state, role) if role and actions else "",
+                "actions": actions,
+                "labels": self._labels(state, role, actions) if role else {},
+                "log": list(state["log"]),
+                "private_log": list(state["private_log"].get(role, [])) if role else [],
+                "outcome": state["outcome"],
+            }
+        )
+        return view
+
+    def act(self, state: State, role: str, verb: str, arg: Arg = None) -> State:
+        """Apply one decision of ``role``; raise :class:`IllegalAction` if it is not listed."""
+        if state["outcome"] is not None:
+            raise IllegalAction("The game is over.")
+        if role not in self.roles:
+            raise IllegalAction(f"There is no role {role!r} in {self.title}.")
+        actions = self.legal_actions(state, role)
+        if not actions:
+            raise IllegalAction(f"It is not your turn: {self.status(state)}")
+        if verb not in actions:
+            raise IllegalAction(
+                f"'{verb}' is not possible now; you may: {', '.join(sorted(actions))}."
+            )
+        arg = _match_arg(verb, actions[verb], arg)
+        if verb == "undo":
+            self.undo(state, role)
+            return state
+        before = undo.snapshot(state)
+        seal_before = state["seal"]
+        active_before = self.active_roles(state)
+        self._step(state).handle(self, state, role, verb, arg)
+        if state["seal"] == seal_before:
+            if self.active_roles(state) == active_before and state["outcome"] is None:
+                undo.push(state, role, before)
+            else:
+                undo.seal(state)
+        return state
+
+    def active_roles(self, state: State) -> tuple[str, ...]:
+        """Roles that owe a decision now; empty once the game is over."""
+        if state["outcome"] is not None:
+            return ()
+        return self._step(state).active(self, state)
+
+    def outcome(self, state: State) -> Outcome | None:
+        """``None`` while playing, else ``{"winner", "reason", "score"}``."""
+        result: Outcome | None = state["outcome"]
+        return result
+
+    # ------------------------------------------------------------ shared machinery
+
+    def legal_actions(self, state: State, role: str) -> Actions:
+        """Every legal action of ``role`` now, including ``undo`` when allowed."""
+        if state["outcome"] is not None or role not in self.active_roles(state):
+            return {}
+        actions = dict(self._step(state).actions(self, state, role))
+        if self.can_undo(state, role):
+            actions["undo"] = True
+        return actions
+
+    def can_undo(self, state: State, role: str) -> bool:
+        return undo.can_undo(state, role)
+
+    def undo(self, state: State, role: str) -> None:
+        """Step back the newest decision of ``role`` (only listed when it is theirs)."""
+        undo.restore(state)
+
+    def status(self, state: State) -> str:
+        """One public line: what the table is waiting for, or how the game ended."""
+        if state["outcome"] is not None:
+            winner = state["outcome"].get("winner")
+            reason = state["outcome"].get("reason", "")
+            who = f"{self.role_name(winner)} won" if winner else "The game is drawn"
+            return f"{who}: {reason}" if reason else f"{who}."
+        return self._step(state).status(self, state)
+
+    def role_name(self, role: str) -> str:
+        return self.role_names.get(role, role.title())
+
+    def finish(
+        self, state: State, winner: str | None, reason: str, score: Mapping[str, Any]
+    ) -> None:
+        """End the game; nothing may be undone past the end."""
+        state["outcome"] = {"winner": winner, "reason": reason, "score": dict(score)}
+        undo.seal(state)
+
+    def _step(self, state: State) -> Step:
+        try:
+            return self.steps[state["step"]]
+        except KeyError:
+            raise IllegalAction("This game is in an unknown step; it cannot continue.") from None
+
+    def _labels(self, state: State, role: str, actions: Actions) -> dict[str, Any]:
+        step = self._step(state)
+        labels: dict[str, Any] = {}
+        for verb, args in actions.items():
+            if verb == "undo":
+                labels[verb] = "Undo"
+            elif args is True:
+                labels[verb] = step.label(self, state, role, verb, None)
+            elif isinstance(args, list):
+                labels[verb] = {str(a): step.label(self, state, role, verb, a) for a in args}
+        return labels
+
+    # ------------------------------------------------------- what each game fills in
+
+    def initialise(self, state: State) -> None:
+        """Set up the pieces and go to the first step (``goto``)."""
+        raise NotImplementedError
+
+    def public_view(self, state: State) -> View:
+        """What everyone may see."""
+        raise NotImplementedError
+
+    def private_view(self, state: State, role: str) -> View:
+        """What only ``role`` may see, merged over the public view."""
+        return {}
+
+
+def _match_arg(verb: str, legal: list[int | str] | bool, arg: Arg) -> Arg:
+    """The listed arg that ``arg`` names (an int may arrive as its string form)."""
+    if legal is True:
+        if arg is not None and arg != "":
+            raise IllegalAction(f"'{verb}' takes no argument.")
+        return None
+    if isinstance(legal, list):
+        for candidate in legal:
+            if candidate == arg or (arg is not None and str(candidate) == str(arg)):
+                return candidate
+    if arg is None:
+        raise IllegalAction(f"'{verb}' needs a choice.")
+    raise IllegalAction(f"'{verb} {arg}' is not possible now.")

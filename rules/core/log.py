@@ -1,0 +1,26 @@
+"""The game log: short public lines of plain text, and private lines per role.
+
+Conventions every front end understands:
+- a line starting with ``"# "`` is a heading (a new round, battle, phase);
+- everything else is one event, written with names a player recognises, never with
+  Discord or other formatting.
+
+Private events (a card you drew, the objective you kept) go to ``private_log`` of that
+role only; the public log never carries hidden information.
+"""
+
+from __future__ import annotations
+
+from rules.core.types import State
+
+
+def log(state: State, text: str) -> None:
+    state["log"].append(text)
+
+
+def heading(state: State, text: str) -> None:
+    state["log"].append(f"# {text}")
+
+
+def private_log(state: State, role: str, text: str) -> None:
+    state["private_log"].setdefault(role, []).append(text)
