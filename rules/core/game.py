@@ -199,6 +199,20 @@ class Game:
         """What only ``role`` may see, merged over the public view."""
         return {}
 
+    # ------------------------------------------------- hooks for the generic tests
+
+    def secrets(self, state: State, role: str) -> set[str]:
+        """Ids that only ``role`` may know right now (cards in hand, face-down choices).
+
+        The generic tests check that none of them appears, as a JSON string, in the
+        public view, the other roles' views or the log.
+        """
+        return set()
+
+    def invariants(self, state: State) -> list[str]:
+        """Broken conservation rules, as sentences; empty when all is well."""
+        return []
+
 
 def _match_arg(verb: str, legal: list[int | str] | bool, arg: Arg) -> Arg:
     """The listed arg that ``arg`` names (an int may arrive as its string form)."""
