@@ -1,0 +1,229 @@
+"""Unit tests of the shared rules machinery, on a tiny game defined here.
+
+The game: two players take turns; on your turn you remove counters from a pile one at a
+time (then say ``done``), or play your single "rally" card, an event that asks you how many
+counters to add back and then draws a random bonus. Whoever takes the last counter wins.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+import pytest
+
+from rules.core import (
+    Actions,
+    Arg,
+    EventGame,
+    EventStep,
+    Game,
+    IllegalAction,
+    Op,
+    State,
+    Step,
+    View,
+    begin_event,
+    goto,
+    log,
+    randbelow,
+    shuffle,
+)
+from rules.core.events import Frame, Params
+from rules.core.rng import seed_state
+
+
+class Turn(Step):
+    def active(self, game: Game, state: State) -> tuple[str, ...]:
+        return (state["turn"],)
+
+    def prompt(self, game: Game, state: State, role: str) -> str:
+        return f"{state['pile']} counters left. Take some, or rally."
+
+    def actions(self, game: Game, state: State, role: str) -> Actions:
+        actions: Actions = {}
+        if state["pile"] and state["taken"] < 3:
+            actions["take"] = True
+        if state["taken"]:
+            actions["done"] = True
+        elif role not in state["rallied"]:
+            actions["rally"] = True
+        return actions
+
+    def on_take(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        state["pile"] -= 1
+        state["taken"] += 1
+        if state["pile"] == 0:
+            game.finish(state, role, "took the last counter", {})
+
+    def on_done(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        log(state, f"{role} took {state['taken']}.")
+        state["taken"] = 0
+        state["turn"] = "b" if role == "a" else "a"
+
+    def on_rally(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        state["rallied"].append(role)
+        begin_event(game, state, "rally", role, then="after_rally")
+
+
+class AfterRally(Step):
+    def enter(self, game: Game, state: State) -> None:
+        state["turn"] = "b" if state["turn"] == "a" else "a"
+        goto(game, state, "turn")
+
+
+class AddBack(Op):
+    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
+        return False
+
+    def prompt(self, game: Game, state: State, frame: Frame, params: Params) -> str:
+        return "How many counters do you add back?"
+
+    def actions(self, game: Game, state: State, frame: Frame, params: Params) -> Actions:
+        return {"add": list(range(1, params["most"] + 1))}
+
+    def handle(
+        self, game: Game, state: State, frame: Frame, params: Params, verb: str, arg: Arg
+    ) -> bool:
+        assert isinstance(arg, int)
+        state["pile"] += arg
+        return True
+
+
+class RandomBonus(Op):
+    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
+        state["pile"] += randbelow(state, 2)
+        return True
+
+
+class Tiny(EventGame, Game):
+    name = "tiny"
+    title = "Tiny"
+    roles = ("a", "b")
+    default_options: ClassVar[dict[str, Any]] = {"pile": 7}
+    steps: ClassVar[dict[str, Step]] = {
+        "turn": Turn(),
+        "after_rally": AfterRally(),
+        "event": EventStep(),
+    }
+    event_ops: ClassVar[dict[str, Op]] = {"add_back": AddBack(), "bonus": RandomBonus()}
+
+    def event_steps(self, state: State, source: str) -> list[dict[str, Any]]:
+        return [{"op": "add_back", "most": 2}, {"op": "bonus"}]
+
+    def initialise(self, state: State) -> None:
+        state.update(pile=state["options"]["pile"], taken=0, turn="a", rallied=[])
+        goto(self, state, "turn")
+
+    def public_view(self, state: State) -> View:
+        return {"pile": state["pile"]}
+
+
+GAME = Tiny()
+
+
+def roundtrip(state: State) -> State:
+    return json.loads(json.dumps(state))  # type: ignore[no-any-return]
+
+
+def test_rng_is_deterministic_and_lives_in_the_state() -> None:
+    a, b = {"rng": seed_state(9), "seal": 0}, {"rng": seed_state(9), "seal": 0}
+    assert [randbelow(a, 1000) for _ in range(20)] == [randbelow(b, 1000) for _ in range(20)]
+    c = {"rng": seed_state(10), "seal": 0}
+    assert [randbelow(c, 1000) for _ in range(20)] != [randbelow(a, 1000) for _ in range(20)]
+
+
+def test_rng_draws_are_roughly_uniform() -> None:
+    state = {"rng": seed_state(1), "seal": 0}
+    counts = [0, 0, 0]
+    for _ in range(30_000):
+        counts[randbelow(state, 3)] += 1
+    assert all(9_500 < n < 10_500 for n in counts), counts
+
+
+def test_shuffle_is_a_permutation_and_seals_undo() -> None:
+    state: State = {"rng": seed_state(3), "seal": 0, "undo": [{"role": "a", "state": {}}]}
+    items = list(range(30))
+    shuffle(state, items)
+    assert sorted(items) == list(range(30)) and items != list(range(30))
+    assert state["undo"] == [] and state["seal"] > 0
+
+
+def test_view_lists_prompt_actions_labels_and_status() -> None:
+    state = GAME.setup(seed=1)
+    view = GAME.view(state, "a")
+    assert view["actions"] == {"take": True, "rally": True}
+    assert view["prompt"] == "7 counters left. Take some, or rally."
+    assert view["labels"]["take"] == "take"
+    assert GAME.view(state, "b")["actions"] == {}
+    assert GAME.view(state, None)["status"] == "Waiting for A."
+
+
+def test_options_are_validated_and_defaulted() -> None:
+    assert GAME.setup(seed=1, options={"pile": 4})["pile"] == 4
+    with pytest.raises(IllegalAction, match="no option"):
+        GAME.setup(seed=1, options={"size": 4})
+    with pytest.raises(IllegalAction, match="takes a int"):
+        GAME.setup(seed=1, options={"pile": "four"})
+
+
+def test_out_of_turn_and_unlisted_actions_are_refused_without_change() -> None:
+    state = GAME.setup(seed=1)
+    before = json.dumps(state, sort_keys=True)
+    with pytest.raises(IllegalAction, match="not your turn"):
+        GAME.act(state, "b", "take")
+    with pytest.raises(IllegalAction, match="not possible now"):
+        GAME.act(state, "a", "done")
+    with pytest.raises(IllegalAction, match="takes no argument"):
+        GAME.act(state, "a", "take", 3)
+    assert json.dumps(state, sort_keys=True) == before
+
+
+def test_undo_steps_back_own_small_decisions_one_at_a_time() -> None:
+    state = GAME.setup(seed=1)
+    GAME.act(state, "a", "take")
+    GAME.act(state, "a", "take")
+    assert state["pile"] == 5 and "undo" in GAME.view(state, "a")["actions"]
+    GAME.act(state, "a", "undo")
+    assert state["pile"] == 6 and state["taken"] == 1
+    GAME.act(state, "a", "undo")
+    assert state["pile"] == 7 and "undo" not in GAME.view(state, "a")["actions"]
+
+
+def test_undo_never_crosses_a_change_of_player() -> None:
+    state = GAME.setup(seed=1)
+    GAME.act(state, "a", "take")
+    GAME.act(state, "a", "done")
+    assert state["undo"] == []
+    assert "undo" not in GAME.view(state, "b")["actions"]
+
+
+def test_undo_never_crosses_a_random_draw() -> None:
+    state = GAME.setup(seed=1)
+    GAME.act(state, "a", "rally")
+    assert "undo" in GAME.view(state, "a")["actions"]  # only a choice so far
+    GAME.act(state, "a", "add", 2)  # the bonus draw follows at once
+    assert state["undo"] == []
+
+
+def test_event_pauses_for_a_choice_and_resumes_after_a_reload() -> None:
+    state = GAME.setup(seed=1)
+    GAME.act(state, "a", "rally")
+    assert state["step"] == "event"
+    assert GAME.view(state, "a")["actions"] == {"add": [1, 2], "undo": True}
+    assert GAME.view(state, "a")["prompt"] == "How many counters do you add back?"
+    reloaded = roundtrip(state)  # as if the bot restarted here
+    GAME.act(reloaded, "a", "add", "2")  # the string form of a listed int is accepted
+    assert reloaded["pile"] in (9, 10)
+    assert reloaded["step"] == "turn" and GAME.active_roles(reloaded) == ("b",)
+    assert reloaded["events"] == []
+
+
+def test_finish_records_the_outcome_and_stops_play() -> None:
+    state = GAME.setup(seed=1, options={"pile": 1})
+    GAME.act(state, "a", "take")
+    assert GAME.outcome(state) == {"winner": "a", "reason": "took the last counter", "score": {}}
+    assert GAME.active_roles(state) == ()
+    assert GAME.status(state) == "A won: took the last counter"
+    with pytest.raises(IllegalAction, match="over"):
+        GAME.act(state, "b", "take")
