@@ -35,6 +35,8 @@ class Game:
     default_options: ClassVar[Mapping[str, Any]] = {}
     #: The flow of play: every named step of the game.
     steps: ClassVar[Mapping[str, Step]] = {}
+    #: A short how-to-play summary in our own words (for ``/rules``), plain text.
+    summary: ClassVar[str] = ""
 
     # ----------------------------------------------------------------- the contract
 
@@ -198,6 +200,14 @@ class Game:
     def private_view(self, state: State, role: str) -> View:
         """What only ``role`` may see, merged over the public view."""
         return {}
+
+    def catalogue(self) -> list[dict[str, Any]]:
+        """Every card of the game as public facts, for look-ups such as ``/card``.
+
+        Each entry has at least ``id``, ``name`` and ``text`` (our paraphrase), plus
+        whatever else the game shows (value, side, kind...).
+        """
+        return []
 
     # ------------------------------------------------- hooks for the generic tests
 
