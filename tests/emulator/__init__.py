@@ -1,0 +1,32 @@
+"""A loopback Discord emulator for end-to-end tests with the real discord.py client.
+
+Typical use::
+
+    async with Emulator() as emu:
+        guild = emu.add_guild()
+        channel = emu.add_text_channel(guild, "games")
+        alice = emu.add_member(guild, "alice")
+        async with emu.running(make_bot()):
+            result = await emu.slash(alice, channel, "ping")
+            [reply] = await result.response()
+
+See README.md in this directory for the full API.
+"""
+
+from .actors import Emulator, InteractionResult
+from .builders import CommandError
+from .state import Attachment, Channel, Guild, Interaction, Member, Message, Role, User
+
+__all__ = [
+    "Attachment",
+    "Channel",
+    "CommandError",
+    "Emulator",
+    "Guild",
+    "Interaction",
+    "InteractionResult",
+    "Member",
+    "Message",
+    "Role",
+    "User",
+]

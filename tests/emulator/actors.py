@@ -1,0 +1,457 @@
+"""The test-facing API: set up a world, act as users, and inspect what they received."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import discord
+
+from . import builders
+from .builders import CommandError
+from .server import EmulatorServer
+from .state import (
+    EVERYONE_PERMISSIONS,
+    GUILD_TEXT,
+    Channel,
+    Fault,
+    Guild,
+    Interaction,
+    Member,
+    Message,
+    Role,
+    User,
+)
+
+
+class InteractionResult:
+    """Handle on one interaction sent to the bot; await its acknowledgement/response."""
+
+    def __init__(self, emu: Emulator, record: Interaction) -> None:
+        self.emu = emu
+        self.record = record
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def callback_type(self) -> int | None:
+        return self.record.callback_type
+
+    @property
+    def original(self) -> Message | None:
+        mid = self.record.original_message_id
+        return self.emu.world.messages.get(mid) if mid else None
+
+    @property
+    def messages(self) -> list[Message]:
+        """Original response message (if any) followed by followups, current versions."""
+        out = [self.original] if self.original is not None else []
+        out += [self.emu.world.messages[i] for i in self.record.followup_ids]
+        return [m for m in out if not m.deleted]
+
+    @property
+    def ephemeral(self) -> bool:
+        return self.original is not None and self.original.ephemeral
+
+    @property
+    def text(self) -> str:
+        return "\n".join(m.text() for m in self.messages)
+
+    @property
+    def choices(self) -> list[dict[str, Any]] | None:
+        return self.record.choices
+
+    @property
+    def modal(self) -> dict[str, Any] | None:
+        return self.record.modal
+
+    async def acknowledged(self, timeout: float = 3.0) -> Interaction:
+        """Wait for the callback (Discord's own deadline is 3 s)."""
+        await self.emu.world.wait_until(
+            lambda: self.record.callback_type is not None,
+            timeout,
+            f"the bot to acknowledge interaction {self.record.payload.get('data')}",
+        )
+        return self.record
+
+    async def response(self, timeout: float = 5.0) -> list[Message]:
+        """Wait until answered: a message (4), an update (7), a modal/choices, or a deferral
+        (5) replaced by its followup/edit. Type 6 returns as soon as it is acknowledged."""
+        await self.acknowledged(timeout)
+        rec = self.record
+        await self.emu.world.wait_until(
+            lambda: not rec.deferred_pending, timeout, "the deferred response to be completed"
+        )
+        return self.messages
+
+    async def followups(self, count: int, timeout: float = 5.0) -> list[Message]:
+        """Wait until ``count`` followup messages (not counting the original) exist."""
+        await self.emu.world.wait_until(
+            lambda: len(self.record.followup_ids) >= count, timeout, f"{count} followups"
+        )
+        return [self.emu.world.messages[i] for i in self.record.followup_ids]
+
+
+class Emulator(EmulatorServer):
+    """Loopback Discord. ``async with Emulator() as emu:`` starts it and patches discord.py."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._cursors: dict[int, int] = {}
+
+    # -- world setup ---------------------------------------------------------
+    def add_user(self, name: str, *, bot: bool = False) -> User:
+        user = User(id=self.world.snowflake(), name=name, bot=bot)
+        self.world.users[user.id] = user
+        return user
+
+    def add_guild(self, name: str = "Test Guild", *, owner: User | None = None) -> Guild:
+        """A guild (with @everyone role and the bot as member) owned by ``owner``."""
+        owner = owner or self.owner
+        guild = Guild(id=self.world.snowflake(), name=name, owner_id=owner.id)
+        guild.roles[guild.id] = Role(
+            id=guild.id, name="@everyone", permissions=EVERYONE_PERMISSIONS
+        )
+        self.world.guilds[guild.id] = guild
+        for user in (self.bot_user, owner):
+            guild.members[user.id] = Member(user=user, guild_id=guild.id)
+        return guild
+
+    def add_text_channel(self, guild: Guild, name: str = "general") -> Channel:
+        channel = Channel(
+            id=self.world.snowflake(),
+            type=GUILD_TEXT,
+            name=name,
+            guild_id=guild.id,
+            position=len(guild.channels),
+        )
+        guild.channels[channel.id] = channel
+        self.world.channels[channel.id] = channel
+        return channel
+
+    def add_role(self, guild: Guild, name: str, permissions: int = 0) -> Role:
+        role = Role(id=self.world.snowflake(), name=name, permissions=permissions)
+        role.position = len(guild.roles)
+        guild.roles[role.id] = role
+        return role
+
+    def add_member(
+        self, guild: Guild, user: User | str, *, roles: list[Role] = (), nick: str | None = None
+    ) -> User:
+        """Add a member (a new user if ``user`` is a name). Call before the bot connects,
+        or the bot's cache will not know them (interactions still carry full member data)."""
+        if isinstance(user, str):
+            user = self.add_user(user)
+        guild.members[user.id] = Member(
+            user=user, guild_id=guild.id, roles=[r.id for r in roles], nick=nick
+        )
+        return user
+
+    # -- fault injection -----------------------------------------------------
+    def fail_dm(self, user_id: int) -> None:
+        """DMs to this user answer 403 / code 50007 (user has DMs closed)."""
+        self.world.dm_blocked.add(int(user_id))
+
+    def allow_dm(self, user_id: int) -> None:
+        self.world.dm_blocked.discard(int(user_id))
+
+    def rate_limit_next(
+        self, route_pattern: str, retry_after: float = 0.05, count: int = 1
+    ) -> None:
+        """Next ``count`` requests matching ``"METHOD /path"`` (fnmatch) answer 429."""
+        self.world.faults.append(Fault(route_pattern, 429, count, retry_after=retry_after))
+
+    def fail_next(
+        self,
+        route_pattern: str,
+        status: int = 500,
+        count: int = 1,
+        *,
+        code: int = 0,
+        message: str = "",
+    ) -> None:
+        """Next ``count`` matching requests answer ``status`` with {"code", "message"}."""
+        self.world.faults.append(Fault(route_pattern, status, count, code=code, message=message))
+
+    # -- acting as users -----------------------------------------------------
+    def inject_message(
+        self,
+        channel: Channel,
+        content: str = "",
+        *,
+        author: User | None = None,
+        components: list[dict[str, Any]] | None = None,
+        embeds: list[dict[str, Any]] | None = None,
+    ) -> Message:
+        """Create a message directly (default author: the bot, e.g. a pre-restart game post)."""
+        msg = Message(
+            id=self.world.snowflake(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author=author or self.bot_user,
+            content=content,
+            components=list(components or []),
+            embeds=list(embeds or []),
+        )
+        return self.world.add_message(msg)
+
+    def say(self, user: User, channel: Channel, content: str) -> Message:
+        """A user posts a plain message (dispatched as MESSAGE_CREATE if intents allow)."""
+        return self.inject_message(channel, content, author=user)
+
+    def _send_interaction(
+        self, kind: int, user: User, channel: Channel, data: dict[str, Any], source: Message | None
+    ) -> InteractionResult:
+        payload = builders.base_payload(self, kind=kind, user=user, channel=channel, data=data)
+        if source is not None:
+            payload["message"] = builders.message_for_interaction(self, source)
+        record = Interaction(
+            id=int(payload["id"]),
+            token=payload["token"],
+            type=kind,
+            user=user,
+            channel=channel,
+            guild=self.world.channel_guild(channel),
+            payload=payload,
+            source_message_id=source.id if source else None,
+        )
+        if not self.gateway.connected:
+            raise RuntimeError("emulator: the bot is not connected to the gateway")
+        self.world.interactions[record.id] = record
+        self.world.by_token[record.token] = record
+        record.dispatched_at = time.perf_counter()
+        self.gateway.dispatch("INTERACTION_CREATE", payload)
+        return InteractionResult(self, record)
+
+    async def _command_data(self, user: User, channel: Channel | None, command: str, **kw: Any):
+        channel = channel or self.dm_channel(user)
+        guild = self.world.channel_guild(channel)
+        with contextlib.suppress(TimeoutError):
+            await self.world.wait_until(
+                lambda: any(
+                    c["name"] == command.split()[0]
+                    for c in self.world.global_commands
+                    + (self.world.guild_commands.get(guild.id, []) if guild else [])
+                ),
+                2.0,
+                "command sync",
+            )
+        return channel, builders.command_data(self, user=user, channel=channel, path=command, **kw)
+
+    async def slash(
+        self, user: User, channel: Channel | None, command: str, **options: Any
+    ) -> InteractionResult:
+        """Invoke ``/command`` ("game new" for subcommands) as ``user`` in ``channel``
+        (None = DM with the bot). Options: str/int/float/bool, User, Role, Channel."""
+        channel, data = await self._command_data(user, channel, command, options=options)
+        return self._send_interaction(2, user, channel, data, None)
+
+    async def autocomplete(
+        self,
+        user: User,
+        channel: Channel | None,
+        command: str,
+        *,
+        focused: str | None = None,
+        timeout: float = 3.0,
+        **options: Any,
+    ) -> list[dict[str, Any]]:
+        """Type into option ``focused`` (default: the last keyword) and return the choices."""
+        focused = focused or list(options)[-1]
+        channel, data = await self._command_data(
+            user, channel, command, options=options, focused=focused
+        )
+        result = self._send_interaction(4, user, channel, data, None)
+        await result.acknowledged(timeout)
+        if result.callback_type != 8:
+            raise AssertionError(f"autocomplete answered with callback type {result.callback_type}")
+        return result.choices or []
+
+    def _check_visible(self, user: User, message: Message) -> Channel:
+        if message.deleted:
+            raise CommandError(f"message {message.id} was deleted")
+        if message.ephemeral and message.interaction_user_id != user.id:
+            raise CommandError(f"{user.name} cannot see ephemeral message {message.id}")
+        channel = self.world.channels[message.channel_id]
+        if channel.is_dm and channel.recipient_id != user.id:
+            raise CommandError(f"{user.name} cannot see DM message {message.id}")
+        return channel
+
+    async def click(
+        self,
+        user: User,
+        message: Message,
+        custom_id: str | None = None,
+        *,
+        label: str | None = None,
+    ) -> InteractionResult:
+        """Click a button, chosen by custom_id or by its label, on the message's current version."""
+        channel = self._check_visible(user, message)
+        if custom_id is None:
+            custom_id = message.component(label=label)["custom_id"]
+        data = builders.component_data(self, message, custom_id, None)
+        return self._send_interaction(3, user, channel, data, message)
+
+    async def select(
+        self, user: User, message: Message, custom_id: str, values: list[Any]
+    ) -> InteractionResult:
+        """Choose ``values`` in a select (strings; Users/Roles/Channels for entity selects)."""
+        channel = self._check_visible(user, message)
+        data = builders.component_data(self, message, custom_id, values)
+        return self._send_interaction(3, user, channel, data, message)
+
+    # -- waiting -------------------------------------------------------------
+    async def wait_ready(self, timeout: float = 5.0) -> None:
+        """Wait until a bot has IDENTIFYed (READY and GUILD_CREATEs are queued)."""
+        await self.world.wait_until(lambda: self.gateway.connected, timeout, "bot to connect")
+
+    async def wait_for_commands(self, *names: str, timeout: float = 5.0) -> None:
+        """Wait until the bot has synced commands with these top-level names (any, if none)."""
+
+        def synced() -> bool:
+            have = {c["name"] for c in self.all_commands()}
+            return bool(have) and set(names) <= have
+
+        await self.world.wait_until(synced, timeout, f"commands {names or 'any'} to be synced")
+
+    async def wait_for_messages(
+        self,
+        channel: Channel,
+        count: int = 1,
+        timeout: float = 5.0,
+        *,
+        after: Message | int | None = None,
+        responses: bool = True,
+    ) -> list[Message]:
+        """Wait for ``count`` new public bot messages in ``channel`` and return them.
+
+        "New" means after ``after`` (a message or id) if given, else after the last message
+        a previous wait_for_messages call on this channel returned. ``responses=False``
+        ignores interaction response/followup messages (only plain channel posts count).
+        """
+        start = after.id if isinstance(after, Message) else after
+        if start is None:
+            start = self._cursors.get(channel.id, 0)
+
+        def found() -> list[Message]:
+            msgs = [
+                m
+                for m in self.world.messages_in(channel.id)
+                if m.id > start
+                and m.author.id == self.bot_user.id
+                and not m.ephemeral
+                and not m.loading
+                and (responses or m.interaction_id is None)
+            ]
+            return msgs[:count] if len(msgs) >= count else []
+
+        msgs = await self.world.wait_until(found, timeout, f"{count} new messages in {channel.id}")
+        self._cursors[channel.id] = msgs[-1].id
+        return msgs
+
+    async def disconnect_bot(self, code: int = 4000) -> None:
+        """Close the bot's gateway socket; discord.py reconnects and RESUMEs."""
+        await self.gateway.drop(code)
+
+    # -- inspection ----------------------------------------------------------
+    def all_commands(self) -> list[dict[str, Any]]:
+        out = list(self.world.global_commands)
+        for cmds in self.world.guild_commands.values():
+            out += cmds
+        return out
+
+    def channel_messages(
+        self, channel_id: int, *, include_ephemeral: bool = False, include_deleted: bool = False
+    ) -> list[Message]:
+        """Messages in a channel, oldest first, as everybody sees them (no ephemerals)."""
+        return [
+            m
+            for m in self.world.messages_in(int(channel_id))
+            if (include_ephemeral or not m.ephemeral) and (include_deleted or not m.deleted)
+        ]
+
+    def dms(self, user_id: int) -> list[Message]:
+        """Messages the bot sent to this user's DM channel (including interaction replies)."""
+        channel = self.world.dm_channels.get(int(user_id))
+        if channel is None:
+            return []
+        msgs = self.channel_messages(channel.id, include_ephemeral=True)
+        return [m for m in msgs if m.author.id == self.bot_user.id]
+
+    def ephemeral_replies(self, user_id: int) -> list[Message]:
+        """Ephemeral messages only ``user_id`` could see, in creation order."""
+        return [
+            m
+            for m in self.world.messages.values()
+            if m.ephemeral and not m.deleted and m.interaction_user_id == int(user_id)
+        ]
+
+    def all_text_sent_to_channel(self, channel_id: int) -> str:
+        """Publicly visible text ever posted (every version: content, embeds, file names)."""
+        parts: list[str] = []
+        for msg in self.world.messages_in(int(channel_id)):
+            if msg.ephemeral:
+                continue
+            seen = msg.text()
+            parts.append(seen)
+            for version in msg.versions[:-1]:
+                old = Message(
+                    id=0,
+                    channel_id=0,
+                    guild_id=None,
+                    author=msg.author,
+                    content=version["content"],
+                    embeds=version["embeds"],
+                    components=version["components"],
+                )
+                parts.append(old.text() + "\n" + "\n".join(version["attachments"]))
+        return "\n".join(p for p in parts if p)
+
+    def message(self, message_id: int) -> Message:
+        return self.world.messages[int(message_id)]
+
+    @property
+    def unknown_routes(self) -> list[tuple[str, str]]:
+        return self.world.unknown_routes
+
+    @property
+    def requests(self):
+        return self.world.requests
+
+    @property
+    def interactions(self) -> list[Interaction]:
+        return list(self.world.interactions.values())
+
+    # -- running a bot -------------------------------------------------------
+    @contextlib.asynccontextmanager
+    async def running(
+        self, bot: discord.Client, *, timeout: float = 10.0, fast_ready: bool = True
+    ) -> AsyncIterator[discord.Client]:
+        """Start ``bot`` against the emulator, wait for on_ready, close it on exit.
+
+        ``fast_ready`` lowers discord.py's guild_ready_timeout (default 2 s) to 0.05 s.
+        """
+        if fast_ready:
+            bot._connection.guild_ready_timeout = min(bot._connection.guild_ready_timeout, 0.05)
+        task = asyncio.create_task(bot.start(self.token), name="emulated-bot")
+        ready = asyncio.create_task(bot.wait_until_ready())
+        try:
+            done, _ = await asyncio.wait(
+                {task, ready}, timeout=timeout, return_when="FIRST_COMPLETED"
+            )
+            if task in done:
+                task.result()
+                raise RuntimeError("bot.start() returned before the bot became ready")
+            if ready not in done:
+                raise TimeoutError(f"bot did not become ready within {timeout}s")
+            yield bot
+        finally:
+            ready.cancel()
+            await bot.close()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
