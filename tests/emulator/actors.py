@@ -12,6 +12,7 @@ import discord
 
 from . import builders
 from .builders import CommandError
+from .results import InteractionResult
 from .server import EmulatorServer
 from .state import (
     EVERYONE_PERMISSIONS,
@@ -25,76 +26,6 @@ from .state import (
     Role,
     User,
 )
-
-
-class InteractionResult:
-    """Handle on one interaction sent to the bot; await its acknowledgement/response."""
-
-    def __init__(self, emu: Emulator, record: Interaction) -> None:
-        self.emu = emu
-        self.record = record
-
-    @property
-    def id(self) -> int:
-        return self.record.id
-
-    @property
-    def callback_type(self) -> int | None:
-        return self.record.callback_type
-
-    @property
-    def original(self) -> Message | None:
-        mid = self.record.original_message_id
-        return self.emu.world.messages.get(mid) if mid else None
-
-    @property
-    def messages(self) -> list[Message]:
-        """Original response message (if any) followed by followups, current versions."""
-        out = [self.original] if self.original is not None else []
-        out += [self.emu.world.messages[i] for i in self.record.followup_ids]
-        return [m for m in out if not m.deleted]
-
-    @property
-    def ephemeral(self) -> bool:
-        return self.original is not None and self.original.ephemeral
-
-    @property
-    def text(self) -> str:
-        return "\n".join(m.text() for m in self.messages)
-
-    @property
-    def choices(self) -> list[dict[str, Any]] | None:
-        return self.record.choices
-
-    @property
-    def modal(self) -> dict[str, Any] | None:
-        return self.record.modal
-
-    async def acknowledged(self, timeout: float = 3.0) -> Interaction:
-        """Wait for the callback (Discord's own deadline is 3 s)."""
-        await self.emu.world.wait_until(
-            lambda: self.record.callback_type is not None,
-            timeout,
-            f"the bot to acknowledge interaction {self.record.payload.get('data')}",
-        )
-        return self.record
-
-    async def response(self, timeout: float = 5.0) -> list[Message]:
-        """Wait until answered: a message (4), an update (7), a modal/choices, or a deferral
-        (5) replaced by its followup/edit. Type 6 returns as soon as it is acknowledged."""
-        await self.acknowledged(timeout)
-        rec = self.record
-        await self.emu.world.wait_until(
-            lambda: not rec.deferred_pending, timeout, "the deferred response to be completed"
-        )
-        return self.messages
-
-    async def followups(self, count: int, timeout: float = 5.0) -> list[Message]:
-        """Wait until ``count`` followup messages (not counting the original) exist."""
-        await self.emu.world.wait_until(
-            lambda: len(self.record.followup_ids) >= count, timeout, f"{count} followups"
-        )
-        return [self.emu.world.messages[i] for i in self.record.followup_ids]
 
 
 class Emulator(EmulatorServer):
@@ -244,7 +175,7 @@ class Emulator(EmulatorServer):
         return channel, builders.command_data(self, user=user, channel=channel, path=command, **kw)
 
     async def slash(
-        self, user: User, channel: Channel | None, command: str, **options: Any
+        self, user: User, channel: Channel | None, command: str, /, **options: Any
     ) -> InteractionResult:
         """Invoke ``/command`` ("game new" for subcommands) as ``user`` in ``channel``
         (None = DM with the bot). Options: str/int/float/bool, User, Role, Channel."""
@@ -256,6 +187,7 @@ class Emulator(EmulatorServer):
         user: User,
         channel: Channel | None,
         command: str,
+        /,
         *,
         focused: str | None = None,
         timeout: float = 3.0,

@@ -90,9 +90,12 @@ def command_data(
     words = path.split()
     cmd = find_command(emu, guild, words[0])
     required = cmd.get("default_member_permissions")
-    if guild is not None and required is not None:
-        if guild.permissions_of(user.id) & int(required) != int(required):
-            raise CommandError(f"{user.name} lacks permissions {required} for /{words[0]}")
+    if (
+        guild is not None
+        and required is not None
+        and guild.permissions_of(user.id) & int(required) != int(required)
+    ):
+        raise CommandError(f"{user.name} lacks permissions {required} for /{words[0]}")
     resolved: dict[str, dict[str, Any]] = {}
     defs = cmd.get("options") or []
     top: list[dict[str, Any]] = []

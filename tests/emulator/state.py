@@ -7,6 +7,7 @@ and every mutation calls :meth:`World.notify` so that waiters (tests) wake up.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import time
 from collections.abc import Callable, Iterator
@@ -309,10 +310,8 @@ class World:
             if remaining <= 0:
                 raise TimeoutError(f"emulator: timed out after {timeout}s waiting for {what}")
             event = self._changed
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), remaining)
-            except TimeoutError:
-                pass
 
     # -- messages ------------------------------------------------------------
     def add_message(self, msg: Message) -> Message:

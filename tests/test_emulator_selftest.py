@@ -1,0 +1,295 @@
+"""Self-test of the loopback Discord emulator against the real discord.py client.
+
+The bot here is a throwaway defined in this file; it exercises slash commands
+(with subcommands, subcommand groups, member options, autocomplete), deferral with a
+file followup, a persistent DynamicItem button, a select menu and DMs.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+from PIL import Image
+
+from tests.emulator import CommandError, Emulator
+
+CARDS = ["summit", "sumo", "surge", "blockade", "ceasefire"]
+
+
+class JoinButton(discord.ui.DynamicItem[discord.ui.Button], template=r"join:(?P<game>\d+)"):
+    def __init__(self, game: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Join", custom_id=f"join:{game}", style=discord.ButtonStyle.primary
+            )
+        )
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> JoinButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(
+            content=f"{interaction.user.display_name} joined game {self.game}", view=None
+        )
+        await interaction.channel.send(f"Game {self.game} starts!")  # type: ignore[union-attr]
+
+
+class FactionSelect(discord.ui.View):
+    @discord.ui.select(
+        custom_id="faction",
+        options=[discord.SelectOption(label=f, value=f) for f in ("usa", "ussr", "china")],
+        max_values=2,
+    )
+    async def pick(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+        await interaction.response.send_message(
+            f"you chose {', '.join(select.values)}", ephemeral=True
+        )
+
+
+def make_bot() -> commands.Bot:
+    intents = discord.Intents.default()
+    bot = commands.Bot(command_prefix="!", intents=intents)
+    game = app_commands.Group(name="game", description="Games")
+    admin = app_commands.Group(name="admin", description="Admin")
+    config = app_commands.Group(name="config", description="Config", parent=admin)
+
+    @game.command(name="new", description="Start a game")
+    @app_commands.choices(game=[app_commands.Choice(name=n, value=n) for n in ("war", "twilight")])
+    async def game_new(
+        interaction: discord.Interaction, game: str, opponent: discord.Member, turns: int = 10
+    ) -> None:
+        assert isinstance(interaction.user, discord.Member)
+        await interaction.response.send_message(
+            f"{game}: {interaction.user.display_name} vs {opponent.display_name} ({turns} turns)",
+            view=discord.ui.View(timeout=None).add_item(JoinButton(7)),
+        )
+
+    @game.command(name="secret", description="Ephemeral reply")
+    async def game_secret(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("your hand: ace", ephemeral=True)
+
+    @config.command(name="set", description="Set a key")
+    async def config_set(interaction: discord.Interaction, key: str, value: str) -> None:
+        await interaction.response.send_message(f"{key}={value}")
+
+    @bot.tree.command(name="render", description="Deferred reply with a PNG")
+    async def render(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        buf = io.BytesIO()
+        Image.new("RGB", (8, 4), (200, 10, 10)).save(buf, format="PNG")
+        buf.seek(0)
+        await interaction.followup.send("the board", file=discord.File(buf, "board.png"))
+
+    @bot.tree.command(name="count", description="Deferred ephemeral, edited original")
+    async def count(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.edit_original_response(content="counted 3")
+
+    @bot.tree.command(name="factions", description="Select menu")
+    async def factions(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("pick", view=FactionSelect(timeout=30))
+
+    @bot.tree.command(name="card", description="Autocomplete")
+    async def card(interaction: discord.Interaction, name: str) -> None:
+        await interaction.response.send_message(f"card {name}")
+
+    @card.autocomplete("name")
+    async def card_complete(
+        interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=c, value=c) for c in CARDS if c.startswith(current)]
+
+    @bot.tree.command(name="notify", description="DM a user")
+    async def notify(interaction: discord.Interaction, user: discord.User) -> None:
+        try:
+            await user.send("You have been challenged")
+        except discord.Forbidden as exc:
+            await interaction.response.send_message(f"cannot DM: {exc.code}", ephemeral=True)
+        else:
+            await interaction.response.send_message("sent", ephemeral=True)
+
+    @bot.tree.command(name="post", description="Post to the channel")
+    async def post(interaction: discord.Interaction, text: str) -> None:
+        try:
+            await interaction.channel.send(text)  # type: ignore[union-attr]
+        except discord.HTTPException as exc:
+            await interaction.response.send_message(f"failed {exc.status}", ephemeral=True)
+        else:
+            await interaction.response.send_message("posted", ephemeral=True)
+
+    bot.tree.add_command(game)
+    bot.tree.add_command(admin)
+
+    async def setup_hook() -> None:
+        bot.add_dynamic_items(JoinButton)
+        await bot.tree.sync()
+
+    bot.setup_hook = setup_hook  # type: ignore[method-assign]
+    return bot
+
+
+@pytest.fixture(autouse=True)
+def no_discord_errors(caplog: pytest.LogCaptureFixture):
+    caplog.set_level(logging.INFO, logger="discord")
+    yield
+    errors = [r for r in caplog.records if r.name.startswith("discord") and r.levelno >= 40]
+    assert not errors, [r.getMessage() for r in errors]
+
+
+@pytest.fixture
+async def emu():
+    async with Emulator() as emu:
+        yield emu
+
+
+@pytest.fixture
+def world(emu: Emulator) -> dict[str, Any]:
+    guild = emu.add_guild("Wargames")
+    channel = emu.add_text_channel(guild, "table")
+    alice = emu.add_member(guild, "alice")
+    bob = emu.add_member(guild, "bob")
+    return {"guild": guild, "channel": channel, "alice": alice, "bob": bob}
+
+
+async def test_login_sync_subcommand_member_option_and_button(emu, world) -> None:
+    ch, alice, bob = world["channel"], world["alice"], world["bob"]
+    async with emu.running(make_bot()) as bot:
+        assert bot.get_channel(ch.id).guild.id == world["guild"].id
+        names = {c["name"] for c in emu.all_commands()}
+        assert {"game", "admin", "render", "card"} <= names
+
+        result = await emu.slash(alice, ch, "game new", game="war", opponent=bob)
+        [reply] = await result.response()
+        assert reply.content == "war: alice vs bob (10 turns)"
+        assert not reply.ephemeral and reply.custom_ids() == ["join:7"]
+        assert result.record.ack_latency is not None and result.record.ack_latency < 3
+
+        click = await emu.click(bob, reply, label="Join")
+        await click.response()
+        assert click.callback_type == 7
+        assert reply.content == "bob joined game 7" and reply.components == []
+        assert len(reply.versions) == 2
+        [post] = await emu.wait_for_messages(ch, 1, after=reply)
+        assert post.content == "Game 7 starts!"
+
+        with pytest.raises(CommandError):
+            await emu.slash(alice, ch, "game new", game="chess", opponent=bob)
+        nested = await emu.slash(alice, ch, "admin config set", key="speed", value="fast")
+        assert (await nested.response())[0].content == "speed=fast"
+    assert emu.unknown_routes == []
+
+
+async def test_persistent_button_survives_restart(emu, world) -> None:
+    ch, alice, bob = world["channel"], world["alice"], world["bob"]
+    async with emu.running(make_bot()):
+        reply = (
+            await (await emu.slash(alice, ch, "game new", game="war", opponent=bob)).response()
+        )[0]
+    assert not emu.gateway.connected
+    async with emu.running(make_bot()):
+        assert emu.gateway.identify_count == 2
+        click = await emu.click(bob, reply, "join:7")
+        await click.response()
+        assert reply.content == "bob joined game 7"
+
+
+async def test_ephemeral_and_deferred_edit(emu, world) -> None:
+    ch, alice = world["channel"], world["alice"]
+    async with emu.running(make_bot()):
+        [secret] = await (await emu.slash(alice, ch, "game secret")).response()
+        assert secret.ephemeral
+        [counted] = await (await emu.slash(alice, ch, "count")).response()
+        assert counted.content == "counted 3" and counted.ephemeral and not counted.loading
+    assert [m.content for m in emu.ephemeral_replies(alice.id)] == ["your hand: ace", "counted 3"]
+    assert emu.channel_messages(ch.id) == []
+    assert "ace" not in emu.all_text_sent_to_channel(ch.id)
+
+
+async def test_defer_then_followup_with_png(emu, world) -> None:
+    ch, alice = world["channel"], world["alice"]
+    async with emu.running(make_bot()):
+        result = await emu.slash(alice, ch, "render")
+        [msg] = await result.response()
+        assert result.callback_type == 5
+        assert msg.content == "the board" and not msg.loading
+        [att] = msg.attachments
+        assert att.filename == "board.png"
+        assert Image.open(io.BytesIO(att.data)).size == (8, 4)
+        assert "board.png" in emu.all_text_sent_to_channel(ch.id)
+
+
+async def test_select_and_autocomplete(emu, world) -> None:
+    ch, alice, bob = world["channel"], world["alice"], world["bob"]
+    async with emu.running(make_bot()):
+        [menu] = await (await emu.slash(alice, ch, "factions")).response()
+        choice = await emu.select(bob, menu, "faction", ["usa", "china"])
+        [answer] = await choice.response()
+        assert answer.content == "you chose usa, china" and answer.ephemeral
+        assert emu.ephemeral_replies(bob.id) == [answer]
+        with pytest.raises(CommandError):
+            await emu.select(bob, menu, "faction", ["mars"])
+
+        choices = await emu.autocomplete(alice, ch, "card", name="su")
+        assert [c["value"] for c in choices] == ["summit", "sumo", "surge"]
+
+
+async def test_dm_and_dm_failure(emu, world) -> None:
+    ch, alice, bob = world["channel"], world["alice"], world["bob"]
+    async with emu.running(make_bot()):
+        [ok] = await (await emu.slash(alice, ch, "notify", user=bob)).response()
+        assert ok.content == "sent"
+        assert [m.content for m in emu.dms(bob.id)] == ["You have been challenged"]
+        emu.fail_dm(alice.id)
+        [failed] = await (await emu.slash(bob, ch, "notify", user=alice)).response()
+        assert failed.content == "cannot DM: 50007"
+        assert emu.dms(alice.id) == []
+        dm_reply = await emu.slash(bob, None, "card", name="sumo")
+        [in_dm] = await dm_reply.response()
+        assert in_dm.content == "card sumo" and in_dm in emu.dms(bob.id)
+
+
+async def test_rate_limit_retry_and_server_error(emu, world) -> None:
+    ch, alice = world["channel"], world["alice"]
+    async with emu.running(make_bot()):
+        emu.rate_limit_next("POST /channels/*/messages", retry_after=0.05)
+        [ack] = await (await emu.slash(alice, ch, "post", text="hello")).response()
+        assert ack.content == "posted"
+        posts = [r.status for r in emu.requests if r.method == "POST" and "/messages" in r.path]
+        assert posts == [429, 200]
+        assert [m.content for m in emu.channel_messages(ch.id)] == ["hello"]
+
+        emu.fail_next("POST /channels/*/messages", status=503)
+        [ack] = await (await emu.slash(alice, ch, "post", text="again")).response()
+        assert ack.content == "failed 503"
+
+
+async def test_resume_after_dropped_socket(emu, world) -> None:
+    ch, alice = world["channel"], world["alice"]
+    async with emu.running(make_bot()):
+        await emu.disconnect_bot()
+        await emu.world.wait_until(lambda: emu.gateway.resume_count == 1, 5, "resume")
+        result = await emu.slash(alice, ch, "game secret")
+        assert (await result.response())[0].content == "your hand: ace"
+        assert emu.gateway.identify_count == 1
+
+
+async def test_unknown_route_is_recorded_and_interaction_twice_rejected(emu, world) -> None:
+    async with aiohttp.ClientSession() as session:
+        headers = {"Authorization": f"Bot {emu.token}"}
+        async with session.get(f"{emu.api_base}/voice/regions", headers=headers) as resp:
+            assert resp.status == 404
+        async with session.get(f"{emu.api_base}/users/@me") as resp:
+            assert resp.status == 401
+    assert emu.unknown_routes == [("GET", "/voice/regions")]
