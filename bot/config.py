@@ -1,0 +1,44 @@
+"""Settings from the environment.
+
+DISCORD_TOKEN       the bot token (required to run on Discord, not for the sandbox)
+DISPATCH_DB         SQLite file path (default ``dispatch.sqlite3`` in the working directory)
+DISPATCH_DEV_GUILD  optional guild id where slash commands are synced instantly while
+                    developing (global sync can take an hour to show up)
+DISPATCH_LOG_LEVEL  logging level name (default INFO)
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DB = "dispatch.sqlite3"
+
+
+@dataclass(frozen=True)
+class Config:
+    token: str | None
+    db_path: Path
+    dev_guild_id: str | None
+    log_level: str
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
+        env = os.environ if env is None else env
+        token = (env.get("DISCORD_TOKEN") or "").strip() or None
+        db = (env.get("DISPATCH_DB") or "").strip() or DEFAULT_DB
+        guild = (env.get("DISPATCH_DEV_GUILD") or "").strip() or None
+        level = (env.get("DISPATCH_LOG_LEVEL") or "INFO").strip().upper()
+        if not isinstance(logging.getLevelName(level), int):
+            level = "INFO"
+        return cls(token=token, db_path=Path(db).expanduser(), dev_guild_id=guild, log_level=level)
+
+
+def setup_logging(level: str) -> None:
+    logging.basicConfig(
+        level=level,
+        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
+    )

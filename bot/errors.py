@@ -1,0 +1,156 @@
+"""Typed errors with polite messages a front end may show to players as they are.
+
+Every error a player can cause is a ``DispatchError``; ``str(error)`` is the sentence to
+show. Front ends raise the two ``DeliveryError``s to tell the manager how a delivery went.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+
+class DispatchError(Exception):
+    """Base of every user-facing error; the message is written for the player."""
+
+    @property
+    def message(self) -> str:
+        return str(self.args[0]) if self.args else self.__class__.__name__
+
+
+class UnknownGame(DispatchError):
+    def __init__(self, name: str, available: Iterable[str]) -> None:
+        names = ", ".join(sorted(available)) or "none yet"
+        super().__init__(f"There is no game called “{name}”. Available games: {names}.")
+        self.name = name
+
+
+class GameNotFound(DispatchError):
+    def __init__(self, what: str = "That game") -> None:
+        super().__init__(f"{what} was not found.")
+
+
+class NoGameInChannel(GameNotFound):
+    def __init__(self) -> None:
+        DispatchError.__init__(self, "There is no game in this channel yet.")
+
+
+class ChannelBusy(DispatchError):
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            f"This channel already has a game (#{game_id}). Finish or cancel it first, "
+            "or start the new one in a thread."
+        )
+        self.game_id = game_id
+
+
+class UnknownRole(DispatchError):
+    def __init__(self, role: str, roles: Iterable[str]) -> None:
+        super().__init__(f"“{role}” is not a side in this game; choose one of: {', '.join(roles)}.")
+
+
+class SeatTaken(DispatchError):
+    def __init__(self, role: str) -> None:
+        super().__init__(f"The {role} seat is already taken.")
+
+
+class NoFreeSeat(DispatchError):
+    def __init__(self) -> None:
+        super().__init__("Every seat in this game is already taken.")
+
+
+class AlreadySeated(DispatchError):
+    def __init__(self, role: str) -> None:
+        super().__init__(f"You are already seated in this game as {role}.")
+
+
+class NotSeated(DispatchError):
+    def __init__(self) -> None:
+        super().__init__("You are not playing in this game.")
+
+
+class NotCreator(DispatchError):
+    def __init__(self) -> None:
+        super().__init__("Only the player who created this game can do that.")
+
+
+class BadOptions(DispatchError):
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"Those game options were not accepted: {detail}")
+
+
+class GameNotActive(DispatchError):
+    _WHY: ClassVar[dict[str, str]] = {
+        "lobby": "This game has not started yet: it is waiting for players.",
+        "finished": "This game is over.",
+        "cancelled": "This game was cancelled.",
+        "abandoned": "This game was abandoned.",
+        "active": "This game is already under way.",
+    }
+
+    def __init__(self, status: str) -> None:
+        super().__init__(self._WHY.get(status, f"This game is {status}."))
+        self.status = status
+
+
+class NotYourTurn(DispatchError):
+    def __init__(self, waiting_for: Iterable[str] = ()) -> None:
+        who = ", ".join(waiting_for)
+        tail = f" The game is waiting for {who}." if who else ""
+        super().__init__(f"It is not your turn.{tail}")
+
+
+class ChooseRole(DispatchError):
+    """A hot-seat user holds several seats and must say which one acts."""
+
+    def __init__(self, roles: Iterable[str]) -> None:
+        super().__init__(f"You hold several seats here; say which one acts: {', '.join(roles)}.")
+
+
+class IllegalMove(DispatchError):
+    """The rules refused the action; the message comes from the rules engine."""
+
+
+class NothingToUndo(DispatchError):
+    def __init__(self) -> None:
+        super().__init__("There is nothing you can undo right now.")
+
+
+class StalePrompt(DispatchError):
+    """The button or command was built for an older version of the game."""
+
+    def __init__(self, current_version: int, prompt: str) -> None:
+        text = "This prompt is out of date."
+        if prompt:
+            text += f" Now: {prompt}"
+        super().__init__(text)
+        self.current_version = current_version
+        self.prompt = prompt
+
+
+class NotAllowed(DispatchError):
+    pass
+
+
+class CorruptGame(DispatchError):
+    """A stored game cannot be loaded; only that game is affected."""
+
+    def __init__(self, game_id: int, detail: str) -> None:
+        super().__init__(
+            f"Game #{game_id} cannot be loaded: its saved data is damaged ({detail}). "
+            "A moderator can abandon it to free the channel."
+        )
+        self.game_id = game_id
+        self.detail = detail
+
+
+class DeliveryError(Exception):
+    """Raised by a front end from ``post_table`` / ``send_private``."""
+
+
+class DirectMessageClosed(DeliveryError):
+    """Permanent: the player does not accept direct messages (Discord error 50007)."""
+
+
+class DeliveryRetry(DeliveryError):
+    """Transient: try again later (rate limit, outage). Any other exception counts too."""

@@ -1,0 +1,227 @@
+"""The front-end port: what the GameManager hands to Discord, the sandbox or a test.
+
+A front end implements ``FrontEnd``. The manager calls it only from its delivery step,
+with data read back from the outbox, so a message is the same whether it is delivered
+right after an action or after a restart. Views are the rules engine's own views (plain
+JSON); a front end builds buttons from ``view["actions"]`` and images from the view with
+``board_image`` / ``hand_image``.
+
+To report how a delivery went, a front end returns normally (delivered), raises
+``bot.errors.DirectMessageClosed`` (the player refuses DMs: permanent), or raises anything
+else, ideally ``bot.errors.DeliveryRetry`` (transient: retried with backoff).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+log = logging.getLogger("dispatch.ports")
+
+View = dict[str, Any]
+
+GameStatus = Literal["lobby", "active", "finished", "cancelled", "abandoned"]
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    role: str
+    user_id: str
+    #: The player refused a DM once; they get their prompts with ``/game hand`` instead.
+    dm_failed: bool = False
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    id: int
+    guild_id: str | None
+    channel_id: str
+    game_name: str
+    title: str
+    status: GameStatus
+    #: Bumped once per applied action; buttons carry it (``expected_version``).
+    version: int
+    creator_id: str
+    seats: tuple[SeatInfo, ...]
+    #: Roles that owe a decision now (empty unless active).
+    active_roles: tuple[str, ...] = ()
+    roles: tuple[str, ...] = ()
+    #: Epoch seconds since the current decision has been waiting.
+    turn_started_at: float | None = None
+
+    def seat_of(self, role: str) -> SeatInfo | None:
+        return next((s for s in self.seats if s.role == role), None)
+
+    def roles_of(self, user_id: str) -> tuple[str, ...]:
+        return tuple(s.role for s in self.seats if s.user_id == user_id)
+
+    @property
+    def waiting_on(self) -> tuple[str, ...]:
+        """User ids of whoever must act now."""
+        return tuple(s.user_id for s in self.seats if s.role in self.active_roles)
+
+
+TableKind = Literal["start", "turn", "end", "notice", "reminder"]
+
+
+@dataclass(frozen=True)
+class TablePost:
+    """One message to the game's channel.
+
+    ``start``/``turn``/``end`` carry the public view (draw the board from it) and the new
+    public log lines since the previous table post. ``notice``/``reminder`` are short text
+    messages with ``view`` None. Front ends write the mentions themselves, in front of
+    ``headline``.
+    """
+
+    kind: TableKind
+    version: int
+    headline: str
+    view: View | None = None
+    log_lines: tuple[str, ...] = ()
+    #: Who to ping: whoever must act now, or whom a notice is for.
+    mention_user_ids: tuple[str, ...] = ()
+    active_roles: tuple[str, ...] = ()
+    #: Set on ``end``: {"winner": role or None, "reason": str, "score": {...}}.
+    outcome: dict[str, Any] | None = None
+
+
+PrivateKind = Literal["turn", "reveal", "reminder"]
+
+
+@dataclass(frozen=True)
+class PrivateMessage:
+    """One direct message to the player in ``role``.
+
+    ``turn``: the role has just become active; ``view`` has its prompt, actions and hidden
+    information; build buttons with ``version``. ``reveal``: hidden information for this
+    role alone (``log_lines`` are its new private log lines). ``reminder``: a nudge, with
+    the current view.
+    """
+
+    kind: PrivateKind
+    role: str
+    version: int
+    headline: str
+    view: View = field(default_factory=dict)
+    log_lines: tuple[str, ...] = ()
+
+
+class FrontEnd(Protocol):
+    async def post_table(self, game: GameInfo, post: TablePost) -> None:
+        """Post to the game's channel (board image, log lines, mentions)."""
+        ...
+
+    async def send_private(self, game: GameInfo, seat: SeatInfo, message: PrivateMessage) -> None:
+        """Send to one player; raise DirectMessageClosed if they refuse DMs."""
+        ...
+
+
+class NullFrontEnd:
+    """Delivers nothing; for benchmarks and tools."""
+
+    async def post_table(self, game: GameInfo, post: TablePost) -> None:
+        return None
+
+    async def send_private(self, game: GameInfo, seat: SeatInfo, message: PrivateMessage) -> None:
+        return None
+
+
+def _render(kind: str, game_name: str, view: View) -> bytes | None:
+    # Imported here: rendering is optional per game, and a front end must keep working
+    # (text only) when a game has no renderer or the renderer is not written yet.
+    try:
+        import render
+    except ImportError:
+        return None
+    fn = getattr(render, kind, None)
+    if fn is None:
+        return None
+    try:
+        result: bytes | None = fn(game_name, view)
+    except (LookupError, NotImplementedError):
+        return None
+    return result
+
+
+async def board_image(game_name: str, view: View) -> bytes | None:
+    """The public board PNG for a view, or None when the game has no renderer.
+
+    Rendering is CPU work, so it runs in a worker thread. A renderer crash is logged and
+    gives no image rather than losing the message it belongs to.
+    """
+    try:
+        return await asyncio.to_thread(_render, "board_png", game_name, view)
+    except Exception:
+        log.exception("board renderer failed for %s", game_name)
+        return None
+
+
+async def hand_image(game_name: str, view: View) -> bytes | None:
+    """A player's private hand PNG (from their role's view), or None."""
+    try:
+        return await asyncio.to_thread(_render, "hand_png", game_name, view)
+    except Exception:
+        log.exception("hand renderer failed for %s", game_name)
+        return None
+
+
+# -- what the manager returns to callers -------------------------------------------
+
+
+@dataclass(frozen=True)
+class ActResult:
+    """The outcome of one applied action, for the acting player's own reply."""
+
+    game: GameInfo
+    role: str
+    #: The game version after the action (use it as the next ``expected_version``).
+    version: int
+    #: The acting role's new view: prompt, actions, hidden information.
+    view: View
+    #: True when the set of active roles changed or the game ended (a table post went out).
+    turn_passed: bool
+    active_roles: tuple[str, ...]
+    outcome: dict[str, Any] | None = None
+    #: New private log lines for the acting role (shown only to them).
+    private_log_lines: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What one user may see of a game now (``role`` None: an observer)."""
+
+    game: GameInfo
+    role: str | None
+    version: int
+    view: View
+
+
+@dataclass(frozen=True)
+class UserGame:
+    """One line of a player's "my games" list."""
+
+    game: GameInfo
+    roles: tuple[str, ...]
+    #: True when one of this user's roles owes a decision.
+    my_turn: bool
+    #: User ids the game is waiting for.
+    waiting_on: tuple[str, ...]
+    #: Epoch seconds since the current decision has been waiting.
+    since: float | None
+
+
+@dataclass(frozen=True)
+class AbandonResult:
+    game: GameInfo
+    #: True when the game is now abandoned; else it still waits for ``waiting_on``.
+    abandoned: bool
+    waiting_on: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ChannelSettings:
+    channel_id: str
+    reminder_hours: float
