@@ -1,0 +1,522 @@
+"""GameManager on a real SQLite file with the toy game: lobby, play, outbox, reminders."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import FakeClock, RecordingFrontEnd
+
+from bot import errors
+from bot.manager import GameManager
+from bot.ports import GameInfo
+
+
+async def start(manager: GameManager, seed: int = 5, channel: str = "c1") -> GameInfo:
+    await manager.create_game("g1", channel, "toy", "alice", seed=seed, seat="north")
+    return await manager.join(channel, "bob")
+
+
+async def snapshot(manager: GameManager, game_id: int) -> dict[str, Any]:
+    """Everything an action could change, to prove a refused one changed nothing."""
+    async with manager.store.read() as db:
+        row = await db.game(game_id)
+        actions = await db.actions(game_id)
+        outbox = await db._all("SELECT id, delivered_at FROM outbox ORDER BY id")
+        timers = await db.timers(game_id)
+    assert row is not None
+    return {"row": row, "actions": actions, "outbox": [tuple(r) for r in outbox], "timers": timers}
+
+
+# -- lobby ---------------------------------------------------------------------------
+
+
+async def test_create_and_join_starts_the_game(
+    manager: GameManager, front_end: RecordingFrontEnd
+) -> None:
+    lobby = await manager.create_game("g1", "c1", "toy", "alice", seed=5)
+    assert lobby.status == "lobby" and lobby.seats[0].role == "north"
+    assert front_end.deliveries == []
+    game = await manager.join("c1", "bob")
+    assert game.status == "active"
+    assert game.active_roles == ("north",)
+    assert game.version == 0
+    [post] = front_end.posts
+    assert post.kind == "start" and post.mention_user_ids == ("alice",)
+    assert post.log_lines == ("Toy Twenty-One begins.",)
+    # alice gets her turn prompt; bob gets his private set-up line (his codeword).
+    [turn] = front_end.privates("alice")
+    assert turn.kind == "turn" and turn.view["actions"]["add"] == [1, 2, 3]
+    [reveal] = front_end.privates("bob")
+    assert reveal.kind == "reveal" and reveal.log_lines[0].startswith("Your codeword is")
+
+
+async def test_opponent_at_creation_starts_at_once(manager: GameManager) -> None:
+    game = await manager.create_game("g1", "c1", "toy", "alice", seat="south", opponent_id="bob")
+    assert game.status == "active"
+    assert {s.role: s.user_id for s in game.seats} == {"south": "alice", "north": "bob"}
+
+
+async def test_random_seat_is_seeded(manager: GameManager) -> None:
+    a = await manager.create_game("g1", "c1", "toy", "alice", seed=11, seat="random")
+    b = await manager.create_game("g1", "c2", "toy", "alice", seed=11, seat="random")
+    assert a.seats[0].role == b.seats[0].role
+
+
+async def test_lobby_errors(manager: GameManager) -> None:
+    with pytest.raises(errors.UnknownGame, match="no game called"):
+        await manager.create_game("g1", "c1", "chess", "alice")
+    with pytest.raises(errors.BadOptions):
+        await manager.create_game("g1", "c1", "toy", "alice", options={"colour": "red"})
+    with pytest.raises(errors.UnknownRole):
+        await manager.create_game("g1", "c1", "toy", "alice", seat="east")
+    await manager.create_game("g1", "c1", "toy", "alice")
+    with pytest.raises(errors.ChannelBusy) as busy:
+        await manager.create_game("g1", "c1", "toy", "carol")
+    assert "already has a game" in str(busy.value)
+    with pytest.raises(errors.AlreadySeated):
+        await manager.join("c1", "alice")
+    with pytest.raises(errors.SeatTaken):
+        await manager.join("c1", "bob", role="north")
+    with pytest.raises(errors.UnknownRole):
+        await manager.join("c1", "bob", role="west")
+    with pytest.raises(errors.NoGameInChannel):
+        await manager.join("nowhere", "bob")
+    with pytest.raises(errors.NotCreator):
+        await manager.cancel("c1", "bob")
+    with pytest.raises(errors.GameNotActive):
+        await manager.act("c1", "alice", "add", 1)
+    await manager.join("c1", "bob")
+    with pytest.raises(errors.GameNotActive):
+        await manager.join("c1", "carol")
+    with pytest.raises(errors.NotAllowed):
+        await manager.cancel("c1", "alice")
+    with pytest.raises(errors.NotAllowed):
+        await manager.leave("c1", "bob")
+
+
+async def test_leave_and_cancel(manager: GameManager) -> None:
+    await manager.create_game("g1", "c1", "toy", "alice")
+    with pytest.raises(errors.NotSeated):
+        await manager.leave("c1", "bob")
+    info = await manager.leave("c1", "alice")
+    assert info.status == "cancelled"  # nobody left seated
+    game = await manager.create_game("g1", "c1", "toy", "alice")
+    cancelled = await manager.cancel(game.id, "alice")
+    assert cancelled.status == "cancelled"
+    assert await manager.game_in_channel("c1") is None
+
+
+async def test_racing_creates_one_wins(manager: GameManager) -> None:
+    results = await asyncio.gather(
+        *(manager.create_game("g1", "c1", "toy", f"u{i}") for i in range(5)),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, GameInfo) for r in results) == 1
+    assert all(isinstance(r, GameInfo | errors.ChannelBusy) for r in results)
+
+
+# -- playing -------------------------------------------------------------------------
+
+
+async def test_act_happy_path_and_no_message_storm(
+    manager: GameManager, front_end: RecordingFrontEnd
+) -> None:
+    game = await start(manager)
+    front_end.clear()
+    result = await manager.act(game.id, "alice", "add", "2", expected_version=0)
+    assert result.version == 1 and result.role == "north"
+    assert not result.turn_passed
+    assert result.view["actions"] == {"done": True, "undo": True}
+    assert front_end.deliveries == []  # a sub-action of the same turn posts nothing
+    result = await manager.act("c1", "alice", "done", None, expected_version=1)
+    assert result.turn_passed and result.active_roles == ("south",)
+    [post] = front_end.posts
+    assert post.kind == "turn" and post.version == 2
+    assert post.log_lines == ("North adds 2: the counter is 2.",)
+    assert post.mention_user_ids == ("bob",)
+    assert post.headline == "South to act."
+    [turn] = front_end.privates("bob")
+    assert turn.kind == "turn" and turn.version == 2 and "add" in turn.view["actions"]
+    assert front_end.privates("alice") == []
+
+
+async def test_undo(manager: GameManager) -> None:
+    game = await start(manager)
+    with pytest.raises(errors.NothingToUndo):
+        await manager.undo(game.id, "alice")
+    await manager.act(game.id, "alice", "add", 3)
+    result = await manager.undo(game.id, "alice")
+    assert result.view["counter"] == 0 and "add" in result.view["actions"]
+    assert await manager.verify_replay(game.id)
+
+
+async def test_refused_actions_change_nothing(
+    manager: GameManager, front_end: RecordingFrontEnd
+) -> None:
+    game = await start(manager)
+    await manager.act(game.id, "alice", "add", 1)
+    before = await snapshot(manager, game.id)
+    delivered = len(front_end.deliveries)
+    cases: list[tuple[type[errors.DispatchError], tuple[Any, ...], dict[str, Any]]] = [
+        (errors.NotSeated, ("carol", "done", None), {}),
+        (errors.NotYourTurn, ("bob", "add", 1), {}),
+        (errors.IllegalMove, ("alice", "add", 2), {}),  # not listed in the confirm step
+        (errors.IllegalMove, ("alice", "fly", None), {}),
+        (errors.IllegalMove, ("alice", "done", "7"), {}),
+        (errors.StalePrompt, ("alice", "done", None), {"expected_version": 0}),
+    ]
+    for error, (user, verb, arg), kwargs in cases:
+        with pytest.raises(error):
+            await manager.act(game.id, user, verb, arg, **kwargs)
+    with pytest.raises(errors.GameNotFound):
+        await manager.act(404, "alice", "done")
+    assert await snapshot(manager, game.id) == before
+    assert len(front_end.deliveries) == delivered
+
+
+async def test_stale_prompt_carries_current_version_and_prompt(manager: GameManager) -> None:
+    game = await start(manager)
+    await manager.act(game.id, "alice", "add", 1)
+    with pytest.raises(errors.StalePrompt) as stale:
+        await manager.act(game.id, "alice", "add", 1, expected_version=0)
+    assert stale.value.current_version == 1
+    assert "Confirm your turn" in stale.value.prompt
+    assert "out of date" in str(stale.value)
+
+
+async def test_racing_acts_exactly_one_applies(manager: GameManager) -> None:
+    game = await start(manager)
+    outcomes = await asyncio.gather(
+        manager.act(game.id, "alice", "add", 1, expected_version=0),
+        manager.act(game.id, "alice", "add", 3, expected_version=0),
+        return_exceptions=True,
+    )
+    applied = [o for o in outcomes if not isinstance(o, BaseException)]
+    stale = [o for o in outcomes if isinstance(o, errors.StalePrompt)]
+    assert len(applied) == 1 and len(stale) == 1
+    assert stale[0].current_version == 1
+    async with manager.store.read() as db:
+        assert await db.count_actions(game.id) == 1
+
+
+async def test_simultaneous_secret_round_no_leaks(
+    manager: GameManager, front_end: RecordingFrontEnd
+) -> None:
+    game = await start(manager, seed=3)
+    for user in ("alice", "bob", "alice", "bob"):
+        await manager.act(game.id, user, "add", 1)
+        await manager.act(game.id, user, "done")
+    info = await manager.get_game_info(game.id)
+    assert set(info.active_roles) == {"north", "south"}
+    post = front_end.posts[-1]
+    assert set(post.mention_user_ids) == {"alice", "bob"}
+    front_end.clear()
+    first = await manager.act(game.id, "bob", "pick", 3)
+    # bob is done; the table learns only that the game now waits for alice.
+    assert first.turn_passed and first.active_roles == ("north",)
+    assert front_end.posts[-1].mention_user_ids == ("alice",)
+    assert front_end.privates("alice") == []  # she was already active: no second prompt
+    public = json.dumps([p.view for p in front_end.posts])
+    assert '"my_pick"' not in public and "codeword" not in public
+    await manager.act(game.id, "alice", "pick", 0)
+    # alice picked lower: her new codeword is revealed to her alone, privately.
+    reveal = front_end.privates("alice")
+    codewords = [m for m in reveal if any("codeword" in line for line in m.log_lines)]
+    assert codewords == []  # alice acted: her lines come back in her ActResult instead
+    pv_alice = await manager.view_for(game.id, "alice")
+    pv_bob = await manager.view_for(game.id, "bob")
+    everything_bob_got = json.dumps(
+        [m.view for m in front_end.privates("bob")] + [p.view for p in front_end.posts]
+    )
+    assert pv_alice.view["codeword"] not in everything_bob_got
+    assert pv_bob.view["codeword"] not in json.dumps([p.view for p in front_end.posts])
+
+
+async def test_reveal_to_a_non_acting_player_goes_privately(
+    manager: GameManager, front_end: RecordingFrontEnd
+) -> None:
+    game = await start(manager, seed=3)
+    for user in ("alice", "bob", "alice", "bob"):
+        await manager.act(game.id, user, "add", 1)
+        await manager.act(game.id, user, "done")
+    await manager.act(game.id, "alice", "pick", 0)  # alice lower: she draws a new codeword
+    front_end.clear()
+    result = await manager.act(game.id, "bob", "pick", 2)
+    assert result.private_log_lines == ()
+    reveals = [m for m in front_end.privates("alice") if m.kind == "reveal"]
+    turns = [m for m in front_end.privates("alice") if m.kind == "turn"]
+    lines = [line for m in reveals + turns for line in m.log_lines]
+    assert any(line.startswith("Your new codeword") for line in lines)
+    assert front_end.privates("bob") == [] or all(
+        "Your new codeword" not in line for m in front_end.privates("bob") for line in m.log_lines
+    )
+
+
+async def play_to_end(manager: GameManager, game_id: int, seed: int = 0) -> int:
+    rng = random.Random(seed)
+    steps = 0
+    while True:
+        info = await manager.get_game_info(game_id)
+        if info.status != "active":
+            return steps
+        role = rng.choice(info.active_roles)
+        user = info.seat_of(role).user_id  # type: ignore[union-attr]
+        pv = await manager.view_for(game_id, user, role=role)
+        choices = [
+            (verb, arg)
+            for verb, args in pv.view["actions"].items()
+            if verb != "undo"
+            for arg in (args if isinstance(args, list) else [None])
+        ]
+        verb, arg = rng.choice(choices)
+        await manager.act(game_id, user, verb, arg, expected_version=pv.version, role=role)
+        steps += 1
+        assert steps < 500
+
+
+async def test_play_to_the_end_records_result_and_replays(
+    manager: GameManager, front_end: RecordingFrontEnd
+) -> None:
+    game = await start(manager, seed=9)
+    steps = await play_to_end(manager, game.id, seed=9)
+    assert steps > 10
+    info = await manager.get_game_info(game.id)
+    assert info.status == "finished" and info.active_roles == ()
+    end = front_end.posts[-1]
+    assert end.kind == "end" and end.outcome is not None
+    assert end.headline.startswith("Game over")
+    async with manager.store.read() as db:
+        result = await db.result(game.id)
+        assert await db.timers(game.id) == []
+    assert result is not None and result.reason == end.outcome["reason"]
+    assert await manager.verify_replay(game.id)
+    async with manager.store.read() as db:
+        row = await db.game(game.id)
+    assert row is not None
+    assert json.loads(row.state_json or "") == await manager.replay(game.id)
+    exported = await manager.export(game.id)
+    assert exported["seed"] == 9 and len(exported["actions"]) == steps
+    assert exported["seats"] == {"north": "alice", "south": "bob"}
+    # every public log line reached the table exactly once, in order
+    posted = [line for p in front_end.posts for line in p.log_lines]
+    assert posted == await manager.log(game.id, 10_000)
+    with pytest.raises(errors.GameNotActive):
+        await manager.act(game.id, "alice", "add", 1)
+    # the channel is free again
+    await manager.create_game("g1", "c1", "toy", "carol")
+
+
+async def test_resign_and_abandon(manager: GameManager, front_end: RecordingFrontEnd) -> None:
+    game = await start(manager)
+    with pytest.raises(errors.NotSeated):
+        await manager.resign(game.id, "carol")
+    info = await manager.resign(game.id, "bob")
+    assert info.status == "finished"
+    assert front_end.posts[-1].outcome == {
+        "winner": "north",
+        "reason": "South resigned",
+        "score": {},
+    }
+    game = await start(manager, channel="c2")
+    first = await manager.abandon(game.id, "alice")
+    assert not first.abandoned and first.waiting_on == ("bob",)
+    assert front_end.posts[-1].mention_user_ids == ("bob",)
+    again = await manager.abandon(game.id, "alice")
+    assert not again.abandoned
+    done = await manager.abandon(game.id, "bob")
+    assert done.abandoned and done.game.status == "abandoned"
+    game = await start(manager, channel="c3")
+    with pytest.raises(errors.NotSeated):
+        await manager.abandon(game.id, "carol")
+    assert (await manager.abandon(game.id, "carol", is_moderator=True)).abandoned
+
+
+async def test_queries(manager: GameManager, clock: FakeClock) -> None:
+    game = await start(manager)
+    clock.advance(60)
+    await manager.act(game.id, "alice", "add", 2)
+    await manager.act(game.id, "alice", "done")
+    [mine] = await manager.games_for_user("bob")
+    assert mine.my_turn and mine.roles == ("south",) and mine.waiting_on == ("bob",)
+    assert mine.since == clock.now
+    [hers] = await manager.games_for_user("alice")
+    assert not hers.my_turn
+    assert await manager.games_for_user("carol") == []
+    observer = await manager.view_for(game.id, "carol")
+    assert observer.role is None and "codeword" not in observer.view
+    assert observer.view["actions"] == {}
+    assert (await manager.view_for("c1", "bob")).role == "south"
+    assert await manager.log("c1", 1) == ["North adds 2: the counter is 2."]
+    assert (await manager.game_in_channel("c1")).id == game.id  # type: ignore[union-attr]
+    assert await manager.game_in_channel("c9") is None
+
+
+async def test_hotseat_needs_explicit_role_when_ambiguous(manager: GameManager) -> None:
+    game = await manager.create_game(
+        "g1", "c1", "toy", "solo", opponent_id="solo", hotseat=True, seed=3
+    )
+    assert game.status == "active"
+    await manager.act(game.id, "solo", "add", 1)  # only north is active: no ambiguity
+    await manager.act(game.id, "solo", "done")
+    await manager.act(game.id, "solo", "add", 1, role="south")
+    with pytest.raises(errors.NotSeated):
+        await manager.act(game.id, "alice", "done", role="south")
+    await manager.act(game.id, "solo", "done", role="south")
+    for role in ("north", "south"):  # on to the secret round: both seats are active
+        await manager.act(game.id, "solo", "add", 1, role=role)
+        await manager.act(game.id, "solo", "done", role=role)
+    with pytest.raises(errors.ChooseRole):
+        await manager.act(game.id, "solo", "pick", 1)
+    await manager.act(game.id, "solo", "pick", 1, role="south")
+    await manager.act(game.id, "solo", "pick", 2)  # only north is left to pick
+    with pytest.raises(errors.AlreadySeated):
+        await manager.create_game("g1", "c2", "toy", "solo", opponent_id="solo")
+
+
+async def test_action_log_line(manager: GameManager, caplog: pytest.LogCaptureFixture) -> None:
+    game = await start(manager)
+    with caplog.at_level(logging.INFO, logger="dispatch.manager"):
+        await manager.act(game.id, "alice", "add", 2)
+    [line] = [r.getMessage() for r in caplog.records if "verb=add" in r.getMessage()]
+    assert f"game={game.id}" in line and "user=alice" in line and "ms" in line
+
+
+# -- DMs, retries, reminders ---------------------------------------------------------
+
+
+async def test_closed_dms_marked_told_once_not_retried(
+    manager: GameManager, front_end: RecordingFrontEnd
+) -> None:
+    front_end.closed_dms.add("bob")
+    game = await start(manager)
+    notices = [p for p in front_end.posts if p.kind == "notice"]
+    assert len(notices) == 1 and notices[0].mention_user_ids == ("bob",)
+    assert "/game hand" in notices[0].headline
+    assert "codeword" not in json.dumps([p.view for p in front_end.posts])
+    info = await manager.get_game_info(game.id)
+    assert info.seat_of("south").dm_failed  # type: ignore[union-attr]
+    assert front_end.refused == ["bob"]
+    for _ in range(2):
+        await manager.act(game.id, "alice", "add", 1)
+        await manager.act(game.id, "alice", "done")
+        await manager.act(game.id, "bob", "add", 1)
+        await manager.act(game.id, "bob", "done")
+    await manager.act(game.id, "bob", "pick", 1)  # secret round: alice lower, reveal to her
+    await manager.act(game.id, "alice", "pick", 2)  # bob lower: a reveal he cannot get by DM
+    assert [p for p in front_end.posts if p.kind == "notice"] == notices
+    assert front_end.privates("bob") == []
+    assert front_end.refused == ["bob"]  # never tried again
+    # bob still reads his prompt and secrets through /game hand
+    assert "Your new codeword" in (await manager.view_for(game.id, "bob")).view["private_log"][-1]
+    async with manager.store.read() as db:
+        assert await db.undelivered() == []
+    assert await manager.clear_dm_failed("bob") == 1
+
+
+async def test_transient_failures_retry_with_backoff(
+    manager: GameManager, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    game = await start(manager)
+    front_end.clear()
+    front_end.transient_failures = 2
+    await manager.act(game.id, "alice", "add", 1)
+    await manager.act(game.id, "alice", "done")  # table post fails once, bob's DM once
+    assert front_end.deliveries == []
+    async with manager.store.read() as db:
+        pending = await db.undelivered()
+    assert len(pending) == 2 and all(r.attempts == 1 for r in pending)
+    assert all(r.next_attempt_at == clock.now + manager.retry_base_s for r in pending)
+    assert await manager.deliver_due() == 0  # not due yet
+    clock.advance(manager.retry_base_s)
+    front_end.transient_failures = 1
+    assert await manager.deliver_due() == 1  # one failed again (backing off), one delivered
+    async with manager.store.read() as db:
+        [left] = await db.undelivered()
+    assert left.attempts == 2 and left.next_attempt_at == clock.now + 2 * manager.retry_base_s
+    clock.advance(2 * manager.retry_base_s)
+    assert await manager.deliver_due() == 1
+    assert len(front_end.posts) == 1 and len(front_end.privates("bob")) == 1
+
+
+async def test_failed_table_post_holds_back_later_posts_in_order(
+    manager: GameManager, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    game = await start(manager)
+    front_end.clear()
+    front_end.crash = True
+    for user in ("alice", "bob"):
+        await manager.act(game.id, user, "add", 1)
+        await manager.act(game.id, user, "done")
+    front_end.crash = False
+    clock.advance(3600)
+    await manager.deliver_due()
+    assert [p.version for p in front_end.posts] == [2, 4]
+
+
+async def test_reminders_fire_escalate_and_clear(
+    manager: GameManager, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    game = await start(manager)
+    await manager.settings("c1", reminder_hours=2)
+    assert (await manager.settings("c1")).reminder_hours == 2
+    # the setting applies from the next scheduling; alice's current timer is the default
+    await manager.act(game.id, "alice", "add", 1)  # acting resets her reminder: now 2 h
+    front_end.clear()
+    clock.advance(2 * 3600 - 1)
+    assert await manager.fire_due_timers() == 0
+    clock.advance(1)
+    assert await manager.fire_due_timers() == 1
+    [nudge] = front_end.privates("alice")
+    assert nudge.kind == "reminder" and nudge.view["actions"]["done"] is True
+    [mention] = front_end.posts
+    assert mention.kind == "reminder" and mention.mention_user_ids == ("alice",)
+    clock.advance(2 * 3600)
+    assert await manager.fire_due_timers() == 0  # next one waits twice as long
+    clock.advance(2 * 3600)
+    assert await manager.fire_due_timers() == 1
+    await manager.act(game.id, "alice", "done")
+    async with manager.store.read() as db:
+        timers = await db.timers(game.id)
+    assert [(t.role, t.interval_s) for t in timers] == [("south", 2 * 3600)]
+    with pytest.raises(errors.NotAllowed):
+        await manager.settings("c1", reminder_hours=0)
+
+
+async def test_reminders_survive_restart(toy_game: object, db_path: Path, clock: FakeClock) -> None:
+    first = await GameManager.open(db_path, RecordingFrontEnd(), clock=clock)
+    await start(first)
+    await first.close()
+    clock.advance(24 * 3600)
+    front_end = RecordingFrontEnd()
+    second = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        assert await second.fire_due_timers() == 1
+        assert front_end.posts[-1].mention_user_ids == ("alice",)
+    finally:
+        await second.close()
+
+
+async def test_corrupt_rows_affect_only_their_game(
+    manager: GameManager, front_end: RecordingFrontEnd
+) -> None:
+    broken = await start(manager, channel="c1")
+    unknown = await start(manager, channel="c2")
+    healthy = await start(manager, channel="c3")
+    async with manager.store.transaction() as db:
+        await db._run("UPDATE games SET state = '{not json' WHERE id = ?", (broken.id,))
+        await db._run("UPDATE games SET game_name = 'gone' WHERE id = ?", (unknown.id,))
+    with pytest.raises(errors.CorruptGame, match="not valid JSON"):
+        await manager.act(broken.id, "alice", "add", 1)
+    with pytest.raises(errors.CorruptGame, match="unknown game"):
+        await manager.view_for(unknown.id, "alice")
+    assert len(await manager.games_for_user("alice")) == 3
+    await manager.act(healthy.id, "alice", "add", 1)
+    await manager.fire_due_timers()
+    # a moderator can still clear the channel
+    assert (await manager.abandon(broken.id, "mod", is_moderator=True)).abandoned
