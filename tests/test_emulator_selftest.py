@@ -219,7 +219,7 @@ async def test_ephemeral_and_deferred_edit(emu, world) -> None:
 
 async def test_defer_then_followup_with_png(emu, world) -> None:
     ch, alice = world["channel"], world["alice"]
-    async with emu.running(make_bot()):
+    async with emu.running(make_bot()) as bot:
         result = await emu.slash(alice, ch, "render")
         [msg] = await result.response()
         assert result.callback_type == 5
@@ -227,6 +227,8 @@ async def test_defer_then_followup_with_png(emu, world) -> None:
         [att] = msg.attachments
         assert att.filename == "board.png"
         assert Image.open(io.BytesIO(att.data)).size == (8, 4)
+        url = f"{emu.base_url}/attachments/{att.id}/{att.filename}"
+        assert await bot.http.get_from_cdn(url) == att.data  # what Attachment.read() does
         assert "board.png" in emu.all_text_sent_to_channel(ch.id)
 
 
@@ -293,3 +295,15 @@ async def test_unknown_route_is_recorded_and_interaction_twice_rejected(emu, wor
         async with session.get(f"{emu.api_base}/users/@me") as resp:
             assert resp.status == 401
     assert emu.unknown_routes == [("GET", "/voice/regions")]
+
+
+async def test_measure_click_latency_with_a_bare_client() -> None:
+    from tests.emulator.latency import measure_click_latency
+
+    class Ack(discord.Client):
+        async def on_interaction(self, interaction: discord.Interaction) -> None:
+            await interaction.response.defer()
+
+    stats = await measure_click_latency(lambda: Ack(intents=discord.Intents.none()), 20, warmup=2)
+    assert stats["clicks"] == 20 and stats["failures"] == 0
+    assert 0 < stats["median_ms"] <= stats["p99_ms"] < 3000
