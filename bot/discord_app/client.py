@@ -1,0 +1,198 @@
+"""The discord.py client: opens the store, wires the manager to Discord, runs deliveries.
+
+Only non-privileged intents: slash commands and components need no message content,
+member list or presences. Commands are not synced globally on every start (Discord rate
+limits that, and it is slow to propagate): with ``DISPATCH_DEV_GUILD`` they are synced to
+that server at once on start; otherwise globally only when the command set changed since
+the last sync (a hash kept next to the database), and on demand with ``/dispatch sync``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Config
+from bot.discord_app import components, play
+from bot.discord_app.cogs import EXTENSIONS
+from bot.discord_app.frontend import DiscordFrontEnd
+from bot.manager import GameManager
+
+log = logging.getLogger("dispatch.discord")
+
+NOT_RECOGNISED = (
+    "This button is not recognised (it may come from an older version of Dispatch). "
+    "Use /game hand for your current prompt."
+)
+
+
+def intents() -> discord.Intents:
+    chosen = discord.Intents.default()
+    chosen.message_content = False
+    chosen.members = False
+    chosen.presences = False
+    return chosen
+
+
+class DispatchTree(app_commands.CommandTree):
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        # Cogs answer their own errors; this catches what slips past them (checks, transforms).
+        if interaction.response.is_done() and not isinstance(
+            error, app_commands.CommandInvokeError
+        ):
+            log.warning("app command error after response: %r", error)
+            return
+        await play.report(interaction, getattr(error, "original", error))
+
+
+class DispatchBot(commands.Bot):
+    def __init__(
+        self,
+        config: Config,
+        *,
+        delivery_interval: float = 5.0,
+        sync_on_start: bool = True,
+        manager_options: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents(),
+            help_command=None,
+            tree_cls=DispatchTree,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.config = config
+        self.delivery_interval = delivery_interval
+        self.sync_on_start = sync_on_start
+        self.manager_options = dict(manager_options or {})
+        self.manager: GameManager | None = None
+        self.frontend = DiscordFrontEnd(self)
+        self._background: asyncio.Task[None] | None = None
+        self._inflight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    # -- interactions in flight (for a graceful stop, and for tests) -------------------
+    @contextlib.contextmanager
+    def track(self) -> Iterator[None]:
+        self._inflight += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._inflight -= 1
+            if self._inflight == 0:
+                self._idle.set()
+
+    async def wait_idle(self, timeout: float = 10.0) -> bool:
+        """Wait until no component handler is running; False on timeout."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    # -- start-up -----------------------------------------------------------------
+    async def setup_hook(self) -> None:
+        self.manager = await GameManager.open(
+            self.config.db_path, self.frontend, deliver=False, **self.manager_options
+        )
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.add_dynamic_items(*components.DYNAMIC_ITEMS)
+        if self.sync_on_start:
+            await self.sync_commands()
+        # Redeliver what a previous run committed but did not send, then keep retrying
+        # failed deliveries and firing reminders. In the background: start-up is not held.
+        self._background = asyncio.create_task(self._deliveries(), name="dispatch-deliveries")
+
+    async def _deliveries(self) -> None:
+        assert self.manager is not None
+        try:
+            await self.manager.deliver_pending()
+        except Exception:
+            log.exception("redelivery at start-up failed; the loop will retry")
+        await self.manager.run_background(self.delivery_interval)
+
+    async def sync_commands(self) -> None:
+        guild_id = self.config.dev_guild_id
+        if guild_id:
+            guild = discord.Object(id=int(guild_id))
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to dev guild %s", len(synced), guild_id)
+            return
+        digest = self.commands_digest()
+        marker = self._digest_file()
+        if marker.exists() and marker.read_text().strip() == digest:
+            log.info("slash commands unchanged since the last sync; not syncing")
+            return
+        synced = await self.tree.sync()
+        marker.write_text(digest)
+        log.info("synced %d global commands (the command set changed)", len(synced))
+
+    def commands_digest(self) -> str:
+        payload = [c.to_dict(self.tree) for c in self.tree.get_commands()]
+        text = json.dumps(payload, sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def _digest_file(self) -> Path:
+        path = Path(self.config.db_path)
+        return path.with_name(path.name + ".commands-sha256")
+
+    # -- every interaction ------------------------------------------------------------
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer components that no DynamicItem will: forged, malformed or foreign ids."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+        custom_id = str(data.get("custom_id", ""))
+        on_message = (
+            custom_id in components.component_ids(interaction.message)
+            if interaction.message is not None
+            else False
+        )
+        if components.is_ours(custom_id) and on_message:
+            return  # a DynamicItem handles it
+        log.warning("unrecognised component %r from %s", custom_id[:100], interaction.user.id)
+        with contextlib.suppress(discord.HTTPException):
+            if not interaction.response.is_done():
+                await interaction.response.send_message(NOT_RECOGNISED, ephemeral=True)
+
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction[Any], command: Any
+    ) -> None:
+        elapsed = (discord.utils.utcnow() - interaction.created_at).total_seconds() * 1000
+        log.info(
+            "command /%s by %s in %s handled in %.0fms",
+            getattr(command, "qualified_name", command),
+            interaction.user.id,
+            interaction.channel_id,
+            elapsed,
+        )
+
+    # -- shutdown -----------------------------------------------------------------
+    async def close(self) -> None:
+        # Let clicks being handled finish (they hold a game lock and an interaction token).
+        await self.wait_idle(5.0)
+        if self._background is not None:
+            self._background.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._background
+            self._background = None
+        await super().close()
+        if self.manager is not None:
+            manager, self.manager = self.manager, None
+            await manager.close()

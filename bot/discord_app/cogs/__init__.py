@@ -1,0 +1,7 @@
+"""Cogs: each parses its commands and delegates to the GameManager or the rules."""
+
+EXTENSIONS = (
+    "bot.discord_app.cogs.game",
+    "bot.discord_app.cogs.info",
+    "bot.discord_app.cogs.admin",
+)

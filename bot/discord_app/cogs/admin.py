@@ -1,0 +1,61 @@
+"""``/dispatch sync``: the bot owner publishes the slash commands (never done on every start)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord_app.play import reply, report
+
+log = logging.getLogger("dispatch.discord")
+
+
+@app_commands.default_permissions(administrator=True)
+class AdminCog(commands.GroupCog, group_name="dispatch", group_description="Bot administration"):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        await report(interaction, getattr(error, "original", error))
+
+    @app_commands.command(name="sync", description="Publish the slash commands (bot owner only)")
+    @app_commands.describe(scope="global (up to an hour to appear) or here (this server, at once)")
+    @app_commands.choices(
+        scope=[
+            app_commands.Choice(name="global", value="global"),
+            app_commands.Choice(name="here", value="here"),
+        ]
+    )
+    async def sync(self, interaction: discord.Interaction[Any], scope: str = "global") -> None:
+        if not await _is_owner(self.bot, interaction.user):
+            await reply(interaction, "Only the bot's owner can sync commands.")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if scope == "here":
+            if interaction.guild is None:
+                await reply(interaction, "Use scope:here inside a server.")
+                return
+            self.bot.tree.copy_global_to(guild=interaction.guild)
+            synced = await self.bot.tree.sync(guild=interaction.guild)
+        else:
+            synced = await self.bot.tree.sync()
+        log.info("commands synced (%s) by %s: %d", scope, interaction.user.id, len(synced))
+        await reply(interaction, f"Synced {len(synced)} commands ({scope}).")
+
+
+async def _is_owner(bot: commands.Bot, user: discord.abc.User) -> bool:
+    try:
+        return await bot.is_owner(user)
+    except Exception:  # no application info (e.g. a team app without owner)
+        return False
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(AdminCog(bot))

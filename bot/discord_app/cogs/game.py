@@ -1,0 +1,399 @@
+"""The ``/game`` group: parse the command, ask the manager, answer. Nothing else lives here."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import rules
+from bot import errors
+from bot.discord_app import formatting
+from bot.discord_app.components import MAX_OPTIONS, decode_arg, encode_arg
+from bot.discord_app.frontend import png_file
+from bot.discord_app.play import (
+    lobby_payload,
+    manager_of,
+    private_payload,
+    reply,
+    report,
+    send_private_view,
+    user_id,
+)
+from bot.ports import board_image
+
+log = logging.getLogger("dispatch.discord")
+
+
+def parse_options(text: str | None) -> dict[str, Any]:
+    """``key=value, key=value`` or a JSON object; values typed as int, float, bool or str."""
+    text = (text or "").strip()
+    if not text:
+        return {}
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise errors.BadOptions(f"not valid JSON ({exc})") from None
+        if not isinstance(data, dict):
+            raise errors.BadOptions("give a JSON object")
+        return data
+    options: dict[str, Any] = {}
+    for part in text.replace(";", ",").split(","):
+        if not part.strip():
+            continue
+        key, sep, raw = part.partition("=")
+        if not sep:
+            raise errors.BadOptions(f"“{part.strip()}” is not key=value")
+        raw = raw.strip()
+        value: Any = raw
+        if raw.lower() in ("true", "yes", "on"):
+            value = True
+        elif raw.lower() in ("false", "no", "off"):
+            value = False
+        else:
+            for kind in (int, float):
+                try:
+                    value = kind(raw)
+                    break
+                except ValueError:
+                    continue
+        options[key.strip()] = value
+    return options
+
+
+def is_moderator(interaction: discord.Interaction[Any]) -> bool:
+    perms = interaction.permissions
+    return bool(perms and (perms.manage_channels or perms.administrator))
+
+
+def channel_ref(interaction: discord.Interaction[Any]) -> str:
+    return str(interaction.channel_id)
+
+
+def _choices(pairs: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
+    current = (current or "").lower()
+    hits = [(n, v) for n, v in pairs if current in n.lower() or current in v.lower()]
+    return [
+        app_commands.Choice(name=formatting.clip(n, 100), value=v[:100])
+        for n, v in hits[:MAX_OPTIONS]
+    ]
+
+
+async def game_name_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    return _choices([(g.title or name, name) for name, g in sorted(rules.GAMES.items())], current)
+
+
+class GameCog(
+    commands.GroupCog, group_name="game", group_description="Play a game in this channel"
+):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        await report(interaction, getattr(error, "original", error))
+
+    # -- lobby ------------------------------------------------------------------
+    async def _side_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        name = getattr(interaction.namespace, "game", None)
+        if not name:
+            try:
+                info = await manager_of(interaction).game_in_channel(channel_ref(interaction))
+            except errors.DispatchError:
+                info = None
+            name = info.game_name if info else None
+        try:
+            game = rules.get_game(name) if name else None
+        except LookupError:
+            game = None
+        pairs = [(game.role_name(r), r) for r in game.roles] if game else []
+        return _choices([*pairs, ("Random", "random")], current)
+
+    async def _options_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        name = getattr(interaction.namespace, "game", None)
+        try:
+            game = rules.get_game(name) if name else None
+        except LookupError:
+            game = None
+        pairs = []
+        if current:
+            pairs.append((current, current))
+        if game is not None:
+            for key, default in game.default_options.items():
+                shown = json.dumps(default) if not isinstance(default, str) else default
+                pairs.append((f"{key}={shown} (default)", f"{key}={shown}"))
+        return _choices(pairs, "")
+
+    @app_commands.command(name="new", description="Open a game in this channel")
+    @app_commands.describe(
+        game="Which game",
+        opponent="Seat this member as your opponent at once",
+        side="Your side (or random)",
+        options="Game options, e.g. key=value, key=value",
+        seed="A fixed random seed (for replays and testing)",
+    )
+    @app_commands.autocomplete(game=game_name_autocomplete)
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        opponent: discord.Member | None = None,
+        side: str | None = None,
+        options: str | None = None,
+        seed: app_commands.Range[int, 0, 2**31 - 1] | None = None,
+    ) -> None:
+        if interaction.channel_id is None or interaction.guild_id is None:
+            raise errors.NotAllowed("Games are played in a server channel (or a thread).")
+        if opponent is not None and opponent.bot:
+            raise errors.NotAllowed("Bots cannot be seated.")
+        parsed = parse_options(options)
+        # Starting with an opponent renders and posts the board: may take a moment.
+        await interaction.response.defer(thinking=True)
+        info = await manager_of(interaction).create_game(
+            str(interaction.guild_id),
+            channel_ref(interaction),
+            game,
+            user_id(interaction),
+            options=parsed,
+            seed=seed,
+            seat=side or None,
+            opponent_id=str(opponent.id) if opponent else None,
+        )
+        await interaction.followup.send(**_without_none_view(lobby_payload(info)))
+
+    new.autocomplete("side")(_side_autocomplete)
+    new.autocomplete("options")(_options_autocomplete)
+
+    @app_commands.command(name="join", description="Take a seat in this channel's game")
+    @app_commands.describe(side="The side you want (default: the first free one)")
+    async def join(self, interaction: discord.Interaction[Any], side: str | None = None) -> None:
+        await interaction.response.defer(thinking=True)
+        manager = manager_of(interaction)
+        info = await manager.join(channel_ref(interaction), user_id(interaction), side or None)
+        await interaction.followup.send(**_without_none_view(lobby_payload(info)))
+
+    join.autocomplete("side")(_side_autocomplete)
+
+    @app_commands.command(name="leave", description="Give up your seat before the game starts")
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        info = await manager_of(interaction).leave(channel_ref(interaction), user_id(interaction))
+        await interaction.response.send_message(
+            **_without_none_view(lobby_payload(info)), ephemeral=False
+        )
+
+    @app_commands.command(
+        name="cancel", description="Call off this channel's game before it starts"
+    )
+    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+        info = await manager_of(interaction).cancel(
+            channel_ref(interaction), user_id(interaction), is_moderator(interaction)
+        )
+        await interaction.response.send_message(f"Game #{info.id} ({info.title}) was cancelled.")
+
+    # -- looking ------------------------------------------------------------------
+    @app_commands.command(name="status", description="The board, the score and whose turn it is")
+    async def status(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer(thinking=True)
+        manager = manager_of(interaction)
+        info = await _game_here(interaction)
+        if info.status == "lobby":
+            await interaction.followup.send(**_without_none_view(lobby_payload(info)))
+            return
+        pv = await manager.view_for(info.id, None)
+        board = await board_image(info.game_name, pv.view)
+        embed = discord.Embed(title=f"{info.title} (#{info.id})", colour=formatting.COLOUR_TABLE)
+        embed.description = formatting.escape(str(pv.view.get("status") or ""))
+        embed.add_field(name="Seats", value=formatting.seat_line(info), inline=False)
+        if info.status == "active" and info.waiting_on:
+            turn = formatting.mentions(info.waiting_on)
+            when = formatting.since(info.turn_started_at)
+            embed.add_field(name="Waiting for", value=f"{turn} {when}".strip(), inline=False)
+        score = (pv.view.get("outcome") or {}).get("score") if pv.view.get("outcome") else None
+        if score:
+            embed.add_field(name="Score", value=formatting.clip(str(score), 1024), inline=False)
+        files = []
+        if board:
+            embed.set_image(url="attachment://board.png")
+            files.append(png_file(board, "board.png"))
+        await interaction.followup.send(
+            embed=embed, files=files, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @app_commands.command(name="board", description="Show the board")
+    async def board(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer(thinking=True)
+        info = await _game_here(interaction, started=True)
+        pv = await manager_of(interaction).view_for(info.id, None)
+        board = await board_image(info.game_name, pv.view)
+        if board is None:
+            await interaction.followup.send(formatting.escape(str(pv.view.get("status") or "")))
+            return
+        await interaction.followup.send(files=[png_file(board, "board.png")])
+
+    @app_commands.command(name="log", description="The latest lines of the game log")
+    @app_commands.describe(count="How many lines (default 20)")
+    async def log(
+        self, interaction: discord.Interaction[Any], count: app_commands.Range[int, 1, 200] = 20
+    ) -> None:
+        info = await _game_here(interaction, started=True)
+        lines = await manager_of(interaction).log(info.id, count)
+        text = formatting.log_block(lines, 1900) if lines else "The log is empty."
+        await reply(interaction, text, ephemeral=True)
+
+    @app_commands.command(name="hand", description="Your hand and your prompt (only you see it)")
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        info = await _game_here(interaction, started=True)
+        pv = await manager_of(interaction).view_for(info.id, user_id(interaction))
+        await send_private_view(interaction, pv)
+
+    # -- playing ------------------------------------------------------------------
+    async def _action_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            info = await manager_of(interaction).game_in_channel(channel_ref(interaction))
+            if info is None or info.status != "active":
+                return []
+            pv = await manager_of(interaction).view_for(info.id, user_id(interaction))
+        except errors.DispatchError:
+            return []
+        labels = pv.view.get("labels") or {}
+        pairs: list[tuple[str, str]] = []
+        for verb, args in (pv.view.get("actions") or {}).items():
+            if args is True:
+                name = labels.get(verb) if isinstance(labels.get(verb), str) else verb
+                pairs.append((str(name), f"{pv.version}:{verb}:"))
+            elif isinstance(args, list):
+                table = labels.get(verb) if isinstance(labels.get(verb), dict) else {}
+                for arg in args:
+                    name = table.get(str(arg)) or f"{verb} {arg}"
+                    pairs.append((f"{verb}: {name}", f"{pv.version}:{verb}:{encode_arg(arg)}"))
+        return _choices(pairs, current)
+
+    @app_commands.command(name="play", description="Take any of your legal actions by name")
+    @app_commands.describe(action="Start typing: your legal actions are offered")
+    async def play(self, interaction: discord.Interaction[Any], action: str) -> None:
+        version_text, _, rest = action.partition(":")
+        verb, sep, arg_text = rest.partition(":")
+        if not version_text.isdigit() or not sep or not verb:
+            raise errors.NotAllowed("Pick one of the offered actions from the list.")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        info = await _game_here(interaction, started=True)
+        manager = manager_of(interaction)
+        try:
+            result = await manager.act(
+                info.id, user_id(interaction), verb, decode_arg(arg_text), int(version_text)
+            )
+        except errors.StalePrompt:
+            pv = await manager.view_for(info.id, user_id(interaction))
+            await send_private_view(interaction, pv, notice="This prompt is out of date.")
+            return
+        payload = await private_payload(
+            result.game,
+            result.role,
+            result.version,
+            result.view,
+            log_lines=result.private_log_lines,
+        )
+        await reply(interaction, **payload)
+
+    play.autocomplete("action")(_action_autocomplete)
+
+    @app_commands.command(name="undo", description="Take back your last small decision")
+    async def undo(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        info = await _game_here(interaction, started=True)
+        result = await manager_of(interaction).undo(info.id, user_id(interaction))
+        payload = await private_payload(
+            result.game, result.role, result.version, result.view, notice="Undone."
+        )
+        await reply(interaction, **payload)
+
+    @app_commands.command(name="resign", description="Concede this channel's game")
+    async def resign(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        info = await _game_here(interaction, started=True)
+        await manager_of(interaction).resign(info.id, user_id(interaction))
+        await reply(interaction, "You resigned. The result is posted in the channel.")
+
+    @app_commands.command(
+        name="abandon",
+        description="End the game without a result (all players agree, or a moderator)",
+    )
+    async def abandon(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        info = await _game_here(interaction)
+        result = await manager_of(interaction).abandon(
+            info.id, user_id(interaction), is_moderator(interaction)
+        )
+        if result.abandoned:
+            await reply(interaction, "The game is abandoned.")
+        else:
+            waiting = formatting.mentions(result.waiting_on)
+            await reply(interaction, f"Your request is noted; waiting for {waiting} to agree.")
+
+    @app_commands.command(name="export", description="The seed and action log, as a JSON file")
+    async def export(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        manager = manager_of(interaction)
+        info = await _game_here(interaction)
+        data = await manager.export(info.id)
+        body = json.dumps(data, indent=1, sort_keys=True).encode()
+        file = discord.File(io.BytesIO(body), filename=f"dispatch-game-{info.id}.json")
+        await reply(
+            interaction, f"Game #{info.id}: seed and {len(data['actions'])} actions.", files=[file]
+        )
+
+    @app_commands.command(name="settings", description="Channel settings (Manage Channels)")
+    @app_commands.describe(reminder_hours="Hours before a waiting player is reminded")
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        reminder_hours: app_commands.Range[float, 0.1, 720.0] | None = None,
+    ) -> None:
+        manager = manager_of(interaction)
+        if reminder_hours is not None and not is_moderator(interaction):
+            raise errors.NotAllowed("Changing settings needs the Manage Channels permission.")
+        current = await manager.settings(
+            channel_ref(interaction),
+            reminder_hours,
+            str(interaction.guild_id) if interaction.guild_id else None,
+        )
+        verb = "are now" if reminder_hours is not None else "are"
+        await reply(
+            interaction,
+            f"Reminders in this channel {verb} sent after {current.reminder_hours:g} hours.",
+        )
+
+
+def _without_none_view(payload: dict[str, Any]) -> dict[str, Any]:
+    if payload.get("view") is None:
+        payload = {k: v for k, v in payload.items() if k != "view"}
+    return payload
+
+
+async def _game_here(interaction: discord.Interaction[Any], *, started: bool = False) -> Any:
+    # The live game, or else the latest one (a finished game can still be looked at).
+    info = await manager_of(interaction).get_game_info(channel_ref(interaction))
+    if started and info.status == "lobby":
+        raise errors.GameNotActive("lobby")
+    return info
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(GameCog(bot))

@@ -1,0 +1,137 @@
+"""``/rules``, ``/card`` and ``/games``: look-ups that change nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import rules
+from bot.discord_app import formatting
+from bot.discord_app.cogs.game import _choices, game_name_autocomplete
+from bot.discord_app.play import manager_of, reply, report, user_id
+
+#: Card facts shown as embed fields, in this order, when a card has them.
+CARD_FIELDS = ("side", "kind", "value", "boost", "period", "ops")
+
+
+def _catalogue() -> list[tuple[str, dict[str, Any]]]:
+    """(game name, card) for every card of every registered game."""
+    found: list[tuple[str, dict[str, Any]]] = []
+    for name, game in sorted(rules.GAMES.items()):
+        try:
+            cards = game.catalogue()
+        except Exception:
+            continue
+        found.extend((name, dict(card)) for card in cards)
+    return found
+
+
+def _card_key(game_name: str, card: dict[str, Any]) -> str:
+    return f"{game_name}:{card.get('id')}"
+
+
+def card_embed(game_name: str, card: dict[str, Any]) -> discord.Embed:
+    game = rules.get_game(game_name)
+    title = f"{card.get('name') or card.get('id')} ({card.get('id')})"
+    embed = discord.Embed(title=formatting.clip(title, 256), colour=formatting.COLOUR_TABLE)
+    embed.description = formatting.clip(
+        formatting.escape(str(card.get("text") or "")), formatting.EMBED_DESCRIPTION_MAX
+    )
+    for key in CARD_FIELDS:
+        if card.get(key) not in (None, "", [], {}):
+            value = card[key]
+            if key == "side" and isinstance(value, str):
+                value = game.role_name(value)
+            embed.add_field(
+                name=key.title(), value=formatting.clip(formatting.escape(str(value)), 1024)
+            )
+    embed.set_footer(text=game.title or game_name)
+    return embed
+
+
+class InfoCog(commands.Cog):
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        await report(interaction, getattr(error, "original", error))
+
+    @app_commands.command(name="rules", description="How to play a game")
+    @app_commands.describe(game="Which game")
+    @app_commands.autocomplete(game=game_name_autocomplete)
+    async def rules_(self, interaction: discord.Interaction[Any], game: str) -> None:
+        try:
+            found = rules.get_game(game)
+        except LookupError:
+            known = ", ".join(sorted(rules.GAMES)) or "none yet"
+            await reply(interaction, f"There is no game called “{game}”. Available: {known}.")
+            return
+        roles = ", ".join(found.role_name(r) for r in found.roles)
+        embed = discord.Embed(title=found.title or found.name, colour=formatting.COLOUR_TABLE)
+        summary = found.summary or "No summary yet."
+        embed.description = formatting.clip(summary, formatting.EMBED_DESCRIPTION_MAX)
+        embed.add_field(name="Sides", value=roles or "-")
+        embed.set_footer(text=f"/game new game:{found.name}")
+        await reply(interaction, embed=embed)
+
+    @app_commands.command(name="card", description="Look up a card")
+    @app_commands.describe(name="Start typing a card's name or id")
+    async def card(self, interaction: discord.Interaction[Any], name: str) -> None:
+        wanted = name.strip().lower()
+        cards = _catalogue()
+        match = next((c for c in cards if _card_key(*c).lower() == wanted), None)
+        if match is None:
+            exact = [
+                c
+                for c in cards
+                if wanted in (str(c[1].get("id")).lower(), str(c[1].get("name")).lower())
+            ]
+            partial = [c for c in cards if wanted and wanted in str(c[1].get("name")).lower()]
+            hits = exact or partial
+            match = hits[0] if len(hits) == 1 or exact else None
+            if match is None and hits:
+                names = ", ".join(f"{c[1].get('name')} ({c[1].get('id')})" for c in hits[:10])
+                await reply(interaction, f"Several cards match: {formatting.escape(names)}.")
+                return
+        if match is None:
+            await reply(interaction, f"No card called “{formatting.escape(name)}”.")
+            return
+        await reply(interaction, embed=card_embed(*match))
+
+    @card.autocomplete("name")
+    async def _card_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        pairs = []
+        for game_name, card in _catalogue():
+            label = f"{card.get('name')} ({card.get('id')})"
+            if len(rules.GAMES) > 1:
+                label += f" · {rules.get_game(game_name).title or game_name}"
+            pairs.append((label, _card_key(game_name, card)))
+        return _choices(pairs, current)
+
+    @app_commands.command(name="games", description="Every game you are seated in, everywhere")
+    async def games(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        mine = await manager_of(interaction).games_for_user(user_id(interaction))
+        if not mine:
+            await reply(interaction, "You are not seated in any game. Start one with /game new.")
+            return
+        mine.sort(key=lambda g: (not g.my_turn, g.since or 0))
+        lines = [
+            formatting.game_line(
+                g.game, user_id=user_id(interaction), my_turn=g.my_turn, since_at=g.since
+            )
+            for g in mine
+        ]
+        text = formatting.clip("\n".join(lines), formatting.CONTENT_MAX)
+        await reply(interaction, text, allowed_mentions=discord.AllowedMentions.none())
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(InfoCog(bot))

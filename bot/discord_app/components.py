@@ -1,0 +1,422 @@
+"""Persistent buttons and selects: the custom_id codec, the DynamicItems and the builder.
+
+Every component Dispatch sends is a ``DynamicItem``: its ``custom_id`` carries all it needs
+(game id, the game version it was built for, and the action), so a click still works after
+a restart and is refused when the game has moved on. Nothing is kept in memory per message.
+
+custom_id forms (all at most 100 characters, Discord's limit)::
+
+    dsp:a:<game>:<version>:<verb>:<arg>   a button for one action (arg empty for True-verbs)
+    dsp:s:<game>:<version>:<verb>:<part>  a select for one verb; the options' values are args
+    dsp:j:<game>:<role>                   take a seat in a lobby
+    dsp:h:<game>                          "My prompt": show the clicker their private view
+
+Args keep their type: an int is written in decimal, a string as itself, or behind a ``'``
+when it would otherwise read as an int (or starts with ``'``) or is empty.
+Ids in the channel (join, my prompt) carry nothing hidden; action ids only ever go to the
+acting player (DM or ephemeral reply).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+PREFIX = "dsp"
+MAX_CUSTOM_ID = 100
+MAX_OPTIONS = 25
+MAX_ROWS = 5
+BUTTONS_PER_ROW = 5
+#: A list verb with at most this many args is shown as buttons rather than a select.
+MAX_BUTTON_ARGS = 5
+LABEL_MAX = 80
+OPTION_LABEL_MAX = 100
+
+_INT = re.compile(r"-?\d+")
+_VERB = r"[a-z][a-z0-9_]{0,31}"
+_ROLE = r"[A-Za-z0-9_\-]{1,40}"
+_NUM = r"[0-9]{1,18}"
+
+ACTION_TEMPLATE = rf"dsp:a:(?P<game>{_NUM}):(?P<version>{_NUM}):(?P<verb>{_VERB}):(?P<arg>[^\n]*)"
+SELECT_TEMPLATE = (
+    rf"dsp:s:(?P<game>{_NUM}):(?P<version>{_NUM}):(?P<verb>{_VERB}):(?P<part>\d{{1,2}})"
+)
+JOIN_TEMPLATE = rf"dsp:j:(?P<game>{_NUM}):(?P<role>{_ROLE})"
+PROMPT_TEMPLATE = rf"dsp:h:(?P<game>{_NUM})"
+
+_PATTERNS = {
+    "action": re.compile(ACTION_TEMPLATE),
+    "select": re.compile(SELECT_TEMPLATE),
+    "join": re.compile(JOIN_TEMPLATE),
+    "prompt": re.compile(PROMPT_TEMPLATE),
+}
+
+
+class BadCustomId(ValueError):
+    """A custom_id Dispatch did not make (forged, truncated, or from another bot)."""
+
+
+# ------------------------------------------------------------------------ the codec
+
+
+def encode_arg(arg: Any) -> str:
+    if arg is None or arg is True:
+        return ""
+    if isinstance(arg, bool):
+        raise BadCustomId(f"cannot encode arg {arg!r}")
+    if isinstance(arg, int):
+        return str(arg)
+    if isinstance(arg, str):
+        if arg == "" or arg.startswith("'") or _INT.fullmatch(arg):
+            return "'" + arg
+        if "\n" in arg:
+            raise BadCustomId("an arg may not contain a newline")
+        return arg
+    raise BadCustomId(f"cannot encode arg {arg!r}")
+
+
+def decode_arg(text: str) -> int | str | None:
+    if text == "":
+        return None
+    if text.startswith("'"):
+        return text[1:]
+    if _INT.fullmatch(text):
+        return int(text)
+    return text
+
+
+def _checked(custom_id: str) -> str:
+    if len(custom_id) > MAX_CUSTOM_ID:
+        raise BadCustomId(f"custom_id longer than {MAX_CUSTOM_ID}: {custom_id[:40]}...")
+    return custom_id
+
+
+def action_id(game_id: int, version: int, verb: str, arg: Any = None) -> str:
+    cid = f"{PREFIX}:a:{int(game_id)}:{int(version)}:{verb}:{encode_arg(arg)}"
+    if not _PATTERNS["action"].fullmatch(cid):
+        raise BadCustomId(f"cannot encode action {verb!r} {arg!r}")
+    return _checked(cid)
+
+
+def select_id(game_id: int, version: int, verb: str, part: int = 0) -> str:
+    cid = f"{PREFIX}:s:{int(game_id)}:{int(version)}:{verb}:{int(part)}"
+    if not _PATTERNS["select"].fullmatch(cid):
+        raise BadCustomId(f"cannot encode select {verb!r}")
+    return _checked(cid)
+
+
+def join_id(game_id: int, role: str) -> str:
+    cid = f"{PREFIX}:j:{int(game_id)}:{role}"
+    if not _PATTERNS["join"].fullmatch(cid):
+        raise BadCustomId(f"cannot encode role {role!r}")
+    return _checked(cid)
+
+
+def prompt_id(game_id: int) -> str:
+    return f"{PREFIX}:h:{int(game_id)}"
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A decoded custom_id."""
+
+    kind: str  # "action" | "select" | "join" | "prompt"
+    game_id: int
+    version: int | None = None
+    verb: str | None = None
+    arg: int | str | None = None
+    role: str | None = None
+    part: int | None = None
+
+
+def parse(custom_id: str) -> Parsed:
+    """Decode any Dispatch custom_id; :class:`BadCustomId` for anything else."""
+    if not isinstance(custom_id, str) or len(custom_id) > MAX_CUSTOM_ID:
+        raise BadCustomId("not a Dispatch component")
+    for kind, pattern in _PATTERNS.items():
+        match = pattern.fullmatch(custom_id)
+        if match:
+            return _from_match(kind, match)
+    raise BadCustomId("not a Dispatch component")
+
+
+def is_ours(custom_id: str) -> bool:
+    try:
+        parse(custom_id)
+    except BadCustomId:
+        return False
+    return True
+
+
+def _from_match(kind: str, match: re.Match[str]) -> Parsed:
+    groups = match.groupdict()
+    return Parsed(
+        kind=kind,
+        game_id=int(groups["game"]),
+        version=int(groups["version"]) if groups.get("version") is not None else None,
+        verb=groups.get("verb"),
+        arg=decode_arg(groups["arg"]) if groups.get("arg") is not None else None,
+        role=groups.get("role"),
+        part=int(groups["part"]) if groups.get("part") is not None else None,
+    )
+
+
+# ---------------------------------------------------------------- the DynamicItems
+
+
+async def _dispatch(
+    interaction: discord.Interaction[Any], parsed: Parsed, values: list[str]
+) -> None:
+    # Imported here: the handlers need the builder below, and the items need the handlers.
+    from bot.discord_app import play
+
+    await play.on_component(interaction, parsed, values)
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACTION_TEMPLATE):
+    def __init__(self, custom_id: str, *, label: str = "?", style: Any = None) -> None:
+        style = style or discord.ButtonStyle.primary
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+        self.parsed = parse(custom_id)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ActionButton:
+        return cls(match.string)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _dispatch(interaction, self.parsed, [])
+
+
+class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
+    def __init__(
+        self,
+        custom_id: str,
+        *,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+    ) -> None:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=custom_id,
+            options=options or [discord.SelectOption(label="?", value="?")],
+            placeholder=placeholder,
+            min_values=1,
+            max_values=1,
+        )
+        super().__init__(select)
+        self.parsed = parse(custom_id)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ActionSelect:
+        options = list(getattr(item, "options", None) or []) or None
+        return cls(match.string, options=options)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _dispatch(interaction, self.parsed, list(self.item.values))
+
+
+class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=JOIN_TEMPLATE):
+    def __init__(self, custom_id: str, *, label: str = "Join") -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=discord.ButtonStyle.success, custom_id=custom_id)
+        )
+        self.parsed = parse(custom_id)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> JoinButton:
+        return cls(match.string)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _dispatch(interaction, self.parsed, [])
+
+
+class PromptButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PROMPT_TEMPLATE):
+    def __init__(self, custom_id: str, *, label: str = "My prompt") -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, custom_id=custom_id)
+        )
+        self.parsed = parse(custom_id)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PromptButton:
+        return cls(match.string)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _dispatch(interaction, self.parsed, [])
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    ActionButton,
+    ActionSelect,
+    JoinButton,
+    PromptButton,
+)
+
+
+# --------------------------------------------------------------------- the builder
+
+
+def _clip(text: Any, limit: int) -> str:
+    text = " ".join(str(text).split()) or "?"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass
+class PromptComponents:
+    view: discord.ui.View
+    #: Some actions did not fit in five rows; use ``/game play`` for them.
+    overflow: bool = False
+
+
+def _arg_label(labels: dict[str, Any], verb: str, arg: Any) -> str:
+    table = labels.get(verb)
+    if isinstance(table, dict):
+        label = table.get(str(arg))
+        if label:
+            return str(label)
+    return f"{verb} {arg}"
+
+
+def _verb_label(labels: dict[str, Any], verb: str) -> str:
+    label = labels.get(verb)
+    return str(label) if isinstance(label, str) and label else verb.replace("_", " ").title()
+
+
+def _style_for(verb: str) -> discord.ButtonStyle:
+    if verb == "undo":
+        return discord.ButtonStyle.secondary
+    if verb in ("done", "pass", "confirm", "end"):
+        return discord.ButtonStyle.success
+    return discord.ButtonStyle.primary
+
+
+def build_prompt_view(game_id: int, version: int, view: dict[str, Any]) -> PromptComponents:
+    """Buttons and selects for every legal action in ``view["actions"]``, and nothing else.
+
+    True-verbs and short arg lists become buttons (five to a row); longer lists become
+    selects of at most 25 options, split into several selects when longer. At most five
+    rows; ``overflow`` says when some actions did not fit.
+    """
+    actions: dict[str, Any] = view.get("actions") or {}
+    labels: dict[str, Any] = view.get("labels") or {}
+    ui = discord.ui.View(timeout=None)
+    rows_used = 0
+    overflow = False
+    buttons: list[ActionButton] = []
+    selects: list[ActionSelect] = []
+
+    # "undo" last, so the main decisions come first.
+    ordered = sorted(actions.items(), key=lambda kv: kv[0] == "undo")
+    for verb, args in ordered:
+        if args is True:
+            try:
+                cid = action_id(game_id, version, verb)
+            except BadCustomId:
+                overflow = True
+                continue
+            label = _clip(_verb_label(labels, verb), LABEL_MAX)
+            buttons.append(ActionButton(cid, label=label, style=_style_for(verb)))
+        elif isinstance(args, list) and args:
+            if len(args) <= MAX_BUTTON_ARGS:
+                for arg in args:
+                    try:
+                        cid = action_id(game_id, version, verb, arg)
+                    except BadCustomId:
+                        overflow = True
+                        continue
+                    label = _clip(_arg_label(labels, verb, arg), LABEL_MAX)
+                    buttons.append(ActionButton(cid, label=label, style=_style_for(verb)))
+                continue
+            for part, start in enumerate(range(0, len(args), MAX_OPTIONS)):
+                chunk = args[start : start + MAX_OPTIONS]
+                options = []
+                for arg in chunk:
+                    value = str(arg)
+                    if len(value) > OPTION_LABEL_MAX:
+                        overflow = True
+                        continue
+                    options.append(
+                        discord.SelectOption(
+                            label=_clip(_arg_label(labels, verb, arg), OPTION_LABEL_MAX),
+                            value=value,
+                        )
+                    )
+                if not options:
+                    continue
+                placeholder = _clip(_verb_label(labels, verb), 120)
+                if len(args) > MAX_OPTIONS:
+                    last = min(start + MAX_OPTIONS, len(args))
+                    placeholder = f"{placeholder} ({start + 1}–{last} of {len(args)})"
+                selects.append(
+                    ActionSelect(
+                        select_id(game_id, version, verb, part),
+                        options=options,
+                        placeholder=placeholder,
+                    )
+                )
+
+    # Lay out: button rows first (the main choices and done/undo), then selects.
+    button_rows = [
+        buttons[i : i + BUTTONS_PER_ROW] for i in range(0, len(buttons), BUTTONS_PER_ROW)
+    ]
+    # Keep room for at least one select row when there are selects.
+    budget_for_buttons = MAX_ROWS - (1 if selects else 0)
+    if len(button_rows) > budget_for_buttons:
+        overflow = True
+        # Keep the final row (it holds undo/done) visible.
+        button_rows = [*button_rows[: budget_for_buttons - 1], button_rows[-1]]
+    for row in button_rows:
+        for button in row:
+            button.row = rows_used
+            ui.add_item(button)
+        rows_used += 1
+    for select in selects:
+        if rows_used >= MAX_ROWS:
+            overflow = True
+            break
+        select.row = rows_used
+        ui.add_item(select)
+        rows_used += 1
+    return PromptComponents(ui, overflow)
+
+
+def build_lobby_view(game_id: int, open_roles: list[tuple[str, str]]) -> discord.ui.View:
+    """One join button per open seat: ``open_roles`` is [(role, label)]."""
+    ui = discord.ui.View(timeout=None)
+    for index, (role, label) in enumerate(open_roles[: MAX_ROWS * BUTTONS_PER_ROW]):
+        button = JoinButton(join_id(game_id, role), label=_clip(f"Join as {label}", LABEL_MAX))
+        button.row = index // BUTTONS_PER_ROW
+        ui.add_item(button)
+    return ui
+
+
+def build_table_view(game_id: int) -> discord.ui.View:
+    """The channel post's one button: open your own prompt (ephemeral, works without DMs)."""
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(PromptButton(prompt_id(game_id)))
+    return ui
+
+
+def component_ids(message: discord.Message) -> set[str]:
+    """Every custom_id on a received message (to spot ids that were never sent)."""
+    found: set[str] = set()
+
+    def walk(components: Any) -> None:
+        for component in components or ():
+            cid = getattr(component, "custom_id", None)
+            if cid:
+                found.add(cid)
+            walk(getattr(component, "children", None))
+
+    walk(message.components)
+    return found

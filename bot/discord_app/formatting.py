@@ -1,0 +1,211 @@
+"""Message text: table posts, private prompts, results and errors. No I/O here.
+
+The rules' log is plain text with light markup; Discord formatting is added only here.
+Everything that goes to the channel is built from public views and public log lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import discord
+
+from bot.ports import GameInfo, PrivateMessage, TablePost
+
+EMBED_DESCRIPTION_MAX = 4096
+CONTENT_MAX = 2000
+FIELD_MAX = 1024
+
+COLOUR_TABLE = discord.Colour.dark_teal()
+COLOUR_END = discord.Colour.gold()
+COLOUR_PRIVATE = discord.Colour.blurple()
+COLOUR_ERROR = discord.Colour.red()
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def mention(user_id: str | int) -> str:
+    text = str(user_id)
+    return f"<@{text}>" if text.isdigit() else text
+
+
+def mentions(user_ids: Iterable[str | int]) -> str:
+    return " ".join(mention(u) for u in dict.fromkeys(str(u) for u in user_ids))
+
+
+def escape(text: str) -> str:
+    """Log text as plain text: Discord markdown and mentions neutralised."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(str(text)))
+
+
+def log_block(lines: Sequence[str], limit: int = EMBED_DESCRIPTION_MAX) -> str:
+    """The newest lines that fit, with a marker when older ones were cut."""
+    kept: list[str] = []
+    size = 0
+    for line in reversed([escape(x) for x in lines]):
+        if line.startswith("#"):
+            line = "**" + line.lstrip("# ").strip() + "**"
+        if size + len(line) + 1 > limit - 40:
+            kept.append(f"… ({len(lines) - len(kept)} earlier lines: /game log)")
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return "\n".join(reversed(kept))
+
+
+def role_label(game: GameInfo, role: str | None) -> str:
+    if role is None:
+        return "observer"
+    try:
+        from rules import get_game
+
+        return get_game(game.game_name).role_name(role)
+    except Exception:
+        return role.title()
+
+
+def seat_line(game: GameInfo) -> str:
+    parts = []
+    for role in game.roles or tuple(s.role for s in game.seats):
+        seat = game.seat_of(role)
+        who = mention(seat.user_id) if seat else "*open*"
+        parts.append(f"{role_label(game, role)}: {who}")
+    return " · ".join(parts)
+
+
+def since(epoch: float | None) -> str:
+    if not epoch:
+        return ""
+    return discord.utils.format_dt(discord.utils.utcfromtimestamp(epoch), "R")
+
+
+# --------------------------------------------------------------- channel posts
+
+
+def table_content(post: TablePost) -> str:
+    """The message text: who is pinged, and the headline."""
+    head = escape(post.headline) if post.headline else ""
+    who = mentions(post.mention_user_ids)
+    return clip(f"{who} {head}".strip(), CONTENT_MAX)
+
+
+def table_embed(game: GameInfo, post: TablePost, *, with_image: bool) -> discord.Embed | None:
+    if post.view is None and not post.log_lines:
+        return None
+    colour = COLOUR_END if post.kind == "end" else COLOUR_TABLE
+    embed = discord.Embed(title=clip(game.title, 256), colour=colour)
+    description = log_block(post.log_lines) if post.log_lines else ""
+    if post.view is not None:
+        status = str(post.view.get("status") or "")
+        if status:
+            description = (description + "\n\n" if description else "") + f"*{escape(status)}*"
+    embed.description = clip(description, EMBED_DESCRIPTION_MAX) or None
+    if post.kind == "end" and post.outcome:
+        embed.add_field(name="Result", value=clip(result_text(game, post.outcome), FIELD_MAX))
+    if with_image:
+        embed.set_image(url="attachment://board.png")
+    embed.set_footer(text=f"Game #{game.id} · move {post.version}")
+    return embed
+
+
+def result_text(game: GameInfo, outcome: dict[str, Any]) -> str:
+    winner = outcome.get("winner")
+    reason = str(outcome.get("reason") or "").strip()
+    if winner:
+        seat = game.seat_of(winner)
+        who = f"{role_label(game, winner)}" + (f" ({mention(seat.user_id)})" if seat else "")
+        text = f"{who} wins"
+    else:
+        text = "Drawn"
+    if reason:
+        text += f": {escape(reason)}"
+    score = outcome.get("score") or {}
+    if isinstance(score, dict) and score:
+        text += "\n" + ", ".join(f"{escape(str(k))} {escape(str(v))}" for k, v in score.items())
+    return text
+
+
+def lobby_text(game: GameInfo) -> str:
+    open_roles = [r for r in game.roles if game.seat_of(r) is None]
+    lines = [f"**{escape(game.title)}**: a new game (#{game.id}) by {mention(game.creator_id)}."]
+    lines.append(seat_line(game))
+    if open_roles:
+        lines.append("Press a button below (or use `/game join`) to take a seat.")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------- private prompts
+
+
+def prompt_embed(
+    game: GameInfo,
+    role: str | None,
+    view: dict[str, Any],
+    *,
+    headline: str = "",
+    log_lines: Sequence[str] = (),
+    with_hand: bool = False,
+    overflow: bool = False,
+    notice: str = "",
+) -> discord.Embed:
+    """A player's private view: their new private lines, prompt and (optionally) hand."""
+    title = f"{game.title} (#{game.id})"
+    if role:
+        title += f" · {role_label(game, role)}"
+    embed = discord.Embed(title=clip(title, 256), colour=COLOUR_PRIVATE)
+    parts: list[str] = []
+    if notice:
+        parts.append(f"**{escape(notice)}**")
+    if headline and headline != view.get("prompt"):
+        parts.append(escape(headline))
+    if log_lines:
+        parts.append(log_block(log_lines, 1500))
+    prompt = str(view.get("prompt") or "")
+    if prompt:
+        parts.append(f"**{escape(prompt)}**")
+    elif view.get("outcome"):
+        parts.append(escape(str(view.get("status") or "The game is over.")))
+    else:
+        status = str(view.get("status") or "")
+        parts.append(escape(status) if status else "Nothing to decide right now.")
+    if overflow:
+        parts.append("Some choices did not fit here: use `/game play` to pick any of them.")
+    embed.description = clip("\n\n".join(parts), EMBED_DESCRIPTION_MAX)
+    if with_hand:
+        embed.set_image(url="attachment://hand.png")
+    embed.set_footer(text=f"Game #{game.id} · move {game.version}")
+    return embed
+
+
+def private_headline(message: PrivateMessage) -> str:
+    if message.kind == "reminder":
+        return message.headline
+    if message.kind == "reveal":
+        return message.headline or "New information for you."
+    return "Your turn."
+
+
+def game_line(game: GameInfo, *, user_id: str, my_turn: bool, since_at: float | None) -> str:
+    roles = ", ".join(role_label(game, r) for r in game.roles_of(user_id))
+    where = (
+        f"https://discord.com/channels/{game.guild_id}/{game.channel_id}"
+        if game.guild_id
+        else f"<#{game.channel_id}>"
+    )
+    if game.status == "lobby":
+        state = "waiting for players"
+    elif my_turn:
+        state = "**your turn**"
+    else:
+        waiting = mentions(game.waiting_on) or "nobody"
+        state = f"waiting for {waiting}"
+    when = f" {since(since_at)}" if since_at and game.status == "active" else ""
+    return f"#{game.id} {escape(game.title)} as {roles}: {state}{when} · {where}"
+
+
+def error_text(error: BaseException) -> str:
+    message = getattr(error, "message", None) or str(error) or "Something went wrong."
+    return clip(str(message), CONTENT_MAX)

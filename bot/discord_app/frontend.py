@@ -1,0 +1,143 @@
+"""The manager's front-end port on Discord: table posts to channels, prompts by DM.
+
+The manager calls this only from its delivery step. Returning means delivered; raising
+``DirectMessageClosed`` means the player refuses DMs (permanent, told once at the table);
+raising anything else (``DeliveryRetry``) means "try again later", with backoff.
+discord.py already waits out and retries a 429 itself; what still fails lands here.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord_app import formatting
+from bot.discord_app.components import build_prompt_view, build_table_view
+from bot.errors import DeliveryRetry, DirectMessageClosed
+from bot.ports import GameInfo, PrivateMessage, SeatInfo, TablePost, board_image, hand_image
+
+if TYPE_CHECKING:
+    from discord.abc import Messageable
+
+log = logging.getLogger("dispatch.discord.frontend")
+
+#: Discord's "Cannot send messages to this user".
+CANNOT_DM = 50007
+
+ALLOWED_MENTIONS = discord.AllowedMentions(
+    everyone=False, roles=False, users=True, replied_user=False
+)
+
+
+def png_file(data: bytes, name: str) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name)
+
+
+async def private_payload(
+    game: GameInfo,
+    role: str | None,
+    version: int,
+    view: dict[str, Any],
+    *,
+    headline: str = "",
+    log_lines: tuple[str, ...] | list[str] = (),
+    notice: str = "",
+) -> dict[str, Any]:
+    """embed + files + view for a player's private prompt (DM, ephemeral, or an edit)."""
+    hand = await hand_image(game.game_name, view) if role else None
+    components = build_prompt_view(game.id, version, view) if view.get("actions") else None
+    embed = formatting.prompt_embed(
+        game,
+        role,
+        view,
+        headline=headline,
+        log_lines=log_lines,
+        with_hand=hand is not None,
+        overflow=bool(components and components.overflow),
+        notice=notice,
+    )
+    payload: dict[str, Any] = {
+        "embed": embed,
+        "files": [png_file(hand, "hand.png")] if hand else [],
+    }
+    if components is not None:
+        payload["view"] = components.view
+    return payload
+
+
+class DiscordFrontEnd:
+    """Implements ``bot.ports.FrontEnd`` for a running discord.py client."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+        self._dm_channels: dict[int, discord.DMChannel] = {}
+
+    # -- the table --------------------------------------------------------------
+    def _channel(self, channel_id: str) -> Messageable:
+        cid = int(channel_id)
+        channel = self.client.get_channel(cid)
+        if channel is not None and hasattr(channel, "send"):
+            return channel  # type: ignore[return-value]
+        # Works before the gateway's READY too (redelivery at start-up).
+        return self.client.get_partial_messageable(cid)
+
+    async def post_table(self, game: GameInfo, post: TablePost) -> None:
+        files: list[discord.File] = []
+        if post.view is not None and post.kind in ("start", "turn", "end"):
+            board = await board_image(game.game_name, post.view)
+            if board:
+                files.append(png_file(board, "board.png"))
+        embed = formatting.table_embed(game, post, with_image=bool(files))
+        kwargs: dict[str, Any] = {
+            "content": formatting.table_content(post) or None,
+            "allowed_mentions": ALLOWED_MENTIONS,
+        }
+        if embed is not None:
+            kwargs["embed"] = embed
+        if files:
+            kwargs["files"] = files
+        if game.status == "active" and post.kind != "end":
+            kwargs["view"] = build_table_view(game.id)
+        if not kwargs["content"] and embed is None:
+            return
+        try:
+            await self._channel(game.channel_id).send(**kwargs)
+        except discord.HTTPException as exc:
+            raise DeliveryRetry(f"table post to {game.channel_id} failed: {exc}") from exc
+        log.debug("game=%d table post %s v%d delivered", game.id, post.kind, post.version)
+
+    # -- a player ---------------------------------------------------------------
+    async def _dm(self, user_id: int) -> discord.DMChannel:
+        channel = self._dm_channels.get(user_id)
+        if channel is None:
+            channel = await self.client.create_dm(discord.Object(id=user_id))
+            self._dm_channels[user_id] = channel
+        return channel
+
+    async def send_private(self, game: GameInfo, seat: SeatInfo, message: PrivateMessage) -> None:
+        if not str(seat.user_id).isdigit():
+            # A sandbox or test seat (not a Discord user): nothing to send.
+            return
+        payload = await private_payload(
+            game,
+            message.role,
+            message.version,
+            message.view,
+            headline=formatting.private_headline(message),
+            log_lines=message.log_lines,
+        )
+        if message.kind == "reveal" and not message.view.get("actions"):
+            payload.pop("view", None)
+        try:
+            channel = await self._dm(int(seat.user_id))
+            await channel.send(allowed_mentions=ALLOWED_MENTIONS, **payload)
+        except discord.Forbidden as exc:
+            if exc.code == CANNOT_DM:
+                raise DirectMessageClosed(str(exc)) from exc
+            raise DeliveryRetry(f"DM to {seat.user_id} refused: {exc}") from exc
+        except discord.HTTPException as exc:
+            raise DeliveryRetry(f"DM to {seat.user_id} failed: {exc}") from exc
+        log.debug("game=%d private %s to %s delivered", game.id, message.kind, seat.role)

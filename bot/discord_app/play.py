@@ -1,0 +1,207 @@
+"""Interaction handling shared by the buttons, selects and slash commands.
+
+Each handler acknowledges first (Discord's 3-second deadline), then asks the manager, then
+answers. Every error a player can cause is a ``DispatchError`` whose text is shown to them
+ephemerally; anything else is logged here (never left to discord.py) and answered politely.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import errors
+from bot.discord_app import formatting
+from bot.discord_app.components import Parsed, build_lobby_view
+from bot.discord_app.frontend import ALLOWED_MENTIONS, private_payload
+from bot.ports import GameInfo, PlayerView
+
+if TYPE_CHECKING:
+    from bot.manager import GameManager
+
+log = logging.getLogger("dispatch.discord")
+
+UNEXPECTED = "Something went wrong on my side; nothing was changed. Please try again."
+
+
+def manager_of(interaction: discord.Interaction[Any]) -> GameManager:
+    manager = getattr(interaction.client, "manager", None)
+    if manager is None:
+        raise errors.NotAllowed("Dispatch is still starting up; try again in a moment.")
+    return manager  # type: ignore[no-any-return]
+
+
+def user_id(interaction: discord.Interaction[Any]) -> str:
+    return str(interaction.user.id)
+
+
+async def reply(
+    interaction: discord.Interaction[Any], content: str | None = None, **kwargs: Any
+) -> None:
+    """Answer ephemerally, as a first response or a followup, whichever is due."""
+    kwargs.setdefault("ephemeral", True)
+    kwargs.setdefault("allowed_mentions", ALLOWED_MENTIONS)
+    if content is not None:
+        kwargs["content"] = formatting.clip(content, formatting.CONTENT_MAX)
+    if interaction.response.is_done():
+        if "view" in kwargs and kwargs["view"] is None:
+            kwargs.pop("view")
+        await interaction.followup.send(**kwargs)
+    else:
+        if not kwargs.get("files"):
+            kwargs.pop("files", None)
+        await interaction.response.send_message(**kwargs)
+
+
+async def report(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """Tell the player why nothing happened; log anything that is not their doing."""
+    if isinstance(error, errors.DispatchError):
+        text = formatting.error_text(error)
+    else:
+        log.error(
+            "interaction %s by %s failed",
+            getattr(interaction.data, "get", lambda _k: None)("custom_id")
+            or getattr(interaction.command, "qualified_name", "?"),
+            interaction.user.id,
+            exc_info=error,
+        )
+        text = UNEXPECTED
+    try:
+        await reply(interaction, text)
+    except Exception as exc:
+        # The token may have expired or the bot is shutting down: nothing more to do.
+        log.warning("could not report an error to %s: %s", interaction.user.id, exc)
+
+
+async def send_private_view(
+    interaction: discord.Interaction[Any], pv: PlayerView, *, notice: str = ""
+) -> None:
+    """The player's own view, hand and prompt, ephemerally (works with DMs closed)."""
+    if pv.role is None:
+        raise errors.NotSeated()
+    payload = await private_payload(pv.game, pv.role, pv.version, pv.view, notice=notice)
+    await reply(interaction, **payload)
+
+
+# ----------------------------------------------------------------- components
+
+
+async def on_component(
+    interaction: discord.Interaction[Any], parsed: Parsed, values: list[str]
+) -> None:
+    started = time.perf_counter()
+    tracker = getattr(interaction.client, "track", None)
+    with tracker() if tracker else contextlib.nullcontext():
+        await _on_component(interaction, parsed, values)
+    log.info(
+        "interaction game=%d %s by %s handled in %.1fms",
+        parsed.game_id,
+        parsed.kind,
+        interaction.user.id,
+        (time.perf_counter() - started) * 1000,
+    )
+
+
+async def _on_component(
+    interaction: discord.Interaction[Any], parsed: Parsed, values: list[str]
+) -> None:
+    try:
+        if parsed.kind in ("action", "select"):
+            await _on_action(interaction, parsed, values)
+        elif parsed.kind == "join":
+            await _on_join(interaction, parsed)
+        elif parsed.kind == "prompt":
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            pv = await manager_of(interaction).view_for(parsed.game_id, user_id(interaction))
+            await send_private_view(interaction, pv)
+        else:  # pragma: no cover - the codec knows no other kinds
+            raise errors.NotAllowed("This button is not recognised.")
+    except Exception as exc:
+        await report(interaction, exc)
+
+
+async def _on_action(
+    interaction: discord.Interaction[Any], parsed: Parsed, values: list[str]
+) -> None:
+    assert parsed.verb is not None and parsed.version is not None
+    arg: Any = parsed.arg
+    if parsed.kind == "select":
+        if len(values) != 1:
+            raise errors.NotAllowed("Choose exactly one option.")
+        arg = values[0]
+    # Acknowledge at once by promising to update the message the button is on (no
+    # "thinking" spinner): the manager may deliver the table post before it returns.
+    await interaction.response.defer()
+    manager = manager_of(interaction)
+    uid = user_id(interaction)
+    try:
+        result = await manager.act(parsed.game_id, uid, parsed.verb, arg, parsed.version)
+    except errors.StalePrompt as exc:
+        await _stale(interaction, manager, parsed.game_id, uid, exc)
+        return
+    headline = ""
+    if result.outcome is not None:
+        headline = "The game is over."
+    elif not result.view.get("actions"):
+        headline = "Done. I will tell you when it is your turn again."
+    payload = await private_payload(
+        result.game,
+        result.role,
+        result.version,
+        result.view,
+        headline=headline,
+        log_lines=result.private_log_lines,
+    )
+    payload.setdefault("view", None)  # no actions left: remove the old buttons
+    files = payload.pop("files")
+    await interaction.edit_original_response(attachments=files, **payload)
+
+
+async def _stale(
+    interaction: discord.Interaction[Any],
+    manager: GameManager,
+    game_id: int,
+    uid: str,
+    exc: errors.StalePrompt,
+) -> None:
+    """Out of date: say so, and give the player the current prompt with fresh buttons."""
+    try:
+        pv = await manager.view_for(game_id, uid)
+    except errors.DispatchError:
+        await reply(interaction, "This prompt is out of date.")
+        return
+    if pv.role is None or not pv.view.get("actions"):
+        text = "This prompt is out of date."
+        status = str(pv.view.get("status") or "")
+        await reply(interaction, f"{text} {status}".strip())
+        return
+    await send_private_view(interaction, pv, notice="This prompt is out of date.")
+
+
+async def _on_join(interaction: discord.Interaction[Any], parsed: Parsed) -> None:
+    await interaction.response.defer()
+    manager = manager_of(interaction)
+    info = await manager.join(parsed.game_id, user_id(interaction), parsed.role)
+    await interaction.edit_original_response(**lobby_payload(info))
+    if info.status == "active":
+        await reply(interaction, "You are seated; the game has begun.")
+    else:
+        await reply(interaction, "You are seated. The game starts when every seat is taken.")
+
+
+def lobby_payload(info: GameInfo) -> dict[str, Any]:
+    """The lobby message: seats, and a join button per open seat while it waits."""
+    open_roles = [
+        (r, formatting.role_label(info, r)) for r in info.roles if info.seat_of(r) is None
+    ]
+    content = formatting.lobby_text(info)
+    if info.status == "active":
+        content += "\nEvery seat is taken: the game is on."
+    elif info.status == "cancelled":
+        content += "\nThis game was cancelled."
+    view = build_lobby_view(info.id, open_roles) if info.status == "lobby" and open_roles else None
+    return {"content": content, "view": view, "allowed_mentions": discord.AllowedMentions.none()}
