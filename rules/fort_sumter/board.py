@@ -1,0 +1,144 @@
+"""The map: Political Capital tokens in spaces, control, and the Peace Commissioner.
+
+State kept here (all plain JSON):
+
+- ``state["spaces"][space][role]``: that side's tokens in the space (0-4);
+- ``state["pool"][role]``: tokens in the side's token pool;
+- ``state["track"][role]``: tokens still on the side's Crisis Track (see tracks.py);
+- ``state["peace_commissioner"]``: the space holding the Peace Commissioner, or None.
+
+Where tokens come from: the pool first; only when it is empty, the Crisis Track, highest
+numbered space first (``state["track"]`` counts down). Removed tokens go to the owner's
+pool. The Peace Commissioner blocks every placement into and removal from its space, by
+any rule or event; a move is a removal plus a placement, so it is blocked at both ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.core import State
+from rules.fort_sumter.cards import DIMENSIONS, ROLES, SPACE_IDS, SPACES
+
+#: At most this many tokens of one side in one space.
+MAX_PER_SPACE = 4
+
+
+def opponent(role: str) -> str:
+    return ROLES[1 - ROLES.index(role)]
+
+
+def first_player(state: State) -> str:
+    """The side with the higher VP score right now; the Unionist on a tie."""
+    vp = state["vp"]
+    return "unionist" if vp["unionist"] >= vp["secessionist"] else "secessionist"
+
+
+def in_order(first: str) -> tuple[str, str]:
+    return (first, opponent(first))
+
+
+def tokens(state: State, space: str, role: str) -> int:
+    count: int = state["spaces"][space][role]
+    return count
+
+
+def supply(state: State, role: str) -> int:
+    """Tokens a side can still bring onto the map: its pool, then its Crisis Track."""
+    return int(state["pool"][role]) + int(state["track"][role])
+
+
+def blocked(state: State, space: str) -> bool:
+    return bool(state["peace_commissioner"] == space)
+
+
+def has_room(state: State, role: str, space: str) -> bool:
+    return tokens(state, space, role) < MAX_PER_SPACE and not blocked(state, space)
+
+
+def can_place(state: State, role: str, space: str) -> bool:
+    return supply(state, role) > 0 and has_room(state, role, space)
+
+
+def can_remove(state: State, role: str, space: str) -> bool:
+    return tokens(state, space, role) > 0 and not blocked(state, space)
+
+
+def place(state: State, role: str, space: str) -> str:
+    """Add one token of ``role`` to ``space``; says where it came from ("pool" or "track")."""
+    if not can_place(state, role, space):
+        raise ValueError(f"{role} cannot place in {space}")
+    state["spaces"][space][role] += 1
+    if state["pool"][role] > 0:
+        state["pool"][role] -= 1
+        return "pool"
+    state["track"][role] -= 1
+    return "track"
+
+
+def remove(state: State, role: str, space: str) -> None:
+    """Take one token of ``role`` off ``space`` into its owner's pool."""
+    if not can_remove(state, role, space):
+        raise ValueError(f"{role} has no removable token in {space}")
+    state["spaces"][space][role] -= 1
+    state["pool"][role] += 1
+
+
+def move(state: State, role: str, source: str, target: str) -> None:
+    """Move one token of ``role`` from one space to another."""
+    if source == target or not can_remove(state, role, source) or not has_room(state, role, target):
+        raise ValueError(f"{role} cannot move from {source} to {target}")
+    state["spaces"][source][role] -= 1
+    state["spaces"][target][role] += 1
+
+
+def controller(state: State, space: str) -> str | None:
+    """The side with strictly more tokens in the space, if any."""
+    u, s = tokens(state, space, "unionist"), tokens(state, space, "secessionist")
+    if u > s:
+        return "unionist"
+    if s > u:
+        return "secessionist"
+    return None
+
+
+def dimension_controller(state: State, dimension: str) -> str | None:
+    """The side controlling all three spaces of the dimension, if any."""
+    owners = {controller(state, s) for s in DIMENSIONS[dimension].spaces}
+    if len(owners) == 1:
+        (owner,) = owners
+        return owner
+    return None
+
+
+def spaces_controlled(state: State, role: str) -> int:
+    return sum(1 for s in SPACE_IDS if controller(state, s) == role)
+
+
+def on_map(state: State, role: str) -> int:
+    return sum(tokens(state, s, role) for s in SPACE_IDS)
+
+
+def resolve_where(where: Mapping[str, Any]) -> list[str]:
+    """The spaces named by an event's place spec, in map order."""
+    if "spaces" in where:
+        named = set(where["spaces"])
+        return [s for s in SPACE_IDS if s in named]
+    if "dimension" in where:
+        return list(DIMENSIONS[where["dimension"]].spaces)
+    return list(SPACE_IDS)
+
+
+def describe_where(where: Mapping[str, Any]) -> str:
+    """Player-facing words for a place spec: "Fort Sumter", "Armaments spaces", "any space"."""
+    if "spaces" in where:
+        names = [SPACES[s].name for s in resolve_where(where)]
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    if "dimension" in where:
+        return f"{DIMENSIONS[where['dimension']].name} spaces"
+    return "any space"
+
+
+def empty_map() -> dict[str, dict[str, int]]:
+    return {s: {r: 0 for r in ROLES} for s in SPACE_IDS}

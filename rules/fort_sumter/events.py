@@ -1,0 +1,335 @@
+"""The event vocabulary of Fort Sumter, run by the core event interpreter.
+
+Every card event (strategy and objective) is a list of steps in the data files, e.g.::
+
+    {"op": "remove", "count": 2, "up_to": true, "side": "opponent",
+     "where": {"dimension": "armaments"}}
+
+Ops (parameters in brackets are optional):
+
+- ``place`` count, up_to, where [per_space, if_control]: place own tokens, one per action.
+- ``remove`` count, up_to, side, where [if_control]: remove tokens of ``side`` ("self" or
+  "opponent", seen from the card's player) into their owner's pool, one per action.
+- ``move`` count, up_to, side, from, to [if_control]: move tokens of ``side`` between
+  spaces, one per action in two small decisions (``from`` a space, then ``to`` a space).
+- ``peace_commissioner`` where [if_control]: place (or move) the Peace Commissioner.
+
+``where``/``from``/``to`` name spaces: ``{"spaces": [...]}``, ``{"dimension": id}`` or
+``{"anywhere": true}``. With ``up_to`` the player may stop at any point with ``done``
+("up to" allows zero); without it the step goes on until ``count`` is reached or nothing
+more is possible (no token left, every space full or blocked), then ends by itself. A
+mandatory placement with a single possible space is carried out without asking.
+``if_control`` skips the step unless the card's player controls that space when the step
+begins. The Peace Commissioner blocks placement and removal in its space, so spaces it
+occupies are never offered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from rules.core import Actions, Arg, IllegalAction, Op, State, log
+from rules.core.events import Frame, Params
+from rules.fort_sumter import board
+from rules.fort_sumter.cards import EVENT_OPS, OBJECTIVES, STRATEGY, space_name
+from rules.fort_sumter.tracks import ROLE_NAMES
+
+if TYPE_CHECKING:
+    from rules.core import Game
+
+
+def source_title(source: str) -> str:
+    if source in STRATEGY:
+        return STRATEGY[source].title
+    return f"{OBJECTIVES[source].title} objective"
+
+
+def source_text(source: str) -> str:
+    if source in STRATEGY:
+        return STRATEGY[source].text
+    return OBJECTIVES[source].text
+
+
+def _player(frame: Frame) -> str:
+    return str(frame["role"])
+
+
+def _side(frame: Frame, params: Params) -> str:
+    role = _player(frame)
+    return role if params.get("side", "self") == "self" else board.opponent(role)
+
+
+def _count(params: Params) -> int:
+    return int(params.get("count", 1))
+
+
+def _done(frame: Frame) -> int:
+    return int(frame["scratch"].get("n", 0))
+
+
+def _left(frame: Frame, params: Params) -> int:
+    return _count(params) - _done(frame)
+
+
+def _tokens_word(n: int) -> str:
+    return "1 token" if n == 1 else f"{n} tokens"
+
+
+def _skipped(state: State, frame: Frame, params: Params) -> bool:
+    space = params.get("if_control")
+    return space is not None and board.controller(state, space) != _player(frame)
+
+
+def _header(frame: Frame) -> str:
+    return f"{source_title(frame['source'])}: {source_text(frame['source'])}"
+
+
+class _TokenOp(Op):
+    """Shared shape of the one-token-per-action ops."""
+
+    verb = ""
+
+    def targets(self, state: State, frame: Frame, params: Params) -> list[str]:
+        raise NotImplementedError
+
+    def apply(self, state: State, frame: Frame, params: Params, space: str) -> None:
+        raise NotImplementedError
+
+    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
+        frame["scratch"]["n"] = 0
+        if _skipped(state, frame, params):
+            return True
+        return self._finished(state, frame, params)
+
+    def _finished(self, state: State, frame: Frame, params: Params) -> bool:
+        return _left(frame, params) <= 0 or not self.targets(state, frame, params)
+
+    def actions(self, game: Game, state: State, frame: Frame, params: Params) -> Actions:
+        actions: Actions = {}
+        targets = self.targets(state, frame, params)
+        if targets and _left(frame, params) > 0:
+            actions[self.verb] = list(targets)
+        if params.get("up_to", True) or not actions:
+            actions["done"] = True
+        return actions
+
+    def handle(
+        self, game: Game, state: State, frame: Frame, params: Params, verb: str, arg: Arg
+    ) -> bool:
+        if verb == "done":
+            return True
+        if verb != self.verb or arg not in self.targets(state, frame, params):
+            raise IllegalAction(f"'{verb} {arg}' is not possible now.")
+        self.apply(state, frame, params, str(arg))
+        frame["scratch"]["n"] = _done(frame) + 1
+        return self._finished(state, frame, params)
+
+    def label(
+        self, game: Game, state: State, frame: Frame, params: Params, verb: str, arg: Arg
+    ) -> str:
+        if verb == "done":
+            return "Done" if _done(frame) else "Skip"
+        return self.describe(state, frame, params, str(arg))
+
+    def describe(self, state: State, frame: Frame, params: Params, space: str) -> str:
+        return f"{self.verb} {space}"
+
+
+class PlaceOp(_TokenOp):
+    verb = "place"
+
+    def targets(self, state: State, frame: Frame, params: Params) -> list[str]:
+        role = _player(frame)
+        limit = params.get("per_space")
+        per = frame["scratch"].get("per", {})
+        return [
+            s
+            for s in board.resolve_where(params["where"])
+            if board.can_place(state, role, s) and (limit is None or per.get(s, 0) < limit)
+        ]
+
+    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
+        if super().start(game, state, frame, params):
+            return True
+        # A mandatory placement into a single space needs no decision.
+        if not params.get("up_to", True) and len(board.resolve_where(params["where"])) == 1:
+            (space,) = board.resolve_where(params["where"])
+            while not self._finished(state, frame, params):
+                self.apply(state, frame, params, space)
+                frame["scratch"]["n"] = _done(frame) + 1
+            return True
+        return False
+
+    def apply(self, state: State, frame: Frame, params: Params, space: str) -> None:
+        board.place(state, _player(frame), space)
+        per = frame["scratch"].setdefault("per", {})
+        per[space] = per.get(space, 0) + 1
+        log(state, f"{ROLE_NAMES[_player(frame)]} places a token in {space_name(space)}.")
+
+    def describe(self, state: State, frame: Frame, params: Params, space: str) -> str:
+        return f"Place a token in {space_name(space)}"
+
+    def prompt(self, game: Game, state: State, frame: Frame, params: Params) -> str:
+        left = _left(frame, params)
+        word = "up to " if params.get("up_to", True) else ""
+        where = board.describe_where(params["where"])
+        return f"{_header(frame)}\nPlace {word}{_tokens_word(left)} more in {where}."
+
+
+class RemoveOp(_TokenOp):
+    verb = "remove"
+
+    def targets(self, state: State, frame: Frame, params: Params) -> list[str]:
+        side = _side(frame, params)
+        return [s for s in board.resolve_where(params["where"]) if board.can_remove(state, side, s)]
+
+    def apply(self, state: State, frame: Frame, params: Params, space: str) -> None:
+        side = _side(frame, params)
+        board.remove(state, side, space)
+        log(
+            state,
+            f"{ROLE_NAMES[_player(frame)]} removes a {ROLE_NAMES[side]} token "
+            f"from {space_name(space)}.",
+        )
+
+    def describe(self, state: State, frame: Frame, params: Params, space: str) -> str:
+        return f"Remove a {ROLE_NAMES[_side(frame, params)]} token from {space_name(space)}"
+
+    def prompt(self, game: Game, state: State, frame: Frame, params: Params) -> str:
+        left = _left(frame, params)
+        word = "up to " if params.get("up_to", True) else ""
+        side = ROLE_NAMES[_side(frame, params)]
+        where = board.describe_where(params["where"])
+        return f"{_header(frame)}\nRemove {word}{left} more {side} token(s) from {where}."
+
+
+class MoveOp(Op):
+    """Move tokens one at a time: pick the space to take one ``from``, then ``to``."""
+
+    def _sources(self, state: State, frame: Frame, params: Params) -> list[str]:
+        side = _side(frame, params)
+        return [
+            s
+            for s in board.resolve_where(params["from"])
+            if board.can_remove(state, side, s) and self._targets(state, frame, params, s)
+        ]
+
+    def _targets(self, state: State, frame: Frame, params: Params, source: str) -> list[str]:
+        side = _side(frame, params)
+        return [
+            s
+            for s in board.resolve_where(params["to"])
+            if s != source and board.has_room(state, side, s)
+        ]
+
+    def _finished(self, state: State, frame: Frame, params: Params) -> bool:
+        return _left(frame, params) <= 0 or not self._sources(state, frame, params)
+
+    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
+        frame["scratch"].update({"n": 0, "from": None})
+        if _skipped(state, frame, params):
+            return True
+        return self._finished(state, frame, params)
+
+    def actions(self, game: Game, state: State, frame: Frame, params: Params) -> Actions:
+        source = frame["scratch"].get("from")
+        if source is not None:
+            return {"to": list(self._targets(state, frame, params, source))}
+        actions: Actions = {}
+        sources = self._sources(state, frame, params)
+        if sources and _left(frame, params) > 0:
+            actions["from"] = list(sources)
+        if params.get("up_to", True) or not actions:
+            actions["done"] = True
+        return actions
+
+    def handle(
+        self, game: Game, state: State, frame: Frame, params: Params, verb: str, arg: Arg
+    ) -> bool:
+        scratch: dict[str, Any] = frame["scratch"]
+        if verb == "done" and scratch.get("from") is None:
+            return True
+        if verb == "from" and arg in self._sources(state, frame, params):
+            scratch["from"] = str(arg)
+            return False
+        source = scratch.get("from")
+        if (
+            verb == "to"
+            and source is not None
+            and arg in self._targets(state, frame, params, source)
+        ):
+            side = _side(frame, params)
+            board.move(state, side, source, str(arg))
+            scratch["from"] = None
+            scratch["n"] = _done(frame) + 1
+            log(
+                state,
+                f"{ROLE_NAMES[_player(frame)]} moves a {ROLE_NAMES[side]} token from "
+                f"{space_name(source)} to {space_name(str(arg))}.",
+            )
+            return self._finished(state, frame, params)
+        raise IllegalAction(f"'{verb} {arg}' is not possible now.")
+
+    def label(
+        self, game: Game, state: State, frame: Frame, params: Params, verb: str, arg: Arg
+    ) -> str:
+        side = ROLE_NAMES[_side(frame, params)]
+        if verb == "from":
+            return f"Move a {side} token from {space_name(str(arg))}"
+        if verb == "to":
+            return f"Move it to {space_name(str(arg))}"
+        return "Done" if _done(frame) else "Skip"
+
+    def prompt(self, game: Game, state: State, frame: Frame, params: Params) -> str:
+        side = ROLE_NAMES[_side(frame, params)]
+        source = frame["scratch"].get("from")
+        if source is not None:
+            return f"{_header(frame)}\nMove the {side} token from {space_name(source)} to:"
+        left = _left(frame, params)
+        word = "up to " if params.get("up_to", True) else ""
+        return (
+            f"{_header(frame)}\nMove {word}{left} more {side} token(s) from "
+            f"{board.describe_where(params['from'])} to {board.describe_where(params['to'])}."
+        )
+
+
+class PeaceCommissionerOp(Op):
+    """Place the Peace Commissioner (or move it, if it is already on the map)."""
+
+    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
+        return _skipped(state, frame, params)
+
+    def actions(self, game: Game, state: State, frame: Frame, params: Params) -> Actions:
+        return {"space": list(board.resolve_where(params["where"]))}
+
+    def handle(
+        self, game: Game, state: State, frame: Frame, params: Params, verb: str, arg: Arg
+    ) -> bool:
+        if verb != "space" or arg not in board.resolve_where(params["where"]):
+            raise IllegalAction(f"'{verb} {arg}' is not possible now.")
+        place_peace_commissioner(state, _player(frame), str(arg))
+        return True
+
+    def label(
+        self, game: Game, state: State, frame: Frame, params: Params, verb: str, arg: Arg
+    ) -> str:
+        return f"Put the Peace Commissioner in {space_name(str(arg))}"
+
+    def prompt(self, game: Game, state: State, frame: Frame, params: Params) -> str:
+        where = board.describe_where(params["where"])
+        return f"{_header(frame)}\nPlace the Peace Commissioner in {where}."
+
+
+def place_peace_commissioner(state: State, role: str, space: str) -> None:
+    state["peace_commissioner"] = space
+    log(state, f"{ROLE_NAMES[role]} puts the Peace Commissioner in {space_name(space)}.")
+
+
+EVENT_VOCABULARY: Mapping[str, Op] = {
+    "place": PlaceOp(),
+    "remove": RemoveOp(),
+    "move": MoveOp(),
+    "peace_commissioner": PeaceCommissionerOp(),
+}
+assert set(EVENT_VOCABULARY) == set(EVENT_OPS), "events.py and cards.EVENT_OPS disagree"

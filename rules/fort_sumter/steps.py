@@ -1,0 +1,866 @@
+"""The flow of play of Fort Sumter, as a table of named steps in rulebook order.
+
+Each round: ``deal`` -> ``choose_objective`` (both sides at once, hidden) ->
+``play_cards`` / ``value_play`` / ``event`` -> ``card_play_ends`` (breaches, maybe
+``tension_peace_commissioner``) -> ``next_card_play`` ... -> ``set_aside`` ->
+``pivotal_bonuses`` / ``pivotal_bonus`` -> ``dimension_scoring`` -> ``objective_scoring``
+-> ``objective_events`` -> ``final_crisis_check`` -> next round's ``deal``, or
+``final_crisis`` -> ``final_crisis_order`` (both at once, hidden) ->
+``final_crisis_reveal`` -> ``final_crisis_match`` or ``final_crisis_move`` (per pair) ->
+``final_scoring``.
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+from typing import TYPE_CHECKING
+
+from rules.core import (
+    Actions,
+    Arg,
+    EventStep,
+    State,
+    Step,
+    begin_event,
+    goto,
+    heading,
+    log,
+    private_log,
+    seal,
+    shuffle,
+)
+from rules.fort_sumter import board
+from rules.fort_sumter.board import first_player, in_order, opponent
+from rules.fort_sumter.cards import (
+    COLOUR,
+    DIMENSIONS,
+    OBJECTIVES,
+    PIVOTAL_SPACES,
+    ROLES,
+    SPACE_IDS,
+    SPACES,
+    STRATEGY,
+    space_name,
+)
+from rules.fort_sumter.events import place_peace_commissioner
+from rules.fort_sumter.tracks import ROLE_NAMES, both_final_crisis_zones_breached, process_breaches
+
+if TYPE_CHECKING:
+    from rules.core import Game
+
+CARDS_PER_HAND = 4
+OBJECTIVES_DEALT = 2
+CARD_PLAYS_PER_ROUND = 3
+ROUNDS = 3
+FINAL_CRISIS_CARDS = 3
+FORT_SUMTER = "fort_sumter"
+
+
+def _name(role: str) -> str:
+    return ROLE_NAMES[role]
+
+
+def _tokens(n: int) -> str:
+    return "1 token" if n == 1 else f"{n} tokens"
+
+
+def _draw(state: State, deck: str, n: int) -> list[str]:
+    cards: list[str] = state[deck][:n]
+    del state[deck][:n]
+    return cards
+
+
+def check_breaches(game: Game, state: State, acting: str, then: str) -> None:
+    """Process breaches after a card play or event; the Peace Commissioner may be owed."""
+    chooser = process_breaches(state, acting)
+    if chooser is None:
+        goto(game, state, then)
+        return
+    state["commissioner_chooser"] = chooser
+    state["after_breach"] = then
+    goto(game, state, "tension_peace_commissioner")
+
+
+# ----------------------------------------------------------------------------- each round
+
+
+class Deal(Step):
+    """Deal four strategy cards and two objective cards to each side."""
+
+    def enter(self, game: Game, state: State) -> None:
+        heading(state, f"Round {state['round']}")
+        seal(state)
+        state.update(revealed_objectives=None, last_play=None, claimable=None)
+        state["played"] = {r: 0 for r in ROLES}
+        for role in ROLES:
+            state["hands"][role] = _draw(state, "strategy_deck", CARDS_PER_HAND)
+            state["objective_offer"][role] = _draw(state, "objective_deck", OBJECTIVES_DEALT)
+            titles = ", ".join(STRATEGY[c].title for c in state["hands"][role])
+            private_log(state, role, f"You are dealt {titles}.")
+        log(state, "Each side is dealt 4 strategy cards and 2 objective cards.")
+        goto(game, state, "choose_objective")
+
+
+class ChooseObjective(Step):
+    """Both sides secretly keep one objective; the other goes back into the deck unseen."""
+
+    def active(self, game: Game, state: State) -> tuple[str, ...]:
+        return tuple(r for r in ROLES if state["objective"][r] is None)
+
+    def prompt(self, game: Game, state: State, role: str) -> str:
+        return (
+            f"Round {state['round']}: keep one of your two objective cards. At round end you "
+            "score 1 VP if you control its space (and then carry out its event). The other "
+            "card goes back into the deck unseen."
+        )
+
+    def actions(self, game: Game, state: State, role: str) -> Actions:
+        return {"keep": list(state["objective_offer"][role])}
+
+    def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
+        card = OBJECTIVES[str(arg)]
+        return f"Keep {card.title}: {card.text}"
+
+    def on_keep(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        state["objective"][role] = str(arg)
+        private_log(state, role, f"You keep the {OBJECTIVES[str(arg)].title} objective.")
+        log(state, f"{_name(role)} chooses an objective.")
+        if any(state["objective"][r] is None for r in ROLES):
+            return
+        for r in ROLES:
+            state["objective_deck"].extend(
+                c for c in state["objective_offer"][r] if c != state["objective"][r]
+            )
+            state["objective_offer"][r] = []
+        shuffle(state, state["objective_deck"])
+        log(state, "The unkept objectives are shuffled back into the objective deck.")
+        start_card_play(game, state)
+
+
+def start_card_play(game: Game, state: State) -> None:
+    """The first player (evaluated now, once per round) leads; then sides alternate."""
+    state["turn"] = first_player(state)
+    log(state, f"{_name(state['turn'])} is first player and plays first this round.")
+    goto(game, state, "play_cards")
+
+
+class PlayCards(Step):
+    """Play one strategy card for its event (own colour or both) or for its value."""
+
+    def active(self, game: Game, state: State) -> tuple[str, ...]:
+        return (state["turn"],)
+
+    def prompt(self, game: Game, state: State, role: str) -> str:
+        number = state["played"][role] + 1
+        text = (
+            f"Round {state['round']}, your card play {number} of {CARD_PLAYS_PER_ROUND}: "
+            "play a strategy card for its event or for its value."
+        )
+        claim = _claimable(state, role)
+        if claim is not None:
+            text += (
+                f" Event Discard: you may give up a card of value {STRATEGY[claim].value} or "
+                f"more to claim {STRATEGY[claim].title} and play it for its event."
+            )
+        return text
+
+    def actions(self, game: Game, state: State, role: str) -> Actions:
+        hand = state["hands"][role]
+        actions: Actions = {}
+        events = [c for c in hand if STRATEGY[c].event_allowed(role)]
+        if events:
+            actions["event"] = events
+        actions["value"] = list(hand)
+        claim = _claimable(state, role)
+        if claim is not None:
+            give = [c for c in hand if STRATEGY[c].value >= STRATEGY[claim].value]
+            if give:
+                actions["claim"] = give
+        return actions
+
+    def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
+        card = STRATEGY[str(arg)]
+        if verb == "event":
+            return f"Play {card.title} for its event ({card.value})"
+        if verb == "value":
+            return f"Play {card.title} for its value: {_tokens(card.value)}"
+        claim = STRATEGY[str(_claimable(state, role))]
+        return f"Give up {card.title} ({card.value}) to claim {claim.title} for its event"
+
+    def on_event(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        card = _play(state, role, str(arg), "event")
+        begin_event(game, state, card, role, then="card_play_ends")
+
+    def on_value(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        card = _play(state, role, str(arg), "value")
+        state["value_play"] = {"card": card, "left": STRATEGY[card].value}
+        goto(game, state, "value_play")
+
+    def on_claim(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        claimed = str(_claimable(state, role))
+        given = str(arg)
+        state["hands"][role].remove(given)
+        state["out_of_play"]["strategy"].append(given)
+        state["played"][role] += 1
+        state["last_play"] = {"role": role, "card": claimed, "how": "claimed event"}
+        log(
+            state,
+            f"{_name(role)} gives up {STRATEGY[given].title} to claim "
+            f"{STRATEGY[claimed].title} and plays it for its event.",
+        )
+        begin_event(game, state, claimed, role, then="card_play_ends")
+
+
+def _claimable(state: State, role: str) -> str | None:
+    """The card ``role`` may claim under the optional Event Discard rule, if any."""
+    claim = state.get("claimable")
+    if not state["options"].get("event_discard") or not claim or claim["role"] != role:
+        return None
+    card: str = claim["card"]
+    return card
+
+
+def _play(state: State, role: str, card: str, how: str) -> str:
+    state["hands"][role].remove(card)
+    state["out_of_play"]["strategy"].append(card)
+    state["played"][role] += 1
+    state["last_play"] = {"role": role, "card": card, "how": how}
+    log(state, f"{_name(role)} plays {STRATEGY[card].title} for its {how}.")
+    return card
+
+
+class ValuePlay(Step):
+    """Add up to the card's value in tokens, one per action, then ``done``."""
+
+    def active(self, game: Game, state: State) -> tuple[str, ...]:
+        return (state["turn"],)
+
+    def prompt(self, game: Game, state: State, role: str) -> str:
+        play = state["value_play"]
+        source = (
+            f"{state['pool'][role]} in your pool"
+            if state["pool"][role]
+            else f"{state['track'][role]} on your Crisis Track"
+        )
+        return (
+            f"{STRATEGY[play['card']].title} for its value: place up to {_tokens(play['left'])} "
+            f"more, one at a time, then Done (tokens left: {source})."
+        )
+
+    def actions(self, game: Game, state: State, role: str) -> Actions:
+        actions: Actions = {}
+        if state["value_play"]["left"] > 0:
+            spaces = [s for s in SPACE_IDS if board.can_place(state, role, s)]
+            if spaces:
+                actions["place"] = list(spaces)
+        actions["done"] = True
+        return actions
+
+    def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
+        return f"Place a token in {space_name(str(arg))}" if verb == "place" else "Done"
+
+    def on_place(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        board.place(state, role, str(arg))
+        state["value_play"]["left"] -= 1
+        log(state, f"{_name(role)} places a token in {space_name(str(arg))}.")
+
+    def on_done(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        goto(game, state, "card_play_ends")
+
+
+class CardPlayEnds(Step):
+    """When a card play has fully ended: Event Discard window, then breaches."""
+
+    def enter(self, game: Game, state: State) -> None:
+        role = state["turn"]
+        state["value_play"] = None
+        played = state["last_play"]
+        other = opponent(role)
+        # Event Discard: a card solely in the opponent's colour opens their claim window;
+        # any earlier window of the player who just played has now lapsed.
+        state["claimable"] = None
+        if played["how"] != "claimed event" and STRATEGY[played["card"]].colour == COLOUR[other]:
+            state["claimable"] = {"role": other, "card": played["card"]}
+        check_breaches(game, state, role, then="next_card_play")
+
+
+class TensionPeaceCommissioner(Step):
+    """After the first Tension breach of the game, the other side places the Commissioner."""
+
+    def active(self, game: Game, state: State) -> tuple[str, ...]:
+        return (state["commissioner_chooser"],)
+
+    def prompt(self, game: Game, state: State, role: str) -> str:
+        return (
+            f"{_name(opponent(role))} breached the first Tension zone of the game: place the "
+            "Peace Commissioner in any space (it blocks placing and removing tokens there)."
+        )
+
+    def actions(self, game: Game, state: State, role: str) -> Actions:
+        return {"space": list(SPACE_IDS)}
+
+    def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
+        return f"Put the Peace Commissioner in {space_name(str(arg))}"
+
+    def on_space(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        place_peace_commissioner(state, role, str(arg))
+        then = state["after_breach"]
+        state["commissioner_chooser"] = state["after_breach"] = None
+        goto(game, state, then)
+
+
+class NextCardPlay(Step):
+    """Alternate until both sides have played three cards."""
+
+    def enter(self, game: Game, state: State) -> None:
+        if all(state["played"][r] >= CARD_PLAYS_PER_ROUND for r in ROLES):
+            goto(game, state, "set_aside")
+            return
+        other = opponent(state["turn"])
+        if state["played"][other] < CARD_PLAYS_PER_ROUND:
+            state["turn"] = other
+        goto(game, state, "play_cards")
+
+
+class SetAside(Step):
+    """Each side's fourth card goes face down to its Final Crisis space."""
+
+    def enter(self, game: Game, state: State) -> None:
+        for role in ROLES:
+            state["set_aside"][role].extend(state["hands"][role])
+            state["hands"][role] = []
+        state["claimable"] = None
+        log(state, "Each side sets its remaining card aside, face down, for the Final Crisis.")
+        goto(game, state, "pivotal_bonuses")
+
+
+# ------------------------------------------------------------------------ end of the round
+
+
+class PivotalBonuses(Step):
+    """First player, then the other: a bonus for each pivotal space controlled."""
+
+    def enter(self, game: Game, state: State) -> None:
+        order = in_order(first_player(state))
+        state["bonus"] = {
+            "order": list(order),
+            "index": 0,
+            "queue": list(PIVOTAL_SPACES),
+            "space": None,
+            "left": 0,
+            "moving": None,
+        }
+        next_pivotal_bonus(game, state)
+
+
+def _bonus_tokens(state: State) -> list[str]:
+    """``space:side`` for every token in the bonus dimension that may be picked up."""
+    dimension = SPACES[state["bonus"]["space"]].dimension
+    return [
+        f"{s}:{side}"
+        for s in DIMENSIONS[dimension].spaces
+        for side in ROLES
+        if board.can_remove(state, side, s)
+    ]
+
+
+def _bonus_targets(state: State, token: str) -> list[str]:
+    source, side = token.split(":")
+    dimension = SPACES[source].dimension
+    return [
+        s for s in DIMENSIONS[dimension].spaces if s != source and board.has_room(state, side, s)
+    ]
+
+
+def next_pivotal_bonus(game: Game, state: State) -> None:
+    """Find the next pivotal space the side in turn controls, or move on to scoring."""
+    bonus = state["bonus"]
+    while bonus["index"] < len(bonus["order"]):
+        role = bonus["order"][bonus["index"]]
+        while bonus["queue"]:
+            pivotal = bonus["queue"].pop(0)
+            if board.controller(state, pivotal) != role:
+                continue
+            bonus.update(space=pivotal, left=2, moving=None)
+            if _bonus_tokens(state):
+                log(state, f"{_name(role)} controls {space_name(pivotal)}: pivotal bonus.")
+                goto(game, state, "pivotal_bonus")
+                return
+        bonus["index"] += 1
+        bonus["queue"] = list(PIVOTAL_SPACES)
+    state["bonus"] = None
+    goto(game, state, "dimension_scoring")
+
+
+class PivotalBonus(Step):
+    """Within the dimension: two actions, each moving or removing any one token."""
+
+    def active(self, game: Game, state: State) -> tuple[str, ...]:
+        bonus = state["bonus"]
+        return (bonus["order"][bonus["index"]],)
+
+    def prompt(self, game: Game, state: State, role: str) -> str:
+        bonus = state["bonus"]
+        dimension = DIMENSIONS[SPACES[bonus["space"]].dimension].name
+        if bonus["moving"]:
+            source, side = bonus["moving"].split(":")
+            return f"Move the {_name(side)} token from {space_name(source)} to:"
+        return (
+            f"Pivotal bonus for controlling {space_name(bonus['space'])}: in the {dimension} "
+            f"spaces, move or remove any token, either side's ({bonus['left']} of 2 left), "
+            "or Done."
+        )
+
+    def actions(self, game: Game, state: State, role: str) -> Actions:
+        bonus = state["bonus"]
+        if bonus["moving"]:
+            return {"to": list(_bonus_targets(state, bonus["moving"]))}
+        tokens = _bonus_tokens(state)
+        movable = [t for t in tokens if _bonus_targets(state, t)]
+        actions: Actions = {}
+        if movable:
+            actions["move"] = list(movable)
+        if tokens:
+            actions["remove"] = list(tokens)
+        actions["done"] = True
+        return actions
+
+    def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
+        if verb == "done":
+            return "Done"
+        if verb == "to":
+            return f"Move it to {space_name(str(arg))}"
+        space, side = str(arg).split(":")
+        return f"{verb.title()} a {_name(side)} token from {space_name(space)}"
+
+    def on_move(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        state["bonus"]["moving"] = str(arg)
+
+    def on_to(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        bonus = state["bonus"]
+        source, side = bonus["moving"].split(":")
+        board.move(state, side, source, str(arg))
+        log(
+            state,
+            f"{_name(role)} moves a {_name(side)} token from {space_name(source)} "
+            f"to {space_name(str(arg))}.",
+        )
+        bonus["moving"] = None
+        self._spent(game, state)
+
+    def on_remove(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        space, side = str(arg).split(":")
+        board.remove(state, side, space)
+        log(state, f"{_name(role)} removes a {_name(side)} token from {space_name(space)}.")
+        self._spent(game, state)
+
+    def on_done(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        next_pivotal_bonus(game, state)
+
+    def _spent(self, game: Game, state: State) -> None:
+        state["bonus"]["left"] -= 1
+        if state["bonus"]["left"] <= 0 or not _bonus_tokens(state):
+            next_pivotal_bonus(game, state)
+
+
+class DimensionScoring(Step):
+    """1 VP for each Crisis Dimension a side controls (all three spaces)."""
+
+    def enter(self, game: Game, state: State) -> None:
+        scored = False
+        for dimension in DIMENSIONS.values():
+            owner = board.dimension_controller(state, dimension.id)
+            if owner is not None:
+                state["vp"][owner] += 1
+                scored = True
+                log(state, f"{_name(owner)} controls the {dimension.name} dimension: +1 VP.")
+        if not scored:
+            log(state, "Nobody controls a whole Crisis Dimension.")
+        goto(game, state, "objective_scoring")
+
+
+class ObjectiveScoring(Step):
+    """Reveal both objectives; whoever controls each objective's space scores 1 VP."""
+
+    def enter(self, game: Game, state: State) -> None:
+        revealed = {r: state["objective"][r] for r in ROLES}
+        seal(state)
+        state["revealed_objectives"] = revealed
+        for role in ROLES:
+            state["objective"][role] = None
+            state["out_of_play"]["objective"].append(revealed[role])
+        for role in ROLES:
+            card = OBJECTIVES[revealed[role]]
+            owner = board.controller(state, card.space)
+            result = "nobody controls it"
+            if owner is not None:
+                state["vp"][owner] += 1
+                result = f"{_name(owner)} controls it: +1 VP"
+            log(state, f"{_name(role)} reveals the {card.title} objective; {result}.")
+        # First player evaluated after this scoring, once, for the order of the events.
+        state["objective_queue"] = [
+            r
+            for r in in_order(first_player(state))
+            if board.controller(state, OBJECTIVES[revealed[r]].space) == r
+        ]
+        goto(game, state, "objective_events")
+
+
+class ObjectiveEvents(Step):
+    """A side that scored its own objective carries out its event, first player first."""
+
+    def enter(self, game: Game, state: State) -> None:
+        if not state["objective_queue"]:
+            log(state, "Both objective cards leave the game.")
+            goto(game, state, "final_crisis_check")
+            return
+        role = state["objective_queue"].pop(0)
+        state["event_actor"] = role
+        card = state["revealed_objectives"][role]
+        log(state, f"{_name(role)} carries out the {OBJECTIVES[card].title} objective event.")
+        begin_event(game, state, card, role, then="objective_event_ends")
+
+
+class ObjectiveEventEnds(Step):
+    """An objective event may have drawn tokens from a Crisis Track: check breaches."""
+
+    def enter(self, game: Game, state: State) -> None:
+        check_breaches(game, state, state["event_actor"], then="objective_events")
+
+
+class FinalCrisisCheck(Step):
+    """After round 3, or a round that ends with both Final Crisis zones breached."""
+
+    def enter(self, game: Game, state: State) -> None:
+        if both_final_crisis_zones_breached(state):
+            log(state, "Both Final Crisis zones are breached: the Final Crisis begins.")
+            goto(game, state, "final_crisis")
+        elif state["round"] >= ROUNDS:
+            goto(game, state, "final_crisis")
+        else:
+            state["round"] += 1
+            goto(game, state, "deal")
+
+
+# -------------------------------------------------------------------------- Final Crisis
+
+
+class FinalCrisis(Step):
+    """Remove the Peace Commissioner; take the set-aside cards, deal up to three."""
+
+    def enter(self, game: Game, state: State) -> None:
+        heading(state, "Final Crisis")
+        state["phase"] = "final_crisis"
+        if state["peace_commissioner"] is not None:
+            log(state, "The Peace Commissioner leaves the map.")
+            state["peace_commissioner"] = None
+        seal(state)
+        for role in ROLES:
+            cards = state["set_aside"][role]
+            state["set_aside"][role] = []
+            dealt = _draw(state, "strategy_deck", max(0, FINAL_CRISIS_CARDS - len(cards)))
+            state["hands"][role] = cards + dealt
+            log(
+                state,
+                f"{_name(role)} takes {len(cards)} set-aside card(s) and is dealt {len(dealt)}.",
+            )
+        state["final_crisis"] = {
+            "order": {r: None for r in ROLES},
+            "revealed": {r: [] for r in ROLES},
+            "pair": 0,
+            "mode": None,
+            "resolve": [],
+            "left": 0,
+            "moving": None,
+            "removed": 0,
+        }
+        goto(game, state, "final_crisis_order")
+
+
+def _dimension_of(card: str) -> str:
+    return STRATEGY[card].fc_dimension
+
+
+class FinalCrisisOrder(Step):
+    """Both sides secretly order their three cards (one decision each)."""
+
+    def active(self, game: Game, state: State) -> tuple[str, ...]:
+        return tuple(r for r in ROLES if state["final_crisis"]["order"][r] is None)
+
+    def prompt(self, game: Game, state: State, role: str) -> str:
+        return (
+            "Final Crisis: secretly choose the order of your three cards. Only each card's "
+            "Crisis Dimension counts; the cards are revealed in pairs."
+        )
+
+    def actions(self, game: Game, state: State, role: str) -> Actions:
+        hand = state["hands"][role]
+        return {"order": [",".join(p) for p in permutations(hand)]}
+
+    def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
+        cards = str(arg).split(",")
+        return ", ".join(
+            f"{n}. {STRATEGY[c].title} ({DIMENSIONS[_dimension_of(c)].name})"
+            for n, c in enumerate(cards, 1)
+        )
+
+    def on_order(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        fc = state["final_crisis"]
+        fc["order"][role] = str(arg).split(",")
+        state["hands"][role] = []
+        private_log(
+            state, role, f"Your Final Crisis order: {self.label(game, state, role, 'order', arg)}."
+        )
+        log(state, f"{_name(role)} has ordered its Final Crisis cards.")
+        if all(fc["order"][r] is not None for r in ROLES):
+            goto(game, state, "final_crisis_reveal")
+
+
+class FinalCrisisReveal(Step):
+    """Reveal the next pair at once; same dimension: both must remove, else both may move."""
+
+    def enter(self, game: Game, state: State) -> None:
+        fc = state["final_crisis"]
+        if not all(fc["order"][r] for r in ROLES):
+            goto(game, state, "final_scoring")
+            return
+        seal(state)
+        fc["pair"] += 1
+        cards = {r: fc["order"][r].pop(0) for r in ROLES}
+        for role in ROLES:
+            fc["revealed"][role].append(cards[role])
+        shown = "; ".join(
+            f"{_name(r)} {STRATEGY[cards[r]].title} ({DIMENSIONS[_dimension_of(cards[r])].name})"
+            for r in ROLES
+        )
+        same = _dimension_of(cards["unionist"]) == _dimension_of(cards["secessionist"])
+        fc["mode"] = "match" if same else "differ"
+        log(state, f"Final Crisis pair {fc['pair']}: {shown}.")
+        log(
+            state,
+            "Same dimension: each side must remove tokens."
+            if same
+            else "Different dimensions: each side may move tokens into its card's dimension.",
+        )
+        fc["resolve"] = list(in_order(first_player(state)))
+        next_final_crisis_resolver(game, state, fresh=True)
+
+
+def _fc_card(state: State, role: str) -> str:
+    card: str = state["final_crisis"]["revealed"][role][-1]
+    return card
+
+
+def _own_spaces(state: State, role: str, spaces: tuple[str, ...] | list[str]) -> list[str]:
+    return [s for s in spaces if board.can_remove(state, role, s)]
+
+
+def _fc_options(state: State, role: str) -> Actions:
+    fc = state["final_crisis"]
+    actions: Actions = {}
+    if fc["mode"] == "match":
+        dimension = DIMENSIONS[_dimension_of(_fc_card(state, role))]
+        if fc["removed"] == 0:
+            one = _own_spaces(state, role, dimension.spaces)
+            if one:
+                actions["remove"] = list(one)
+        anywhere = _own_spaces(state, role, SPACE_IDS)
+        if anywhere:
+            actions["remove_any"] = list(anywhere)
+        return actions
+    if fc["moving"] is not None:
+        return {"to": list(_fc_targets(state, role, fc["moving"]))}
+    if fc["left"] > 0:
+        sources = (["pool"] if state["pool"][role] > 0 else []) + _own_spaces(
+            state, role, SPACE_IDS
+        )
+        sources = [s for s in sources if _fc_targets(state, role, s)]
+        if sources:
+            actions["from"] = list(sources)
+    actions["done"] = True
+    return actions
+
+
+def _fc_targets(state: State, role: str, source: str) -> list[str]:
+    dimension = DIMENSIONS[_dimension_of(_fc_card(state, role))]
+    return [s for s in dimension.spaces if s != source and board.has_room(state, role, s)]
+
+
+def next_final_crisis_resolver(game: Game, state: State, fresh: bool = False) -> None:
+    """Hand the pair's obligation to the next side (first player first), skipping a side
+    that can do nothing; when both are done, reveal the next pair."""
+    fc = state["final_crisis"]
+    if not fresh:
+        fc["resolve"].pop(0)
+    while fc["resolve"]:
+        role = fc["resolve"][0]
+        fc.update(left=2, moving=None, removed=0)
+        options = _fc_options(state, role)
+        if fc["mode"] == "differ" and "from" not in options:
+            options = {}
+        if options:
+            goto(
+                game, state, "final_crisis_match" if fc["mode"] == "match" else "final_crisis_move"
+            )
+            return
+        log(
+            state,
+            f"{_name(role)} has no token it can {'remove' if fc['mode'] == 'match' else 'move'}.",
+        )
+        fc["resolve"].pop(0)
+    goto(game, state, "final_crisis_reveal")
+
+
+class _FinalCrisisStep(Step):
+    def active(self, game: Game, state: State) -> tuple[str, ...]:
+        return (state["final_crisis"]["resolve"][0],)
+
+    def actions(self, game: Game, state: State, role: str) -> Actions:
+        return _fc_options(state, role)
+
+
+class FinalCrisisMatch(_FinalCrisisStep):
+    """Remove one own token from a space of the dimension, or two from anywhere."""
+
+    def prompt(self, game: Game, state: State, role: str) -> str:
+        dimension = DIMENSIONS[_dimension_of(_fc_card(state, role))].name
+        if state["final_crisis"]["removed"]:
+            return "Final Crisis: remove your second token from any space."
+        return (
+            f"Final Crisis, same dimension: remove 1 of your tokens from a {dimension} space, "
+            "or 2 of your tokens from any spaces."
+        )
+
+    def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
+        if verb == "remove":
+            dimension = DIMENSIONS[SPACES[str(arg)].dimension].name
+            return f"Remove 1 token from {space_name(str(arg))} (the {dimension} option)"
+        which = "second of 2" if state["final_crisis"]["removed"] else "first of 2"
+        return f"Remove a token from {space_name(str(arg))} ({which}, from anywhere)"
+
+    def on_remove(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        board.remove(state, role, str(arg))
+        log(state, f"{_name(role)} removes its token from {space_name(str(arg))}.")
+        next_final_crisis_resolver(game, state)
+
+    def on_remove_any(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        fc = state["final_crisis"]
+        board.remove(state, role, str(arg))
+        fc["removed"] += 1
+        log(state, f"{_name(role)} removes its token from {space_name(str(arg))}.")
+        if fc["removed"] >= 2 or not _own_spaces(state, role, SPACE_IDS):
+            next_final_crisis_resolver(game, state)
+
+
+class FinalCrisisMove(_FinalCrisisStep):
+    """Move up to two own tokens from spaces and/or pool into the card's dimension."""
+
+    def prompt(self, game: Game, state: State, role: str) -> str:
+        fc = state["final_crisis"]
+        dimension = DIMENSIONS[_dimension_of(_fc_card(state, role))].name
+        if fc["moving"] is not None:
+            return f"Final Crisis: move that token to a {dimension} space:"
+        return (
+            f"Final Crisis, different dimensions: you may move up to {_tokens(fc['left'])} from "
+            f"your pool or any spaces into {dimension} spaces, one at a time, then Done."
+        )
+
+    def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
+        if verb == "done":
+            return "Done"
+        if verb == "to":
+            return f"Move it to {space_name(str(arg))}"
+        return (
+            "Take a token from your pool"
+            if arg == "pool"
+            else f"Take a token from {space_name(str(arg))}"
+        )
+
+    def on_from(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        state["final_crisis"]["moving"] = str(arg)
+
+    def on_to(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        fc = state["final_crisis"]
+        source, target = fc["moving"], str(arg)
+        if source == "pool":
+            board.place(state, role, target)
+            log(state, f"{_name(role)} moves a token from its pool to {space_name(target)}.")
+        else:
+            board.move(state, role, source, target)
+            log(
+                state,
+                f"{_name(role)} moves a token from {space_name(source)} to {space_name(target)}.",
+            )
+        fc["moving"] = None
+        fc["left"] -= 1
+        if fc["left"] <= 0 or "from" not in _fc_options(state, role):
+            next_final_crisis_resolver(game, state)
+
+    def on_done(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        next_final_crisis_resolver(game, state)
+
+
+class FinalScoring(Step):
+    """Dimensions, Fort Sumter and the pool bonus; ties: Fort Sumter, spaces, Unionist."""
+
+    def enter(self, game: Game, state: State) -> None:
+        heading(state, "Final scoring")
+        vp = state["vp"]
+        for dimension in DIMENSIONS.values():
+            owner = board.dimension_controller(state, dimension.id)
+            if owner is not None:
+                vp[owner] += 1
+                log(state, f"{_name(owner)} controls the {dimension.name} dimension: +1 VP.")
+        sumter = board.controller(state, FORT_SUMTER)
+        if sumter is not None:
+            vp[sumter] += 1
+            log(state, f"{_name(sumter)} controls Fort Sumter: +1 VP.")
+        for role in ROLES:
+            if state["pool"][role] - state["pool"][opponent(role)] >= 3:
+                vp[role] += 1
+                log(state, f"{_name(role)} has at least 3 more tokens in its pool: +1 VP.")
+        winner, reason = decide_winner(state)
+        state["phase"] = "over"
+        log(state, f"{_name(winner)} wins, {vp['unionist']}-{vp['secessionist']} ({reason}).")
+        game.finish(state, winner, reason, {r: vp[r] for r in ROLES})
+
+
+def decide_winner(state: State) -> tuple[str, str]:
+    vp = state["vp"]
+    u, s = vp["unionist"], vp["secessionist"]
+    if u != s:
+        return ("unionist" if u > s else "secessionist"), "most victory points"
+    sumter = board.controller(state, FORT_SUMTER)
+    if sumter is not None:
+        return sumter, "tied on VP; controls Fort Sumter"
+    counts = {r: board.spaces_controlled(state, r) for r in ROLES}
+    if counts["unionist"] != counts["secessionist"]:
+        winner = max(ROLES, key=lambda r: counts[r])
+        return winner, "tied on VP; controls the most spaces"
+    return "unionist", "tied on VP, Fort Sumter and spaces; the Unionist wins ties"
+
+
+STEPS: dict[str, Step] = {
+    "deal": Deal(),
+    "choose_objective": ChooseObjective(),
+    "play_cards": PlayCards(),
+    "value_play": ValuePlay(),
+    "event": EventStep(),
+    "card_play_ends": CardPlayEnds(),
+    "tension_peace_commissioner": TensionPeaceCommissioner(),
+    "next_card_play": NextCardPlay(),
+    "set_aside": SetAside(),
+    "pivotal_bonuses": PivotalBonuses(),
+    "pivotal_bonus": PivotalBonus(),
+    "dimension_scoring": DimensionScoring(),
+    "objective_scoring": ObjectiveScoring(),
+    "objective_events": ObjectiveEvents(),
+    "objective_event_ends": ObjectiveEventEnds(),
+    "final_crisis_check": FinalCrisisCheck(),
+    "final_crisis": FinalCrisis(),
+    "final_crisis_order": FinalCrisisOrder(),
+    "final_crisis_reveal": FinalCrisisReveal(),
+    "final_crisis_match": FinalCrisisMatch(),
+    "final_crisis_move": FinalCrisisMove(),
+    "final_scoring": FinalScoring(),
+}
