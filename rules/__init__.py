@@ -32,7 +32,7 @@ def get_game(name: str) -> Game:
 
 
 #: The game packages shipped with Dispatch; each module exposes ``GAME``.
-BUILTIN_GAMES: tuple[str, ...] = ()
+BUILTIN_GAMES: tuple[str, ...] = ("war", "fort_sumter")
 
 
 def _register_builtin_games() -> None:

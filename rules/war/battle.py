@@ -1,0 +1,252 @@
+"""The battlefield: piles, drawing, the columns, their totals, and resolving a battle.
+
+State layout (all ids; card facts come from ``rules.war.cards``)::
+
+    state["sides"][role] = {
+        "deck": [...],        # face down; the top card is the LAST element
+        "hand": [...],        # reinforcements drawn this battle, not yet placed (private)
+        "placed": [[column, id], ...],   # face-down reinforcements (private until reveal)
+        "committed": bool,    # this side has committed its reinforcements
+        "beside": [...],      # events beside the battlefield this battle
+        "survivors": [...],   # face up; shuffled into a new deck when the deck runs out
+        "graveyard": [...],   # face down; the top card is the LAST element
+    }
+    state["columns"][column][role] = [...]   # bottom card first, top card last
+    state["modifiers"] = [{"source", "owner", "side", "columns", "amount", "unit"}, ...]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core import State, log, shuffle
+from rules.core.undo import seal
+from rules.war.cards import SIDES, card
+
+COLUMNS = ("left", "centre", "right")
+COLUMN_LABELS = {"left": "Left", "centre": "Centre", "right": "Right"}
+SIDE_NAMES = {"union": "Union", "confederate": "Confederacy"}
+ADJECTIVE = {"union": "Union", "confederate": "Confederate"}
+
+
+def opponent(role: str) -> str:
+    return SIDES[1 - SIDES.index(role)]
+
+
+def side(state: State, role: str) -> dict[str, Any]:
+    result: dict[str, Any] = state["sides"][role]
+    return result
+
+
+def stack(state: State, column: str, role: str) -> list[str]:
+    result: list[str] = state["columns"][column][role]
+    return result
+
+
+def new_side(deck: list[str]) -> dict[str, Any]:
+    return {
+        "deck": deck,
+        "hand": [],
+        "placed": [],
+        "committed": False,
+        "beside": [],
+        "survivors": [],
+        "graveyard": [],
+    }
+
+
+def empty_columns() -> dict[str, dict[str, list[str]]]:
+    return {column: {role: [] for role in SIDES} for column in COLUMNS}
+
+
+# ------------------------------------------------------------------------- piles
+
+
+def can_draw(state: State, role: str) -> bool:
+    """Whether ``role`` can still bring a card out: a deck, or Survivors to make one."""
+    here = side(state, role)
+    return bool(here["deck"] or here["survivors"])
+
+
+def draw(state: State, role: str) -> str | None:
+    """The top card of ``role``'s deck, or None when deck and Survivors are both empty.
+
+    When the deck is used up, the Survivors are shuffled into a new deck (rule 7). A card
+    coming off the deck is new information, so drawing closes the undo window.
+    """
+    here = side(state, role)
+    if not here["deck"]:
+        if not here["survivors"]:
+            return None
+        here["deck"], here["survivors"] = here["survivors"], []
+        shuffle(state, here["deck"])
+        log(state, f"The {ADJECTIVE[role]} deck is used up: Survivors shuffled into a new deck.")
+    seal(state)
+    cid: str = here["deck"].pop()
+    return cid
+
+
+def alive(state: State, role: str) -> int:
+    """Cards of ``role`` not in the Graveyard: its forces still alive."""
+    here = side(state, role)
+    on_field = sum(len(stack(state, column, role)) for column in COLUMNS)
+    return (
+        len(here["deck"])
+        + len(here["hand"])
+        + len(here["placed"])
+        + len(here["beside"])
+        + len(here["survivors"])
+        + on_field
+    )
+
+
+def describe(cid: str) -> str:
+    """A card as the log names it: its name and, for fighting cards, its value."""
+    c = card(cid)
+    return f"{c.name} (event)" if c.is_event else f"{c.name} ({c.value})"
+
+
+# ------------------------------------------------------------- cards into columns
+
+
+def play_late(state: State, role: str, column: str, cid: str, how: str) -> None:
+    """Put a card that enters after the opening flip (a reinforcement, a tie-breaker, a
+    card an event brings) on ``column``, then play out its "play another" chain.
+
+    Such a card, and every card its chain brings, is played to the column normally; if it
+    is an Event, the event is ignored and it counts zero (rule 4 note, rule 6 note).
+    """
+    stack(state, column, role).append(cid)
+    log(state, f"{ADJECTIVE[role]} {how} {describe(cid)} on the {column}.")
+    current = card(cid)
+    while current.another:
+        nxt = draw(state, role)
+        if nxt is None:
+            log(state, f"The {ADJECTIVE[role]} side has no card left to play on it.")
+            return
+        stack(state, column, role).append(nxt)
+        log(state, f"{ADJECTIVE[role]} plays another: {describe(nxt)} on the {column}.")
+        current = card(nxt)
+
+
+# ----------------------------------------------------------------------- totals
+
+
+def _matches(unit: str | None, kind: str) -> bool:
+    return unit is None or unit == kind
+
+
+def card_points(state: State, role: str, column: str, index: int) -> int:
+    """What the card at ``index`` of ``role``'s ``column`` adds to the column total.
+
+    An event in a column counts zero. Otherwise: its value, plus the boosts of the
+    commanders of its side (other than itself) that reach it, plus the per-card modifiers
+    of events that name its kind in this column; never below zero.
+    """
+    cid = stack(state, column, role)[index]
+    this = card(cid)
+    if this.is_event:
+        return 0
+    points = this.value
+    for other_column in COLUMNS:
+        for other_index, other_id in enumerate(stack(state, other_column, role)):
+            if other_column == column and other_index == index:
+                continue
+            boost = card(other_id).boost
+            if boost is None or not _matches(boost.unit, this.kind):
+                continue
+            if boost.where == "battlefield" or other_column == column:
+                points += boost.amount
+    for modifier in state["modifiers"]:
+        unit = modifier["unit"]
+        if (
+            modifier["side"] == role
+            and column in modifier["columns"]
+            and unit is not None
+            and unit == this.kind
+        ):
+            points += modifier["amount"]
+    return max(0, points)
+
+
+def column_total(state: State, role: str, column: str) -> int:
+    """The total of ``role``'s cards in ``column``, after every modifier (rule 5)."""
+    cards_here = stack(state, column, role)
+    if not cards_here:
+        return 0
+    total = sum(card_points(state, role, column, i) for i in range(len(cards_here)))
+    for modifier in state["modifiers"]:
+        if modifier["side"] == role and column in modifier["columns"] and modifier["unit"] is None:
+            total += modifier["amount"]
+    return max(0, total)
+
+
+# ------------------------------------------------------------------- resolution
+
+
+def resolve_column(state: State, column: str) -> dict[str, Any]:
+    """Settle one column (rules 5 and 6) and clear it; returns a public summary."""
+    here = state["columns"][column]
+    how = "won"
+    while True:
+        present = [role for role in SIDES if here[role]]
+        if not present:
+            return {
+                "column": column,
+                "winner": None,
+                "how": "empty",
+                "sides": _snapshot(state, column),
+            }
+        if len(present) == 1:
+            winner: str | None = present[0]
+            how = "unopposed"
+            break
+        totals = {role: column_total(state, role, column) for role in SIDES}
+        if totals["union"] != totals["confederate"]:
+            winner = max(SIDES, key=lambda r: totals[r])
+            break
+        able = [role for role in SIDES if can_draw(state, role)]
+        if not able:
+            # Neither side can add a card: the tie is a mutual destruction.
+            winner, how = None, "both fell"
+            log(
+                state, f"The {column} is tied at {totals['union']} and neither side can add a card."
+            )
+            break
+        if len(able) == 1:
+            # The side that cannot add a card to a tie loses it (our ruling).
+            winner, how = able[0], "tie-break"
+            log(
+                state,
+                f"The {column} is tied at {totals['union']}; the {ADJECTIVE[opponent(able[0])]}"
+                " side has no card to add and gives way.",
+            )
+            break
+        log(state, f"The {column} is tied at {totals['union']}: each side adds a card.")
+        how = "tie-break"
+        for role in SIDES:
+            cid = draw(state, role)
+            if cid is not None:
+                play_late(state, role, column, cid, "adds")
+    summary = {"column": column, "winner": winner, "how": how, "sides": _snapshot(state, column)}
+    _clear_column(state, column, winner)
+    return summary
+
+
+def _snapshot(state: State, column: str) -> dict[str, Any]:
+    return {
+        role: {
+            "cards": list(stack(state, column, role)),
+            "total": column_total(state, role, column),
+        }
+        for role in SIDES
+    }
+
+
+def _clear_column(state: State, column: str, winner: str | None) -> None:
+    """Winners fall back to their Survivors; losers go to their Graveyard (rule 5)."""
+    for role in SIDES:
+        cards_here = stack(state, column, role)
+        pile = "survivors" if role == winner else "graveyard"
+        side(state, role)[pile].extend(cards_here)
+        cards_here.clear()

@@ -1,0 +1,229 @@
+"""The event vocabulary of War Between the States, as Ops on the core event interpreter.
+
+An Event card's ``steps`` (in ``data/decks.json``) are run in order by
+``rules.core.events``; the owner of the card is the frame's role. Ops that need a column
+pause with the choosing player as the active role (verb ``column``), unless there is only
+one sensible column, which is taken without asking (play-by-post pacing), or none, in
+which case the step does nothing.
+
+- ``modify``   side, column ("all" | "choose"), amount, unit: a modifier for this battle
+- ``strike``   choose an opposing column; its top card goes to the opponent's Graveyard
+- ``march``    choose one of your columns; the top card of your deck joins it
+- ``recruit``  count: the top cards of your Graveyard return to your Survivors
+- ``blockade`` count: the top cards of the opposing deck go, unseen, to its Graveyard
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.core import Actions, Arg, IllegalAction, Op, State, log
+from rules.core.events import Frame, Params
+from rules.war.battle import (
+    ADJECTIVE,
+    COLUMN_LABELS,
+    COLUMNS,
+    can_draw,
+    column_total,
+    describe,
+    draw,
+    opponent,
+    play_late,
+    side,
+    stack,
+)
+from rules.war.cards import STEP_SCHEMA, card
+
+if TYPE_CHECKING:
+    from rules.core import Game
+
+
+def _owner(frame: Frame) -> str:
+    return str(frame["role"])
+
+
+def _event_name(frame: Frame) -> str:
+    return card(frame["source"]).name
+
+
+def _standing(state: State, role: str, column: str) -> str:
+    """'you 7 vs 9' from ``role``'s point of view."""
+    mine = column_total(state, role, column)
+    theirs = column_total(state, opponent(role), column)
+    return f"you {mine} vs {theirs}"
+
+
+class ColumnOp(Op):
+    """An op that asks its owner for a column, then applies itself there."""
+
+    question = ""
+
+    def options(self, state: State, frame: Frame, params: Params) -> list[str]:
+        return list(COLUMNS)
+
+    def apply(self, state: State, frame: Frame, params: Params, column: str) -> None:
+        raise NotImplementedError
+
+    def fizzle(self, state: State, frame: Frame) -> None:
+        log(state, f"{_event_name(frame)} has nothing to act on.")
+
+    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
+        options = self.options(state, frame, params)
+        if not options:
+            self.fizzle(state, frame)
+            return True
+        if len(options) == 1:
+            self.apply(state, frame, params, options[0])
+            return True
+        return False
+
+    def chooser(self, game: Game, state: State, frame: Frame, params: Params) -> str:
+        return _owner(frame)
+
+    def prompt(self, game: Game, state: State, frame: Frame, params: Params) -> str:
+        role = _owner(frame)
+        standing = ", ".join(
+            f"{column} {column_total(state, role, column)} vs "
+            f"{column_total(state, opponent(role), column)}"
+            for column in COLUMNS
+        )
+        return (
+            f"Battle {state['battle']}. Your columns: {standing}. "
+            f"{_event_name(frame)}: {self.question}"
+        )
+
+    def actions(self, game: Game, state: State, frame: Frame, params: Params) -> Actions:
+        return {"column": list(self.options(state, frame, params))}
+
+    def label(
+        self, game: Game, state: State, frame: Frame, params: Params, verb: str, arg: Arg
+    ) -> str:
+        column = str(arg)
+        return f"{COLUMN_LABELS.get(column, column)} ({_standing(state, _owner(frame), column)})"
+
+    def handle(
+        self, game: Game, state: State, frame: Frame, params: Params, verb: str, arg: Arg
+    ) -> bool:
+        if verb != "column" or arg not in self.options(state, frame, params):
+            raise IllegalAction("Choose one of the columns offered.")
+        self.apply(state, frame, params, str(arg))
+        return True
+
+
+class Modify(ColumnOp):
+    """A modifier lasting this battle: flat per column, or per card of a kind."""
+
+    question = "choose the column it applies to."
+
+    def _target(self, frame: Frame, params: Params) -> str:
+        owner = _owner(frame)
+        return owner if params["side"] == "self" else opponent(owner)
+
+    def options(self, state: State, frame: Frame, params: Params) -> list[str]:
+        target = self._target(frame, params)
+        return [column for column in COLUMNS if stack(state, column, target)]
+
+    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
+        if params["column"] == "all":
+            self._add(state, frame, params, list(COLUMNS))
+            return True
+        return super().start(game, state, frame, params)
+
+    def apply(self, state: State, frame: Frame, params: Params, column: str) -> None:
+        self._add(state, frame, params, [column])
+
+    def _add(self, state: State, frame: Frame, params: Params, columns: list[str]) -> None:
+        target = self._target(frame, params)
+        unit = params.get("unit")
+        state["modifiers"].append(
+            {
+                "source": frame["source"],
+                "owner": _owner(frame),
+                "side": target,
+                "columns": columns,
+                "amount": int(params["amount"]),
+                "unit": unit,
+            }
+        )
+        amount = f"{int(params['amount']):+d}"
+        what = f"each {unit} card" if unit else "the column total"
+        where = "every column" if len(columns) == len(COLUMNS) else f"the {columns[0]}"
+        log(
+            state,
+            f"{_event_name(frame)}: {amount} to {what} of the {ADJECTIVE[target]} side, {where}.",
+        )
+
+
+class Strike(ColumnOp):
+    """The top card of an opposing column of the owner's choice goes to its Graveyard."""
+
+    question = "choose an opposing column; its top card goes to the Graveyard."
+
+    def options(self, state: State, frame: Frame, params: Params) -> list[str]:
+        enemy = opponent(_owner(frame))
+        return [column for column in COLUMNS if stack(state, column, enemy)]
+
+    def apply(self, state: State, frame: Frame, params: Params, column: str) -> None:
+        enemy = opponent(_owner(frame))
+        cid = stack(state, column, enemy).pop()
+        side(state, enemy)["graveyard"].append(cid)
+        log(
+            state,
+            f"{_event_name(frame)} strikes {describe(cid)} on the {column}: to the Graveyard.",
+        )
+
+
+class March(ColumnOp):
+    """The top card of the owner's deck joins one of their columns (counted like a
+    reinforcement: it chains, and an Event brought this way counts zero)."""
+
+    question = "choose the column your next card marches to."
+
+    def options(self, state: State, frame: Frame, params: Params) -> list[str]:
+        return list(COLUMNS) if can_draw(state, _owner(frame)) else []
+
+    def apply(self, state: State, frame: Frame, params: Params, column: str) -> None:
+        role = _owner(frame)
+        cid = draw(state, role)
+        if cid is not None:
+            play_late(state, role, column, cid, "marches")
+
+
+class Recruit(Op):
+    """The top cards of the owner's Graveyard return to their Survivors."""
+
+    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
+        role = _owner(frame)
+        graveyard = side(state, role)["graveyard"]
+        count = min(int(params["count"]), len(graveyard))
+        for _ in range(count):
+            side(state, role)["survivors"].append(graveyard.pop())
+        log(
+            state,
+            f"{_event_name(frame)}: {count} {ADJECTIVE[role]} card(s) return to the Survivors.",
+        )
+        return True
+
+
+class Blockade(Op):
+    """The top cards of the opposing deck go, unseen, to its Graveyard."""
+
+    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
+        enemy = opponent(_owner(frame))
+        deck = side(state, enemy)["deck"]
+        count = min(int(params["count"]), len(deck))
+        for _ in range(count):
+            side(state, enemy)["graveyard"].append(deck.pop())
+        log(state, f"{_event_name(frame)}: {count} {ADJECTIVE[enemy]} card(s) lost unseen.")
+        return True
+
+
+EVENT_OPS: dict[str, Op] = {
+    "modify": Modify(),
+    "strike": Strike(),
+    "march": March(),
+    "recruit": Recruit(),
+    "blockade": Blockade(),
+}
+
+assert set(EVENT_OPS) == set(STEP_SCHEMA), "every op needs a schema and every schema an op"

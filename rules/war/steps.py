@@ -1,0 +1,291 @@
+"""The flow of play, step by step as the rulebook numbers it.
+
+    flip            Step 2: each side flips three cards into the columns; "play another"
+                    cards chain; an Event that comes up goes beside the battlefield and
+                    the column gets the next card instead.
+    events          Step 4: the flipped Events are followed, one by one (the interpreter
+                    pauses in step "event" when one needs a choice).
+    reinforcements  Step 3: each side draws three reinforcements into its hand.
+    position        Step 3: each side places them face down, one per column, and commits;
+                    when both have committed they are turned face up together.
+    resolve         Steps 5 and 6: each column is settled (ties add cards); then the
+                    battlefield is cleared, and Step 7 starts the next battle at Step 2.
+
+We follow the flipped Events (step 4) before the reinforcements are drawn (step 3): see
+the module docstring of ``rules.war`` for why.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules.core import (
+    Actions,
+    Arg,
+    EventStep,
+    IllegalAction,
+    State,
+    Step,
+    begin_event,
+    goto,
+    heading,
+    log,
+    private_log,
+)
+from rules.core.undo import seal
+from rules.war.battle import (
+    ADJECTIVE,
+    COLUMN_LABELS,
+    COLUMNS,
+    SIDE_NAMES,
+    alive,
+    column_total,
+    describe,
+    draw,
+    opponent,
+    play_late,
+    resolve_column,
+    side,
+    stack,
+)
+from rules.war.cards import SIDES, card
+
+if TYPE_CHECKING:
+    from rules.core import Game
+
+REINFORCEMENTS = 3
+#: Battles after which the war ends on forces alive (see the module docstring).
+BATTLE_CAP = 150
+
+
+def standing(state: State, role: str) -> str:
+    """'left 7 vs 9, centre 5 vs 3, right 6 vs 6' from ``role``'s side of the table."""
+    return ", ".join(
+        f"{column} {column_total(state, role, column)} vs "
+        f"{column_total(state, opponent(role), column)}"
+        for column in COLUMNS
+    )
+
+
+def flip_order(state: State) -> tuple[str, str]:
+    """Who flips (and follows events) first: the Union in odd battles, the Confederacy in
+    even ones, so neither side always moves first."""
+    first = SIDES[(state["battle"] - 1) % 2]
+    return first, opponent(first)
+
+
+class Flip(Step):
+    """Step 2: three cards face up per side, chains played out, Events set beside."""
+
+    def enter(self, game: Game, state: State) -> None:
+        state["battle"] += 1
+        heading(state, f"Battle {state['battle']}")
+        for role in flip_order(state):
+            for column in COLUMNS:
+                self.flip_column(state, role, column)
+        goto(game, state, "events")
+
+    def flip_column(self, state: State, role: str, column: str) -> None:
+        """One opening card for ``column``, and the cards its "play another" calls for."""
+        current = self.opening_card(state, role, column)
+        while current is not None and card(current).another:
+            current = self.opening_card(state, role, column, chained=True)
+
+    def opening_card(
+        self, state: State, role: str, column: str, chained: bool = False
+    ) -> str | None:
+        """Flip cards until one can stand in ``column``: an Event goes beside the
+        battlefield (its directions are followed in step 4) and the next card is flipped
+        in its place. None when the side has no card left."""
+        while True:
+            cid = draw(state, role)
+            if cid is None:
+                return None
+            if card(cid).is_event:
+                side(state, role)["beside"].append(cid)
+                state["event_queue"].append([role, cid])
+                log(state, f"{ADJECTIVE[role]} flips {card(cid).name}: beside the battlefield.")
+                continue
+            stack(state, column, role).append(cid)
+            verb = "plays another:" if chained else "flips"
+            log(state, f"{ADJECTIVE[role]} {verb} {describe(cid)} on the {column}.")
+            return cid
+
+
+class FollowEvents(Step):
+    """Step 4: follow each flipped Event, in flip order (first flipper's first)."""
+
+    def enter(self, game: Game, state: State) -> None:
+        if state["event_queue"]:
+            role, cid = state["event_queue"].pop(0)
+            begin_event(game, state, cid, role, then="events")
+        else:
+            goto(game, state, "reinforcements")
+
+
+class DrawReinforcements(Step):
+    """Step 3: each side draws three cards (or what it has left) into its hand."""
+
+    def enter(self, game: Game, state: State) -> None:
+        for role in SIDES:
+            here = side(state, role)
+            for _ in range(REINFORCEMENTS):
+                cid = draw(state, role)
+                if cid is None:
+                    break
+                here["hand"].append(cid)
+            here["committed"] = not here["hand"]
+            if here["hand"]:
+                drawn = ", ".join(describe(c) for c in here["hand"])
+                private_log(state, role, f"Battle {state['battle']}: you draw {drawn}.")
+        goto(game, state, "position")
+
+
+class PositionReinforcements(Step):
+    """Step 3: one face-down reinforcement per column, then commit; both revealed together."""
+
+    def enter(self, game: Game, state: State) -> None:
+        if all(side(state, role)["committed"] for role in SIDES):
+            self.reveal(game, state)
+
+    def active(self, game: Game, state: State) -> tuple[str, ...]:
+        return tuple(role for role in SIDES if not side(state, role)["committed"])
+
+    def free_columns(self, state: State, role: str) -> list[str]:
+        taken = {column for column, _ in side(state, role)["placed"]}
+        return [column for column in COLUMNS if column not in taken]
+
+    def actions(self, game: Game, state: State, role: str) -> Actions:
+        here = side(state, role)
+        if here["hand"]:
+            free = self.free_columns(state, role)
+            return {"place": [f"{column}:{cid}" for cid in here["hand"] for column in free]}
+        return {"done": True}
+
+    def prompt(self, game: Game, state: State, role: str) -> str:
+        here = side(state, role)
+        opening = f"Battle {state['battle']}. Your columns: {standing(state, role)}."
+        placed = "; ".join(f"{describe(cid)} on the {column}" for column, cid in here["placed"])
+        if not here["hand"]:
+            return f"{opening} Placed face down: {placed}. Commit them with done (or undo)."
+        count = len(here["hand"])
+        words = {1: "reinforcement", 2: "two reinforcements", 3: "three reinforcements"}
+        what = words.get(count, f"{count} reinforcements")
+        if here["placed"]:
+            return (
+                f"{opening} Placed so far: {placed}. Place your other {what} face down, "
+                "one per column."
+            )
+        if count == 1:
+            return f"{opening} Place your reinforcement face down in one column."
+        return f"{opening} Place your {what} face down, one per column."
+
+    def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
+        if verb == "done":
+            return "Commit reinforcements"
+        column, cid = str(arg).split(":", 1)
+        return f"{describe(cid)} → {COLUMN_LABELS[column]}"
+
+    def on_place(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        column, cid = str(arg).split(":", 1)
+        here = side(state, role)
+        here["hand"].remove(cid)
+        here["placed"].append([column, cid])
+
+    def on_done(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        here = side(state, role)
+        here["committed"] = True
+        log(state, f"{ADJECTIVE[role]} commits {len(here['placed'])} reinforcement(s).")
+        if all(side(state, r)["committed"] for r in SIDES):
+            self.reveal(game, state)
+
+    def take_back(self, state: State, role: str) -> None:
+        """Undo: the newest face-down placement of ``role`` returns to its hand."""
+        here = side(state, role)
+        if here["committed"] or not here["placed"]:
+            raise IllegalAction("You have no placement to take back.")
+        _, cid = here["placed"].pop()
+        here["hand"].append(cid)
+
+    def reveal(self, game: Game, state: State) -> None:
+        """Both sides turn their reinforcements face up together; "play another" chains."""
+        seal(state)
+        for role in SIDES:
+            here = side(state, role)
+            for column in COLUMNS:
+                for placed_column, cid in here["placed"]:
+                    if placed_column == column:
+                        play_late(state, role, column, cid, "reinforces with")
+            here["placed"] = []
+            here["committed"] = False
+        goto(game, state, "resolve")
+
+
+class Resolve(Step):
+    """Steps 5 and 6: settle each column, left to right; clear the field; next battle."""
+
+    def enter(self, game: Game, state: State) -> None:
+        summaries = [resolve_column(state, column) for column in COLUMNS]
+        for summary in summaries:
+            log(state, result_line(summary))
+        for role in SIDES:
+            here = side(state, role)
+            here["graveyard"].extend(here["beside"])
+            here["beside"] = []
+        state["modifiers"] = []
+        state["last_battle"] = {"battle": state["battle"], "columns": summaries}
+        if not self.war_is_over(game, state):
+            goto(game, state, "flip")
+
+    def war_is_over(self, game: Game, state: State) -> bool:
+        forces = {role: alive(state, role) for role in SIDES}
+        score: dict[str, Any] = {**forces, "battles": state["battle"]}
+        standing_line = ", ".join(f"{SIDE_NAMES[r]} {forces[r]}" for r in SIDES)
+        log(state, f"Forces alive: {standing_line}.")
+        if not any(forces.values()):
+            game.finish(state, None, "both armies were destroyed in the same battle", score)
+        elif not forces["union"] or not forces["confederate"]:
+            winner = "union" if forces["union"] else "confederate"
+            loser = SIDE_NAMES[opponent(winner)]
+            game.finish(state, winner, f"the {loser} has no forces left", score)
+        elif state["battle"] >= BATTLE_CAP:
+            if forces["union"] == forces["confederate"]:
+                game.finish(state, None, f"after {BATTLE_CAP} battles the armies are even", score)
+            else:
+                winner = max(SIDES, key=lambda r: forces[r])
+                game.finish(
+                    state, winner, f"after {BATTLE_CAP} battles it has more forces alive", score
+                )
+        else:
+            return False
+        log(state, f"# {game.status(state)}")
+        return True
+
+
+def result_line(summary: dict[str, Any]) -> str:
+    column = summary["column"]
+    totals = {role: summary["sides"][role]["total"] for role in SIDES}
+    winner = summary["winner"]
+    how = summary["how"]
+    if how == "empty":
+        return f"{COLUMN_LABELS[column]}: no cards."
+    if how == "both fell":
+        both = f"{totals['union']} to {totals['confederate']}"
+        return f"{COLUMN_LABELS[column]}: both sides fall ({both})."
+    assert winner is not None
+    if how == "unopposed":
+        return f"{COLUMN_LABELS[column]}: {SIDE_NAMES[winner]} unopposed."
+    return (
+        f"{COLUMN_LABELS[column]}: {SIDE_NAMES[winner]} wins "
+        f"{totals[winner]} to {totals[opponent(winner)]}."
+    )
+
+
+STEPS: dict[str, Step] = {
+    "flip": Flip(),
+    "events": FollowEvents(),
+    "event": EventStep(),
+    "reinforcements": DrawReinforcements(),
+    "position": PositionReinforcements(),
+    "resolve": Resolve(),
+}
