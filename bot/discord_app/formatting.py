@@ -7,6 +7,7 @@ Everything that goes to the channel is built from public views and public log li
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -79,7 +80,7 @@ def seat_line(game: GameInfo) -> str:
 def since(epoch: float | None) -> str:
     if not epoch:
         return ""
-    return discord.utils.format_dt(discord.utils.utcfromtimestamp(epoch), "R")
+    return discord.utils.format_dt(datetime.fromtimestamp(epoch, tz=UTC), "R")
 
 
 # --------------------------------------------------------------- channel posts

@@ -1,0 +1,150 @@
+"""Unit tests of the custom_id codec and the view -> components builder (no network)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import pytest
+
+from bot.discord_app import components as c
+from bot.discord_app.cogs.game import parse_options
+
+
+@pytest.mark.parametrize(
+    "arg", [None, 0, 7, -3, 123456, "K17", "abc:def", "12", "'quoted", "", "x y", "Ü-ñ"]
+)
+def test_action_id_round_trip_keeps_arg_and_type(arg: Any) -> None:
+    cid = c.action_id(42, 9, "card", arg)
+    parsed = c.parse(cid)
+    assert (parsed.kind, parsed.game_id, parsed.version, parsed.verb) == ("action", 42, 9, "card")
+    assert parsed.arg == arg and type(parsed.arg) is type(arg)
+    assert len(cid) <= c.MAX_CUSTOM_ID
+
+
+def test_other_ids_round_trip() -> None:
+    s = c.parse(c.select_id(5, 11, "space", 2))
+    assert (s.kind, s.game_id, s.version, s.verb, s.part) == ("select", 5, 11, "space", 2)
+    j = c.parse(c.join_id(5, "confederate"))
+    assert (j.kind, j.game_id, j.role) == ("join", 5, "confederate")
+    p = c.parse(c.prompt_id(5))
+    assert (p.kind, p.game_id) == ("prompt", 5)
+
+
+def test_brief_format() -> None:
+    assert c.action_id(3, 14, "place", 2) == "dsp:a:3:14:place:2"
+    assert c.action_id(3, 14, "done") == "dsp:a:3:14:done:"
+    assert c.select_id(3, 14, "space") == "dsp:s:3:14:space:0"
+
+
+@pytest.mark.parametrize(
+    "forged",
+    [
+        "",
+        "dsp",
+        "dsp:a",
+        "dsp:a:x:1:card:1",
+        "dsp:a:1:-1:card:1",
+        "dsp:a:1:1:CARD:1",
+        "dsp:a:1:1:card",
+        "dsp:s:1:1:card:x",
+        "dsp:z:1:1:card:1",
+        "dsp:j:1:",
+        "dsp:j:1:bad role",
+        "dsp:h:one",
+        "other:a:1:1:card:1",
+        "dsp:a:1:1:card:" + "x" * 100,
+        "dsp:a:1:1:card:line\nbreak",
+        "dsp:a:99999999999999999999:1:card:1",
+    ],
+)
+def test_forged_or_malformed_ids_are_refused(forged: str) -> None:
+    with pytest.raises(c.BadCustomId):
+        c.parse(forged)
+    assert not c.is_ours(forged)
+
+
+def test_too_long_arg_cannot_be_encoded() -> None:
+    with pytest.raises(c.BadCustomId):
+        c.action_id(1, 1, "card", "x" * 100)
+    with pytest.raises(c.BadCustomId):
+        c.action_id(1, 1, "Bad Verb", 1)
+
+
+def _rows(ui: discord.ui.View) -> list[list[dict[str, Any]]]:
+    payload = ui.to_components()
+    return [row["components"] for row in payload]
+
+
+def test_true_verbs_and_short_lists_become_buttons_with_labels() -> None:
+    view = {
+        "actions": {"card": ["U01", "U02"], "done": True, "undo": True},
+        "labels": {"card": {"U01": "Grant (3)", "U02": "Sherman (2)"}, "done": "Finish"},
+    }
+    built = c.build_prompt_view(4, 2, view)
+    rows = _rows(built.view)
+    buttons = [b for row in rows for b in row]
+    labels = [b["label"] for b in buttons]
+    assert labels == ["Grant (3)", "Sherman (2)", "Finish", "Undo"]
+    assert [c.parse(b["custom_id"]).arg for b in buttons] == ["U01", "U02", None, None]
+    assert all(c.parse(b["custom_id"]).version == 2 for b in buttons)
+    assert not built.overflow
+
+
+def test_only_listed_actions_get_components() -> None:
+    view = {"actions": {"pass": True}, "labels": {"pass": "Pass", "card": {"U01": "Grant"}}}
+    rows = _rows(c.build_prompt_view(1, 1, view).view)
+    assert [b["label"] for row in rows for b in row] == ["Pass"]
+    assert c.build_prompt_view(1, 1, {"actions": {}}).view.children == []
+
+
+def test_more_than_25_options_split_into_several_selects() -> None:
+    args = list(range(1, 61))
+    view = {
+        "actions": {"space": args, "done": True},
+        "labels": {"space": {str(a): f"Space {a}" for a in args}, "done": "Done"},
+    }
+    built = c.build_prompt_view(8, 3, view)
+    rows = _rows(built.view)
+    assert len(rows) <= c.MAX_ROWS
+    selects = [comp for row in rows for comp in row if comp["type"] == 3]
+    assert [len(s["options"]) for s in selects] == [25, 25, 10]
+    values = [int(o["value"]) for s in selects for o in s["options"]]
+    assert values == args
+    assert selects[0]["options"][0]["label"] == "Space 1"
+    assert len({s["custom_id"] for s in selects}) == 3
+    assert all(c.parse(s["custom_id"]).verb == "space" for s in selects)
+    assert not built.overflow
+
+
+def test_five_row_limit_is_kept_and_overflow_reported() -> None:
+    actions: dict[str, Any] = {f"v{i}": list(range(30)) for i in range(4)}
+    actions["done"] = True
+    built = c.build_prompt_view(1, 1, {"actions": actions, "labels": {}})
+    rows = _rows(built.view)
+    assert len(rows) == c.MAX_ROWS
+    assert all(len(row) <= c.BUTTONS_PER_ROW for row in rows)
+    assert built.overflow
+
+
+def test_long_labels_are_clipped() -> None:
+    view = {"actions": {"go": True}, "labels": {"go": "x" * 200}}
+    [[button]] = _rows(c.build_prompt_view(1, 1, view).view)
+    assert len(button["label"]) <= c.LABEL_MAX
+
+
+def test_lobby_view_has_a_join_button_per_open_seat() -> None:
+    rows = _rows(c.build_lobby_view(7, [("union", "Union"), ("confederate", "Confederacy")]))
+    ids = [b["custom_id"] for row in rows for b in row]
+    assert [c.parse(i).role for i in ids] == ["union", "confederate"]
+
+
+def test_parse_options() -> None:
+    assert parse_options("rounds=2, fast=true, name=x, rate=0.5") == {
+        "rounds": 2,
+        "fast": True,
+        "name": "x",
+        "rate": 0.5,
+    }
+    assert parse_options('{"rounds": 1}') == {"rounds": 1}
+    assert parse_options(None) == {}
