@@ -165,7 +165,7 @@ async def test_double_click_changes_state_once(tmp_path):
     async with table(tmp_path, "alice", "bob") as t:
         game_id = await start_game(t)
         prompt = last_prompt(t, "alice")
-        cid, value = choices_of(prompt)[0]
+        cid, _ = choices_of(prompt)[0]
         before = (await t.bot.manager.get_game_info(game_id)).version
         first, second = await asyncio.gather(
             t.emu.click(t.players["alice"], prompt, cid),
