@@ -1,0 +1,44 @@
+"""Fort Sumter: full random games per second, and average actions per game.
+
+Run: /work/venv/bin/python bench/bench_fort_sumter.py [games]
+Each game is played with uniformly random legal actions (never undo) through the real
+contract (``act`` with its undo snapshots), from set-up to final scoring.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rules.fort_sumter import GAME  # noqa: E402
+
+
+def play(seed: int) -> int:
+    chooser = random.Random(seed)
+    state = GAME.setup(seed=seed)
+    actions = 0
+    while GAME.outcome(state) is None:
+        role = chooser.choice(GAME.active_roles(state))
+        legal = GAME.legal_actions(state, role)
+        verb = chooser.choice(sorted(v for v in legal if v != "undo"))
+        args = legal[verb]
+        state = GAME.act(state, role, verb, None if args is True else chooser.choice(args))
+        actions += 1
+    return actions
+
+
+def main() -> None:
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    start = time.perf_counter()
+    total = sum(play(seed) for seed in range(games))
+    elapsed = time.perf_counter() - start
+    print(f"{games} games in {elapsed:.2f} s: {games / elapsed:.1f} games/s")
+    print(f"{total / games:.1f} actions per game, {total / elapsed:.0f} actions/s")
+
+
+if __name__ == "__main__":
+    main()
