@@ -1,0 +1,131 @@
+"""Button-click latency of the real Dispatch bot through the loopback emulator, vs the floor.
+
+Run:  python bench/bench_click_latency.py [--clicks 300] [--actions 200]
+
+Three figures, each as median and p99 in milliseconds:
+1. floor: a bare discord.py client that only acknowledges (tests/emulator/latency.py);
+2. bot ack: the real bot acknowledging a click on the table's "My prompt" button (time to
+   the interaction callback, the number Discord's 3-second rule is about);
+3. bot action: a click that applies a game action, from the click until the bot has
+   finished (manager.act committed, table post and DMs delivered, prompt message edited).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import discord
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.config import Config
+from bot.discord_app import create_bot
+from tests.discord_helpers import choices_of, pick, register_test_game, table, version_of
+from tests.emulator import Emulator
+from tests.emulator.latency import measure_click_latency
+
+
+class AckClient(discord.Client):
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type is discord.InteractionType.component:
+            await interaction.response.defer()
+
+
+def stats(samples_s: list[float]) -> dict[str, float]:
+    ms = sorted(s * 1000 for s in samples_s)
+    pct = statistics.quantiles(ms, n=100, method="inclusive") if len(ms) > 1 else ms * 99
+    return {"n": len(ms), "median_ms": statistics.median(ms), "p99_ms": pct[98]}
+
+
+async def bench_floor(clicks: int) -> dict[str, Any]:
+    return await measure_click_latency(lambda: AckClient(intents=discord.Intents.default()), clicks)
+
+
+async def bench_bot_ack(clicks: int, workdir: Path) -> dict[str, Any]:
+    register_test_game()
+
+    def factory() -> discord.Client:
+        config = Config(
+            token="emulator.bot.token",
+            db_path=workdir / "ack.sqlite3",
+            dev_guild_id=None,
+            log_level="WARNING",
+        )
+        return create_bot(config, delivery_interval=0.5)
+
+    async def setup(emu: Emulator, bot: Any, channel: Any, user: Any) -> tuple[Any, str]:
+        guild = emu.world.channel_guild(channel)
+        opponent = emu.add_member(guild, "opponent")
+        await emu.wait_for_commands("game")
+        result = await emu.slash(user, channel, "game new", game="skirmish", opponent=opponent)
+        await result.response()
+        [post] = [m for m in emu.channel_messages(channel.id) if "dsp:h:" in str(m.components)]
+        return post, post.custom_ids()[0]
+
+    return await measure_click_latency(factory, clicks, setup=setup)
+
+
+async def bench_bot_actions(actions: int, workdir: Path) -> dict[str, float]:
+    register_test_game()
+    rng = random.Random(5)
+    samples: list[float] = []
+    seats = {"north": "alice", "south": "bob"}
+    async with table(workdir, "alice", "bob") as t:
+        await t.start()
+        while len(samples) < actions:
+            await t.slash(
+                "alice", "game new", game="skirmish", opponent=t.players["bob"], options="rounds=8"
+            )
+            info = await t.bot.manager.game_in_channel(str(t.channel.id))
+            while info is not None and info.status == "active" and len(samples) < actions:
+                role = info.active_roles[0]
+                who = seats[role]
+                uid = t.players[who].id
+                msgs = [t.emu.message(m.id) for m in t.emu.dms(uid)]
+                msgs = [m for m in msgs if version_of(m) is not None]
+                prompt = max(msgs, key=lambda m: (version_of(m), m.id))
+                started = time.perf_counter()
+                await t.press(who, prompt, *pick(choices_of(prompt), rng))
+                samples.append(time.perf_counter() - started)
+                info = await t.bot.manager.get_game_info(info.id)
+    return stats(samples)
+
+
+async def run(clicks: int, actions: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        floor = await bench_floor(clicks)
+        ack = await bench_bot_ack(clicks, Path(tmp))
+        acted = await bench_bot_actions(actions, Path(tmp))
+    print(f"click latency through the emulator ({clicks} clicks; {actions} game actions)")
+    print(f"  {'':<38} {'median ms':>10} {'p99 ms':>10}")
+    rows = [
+        ("floor: bare client, ack only", floor["median_ms"], floor["p99_ms"]),
+        ("bot: ack of 'My prompt' click", ack["median_ms"], ack["p99_ms"]),
+        ("bot: action click, fully handled", acted["median_ms"], acted["p99_ms"]),
+    ]
+    for name, median, p99 in rows:
+        print(f"  {name:<38} {median:>10.2f} {p99:>10.2f}")
+    if floor["failures"] or ack["failures"]:
+        print(f"  failures: floor {floor['failures']}, bot {ack['failures']}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clicks", type=int, default=300)
+    parser.add_argument("--actions", type=int, default=200)
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.ERROR)
+    asyncio.run(run(args.clicks, args.actions))
+
+
+if __name__ == "__main__":
+    main()
