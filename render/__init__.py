@@ -12,7 +12,7 @@ import io
 from typing import Any
 
 #: game name -> module that draws it.
-RENDERERS: dict[str, str] = {}
+RENDERERS: dict[str, str] = {"war": "render.war"}
 
 
 class NoRenderer(LookupError):
@@ -30,7 +30,14 @@ def _module(game_name: str) -> Any:
         raise NoRenderer(f"No board renderer for {game_name!r}.") from None
 
 
+#: Colours kept when a board is saved: boards are flat drawings with anti-aliased text,
+#: so a small adaptive palette is indistinguishable and makes the PNG several times smaller.
+PALETTE_COLOURS = 128
+
+
 def _png(image: Any) -> bytes:
+    if getattr(image, "mode", "") == "RGB":
+        image = image.quantize(colors=PALETTE_COLOURS, method=2, dither=0)  # 2 = FASTOCTREE
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", optimize=True)
     return buffer.getvalue()

@@ -1,0 +1,227 @@
+"""Drawing helpers every board renderer shares: fonts, colours, wrapped text, boxes, cards.
+
+Fonts come from Pillow's built-in scalable font (``ImageFont.load_default(size=N)``), so
+nothing is downloaded and every machine draws the same image.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+Colour = tuple[int, int, int]
+Box = tuple[int, int, int, int]
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+#: A small shared palette; games add their own side colours.
+COLOURS: dict[str, Colour] = {
+    "paper": (239, 231, 212),
+    "paper_dark": (222, 210, 184),
+    "ink": (35, 31, 28),
+    "muted": (110, 102, 92),
+    "white": (255, 255, 255),
+    "card": (250, 246, 236),
+    "card_edge": (120, 108, 90),
+    "gold": (196, 154, 58),
+    "red": (160, 40, 40),
+    "green": (46, 116, 64),
+    "union": (40, 74, 140),
+    "union_light": (214, 224, 243),
+    "confederate": (104, 108, 116),
+    "confederate_light": (226, 227, 230),
+    "shadow": (196, 186, 164),
+    "banner": (32, 30, 40),
+}
+
+
+@cache
+def font(size: int) -> Font:
+    """Pillow's built-in scalable font at ``size`` pixels."""
+    return ImageFont.load_default(size=size)
+
+
+def text_width(text: str, size: int) -> int:
+    left, _, right, _ = font(size).getbbox(text)
+    return int(right - left)
+
+
+def wrap(text: str, size: int, width: int, max_lines: int | None = None) -> list[str]:
+    """``text`` broken into lines no wider than ``width`` pixels (words kept whole; a
+    last line that does not fit ``max_lines`` ends with three dots)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        trial = f"{current} {word}".strip()
+        if text_width(trial, size) <= width or not current:
+            current = trial
+        else:
+            lines.append(current)
+            current = word
+    if current:
+        lines.append(current)
+    if max_lines is not None and len(lines) > max_lines:
+        lines = lines[:max_lines]
+        last = lines[-1]
+        while last and text_width(last + "...", size) > width:
+            last = last[:-1]
+        lines[-1] = last.rstrip() + "..."
+    return lines
+
+
+def fit(text: str, size: int, width: int) -> str:
+    """``text`` cut (with an ellipsis) to fit in ``width`` pixels on one line."""
+    if text_width(text, size) <= width:
+        return text
+    while text and text_width(text + "...", size) > width:
+        text = text[:-1]
+    return text.rstrip() + "..."
+
+
+def canvas(width: int, height: int, colour: Colour = COLOURS["paper"]) -> Image.Image:
+    return Image.new("RGB", (width, height), colour)
+
+
+def rounded_box(
+    draw: ImageDraw.ImageDraw,
+    box: Box,
+    fill: Colour | None,
+    outline: Colour | None = None,
+    radius: int = 10,
+    width: int = 2,
+) -> None:
+    draw.rounded_rectangle(box, radius=radius, fill=fill, outline=outline, width=width)
+
+
+def text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[int, int],
+    content: str,
+    size: int,
+    colour: Colour = COLOURS["ink"],
+    anchor: str = "la",
+) -> None:
+    draw.text(xy, content, font=font(size), fill=colour, anchor=anchor)
+
+
+def lines(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[int, int],
+    rows: Sequence[str],
+    size: int,
+    colour: Colour = COLOURS["ink"],
+    spacing: int = 3,
+) -> int:
+    """Draw ``rows`` one under another; returns the y below the last one."""
+    x, y = xy
+    for row in rows:
+        draw.text((x, y), row, font=font(size), fill=colour)
+        y += size + spacing
+    return y
+
+
+def badge(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[int, int],
+    label: str,
+    size: int,
+    fill: Colour,
+    colour: Colour = COLOURS["white"],
+    pad: int = 8,
+) -> Box:
+    """A pill with ``label`` centred on ``centre``; returns its box."""
+    w = text_width(label, size) + 2 * pad
+    h = size + pad
+    x, y = centre
+    box = (x - w // 2, y - h // 2, x + w // 2, y + h // 2)
+    draw.rounded_rectangle(box, radius=h // 2, fill=fill)
+    draw.text((x, y), label, font=font(size), fill=colour, anchor="mm")
+    return box
+
+
+def draw_card(
+    draw: ImageDraw.ImageDraw,
+    box: Box,
+    *,
+    title: str,
+    value: str,
+    accent: Colour,
+    kind: str = "",
+    body: str = "",
+    face: Colour = COLOURS["card"],
+    strip: int = 30,
+    note: str = "",
+    dimmed: bool = False,
+    shadow: bool = True,
+) -> None:
+    """A face-up card: a coloured strip with its value and title (what shows when cards
+    overlap), then its kind and body text. ``note`` goes bottom right (e.g. "counts 0")."""
+    x0, y0, x1, y1 = box
+    edge = COLOURS["card_edge"]
+    if shadow:
+        draw.rounded_rectangle((x0 + 2, y0 + 3, x1 + 2, y1 + 3), radius=8, fill=COLOURS["shadow"])
+    draw.rounded_rectangle(box, radius=8, fill=face, outline=edge, width=1)
+    draw.rounded_rectangle((x0, y0, x1, y0 + strip), radius=8, fill=accent)
+    if y1 - y0 > strip + 8:
+        draw.rectangle((x0 + 1, y0 + strip - 8, x1 - 1, y0 + strip), fill=accent)
+    value_size = strip - 10
+    draw.text(
+        (x0 + 8, y0 + strip // 2), value, font=font(value_size), fill=COLOURS["white"], anchor="lm"
+    )
+    left = x0 + 14 + text_width(value, value_size)
+    draw.text(
+        (left, y0 + strip // 2),
+        fit(title, 14, x1 - left - 6),
+        font=font(14),
+        fill=COLOURS["white"],
+        anchor="lm",
+    )
+    inner = x1 - x0 - 16
+    y = y0 + strip + 5
+    if kind and y1 - y > 16:
+        draw.text((x0 + 8, y), kind.upper(), font=font(11), fill=COLOURS["muted"])
+        y += 15
+    room = (y1 - y - (16 if note else 4)) // 15
+    if body and room > 0:
+        lines(draw, (x0 + 8, y), wrap(body, 12, inner, room), 12, COLOURS["ink"], spacing=3)
+    if note:
+        draw.text((x1 - 6, y1 - 4), note, font=font(12), fill=COLOURS["red"], anchor="rd")
+    if dimmed:
+        draw.rounded_rectangle(box, radius=8, outline=COLOURS["muted"], width=2)
+
+
+def draw_card_back(
+    draw: ImageDraw.ImageDraw, box: Box, accent: Colour, label: str = "", pattern: bool = True
+) -> None:
+    """A face-down card: the side's colour, a frame and an optional label (never a name)."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle((x0 + 2, y0 + 3, x1 + 2, y1 + 3), radius=8, fill=COLOURS["shadow"])
+    draw.rounded_rectangle(box, radius=8, fill=accent, outline=COLOURS["card_edge"], width=1)
+    draw.rounded_rectangle(
+        (x0 + 6, y0 + 6, x1 - 6, y1 - 6), radius=6, outline=COLOURS["gold"], width=1
+    )
+    if pattern:
+        cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+        for r in (18, 12):
+            draw.ellipse(
+                (cx - r, cy - r, cx + r, cy + r), outline=_blend(accent, COLOURS["white"], 0.3)
+            )
+    if label:
+        w = text_width(label, 13) + 12
+        cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+        draw.rounded_rectangle((cx - w // 2, cy - 11, cx + w // 2, cy + 11), radius=8, fill=accent)
+        draw.text((cx, cy), label, font=font(13), fill=COLOURS["white"], anchor="mm")
+
+
+def _blend(a: Colour, b: Colour, t: float) -> Colour:
+    return (
+        int(a[0] + (b[0] - a[0]) * t),
+        int(a[1] + (b[1] - a[1]) * t),
+        int(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+def blend(a: Colour, b: Colour, t: float) -> Colour:
+    """The colour ``t`` of the way from ``a`` to ``b``."""
+    return _blend(a, b, t)
