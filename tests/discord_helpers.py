@@ -13,6 +13,7 @@ import contextlib
 import logging
 import random
 import re
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -202,6 +203,8 @@ class Table:
     players: dict[str, User] = field(default_factory=dict)
     bot: Any = None
     _running: Any = None
+    #: Seconds added to the manager's clock (reminder tests move time forward).
+    clock_offset: float = 0.0
 
     def config(self) -> Config:
         return Config(
@@ -217,7 +220,11 @@ class Table:
         return create_bot(
             self.config(),
             delivery_interval=0.05,
-            manager_options={"retry_base_s": 0.05, "retry_cap_s": 0.2},
+            manager_options={
+                "retry_base_s": 0.05,
+                "retry_cap_s": 0.2,
+                "clock": lambda: time.time() + self.clock_offset,
+            },
         )
 
     async def start(self) -> Any:

@@ -26,6 +26,7 @@ from tests.discord_helpers import (
     table,
     version_of,
 )
+from tests.emulator import CommandError
 
 pytestmark = pytest.mark.slow
 
@@ -259,6 +260,10 @@ async def test_closed_dms_play_through_game_hand_and_channel_told_once(tmp_path)
         assert len(notices) == 1
         assert f"<@{t.players['bob'].id}>" in notices[0].content
         assert t.emu.dms(t.players["bob"].id) == []
+        # One refused DM, then no more attempts (not retried each turn).
+        dm_channel = t.emu.world.dm_channels[t.players["bob"].id].id
+        refused = [r for r in t.emu.requests if f"/channels/{dm_channel}/messages" in r.path]
+        assert len(refused) == 1 and refused[0].status == 403
         assert_all_answered(t)
 
 
@@ -397,3 +402,34 @@ async def test_lobby_leave_cancel_and_abandon(tmp_path):
         assert "abandoned" in second.text
         assert (await t.bot.manager.get_game_info(game_id)).status == "abandoned"
         assert_all_answered(t)
+
+
+async def test_reminders_fire_from_the_delivery_loop(tmp_path):
+    async with table(tmp_path, "alice", "bob") as t:
+        await start_game(t)
+        posts = len(t.emu.channel_messages(t.channel.id))
+        dms = len(t.emu.dms(t.players["alice"].id))
+        t.clock_offset = 25 * 3600  # a day and an hour later, nobody has moved
+        await t.emu.world.wait_until(
+            lambda: len(t.emu.channel_messages(t.channel.id)) > posts, 5.0, "a reminder post"
+        )
+        reminder = t.emu.channel_messages(t.channel.id)[-1]
+        assert "Reminder" in reminder.content
+        await t.emu.world.wait_until(
+            lambda: len(t.emu.dms(t.players["alice"].id)) > dms, 5.0, "a reminder DM"
+        )
+        assert "Reminder" in t.emu.dms(t.players["alice"].id)[-1].text()
+
+
+async def test_owner_syncs_globally_then_my_games_works_in_a_dm(tmp_path):
+    async with table(tmp_path, "alice", "bob") as t:
+        await start_game(t)
+        assert t.emu.world.global_commands == []  # no global sync on start with a dev guild
+        t.players["owner"] = t.emu.owner
+        with pytest.raises(CommandError):  # hidden from members without Administrator
+            await t.slash("alice", "dispatch sync", scope="global")
+        synced = await t.slash("owner", "dispatch sync", scope="global")
+        assert "Synced" in synced.text
+        result = await t.emu.slash(t.players["alice"], None, "games")
+        await result.response()
+        assert "your turn" in result.text and str(t.channel.id) in result.text
