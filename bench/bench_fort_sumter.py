@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules.fort_sumter import GAME  # noqa: E402
+from rules.fort_sumter import GAME
 
 
 def play(seed: int) -> int:

@@ -312,3 +312,66 @@ def test_undo_takes_back_one_token_placement_of_its_author() -> None:
     assert state["spaces"]["texas"][U] == 1 and state["step"] == "value_play"
     state = act(state, U, "done")
     assert "undo" not in actions(state, S)
+
+
+def test_event_step_with_a_condition_runs_only_if_it_holds() -> None:
+    constitution = "S20"  # place up to 2 in Montgomery; if you control it, 1 in Deep South
+    state = at_card_play()
+    state = act(state, U, "value", state["hands"][U][0])
+    state = act(state, U, "done")
+    state = give(state, S, [constitution, CORNERSTONE, CHARLESTON_MERCURY, PEACE_COMMISSIONER])
+    put(state, "montgomery", U, 3)
+    state = act(state, S, "event", constitution)
+    state = act(state, S, "place", "montgomery")
+    state = act(state, S, "place", "montgomery")
+    assert GAME.active_roles(state) == (U,)  # 2 vs 3: no control, no Deep South
+    assert any("its condition is not met" in line for line in state["log"][-3:])
+
+
+def test_public_view_carries_everything_a_board_image_needs() -> None:
+    state = give(at_card_play(), U, [STAR_OF_THE_WEST, CORWIN, MAJOR_ANDERSON, FORT_PICKENS])
+    state = act(state, U, "event", MAJOR_ANDERSON)
+    view = GAME.view(state, None)
+    for key in (
+        "round",
+        "phase",
+        "first_player",
+        "turn",
+        "vp",
+        "spaces",
+        "dimensions",
+        "peace_commissioner",
+        "crisis_tracks",
+        "bonus_boxes",
+        "pools",
+        "hand_counts",
+        "set_aside_counts",
+        "decks",
+        "last_play",
+        "revealed_objectives",
+        "final_crisis",
+    ):
+        assert key in view, key
+    sumter = next(s for s in view["spaces"] if s["id"] == "fort_sumter")
+    assert sumter == {
+        "id": "fort_sumter",
+        "name": "Fort Sumter",
+        "dimension": "armaments",
+        "dimension_name": "Armaments",
+        "pivotal": False,
+        "tokens": {U: 3, S: 0},
+        "controller": U,
+        "peace_commissioner": False,
+        "reconstructed": False,
+    }
+    assert view["last_play"]["card"]["title"] == "Major Anderson"
+    assert view["last_play"]["how"] == "event"
+    assert [z["zone"] for z in view["crisis_tracks"][U]["zones"]] == [
+        "starting",
+        "escalation",
+        "tension",
+        "final_crisis",
+    ]
+    private = GAME.view(state, U)
+    assert {c["id"] for c in private["hand"]} == {STAR_OF_THE_WEST, CORWIN, FORT_PICKENS}
+    assert private["hand"][0].keys() >= {"title", "value", "colour", "text", "fc_dimension"}

@@ -72,13 +72,17 @@ def _left(frame: Frame, params: Params) -> int:
     return _count(params) - _done(frame)
 
 
-def _tokens_word(n: int) -> str:
-    return "1 token" if n == 1 else f"{n} tokens"
+def _noun(n: int) -> str:
+    return "token" if n == 1 else "tokens"
 
 
 def _skipped(state: State, frame: Frame, params: Params) -> bool:
     space = params.get("if_control")
     return space is not None and board.controller(state, space) != _player(frame)
+
+
+def _log_skip(state: State, frame: Frame, why: str) -> None:
+    log(state, f"{source_title(frame['source'])}: {why}; that part is skipped.")
 
 
 def _header(frame: Frame) -> str:
@@ -99,8 +103,14 @@ class _TokenOp(Op):
     def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
         frame["scratch"]["n"] = 0
         if _skipped(state, frame, params):
+            _log_skip(state, frame, "its condition is not met")
             return True
-        return self._finished(state, frame, params)
+        if not self.targets(state, frame, params):
+            preposition = "in" if self.verb == "place" else "from"
+            where = board.describe_where(params["where"])
+            _log_skip(state, frame, f"no token can be {self.verb}d {preposition} {where}")
+            return True
+        return False
 
     def _finished(self, state: State, frame: Frame, params: Params) -> bool:
         return _left(frame, params) <= 0 or not self.targets(state, frame, params)
@@ -174,7 +184,7 @@ class PlaceOp(_TokenOp):
         left = _left(frame, params)
         word = "up to " if params.get("up_to", True) else ""
         where = board.describe_where(params["where"])
-        return f"{_header(frame)}\nPlace {word}{_tokens_word(left)} more in {where}."
+        return f"{_header(frame)}\nPlace {word}{left} more {_noun(left)} in {where}."
 
 
 class RemoveOp(_TokenOp):
@@ -201,7 +211,7 @@ class RemoveOp(_TokenOp):
         word = "up to " if params.get("up_to", True) else ""
         side = ROLE_NAMES[_side(frame, params)]
         where = board.describe_where(params["where"])
-        return f"{_header(frame)}\nRemove {word}{left} more {side} token(s) from {where}."
+        return f"{_header(frame)}\nRemove {word}{left} more {side} {_noun(left)} from {where}."
 
 
 class MoveOp(Op):
@@ -229,8 +239,13 @@ class MoveOp(Op):
     def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
         frame["scratch"].update({"n": 0, "from": None})
         if _skipped(state, frame, params):
+            _log_skip(state, frame, "its condition is not met")
             return True
-        return self._finished(state, frame, params)
+        if not self._sources(state, frame, params):
+            where = board.describe_where(params["from"])
+            _log_skip(state, frame, f"no token can be moved from {where}")
+            return True
+        return False
 
     def actions(self, game: Game, state: State, frame: Frame, params: Params) -> Actions:
         source = frame["scratch"].get("from")
@@ -289,7 +304,7 @@ class MoveOp(Op):
         left = _left(frame, params)
         word = "up to " if params.get("up_to", True) else ""
         return (
-            f"{_header(frame)}\nMove {word}{left} more {side} token(s) from "
+            f"{_header(frame)}\nMove {word}{left} more {side} {_noun(left)} from "
             f"{board.describe_where(params['from'])} to {board.describe_where(params['to'])}."
         )
 
@@ -298,7 +313,10 @@ class PeaceCommissionerOp(Op):
     """Place the Peace Commissioner (or move it, if it is already on the map)."""
 
     def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
-        return _skipped(state, frame, params)
+        if _skipped(state, frame, params):
+            _log_skip(state, frame, "its condition is not met")
+            return True
+        return False
 
     def actions(self, game: Game, state: State, frame: Frame, params: Params) -> Actions:
         return {"space": list(board.resolve_where(params["where"]))}
