@@ -7,7 +7,9 @@ Three figures, each as median and p99 in milliseconds:
 2. bot ack: the real bot acknowledging a click on the table's "My prompt" button (time to
    the interaction callback, the number Discord's 3-second rule is about);
 3. bot action: a click that applies a game action, from the click until the bot has
-   finished (manager.act committed, table post and DMs delivered, prompt message edited).
+   finished (manager.act committed, table post and DMs delivered, prompt message edited),
+   on the small test game (no images) and on War Between the States (board and hand PNGs
+   rendered in a worker thread).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import discord
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import rules
 from bot.config import Config
 from bot.discord_app import create_bot
 from tests.discord_helpers import choices_of, pick, register_test_game, table, version_of
@@ -74,20 +77,20 @@ async def bench_bot_ack(clicks: int, workdir: Path) -> dict[str, Any]:
     return await measure_click_latency(factory, clicks, setup=setup)
 
 
-async def bench_bot_actions(actions: int, workdir: Path) -> dict[str, float]:
+async def bench_bot_actions(actions: int, workdir: Path, game: str) -> dict[str, float]:
+    """Play ``game`` by DM buttons (rendering boards and hands as in production)."""
     register_test_game()
     rng = random.Random(5)
     samples: list[float] = []
-    seats = {"north": "alice", "south": "bob"}
-    async with table(workdir, "alice", "bob") as t:
+    roles = rules.get_game(game).roles
+    seats = dict(zip(roles, ("alice", "bob"), strict=True))
+    async with table(workdir / game, "alice", "bob") as t:
         await t.start()
         while len(samples) < actions:
-            await t.slash(
-                "alice", "game new", game="skirmish", opponent=t.players["bob"], options="rounds=8"
-            )
+            await t.slash("alice", "game new", game=game, opponent=t.players["bob"])
             info = await t.bot.manager.game_in_channel(str(t.channel.id))
             while info is not None and info.status == "active" and len(samples) < actions:
-                role = info.active_roles[0]
+                role = rng.choice(info.active_roles)
                 who = seats[role]
                 uid = t.players[who].id
                 msgs = [t.emu.message(m.id) for m in t.emu.dms(uid)]
@@ -104,16 +107,18 @@ async def run(clicks: int, actions: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         floor = await bench_floor(clicks)
         ack = await bench_bot_ack(clicks, Path(tmp))
-        acted = await bench_bot_actions(actions, Path(tmp))
+        acted = await bench_bot_actions(actions, Path(tmp), "skirmish")
+        war = await bench_bot_actions(actions, Path(tmp), "war")
     print(f"click latency through the emulator ({clicks} clicks; {actions} game actions)")
     print(f"  {'':<38} {'median ms':>10} {'p99 ms':>10}")
     rows = [
         ("floor: bare client, ack only", floor["median_ms"], floor["p99_ms"]),
         ("bot: ack of 'My prompt' click", ack["median_ms"], ack["p99_ms"]),
-        ("bot: action click, fully handled", acted["median_ms"], acted["p99_ms"]),
+        ("bot: action click, test game, no images", acted["median_ms"], acted["p99_ms"]),
+        ("bot: action click, War, with images", war["median_ms"], war["p99_ms"]),
     ]
     for name, median, p99 in rows:
-        print(f"  {name:<38} {median:>10.2f} {p99:>10.2f}")
+        print(f"  {name:<42} {median:>10.2f} {p99:>10.2f}")
     if floor["failures"] or ack["failures"]:
         print(f"  failures: floor {floor['failures']}, bot {ack['failures']}")
 

@@ -106,6 +106,17 @@ async def test_whole_war_game_by_clicks_with_closed_dms_and_a_restart(tmp_path):
             assert len(notices) == 1 and f"<@{t.players['bob'].id}>" in notices[0].content
             assert t.emu.dms(t.players["bob"].id) == []
             assert t.emu.dms(t.players["alice"].id)
+            # Turn posts carry the board as attachment://board.png; prompts carry the hand.
+            boards = [m for m in channel if [a.filename for a in m.attachments] == ["board.png"]]
+            assert len(boards) >= 10
+            assert all(m.embeds[0]["image"]["url"] == "attachment://board.png" for m in boards)
+            hands = [
+                m
+                for m in t.emu.dms(t.players["alice"].id)
+                + t.emu.ephemeral_replies(t.players["bob"].id)
+                if any(a.filename == "hand.png" for a in m.attachments)
+            ]
+            assert hands
             for record in t.emu.interactions:
                 assert record.callback_type is not None
                 assert record.ack_latency is not None and record.ack_latency < 3.0
