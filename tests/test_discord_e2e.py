@@ -97,6 +97,8 @@ async def test_lobby_join_button_starts_the_game(tmp_path):
         # A second game in the same channel is refused clearly.
         again = await t.slash("bob", "game new", game="skirmish")
         assert "already has a game" in again.text
+        assert len(again.messages) == 1  # answered once, not by two error handlers
+        assert again.ephemeral
         assert_all_answered(t)
 
 
@@ -210,7 +212,8 @@ async def test_forged_and_foreign_ids_are_answered_politely(tmp_path):
         result = await t.press("mallory", post, post.custom_ids()[0])
         assert "not playing" in result.text
         stranger = await t.slash("mallory", "game hand")
-        assert "not playing" in stranger.text
+        assert "not playing" in stranger.text and stranger.ephemeral
+        assert len(stranger.messages) == 1
         assert_all_answered(t)
 
 

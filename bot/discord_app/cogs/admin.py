@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_app.play import reply, report
+from bot.discord_app.play import reply
 
 log = logging.getLogger("dispatch.discord")
 
@@ -19,11 +19,6 @@ class AdminCog(commands.GroupCog, group_name="dispatch", group_description="Bot 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
-        await report(interaction, getattr(error, "original", error))
 
     @app_commands.command(name="sync", description="Publish the slash commands (bot owner only)")
     @app_commands.describe(scope="global (up to an hour to appear) or here (this server, at once)")

@@ -21,7 +21,6 @@ from bot.discord_app.play import (
     manager_of,
     private_payload,
     reply,
-    report,
     send_private_view,
     user_id,
 )
@@ -98,11 +97,6 @@ class GameCog(
         self.bot = bot
         super().__init__()
 
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
-        await report(interaction, getattr(error, "original", error))
-
     # -- lobby ------------------------------------------------------------------
     async def _side_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
@@ -161,6 +155,12 @@ class GameCog(
         if opponent is not None and opponent.bot:
             raise errors.NotAllowed("Bots cannot be seated.")
         parsed = parse_options(options)
+        # Refuse the common mistakes before deferring, so the answer is ephemeral.
+        if game not in rules.GAMES:
+            raise errors.UnknownGame(game, rules.GAMES.keys())
+        busy = await manager_of(interaction).game_in_channel(channel_ref(interaction))
+        if busy is not None:
+            raise errors.ChannelBusy(busy.id)
         # Starting with an opponent renders and posts the board: may take a moment.
         await interaction.response.defer(thinking=True)
         info = await manager_of(interaction).create_game(

@@ -11,7 +11,7 @@ from discord.ext import commands
 import rules
 from bot.discord_app import formatting
 from bot.discord_app.cogs.game import _choices, game_name_autocomplete
-from bot.discord_app.play import manager_of, reply, report, user_id
+from bot.discord_app.play import manager_of, reply, user_id
 
 #: Card facts shown as embed fields, in this order, when a card has them.
 CARD_FIELDS = ("side", "kind", "value", "boost", "period", "ops")
@@ -55,11 +55,6 @@ def card_embed(game_name: str, card: dict[str, Any]) -> discord.Embed:
 class InfoCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
-        await report(interaction, getattr(error, "original", error))
 
     @app_commands.command(name="rules", description="How to play a game")
     @app_commands.describe(game="Which game")
