@@ -148,3 +148,17 @@ def test_parse_options() -> None:
     }
     assert parse_options('{"rounds": 1}') == {"rounds": 1}
     assert parse_options(None) == {}
+
+
+def test_bot_uses_only_non_privileged_intents(tmp_path) -> None:
+    from bot.config import Config
+    from bot.discord_app import create_bot, run
+
+    assert callable(run)
+    bot = create_bot(
+        Config(token=None, db_path=tmp_path / "x.sqlite3", dev_guild_id=None, log_level="INFO")
+    )
+    assert not bot.intents.message_content
+    assert not bot.intents.members
+    assert not bot.intents.presences
+    assert bot.intents.guilds

@@ -31,9 +31,18 @@ def run(config: Config) -> None:
     bot.run(config.token, log_handler=None)
 
 
+async def serve(config: Config) -> None:
+    """The same as ``run`` for a caller that already has an event loop."""
+    if not config.token:
+        raise SystemExit("DISCORD_TOKEN is not set; see docs/discord.md.")
+    bot = create_bot(config)
+    async with bot:
+        await bot.start(config.token)
+
+
 #: Aliases, whichever name the launcher uses.
 main = run
 run_bot = run
 run_discord = run
 
-__all__ = ["create_bot", "main", "run", "run_bot", "run_discord"]
+__all__ = ["create_bot", "main", "run", "run_bot", "run_discord", "serve"]
