@@ -163,8 +163,8 @@ def _side_strip(draw: ImageDraw.ImageDraw, view: dict[str, Any], role: str, y: i
     waiting = side.get("hand", 0)
     label = "Reinforcements"
     if side.get("committed"):
-        label += " · committed"
-    text(draw, (rx, y + 6), label, 12, COLOURS["muted"])
+        label += ": committed"
+    text(draw, (WIDTH - MARGIN, y + 6), label, 12, COLOURS["muted"], anchor="ra")
     for i in range(3):
         box = (rx + i * 46, y + 24, rx + i * 46 + 38, y + 80)
         if i < placed:
@@ -230,7 +230,7 @@ def _stack(
             value=_value_label(card),
             accent=accent,
             kind=kind,
-            body=card["text"] if card["kind"] in ("commander", "event") else "",
+            body=card["text"],
             note=_note(card),
             strip=STRIP,
             shadow=index == len(cards) - 1,
