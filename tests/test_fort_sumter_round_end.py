@@ -153,6 +153,12 @@ def test_objective_cards_leave_the_game_after_scoring() -> None:
         assert kept[role] in state["out_of_play"]["objective"]
         assert kept[role] not in state["objective_deck"]
     assert len(state["objective_deck"]) == 12 - 2 - 4
+    # Still on show for the board while the next objectives are chosen.
+    revealed = GAME.view(state, None)["revealed_objectives"]
+    assert {r: revealed[r]["id"] for r in (U, S)} == kept
+    state = act(state, U, "keep", state["objective_offer"][U][0])
+    state = act(state, S, "keep", state["objective_offer"][S][0])
+    assert GAME.view(state, None)["revealed_objectives"] is None
 
 
 def test_next_round_unless_final_crisis() -> None:

@@ -137,6 +137,7 @@ class FortSumter(EventGame, Game):
             "crisis_tracks": {r: track_view(state, r) for r in ROLES},
             "bonus_boxes": {zone: dict(box) for zone, box in state["bonus_boxes"].items()},
             "final_crisis_breaches": state["final_crisis_breaches"],
+            "tension_peace_commissioner_given": state["tension_peace_commissioner_given"],
             "pools": dict(state["pool"]),
             "on_map": {r: board.on_map(state, r) for r in ROLES},
             "hand_counts": {r: len(state["hands"][r]) for r in ROLES},

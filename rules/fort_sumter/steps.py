@@ -90,7 +90,7 @@ class Deal(Step):
     def enter(self, game: Game, state: State) -> None:
         heading(state, f"Round {state['round']}")
         seal(state)
-        state.update(revealed_objectives=None, last_play=None, claimable=None)
+        state["claimable"] = None
         state["played"] = {r: 0 for r in ROLES}
         for role in ROLES:
             state["hands"][role] = _draw(state, "strategy_deck", CARDS_PER_HAND)
@@ -139,6 +139,8 @@ class ChooseObjective(Step):
 
 def start_card_play(game: Game, state: State) -> None:
     """The first player (evaluated now, once per round) leads; then sides alternate."""
+    # Last round's revealed objectives and last card stay on show until play resumes.
+    state.update(revealed_objectives=None, last_play=None)
     state["turn"] = first_player(state)
     log(state, f"{_name(state['turn'])} is first player and plays first this round.")
     goto(game, state, "play_cards")
