@@ -220,3 +220,13 @@ def test_event_discard_window_closes_after_the_next_card_play_and_at_round_end()
         state["played"][role] = 3
     state = jump(state, "set_aside")
     assert state["claimable"] is None
+
+
+def test_a_secret_order_is_one_decision_that_undo_never_crosses() -> None:
+    state = at_final_crisis({U: ARMAMENTS, S: POLITICAL})
+    put(state, "texas", U, 1)
+    put(state, "washington", S, 1)
+    state = act(state, S, "order", ",".join(POLITICAL))
+    assert actions(state, S) == {} and "undo" not in actions(state, U)
+    state = act(state, U, "order", ",".join(ARMAMENTS))
+    assert state["final_crisis"]["pair"] == 1 and state["undo"] == []
