@@ -12,7 +12,7 @@ import io
 from typing import Any
 
 #: game name -> module that draws it.
-RENDERERS: dict[str, str] = {"war": "render.war"}
+RENDERERS: dict[str, str] = {"war": "render.war", "fort_sumter": "render.fort_sumter"}
 
 
 class NoRenderer(LookupError):
