@@ -15,7 +15,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import COLOURS, Box, blend, canvas, fit, rounded_box, text, text_width, wrap
+from render.common import COLOURS, Box, blend, canvas, fit, rounded_box, text, text_width
 from render.fort_sumter_parts import (
     NAMES,
     PC_EDGE,
@@ -36,6 +36,7 @@ from render.fort_sumter_parts import (
     mini_card,
     tag,
     token_row,
+    wrap,
 )
 
 WIDTH, HEIGHT = 1200, 800
@@ -577,12 +578,12 @@ def _final_crisis(draw: ImageDraw.ImageDraw, view: dict[str, Any], dims: Dims, y
                 2,
             )
         text(draw, (RIGHT_X0 + 16, ry + 16), str(i + 1), 22, COLOURS["ink"], "mm")
-        cards = [
-            (revealed.get(r) or [None] * 3)[i] if len(revealed.get(r) or []) > i else None
-            for r in ROLES
-        ]
-        if all(cards):
-            same = cards[0].get("fc_dimension") == cards[1].get("fc_dimension")
+        shown = [revealed.get(r) or [] for r in ROLES]
+        cards: list[dict[str, Any] | None] = [s[i] if len(s) > i else None for s in shown]
+        first, second = cards
+        same = False
+        if first and second:
+            same = first.get("fc_dimension") == second.get("fc_dimension")
             mark, ink = ("match", COLOURS["red"]) if same else ("differ", COLOURS["green"])
             text(draw, (RIGHT_X0 + 16, ry + 38), mark, 10, ink, "mm")
         for role, card in zip(ROLES, cards, strict=True):
@@ -601,7 +602,7 @@ def _final_crisis(draw: ImageDraw.ImageDraw, view: dict[str, Any], dims: Dims, y
                     COLOURS["white"],
                     "mm",
                 )
-        if all(cards):
+        if first and second:
             mode = "Match: each must remove" if same else "Differ: each may move up to 2"
             text(draw, (RIGHT_X0 + 40, ry + row_h - 10), mode, 12, COLOURS["ink"], "lm")
     y += 3 * (row_h + 6) + 4

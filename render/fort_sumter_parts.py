@@ -7,6 +7,7 @@ the layout of the board; ``render.fort_sumter`` composes the pieces.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -22,8 +23,8 @@ from render.common import (
     rounded_box,
     text,
     text_width,
-    wrap,
 )
+from render.common import wrap as _wrap
 
 ROLES = ("unionist", "secessionist")
 NAMES = {"unionist": "Unionist", "secessionist": "Secessionist"}
@@ -62,6 +63,17 @@ ZONE_NAMES = {
 
 PC_FILL: Colour = (250, 236, 170)
 PC_EDGE: Colour = (120, 88, 20)
+
+
+@lru_cache(maxsize=4096)
+def _wrapped(content: str, size: int, width: int, max_lines: int | None) -> tuple[str, ...]:
+    return tuple(_wrap(content, size, width, max_lines))
+
+
+def wrap(content: str, size: int, width: int, max_lines: int | None = None) -> list[str]:
+    """``render.common.wrap``, remembered: card texts and log lines recur turn after turn,
+    and measuring text is most of the drawing time."""
+    return list(_wrapped(content, size, width, max_lines))
 
 
 def dimension_colour(name: str | None) -> Colour:
@@ -451,7 +463,7 @@ def hand_image(view: dict[str, Any]) -> Image.Image:
     image = canvas(width, height, SIDE_LIGHT.get(role, COLOURS["paper"]))
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, width, 42), fill=SIDE.get(role, COLOURS["banner"]))
-    phase = view.get("phase")
+    phase = str(view.get("phase"))
     when = {"final_crisis": "Final Crisis", "over": "Game over"}.get(
         phase, f"Round {view.get('round', 1)}"
     )

@@ -158,7 +158,7 @@ def test_every_role_sees_the_same_board(stage: str) -> None:
         assert board_png("fort_sumter", GAME.view(state, role)) == public
 
 
-def _near(pixel: tuple[int, ...], colour: tuple[int, int, int], tolerance: int = 24) -> bool:
+def _near(pixel: Any, colour: tuple[int, int, int], tolerance: int = 24) -> bool:
     return all(abs(a - b) <= tolerance for a, b in zip(pixel[:3], colour, strict=True))
 
 
@@ -190,3 +190,26 @@ def test_the_peace_commissioner_stands_in_its_space() -> None:
 
     assert has_meeple(where)
     assert not any(has_meeple(s) for s in boxes if s != where)
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_every_position_of_a_game_draws(seed: int) -> None:
+    """Boards and hands draw at every step of whole games (Event Discard on, so claimable
+    cards appear too); the same view always draws the same board."""
+    state = GAME.setup(seed=seed, options={"event_discard": True})
+    seen_claimable = False
+    steps = 0
+    while True:
+        public = GAME.view(state, None)
+        seen_claimable |= public["claimable"] is not None
+        if steps % 4 == 0 or public["claimable"] or public["outcome"]:
+            assert draw_board(public).size == (1200, 800)
+            for role in ROLES:
+                hand = draw_hand(GAME.view(state, role))
+                assert hand is not None and hand.width <= 1200
+        if GAME.outcome(state) is not None:
+            break
+        role = GAME.active_roles(state)[0]
+        GAME.act(state, role, *choose(GAME, GAME.view(state, role)))
+        steps += 1
+    assert steps > 50 and seen_claimable
