@@ -5,6 +5,13 @@ the rulebook text of 2016 (``shared/seeds/003_bfa68c9ba45a4a7c.txt``), the only 
 No deck list is public, so both 72-card decks are designed by this project
 (``data/decks.json``, marked ``designed_by``). Roles: ``union`` and ``confederate``.
 
+The decks (72 cards each): the Union has more and steadier mid-value units (infantry
+5-7, artillery 6-8) and more materiel Events (blockades, rifles, railroads, recruits);
+the Confederacy has stronger commanders (Lee 9, Jackson 8, boosts of +2), more varied
+units (2-9) and elan Events (Rebel Yell, strikes, marches). Balance target: with the
+same policy (``rules.war.strategy``) on both sides each side wins 48-52% of 2,000 games;
+``bench/bench_war.py`` prints the current figure.
+
 The rulebook leaves much open. Our rulings, and why:
 
 1. Opening Events. An Event that comes up among the three opening cards (or from their
