@@ -170,6 +170,9 @@ class GameManager:
 
     def _info(self, row: GameRow, seats: Sequence[SeatRow]) -> GameInfo:
         game = self._rules_or_none(row.game_name)
+        if game is not None:  # seats in the game's own seating order
+            order = {role: i for i, role in enumerate(game.roles)}
+            seats = sorted(seats, key=lambda s: order.get(s.role, len(order)))
         status: GameStatus = row.status  # type: ignore[assignment]
         return GameInfo(
             id=row.id,

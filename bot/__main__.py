@@ -1,0 +1,60 @@
+"""``dispatch`` / ``python -m bot``: run the Discord bot, or ``dispatch sandbox``."""
+
+from __future__ import annotations
+
+import sys
+
+from bot.config import Config, setup_logging
+
+USAGE = """\
+usage: dispatch                 run the Discord bot (needs DISCORD_TOKEN)
+       dispatch sandbox [--db PATH] [--out DIR] [--game NAME] [--seed N]
+                                play in the terminal, no Discord needed"""
+
+NO_TOKEN = """\
+Dispatch needs a Discord bot token to connect to Discord.
+
+  1. Create an application and a bot at https://discord.com/developers/applications
+  2. Copy the bot's token and set it in the environment:
+         export DISCORD_TOKEN=your-token-here
+  3. Run `dispatch` again.
+
+Optional: DISPATCH_DB (database file, default dispatch.sqlite3), DISPATCH_DEV_GUILD
+(a test server id for instant slash-command sync), DISPATCH_LOG_LEVEL.
+
+To try the games without Discord, run:  dispatch sandbox"""
+
+
+def run_discord(config: Config) -> int:
+    """Start the Discord front end; imported lazily so the sandbox never needs discord."""
+    from bot import discord_app
+
+    discord_app.run(config)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args and args[0] == "sandbox":
+        from bot.sandbox import main as sandbox_main
+
+        return sandbox_main(args[1:])
+    if args and args[0] in ("-h", "--help", "help"):
+        print(USAGE)
+        return 0
+    if args:
+        print(f"dispatch: unknown command {args[0]!r}\n{USAGE}", file=sys.stderr)
+        return 2
+    config = Config.from_env()
+    if not config.token:
+        print(NO_TOKEN, file=sys.stderr)
+        return 2
+    setup_logging(config.log_level)
+    try:
+        return run_discord(config)
+    except KeyboardInterrupt:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,448 @@
+"""``dispatch sandbox``: play any game in the terminal, through the real GameManager.
+
+Two local players, alice and bob, sit at one keyboard; ``as bob`` hands it over. The
+sandbox uses the same manager, store and outbox as the Discord bot, with a terminal front
+end, so what you see here is what the table and the DMs would say. Scripts work too:
+commands are read from stdin, and ``auto`` plays seeded random moves.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import random
+import shlex
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+import rules
+from bot import errors
+from bot.manager import GameManager
+from bot.ports import GameInfo, View
+from bot.sandbox_frontend import TerminalFrontEnd
+
+log = logging.getLogger("dispatch.sandbox")
+
+PLAYERS = ("alice", "bob")
+GUILD = "sandbox"
+DEFAULT_DB = Path("sandbox.sqlite3")
+DEFAULT_OUT = Path("sandbox-out")
+AUTO_CAP = 20_000
+
+HELP = """\
+Commands:
+  new <game> [seed]   start a game: alice takes the first side, bob the second
+  as <player>         switch who is at the keyboard (alice or bob)
+  <n> | <verb> [arg]  take the numbered action, or name it
+  hand                your side's private view (and hand image)
+  board               write the board image and print its path
+  log [n]             the last n public log lines (default 10)
+  undo                take back your last small decision, when allowed
+  resign              concede the game
+  auto [n]            play n random legal moves for whoever must act (default: to the end)
+  status | players    the game, its seats and whose turn it is
+  games | use <id>    list the open games, switch to one
+  help | quit"""
+
+Action = tuple[str, Any]
+
+
+def legal_actions(view: View) -> list[Action]:
+    """Every listed action, numbered in the order the rules list them."""
+    listed: list[Action] = []
+    for verb, args in (view.get("actions") or {}).items():
+        if isinstance(args, list):
+            listed.extend((verb, arg) for arg in args)
+        elif args:
+            listed.append((verb, None))
+    return listed
+
+
+def describe(view: View, action: Action) -> str:
+    verb, arg = action
+    text = verb if arg is None else f"{verb} {arg}"
+    label = (view.get("labels") or {}).get(verb)
+    if isinstance(label, dict):
+        label = label.get(str(arg))
+    if isinstance(label, str) and label and label.lower() != text.lower():
+        text += f" — {label}"
+    return text
+
+
+class Sandbox:
+    def __init__(
+        self,
+        manager: GameManager,
+        front_end: TerminalFrontEnd,
+        *,
+        seed: int = 0,
+        default_game: str | None = None,
+    ) -> None:
+        self.manager = manager
+        self.fe = front_end
+        self.rng = random.Random(seed)
+        self.default_game = default_game
+        self.game_id: int | None = None
+        self.running = True
+        self.commands: dict[str, Callable[[list[str]], Awaitable[None]]] = {
+            "help": self.cmd_help,
+            "new": self.cmd_new,
+            "as": self.cmd_as,
+            "hand": self.cmd_hand,
+            "board": self.cmd_board,
+            "log": self.cmd_log,
+            "undo": self.cmd_undo,
+            "resign": self.cmd_resign,
+            "auto": self.cmd_auto,
+            "status": self.cmd_status,
+            "players": self.cmd_status,
+            "games": self.cmd_games,
+            "use": self.cmd_use,
+            "quit": self.cmd_quit,
+            "exit": self.cmd_quit,
+        }
+
+    @property
+    def user(self) -> str:
+        return self.fe.current_user
+
+    def say(self, text: str = "") -> None:
+        self.fe.say(text)
+
+    def prompt(self) -> str:
+        where = "no game"
+        if self.game_id is not None:
+            where = f"#{self.game_id}"
+        return f"{self.user}@{where}> "
+
+    async def resume(self) -> None:
+        """Pick up the newest open game of a previous run."""
+        games = await self.manager.games_for_user(PLAYERS[0])
+        if games:
+            self.game_id = games[-1].game.id
+            self.say(f"Resuming game #{self.game_id} ({games[-1].game.title}).")
+
+    # -- the loop ---------------------------------------------------------------------
+
+    async def run(self, stdin: TextIO, interactive: bool) -> None:
+        while self.running:
+            if interactive:
+                try:
+                    line = await asyncio.to_thread(input, self.prompt())
+                except EOFError:
+                    self.say()
+                    break
+            else:
+                raw = stdin.readline()
+                if not raw:
+                    break
+                line = raw.rstrip("\n")
+                if line.strip() and not line.lstrip().startswith("#"):
+                    self.say(f"{self.prompt()}{line}")
+            await self.handle(line)
+
+    async def handle(self, line: str) -> None:
+        line = line.strip()
+        if not line or line.startswith("#"):
+            return
+        try:
+            words = shlex.split(line)
+        except ValueError:
+            words = line.split()
+        try:
+            command = self.commands.get(words[0].lower())
+            if command is not None:
+                await command(words[1:])
+            else:
+                await self.play(words)
+        except errors.DispatchError as exc:
+            self.say(f"! {exc}")
+        except Exception as exc:  # the sandbox must never die on a bad command
+            log.debug("command %r failed", line, exc_info=True)
+            self.say(f"! Something went wrong: {exc!r}")
+
+    async def current(self) -> GameInfo:
+        if self.game_id is None:
+            names = ", ".join(sorted(rules.GAMES)) or "none registered"
+            raise errors.NotAllowed(f"No game yet: type `new <game>` (games: {names}).")
+        return await self.manager.get_game_info(self.game_id)
+
+    # -- showing ----------------------------------------------------------------------
+
+    async def show_turn(self) -> None:
+        """What the player at the keyboard may see and do now."""
+        info = await self.current()
+        if info.status != "active":
+            self.say(f"   Game #{info.id} is {info.status}.")
+            return
+        if not info.roles_of(self.user):
+            self.say(f"   {self.user} is watching (not seated).")
+            return
+        pv = await self.manager.view_for(info.id, self.user)
+        view = pv.view
+        actions = legal_actions(view)
+        if not actions:
+            waiting = ", ".join(f"@{u}" for u in info.waiting_on) or "nobody"
+            self.say(f"   Waiting for {waiting}.")
+            return
+        self.say(f"   {self.user} ({pv.role}): {view.get('prompt') or 'Your move.'}")
+        width = max(len(describe(view, a)) for a in actions) + 6
+        columns = 1 if width > 40 or len(actions) <= 6 else max(1, 96 // width)
+        cells = [f"{i:>2}) {describe(view, a)}" for i, a in enumerate(actions, 1)]
+        for row in range(0, len(cells), columns):
+            self.say("   " + "".join(c.ljust(width) for c in cells[row : row + columns]).rstrip())
+
+    # -- commands ---------------------------------------------------------------------
+
+    async def cmd_help(self, args: list[str]) -> None:
+        self.say(HELP)
+        self.say(f"Games: {', '.join(sorted(rules.GAMES)) or 'none registered'}.")
+
+    async def cmd_new(self, args: list[str]) -> None:
+        name = args[0] if args else self.default_game
+        if not name:
+            raise errors.NotAllowed("Say which game: `new <game> [seed]`.")
+        seed = None
+        if len(args) > 1:
+            if not args[1].lstrip("-").isdigit():
+                raise errors.NotAllowed("The seed must be a whole number.")
+            seed = int(args[1])
+        game = rules.get_game(name) if name in rules.GAMES else None
+        if game is not None:
+            seats = ", ".join(f"{u} plays {r}" for u, r in zip(PLAYERS, game.roles, strict=False))
+            self.say(f"New game of {game.title}: {seats}.")
+        info = None
+        for table in range(1, 1000):
+            try:
+                info = await self.manager.create_game(
+                    GUILD, f"table-{table}", name, PLAYERS[0], seed=seed, opponent_id=PLAYERS[1]
+                )
+                break
+            except errors.ChannelBusy:
+                continue
+        if info is None:
+            raise errors.NotAllowed("Too many open games: finish some first.")
+        self.game_id = info.id
+        exported = await self.manager.export(info.id)
+        self.say(f"   This is game #{info.id}, seed {exported['seed']}.")
+        await self.show_turn()
+
+    async def cmd_as(self, args: list[str]) -> None:
+        if not args:
+            raise errors.NotAllowed(f"Who? `as {PLAYERS[0]}` or `as {PLAYERS[1]}`.")
+        self.fe.current_user = args[0].lower()
+        for pending in self.fe.take_pending(self.user):
+            if pending.game_id == self.game_id or self.game_id is None:
+                self.fe.show_private(self.user, pending.message)
+        if self.game_id is not None:
+            await self.show_turn()
+
+    async def cmd_hand(self, args: list[str]) -> None:
+        info = await self.current()
+        pv = await self.manager.view_for(info.id, self.user)
+        if pv.role is None:
+            raise errors.NotSeated()
+        public = (await self.manager.view_for(info.id, None)).view
+        skip = {"prompt", "actions", "labels", "role", "private_log", "log"}
+        private = {k: v for k, v in pv.view.items() if k not in skip and public.get(k) != v}
+        self.say(f"── {self.user}'s side: {pv.role} ──")
+        for key, value in private.items():
+            self.say(f"   {key}: {json.dumps(value, ensure_ascii=False)[:300]}")
+        for line in (pv.view.get("private_log") or [])[-5:]:
+            self.say(f"   · {line}")
+        await self.fe.write_hand(info, pv.view, pv.version, pv.role)
+        await self.show_turn()
+
+    async def cmd_board(self, args: list[str]) -> None:
+        info = await self.current()
+        pv = await self.manager.view_for(info.id, None)
+        if await self.fe.write_board(info, pv.view, pv.version) is None:
+            self.say(f"   ({info.title} has no board renderer.)")
+
+    async def cmd_log(self, args: list[str]) -> None:
+        info = await self.current()
+        count = int(args[0]) if args and args[0].isdigit() else 10
+        for line in await self.manager.log(info.id, count):
+            self.say(f"   {line}")
+
+    async def cmd_undo(self, args: list[str]) -> None:
+        info = await self.current()
+        result = await self.manager.undo(info.id, self.user)
+        self.say(f"   Undone (v{result.version}).")
+        await self.show_turn()
+
+    async def cmd_resign(self, args: list[str]) -> None:
+        info = await self.current()
+        await self.manager.resign(info.id, self.user)
+
+    async def cmd_status(self, args: list[str]) -> None:
+        info = await self.current()
+        self.say(f"   #{info.id} {info.title} · {info.status} · version {info.version}")
+        for seat in info.seats:
+            marks = []
+            if seat.role in info.active_roles:
+                marks.append("to act")
+            if seat.user_id == self.user:
+                marks.append("you")
+            extra = f" ({', '.join(marks)})" if marks else ""
+            self.say(f"   {seat.role}: {seat.user_id}{extra}")
+        if info.status == "finished":
+            exported = await self.manager.export(info.id)
+            result = exported["result"] or {}
+            winner = result.get("winner") or "nobody (a draw)"
+            self.say(f"   Result: {winner} wins — {result.get('reason', '')}")
+        elif info.status == "active":
+            status = (await self.manager.view_for(info.id, None)).view.get("status")
+            if isinstance(status, str) and status:
+                self.say(f"   {status}")
+
+    async def cmd_games(self, args: list[str]) -> None:
+        seen: dict[int, GameInfo] = {}
+        for player in PLAYERS:
+            for entry in await self.manager.games_for_user(player):
+                seen[entry.game.id] = entry.game
+        if not seen:
+            self.say("   No open games. Type `new <game>`.")
+        for game_id, info in sorted(seen.items()):
+            here = " ←" if game_id == self.game_id else ""
+            waiting = ", ".join(f"@{u}" for u in info.waiting_on) or "-"
+            self.say(f"   #{game_id} {info.title} · {info.status} · to act: {waiting}{here}")
+
+    async def cmd_use(self, args: list[str]) -> None:
+        if not args or not args[0].isdigit():
+            raise errors.NotAllowed("Which game? `use <id>` (see `games`).")
+        info = await self.manager.get_game_info(int(args[0]))
+        self.game_id = info.id
+        self.say(f"   Now at game #{info.id} ({info.title}, {info.status}).")
+        await self.show_turn()
+
+    async def cmd_quit(self, args: list[str]) -> None:
+        self.running = False
+
+    async def cmd_auto(self, args: list[str]) -> None:
+        info = await self.current()
+        limit = int(args[0]) if args and args[0].isdigit() else AUTO_CAP
+        played = 0
+        self.fe.draw_boards = False
+        try:
+            while played < limit:
+                info = await self.manager.get_game_info(info.id)
+                if info.status != "active" or not info.active_roles:
+                    break
+                role = self.rng.choice(sorted(info.active_roles))
+                seat = info.seat_of(role)
+                assert seat is not None
+                pv = await self.manager.view_for(info.id, seat.user_id, role=role)
+                # undo would let a random player dither forever; it adds nothing to a demo
+                choices = [a for a in legal_actions(pv.view) if a[0] != "undo"]
+                if not choices:
+                    raise errors.NotAllowed(f"{role} is to act but has no legal action.")
+                verb, arg = self.rng.choice(choices)
+                self.say(f"   auto: {seat.user_id} ({role}) {describe(pv.view, (verb, arg))}")
+                await self.manager.act(info.id, seat.user_id, verb, arg, pv.version, role=role)
+                played += 1
+        finally:
+            self.fe.draw_boards = True
+        for user, queue in self.fe.pending.items():
+            mine = [p for p in queue if p.game_id == info.id]
+            if mine and user != self.user:
+                self.say(f"   ({len(mine)} private messages for {user} — type `as {user}`)")
+        self.say(f"   Played {played} move{'s' if played != 1 else ''}.")
+        if self.fe.last_post is not None:
+            game, post = self.fe.last_post
+            if post.view is not None and game.id == info.id:
+                await self.fe.write_board(game, post.view, post.version)
+        await self.show_turn()
+
+    async def play(self, words: list[str]) -> None:
+        info = await self.current()
+        pv = await self.manager.view_for(info.id, self.user)
+        actions = legal_actions(pv.view)
+        if not actions:
+            # Not their move: a number or a word can only be a mistake, say which.
+            if info.status != "active":
+                raise errors.GameNotActive(info.status)
+            waiting = ", ".join(f"@{u}" for u in info.waiting_on)
+            raise errors.NotAllowed(
+                f"“{' '.join(words)}” is not a command, and {self.user} has no move now "
+                f"(waiting for {waiting}). Type `help`, or `as <player>`."
+            )
+        if len(words) == 1 and words[0].isdigit():
+            n = int(words[0])
+            if not 1 <= n <= len(actions):
+                raise errors.NotAllowed(f"Choose a number from 1 to {len(actions)}.")
+            verb, arg = actions[n - 1]
+        else:
+            verb = words[0]
+            if verb not in (pv.view.get("actions") or {}):
+                raise errors.NotAllowed(
+                    f"Unknown command or action “{verb}”. Type a number, or `help`."
+                )
+            arg = " ".join(words[1:]) or None
+        result = await self.manager.act(info.id, self.user, verb, arg, pv.version, role=pv.role)
+        if result.private_log_lines:
+            self.say(f"── private to {self.user} ({result.role}) ──")
+            for line in result.private_log_lines:
+                self.say(f"   {line}")
+        if result.outcome is None:
+            await self.show_turn()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="dispatch sandbox",
+        description="Play Dispatch games in the terminal, as alice and bob.",
+    )
+    parser.add_argument("--db", type=Path, default=DEFAULT_DB, help="SQLite file (kept)")
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where board PNGs go")
+    parser.add_argument("--game", help="start this game right away")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the game and of auto")
+    return parser
+
+
+async def run_sandbox(
+    args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None
+) -> int:
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    interactive = stdin is sys.stdin and sys.stdin.isatty()
+    front_end = TerminalFrontEnd(out=stdout, out_dir=args.out)
+    front_end.say(f"Dispatch sandbox · database {args.db} · images in {args.out}/")
+    try:
+        manager = await GameManager.open(args.db, front_end, deliver=False)
+    except Exception as exc:
+        front_end.say(f"! Cannot open the database {args.db}: {exc}")
+        return 1
+    sandbox = Sandbox(manager, front_end, seed=args.seed or 0, default_game=args.game)
+    try:
+        # Messages a previous run committed but never printed come out now, as on Discord.
+        await manager.deliver_pending()
+        if args.game:
+            seed = [] if args.seed is None else [str(args.seed)]
+            await sandbox.cmd_new([args.game, *seed])
+        else:
+            await sandbox.resume()
+            if sandbox.game_id is None:
+                front_end.say("Type `help` for commands, `new <game>` to start.")
+        await sandbox.run(stdin, interactive)
+    except KeyboardInterrupt:
+        front_end.say()
+    except errors.DispatchError as exc:
+        front_end.say(f"! {exc}")
+        return 1
+    finally:
+        await manager.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return asyncio.run(run_sandbox(args))
+    except KeyboardInterrupt:
+        return 130

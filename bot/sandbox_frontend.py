@@ -1,0 +1,103 @@
+"""The terminal front end: implements the port by printing, and writes board PNGs.
+
+Two local players (alice and bob) share one terminal, so private messages are printed only
+to the player currently at the keyboard; the others wait in a queue until ``as bob``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from bot.ports import GameInfo, PrivateMessage, SeatInfo, TablePost, View, board_image, hand_image
+
+
+@dataclass
+class Pending:
+    game_id: int
+    message: PrivateMessage
+
+
+@dataclass
+class TerminalFrontEnd:
+    out: TextIO
+    out_dir: Path
+    #: The user at the keyboard; their private messages print at once.
+    current_user: str = "alice"
+    #: False while ``auto`` plays many moves: one board at the end, not one per turn.
+    draw_boards: bool = True
+    pending: dict[str, list[Pending]] = field(default_factory=dict)
+    last_post: tuple[GameInfo, TablePost] | None = None
+    images_written: int = 0
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    # -- the port ---------------------------------------------------------------------
+
+    async def post_table(self, game: GameInfo, post: TablePost) -> None:
+        self.last_post = (game, post)
+        self.say(f"── table · {game.title} #{game.id} · v{post.version} ──")
+        for line in post.log_lines:
+            self.say(f"   {line}")
+        mentions = " ".join(f"@{user}" for user in post.mention_user_ids)
+        if post.kind in ("turn", "start") and mentions:
+            self.say(f"   {mentions} to act.")
+        elif post.headline:
+            self.say(f"   {mentions + ' ' if mentions else ''}{post.headline}")
+        if post.kind == "end" and post.headline and mentions:
+            self.say(f"   {post.headline}")
+        if post.view is not None and self.draw_boards:
+            await self.write_board(game, post.view, post.version)
+
+    async def send_private(self, game: GameInfo, seat: SeatInfo, message: PrivateMessage) -> None:
+        if seat.user_id == self.current_user:
+            self.show_private(seat.user_id, message)
+            return
+        queue = self.pending.setdefault(seat.user_id, [])
+        queue.append(Pending(game.id, message))
+        if self.draw_boards:
+            n = len(queue)
+            plural = "s" if n > 1 else ""
+            self.say(
+                f"   ({n} private message{plural} for {seat.user_id} — type `as {seat.user_id}`)"
+            )
+
+    # -- helpers ----------------------------------------------------------------------
+
+    def show_private(self, user: str, message: PrivateMessage) -> None:
+        if message.kind == "turn" and not message.log_lines:
+            return  # the prompt itself is printed with the player's actions
+        self.say(f"── private to {user} ({message.role}) ──")
+        if message.kind != "turn":
+            self.say(f"   {message.headline}")
+        for line in message.log_lines:
+            self.say(f"   {line}")
+
+    def take_pending(self, user: str) -> list[Pending]:
+        return self.pending.pop(user, [])
+
+    def _path(self, game: GameInfo, what: str, version: int) -> Path:
+        self.images_written += 1
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        return self.out_dir / f"{self.images_written:04d}-game{game.id}-{what}-v{version}.png"
+
+    async def write_board(self, game: GameInfo, view: View, version: int) -> Path | None:
+        png = await board_image(game.game_name, view)
+        if png is None:
+            return None
+        path = self._path(game, "board", version)
+        path.write_bytes(png)
+        self.say(f"   board: {path}")
+        return path
+
+    async def write_hand(self, game: GameInfo, view: View, version: int, role: str) -> Path | None:
+        png = await hand_image(game.game_name, view)
+        if png is None:
+            return None
+        path = self._path(game, f"hand-{role}", version)
+        path.write_bytes(png)
+        self.say(f"   hand: {path}")
+        return path

@@ -1,0 +1,124 @@
+"""The terminal sandbox, driven by scripts as a player would type them."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rules
+from bot.sandbox import build_parser, run_sandbox
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+async def run_script(tmp_path: Path, script: str, *extra: str) -> str:
+    args = build_parser().parse_args(
+        ["--db", str(tmp_path / "sandbox.sqlite3"), "--out", str(tmp_path / "out"), *extra]
+    )
+    out = io.StringIO()
+    code = await run_sandbox(args, stdin=io.StringIO(script), stdout=out)
+    assert code == 0
+    return out.getvalue()
+
+
+@pytest.mark.usefixtures("toy_game")
+async def test_scripted_toy_game_reaches_the_end(tmp_path: Path) -> None:
+    text = await run_script(
+        tmp_path,
+        "new toy 3\n"
+        "2\n"  # alice: add 2
+        "undo\n"
+        "add 1\n"
+        "done\n"
+        "as bob\n"
+        "1\n"
+        "auto\n"
+        "status\n",
+        "--seed",
+        "1",
+    )
+    assert "New game of Toy Twenty-One: alice plays north, bob plays south." in text
+    assert " 1) add 1" in text and " 2) add 2" in text
+    assert "Undone" in text
+    assert "North adds 1: the counter is 1." in text
+    assert "@bob to act." in text
+    assert "Game over:" in text
+    assert "· finished ·" in text
+    assert "Traceback" not in text
+
+
+@pytest.mark.usefixtures("toy_game")
+async def test_private_messages_wait_for_their_player(tmp_path: Path) -> None:
+    text = await run_script(tmp_path, "new toy 3\nhand\nas bob\n")
+    assert "(1 private message for bob — type `as bob`)" in text
+    alice_hand, bob_part = text.split("bob@", 1)[0], text.split("alice@#1> as bob", 1)[1]
+    assert "codeword" in alice_hand  # alice sees her own hand
+    assert "Your codeword is" in bob_part  # bob's queued reveal prints when he sits down
+
+
+@pytest.mark.usefixtures("toy_game")
+async def test_errors_are_short_and_readable(tmp_path: Path) -> None:
+    text = await run_script(
+        tmp_path, "board\n5\nnew chess\nnew toy x\nnew toy 1\n9\nfly\nas\nlog\nuse 77\nquit\nhelp\n"
+    )
+    errors = [line for line in text.splitlines() if line.startswith("!")]
+    assert len(errors) == 8, text
+    assert "No game yet" in errors[0]
+    assert "no game called “chess”" in errors[2]
+    assert "Choose a number from 1 to" in errors[4]
+    assert "Game #77 was not found." in errors[7]
+    assert "Commands:" not in text  # quit stopped the script before help
+    assert "Traceback" not in text
+
+
+@pytest.mark.usefixtures("toy_game")
+async def test_sandbox_resumes_a_game_after_restart(tmp_path: Path) -> None:
+    await run_script(tmp_path, "new toy 3\nadd 1\n")
+    text = await run_script(tmp_path, "done\nstatus\n")
+    assert "Resuming game #1" in text
+    assert "@bob to act." in text
+
+
+def run_cli(
+    args: list[str], stdin: str = "", env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    base = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
+    base["PYTHONPATH"] = str(ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env={**base, **(env or {})},
+        timeout=600,
+        cwd=ROOT,
+    )
+
+
+def test_missing_token_explains_and_exits_2(tmp_path: Path) -> None:
+    result = run_cli([], env={"DISPATCH_DB": str(tmp_path / "x.sqlite3")})
+    assert result.returncode == 2
+    assert "DISCORD_TOKEN" in result.stderr and "dispatch sandbox" in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.skipif("war" not in rules.GAMES, reason="War is not registered")
+def test_war_plays_to_the_end_through_auto(tmp_path: Path) -> None:
+    out_dir = tmp_path / "out"
+    result = run_cli(
+        ["sandbox", "--db", str(tmp_path / "s.sqlite3"), "--out", str(out_dir)],
+        stdin="new war 7\nauto\nstatus\nboard\n",
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    assert "Game over:" in result.stdout
+    assert "· finished ·" in result.stdout
+    pngs = sorted(out_dir.glob("*.png"))
+    assert len(pngs) >= 2
+    assert all(p.read_bytes().startswith(b"\x89PNG") for p in pngs)
