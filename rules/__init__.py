@@ -2,9 +2,17 @@
 
 >>> from rules import get_game
 >>> game = get_game("war")
->>> state = game.setup(seed=7)
->>> sorted(game.active_roles(state))
-['confederate', 'union']
+>>> state = game.setup(seed=2)
+>>> game.roles
+('union', 'confederate')
+>>> game.active_roles(state)           # both place reinforcements at once, face down
+('union', 'confederate')
+>>> view = game.view(state, "union")
+>>> sorted(view["actions"])
+['place']
+>>> state = game.act(state, "union", "place", view["actions"]["place"][0])
+>>> game.outcome(state) is None
+True
 """
 
 from __future__ import annotations

@@ -106,6 +106,17 @@ class WarBetweenTheStates(EventGame, Game):
     state_version = 1
     steps: ClassVar[dict[str, Step]] = STEPS
     event_ops: Mapping[str, Op] = EVENT_OPS
+    summary = (
+        "Each side fights with its own 72-card deck. Every battle, both sides flip three "
+        "cards into three columns facing each other; a card marked 'play another' brings the "
+        "next card on top of it. Events flipped now are followed at once or set beside the "
+        "battlefield for this battle. Then each side draws three reinforcements and places "
+        "them face down, one per column; when both have committed they are revealed "
+        "(an Event arriving this way counts zero). Each column goes to the higher total: "
+        "winners to your Survivors, losers to your Graveyard. A tie adds one more card from "
+        "each deck until it breaks. When your deck runs out, your Survivors become your new "
+        "deck. The last side with forces alive wins the war."
+    )
 
     # ---------------------------------------------------------------------- set-up
 
@@ -245,6 +256,9 @@ class WarBetweenTheStates(EventGame, Game):
                 }
             columns.append(entry)
         return {"battle": last["battle"], "columns": columns}
+
+    def catalogue(self) -> list[dict[str, Any]]:
+        return [card(cid).facts() for role in SIDES for cid in deck_ids(role)]
 
     # ----------------------------------------------------- hooks for generic tests
 
