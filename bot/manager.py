@@ -72,8 +72,46 @@ def _private_log(view: View) -> list[str]:
     return [str(x) for x in _list(view.get("private_log"))]
 
 
+#: How many lines of the public and private logs a queued view keeps. Boards show only the
+#: latest lines and ``log_lines`` carries what is new, while the full log in every queued
+#: message would grow the outbox with the square of the game's length.
+VIEW_LOG_LINES = 50
+
+
+def _trimmed(view: View | None) -> View | None:
+    if view is None:
+        return None
+    trimmed = dict(view)
+    for key in ("log", "private_log"):
+        lines = view.get(key)
+        if isinstance(lines, list) and len(lines) > VIEW_LOG_LINES:
+            trimmed[key] = lines[-VIEW_LOG_LINES:]
+    return trimmed
+
+
 def _post_payload(post: TablePost) -> dict[str, Any]:
-    return dataclasses.asdict(post)
+    # Field by field rather than dataclasses.asdict, which deep-copies every view.
+    return {
+        "kind": post.kind,
+        "version": post.version,
+        "headline": post.headline,
+        "view": _trimmed(post.view),
+        "log_lines": list(post.log_lines),
+        "mention_user_ids": list(post.mention_user_ids),
+        "active_roles": list(post.active_roles),
+        "outcome": post.outcome,
+    }
+
+
+def _message_payload(message: PrivateMessage) -> dict[str, Any]:
+    return {
+        "kind": message.kind,
+        "role": message.role,
+        "version": message.version,
+        "headline": message.headline,
+        "view": _trimmed(message.view),
+        "log_lines": list(message.log_lines),
+    }
 
 
 def _post_from(payload: dict[str, Any]) -> TablePost:
@@ -403,7 +441,7 @@ class GameManager:
             rules_game = self._rules(row)
             state = self._state(row)
             role = self._acting_role(rules_game, state, seats, user_id, role)
-            if expected_version is not None and int(expected_version) != row.version:
+            if expected_version is not None and str(expected_version) != str(row.version):
                 prompt = str(rules_game.view(state, role).get("prompt", ""))
                 raise errors.StalePrompt(row.version, prompt)
             active_before = tuple(rules_game.active_roles(state))
@@ -566,7 +604,7 @@ class GameManager:
                 )
             else:
                 continue
-            await db.queue(row.id, "private", seat.role, dataclasses.asdict(message))
+            await db.queue(row.id, "private", seat.role, _message_payload(message))
 
         # Reminders: a fresh clock for whoever now owes a decision (acting counts as being
         # present), none for anyone who does not.
@@ -883,6 +921,7 @@ class GameManager:
         delivered = 0
         queued_more = False
         blocked: set[str | None] = set()
+        info: GameInfo | None = None
         for row in rows:
             stream = row.target if row.kind == "private" else None
             if stream in blocked:
@@ -890,12 +929,13 @@ class GameManager:
             if not ignore_backoff and row.next_attempt_at > self.clock():
                 blocked.add(stream)
                 continue
-            async with self.store.read() as db:
-                game_row = await db.game(game_id)
-                seats = await db.seats(game_id)
-            if game_row is None:
-                continue
-            info = self._info(game_row, seats)
+            if info is None:  # loaded once per pass, again after a seat changed
+                async with self.store.read() as db:
+                    game_row = await db.game(game_id)
+                    seats = await db.seats(game_id)
+                if game_row is None:
+                    return delivered, queued_more
+                info = self._info(game_row, seats)
             try:
                 payload = json.loads(row.payload_json)
                 post = _post_from(payload) if row.kind == "table" else None
@@ -921,6 +961,7 @@ class GameManager:
                     await self.front_end.send_private(info, seat, message)
             except errors.DirectMessageClosed:
                 queued_more |= await self._dm_closed(row, info)
+                info = None
                 continue
             except Exception as exc:
                 # DeliveryRetry or anything unexpected: never lost, retried with backoff.
@@ -1014,7 +1055,7 @@ class GameManager:
                         headline=f"Reminder: your game has been waiting for you for {waited}.",
                         view=view,
                     )
-                    await db.queue(row.id, "private", seat.role, dataclasses.asdict(message))
+                    await db.queue(row.id, "private", seat.role, _message_payload(message))
                 post = TablePost(
                     kind="reminder",
                     version=row.version,

@@ -520,3 +520,13 @@ async def test_corrupt_rows_affect_only_their_game(
     await manager.fire_due_timers()
     # a moderator can still clear the channel
     assert (await manager.abandon(broken.id, "mod", is_moderator=True)).abandoned
+
+
+def test_queued_views_keep_only_recent_log_lines() -> None:
+    from bot.manager import VIEW_LOG_LINES, _post_payload
+    from bot.ports import TablePost
+
+    view = {"log": [f"line {i}" for i in range(500)], "prompt": "p"}
+    payload = _post_payload(TablePost(kind="turn", version=3, headline="", view=view))
+    assert payload["view"]["log"] == view["log"][-VIEW_LOG_LINES:]
+    assert len(view["log"]) == 500  # the caller's view is not touched
