@@ -1083,6 +1083,9 @@ class GameManager:
                 log.exception("background delivery pass failed")
             await asyncio.sleep(interval_s)
 
+    #: The name the design notes use for the same loop.
+    run_delivery_loop = run_background
+
 
 @dataclasses.dataclass
 class _Progress:

@@ -530,3 +530,26 @@ def test_queued_views_keep_only_recent_log_lines() -> None:
     payload = _post_payload(TablePost(kind="turn", version=3, headline="", view=view))
     assert payload["view"]["log"] == view["log"][-VIEW_LOG_LINES:]
     assert len(view["log"]) == 500  # the caller's view is not touched
+
+
+async def test_background_loop_retries_and_reminds(
+    manager: GameManager, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    game = await start(manager)
+    front_end.clear()
+    front_end.transient_failures = 1
+    await manager.act(game.id, "alice", "add", 1)
+    await manager.act(game.id, "alice", "done")
+    clock.advance(25 * 3600)  # past the retry and past bob's reminder
+    task = asyncio.create_task(manager.run_background(interval_s=0.01))
+    try:
+        for _ in range(200):
+            if any(p.kind == "reminder" for p in front_end.posts):
+                break
+            await asyncio.sleep(0.01)
+    finally:
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    assert [p.kind for p in front_end.posts] == ["turn", "reminder"]
+    assert [m.kind for m in front_end.privates("bob")] == ["turn", "reminder"]
