@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import hashlib
 import json
 import logging
 import random
@@ -76,6 +77,30 @@ def _private_log(view: View) -> list[str]:
 #: latest lines and ``log_lines`` carries what is new, while the full log in every queued
 #: message would grow the outbox with the square of the game's length.
 VIEW_LOG_LINES = 50
+
+
+#: What a prompt's buttons stand for: if none of it changed, an older button still asks
+#: the same question.
+DECISION_KEYS = ("step", "prompt", "actions", "labels", "private_log")
+
+
+def _decision_digest(view: View) -> str:
+    decision = {key: view.get(key) for key in DECISION_KEYS}
+    return hashlib.sha256(dumps(decision).encode()).hexdigest()
+
+
+def _fresh(expected_version: Any, seat: SeatRow, version: int) -> bool:
+    """Whether a button drawn at ``expected_version`` still stands for this seat's decision.
+
+    It must not come from the future (a forged id), and this seat's decision must not have
+    changed since: the other side acting in a simultaneous step does not outdate it, but
+    the seat's own action always does, so a double click never applies twice.
+    """
+    try:
+        drawn_at = int(expected_version)
+    except (TypeError, ValueError):
+        return False
+    return seat.prompt_version <= drawn_at <= version
 
 
 def _trimmed(view: View | None) -> View | None:
@@ -441,7 +466,8 @@ class GameManager:
             rules_game = self._rules(row)
             state = self._state(row)
             role = self._acting_role(rules_game, state, seats, user_id, role)
-            if expected_version is not None and str(expected_version) != str(row.version):
+            seat = next(s for s in seats if s.role == role)
+            if expected_version is not None and not _fresh(expected_version, seat, row.version):
                 prompt = str(rules_game.view(state, role).get("prompt", ""))
                 raise errors.StalePrompt(row.version, prompt)
             active_before = tuple(rules_game.active_roles(state))
@@ -538,8 +564,19 @@ class GameManager:
         now = db.now
         active_now = tuple(rules_game.active_roles(state))
         outcome = rules_game.outcome(state)
-        turn_passed = start or outcome is not None or set(active_now) != set(active_before)
         public = rules_game.view(state, None)
+        step = str(public.get("step", ""))
+        # A turn passes when someone new must decide, when the game ends, or when a
+        # simultaneous step the table was told about is complete (its last player may well
+        # act next, but everyone should see what was revealed). One side of a simultaneous
+        # step committing first is not a turn: the table is waiting for nobody new.
+        simultaneous_done = len(row.posted_active) > 1 and step != row.posted_step
+        turn_passed = (
+            start
+            or outcome is not None
+            or bool(set(active_now) - set(active_before))
+            or simultaneous_done
+        )
         public_log = _public_log(public)
         posted = min(row.posted_log, len(public_log))
         user_of = {s.role: s.user_id for s in seats}
@@ -566,6 +603,7 @@ class GameManager:
                 outcome=outcome,
             )
             await db.queue(row.id, "table", None, _post_payload(post))
+            await db.set_posted_turn(row.id, active_now, step)
             posted = len(public_log)
 
         progress = _Progress(active_now=active_now, outcome=outcome, turn_passed=turn_passed)
@@ -577,6 +615,9 @@ class GameManager:
             )
             if len(private) != seat.private_seen:
                 await db.set_private_seen(row.id, seat.role, len(private))
+            digest = _decision_digest(view)
+            if digest != seat.prompt_digest or seat.role == acting_role:
+                await db.set_prompt(row.id, seat.role, row.version, digest)
             if seat.role == acting_role:
                 progress.acting_view = view
                 progress.acting_private_lines = new_lines

@@ -49,6 +49,9 @@ class GameRow:
     created_at: float
     updated_at: float
     turn_started_at: float | None
+    #: The roles and step of play the table's last post said it was waiting for.
+    posted_active: tuple[str, ...] = ()
+    posted_step: str = ""
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,10 @@ class SeatRow:
     abandon_requested: bool
     private_seen: int
     joined_at: float
+    #: The game version at which this seat's decision (prompt, actions, private news)
+    #: last changed, and a digest of that decision; see migration 0002.
+    prompt_version: int = 0
+    prompt_digest: str = ""
 
 
 @dataclass(frozen=True)
@@ -134,6 +141,8 @@ def _game(r: aiosqlite.Row) -> GameRow:
         created_at=r["created_at"],
         updated_at=r["updated_at"],
         turn_started_at=r["turn_started_at"],
+        posted_active=tuple(json.loads(r["posted_active"])),
+        posted_step=r["posted_step"],
     )
 
 
@@ -146,6 +155,8 @@ def _seat(r: aiosqlite.Row) -> SeatRow:
         abandon_requested=bool(r["abandon_requested"]),
         private_seen=r["private_seen"],
         joined_at=r["joined_at"],
+        prompt_version=r["prompt_version"],
+        prompt_digest=r["prompt_digest"],
     )
 
 
@@ -265,6 +276,12 @@ class Session:
         )
         return [_game(r) for r in rows]
 
+    async def set_posted_turn(self, game_id: int, active: Iterable[str], step: str) -> None:
+        await self._run(
+            "UPDATE games SET posted_active = ?, posted_step = ? WHERE id = ?",
+            (dumps(list(active)), step, game_id),
+        )
+
     async def save_play(
         self,
         game_id: int,
@@ -332,6 +349,12 @@ class Session:
         await self._run(
             "UPDATE seats SET private_seen = ? WHERE game_id = ? AND role = ?",
             (count, game_id, role),
+        )
+
+    async def set_prompt(self, game_id: int, role: str, version: int, digest: str) -> None:
+        await self._run(
+            "UPDATE seats SET prompt_version = ?, prompt_digest = ? WHERE game_id = ? AND role = ?",
+            (version, digest, game_id, role),
         )
 
     # actions -----------------------------------------------------------------------

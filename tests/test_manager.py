@@ -218,13 +218,16 @@ async def test_simultaneous_secret_round_no_leaks(
     assert set(post.mention_user_ids) == {"alice", "bob"}
     front_end.clear()
     first = await manager.act(game.id, "bob", "pick", 3)
-    # bob is done; the table learns only that the game now waits for alice.
-    assert first.turn_passed and first.active_roles == ("north",)
-    assert front_end.posts[-1].mention_user_ids == ("alice",)
-    assert front_end.privates("alice") == []  # she was already active: no second prompt
+    # bob is done, but half of a simultaneous step is not a turn: nobody new is waited
+    # for, so the table gets no post and alice (already prompted) no second prompt.
+    assert not first.turn_passed and first.active_roles == ("north",)
+    assert front_end.posts == []
+    assert front_end.privates("alice") == []
+    await manager.act(game.id, "alice", "pick", 0)
+    # Both have picked: the turn is complete and the table hears of it once.
+    assert len(front_end.posts) == 1
     public = json.dumps([p.view for p in front_end.posts])
     assert '"my_pick"' not in public and "codeword" not in public
-    await manager.act(game.id, "alice", "pick", 0)
     # alice picked lower: her new codeword is revealed to her alone, privately.
     reveal = front_end.privates("alice")
     codewords = [m for m in reveal if any("codeword" in line for line in m.log_lines)]
@@ -553,3 +556,58 @@ async def test_background_loop_retries_and_reminds(
             await task
     assert [p.kind for p in front_end.posts] == ["turn", "reminder"]
     assert [m.kind for m in front_end.privates("bob")] == ["turn", "reminder"]
+
+
+async def _secret_round(manager: GameManager) -> int:
+    game = await start(manager, seed=3)
+    for user in ("alice", "bob", "alice", "bob"):
+        await manager.act(game.id, user, "add", 1)
+        await manager.act(game.id, user, "done")
+    return game.id
+
+
+async def test_other_side_moving_in_a_simultaneous_step_keeps_my_button_fresh(
+    manager: GameManager,
+) -> None:
+    game_id = await _secret_round(manager)
+    drawn_at = (await manager.get_game_info(game_id)).version  # both prompts drawn here
+    await manager.act(game_id, "alice", "pick", 1, expected_version=drawn_at)
+    # bob's button is one version behind, but his decision has not changed: it applies.
+    result = await manager.act(game_id, "bob", "pick", 2, expected_version=drawn_at)
+    assert result.version == drawn_at + 2
+
+
+async def test_a_double_click_applies_once_even_in_a_simultaneous_step(
+    manager: GameManager,
+) -> None:
+    game_id = await _secret_round(manager)
+    drawn_at = (await manager.get_game_info(game_id)).version
+    await manager.act(game_id, "alice", "pick", 1, expected_version=drawn_at)
+    with pytest.raises((errors.StalePrompt, errors.NotYourTurn)):
+        await manager.act(game_id, "alice", "pick", 1, expected_version=drawn_at)
+    async with manager.store.read() as db:
+        assert await db.count_actions(game_id) == drawn_at + 1
+
+
+async def test_a_button_from_the_future_is_refused(manager: GameManager) -> None:
+    game_id = await _secret_round(manager)
+    version = (await manager.get_game_info(game_id)).version
+    with pytest.raises(errors.StalePrompt):
+        await manager.act(game_id, "alice", "pick", 1, expected_version=version + 5)
+    with pytest.raises(errors.StalePrompt):
+        await manager.act(game_id, "alice", "pick", 1, expected_version="not-a-number")
+    assert (await manager.get_game_info(game_id)).version == version
+
+
+async def test_a_completed_simultaneous_step_is_posted_even_if_its_last_player_acts_next(
+    manager: GameManager, front_end: RecordingFrontEnd
+) -> None:
+    game_id = await _secret_round(manager)
+    front_end.clear()
+    await manager.act(game_id, "bob", "pick", 3)
+    assert front_end.posts == []  # half of a simultaneous step: not a turn
+    await manager.act(game_id, "alice", "pick", 0)
+    info = await manager.get_game_info(game_id)
+    assert info.status == "active" and info.active_roles == ("north",)  # alice acts next
+    assert len(front_end.posts) == 1
+    assert any("Secret picks revealed" in line for line in front_end.posts[0].log_lines)

@@ -7,7 +7,6 @@ ephemerally; anything else is logged here (never left to discord.py) and answere
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import time
@@ -142,15 +141,10 @@ async def _on_action(
     try:
         result = await manager.act(parsed.game_id, uid, parsed.verb, arg, parsed.version)
     except errors.StalePrompt as exc:
-        current = await still_current(manager, parsed.game_id, uid, parsed.version, exc)
-        if current is None:
-            await _stale(interaction, manager, parsed.game_id, uid, exc)
-            return
-        try:
-            result = await manager.act(parsed.game_id, uid, parsed.verb, arg, current)
-        except errors.StalePrompt as again:
-            await _stale(interaction, manager, parsed.game_id, uid, again)
-            return
+        # The manager already let through a button whose decision is unchanged (the other
+        # side moving in a simultaneous step does not outdate it); this one really is old.
+        await _stale(interaction, manager, parsed.game_id, uid, exc)
+        return
     headline = ""
     if result.outcome is not None:
         headline = "The game is over."
@@ -167,57 +161,6 @@ async def _on_action(
     payload.setdefault("view", None)  # no actions left: remove the old buttons
     files = payload.pop("files")
     await interaction.edit_original_response(attachments=files, **payload)
-
-
-#: Parts of a role's view that make up "the decision it was asked to take".
-DECISION_KEYS = ("step", "prompt", "actions", "labels", "private_log")
-
-
-async def still_current(
-    manager: GameManager, game_id: int, uid: str, version: int, stale: errors.StalePrompt
-) -> int | None:
-    """The current version if a button built at ``version`` still asks the same question.
-
-    With simultaneous decisions the other side's action bumps the game's version and so
-    outdates this player's buttons although their own decision did not change. Such a
-    click is applied when (a) the clicker's role has not acted since ``version`` (so it is
-    not a double click) and (b) the role's step, prompt, actions and private log at
-    ``version`` equal those now (so it was taken on the same information). Otherwise the
-    prompt really is out of date. Replay is pure rules work, done in a worker thread.
-    """
-    if stale.current_version <= version:
-        return None
-    try:
-        pv = await manager.view_for(game_id, uid)
-        data = await manager.export(game_id)
-    except errors.DispatchError:
-        return None
-    role = pv.role
-    if role is None or not pv.view.get("actions"):
-        return None
-    since = [a for a in data["actions"] if a["seq"] > version]
-    if any(a["role"] == role for a in since) or data["version"] != pv.version:
-        return None
-
-    def old_view() -> dict[str, Any] | None:
-        from rules import get_game
-
-        game = get_game(data["game"])
-        state = game.setup(seed=data["seed"], options=data["options"] or {})
-        for action in data["actions"]:
-            if action["seq"] > version:
-                break
-            state = game.act(state, action["role"], action["verb"], action["arg"])
-        return game.view(state, role)
-
-    try:
-        before = await asyncio.to_thread(old_view)
-    except Exception:
-        log.warning("game=%d replay to version %d failed", game_id, version, exc_info=True)
-        return None
-    if before is None or any(before.get(k) != pv.view.get(k) for k in DECISION_KEYS):
-        return None
-    return pv.version
 
 
 async def _stale(
