@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
 import random
 import shlex
@@ -60,6 +59,32 @@ def legal_actions(view: View) -> list[Action]:
         elif args:
             listed.append((verb, None))
     return listed
+
+
+def card_line(card: Any) -> str:
+    """One line for a card (or anything card-like) of any game's view."""
+    if not isinstance(card, dict):
+        return str(card)
+    if isinstance(card.get("card"), dict):  # a placement: {"column": ..., "card": {...}}
+        where = ", ".join(f"{v}" for k, v in card.items() if k != "card")
+        return f"{where}: {card_line(card['card'])}"
+    name = card.get("title") or card.get("name") or card.get("id", "?")
+    value = card.get("value")
+    head = f"[{value}] {name}" if value is not None else str(name)
+    text = card.get("text")
+    return f"{head} — {text}" if text else head
+
+
+def private_lines(key: str, value: Any) -> list[str]:
+    """A private part of a view, as readable lines (a heading and one line per card)."""
+    title = key.replace("_", " ")
+    if isinstance(value, list):
+        if not value:
+            return [f"{title}: none"]
+        return [f"{title}:", *(f"  · {card_line(item)}" for item in value)]
+    if isinstance(value, dict):
+        return [f"{title}: {card_line(value)}"]
+    return [f"{title}: {value}"]
 
 
 def describe(view: View, action: Action) -> str:
@@ -251,7 +276,8 @@ class Sandbox:
         private = {k: v for k, v in pv.view.items() if k not in skip and public.get(k) != v}
         self.say(f"── {self.user}'s side: {pv.role} ──")
         for key, value in private.items():
-            self.say(f"   {key}: {json.dumps(value, ensure_ascii=False)[:300]}")
+            for line in private_lines(key, value):
+                self.say(f"   {line}")
         for line in (pv.view.get("private_log") or [])[-5:]:
             self.say(f"   · {line}")
         await self.fe.write_hand(info, pv.view, pv.version, pv.role)

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-import rules
 from bot.sandbox import build_parser, run_sandbox
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -108,12 +107,12 @@ def test_missing_token_explains_and_exits_2(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif("war" not in rules.GAMES, reason="War is not registered")
-def test_war_plays_to_the_end_through_auto(tmp_path: Path) -> None:
+@pytest.mark.parametrize("game", ["war", "fort_sumter"])
+def test_every_game_plays_to_the_end_through_auto(tmp_path: Path, game: str) -> None:
     out_dir = tmp_path / "out"
     result = run_cli(
         ["sandbox", "--db", str(tmp_path / "s.sqlite3"), "--out", str(out_dir)],
-        stdin="new war 7\nauto\nstatus\nboard\n",
+        stdin=f"new {game} 7\nauto\nstatus\nboard\n",
     )
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stdout + result.stderr
@@ -122,3 +121,14 @@ def test_war_plays_to_the_end_through_auto(tmp_path: Path) -> None:
     pngs = sorted(out_dir.glob("*.png"))
     assert len(pngs) >= 2
     assert all(p.read_bytes().startswith(b"\x89PNG") for p in pngs)
+
+
+@pytest.mark.parametrize(("game", "heading"), [("war", "hand:"), ("fort_sumter", "hand:")])
+async def test_hand_lists_cards_as_readable_lines(tmp_path: Path, game: str, heading: str) -> None:
+    out = await run_script(tmp_path, f"new {game} 2\nas alice\nhand\n")
+    section = out[out.index("side:") :]
+    assert heading in section
+    cards = [line for line in section.splitlines() if line.strip().startswith("· [")]
+    assert len(cards) >= 3, section  # one line per card: "[value] name — text"
+    assert '{"id"' not in section  # no raw JSON
+    assert list((tmp_path / "out").glob("*hand*.png"))
