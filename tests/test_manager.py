@@ -205,13 +205,18 @@ async def test_racing_acts_exactly_one_applies(manager: GameManager) -> None:
         assert await db.count_actions(game.id) == 1
 
 
-async def test_simultaneous_secret_round_no_leaks(
-    manager: GameManager, front_end: RecordingFrontEnd
-) -> None:
+async def _secret_round(manager: GameManager) -> int:
     game = await start(manager, seed=3)
     for user in ("alice", "bob", "alice", "bob"):
         await manager.act(game.id, user, "add", 1)
         await manager.act(game.id, user, "done")
+    return game.id
+
+
+async def test_simultaneous_secret_round_no_leaks(
+    manager: GameManager, front_end: RecordingFrontEnd
+) -> None:
+    game = await manager.get_game_info(await _secret_round(manager))
     info = await manager.get_game_info(game.id)
     assert set(info.active_roles) == {"north", "south"}
     post = front_end.posts[-1]
@@ -244,10 +249,7 @@ async def test_simultaneous_secret_round_no_leaks(
 async def test_reveal_to_a_non_acting_player_goes_privately(
     manager: GameManager, front_end: RecordingFrontEnd
 ) -> None:
-    game = await start(manager, seed=3)
-    for user in ("alice", "bob", "alice", "bob"):
-        await manager.act(game.id, user, "add", 1)
-        await manager.act(game.id, user, "done")
+    game = await manager.get_game_info(await _secret_round(manager))
     await manager.act(game.id, "alice", "pick", 0)  # alice lower: she draws a new codeword
     front_end.clear()
     result = await manager.act(game.id, "bob", "pick", 2)
@@ -556,14 +558,6 @@ async def test_background_loop_retries_and_reminds(
             await task
     assert [p.kind for p in front_end.posts] == ["turn", "reminder"]
     assert [m.kind for m in front_end.privates("bob")] == ["turn", "reminder"]
-
-
-async def _secret_round(manager: GameManager) -> int:
-    game = await start(manager, seed=3)
-    for user in ("alice", "bob", "alice", "bob"):
-        await manager.act(game.id, user, "add", 1)
-        await manager.act(game.id, user, "done")
-    return game.id
 
 
 async def test_other_side_moving_in_a_simultaneous_step_keeps_my_button_fresh(
