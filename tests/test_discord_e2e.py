@@ -57,6 +57,8 @@ async def start_game(t: Table, seed: int = 3, rounds: int = 3) -> int:
         options=f"rounds={rounds}",
     )
     assert "the game is on" in result.text
+    # A chosen seed reveals hidden cards to whoever knows it: it is announced to all.
+    assert f"Seed {seed} was chosen" in result.text and not result.ephemeral
     [post] = await t.emu.wait_for_messages(t.channel, 1, responses=False)
     assert "begins" in post.content
     info = await t.bot.manager.game_in_channel(str(t.channel.id))
@@ -349,10 +351,10 @@ async def test_commands_status_log_export_settings_undo_resign(tmp_path):
         assert "Waiting for" in status.text
         log = await t.slash("alice", "game log", count=5)
         assert "Round 1" in log.text
-        export = await t.slash("bob", "game export")
-        [attachment] = export.messages[-1].attachments
-        data = json.loads(attachment.data)
-        assert data["seed"] == 5 and data["game"] == "skirmish" and len(data["actions"]) == 4
+        early = await t.slash("bob", "game export")
+        # Mid-game the seed and face-down choices would reveal hidden cards.
+        assert "once the game is over" in early.text and early.ephemeral
+        assert not [a for m in early.messages for a in m.attachments]
         refused = await t.slash("bob", "game settings", reminder_hours=2.0)
         assert "Manage Channels" in refused.text
         shown = await t.slash("bob", "game settings")
@@ -368,6 +370,10 @@ async def test_commands_status_log_export_settings_undo_resign(tmp_path):
             "the result post",
         )
         assert "resigned" in end.content
+        export = await t.slash("bob", "game export")
+        [attachment] = export.messages[-1].attachments
+        data = json.loads(attachment.data)
+        assert data["seed"] == 5 and data["game"] == "skirmish" and len(data["actions"]) == 4
         assert_all_answered(t)
 
 

@@ -138,7 +138,7 @@ class GameCog(
         opponent="Seat this member as your opponent at once",
         side="Your side (or random)",
         options="Game options, e.g. key=value, key=value",
-        seed="A fixed random seed (for replays and testing)",
+        seed="A fixed random seed, for replays and practice (announced: it reveals hidden cards)",
     )
     @app_commands.autocomplete(game=game_name_autocomplete)
     async def new(
@@ -173,7 +173,16 @@ class GameCog(
             seat=side or None,
             opponent_id=str(opponent.id) if opponent else None,
         )
-        await interaction.followup.send(**_without_none_view(lobby_payload(info)))
+        payload = lobby_payload(info)
+        if seed is not None:
+            # The seed fixes every shuffle, so whoever knows it (and the open rules code)
+            # can work out hidden cards. Saying it openly keeps such a game fair: both
+            # sides know what the creator knows.
+            payload["content"] += (
+                f"\nSeed {seed} was chosen at creation, so this is an open practice game: "
+                "anyone who knows the seed can work out the hidden cards."
+            )
+        await interaction.followup.send(**_without_none_view(payload))
 
     new.autocomplete("side")(_side_autocomplete)
     new.autocomplete("options")(_options_autocomplete)
@@ -352,6 +361,13 @@ class GameCog(
         await interaction.response.defer(ephemeral=True, thinking=True)
         manager = manager_of(interaction)
         info = await _game_here(interaction)
+        if info.status in ("lobby", "active"):
+            # The seed fixes every shuffle and the action log holds face-down choices:
+            # during play an export would hand anyone the other side's hidden cards.
+            raise errors.NotAllowed(
+                "The export holds the seed and every action, which would reveal hidden "
+                "cards, so it is available once the game is over."
+            )
         data = await manager.export(info.id)
         body = json.dumps(data, indent=1, sort_keys=True).encode()
         file = discord.File(io.BytesIO(body), filename=f"dispatch-game-{info.id}.json")
