@@ -132,3 +132,23 @@ async def test_hand_lists_cards_as_readable_lines(tmp_path: Path, game: str, hea
     assert len(cards) >= 3, section  # one line per card: "[value] name — text"
     assert '{"id"' not in section  # no raw JSON
     assert list((tmp_path / "out").glob("*hand*.png"))
+
+
+def test_a_refused_token_is_explained_without_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import discord
+
+    from bot import discord_app
+    from bot.config import Config
+
+    class RefusingBot:
+        def run(self, token: str, log_handler: object = None) -> None:
+            raise discord.LoginFailure("Improper token has been passed.")
+
+    monkeypatch.setattr(discord_app, "create_bot", lambda config: RefusingBot())
+    config = Config.from_env(
+        {"DISCORD_TOKEN": "not-a-real-token", "DISPATCH_DB": str(tmp_path / "x.sqlite3")}
+    )
+    with pytest.raises(SystemExit, match="refused the token"):
+        discord_app.run(config)

@@ -28,7 +28,13 @@ def run(config: Config) -> None:
     # Our own loggers ("dispatch.*") share discord.py's handler and format.
     logging.getLogger("dispatch").setLevel(getattr(logging, config.log_level, logging.INFO))
     bot = create_bot(config)
-    bot.run(config.token, log_handler=None)
+    try:
+        bot.run(config.token, log_handler=None)
+    except discord.LoginFailure:
+        raise SystemExit(
+            "Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer "
+            "Portal (Bot > Reset Token); see docs/discord.md."
+        ) from None
 
 
 async def serve(config: Config) -> None:
@@ -40,9 +46,4 @@ async def serve(config: Config) -> None:
         await bot.start(config.token)
 
 
-#: Aliases, whichever name the launcher uses.
-main = run
-run_bot = run
-run_discord = run
-
-__all__ = ["create_bot", "main", "run", "run_bot", "run_discord", "serve"]
+__all__ = ["create_bot", "run", "serve"]
