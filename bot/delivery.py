@@ -1,0 +1,168 @@
+"""Delivering the outbox through the front end: in order per stream, retried with backoff.
+
+A stream is the table, or one seat's private messages. A row that fails is never lost: it
+waits for its retry (doubling up to a cap) and holds back the later rows of its stream
+only. A player whose DMs are closed is marked and told once, at the table, to use
+``/game hand``; their private messages are dropped from then on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import logging
+from collections import defaultdict
+from collections.abc import Callable
+
+from bot import errors
+from bot.loading import game_info
+from bot.outbox import message_from, post_from, post_payload
+from bot.ports import FrontEnd, GameInfo, PrivateMessage, SeatInfo, TablePost
+from bot.store import OutboxRow, Store
+
+log = logging.getLogger("dispatch.manager")
+
+RETRY_BASE_S = 5.0
+RETRY_CAP_S = 3600.0
+
+
+@dataclasses.dataclass
+class Courier:
+    """Delivers one store's outbox rows through one front end."""
+
+    store: Store
+    front_end: FrontEnd
+    clock: Callable[[], float]
+    retry_base_s: float
+    retry_cap_s: float
+    #: One per game, shared by every courier of a manager: a game's rows go out in order.
+    locks: defaultdict[int, asyncio.Lock]
+
+    async def deliver_due(self, game_id: int | None = None, *, ignore_backoff: bool = False) -> int:
+        """Deliver undelivered outbox rows in order; return how many were delivered."""
+        async with self.store.read() as db:
+            pending = await db.undelivered(game_id)
+        delivered = 0
+        for gid in dict.fromkeys(r.game_id for r in pending):
+            delivered += await self._deliver_game(gid, ignore_backoff)
+        return delivered
+
+    async def _deliver_game(self, game_id: int, ignore_backoff: bool) -> int:
+        delivered = 0
+        async with self.locks[game_id]:
+            # A DM failure queues a table notice; a second pass delivers it right away.
+            for _ in range(3):
+                async with self.store.read() as db:
+                    rows = await db.undelivered(game_id)
+                if not rows:
+                    break
+                count, queued_more = await self._deliver_rows(game_id, rows, ignore_backoff)
+                delivered += count
+                if not queued_more:
+                    break
+        return delivered
+
+    async def _deliver_rows(
+        self, game_id: int, rows: list[OutboxRow], ignore_backoff: bool
+    ) -> tuple[int, bool]:
+        delivered = 0
+        queued_more = False
+        blocked: set[str | None] = set()
+        info: GameInfo | None = None
+        for row in rows:
+            stream = row.target if row.kind == "private" else None
+            if stream in blocked:
+                continue
+            if not ignore_backoff and row.next_attempt_at > self.clock():
+                blocked.add(stream)
+                continue
+            if info is None:  # loaded once per pass, again after a seat changed
+                async with self.store.read() as db:
+                    game_row = await db.game(game_id)
+                    seats = await db.seats(game_id)
+                if game_row is None:
+                    return delivered, queued_more
+                info = game_info(game_row, seats)
+            try:
+                payload = json.loads(row.payload_json)
+                post = post_from(payload) if row.kind == "table" else None
+                message = message_from(payload) if row.kind == "private" else None
+            except (ValueError, KeyError, TypeError) as exc:
+                # Our own rows are written by bot.outbox; an unreadable one can only come
+                # from damage. Retrying would not help and must not block the stream.
+                log.error("outbox row %d is unreadable, dropped: %r", row.id, exc)
+                async with self.store.transaction() as db:
+                    await db.mark_delivered(row.id, f"unreadable: {exc!r}")
+                continue
+            try:
+                if post is not None:
+                    await self.front_end.post_table(info, post)
+                elif message is not None:
+                    seat = info.seat_of(message.role)
+                    skip = skip_private(info, seat, message)
+                    if skip:
+                        async with self.store.transaction() as db:
+                            await db.mark_delivered(row.id, skip)
+                        continue
+                    assert seat is not None
+                    await self.front_end.send_private(info, seat, message)
+            except errors.DirectMessageClosed:
+                queued_more |= await self._dm_closed(row, info)
+                info = None
+                continue
+            except Exception as exc:
+                # DeliveryRetry or anything unexpected: never lost, retried with backoff.
+                await self._failed(row, exc)
+                blocked.add(stream)
+                continue
+            async with self.store.transaction() as db:
+                await db.mark_delivered(row.id)
+            delivered += 1
+        return delivered, queued_more
+
+    async def _failed(self, row: OutboxRow, exc: BaseException) -> None:
+        delay = min(self.retry_base_s * 2**row.attempts, self.retry_cap_s)
+        log.warning(
+            "delivery of outbox row %d (game %d) failed, attempt %d, retry in %.0fs: %r",
+            row.id,
+            row.game_id,
+            row.attempts + 1,
+            delay,
+            exc,
+        )
+        async with self.store.transaction() as db:
+            await db.mark_failed(row.id, repr(exc), db.now + delay)
+
+    async def _dm_closed(self, row: OutboxRow, info: GameInfo) -> bool:
+        """Mark the seat, and tell the player once, at the table, where to look instead."""
+        seat = info.seat_of(row.target or "")
+        async with self.store.transaction() as db:
+            await db.mark_delivered(row.id, "dm closed")
+            if seat is None or seat.dm_failed:
+                return False
+            await db.set_dm_failed(row.game_id, seat.role, True)
+            post = TablePost(
+                kind="notice",
+                version=info.version,
+                headline="I cannot send you direct messages. Use /game hand to see your "
+                "hand and your prompt (only you will see it).",
+                mention_user_ids=(seat.user_id,),
+            )
+            await db.queue(row.game_id, "table", None, post_payload(post))
+        log.info("game=%d seat %s refuses DMs; told at the table", row.game_id, seat.role)
+        return True
+
+
+def skip_private(info: GameInfo, seat: SeatInfo | None, message: PrivateMessage) -> str:
+    """Why a private message should not go out (empty: send it)."""
+    if seat is None:
+        return "no such seat"
+    if seat.dm_failed:
+        return "dm closed"
+    # A "your turn" prompt that waited for a retry is worthless once the turn is over.
+    if message.kind in ("turn", "reminder") and (
+        info.status != "active" or message.role not in info.active_roles
+    ):
+        return "superseded"
+    return ""

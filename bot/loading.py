@@ -1,0 +1,84 @@
+"""Reading a game back from the store: its rules, its state, and the GameInfo front ends see.
+
+A damaged row (an unknown game, a state that is not JSON) raises ``CorruptGame`` here, so
+every caller refuses it the same way.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import rules
+from bot import errors
+from bot.ports import GameInfo, GameStatus, SeatInfo
+from bot.store import GameRow, SeatRow, Session
+
+#: A game is named by its id (int) or by the channel it is played in (str).
+GameRef = int | str
+
+
+def rules_or_none(name: str) -> rules.Game | None:
+    try:
+        return rules.get_game(name)
+    except LookupError:
+        return None
+
+
+def rules_of(row: GameRow) -> rules.Game:
+    game = rules_or_none(row.game_name)
+    if game is None:
+        raise errors.CorruptGame(row.id, f"unknown game “{row.game_name}”")
+    return game
+
+
+def state_of(row: GameRow) -> dict[str, Any]:
+    try:
+        state = json.loads(row.state_json or "")
+    except ValueError:
+        raise errors.CorruptGame(row.id, "the saved state is not valid JSON") from None
+    if not isinstance(state, dict):
+        raise errors.CorruptGame(row.id, "the saved state is not a document")
+    return state
+
+
+def game_info(row: GameRow, seats: Sequence[SeatRow]) -> GameInfo:
+    game = rules_or_none(row.game_name)
+    if game is not None:  # seats in the game's own seating order
+        order = {role: i for i, role in enumerate(game.roles)}
+        seats = sorted(seats, key=lambda s: order.get(s.role, len(order)))
+    status: GameStatus = row.status  # type: ignore[assignment]
+    return GameInfo(
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        game_name=row.game_name,
+        title=(game.title if game else row.game_name) or row.game_name,
+        status=status,
+        version=row.version,
+        creator_id=row.creator_id,
+        seats=tuple(SeatInfo(s.role, s.user_id, s.dm_failed) for s in seats),
+        active_roles=row.active_roles if row.status == "active" else (),
+        roles=tuple(game.roles) if game else tuple(s.role for s in seats),
+        turn_started_at=row.turn_started_at,
+    )
+
+
+async def info_in(db: Session, game_id: int) -> GameInfo:
+    row = await db.game(game_id)
+    assert row is not None
+    return game_info(row, await db.seats(game_id))
+
+
+async def find_row(db: Session, ref: GameRef, *, live: bool) -> GameRow:
+    """The game named by ``ref``; by channel, its live game or (not ``live``) its latest."""
+    if isinstance(ref, int):
+        row = await db.game(ref)
+        if row is None:
+            raise errors.GameNotFound(f"Game #{ref}")
+        return row
+    row = await (db.live_game_in_channel(ref) if live else db.latest_game_in_channel(ref))
+    if row is None:
+        raise errors.NoGameInChannel()
+    return row

@@ -1,0 +1,176 @@
+"""The lobby: opening a game in a channel, taking and leaving seats, calling it off.
+
+Seats are fixed once every role is taken: the game then starts at once, in the same
+transaction as the last seat. These functions work inside the caller's transaction (and
+its game lock), except ``create_game``, which opens its own to catch the race for a channel.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import secrets
+import sqlite3
+from typing import Any
+
+import rules
+from bot import errors
+from bot.loading import find_row, info_in, rules_of, rules_or_none, state_of
+from bot.outbox import record_progress
+from bot.ports import GameInfo
+from bot.store import Session, Store
+
+
+async def create_game(
+    store: Store,
+    guild_id: str | None,
+    channel_id: str,
+    game_name: str,
+    creator_id: str,
+    options: dict[str, Any] | None,
+    seed: int | None,
+    seat: str | None,
+    opponent_id: str | None,
+    *,
+    hotseat: bool,
+    reminder_hours: float,
+) -> GameInfo:
+    """Open a game in a channel and seat its creator (see ``GameManager.create_game``)."""
+    game = rules_or_none(game_name)
+    if game is None:
+        raise errors.UnknownGame(game_name, rules.GAMES.keys())
+    roles = tuple(game.roles)
+    options = dict(options or {})
+    seed = int(seed) if seed is not None else secrets.randbelow(2**31)
+    try:
+        # Set up now, not at start: bad options are refused while the creator is
+        # still here, and the stored state is exactly setup(seed) either way.
+        state = game.setup(seed=seed, options=options)
+    except rules.RulesError as exc:
+        raise errors.BadOptions(str(exc)) from None
+    except (TypeError, ValueError, KeyError) as exc:
+        raise errors.BadOptions(str(exc) or type(exc).__name__) from None
+
+    if seat is None:
+        creator_role = roles[0]
+    elif seat == "random":
+        # Seeded, so an exported game shows how the seats were drawn.
+        creator_role = random.Random(seed).choice(roles)
+    elif seat in roles:
+        creator_role = seat
+    else:
+        raise errors.UnknownRole(seat, roles)
+    seating = [(creator_role, creator_id)]
+    if opponent_id is not None:
+        if opponent_id == creator_id and not hotseat:
+            raise errors.AlreadySeated(creator_role)
+        free = [r for r in roles if r != creator_role]
+        if not free:
+            raise errors.NoFreeSeat()
+        seating.append((free[0], opponent_id))
+
+    try:
+        async with store.transaction() as db:
+            busy = await db.live_game_in_channel(channel_id)
+            if busy is not None:
+                raise errors.ChannelBusy(busy.id)
+            game_id = await db.insert_game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                game_name=game_name,
+                options=options,
+                seed=seed,
+                creator_id=creator_id,
+                hotseat=hotseat,
+                state=state,
+            )
+            for role, user in seating:
+                await db.add_seat(game_id, role, user)
+            if len(seating) == len(roles):
+                await start(db, game_id, reminder_hours=reminder_hours)
+            return await info_in(db, game_id)
+    except sqlite3.IntegrityError:
+        # Another creator won the race for this channel (the partial unique index).
+        async with store.read() as db:
+            busy = await db.live_game_in_channel(channel_id)
+        raise errors.ChannelBusy(busy.id if busy else 0) from None
+
+
+async def take_seat(
+    db: Session, game_id: int, user_id: str, role: str | None, *, reminder_hours: float
+) -> str:
+    """Seat ``user_id`` (``role``, ``"random"`` or the first free one); return the role."""
+    row = await find_row(db, game_id, live=True)
+    if row.status != "lobby":
+        raise errors.GameNotActive(row.status)
+    rules_game = rules_of(row)
+    roles = tuple(rules_game.roles)
+    seats = await db.seats(game_id)
+    taken = {s.role: s.user_id for s in seats}
+    mine = [s.role for s in seats if s.user_id == user_id]
+    if mine and not row.hotseat:
+        raise errors.AlreadySeated(mine[0])
+    if role is None or role == "random":
+        free = [r for r in roles if r not in taken]
+        if not free:
+            raise errors.NoFreeSeat()
+        role = random.Random(row.seed).choice(free) if role == "random" else free[0]
+    elif role not in roles:
+        raise errors.UnknownRole(role, roles)
+    elif role in taken:
+        raise errors.SeatTaken(role)
+    await db.add_seat(game_id, role, user_id)
+    if len(taken) + 1 == len(roles):
+        await start(db, game_id, reminder_hours=reminder_hours)
+    return role
+
+
+async def leave_seats(db: Session, game_id: int, user_id: str) -> None:
+    """Give up every seat ``user_id`` holds in a lobby; an empty lobby is cancelled."""
+    row = await find_row(db, game_id, live=True)
+    if row.status != "lobby":
+        raise errors.NotAllowed(
+            "The game has started, so seats are fixed: use resign to concede it."
+        )
+    seats = await db.seats(game_id)
+    mine = [s.role for s in seats if s.user_id == user_id]
+    if not mine:
+        raise errors.NotSeated()
+    for role in mine:
+        await db.remove_seat(game_id, role)
+    if len(mine) == len(seats):
+        await db.set_status(game_id, "cancelled")
+
+
+async def call_off(db: Session, game_id: int, user_id: str, is_moderator: bool) -> None:
+    """Cancel a game still in its lobby, for its creator or a moderator."""
+    row = await find_row(db, game_id, live=True)
+    if row.status != "lobby":
+        raise errors.NotAllowed(
+            "Only a game still waiting for players can be cancelled; "
+            "a running game can be resigned or abandoned."
+        )
+    if row.creator_id != user_id and not is_moderator:
+        raise errors.NotCreator()
+    await db.set_status(game_id, "cancelled")
+
+
+async def start(db: Session, game_id: int, *, reminder_hours: float) -> None:
+    """Every seat is taken: the game begins with its set-up state (version 0)."""
+    row = await db.game(game_id)
+    assert row is not None
+    await db.set_status(game_id, "active")
+    row = dataclasses.replace(row, status="active")
+    seats = await db.seats(game_id)
+    state = state_of(row)
+    await record_progress(
+        db,
+        row,
+        seats,
+        rules_of(row),
+        state,
+        acting_role=None,
+        active_before=(),
+        default_reminder_hours=reminder_hours,
+        start=True,
+    )

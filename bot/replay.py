@@ -1,0 +1,62 @@
+"""The action log as the game's record: export it, and replay it to check the stored state.
+
+A game is fully described by its name, options, seed and actions: ``setup(seed)`` and
+every action applied in order must give exactly the state the store holds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from bot import errors
+from bot.loading import GameRef, find_row, rules_or_none
+from bot.store import Store, dumps
+
+
+async def export_game(store: Store, game: GameRef) -> dict[str, Any]:
+    """Everything needed to replay the game elsewhere: name, options, seed, actions."""
+    async with store.read() as db:
+        row = await find_row(db, game, live=False)
+        seats = await db.seats(row.id)
+        actions = await db.actions(row.id)
+        result = await db.result(row.id)
+    try:
+        options = json.loads(row.options_json)
+    except ValueError:
+        options = None
+    return {
+        "id": row.id,
+        "game": row.game_name,
+        "options": options,
+        "seed": row.seed,
+        "status": row.status,
+        "version": row.version,
+        "seats": {s.role: s.user_id for s in seats},
+        "actions": [
+            {"seq": a.seq, "role": a.role, "user": a.user_id, "verb": a.verb, "arg": a.arg}
+            for a in actions
+        ],
+        "result": dataclasses.asdict(result) if result else None,
+        "created_at": row.created_at,
+    }
+
+
+def replayed_state(data: dict[str, Any]) -> dict[str, Any]:
+    """setup(seed) + every exported action, in order: the state the game must have."""
+    rules_game = rules_or_none(data["game"])
+    if rules_game is None or data["options"] is None:
+        raise errors.CorruptGame(data["id"], "cannot replay this game")
+    state = rules_game.setup(seed=data["seed"], options=data["options"])
+    for action in data["actions"]:
+        state = rules_game.act(state, action["role"], action["verb"], action["arg"])
+    result: dict[str, Any] = json.loads(dumps(state))
+    return result
+
+
+async def stored_state(store: Store, game: GameRef) -> str | None:
+    """The game's state as the store holds it (canonical JSON)."""
+    async with store.read() as db:
+        row = await find_row(db, game, live=False)
+    return row.state_json

@@ -1,0 +1,76 @@
+"""Reminders: a nudge to whoever has kept a game waiting, spaced out further each time.
+
+The timers live in the store (``record_progress`` sets and clears them as turns pass), so
+they survive a restart. Firing one queues outbox rows; the caller delivers them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+
+import rules
+from bot import errors
+from bot.loading import rules_of, state_of
+from bot.outbox import message_payload, post_payload
+from bot.ports import PrivateMessage, TablePost
+from bot.store import Store
+
+log = logging.getLogger("dispatch.manager")
+
+DEFAULT_REMINDER_HOURS = 24.0
+REMINDER_GROWTH = 2.0
+
+
+async def queue_due_reminders(
+    store: Store, game_locks: defaultdict[int, asyncio.Lock], *, now: float, growth: float
+) -> int:
+    """Queue a reminder for every timer due at ``now``; return how many fired.
+
+    A reminder goes privately to the waiting seat (unless their DMs are closed) and, with a
+    mention, to the table. The next one comes ``growth`` times later than this one did.
+    """
+    async with store.read() as db:
+        due = await db.due_timers(now)
+    fired = 0
+    for timer in due:
+        async with game_locks[timer.game_id], store.transaction() as db:
+            row = await db.game(timer.game_id)
+            if row is None or row.status != "active" or timer.role not in row.active_roles:
+                await db.delete_timer(timer.id)
+                continue
+            seats = await db.seats(row.id)
+            seat = next((s for s in seats if s.role == timer.role), None)
+            if seat is None:
+                await db.delete_timer(timer.id)
+                continue
+            try:
+                view = rules_of(row).view(state_of(row), seat.role)
+            except (errors.CorruptGame, rules.RulesError) as exc:
+                log.error("game=%d reminder dropped: %s", row.id, exc)
+                await db.delete_timer(timer.id)
+                continue
+            hours = timer.interval_s / 3600
+            waited = f"{hours:.0f} hours" if hours >= 1 else f"{timer.interval_s / 60:.0f} minutes"
+            if not seat.dm_failed:
+                message = PrivateMessage(
+                    kind="reminder",
+                    role=seat.role,
+                    version=row.version,
+                    headline=f"Reminder: your game has been waiting for you for {waited}.",
+                    view=view,
+                )
+                await db.queue(row.id, "private", seat.role, message_payload(message))
+            post = TablePost(
+                kind="reminder",
+                version=row.version,
+                headline="Reminder: the game is waiting for your move.",
+                mention_user_ids=(seat.user_id,),
+                active_roles=row.active_roles,
+            )
+            await db.queue(row.id, "table", None, post_payload(post))
+            interval = timer.interval_s * growth
+            await db.reschedule_timer(timer.id, db.now + interval, interval)
+            fired += 1
+    return fired
