@@ -40,15 +40,31 @@ class Courier:
     locks: defaultdict[int, asyncio.Lock]
 
     async def deliver_due(self, game_id: int | None = None, *, ignore_backoff: bool = False) -> int:
-        """Deliver undelivered outbox rows in order; return how many were delivered."""
+        """Deliver undelivered outbox rows in order; return how many were delivered.
+
+        Each game is delivered on its own: one whose rows cannot be handled is marked
+        damaged, logged once and skipped from then on, and every other game goes on.
+        """
+        if game_id is not None:
+            return await self._deliver_game(game_id, ignore_backoff)
         async with self.store.read() as db:
-            pending = await db.undelivered(game_id)
+            pending = await db.games_with_undelivered()
         delivered = 0
-        for gid in dict.fromkeys(r.game_id for r in pending):
-            delivered += await self._deliver_game(gid, ignore_backoff)
+        for gid in pending:
+            try:
+                delivered += await self._deliver_game(gid, ignore_backoff, background=True)
+            except Exception as exc:
+                await mark_damaged(self.store, gid, f"delivery failed: {exc!r}")
         return delivered
 
-    async def _deliver_game(self, game_id: int, ignore_backoff: bool) -> int:
+    async def _deliver_game(
+        self, game_id: int, ignore_backoff: bool, *, background: bool = False
+    ) -> int:
+        if background:
+            async with self.store.read() as db:
+                row = await db.game(game_id)
+            if row is None or row.damaged:
+                return 0
         delivered = 0
         async with self.locks[game_id]:
             # A DM failure queues a table notice; a second pass delivers it right away.
@@ -92,7 +108,7 @@ class Courier:
                 # Our own rows are written by bot.outbox; an unreadable one can only come
                 # from damage. Retrying would not help and must not block the stream.
                 log.error("outbox row %d is unreadable, dropped: %r", row.id, exc)
-                async with self.store.transaction() as db:
+                async with self.store.write() as db:
                     await db.mark_delivered(row.id, f"unreadable: {exc!r}")
                 continue
             try:
@@ -102,7 +118,7 @@ class Courier:
                     seat = info.seat_of(message.role)
                     skip = skip_private(info, seat, message)
                     if skip:
-                        async with self.store.transaction() as db:
+                        async with self.store.write() as db:
                             await db.mark_delivered(row.id, skip)
                         continue
                     assert seat is not None
@@ -116,7 +132,7 @@ class Courier:
                 await self._failed(row, exc)
                 blocked.add(stream)
                 continue
-            async with self.store.transaction() as db:
+            async with self.store.write() as db:
                 await db.mark_delivered(row.id)
             delivered += 1
         return delivered, queued_more
@@ -131,7 +147,7 @@ class Courier:
             delay,
             exc,
         )
-        async with self.store.transaction() as db:
+        async with self.store.write() as db:
             await db.mark_failed(row.id, repr(exc), db.now + delay)
 
     async def _dm_closed(self, row: OutboxRow, info: GameInfo) -> bool:
@@ -166,3 +182,19 @@ def skip_private(info: GameInfo, seat: SeatInfo | None, message: PrivateMessage)
     ):
         return "superseded"
     return ""
+
+
+async def mark_damaged(store: Store, game_id: int, reason: str) -> None:
+    """Take a game out of background work after it failed there; logged once per game.
+
+    Its players are told the record is damaged when they next use it (``CorruptGame``),
+    and a moderator can still export or abandon it.
+    """
+    try:
+        async with store.write() as db:
+            newly = await db.mark_damaged(game_id, reason)
+    except Exception:  # the store itself failing is reported by whoever uses it next
+        log.exception("game=%d could not be marked damaged (%s)", game_id, reason)
+        return
+    if newly:
+        log.error("game=%d is damaged and skipped by background work: %s", game_id, reason)

@@ -137,11 +137,23 @@ class CorruptGame(DispatchError):
 
     def __init__(self, game_id: int, detail: str) -> None:
         super().__init__(
-            f"Game #{game_id} cannot be loaded: its saved data is damaged ({detail}). "
-            "A moderator can abandon it to free the channel."
+            f"Game #{game_id} cannot continue: its saved record is damaged ({detail}). "
+            "Nothing was changed. A moderator can export it with /game export or end it "
+            "with /game abandon to free the channel."
         )
         self.game_id = game_id
         self.detail = detail
+
+
+class SaveFailed(DispatchError):
+    """The database refused a read or a write (disk full, locked too long, read-only)."""
+
+    def __init__(self, writing: bool = True) -> None:
+        what = "save that" if writing else "read the game records"
+        super().__init__(
+            f"Sorry, Dispatch could not {what} just now, so nothing changed. "
+            "Please try again in a moment."
+        )
 
 
 class DeliveryError(Exception):

@@ -43,6 +43,25 @@ def state_of(row: GameRow) -> dict[str, Any]:
     return state
 
 
+def describe(exc: BaseException) -> str:
+    """A short, player-safe name for what went wrong inside a damaged record.
+
+    Only the kind of failure: the message of a KeyError would quote a card or a key of
+    the hidden state, which must not reach the table.
+    """
+    if isinstance(exc, errors.CorruptGame):
+        return exc.detail
+    return f"the rules cannot read it: {type(exc).__name__}"
+
+
+def safe_view(row: GameRow, role: str | None) -> dict[str, Any]:
+    """``role``'s view of the stored game; any failure to read it is ``CorruptGame``."""
+    try:
+        return rules_of(row).view(state_of(row), role)
+    except Exception as exc:
+        raise errors.CorruptGame(row.id, describe(exc)) from None
+
+
 def game_info(row: GameRow, seats: Sequence[SeatRow]) -> GameInfo:
     game = rules_or_none(row.game_name)
     if game is not None:  # seats in the game's own seating order
@@ -62,6 +81,7 @@ def game_info(row: GameRow, seats: Sequence[SeatRow]) -> GameInfo:
         active_roles=row.active_roles if row.status == "active" else (),
         roles=tuple(game.roles) if game else tuple(s.role for s in seats),
         turn_started_at=row.turn_started_at,
+        damaged=row.damaged,
     )
 
 

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from bot import errors, lobby, play
-from bot.delivery import RETRY_BASE_S, RETRY_CAP_S, Courier
-from bot.loading import GameRef, find_row, game_info, info_in, rules_of, state_of
+from bot.delivery import RETRY_BASE_S, RETRY_CAP_S, Courier, mark_damaged
+from bot.loading import GameRef, find_row, game_info, info_in, safe_view
 from bot.outbox import VIEW_LOG_LINES, post_payload, public_log
 from bot.ports import (
     AbandonResult,
@@ -190,16 +190,20 @@ class GameManager:
         started = time.perf_counter()
         game_id = await self._game_id(game)
         async with self._game_locks[game_id]:
-            result = await play.act(
-                self.store,
-                game_id,
-                user_id,
-                verb,
-                arg,
-                expected_version,
-                role,
-                reminder_hours=self.default_reminder_hours,
-            )
+            try:
+                result = await play.act(
+                    self.store,
+                    game_id,
+                    user_id,
+                    verb,
+                    arg,
+                    expected_version,
+                    role,
+                    reminder_hours=self.default_reminder_hours,
+                )
+            except errors.CorruptGame as exc:
+                await mark_damaged(self.store, game_id, exc.detail)
+                raise
         elapsed = (time.perf_counter() - started) * 1000
         log.info(
             "game=%d user=%s role=%s verb=%s arg=%r version=%d %.1fms",
@@ -278,15 +282,18 @@ class GameManager:
             seats = await db.seats(row.id)
         if row.status in ("lobby", "cancelled"):
             raise errors.GameNotActive(row.status)
-        rules_game = rules_of(row)
-        state = state_of(row)
         mine = [s.role for s in seats if s.user_id == user_id]
         if role is not None and role not in mine:
             raise errors.NotAllowed(f"You do not hold the {role} seat in this game.")
         if role is None and mine:
-            active = [r for r in mine if r in rules_game.active_roles(state)]
+            active = [r for r in mine if r in row.active_roles]
             role = (active or mine)[0]
-        return PlayerView(game_info(row, seats), role, row.version, rules_game.view(state, role))
+        try:
+            view = safe_view(row, role)
+        except errors.CorruptGame as exc:
+            await mark_damaged(self.store, row.id, exc.detail)
+            raise
+        return PlayerView(game_info(row, seats), role, row.version, view)
 
     async def log(self, game: GameRef, count: int = 20) -> list[str]:
         """The last ``count`` public log lines."""
@@ -317,6 +324,21 @@ class GameManager:
     async def export(self, game: GameRef) -> dict[str, Any]:
         """Everything needed to replay the game elsewhere: name, options, seed, actions."""
         return await export_game(self.store, game)
+
+    async def damage(self, game: GameRef) -> str | None:
+        """Why the game's record cannot be used (None: healthy); marks it when newly found."""
+        async with self.store.read() as db:
+            row = await find_row(db, game, live=False)
+        if row.damaged:
+            return row.damaged
+        if row.status != "active":
+            return None
+        try:
+            safe_view(row, None)
+        except errors.CorruptGame as exc:
+            await mark_damaged(self.store, row.id, exc.detail)
+            return exc.detail
+        return None
 
     async def replay(self, game: GameRef) -> dict[str, Any]:
         """setup(seed) + every stored action, in order: the state the game must have."""

@@ -19,6 +19,8 @@ log = logging.getLogger("dispatch.migrate")
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _NAME = re.compile(r"^(\d{4})_([\w-]+)\.sql$")
+#: A migration containing this line is followed by a VACUUM (it freed much space).
+VACUUM_AFTER = "-- dispatch: vacuum after"
 
 
 @dataclass(frozen=True)
@@ -76,4 +78,9 @@ async def migrate(db: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR) ->
             raise
         log.info("applied migration %04d_%s", migration.version, migration.name)
         applied.append(migration.version)
+        if VACUUM_AFTER in sql:
+            # Gives the space a migration freed back to the file system; it cannot run
+            # inside the migration's transaction. Slow on a big file, but only once.
+            log.info("compacting the database after migration %04d", migration.version)
+            await db.execute("VACUUM")
     return applied

@@ -10,17 +10,24 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
 import rules
 from bot import errors
-from bot.loading import find_row, info_in, rules_of, rules_or_none, state_of
+from bot.loading import describe, find_row, info_in, rules_of, rules_or_none, safe_view, state_of
 from bot.outbox import fresh, post_payload, public_log, record_progress, result_line, role_name
 from bot.ports import AbandonResult, ActResult, TablePost, View
 from bot.store import SeatRow, Session, Store, dumps
 
 log = logging.getLogger("dispatch.manager")
+
+#: The rules engine raised on a legal-looking action: a bug, reported, with nothing saved.
+RULES_FAILED = errors.IllegalMove(
+    "That action could not be applied because of an error in the game rules; nothing "
+    "changed. Please report it."
+)
 
 
 async def act(
@@ -42,12 +49,15 @@ async def act(
         raise errors.GameNotActive(row.status)
     rules_game = rules_of(row)
     state = state_of(row)
-    role = acting_role(rules_game, state, seats, user_id, role)
+    try:
+        active_before = tuple(rules_game.active_roles(state))
+    except Exception as exc:
+        raise errors.CorruptGame(row.id, describe(exc)) from None
+    role = acting_role(active_before, seats, user_id, role)
     seat = next(s for s in seats if s.role == role)
     if expected_version is not None and not fresh(expected_version, seat, row.version):
-        prompt = str(rules_game.view(state, role).get("prompt", ""))
+        prompt = str(safe_view(row, role).get("prompt", ""))
         raise errors.StalePrompt(row.version, prompt)
-    active_before = tuple(rules_game.active_roles(state))
     if role not in active_before:
         waiting = [s.user_id for s in seats if s.role in active_before]
         raise errors.NotYourTurn(waiting)
@@ -60,31 +70,35 @@ async def act(
         log.debug("game=%d %s %s %r refused: %s", game_id, user_id, verb, arg, exc)
         raise errors.IllegalMove(str(exc)) from None
     except Exception:
+        # A record the rules cannot read is the game's damage, not this player's move.
+        safe_view(row, role)
         log.exception("game=%d rules engine failed on %s %r", game_id, verb, arg)
-        raise errors.IllegalMove(
-            "That action could not be applied because of an error in the game "
-            "rules; nothing changed. Please report it."
-        ) from None
+        raise RULES_FAILED from None
     after = json.loads(encoded)
     version = row.version + 1
     async with store.transaction() as db:
-        current = await db.game(game_id)
-        if current is None or current.version != row.version:
-            # Another process wrote this game between our read and now.
-            prompt = str(rules_game.view(state, role).get("prompt", ""))
-            raise errors.StalePrompt(current.version if current else row.version, prompt)
+        current = await db.version_of(game_id)
+        if current != row.version:
+            # Written by someone else between our read and now (the lock makes this rare).
+            raise errors.StalePrompt(current or row.version, "")
         await db.append_action(game_id, version, role, user_id, verb, arg)
         row = dataclasses.replace(row, version=version)
-        progress = await record_progress(
-            db,
-            row,
-            seats,
-            rules_game,
-            after,
-            acting_role=role,
-            active_before=active_before,
-            default_reminder_hours=reminder_hours,
-        )
+        try:
+            progress = await record_progress(
+                db,
+                row,
+                seats,
+                rules_game,
+                after,
+                acting_role=role,
+                active_before=active_before,
+                default_reminder_hours=reminder_hours,
+            )
+        except (errors.DispatchError, sqlite3.Error, OSError):
+            raise
+        except Exception:
+            log.exception("game=%d views failed after %s %r; rolled back", game_id, verb, arg)
+            raise RULES_FAILED from None
         info = await info_in(db, game_id)
     return ActResult(
         game=info,
@@ -99,11 +113,7 @@ async def act(
 
 
 def acting_role(
-    rules_game: rules.Game,
-    state: dict[str, Any],
-    seats: Sequence[SeatRow],
-    user_id: str,
-    role: str | None,
+    active_roles: Sequence[str], seats: Sequence[SeatRow], user_id: str, role: str | None
 ) -> str:
     """Which of the user's seats acts: the one named, their only one, or their active one."""
     mine = [s.role for s in seats if s.user_id == user_id]
@@ -115,7 +125,7 @@ def acting_role(
         return role
     if len(mine) == 1:
         return mine[0]
-    active = [r for r in mine if r in rules_game.active_roles(state)]
+    active = [r for r in mine if r in active_roles]
     if len(active) == 1:
         return active[0]
     raise errors.ChooseRole(active or mine)
@@ -148,7 +158,7 @@ async def resign(db: Session, game_id: int, user_id: str, role: str | None) -> s
         try:
             public = rules_game.view(state_of(row), None)
             lines = tuple(public_log(public)[row.posted_log :])
-        except (errors.CorruptGame, rules.RulesError):
+        except Exception:  # a damaged record can still be resigned: no board then
             public = None
     await db.set_status(game_id, "finished")
     await db.record_result(game_id, winner, reason, {})

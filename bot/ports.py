@@ -50,6 +50,8 @@ class GameInfo:
     roles: tuple[str, ...] = ()
     #: Epoch seconds since the current decision has been waiting.
     turn_started_at: float | None = None
+    #: Why background work found this game's record unreadable (None: healthy).
+    damaged: str | None = None
 
     def seat_of(self, role: str) -> SeatInfo | None:
         return next((s for s in self.seats if s.role == role), None)

@@ -9,17 +9,28 @@ session whole. Sessions are short (no awaits on the network inside them).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import aiosqlite
 
+try:
+    import fcntl
+except ImportError:  # not on Windows: one process per file is then up to the admin
+    fcntl = None  # type: ignore[assignment]
+
+from bot import errors
 from bot.migrate import migrate
+
+log = logging.getLogger("dispatch.store")
 
 Clock = Callable[[], float]
 
@@ -52,6 +63,8 @@ class GameRow:
     #: The roles and step of play the table's last post said it was waiting for.
     posted_active: tuple[str, ...] = ()
     posted_step: str = ""
+    #: Why background work could not handle this game (None: healthy); see ``mark_damaged``.
+    damaged: str | None = None
 
 
 @dataclass(frozen=True)
@@ -114,11 +127,12 @@ class ResultRow:
     finished_at: float
 
 
-def _active_roles(text: str) -> tuple[str, ...]:
-    # A damaged cache must not break listings: it only drives "whose turn" displays.
+def _roles(text: Any) -> tuple[str, ...]:
+    # A damaged cache must not break listings or the background pass: these columns only
+    # drive "whose turn" displays and when to post, never the rules.
     try:
         value = json.loads(text)
-    except ValueError:
+    except (TypeError, ValueError):
         return ()
     return tuple(str(r) for r in value) if isinstance(value, list) else ()
 
@@ -136,13 +150,14 @@ def _game(r: aiosqlite.Row) -> GameRow:
         version=r["version"],
         creator_id=r["creator_id"],
         hotseat=bool(r["hotseat"]),
-        active_roles=_active_roles(r["active_roles"]),
+        active_roles=_roles(r["active_roles"]),
         posted_log=r["posted_log"],
         created_at=r["created_at"],
         updated_at=r["updated_at"],
         turn_started_at=r["turn_started_at"],
-        posted_active=tuple(json.loads(r["posted_active"])),
-        posted_step=r["posted_step"],
+        posted_active=_roles(r["posted_active"]),
+        posted_step=str(r["posted_step"] or ""),
+        damaged=r["damaged"],
     )
 
 
@@ -189,6 +204,48 @@ def _timer(r: aiosqlite.Row) -> TimerRow:
 
 LIVE = ("lobby", "active")
 
+#: The queries run on every action, delivery pass or listing, by name, with example
+#: parameters. ``tests/test_store_scale.py`` asserts that SQLite answers each through an
+#: index (EXPLAIN QUERY PLAN), so none of them slows down as finished games pile up.
+HOT_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
+    "game": ("SELECT * FROM games WHERE id = ?", (1,)),
+    "live_game_in_channel": (
+        "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')",
+        ("c",),
+    ),
+    "latest_game_in_channel": (
+        "SELECT * FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+        ("c",),
+    ),
+    "games_of_user": (
+        "SELECT g.* FROM seats s JOIN games g ON g.id = s.game_id"
+        " WHERE s.user_id = ? AND g.status IN ('lobby', 'active') GROUP BY g.id ORDER BY g.id",
+        ("u",),
+    ),
+    "seats": ("SELECT * FROM seats WHERE game_id = ? ORDER BY joined_at, role", (1,)),
+    "actions": ("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", (1,)),
+    "undelivered_of_game": (
+        "SELECT * FROM outbox WHERE delivered_at IS NULL AND game_id = ? ORDER BY id",
+        (1,),
+    ),
+    "undelivered": ("SELECT * FROM outbox WHERE delivered_at IS NULL ORDER BY id", ()),
+    "games_with_undelivered": (
+        "SELECT DISTINCT game_id FROM outbox WHERE delivered_at IS NULL ORDER BY game_id",
+        (),
+    ),
+    "due_timers": ("SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id", (0.0,)),
+    "timers": ("SELECT * FROM timers WHERE game_id = ? ORDER BY id", (1,)),
+    "reminder_hours": (
+        "SELECT reminder_hours FROM channel_settings WHERE channel_id = ?",
+        ("c",),
+    ),
+    "result": ("SELECT * FROM results WHERE game_id = ?", (1,)),
+}
+
+
+def _sql(name: str) -> str:
+    return HOT_QUERIES[name][0]
+
 
 class Session:
     """The SQL, run on the store's connection while the store lock is held."""
@@ -198,17 +255,21 @@ class Session:
         #: One clock reading per session keeps the rows of one transaction consistent.
         self.now = now
 
+    # Each helper is one trip to the connection's thread (a cursor's execute, fetch and
+    # close would be three): an action runs a dozen statements.
     async def _one(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Row | None:
-        async with self.db.execute(sql, tuple(params)) as cur:
-            return await cur.fetchone()
+        rows = await self.db.execute_fetchall(sql, tuple(params))
+        return next(iter(rows), None)
 
     async def _all(self, sql: str, params: Iterable[Any] = ()) -> list[aiosqlite.Row]:
-        async with self.db.execute(sql, tuple(params)) as cur:
-            return list(await cur.fetchall())
+        return list(await self.db.execute_fetchall(sql, tuple(params)))
 
-    async def _run(self, sql: str, params: Iterable[Any] = ()) -> int:
-        async with self.db.execute(sql, tuple(params)) as cur:
-            return cur.lastrowid or 0
+    async def _run(self, sql: str, params: Iterable[Any] = ()) -> None:
+        await self.db.execute_fetchall(sql, tuple(params))
+
+    async def _insert(self, sql: str, params: Iterable[Any] = ()) -> int:
+        row = await self.db.execute_insert(sql, tuple(params))
+        return int(row[0]) if row else 0
 
     # games -------------------------------------------------------------------------
     async def insert_game(
@@ -223,7 +284,7 @@ class Session:
         hotseat: bool,
         state: dict[str, Any],
     ) -> int:
-        return await self._run(
+        return await self._insert(
             "INSERT INTO games (guild_id, channel_id, game_name, options, seed, status, state,"
             " version, creator_id, hotseat, created_at, updated_at)"
             " VALUES (?, ?, ?, ?, ?, 'lobby', ?, 0, ?, ?, ?, ?)",
@@ -242,38 +303,24 @@ class Session:
         )
 
     async def game(self, game_id: int) -> GameRow | None:
-        row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
+        row = await self._one(_sql("game"), (game_id,))
         return _game(row) if row else None
 
+    async def version_of(self, game_id: int) -> int | None:
+        row = await self._one("SELECT version FROM games WHERE id = ?", (game_id,))
+        return int(row[0]) if row else None
+
     async def live_game_in_channel(self, channel_id: str) -> GameRow | None:
-        row = await self._one(
-            "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')",
-            (channel_id,),
-        )
+        row = await self._one(_sql("live_game_in_channel"), (channel_id,))
         return _game(row) if row else None
 
     async def latest_game_in_channel(self, channel_id: str) -> GameRow | None:
-        row = await self._one(
-            "SELECT * FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,)
-        )
+        row = await self._one(_sql("latest_game_in_channel"), (channel_id,))
         return _game(row) if row else None
 
-    async def games_of_user(self, user_id: str, statuses: Iterable[str] = LIVE) -> list[GameRow]:
-        statuses = tuple(statuses)
-        marks = ", ".join("?" for _ in statuses)
-        rows = await self._all(
-            "SELECT DISTINCT g.* FROM games g JOIN seats s ON s.game_id = g.id"
-            f" WHERE s.user_id = ? AND g.status IN ({marks}) ORDER BY g.id",
-            (user_id, *statuses),
-        )
-        return [_game(r) for r in rows]
-
-    async def all_games(self, statuses: Iterable[str] = LIVE) -> list[GameRow]:
-        statuses = tuple(statuses)
-        marks = ", ".join("?" for _ in statuses)
-        rows = await self._all(
-            f"SELECT * FROM games WHERE status IN ({marks}) ORDER BY id", statuses
-        )
+    async def games_of_user(self, user_id: str) -> list[GameRow]:
+        """The user's games being set up or played, oldest first."""
+        rows = await self._all(_sql("games_of_user"), (user_id,))
         return [_game(r) for r in rows]
 
     async def set_posted_turn(self, game_id: int, active: Iterable[str], step: str) -> None:
@@ -306,6 +353,14 @@ class Session:
             ),
         )
 
+    async def mark_damaged(self, game_id: int, reason: str) -> bool:
+        """Record why a game cannot be handled; True when it was healthy until now."""
+        rows = await self._all(
+            "UPDATE games SET damaged = ? WHERE id = ? AND damaged IS NULL RETURNING id",
+            (reason[:300], game_id),
+        )
+        return bool(rows)
+
     async def set_status(self, game_id: int, status: str) -> None:
         await self._run(
             "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, self.now, game_id)
@@ -313,9 +368,7 @@ class Session:
 
     # seats -------------------------------------------------------------------------
     async def seats(self, game_id: int) -> list[SeatRow]:
-        rows = await self._all(
-            "SELECT * FROM seats WHERE game_id = ? ORDER BY joined_at, role", (game_id,)
-        )
+        rows = await self._all(_sql("seats"), (game_id,))
         return [_seat(r) for r in rows]
 
     async def add_seat(self, game_id: int, role: str, user_id: str) -> None:
@@ -334,10 +387,11 @@ class Session:
         )
 
     async def clear_dm_failed_for_user(self, user_id: str) -> int:
-        async with self.db.execute(
-            "UPDATE seats SET dm_failed = 0 WHERE user_id = ? AND dm_failed = 1", (user_id,)
-        ) as cur:
-            return cur.rowcount
+        rows = await self._all(
+            "UPDATE seats SET dm_failed = 0 WHERE user_id = ? AND dm_failed = 1 RETURNING 1",
+            (user_id,),
+        )
+        return len(rows)
 
     async def set_abandon_requested(self, game_id: int, role: str) -> None:
         await self._run(
@@ -368,7 +422,7 @@ class Session:
         )
 
     async def actions(self, game_id: int) -> list[ActionRow]:
-        rows = await self._all("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+        rows = await self._all(_sql("actions"), (game_id,))
         return [
             ActionRow(
                 game_id=r["game_id"],
@@ -390,7 +444,7 @@ class Session:
     async def queue(
         self, game_id: int, kind: str, target: str | None, payload: dict[str, Any]
     ) -> int:
-        return await self._run(
+        return await self._insert(
             "INSERT INTO outbox (game_id, kind, target, payload, created_at, next_attempt_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             (game_id, kind, target, dumps(payload), self.now, self.now),
@@ -399,18 +453,21 @@ class Session:
     async def undelivered(self, game_id: int | None = None) -> list[OutboxRow]:
         """Every undelivered row in order, due or not (the caller applies backoff)."""
         if game_id is None:
-            rows = await self._all("SELECT * FROM outbox WHERE delivered_at IS NULL ORDER BY id")
+            rows = await self._all(_sql("undelivered"))
         else:
-            rows = await self._all(
-                "SELECT * FROM outbox WHERE delivered_at IS NULL AND game_id = ? ORDER BY id",
-                (game_id,),
-            )
+            rows = await self._all(_sql("undelivered_of_game"), (game_id,))
         return [_outbox(r) for r in rows]
 
+    async def games_with_undelivered(self) -> list[int]:
+        """Ids of the games that have something left to deliver (read from the index)."""
+        return [int(r[0]) for r in await self._all(_sql("games_with_undelivered"))]
+
     async def mark_delivered(self, outbox_id: int, note: str | None = None) -> None:
+        # The payload (a whole view) is never read again once delivered: dropping it keeps
+        # a finished game's outbox at a few hundred bytes a row instead of kilobytes.
         await self._run(
-            "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_error = ?"
-            " WHERE id = ?",
+            "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_error = ?,"
+            " payload = '' WHERE id = ?",
             (self.now, note, outbox_id),
         )
 
@@ -440,11 +497,11 @@ class Session:
         )
 
     async def timers(self, game_id: int) -> list[TimerRow]:
-        rows = await self._all("SELECT * FROM timers WHERE game_id = ? ORDER BY id", (game_id,))
+        rows = await self._all(_sql("timers"), (game_id,))
         return [_timer(r) for r in rows]
 
     async def due_timers(self, now: float) -> list[TimerRow]:
-        rows = await self._all("SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id", (now,))
+        rows = await self._all(_sql("due_timers"), (now,))
         return [_timer(r) for r in rows]
 
     async def reschedule_timer(self, timer_id: int, due_at: float, interval_s: float) -> None:
@@ -473,7 +530,7 @@ class Session:
         )
 
     async def result(self, game_id: int) -> ResultRow | None:
-        r = await self._one("SELECT * FROM results WHERE game_id = ?", (game_id,))
+        r = await self._one(_sql("result"), (game_id,))
         if r is None:
             return None
         try:
@@ -484,9 +541,7 @@ class Session:
 
     # channel settings --------------------------------------------------------------
     async def reminder_hours(self, channel_id: str, default: float) -> float:
-        r = await self._one(
-            "SELECT reminder_hours FROM channel_settings WHERE channel_id = ?", (channel_id,)
-        )
+        r = await self._one(_sql("reminder_hours"), (channel_id,))
         return float(r[0]) if r else default
 
     async def set_reminder_hours(self, channel_id: str, guild_id: str | None, hours: float) -> None:
@@ -500,56 +555,210 @@ class Session:
 class Store:
     """Owns the connection; open with ``await Store.open(path)``."""
 
-    def __init__(self, db: aiosqlite.Connection, path: Path, clock: Clock) -> None:
+    def __init__(
+        self, db: aiosqlite.Connection, path: Path, clock: Clock, owner: ProcessLock | None
+    ) -> None:
         self._db = db
         self.path = path
         self.clock = clock
         self._lock = asyncio.Lock()
+        self._owner = owner
 
     @classmethod
     async def open(cls, path: str | Path, clock: Clock = time.time) -> Store:
+        """Open (creating and migrating) the database file; one process at a time.
+
+        Raises ``StoreUnavailable`` with one sentence for an administrator when the file
+        cannot be used: another Dispatch process has it, it is not a database or is
+        damaged, it is read-only, the disk is full, or it stays locked past the timeout.
+        """
         path = Path(path)
-        if path.parent and not path.parent.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: we issue BEGIN/COMMIT ourselves, so a transaction is
-        # exactly the span of ``transaction()`` and nothing is committed behind our back.
-        db = await aiosqlite.connect(path, isolation_level=None)
-        db.row_factory = aiosqlite.Row
         try:
-            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            await db.execute("PRAGMA journal_mode = WAL")
-            await db.execute("PRAGMA foreign_keys = ON")
-            # NORMAL is durable across application crashes in WAL mode; only a power
-            # loss may drop the last transactions, never corrupt the file.
-            await db.execute("PRAGMA synchronous = NORMAL")
-            await migrate(db)
+            if path.parent and not path.parent.exists():
+                path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreUnavailable(path, f"its folder cannot be created ({exc.strerror})") from None
+        owner = ProcessLock.acquire(path)
+        try:
+            db = await _connect(path)
         except BaseException:
-            await db.close()
+            owner.release()
             raise
-        return cls(db, path, clock)
+        return cls(db, path, clock, owner)
 
     async def close(self) -> None:
         async with self._lock:
             await self._db.close()
+            if self._owner is not None:
+                self._owner.release()
+                self._owner = None
+
+    # The three kinds of session. SQLite failing under them (disk full, locked past the
+    # timeout, read-only, damaged pages) becomes ``errors.SaveFailed``: the player is told
+    # politely that nothing changed, and the transaction is rolled back. A constraint
+    # violation (IntegrityError) is the caller's to handle and passes through.
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Session]:
         async with self._lock:
-            yield Session(self._db, self.clock())
+            try:
+                yield Session(self._db, self.clock())
+            except sqlite3.IntegrityError:
+                raise
+            except (sqlite3.Error, OSError) as exc:
+                log.warning("reading the database failed: %r", exc)
+                raise errors.SaveFailed(writing=False) from None
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[Session]:
+        """One statement that commits by itself (no BEGIN/COMMIT round trips).
+
+        For single-row bookkeeping such as marking an outbox row delivered; anything that
+        must change several rows together uses ``transaction()``.
+        """
+        async with self._lock:
+            try:
+                yield Session(self._db, self.clock())
+            except sqlite3.IntegrityError:
+                raise
+            except (sqlite3.Error, OSError) as exc:
+                log.warning("writing to the database failed: %r", exc)
+                raise errors.SaveFailed() from None
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Session]:
         """BEGIN IMMEDIATE … COMMIT, rolled back if the block raises."""
         async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                await self._db.execute_fetchall("BEGIN IMMEDIATE")
+            except (sqlite3.Error, OSError) as exc:
+                log.warning("starting a transaction failed: %r", exc)
+                raise errors.SaveFailed() from None
             try:
                 yield Session(self._db, self.clock())
-            except BaseException:
-                await self._db.rollback()
-                raise
-            await self._db.commit()
+                await self._db.commit()
+            except BaseException as exc:
+                with contextlib.suppress(sqlite3.Error, OSError):
+                    await self._db.rollback()
+                if isinstance(exc, sqlite3.IntegrityError) or not isinstance(
+                    exc, sqlite3.Error | OSError
+                ):
+                    raise
+                log.warning("a transaction failed and was rolled back: %r", exc)
+                raise errors.SaveFailed() from None
 
     async def pragma(self, name: str) -> Any:
-        async with self._lock, self._db.execute(f"PRAGMA {name}") as cur:
-            row = await cur.fetchone()
+        async with self._lock:
+            rows = await self._db.execute_fetchall(f"PRAGMA {name}")
+        row = next(iter(rows), None)
         return row[0] if row else None
+
+
+async def _connect(path: Path) -> aiosqlite.Connection:
+    """Connect, set the pragmas and migrate, turning SQLite's failures into one sentence."""
+    try:
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves, so a transaction is
+        # exactly the span of ``transaction()`` and nothing is committed behind our back.
+        db = await aiosqlite.connect(path, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise StoreUnavailable(path, _why(exc)) from None
+    db.row_factory = aiosqlite.Row
+    try:
+        await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await db.execute("PRAGMA journal_mode = WAL")
+        await db.execute("PRAGMA foreign_keys = ON")
+        # NORMAL is durable across application crashes in WAL mode; only a power
+        # loss may drop the last transactions, never corrupt the file.
+        await db.execute("PRAGMA synchronous = NORMAL")
+        await migrate(db)
+    except (sqlite3.Error, OSError) as exc:
+        await db.close()
+        raise StoreUnavailable(path, _why(exc)) from None
+    except BaseException:
+        await db.close()
+        raise
+    return db
+
+
+def _why(exc: BaseException) -> str:
+    text = str(exc).lower()
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return "it is not a Dispatch database, or it is damaged"
+    if "readonly" in text or "read-only" in text or "permission" in text:
+        return "it is read-only: Dispatch needs to write to it and to its folder"
+    if "full" in text:
+        return "the disk is full"
+    if "locked" in text or "busy" in text:
+        return "another program keeps it locked"
+    if "unable to open" in text:
+        return "it cannot be opened (check the path and the folder's permissions)"
+    return f"SQLite refused it ({exc})"
+
+
+class StoreUnavailable(Exception):
+    """The database file cannot be used; ``str()`` is one line for an administrator."""
+
+    #: Exit code of ``python -m bot`` for this failure (a supervisor should not loop).
+    exit_code = 3
+
+    def __init__(self, path: Path, why: str) -> None:
+        super().__init__(f"Cannot use the database {path}: {why}.")
+        self.path = path
+
+
+class StoreInUse(StoreUnavailable):
+    """Another Dispatch process already runs on this database file."""
+
+    exit_code = 4
+
+    def __init__(self, path: Path) -> None:
+        StoreUnavailable.__init__(
+            self,
+            path,
+            "another Dispatch process is already using it (two would deliver every "
+            "message twice); stop the other one first",
+        )
+
+
+class ProcessLock:
+    """One Dispatch process per database file: an exclusive lock on ``<file>.lock``.
+
+    The operating system drops the lock when the process ends, however it ends, so a
+    crash never leaves a stale lock behind. Within one process the lock is shared by
+    every store on the file (tests restart a manager on the same file).
+    """
+
+    _held: ClassVar[dict[str, tuple[ProcessLock, int]]] = {}
+
+    def __init__(self, key: str, handle: Any) -> None:
+        self.key = key
+        self._handle = handle
+
+    @classmethod
+    def acquire(cls, path: Path) -> ProcessLock:
+        key = str(path.resolve())
+        held = cls._held.get(key)
+        if held is not None:
+            cls._held[key] = (held[0], held[1] + 1)
+            return held[0]
+        try:
+            handle = open(key + ".lock", "a+b")  # noqa: SIM115 - held for the store's life
+        except OSError as exc:
+            raise StoreUnavailable(path, _why(exc)) from None
+        if fcntl is not None:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                handle.close()
+                raise StoreInUse(path) from None
+        lock = cls(key, handle)
+        cls._held[key] = (lock, 1)
+        return lock
+
+    def release(self) -> None:
+        lock, count = self._held.get(self.key, (self, 1))
+        if count > 1:
+            self._held[self.key] = (lock, count - 1)
+            return
+        self._held.pop(self.key, None)
+        self._handle.close()  # closing the file releases the lock

@@ -7,15 +7,15 @@ they survive a restart. Firing one queues outbox rows; the caller delivers them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import defaultdict
 
-import rules
-from bot import errors
-from bot.loading import rules_of, state_of
+from bot.delivery import mark_damaged
+from bot.loading import safe_view
 from bot.outbox import message_payload, post_payload
 from bot.ports import PrivateMessage, TablePost
-from bot.store import Store
+from bot.store import Session, Store, TimerRow
 
 log = logging.getLogger("dispatch.manager")
 
@@ -30,47 +30,54 @@ async def queue_due_reminders(
 
     A reminder goes privately to the waiting seat (unless their DMs are closed) and, with a
     mention, to the table. The next one comes ``growth`` times later than this one did.
+    Each timer is handled on its own: a game whose record cannot be read is marked
+    damaged and loses its timers, and the reminders of every other game still go out.
     """
     async with store.read() as db:
         due = await db.due_timers(now)
     fired = 0
     for timer in due:
-        async with game_locks[timer.game_id], store.transaction() as db:
-            row = await db.game(timer.game_id)
-            if row is None or row.status != "active" or timer.role not in row.active_roles:
-                await db.delete_timer(timer.id)
-                continue
-            seats = await db.seats(row.id)
-            seat = next((s for s in seats if s.role == timer.role), None)
-            if seat is None:
-                await db.delete_timer(timer.id)
-                continue
-            try:
-                view = rules_of(row).view(state_of(row), seat.role)
-            except (errors.CorruptGame, rules.RulesError) as exc:
-                log.error("game=%d reminder dropped: %s", row.id, exc)
-                await db.delete_timer(timer.id)
-                continue
-            hours = timer.interval_s / 3600
-            waited = f"{hours:.0f} hours" if hours >= 1 else f"{timer.interval_s / 60:.0f} minutes"
-            if not seat.dm_failed:
-                message = PrivateMessage(
-                    kind="reminder",
-                    role=seat.role,
-                    version=row.version,
-                    headline=f"Reminder: your game has been waiting for you for {waited}.",
-                    view=view,
-                )
-                await db.queue(row.id, "private", seat.role, message_payload(message))
-            post = TablePost(
-                kind="reminder",
-                version=row.version,
-                headline="Reminder: the game is waiting for your move.",
-                mention_user_ids=(seat.user_id,),
-                active_roles=row.active_roles,
-            )
-            await db.queue(row.id, "table", None, post_payload(post))
-            interval = timer.interval_s * growth
-            await db.reschedule_timer(timer.id, db.now + interval, interval)
-            fired += 1
+        try:
+            async with game_locks[timer.game_id], store.transaction() as db:
+                fired += await _fire(db, timer, growth)
+        except Exception as exc:
+            await mark_damaged(store, timer.game_id, f"reminder failed: {exc!r}")
+            with contextlib.suppress(Exception):
+                async with store.write() as db:
+                    await db.delete_timers(timer.game_id)
     return fired
+
+
+async def _fire(db: Session, timer: TimerRow, growth: float) -> int:
+    row = await db.game(timer.game_id)
+    if row is None or row.status != "active" or timer.role not in row.active_roles:
+        await db.delete_timer(timer.id)
+        return 0
+    seats = await db.seats(row.id)
+    seat = next((s for s in seats if s.role == timer.role), None)
+    if seat is None:
+        await db.delete_timer(timer.id)
+        return 0
+    view = safe_view(row, seat.role)
+    hours = timer.interval_s / 3600
+    waited = f"{hours:.0f} hours" if hours >= 1 else f"{timer.interval_s / 60:.0f} minutes"
+    if not seat.dm_failed:
+        message = PrivateMessage(
+            kind="reminder",
+            role=seat.role,
+            version=row.version,
+            headline=f"Reminder: your game has been waiting for you for {waited}.",
+            view=view,
+        )
+        await db.queue(row.id, "private", seat.role, message_payload(message))
+    post = TablePost(
+        kind="reminder",
+        version=row.version,
+        headline="Reminder: the game is waiting for your move.",
+        mention_user_ids=(seat.user_id,),
+        active_roles=row.active_roles,
+    )
+    await db.queue(row.id, "table", None, post_payload(post))
+    interval = timer.interval_s * growth
+    await db.reschedule_timer(timer.id, db.now + interval, interval)
+    return 1

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import FakeClock, RecordingFrontEnd
 
+from bot.errors import SaveFailed
 from bot.manager import GameManager
 from bot.ports import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.store import Session
@@ -134,7 +135,8 @@ async def test_failure_inside_the_transaction_changes_nothing(
         async def disk_full(self: Session, *args: object, **kwargs: object) -> int:
             raise OSError("disk full")
 
-        with monkeypatch.context() as patch, pytest.raises(OSError):
+        # The player is told politely that nothing changed (issue 7: no traceback).
+        with monkeypatch.context() as patch, pytest.raises(SaveFailed, match="nothing changed"):
             patch.setattr(Session, "queue", disk_full)
             await manager.act(game.id, "alice", "done")
         async with manager.store.read() as db:

@@ -361,7 +361,10 @@ class GameCog(
         await interaction.response.defer(ephemeral=True, thinking=True)
         manager = manager_of(interaction)
         info = await _game_here(interaction)
-        if info.status in ("lobby", "active"):
+        live = info.status in ("lobby", "active")
+        if live and is_moderator(interaction) and await manager.damage(info.id):
+            live = False  # a damaged game can only be rescued by hand: its moderator may
+        if live:
             # The seed fixes every shuffle and the action log holds face-down choices:
             # during play an export would hand anyone the other side's hidden cards.
             raise errors.NotAllowed(

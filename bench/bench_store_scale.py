@@ -1,0 +1,206 @@
+"""The store after years of play: 10,000 finished games, and how a live action feels then.
+
+    .venv/bin/python bench/bench_store_scale.py [--finished 10000] [--actions 400]
+
+1. Plays a few whole games of each registered game through ``GameManager`` with random
+   legal moves (a null front end, so every outbox row is delivered), then copies their
+   rows (game, seats, actions, outbox, result) until the store holds ``--finished``
+   finished games, as years of play would leave them. One player sits in 1,000 of them.
+2. Measures ``act()`` on a handful of live games in an empty store and again in the big
+   one (p50 and p99), the file size per finished game, the hot queries' plans, and
+   ``games_for_user`` (``/games``) for the player with 1,000 finished games.
+
+Not a test: it asserts nothing and prints figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import rules  # noqa: E402
+from bot.manager import GameManager  # noqa: E402
+from bot.ports import NullFrontEnd  # noqa: E402
+
+LIVE_GAMES = 10
+
+
+async def random_move(manager: GameManager, game_id: int, rng: random.Random) -> float | None:
+    """One random legal move; its act() time in ms, or None once the game is over."""
+    info = await manager.get_game_info(game_id)
+    if info.status != "active":
+        return None
+    role = rng.choice(info.active_roles)
+    seat = info.seat_of(role)
+    assert seat is not None
+    pv = await manager.view_for(game_id, seat.user_id, role=role)
+    choices = [
+        (verb, arg)
+        for verb, args in pv.view["actions"].items()
+        if verb != "undo"
+        for arg in (args if isinstance(args, list) else [None])
+    ]
+    verb, arg = rng.choice(choices)
+    t0 = time.perf_counter()
+    await manager.act(game_id, seat.user_id, verb, arg, pv.version, role=role)
+    return (time.perf_counter() - t0) * 1000
+
+
+async def new_game(manager: GameManager, name: str, n: int) -> int:
+    info = await manager.create_game(
+        "bench", f"chan-{name}-{n}", name, f"u{n}a", seed=n, opponent_id=f"u{n}b"
+    )
+    return info.id
+
+
+async def play_out(manager: GameManager, game_id: int, rng: random.Random) -> None:
+    while await random_move(manager, game_id, rng) is not None:
+        pass
+
+
+async def grow(manager: GameManager, target: int, rng: random.Random) -> None:
+    """Whole games first, then copies of their rows up to ``target`` finished games."""
+    templates: list[int] = []
+    for name in sorted(rules.GAMES):
+        for k in range(3):
+            gid = await new_game(manager, name, 100_000 + len(templates) + k)
+            await play_out(manager, gid, rng)
+            templates.append(gid)
+    db = manager.store._db  # a benchmark may reach in: plain SQL copies are fastest
+    tables = {}
+    for table in ("games", "seats", "actions", "outbox", "results"):
+        async with db.execute(f"PRAGMA table_info({table})") as cur:
+            tables[table] = [r[1] for r in await cur.fetchall()]
+    made = len(templates)
+    await db.execute("BEGIN")
+    while made < target:
+        source = templates[made % len(templates)]
+        cols = [c for c in tables["games"] if c != "id"]
+        sel = [c if c != "channel_id" else "channel_id || '-' || ?" for c in cols]
+        async with db.execute(
+            f"INSERT INTO games ({', '.join(cols)}) SELECT {', '.join(sel)} FROM games"
+            " WHERE id = ?",
+            (made, source),
+        ) as cur:
+            new_id = cur.lastrowid
+        for table in ("seats", "actions", "outbox", "results"):
+            cols = [c for c in tables[table] if c not in ("game_id", "id")]
+            extra = ""
+            sel = list(cols)
+            if table == "seats" and made <= 1000:
+                # One regular player sits in the first 1,000 games.
+                sel = ["CASE WHEN role = (SELECT MIN(role) FROM seats WHERE game_id = ?)"
+                       " THEN 'regular' ELSE user_id END" if c == "user_id" else c for c in cols]
+                extra = "regular"
+            params: tuple[object, ...] = (source,) if not extra else (source, source)
+            await db.execute(
+                f"INSERT INTO {table} (game_id, {', '.join(cols)})"
+                f" SELECT {new_id}, {', '.join(sel)} FROM {table} WHERE game_id = ?",
+                params,
+            )
+        made += 1
+        if made % 1000 == 0:
+            await db.commit()
+            await db.execute("BEGIN")
+    await db.commit()
+
+
+async def measure_acts(manager: GameManager, actions: int, rng: random.Random) -> list[float]:
+    live = [await new_game(manager, "war", 900_000 + i) for i in range(LIVE_GAMES)]
+    times: list[float] = []
+    made = LIVE_GAMES
+    while len(times) < actions:
+        gid = rng.choice(live)
+        t = await random_move(manager, gid, rng)
+        if t is None:
+            live.remove(gid)
+            made += 1
+            live.append(await new_game(manager, "war", 900_000 + made))
+            continue
+        times.append(t)
+    return times
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * p))]
+
+
+async def query_plans(manager: GameManager) -> list[str]:
+    from bot.store import HOT_QUERIES  # type: ignore[attr-defined]
+
+    lines = []
+    for name, (sql, params) in HOT_QUERIES.items():
+        async with manager.store._db.execute("EXPLAIN QUERY PLAN " + sql, params) as cur:
+            plan = " / ".join(r[3] for r in await cur.fetchall())
+        lines.append(f"  {name:28} {plan}")
+    return lines
+
+
+async def bench(finished: int, actions: int, seed: int) -> None:
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        empty = await GameManager.open(Path(tmp) / "empty.sqlite3", NullFrontEnd())
+        try:
+            base = await measure_acts(empty, actions, random.Random(seed))
+        finally:
+            await empty.close()
+
+        path = Path(tmp) / "big.sqlite3"
+        manager = await GameManager.open(path, NullFrontEnd())
+        try:
+            t0 = time.perf_counter()
+            await grow(manager, finished, rng)
+            grow_s = time.perf_counter() - t0
+            await manager.store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            size = sum(f.stat().st_size for f in Path(tmp).iterdir() if f.name.startswith("big"))
+            big = await measure_acts(manager, actions, random.Random(seed))
+            t0 = time.perf_counter()
+            for _ in range(20):
+                listed = await manager.games_for_user("regular")
+            games_ms = (time.perf_counter() - t0) * 1000 / 20
+            t0 = time.perf_counter()
+            for i in range(200):
+                await manager.game_in_channel(f"chan-war-{100_000 + i}")
+            channel_ms = (time.perf_counter() - t0) * 1000 / 200
+            try:
+                plans = await query_plans(manager)
+            except ImportError:
+                plans = ["  (this version of bot.store lists no HOT_QUERIES)"]
+        finally:
+            await manager.close()
+
+    print(f"store grown to {finished} finished games in {grow_s:.0f} s")
+    print(f"file size:        {size / 1e6:.1f} MB, {size / finished / 1000:.1f} KB per game")
+    print(f"act() empty:      p50 {statistics.median(base):.2f} ms, p99 {pct(base, 0.99):.2f} ms")
+    print(f"act() 10k store:  p50 {statistics.median(big):.2f} ms, p99 {pct(big, 0.99):.2f} ms")
+    print(
+        f"ratio:            p50 {statistics.median(big) / statistics.median(base):.2f}x,"
+        f" p99 {pct(big, 0.99) / pct(base, 0.99):.2f}x"
+    )
+    print(f"/games (1,000 finished, {len(listed)} live): {games_ms:.2f} ms")
+    print(f"channel's game lookup: {channel_ms:.3f} ms")
+    print("query plans:")
+    print("\n".join(plans))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--finished", type=int, default=10_000)
+    parser.add_argument("--actions", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    asyncio.run(bench(args.finished, args.actions, args.seed))
+
+
+if __name__ == "__main__":
+    main()
