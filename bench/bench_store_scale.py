@@ -98,8 +98,13 @@ async def grow(manager: GameManager, target: int, rng: random.Random) -> None:
             sel = list(cols)
             if table == "seats" and made <= 1000:
                 # One regular player sits in the first 1,000 games.
-                sel = ["CASE WHEN role = (SELECT MIN(role) FROM seats WHERE game_id = ?)"
-                       " THEN 'regular' ELSE user_id END" if c == "user_id" else c for c in cols]
+                sel = [
+                    "CASE WHEN role = (SELECT MIN(role) FROM seats WHERE game_id = ?)"
+                    " THEN 'regular' ELSE user_id END"
+                    if c == "user_id"
+                    else c
+                    for c in cols
+                ]
                 extra = "regular"
             params: tuple[object, ...] = (source,) if not extra else (source, source)
             await db.execute(

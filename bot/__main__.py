@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
+from pathlib import Path
 
 from bot.config import Config, setup_logging
+from bot.store import Store, StoreUnavailable
 
 USAGE = """\
 usage: dispatch                 run the Discord bot (needs DISCORD_TOKEN)
        dispatch sandbox [--db PATH] [--out DIR] [--game NAME] [--seed N]
-                                play in the terminal, no Discord needed"""
+                                play in the terminal, no Discord needed
+
+exit codes: 0 stopped, 2 usage or no token, 3 the database file cannot be used
+            (damaged, not a database, read-only, disk full, locked), 4 another
+            Dispatch process is already using the database file"""
 
 NO_TOKEN = """\
 Dispatch needs a Discord bot token to connect to Discord.
@@ -33,6 +40,21 @@ def run_discord(config: Config) -> int:
     return 0
 
 
+def check_database(path: Path) -> None:
+    """Open (and migrate) the database once before connecting to Discord.
+
+    A file that cannot be used raises ``StoreUnavailable`` here, before any network, so
+    the administrator reads one line and a supervisor sees a distinct exit code instead
+    of a crash loop of tracebacks.
+    """
+
+    async def probe() -> None:
+        store = await Store.open(path)
+        await store.close()
+
+    asyncio.run(probe())
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] == "sandbox":
@@ -51,7 +73,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     setup_logging(config.log_level)
     try:
+        check_database(config.db_path)
         return run_discord(config)
+    except StoreUnavailable as exc:
+        print(f"dispatch: {exc}", file=sys.stderr)
+        return exc.exit_code
     except KeyboardInterrupt:
         return 0
 

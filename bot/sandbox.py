@@ -23,6 +23,7 @@ from bot import errors
 from bot.manager import GameManager
 from bot.ports import GameInfo, View
 from bot.sandbox_frontend import TerminalFrontEnd
+from bot.store import StoreUnavailable
 
 log = logging.getLogger("dispatch.sandbox")
 
@@ -440,9 +441,9 @@ async def run_sandbox(
     front_end.say(f"Dispatch sandbox · database {args.db} · images in {args.out}/")
     try:
         manager = await GameManager.open(args.db, front_end, deliver=False)
-    except Exception as exc:
-        front_end.say(f"! Cannot open the database {args.db}: {exc}")
-        return 1
+    except StoreUnavailable as exc:
+        front_end.say(f"! {exc}")
+        return exc.exit_code
     sandbox = Sandbox(manager, front_end, seed=args.seed or 0, default_game=args.game)
     try:
         # Messages a previous run committed but never printed come out now, as on Discord.

@@ -11,6 +11,8 @@ UPDATE outbox SET payload = '' WHERE delivered_at IS NOT NULL AND payload <> '';
 -- deliver (the background pass). The old index on next_attempt_at served neither.
 DROP INDEX IF EXISTS outbox_pending;
 CREATE INDEX outbox_undelivered ON outbox (game_id, id) WHERE delivered_at IS NULL;
+-- Every undelivered row in order (tools and tests); holds only the few undelivered rows.
+CREATE INDEX outbox_undelivered_in_order ON outbox (id) WHERE delivered_at IS NULL;
 
 -- A channel's latest game (finished games included: /game board after the end).
 CREATE INDEX games_by_channel ON games (channel_id, id);

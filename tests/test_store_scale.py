@@ -1,0 +1,151 @@
+"""The store through years of play: hot queries on indexes, delivered rows without payload,
+old files shrunk by the migration."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import aiosqlite
+import pytest
+from conftest import FakeClock, RecordingFrontEnd
+
+from bot import migrate
+from bot.manager import GameManager
+from bot.store import HOT_QUERIES, Store, dumps
+
+pytestmark = pytest.mark.usefixtures("toy_game")
+
+#: A plan line that reads a whole table: "SCAN games", not "SCAN outbox USING INDEX ...".
+FULL_SCAN = re.compile(r"^SCAN (\w+)$")
+
+
+async def plan(store: Store, sql: str, params: tuple[object, ...]) -> list[str]:
+    async with store.read() as db:
+        rows = await db.db.execute_fetchall("EXPLAIN QUERY PLAN " + sql, params)
+    return [str(r[3]) for r in rows]
+
+
+async def fill(manager: GameManager, games: int) -> None:
+    """Enough finished and live rows that SQLite's planner sees a real table."""
+    for i in range(games):
+        info = await manager.create_game("g", f"c{i}", "toy", f"a{i}", seed=i, opponent_id="b")
+        await manager.act(info.id, f"a{i}", "add", 1)
+        if i % 2:
+            await manager.resign(info.id, "b")
+    async with manager.store.transaction() as db:
+        await db.db.execute_fetchall("ANALYZE")
+
+
+@pytest.mark.parametrize("name", sorted(HOT_QUERIES))
+async def test_every_hot_query_is_answered_from_an_index(
+    name: str, db_path: Path, clock: FakeClock
+) -> None:
+    manager = await GameManager.open(db_path, RecordingFrontEnd(), clock=clock)
+    try:
+        await fill(manager, 30)
+        sql, params = HOT_QUERIES[name]
+        lines = await plan(manager.store, sql, params)
+    finally:
+        await manager.close()
+    scans = [line for line in lines if FULL_SCAN.match(line)]
+    assert not scans, f"{name} reads a whole table: {lines}"
+
+
+async def test_the_store_runs_the_hot_queries_it_lists(db_path: Path) -> None:
+    # The plans above are only worth something if the store runs these very strings.
+    source = Path(__file__).resolve().parents[1].joinpath("bot", "store.py").read_text()
+    for name in HOT_QUERIES:
+        assert f'_sql("{name}")' in source, f"{name} is listed but the store does not use it"
+
+
+async def test_a_delivered_row_keeps_no_payload(
+    db_path: Path, clock: FakeClock, front_end: RecordingFrontEnd
+) -> None:
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        info = await manager.create_game("g", "c", "toy", "alice", seed=1, opponent_id="bob")
+        await manager.act(info.id, "alice", "add", 3)
+        await manager.act(info.id, "alice", "done")
+        async with manager.store.read() as db:
+            rows = await db._all("SELECT delivered_at, payload FROM outbox")
+    finally:
+        await manager.close()
+    assert len(rows) >= 4 and front_end.deliveries
+    assert all(r["delivered_at"] is not None and r["payload"] == "" for r in rows)
+
+
+async def test_an_undelivered_row_keeps_its_payload_until_delivered(
+    db_path: Path, clock: FakeClock
+) -> None:
+    down = RecordingFrontEnd(crash=True)
+    manager = await GameManager.open(db_path, down, clock=clock)
+    try:
+        info = await manager.create_game("g", "c", "toy", "alice", seed=1, opponent_id="bob")
+        async with manager.store.read() as db:
+            pending = await db.undelivered(info.id)
+        assert pending and all(r.payload_json.startswith("{") for r in pending)
+    finally:
+        await manager.close()
+
+
+async def _old_database(path: Path, rows: int) -> None:
+    """A file as migrations 0001-0002 left it, with many delivered rows full of views."""
+    old = Path(migrate.MIGRATIONS_DIR)
+    tmp = path.parent / "old-migrations"
+    tmp.mkdir()
+    for f in old.iterdir():
+        if f.name[:4] in ("0001", "0002"):
+            (tmp / f.name).write_text(f.read_text())
+    view = {"log": [f"a long log line number {i} of an old game" for i in range(300)]}
+    async with aiosqlite.connect(path, isolation_level=None) as db:
+        await migrate.migrate(db, tmp)
+        await db.execute(
+            "INSERT INTO games (channel_id, game_name, seed, status, state, creator_id,"
+            " created_at, updated_at) VALUES ('c', 'toy', 1, 'finished', '{}', 'a', 0, 0)"
+        )
+        await db.execute("BEGIN")
+        for i in range(rows):
+            delivered = None if i == rows - 1 else 1.0
+            await db.execute(
+                "INSERT INTO outbox (game_id, kind, payload, created_at, delivered_at,"
+                " next_attempt_at) VALUES (1, 'table', ?, 0, ?, 0)",
+                (dumps({"kind": "turn", "version": i, "view": view}), delivered),
+            )
+        await db.execute("COMMIT")
+
+
+async def test_the_migration_empties_delivered_payloads_and_shrinks_the_file(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.sqlite3"
+    await _old_database(path, 200)
+    before = path.stat().st_size
+    store = await Store.open(path)
+    try:
+        async with store.read() as db:
+            rows = await db._all("SELECT delivered_at, payload FROM outbox ORDER BY id")
+            indexes = {r[0] for r in await db._all("SELECT name FROM sqlite_master")}
+    finally:
+        await store.close()
+    after = path.stat().st_size
+    assert all(r["payload"] == "" for r in rows[:-1])
+    assert rows[-1]["payload"].startswith("{")  # not yet delivered: kept whole
+    assert "outbox_undelivered" in indexes and "outbox_pending" not in indexes
+    assert after < before / 10, (before, after)
+
+
+async def test_a_damaged_posted_active_column_is_read_as_nobody(
+    db_path: Path, clock: FakeClock
+) -> None:
+    manager = await GameManager.open(db_path, RecordingFrontEnd(), clock=clock)
+    try:
+        info = await manager.create_game("g", "c", "toy", "alice", seed=1, opponent_id="bob")
+        async with manager.store.write() as db:
+            await db._run("UPDATE games SET posted_active = 'not json' WHERE id = ?", (info.id,))
+        async with manager.store.read() as db:
+            row = await db.game(info.id)
+        assert row is not None and row.posted_active == ()
+        await manager.act(info.id, "alice", "add", 1)  # the game goes on
+    finally:
+        await manager.close()
