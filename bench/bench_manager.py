@@ -1,6 +1,6 @@
 """How fast the GameManager applies actions on a real SQLite file.
 
-    /work/venv/bin/python bench/bench_manager.py [--games 20] [--actions 3000] [--game war]
+    .venv/bin/python bench/bench_manager.py [--games 1000] [--actions 3000] [--game war]
 
 Creates games on a temporary database and plays seeded random legal moves through
 ``GameManager.act`` (with a null front end, so the figures are the manager, the rules and
@@ -101,12 +101,13 @@ async def bench(game_name: str, games: int, actions: int, seed: int) -> None:
 
     latencies.sort()
     p95 = latencies[int(len(latencies) * 0.95) - 1]
+    p99 = latencies[int(len(latencies) * 0.99) - 1]
     print(f"game: {game_name}; {games} games in play, {created} created; {actions} actions")
     print(f"act() only:  {actions / (sum(latencies) / 1000):8.0f} actions/s")
     print(f"with reads:  {actions / wall:8.0f} actions/s (view_for + get_game_info per move)")
     print(
         f"ms/action:   median {statistics.median(latencies):.2f}, p95 {p95:.2f}, "
-        f"max {latencies[-1]:.2f}"
+        f"p99 {p99:.2f}, max {latencies[-1]:.2f}"
     )
     print(f"database:    {size / 1e6:.1f} MB ({size / actions / 1000:.1f} kB per action)")
 

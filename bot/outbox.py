@@ -158,6 +158,7 @@ class Progress:
     turn_passed: bool
     acting_view: View | None = None
     acting_private_lines: tuple[str, ...] = ()
+    turn_started_at: float | None = None
 
 
 async def record_progress(
@@ -223,11 +224,15 @@ async def record_progress(
         view = rules_game.view(state, seat.role)
         private = private_log(view)
         new_lines = tuple(private[seat.private_seen :]) if len(private) > seat.private_seen else ()
-        if len(private) != seat.private_seen:
-            await db.set_private_seen(row.id, seat.role, len(private))
         digest = decision_digest(view)
-        if digest != seat.prompt_digest or seat.role == acting_role:
-            await db.set_prompt(row.id, seat.role, row.version, digest)
+        new_prompt = digest != seat.prompt_digest or seat.role == acting_role
+        if new_prompt or len(private) != seat.private_seen:
+            await db.update_seat(
+                row.id,
+                seat.role,
+                private_seen=len(private),
+                prompt=(row.version, digest) if new_prompt else None,
+            )
         if seat.role == acting_role:
             progress.acting_view = view
             progress.acting_private_lines = new_lines
@@ -262,21 +267,17 @@ async def record_progress(
     if outcome is not None:
         await db.delete_timers(row.id)
     else:
-        hours = await db.reminder_hours(row.channel_id, default_reminder_hours)
         for role in set(active_before) - set(active_now):
             await db.delete_timers(row.id, role)
-        for role in active_now:
-            if role not in active_before or role == acting_role:
-                await db.set_timer(
-                    row.id,
-                    "reminder",
-                    role,
-                    user_of.get(role),
-                    now + hours * 3600,
-                    hours * 3600,
-                )
+        clocked = [r for r in active_now if r not in active_before or r == acting_role]
+        hours = await db.reminder_hours(row.channel_id, default_reminder_hours) if clocked else 0
+        for role in clocked:
+            await db.set_timer(
+                row.id, "reminder", role, user_of.get(role), now + hours * 3600, hours * 3600
+            )
 
     turn_started = now if set(active_now) != set(active_before) else row.turn_started_at
+    progress.turn_started_at = turn_started
     await db.save_play(
         row.id,
         state=state,

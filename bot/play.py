@@ -16,7 +16,16 @@ from typing import Any
 
 import rules
 from bot import errors
-from bot.loading import describe, find_row, info_in, rules_of, rules_or_none, safe_view, state_of
+from bot.loading import (
+    describe,
+    find_row,
+    game_info,
+    info_in,
+    rules_of,
+    rules_or_none,
+    safe_view,
+    state_of,
+)
 from bot.outbox import fresh, post_payload, public_log, record_progress, result_line, role_name
 from bot.ports import AbandonResult, ActResult, TablePost, View
 from bot.store import SeatRow, Session, Store, dumps
@@ -99,7 +108,14 @@ async def act(
         except Exception:
             log.exception("game=%d views failed after %s %r; rolled back", game_id, verb, arg)
             raise RULES_FAILED from None
-        info = await info_in(db, game_id)
+    # What the transaction wrote, without reading it back.
+    saved = dataclasses.replace(
+        row,
+        status="finished" if progress.outcome is not None else row.status,
+        active_roles=progress.active_now,
+        turn_started_at=progress.turn_started_at,
+    )
+    info = game_info(saved, seats)
     return ActResult(
         game=info,
         role=role,

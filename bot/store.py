@@ -405,6 +405,20 @@ class Session:
             (count, game_id, role),
         )
 
+    async def update_seat(
+        self, game_id: int, role: str, *, private_seen: int, prompt: tuple[int, str] | None
+    ) -> None:
+        """After an action: how much private news the seat has had, and, when its decision
+        changed, the version and digest of its new prompt (one statement for both)."""
+        if prompt is None:
+            await self.set_private_seen(game_id, role, private_seen)
+            return
+        await self._run(
+            "UPDATE seats SET private_seen = ?, prompt_version = ?, prompt_digest = ?"
+            " WHERE game_id = ? AND role = ?",
+            (private_seen, prompt[0], prompt[1], game_id, role),
+        )
+
     async def set_prompt(self, game_id: int, role: str, version: int, digest: str) -> None:
         await self._run(
             "UPDATE seats SET prompt_version = ?, prompt_digest = ? WHERE game_id = ? AND role = ?",
