@@ -383,3 +383,23 @@ async def test_a_process_holding_the_database_refuses_a_second_one(tmp_path: Pat
         assert proc.returncode != 0 and "another Dispatch process" in proc.stderr
     finally:
         await store.close()
+
+
+async def test_the_sandbox_starts_on_a_store_with_damaged_games(tmp_path: Path) -> None:
+    import io
+
+    from bot.sandbox import build_parser, run_sandbox
+
+    db = tmp_path / "sandbox.sqlite3"
+    args = build_parser().parse_args(["--db", str(db), "--out", str(tmp_path / "out")])
+    first = await run_sandbox(args, stdin=io.StringIO("new war\n"), stdout=io.StringIO())
+    assert first == 0
+    store = await Store.open(db)
+    async with store.write() as session:
+        await session._run("UPDATE games SET posted_active = 'x', state = '{}'")
+    await store.close()
+    out = io.StringIO()
+    code = await run_sandbox(args, stdin=io.StringIO("status\nhand\n"), stdout=out)
+    text = out.getvalue()
+    assert code == 0 and "Traceback" not in text
+    assert "damaged" in text and "/game abandon" in text
