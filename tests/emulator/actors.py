@@ -12,6 +12,7 @@ import discord
 
 from . import builders
 from .builders import CommandError
+from .nonces import CreateRecord
 from .results import InteractionResult
 from .server import EmulatorServer
 from .state import (
@@ -354,6 +355,11 @@ class Emulator(EmulatorServer):
     @property
     def requests(self):
         return self.world.requests
+
+    @property
+    def message_creates(self) -> list[CreateRecord]:
+        """Every accepted create-message request: its nonce, and whether it was a repeat."""
+        return self.world.nonces.creates
 
     @property
     def interactions(self) -> list[Interaction]:

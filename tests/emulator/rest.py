@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from .messages import ApiError, apply_edit, json_error, json_response, new_message, read_body
+from .nonces import CreateRecord, InvalidNonce, checked_nonce
 from .payloads import (
     channel_payload,
     guild_create_payload,
@@ -257,7 +258,24 @@ class Rest:
             raise ApiError(403, 50007, "Cannot send messages to this user")
         body, uploads = await read_body(request)
         body["flags"] = (body.get("flags") or 0) & ~(1 << 6)  # no ephemeral outside interactions
-        msg = new_message(self.world, channel, self.emu.bot_user, body, uploads)
+        try:
+            nonce, enforce = checked_nonce(body)
+        except InvalidNonce as exc:
+            raise ApiError(400, 50035, f"Invalid Form Body ({exc})") from None
+        author = self.emu.bot_user
+        ledger = self.world.nonces
+        earlier = ledger.earlier(author.id, nonce) if enforce else None
+        if earlier is not None:
+            # A repeat: Discord answers with the first message and creates nothing.
+            ledger.creates.append(CreateRecord(channel.id, author.id, nonce, True, earlier, True))
+            first = self.world.messages[earlier]
+            if first.deleted:
+                raise ApiError(404, 10008, "Unknown Message")
+            return self.msg_json(first)
+        msg = new_message(self.world, channel, author, body, uploads, nonce=nonce)
+        if enforce:
+            ledger.remember(author.id, nonce, msg.id)
+        ledger.creates.append(CreateRecord(channel.id, author.id, nonce, enforce, msg.id, False))
         return self.msg_json(msg)
 
     async def get_message(self, request: web.Request) -> web.Response:
