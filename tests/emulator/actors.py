@@ -110,6 +110,11 @@ class Emulator(EmulatorServer):
         """Next ``count`` matching requests answer ``status`` with {"code", "message"}."""
         self.world.faults.append(Fault(route_pattern, status, count, code=code, message=message))
 
+    def slow_next(self, route_pattern: str, seconds: float, count: int = 1) -> None:
+        """Next ``count`` matching requests are carried out at once, but answered only after
+        ``seconds``: a slow Discord, where a client can die between the act and the answer."""
+        self.world.faults.append(Fault(route_pattern, 0, count, delay=seconds))
+
     # -- acting as users -----------------------------------------------------
     def inject_message(
         self,

@@ -5,6 +5,7 @@ Interaction callbacks and webhook (followup) routes live in ``rest_interactions.
 
 from __future__ import annotations
 
+import asyncio
 import fnmatch
 import math
 import time
@@ -41,6 +42,7 @@ class Rest:
     async def middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
         path = request.path.removeprefix(API)
         key = f"{request.method} {path}"
+        delay = self._delay_for(key)
         response = self._fault_for(key)
         if response is None and request.path.startswith(API):
             auth = request.headers.get("Authorization", "")
@@ -51,14 +53,23 @@ class Rest:
                 response = await handler(request)
             except ApiError as exc:
                 response = exc.response()
+        if delay:
+            await asyncio.sleep(delay)  # done, but the client hears of it only now
         self.world.requests.append(
             RequestRecord(request.method, path, response.status, time.time())
         )
         return response
 
+    def _delay_for(self, key: str) -> float:
+        for fault in self.world.faults:
+            if not fault.status and fault.remaining > 0 and fnmatch.fnmatchcase(key, fault.pattern):
+                fault.remaining -= 1
+                return fault.delay
+        return 0.0
+
     def _fault_for(self, key: str) -> web.Response | None:
         for fault in self.world.faults:
-            if fault.remaining > 0 and fnmatch.fnmatchcase(key, fault.pattern):
+            if fault.status and fault.remaining > 0 and fnmatch.fnmatchcase(key, fault.pattern):
                 fault.remaining -= 1
                 return self._fault_response(fault)
         return None

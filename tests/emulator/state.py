@@ -260,11 +260,12 @@ class Interaction:
 @dataclass
 class Fault:
     pattern: str  # fnmatch pattern against "METHOD /path" (path without /api/v10)
-    status: int
+    status: int  # 0: no error, the request is carried out and its answer waits ``delay``
     remaining: int
     retry_after: float = 0.0
     code: int = 0
     message: str = ""
+    delay: float = 0.0
 
 
 @dataclass
