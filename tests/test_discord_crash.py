@@ -32,7 +32,10 @@ CHILD = Path(__file__).with_name("crash_bot.py")
 START_TIMEOUT = 60.0  # a fresh interpreter importing discord.py on a loaded machine
 
 
-async def spawn(emu: Emulator, db: Path, guild_id: int, log: Path) -> asyncio.subprocess.Process:
+async def spawn(
+    emu: Emulator, db: Path, guild_id: int, log: Path, *flags: str
+) -> asyncio.subprocess.Process:
+    """Start tests/crash_bot.py against ``emu`` on the database ``db``."""
     with log.open("ab") as out:
         return await asyncio.create_subprocess_exec(
             sys.executable,
@@ -42,6 +45,7 @@ async def spawn(emu: Emulator, db: Path, guild_id: int, log: Path) -> asyncio.su
             emu.token,
             str(db),
             str(guild_id),
+            *flags,
             stdout=out,
             stderr=out,
             cwd=str(CHILD.parents[1]),
