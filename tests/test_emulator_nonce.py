@@ -110,9 +110,7 @@ async def test_without_enforce_nonce_nothing_is_deduplicated(emu, world) -> None
 async def test_integer_nonce_is_accepted_and_matches_its_string(emu, world) -> None:
     table = world["table"]
     _, one = await raw_create(emu, table.id, {"content": "x", "nonce": 42, "enforce_nonce": True})
-    _, two = await raw_create(
-        emu, table.id, {"content": "y", "nonce": "42", "enforce_nonce": True}
-    )
+    _, two = await raw_create(emu, table.id, {"content": "y", "nonce": "42", "enforce_nonce": True})
     assert one["nonce"] == 42 and two["id"] == one["id"]
 
 
