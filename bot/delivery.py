@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from bot import errors
 from bot.loading import game_info
-from bot.outbox import message_from, post_from, post_payload
+from bot.outbox import delivery_nonce, message_from, post_from, post_payload
 from bot.ports import FrontEnd, GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.store import OutboxRow, Store
 
@@ -102,8 +102,10 @@ class Courier:
                 info = game_info(game_row, seats)
             try:
                 payload = json.loads(row.payload_json)
-                post = post_from(payload) if row.kind == "table" else None
-                message = message_from(payload) if row.kind == "private" else None
+                # The row's own nonce: a resend after a crash before the mark posts nothing new.
+                nonce = delivery_nonce(row.id, row.created_at)
+                post = post_from(payload, nonce=nonce) if row.kind == "table" else None
+                message = message_from(payload, nonce=nonce) if row.kind == "private" else None
             except (ValueError, KeyError, TypeError) as exc:
                 # Our own rows are written by bot.outbox; an unreadable one can only come
                 # from damage. Retrying would not help and must not block the stream.

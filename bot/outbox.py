@@ -122,7 +122,34 @@ def message_payload(message: PrivateMessage) -> dict[str, Any]:
     }
 
 
-def post_from(payload: dict[str, Any]) -> TablePost:
+#: Discord's limit on a message nonce.
+NONCE_MAX_LEN = 25
+
+
+def _base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out
+
+
+def delivery_nonce(row_id: int, created_at: float) -> str:
+    """The nonce every send of one outbox row carries, e.g. ``dsp42.lx3f9k2a``.
+
+    Discord returns the first message for a repeated nonce (same bot, within a few
+    minutes), so a row sent again after a crash between sending and marking posts once.
+    The row id alone is unique within one database; the row's creation time (epoch ms)
+    keeps a fresh database's row 1 from matching an older database's row 1 when the bot is
+    reset and restarted within those minutes. At most 25 characters (Discord's limit) for
+    row ids below 10**12 until the year 2200.
+    """
+    return f"dsp{row_id}.{_base36(max(0, int(created_at * 1000)))}"
+
+
+def post_from(payload: dict[str, Any], *, nonce: str = "") -> TablePost:
     return TablePost(
         kind=payload["kind"],
         version=int(payload["version"]),
@@ -132,10 +159,11 @@ def post_from(payload: dict[str, Any]) -> TablePost:
         mention_user_ids=tuple(payload.get("mention_user_ids", ())),
         active_roles=tuple(payload.get("active_roles", ())),
         outcome=payload.get("outcome"),
+        nonce=nonce,
     )
 
 
-def message_from(payload: dict[str, Any]) -> PrivateMessage:
+def message_from(payload: dict[str, Any], *, nonce: str = "") -> PrivateMessage:
     return PrivateMessage(
         kind=payload["kind"],
         role=str(payload["role"]),
@@ -143,6 +171,7 @@ def message_from(payload: dict[str, Any]) -> PrivateMessage:
         headline=str(payload.get("headline", "")),
         view=payload.get("view") or {},
         log_lines=tuple(payload.get("log_lines", ())),
+        nonce=nonce,
     )
 
 

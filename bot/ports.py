@@ -88,6 +88,10 @@ class TablePost:
     active_roles: tuple[str, ...] = ()
     #: Set on ``end``: {"winner": role or None, "reason": str, "score": {...}}.
     outcome: dict[str, Any] | None = None
+    #: The outbox row's identity (``bot.outbox.delivery_nonce``), set by delivery: the same
+    #: row sent twice (a crash between sending and marking) carries the same nonce, so
+    #: Discord keeps the first message instead of posting again. Empty outside delivery.
+    nonce: str = ""
 
 
 PrivateKind = Literal["turn", "reveal", "reminder"]
@@ -109,6 +113,8 @@ class PrivateMessage:
     headline: str
     view: View = field(default_factory=dict)
     log_lines: tuple[str, ...] = ()
+    #: As ``TablePost.nonce``: the outbox row's identity, the same on every retry.
+    nonce: str = ""
 
 
 class FrontEnd(Protocol):

@@ -4,6 +4,10 @@ The manager calls this only from its delivery step. Returning means delivered; r
 ``DirectMessageClosed`` means the player refuses DMs (permanent, told once at the table);
 raising anything else (``DeliveryRetry``) means "try again later", with backoff.
 discord.py already waits out and retries a 429 itself; what still fails lands here.
+
+Every post and DM carries its outbox row's nonce (discord.py then asks Discord to enforce
+it): sending the same row again, after a crash between the send and the mark or after a
+reply lost on the way back, returns the message already posted instead of a second one.
 """
 
 from __future__ import annotations
@@ -26,6 +30,9 @@ log = logging.getLogger("dispatch.discord.frontend")
 
 #: Discord's "Cannot send messages to this user".
 CANNOT_DM = 50007
+#: Discord's "Unknown Message": on a create with an enforced nonce, the message this nonce
+#: already made was deleted since (by a moderator or the player). It was delivered.
+UNKNOWN_MESSAGE = 10008
 
 ALLOWED_MENTIONS = discord.AllowedMentions(
     everyone=False, roles=False, users=True, replied_user=False
@@ -104,7 +111,12 @@ class DiscordFrontEnd:
         if not kwargs["content"] and embed is None:
             return
         try:
-            await self._channel(game.channel_id).send(**kwargs)
+            await self._channel(game.channel_id).send(nonce=post.nonce or None, **kwargs)
+        except discord.NotFound as exc:
+            if not (post.nonce and exc.code == UNKNOWN_MESSAGE):
+                raise DeliveryRetry(f"table post to {game.channel_id} failed: {exc}") from exc
+            log.info("game=%d table post %s was delivered, then deleted", game.id, post.kind)
+            return
         except discord.HTTPException as exc:
             raise DeliveryRetry(f"table post to {game.channel_id} failed: {exc}") from exc
         log.debug("game=%d table post %s v%d delivered", game.id, post.kind, post.version)
@@ -133,7 +145,14 @@ class DiscordFrontEnd:
             payload.pop("view", None)
         try:
             channel = await self._dm(int(seat.user_id))
-            await channel.send(allowed_mentions=ALLOWED_MENTIONS, **payload)
+            await channel.send(
+                allowed_mentions=ALLOWED_MENTIONS, nonce=message.nonce or None, **payload
+            )
+        except discord.NotFound as exc:
+            if not (message.nonce and exc.code == UNKNOWN_MESSAGE):
+                raise DeliveryRetry(f"DM to {seat.user_id} failed: {exc}") from exc
+            log.info("game=%d private %s was delivered, then deleted", game.id, message.kind)
+            return
         except discord.Forbidden as exc:
             if exc.code == CANNOT_DM:
                 raise DirectMessageClosed(str(exc)) from exc

@@ -12,6 +12,7 @@ import discord
 
 from . import builders
 from .builders import CommandError
+from .nonces import CreateRecord
 from .results import InteractionResult
 from .server import EmulatorServer
 from .state import (
@@ -108,6 +109,11 @@ class Emulator(EmulatorServer):
     ) -> None:
         """Next ``count`` matching requests answer ``status`` with {"code", "message"}."""
         self.world.faults.append(Fault(route_pattern, status, count, code=code, message=message))
+
+    def slow_next(self, route_pattern: str, seconds: float, count: int = 1) -> None:
+        """Next ``count`` matching requests are carried out at once, but answered only after
+        ``seconds``: a slow Discord, where a client can die between the act and the answer."""
+        self.world.faults.append(Fault(route_pattern, 0, count, delay=seconds))
 
     # -- acting as users -----------------------------------------------------
     def inject_message(
@@ -354,6 +360,11 @@ class Emulator(EmulatorServer):
     @property
     def requests(self):
         return self.world.requests
+
+    @property
+    def message_creates(self) -> list[CreateRecord]:
+        """Every accepted create-message request: its nonce, and whether it was a repeat."""
+        return self.world.nonces.creates
 
     @property
     def interactions(self) -> list[Interaction]:

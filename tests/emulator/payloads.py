@@ -191,6 +191,8 @@ def message_payload(msg: Message, world: World, base_url: str) -> dict[str, Any]
     if msg.webhook_id is not None:
         data["webhook_id"] = str(msg.webhook_id)
         data["application_id"] = str(msg.webhook_id)
+    if msg.nonce is not None:
+        data["nonce"] = msg.nonce
     if msg.message_reference:
         data["message_reference"] = msg.message_reference
         data["type"] = 19

@@ -5,6 +5,7 @@ Interaction callbacks and webhook (followup) routes live in ``rest_interactions.
 
 from __future__ import annotations
 
+import asyncio
 import fnmatch
 import math
 import time
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from .messages import ApiError, apply_edit, json_error, json_response, new_message, read_body
+from .nonces import CreateRecord, InvalidNonce, checked_nonce
 from .payloads import (
     channel_payload,
     guild_create_payload,
@@ -40,6 +42,7 @@ class Rest:
     async def middleware(self, request: web.Request, handler: Any) -> web.StreamResponse:
         path = request.path.removeprefix(API)
         key = f"{request.method} {path}"
+        delay = self._delay_for(key)
         response = self._fault_for(key)
         if response is None and request.path.startswith(API):
             auth = request.headers.get("Authorization", "")
@@ -50,14 +53,23 @@ class Rest:
                 response = await handler(request)
             except ApiError as exc:
                 response = exc.response()
+        if delay:
+            await asyncio.sleep(delay)  # done, but the client hears of it only now
         self.world.requests.append(
             RequestRecord(request.method, path, response.status, time.time())
         )
         return response
 
+    def _delay_for(self, key: str) -> float:
+        for fault in self.world.faults:
+            if not fault.status and fault.remaining > 0 and fnmatch.fnmatchcase(key, fault.pattern):
+                fault.remaining -= 1
+                return fault.delay
+        return 0.0
+
     def _fault_for(self, key: str) -> web.Response | None:
         for fault in self.world.faults:
-            if fault.remaining > 0 and fnmatch.fnmatchcase(key, fault.pattern):
+            if fault.status and fault.remaining > 0 and fnmatch.fnmatchcase(key, fault.pattern):
                 fault.remaining -= 1
                 return self._fault_response(fault)
         return None
@@ -257,7 +269,24 @@ class Rest:
             raise ApiError(403, 50007, "Cannot send messages to this user")
         body, uploads = await read_body(request)
         body["flags"] = (body.get("flags") or 0) & ~(1 << 6)  # no ephemeral outside interactions
-        msg = new_message(self.world, channel, self.emu.bot_user, body, uploads)
+        try:
+            nonce, enforce = checked_nonce(body)
+        except InvalidNonce as exc:
+            raise ApiError(400, 50035, f"Invalid Form Body ({exc})") from None
+        author = self.emu.bot_user
+        ledger = self.world.nonces
+        earlier = ledger.earlier(author.id, nonce) if enforce else None
+        if earlier is not None:
+            # A repeat: Discord answers with the first message and creates nothing.
+            ledger.creates.append(CreateRecord(channel.id, author.id, nonce, True, earlier, True))
+            first = self.world.messages[earlier]
+            if first.deleted:
+                raise ApiError(404, 10008, "Unknown Message")
+            return self.msg_json(first)
+        msg = new_message(self.world, channel, author, body, uploads, nonce=nonce)
+        if enforce:
+            ledger.remember(author.id, nonce, msg.id)
+        ledger.creates.append(CreateRecord(channel.id, author.id, nonce, enforce, msg.id, False))
         return self.msg_json(msg)
 
     async def get_message(self, request: web.Request) -> web.Response:

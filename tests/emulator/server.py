@@ -11,6 +11,7 @@ import yarl
 from aiohttp import web
 
 from .gateway import Gateway
+from .nonces import DEFAULT_WINDOW_S
 from .rest import Rest
 from .rest_interactions import InteractionRoutes
 from .state import DM, Channel, User, World
@@ -21,8 +22,15 @@ DEFAULT_TOKEN = "emulator.bot.token"
 class EmulatorServer:
     """aiohttp app on 127.0.0.1:<ephemeral> serving REST under /api/v10 and the gateway at /ws."""
 
-    def __init__(self, *, token: str = DEFAULT_TOKEN, bot_name: str = "Dispatch") -> None:
+    def __init__(
+        self,
+        *,
+        token: str = DEFAULT_TOKEN,
+        bot_name: str = "Dispatch",
+        nonce_window_s: float = DEFAULT_WINDOW_S,
+    ) -> None:
         self.world = World()
+        self.world.nonces.window_s = nonce_window_s
         self.token = token
         self.application_id = self.world.snowflake()
         # Like Discord: the bot user's id equals the application id.

@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .nonces import NonceLedger
+
 DISCORD_EPOCH_MS = 1420070400000
 
 # Channel types (subset).
@@ -144,6 +146,8 @@ class Message:
     interaction_user_id: int | None = None
     webhook_id: int | None = None
     message_reference: dict[str, Any] | None = None
+    #: The create request's nonce, echoed on the message (see ``nonces.py``).
+    nonce: str | int | None = None
     created_at: float = field(default_factory=time.time)
     edited_at: float | None = None
     deleted: bool = False
@@ -256,11 +260,12 @@ class Interaction:
 @dataclass
 class Fault:
     pattern: str  # fnmatch pattern against "METHOD /path" (path without /api/v10)
-    status: int
+    status: int  # 0: no error, the request is carried out and its answer waits ``delay``
     remaining: int
     retry_after: float = 0.0
     code: int = 0
     message: str = ""
+    delay: float = 0.0
 
 
 @dataclass
@@ -290,6 +295,7 @@ class World:
         self.unknown_routes: list[tuple[str, str]] = []
         self.faults: list[Fault] = []
         self.dm_blocked: set[int] = set()
+        self.nonces = NonceLedger()
         self.log: list[tuple[str, int, dict[str, Any]]] = []  # (create/edit/delete, msg id, snap)
         self.on_message_event: Callable[[str, Message], None] | None = None
         self._changed = asyncio.Event()

@@ -1,0 +1,56 @@
+"""The Dispatch bot as its own process, for tests/test_discord_crash.py to kill with SIGKILL.
+
+    python tests/crash_bot.py API_BASE WS_URL TOKEN DB_PATH DEV_GUILD_ID [--no-nonce]
+
+The real bot (``create_bot``) with the test game registered, pointed at a loopback
+emulator that runs in the test's process. Nothing here cleans up: it is meant to die.
+``--no-nonce`` (for bench/bench_crash_repeats.py) sends without the outbox row's nonce,
+as the bot did before, so the two can be compared.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import discord.gateway  # noqa: E402
+import discord.http  # noqa: E402
+import yarl  # noqa: E402
+
+from bot.config import Config  # noqa: E402
+from bot.discord_app import create_bot  # noqa: E402
+from tests.discord_helpers import register_test_game  # noqa: E402
+
+
+async def main(
+    api_base: str, ws_url: str, token: str, db_path: str, guild_id: str, *flags: str
+) -> None:
+    if "--no-nonce" in flags:
+        import bot.delivery
+
+        bot.delivery.delivery_nonce = lambda row_id, created_at: ""  # type: ignore[assignment]
+    discord.http.Route.BASE = api_base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(ws_url)
+    register_test_game()
+    config = Config(token=token, db_path=Path(db_path), dev_guild_id=guild_id, log_level="INFO")
+    client = create_bot(
+        config,
+        delivery_interval=0.05,
+        manager_options={"retry_base_s": 0.05, "retry_cap_s": 0.2},
+    )
+    client._connection.guild_ready_timeout = 0.05
+    async with client:
+        await client.start(token)
+
+
+if __name__ == "__main__":
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    asyncio.run(main(*sys.argv[1:]))

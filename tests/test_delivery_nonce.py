@@ -1,0 +1,124 @@
+"""Every delivery carries its outbox row's nonce: the same on each send of that row, and
+different for every other row, so Discord can drop a repeat after a crash between the send
+and the mark (the Discord side of it: tests/test_discord_crash.py)."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from conftest import FakeClock, RecordingFrontEnd
+
+from bot.manager import GameManager
+from bot.outbox import NONCE_MAX_LEN, delivery_nonce
+from bot.ports import GameInfo, PrivateMessage, SeatInfo, TablePost
+
+pytestmark = pytest.mark.usefixtures("toy_game")
+
+
+class Killed(BaseException):
+    """The process dying: not an ``Exception``, so delivery cannot treat it as a failure."""
+
+
+@dataclass
+class SendThenDie(RecordingFrontEnd):
+    """Records what it was asked to send (nonce included); the ``die_on``-th send reaches
+    "Discord" and then the process dies before delivery can mark the row."""
+
+    sent: list[tuple[str, str]] = field(default_factory=list)
+    die_on: int = 0
+
+    def _sent(self, what: str, nonce: str) -> None:
+        self.sent.append((what, nonce))
+        if len(self.sent) == self.die_on:
+            raise Killed
+
+    async def post_table(self, game: GameInfo, post: TablePost) -> None:
+        await super().post_table(game, post)
+        self._sent(f"table {post.kind}", post.nonce)
+
+    async def send_private(self, game: GameInfo, seat: SeatInfo, message: PrivateMessage) -> None:
+        await super().send_private(game, seat, message)
+        self._sent(f"{message.role} {message.kind}", message.nonce)
+
+
+def outbox_nonces(db_path: Path) -> dict[str, int]:
+    """nonce -> outbox row id, computed from the rows themselves."""
+    with sqlite3.connect(db_path) as db:
+        rows = db.execute("SELECT id, created_at FROM outbox").fetchall()
+    return {delivery_nonce(row_id, created_at): row_id for row_id, created_at in rows}
+
+
+async def test_every_post_and_message_carries_its_rows_nonce(
+    db_path: Path, clock: FakeClock
+) -> None:
+    front_end = SendThenDie()
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        await manager.create_game("g1", "c1", "toy", "alice", seed=5)
+        game = await manager.join("c1", "bob")
+        await manager.act(game.id, "alice", "add", 2)
+        await manager.act(game.id, "alice", "done")
+    finally:
+        await manager.close()
+    kinds = {what for what, _ in front_end.sent}
+    assert {"table start", "table turn"} <= kinds
+    assert any(not what.startswith("table") for what in kinds)  # DMs too
+    nonces = [nonce for _, nonce in front_end.sent]
+    assert len(set(nonces)) == len(nonces), "two rows share a nonce: Discord would drop one"
+    by_nonce = outbox_nonces(db_path)
+    assert all(nonce in by_nonce for nonce in nonces)
+    assert all(0 < len(nonce) <= NONCE_MAX_LEN for nonce in nonces)
+
+
+async def test_a_row_retried_after_a_failure_keeps_its_nonce(
+    db_path: Path, clock: FakeClock
+) -> None:
+    front_end = SendThenDie(transient_failures=1)
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        await manager.create_game("g1", "c1", "toy", "alice", seed=5)
+        game = await manager.join("c1", "bob")  # the start post fails once (a lost reply)
+        assert front_end.posts == []
+        clock.advance(60)
+        await manager.deliver_due(game.id)
+    finally:
+        await manager.close()
+    [start] = front_end.posts
+    assert start.kind == "start" and start.nonce in outbox_nonces(db_path)
+
+
+@pytest.mark.parametrize("die_on", [1, 2])  # 1: the table post, 2: the first DM
+async def test_a_resend_after_dying_between_send_and_mark_has_the_same_nonce(
+    db_path: Path, clock: FakeClock, die_on: int
+) -> None:
+    dying = SendThenDie(die_on=die_on)
+    first = await GameManager.open(db_path, dying, clock=clock)
+    try:
+        await first.create_game("g1", "c1", "toy", "alice", seed=5)
+        with pytest.raises(Killed):
+            await first.join("c1", "bob")
+    finally:
+        await first.close()
+    sent_before_death = dying.sent[die_on - 1]
+    assert sent_before_death[1] in outbox_nonces(db_path)
+
+    after = SendThenDie()
+    second = await GameManager.open(db_path, after, clock=clock)  # start-up redelivery
+    await second.close()
+    # The unmarked row goes again (at-least-once) with the very nonce Discord already saw.
+    assert after.sent[0] == sent_before_death
+    assert sent_before_death not in after.sent[1:]
+    # Rows marked before the death are not sent again.
+    assert not set(dying.sent[: die_on - 1]) & set(after.sent)
+
+
+def test_nonce_fits_discords_limit_and_differs_between_databases() -> None:
+    year_2200 = 7_258_118_400.0
+    assert len(delivery_nonce(10**12 - 1, year_2200)) <= NONCE_MAX_LEN
+    assert delivery_nonce(1, 1_700_000_000.0) == delivery_nonce(1, 1_700_000_000.0)
+    # A reset database numbers its rows from 1 again; its creation times differ.
+    assert delivery_nonce(1, 1_700_000_000.0) != delivery_nonce(1, 1_700_000_300.0)
+    assert delivery_nonce(1, 1_700_000_000.0) != delivery_nonce(2, 1_700_000_000.0)
