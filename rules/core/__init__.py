@@ -2,7 +2,7 @@
 
 from rules.core.errors import IllegalAction, RulesError, UnknownGame
 from rules.core.events import EventGame, EventStep, Op, begin_event, current_frame, run_events
-from rules.core.flow import Step, goto
+from rules.core.flow import Step, call, goto, local, ret, returned
 from rules.core.game import Game
 from rules.core.log import heading, log, private_log
 from rules.core.rng import choice, randbelow, roll, shuffle
@@ -24,13 +24,17 @@ __all__ = [
     "UnknownGame",
     "View",
     "begin_event",
+    "call",
     "choice",
     "current_frame",
     "goto",
     "heading",
+    "local",
     "log",
     "private_log",
     "randbelow",
+    "ret",
+    "returned",
     "roll",
     "run_events",
     "seal",

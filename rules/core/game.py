@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from rules.core import undo
 from rules.core.errors import IllegalAction
-from rules.core.flow import Step
+from rules.core.flow import Step, main_frame
 from rules.core.rng import seed_state
 from rules.core.types import Actions, Arg, Outcome, State, View
 
@@ -58,6 +58,7 @@ class Game:
             "rng": seed_state(int(seed)),
             "options": chosen,
             "step": "",
+            "calls": [main_frame()],
             "log": [],
             "private_log": {role: [] for role in self.roles},
             "undo": [],
@@ -120,6 +121,34 @@ class Game:
             else:
                 undo.seal(state)
         return state
+
+    def upgrade(self, state: State) -> State:
+        """Bring a state stored by an older version of this engine up to date, in place.
+
+        Called wherever a stored state is loaded; a current state is returned untouched.
+        Each game converts its own documents in :meth:`upgrade_from`, one version at a
+        time; the undo snapshots inside the state are converted too, so an undo taken
+        after the upgrade lands on an up-to-date state.
+        """
+        version = int(state.get("version", 1))
+        if version > self.state_version:
+            raise IllegalAction(
+                f"This game was saved by a newer version of {self.title}; it cannot continue."
+            )
+        while version < self.state_version:
+            self.upgrade_from(state, version)
+            for entry in state.get("undo") or []:
+                self.upgrade_from(entry["state"], version)
+                entry["state"]["version"] = version + 1
+            version += 1
+            state["version"] = version
+        return state
+
+    def upgrade_from(self, document: State, version: int) -> None:
+        """Convert ``document`` (a state, or an undo snapshot of one, without ``undo``)
+        from ``version`` to ``version + 1``, in place. Games override this when they bump
+        :attr:`state_version`."""
+        raise NotImplementedError(f"{self.name} cannot upgrade a version {version} state")
 
     def active_roles(self, state: State) -> tuple[str, ...]:
         """Roles that owe a decision now; empty once the game is over."""

@@ -80,7 +80,8 @@ from rules.core import (
     goto,
     shuffle,
 )
-from rules.core.events import Params
+from rules.core.events import Params, frames_from_version_1
+from rules.core.flow import main_frame
 from rules.war.battle import (
     COLUMN_LABELS,
     COLUMNS,
@@ -103,7 +104,8 @@ class WarBetweenTheStates(EventGame, Game):
     title = "War Between the States"
     roles = SIDES
     role_names: ClassVar[dict[str, str]] = dict(SIDE_NAMES)
-    state_version = 1
+    #: 2: events run on the flow's call stack instead of ``state["events"]``.
+    state_version = 2
     steps: ClassVar[dict[str, Step]] = STEPS
     event_ops: Mapping[str, Op] = EVENT_OPS
     summary = (
@@ -134,8 +136,13 @@ class WarBetweenTheStates(EventGame, Game):
         state["last_battle"] = None
         goto(self, state, "flip")
 
-    def event_steps(self, state: State, source: str) -> tuple[Params, ...]:
+    def event_instructions(self, state: State, source: str) -> tuple[Params, ...]:
         return card(source).steps
+
+    def upgrade_from(self, document: State, version: int) -> None:
+        if version != 1:
+            super().upgrade_from(document, version)
+        document["calls"] = [main_frame(), *frames_from_version_1(document.pop("events", []))]
 
     # ------------------------------------------------------------------------ undo
 
