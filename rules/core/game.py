@@ -94,8 +94,15 @@ class Game:
         )
         return view
 
-    def act(self, state: State, role: str, verb: str, arg: Arg = None) -> State:
-        """Apply one decision of ``role``; raise :class:`IllegalAction` if it is not listed."""
+    def act(
+        self, state: State, role: str, verb: str, arg: Arg = None, *, record_undo: bool = True
+    ) -> State:
+        """Apply one decision of ``role``; raise :class:`IllegalAction` if it is not listed.
+
+        ``record_undo=False`` is for simulations that never undo (random play, policies,
+        benchmarks): no snapshot is taken, so snapshot undo is never offered, and otherwise the
+        game goes exactly as with snapshots; once the game is over the two states are
+        identical."""
         if state["outcome"] is not None:
             raise IllegalAction("The game is over.")
         if role not in self.roles:
@@ -111,13 +118,14 @@ class Game:
         if verb == "undo":
             self.undo(state, role)
             return state
-        before = undo.snapshot(state)
+        before = undo.snapshot(state) if record_undo else None
         seal_before = state["seal"]
         active_before = self.active_roles(state)
         self._step(state).handle(self, state, role, verb, arg)
         if state["seal"] == seal_before:
             if self.active_roles(state) == active_before and state["outcome"] is None:
-                undo.push(state, role, before)
+                if before is not None:
+                    undo.push(state, role, before)
             else:
                 undo.seal(state)
         return state
@@ -142,6 +150,8 @@ class Game:
                 entry["state"]["version"] = version + 1
             version += 1
             state["version"] = version
+        # Snapshots of the version-1 kind held whole copies, logs included.
+        state["undo"] = [undo.from_full_copy(entry) for entry in state.get("undo") or []]
         return state
 
     def upgrade_from(self, document: State, version: int) -> None:

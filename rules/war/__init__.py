@@ -146,8 +146,10 @@ class WarBetweenTheStates(EventGame, Game):
 
     # ------------------------------------------------------------------------ undo
 
-    def act(self, state: State, role: str, verb: str, arg: Arg = None) -> State:
-        state = super().act(state, role, verb, arg)
+    def act(
+        self, state: State, role: str, verb: str, arg: Arg = None, *, record_undo: bool = True
+    ) -> State:
+        state = super().act(state, role, verb, arg, record_undo=record_undo)
         if state["step"] == "position":
             # Placement undo reads the placements themselves (see ``undo``); snapshots
             # would only weigh down the stored state.
