@@ -1,7 +1,16 @@
 """The machinery every rules engine shares: the contract, flow table, RNG, undo, log, events."""
 
 from rules.core.errors import IllegalAction, RulesError, UnknownGame
-from rules.core.events import EventGame, EventStep, Op, begin_event, current_frame, run_events
+from rules.core.events import (
+    EventGame,
+    EventStep,
+    Op,
+    Param,
+    begin_event,
+    current_frame,
+    instruction_problems,
+    run_events,
+)
 from rules.core.flow import Step, call, goto, local, ret, returned
 from rules.core.game import Game
 from rules.core.log import heading, log, private_log
@@ -18,6 +27,7 @@ __all__ = [
     "IllegalAction",
     "Op",
     "Outcome",
+    "Param",
     "RulesError",
     "State",
     "Step",
@@ -29,6 +39,7 @@ __all__ = [
     "current_frame",
     "goto",
     "heading",
+    "instruction_problems",
     "local",
     "log",
     "private_log",

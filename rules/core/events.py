@@ -20,8 +20,9 @@ returns False from ``start`` and is told the result through ``resume``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.core.errors import IllegalAction
 from rules.core.flow import Step, call, frame, local, ret, returned
@@ -38,8 +39,24 @@ Params = Mapping[str, Any]
 EVENT = "event"
 
 
+def _anything(value: Any) -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter an op takes: whether every instruction must give it, and ``check``,
+    which says what is wrong with a value ("must be 1-8") or returns None when it is fine."""
+
+    required: bool = True
+    check: Callable[[Any], str | None] = _anything
+
+
 class Op:
     """One word of an event vocabulary.
+
+    ``params`` declares the parameters the op takes, so event data can be checked against
+    the op itself (:func:`instruction_problems`) before any game runs.
 
     ``start`` does what needs no decision and returns True when the instruction is
     complete; if it returns False the interpreter pauses and asks ``chooser`` with
@@ -48,6 +65,8 @@ class Op:
     An op that calls a procedure from ``start`` returns False and gets the procedure's
     return value in ``resume``.
     """
+
+    params: ClassVar[Mapping[str, Param]] = {}
 
     def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
         return True
@@ -90,6 +109,28 @@ class EventGame:
     def event_instructions(self, state: State, source: str) -> Sequence[Params]:
         """The instructions of the event called ``source`` (a card id, usually)."""
         raise NotImplementedError
+
+
+def instruction_problems(ops: Mapping[str, Op], instruction: Mapping[str, Any]) -> list[str]:
+    """Everything wrong with one instruction for the vocabulary ``ops`` (empty if sound)."""
+    name = instruction.get("op")
+    op = ops.get(str(name))
+    if op is None:
+        return [f"unknown op {name!r}"]
+    problems = [
+        f"{name} takes no parameter {key!r}"
+        for key in instruction
+        if key != "op" and key not in op.params
+    ]
+    for key, param in op.params.items():
+        if key not in instruction:
+            if param.required:
+                problems.append(f"{name} needs {key!r}")
+            continue
+        problem = param.check(instruction[key])
+        if problem:
+            problems.append(f"{name}: {key} {problem}")
+    return problems
 
 
 def begin_event(game: Game, state: State, source: str, role: str, then: str) -> None:

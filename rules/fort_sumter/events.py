@@ -1,11 +1,13 @@
 """The event vocabulary of Fort Sumter, run by the core event interpreter.
 
-Every card event (strategy and objective) is a list of steps in the data files, e.g.::
+Every card event (strategy and objective) is a list of instructions in the data files,
+e.g.::
 
     {"op": "remove", "count": 2, "up_to": true, "side": "opponent",
      "where": {"dimension": "armaments"}}
 
-Ops (parameters in brackets are optional):
+Ops (parameters in brackets are optional; each op declares them in ``params``, and every
+card's instructions are checked against those declarations when this module loads):
 
 - ``place`` count, up_to, where [per_space, if_control]: place own tokens, one per action.
 - ``remove`` count, up_to, side, where [if_control]: remove tokens of ``side`` ("self" or
@@ -16,27 +18,86 @@ Ops (parameters in brackets are optional):
 
 ``where``/``from``/``to`` name spaces: ``{"spaces": [...]}``, ``{"dimension": id}`` or
 ``{"anywhere": true}``. With ``up_to`` the player may stop at any point with ``done``
-("up to" allows zero); without it the step goes on until ``count`` is reached or nothing
-more is possible (no token left, every space full or blocked), then ends by itself. A
-mandatory placement with a single possible space is carried out without asking.
-``if_control`` skips the step unless the card's player controls that space when the step
-begins. The Peace Commissioner blocks placement and removal in its space, so spaces it
+("up to" allows zero); without it the instruction goes on until ``count`` is reached or
+nothing more is possible (no token left, every space full or blocked), then ends by
+itself. A mandatory placement with a single possible space is carried out without asking.
+``if_control`` skips the instruction unless the card's player controls that space when
+it begins. The Peace Commissioner blocks placement and removal in its space, so spaces it
 occupies are never offered.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from rules.core import Actions, Arg, IllegalAction, Op, State, log
+from rules.core import Actions, Arg, IllegalAction, Op, Param, State, instruction_problems, log
 from rules.core.events import Frame, Params
 from rules.fort_sumter import board
-from rules.fort_sumter.cards import EVENT_OPS, OBJECTIVES, STRATEGY, space_name
+from rules.fort_sumter.cards import (
+    DIMENSIONS,
+    OBJECTIVES,
+    SPACES,
+    STRATEGY,
+    DataError,
+    space_name,
+)
 from rules.fort_sumter.tracks import ROLE_NAMES
 
 if TYPE_CHECKING:
     from rules.core import Game
+
+
+# ------------------------------------------------------------- parameters and checks
+
+#: Whose tokens, seen from the card's player.
+SIDES = ("self", "opponent")
+
+
+def _count_check(value: Any) -> str | None:
+    ok = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 8
+    return None if ok else "must be 1-8"
+
+
+def _flag_check(value: Any) -> str | None:
+    return None if isinstance(value, bool) else "must be true or false"
+
+
+def _per_space_check(value: Any) -> str | None:
+    ok = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 4
+    return None if ok else "must be 1-4"
+
+
+def _side_check(value: Any) -> str | None:
+    return None if value in SIDES else f"must be one of {SIDES}"
+
+
+def _space_check(value: Any) -> str | None:
+    return None if value in SPACES else f"names an unknown space {value!r}"
+
+
+def _where_check(where: Any) -> str | None:
+    """A place: ``{"spaces": [...]}``, ``{"dimension": id}`` or ``{"anywhere": true}``."""
+    if not isinstance(where, dict) or len(where) != 1:
+        return "must be one of spaces/dimension/anywhere"
+    ((kind, value),) = where.items()
+    if kind == "spaces":
+        if not isinstance(value, list) or not value:
+            return "'spaces' must be a non-empty list"
+        unknown = [s for s in value if s not in SPACES]
+        return f"names unknown spaces {unknown}" if unknown else None
+    if kind == "dimension":
+        return None if value in DIMENSIONS else f"names an unknown dimension {value!r}"
+    if kind == "anywhere":
+        return None if value is True else "'anywhere' must be true"
+    return f"has an unknown place kind {kind!r}"
+
+
+COUNT = Param(check=_count_check)
+UP_TO = Param(check=_flag_check)
+SIDE = Param(check=_side_check)
+PLACE = Param(check=_where_check)
+IF_CONTROL = Param(required=False, check=_space_check)
 
 
 def source_title(source: str) -> str:
@@ -148,6 +209,13 @@ class _TokenOp(Op):
 
 class PlaceOp(_TokenOp):
     verb = "place"
+    params: ClassVar[Mapping[str, Param]] = {
+        "count": COUNT,
+        "up_to": UP_TO,
+        "where": PLACE,
+        "per_space": Param(required=False, check=_per_space_check),
+        "if_control": IF_CONTROL,
+    }
 
     def targets(self, state: State, frame: Frame, params: Params) -> list[str]:
         role = _player(frame)
@@ -189,6 +257,13 @@ class PlaceOp(_TokenOp):
 
 class RemoveOp(_TokenOp):
     verb = "remove"
+    params: ClassVar[Mapping[str, Param]] = {
+        "count": COUNT,
+        "up_to": UP_TO,
+        "side": SIDE,
+        "where": PLACE,
+        "if_control": IF_CONTROL,
+    }
 
     def targets(self, state: State, frame: Frame, params: Params) -> list[str]:
         side = _side(frame, params)
@@ -216,6 +291,15 @@ class RemoveOp(_TokenOp):
 
 class MoveOp(Op):
     """Move tokens one at a time: pick the space to take one ``from``, then ``to``."""
+
+    params: ClassVar[Mapping[str, Param]] = {
+        "count": COUNT,
+        "up_to": UP_TO,
+        "side": SIDE,
+        "from": PLACE,
+        "to": PLACE,
+        "if_control": IF_CONTROL,
+    }
 
     def _sources(self, state: State, frame: Frame, params: Params) -> list[str]:
         side = _side(frame, params)
@@ -312,6 +396,8 @@ class MoveOp(Op):
 class PeaceCommissionerOp(Op):
     """Place the Peace Commissioner (or move it, if it is already on the map)."""
 
+    params: ClassVar[Mapping[str, Param]] = {"where": PLACE, "if_control": IF_CONTROL}
+
     def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
         if _skipped(state, frame, params):
             _log_skip(state, frame, "its condition is not met")
@@ -350,4 +436,25 @@ EVENT_VOCABULARY: Mapping[str, Op] = {
     "move": MoveOp(),
     "peace_commissioner": PeaceCommissionerOp(),
 }
-assert set(EVENT_VOCABULARY) == set(EVENT_OPS), "events.py and cards.EVENT_OPS disagree"
+
+
+def event_problems(instructions: Sequence[Mapping[str, Any]], label: str) -> list[str]:
+    """Everything wrong with one event's instructions (empty when it is valid)."""
+    problems: list[str] = []
+    if not instructions:
+        problems.append(f"{label}: the event has no instructions")
+    for number, instruction in enumerate(instructions, 1):
+        problems.extend(
+            f"{label} instruction {number}: {problem}"
+            for problem in instruction_problems(EVENT_VOCABULARY, instruction)
+        )
+    return problems
+
+
+_events: dict[str, Sequence[Mapping[str, Any]]] = {
+    **{c.id: c.event for c in STRATEGY.values()},
+    **{o.id: o.event for o in OBJECTIVES.values()},
+}
+_problems = [p for source, event in _events.items() for p in event_problems(event, source)]
+if _problems:
+    raise DataError("Fort Sumter event data is invalid: " + "; ".join(_problems))

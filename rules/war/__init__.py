@@ -137,7 +137,7 @@ class WarBetweenTheStates(EventGame, Game):
         goto(self, state, "flip")
 
     def event_instructions(self, state: State, source: str) -> tuple[Params, ...]:
-        return card(source).steps
+        return card(source).instructions
 
     def upgrade_from(self, document: State, version: int) -> None:
         if version != 1:
@@ -231,7 +231,7 @@ class WarBetweenTheStates(EventGame, Game):
         frame = current_frame(state)
         if state["step"] != "event" or frame is None:
             return None
-        params = card(frame["source"]).steps[frame["pc"]]
+        params = card(frame["source"]).instructions[frame["pc"]]
         return {
             "role": frame["role"],
             "event": card(frame["source"]).facts(),

@@ -1,10 +1,11 @@
 """The event vocabulary of War Between the States, as Ops on the core event interpreter.
 
-An Event card's ``steps`` (in ``data/decks.json``) are run in order by
+An Event card's ``instructions`` (in ``data/decks.json``) are run in order by
 ``rules.core.events``; the owner of the card is the frame's role. Ops that need a column
 pause with the choosing player as the active role (verb ``column``), unless there is only
 one sensible column, which is taken without asking (play-by-post pacing), or none, in
-which case the step does nothing.
+which case the instruction does nothing. Each op declares its parameters (``params``);
+every card's instructions are checked against them when this module loads.
 
 - ``modify``   side, column ("all" | "choose"), amount, unit: a modifier for this battle
 - ``strike``   choose an opposing column; its top card goes to the opponent's Graveyard
@@ -15,10 +16,12 @@ which case the step does nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from rules.core import Actions, Arg, IllegalAction, Op, State, log
+from rules.core import Actions, Arg, IllegalAction, Op, Param, State, log
 from rules.core.events import Frame, Params
+from rules.core.events import instruction_problems as _problems_in
 from rules.war.battle import (
     ADJECTIVE,
     COLUMN_LABELS,
@@ -32,10 +35,28 @@ from rules.war.battle import (
     side,
     stack,
 )
-from rules.war.cards import STEP_SCHEMA, card
+from rules.war.cards import UNIT_KINDS, card, cards
 
 if TYPE_CHECKING:
     from rules.core import Game
+
+
+def _one_of(*allowed: Any) -> Param:
+    def check(value: Any) -> str | None:
+        return None if value in allowed else f"must be one of {allowed}"
+
+    return Param(check=check)
+
+
+def _int_in(low: int, high: int, *, zero: bool = True) -> Param:
+    def check(value: Any) -> str | None:
+        if not isinstance(value, int) or isinstance(value, bool):
+            return "must be an int"
+        if not low <= value <= high or (value == 0 and not zero):
+            return f"must be {low}..{high}" + ("" if zero else ", not 0")
+        return None
+
+    return Param(check=check)
 
 
 def _owner(frame: Frame) -> str:
@@ -111,7 +132,15 @@ class ColumnOp(Op):
 
 
 class Modify(ColumnOp):
-    """A modifier lasting this battle: flat per column, or per card of a kind."""
+    """A modifier lasting this battle: ``amount`` to each chosen column of ``side`` (flat),
+    or to each of that side's cards of kind ``unit`` in those columns."""
+
+    params: ClassVar[Mapping[str, Param]] = {
+        "side": _one_of("self", "opponent"),
+        "column": _one_of("all", "choose"),
+        "amount": _int_in(-5, 5, zero=False),
+        "unit": Param(required=False, check=_one_of(None, *UNIT_KINDS, "commander").check),
+    }
 
     question = "choose the column it applies to."
 
@@ -190,7 +219,9 @@ class March(ColumnOp):
 
 
 class Recruit(Op):
-    """The top cards of the owner's Graveyard return to their Survivors."""
+    """The top ``count`` cards of the owner's Graveyard return to their Survivors."""
+
+    params: ClassVar[Mapping[str, Param]] = {"count": _int_in(1, 5)}
 
     def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
         role = _owner(frame)
@@ -206,7 +237,9 @@ class Recruit(Op):
 
 
 class Blockade(Op):
-    """The top cards of the opposing deck go, unseen, to its Graveyard."""
+    """The top ``count`` cards of the opposing deck go, unseen, to its Graveyard."""
+
+    params: ClassVar[Mapping[str, Param]] = {"count": _int_in(1, 5)}
 
     def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
         enemy = opponent(_owner(frame))
@@ -226,4 +259,17 @@ EVENT_OPS: dict[str, Op] = {
     "blockade": Blockade(),
 }
 
-assert set(EVENT_OPS) == set(STEP_SCHEMA), "every op needs a schema and every schema an op"
+
+def instruction_problems(instruction: dict[str, Any]) -> list[str]:
+    """What is wrong with one event instruction (unknown op, unknown or invalid params)."""
+    return _problems_in(EVENT_OPS, instruction)
+
+
+_problems = [
+    f"{c.name}: {problem}"
+    for c in cards().values()
+    for instruction in c.instructions
+    for problem in instruction_problems(instruction)
+]
+if _problems:
+    raise ValueError("decks.json has invalid event instructions: " + "; ".join(_problems[:5]))
