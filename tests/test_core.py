@@ -29,7 +29,7 @@ from rules.core import (
     randbelow,
     shuffle,
 )
-from rules.core.events import Frame, Params, current_frame
+from rules.core.events import Frame, Instruction, current_frame
 from rules.core.flow import main_frame
 from rules.core.rng import seed_state
 
@@ -74,17 +74,17 @@ class AfterRally(Step):
 
 
 class AddBack(Op):
-    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
+    def start(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> bool:
         return False
 
-    def prompt(self, game: Game, state: State, frame: Frame, params: Params) -> str:
+    def prompt(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> str:
         return "How many counters do you add back?"
 
-    def actions(self, game: Game, state: State, frame: Frame, params: Params) -> Actions:
-        return {"add": list(range(1, params["most"] + 1))}
+    def actions(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> Actions:
+        return {"add": list(range(1, instruction["most"] + 1))}
 
     def handle(
-        self, game: Game, state: State, frame: Frame, params: Params, verb: str, arg: Arg
+        self, game: Game, state: State, frame: Frame, instruction: Instruction, verb: str, arg: Arg
     ) -> bool:
         assert isinstance(arg, int)
         state["pile"] += arg
@@ -92,7 +92,7 @@ class AddBack(Op):
 
 
 class RandomBonus(Op):
-    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
+    def start(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> bool:
         state["pile"] += randbelow(state, 2)
         return True
 

@@ -26,7 +26,7 @@ from rules.core import (
     ret,
     returned,
 )
-from rules.core.events import Frame, Params, current_frame
+from rules.core.events import Frame, Instruction, current_frame
 from rules.core.flow import depth
 
 
@@ -93,17 +93,19 @@ class Battle(Step):
 class CallsBattle(Op):
     """An event instruction that fights a battle and ends when the battle returns."""
 
-    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
+    def start(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> bool:
         call(game, state, "battle", then="event", rounds=3)
         return False
 
-    def resume(self, game: Game, state: State, frame: Frame, params: Params, value: Any) -> bool:
+    def resume(
+        self, game: Game, state: State, frame: Frame, instruction: Instruction, value: Any
+    ) -> bool:
         state["event_result"] = value
         return True
 
 
 class Logs(Op):
-    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
+    def start(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> bool:
         log(state, f"after the battle, pc {frame['pc']}")
         return True
 

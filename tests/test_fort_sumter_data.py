@@ -96,7 +96,7 @@ def test_twelve_objectives_exactly_one_per_space() -> None:
 def test_every_event_uses_known_ops_with_valid_params_and_existing_spaces() -> None:
     # Each op declares its own parameters, so there is no separate schema to agree with.
     assert set(EVENT_VOCABULARY) == {"place", "remove", "move", "peace_commissioner"}
-    assert all(op.params for op in EVENT_VOCABULARY.values())
+    assert all(op.parameters for op in EVENT_VOCABULARY.values())
     for card in [*STRATEGY.values(), *OBJECTIVES.values()]:
         assert event_problems(card.event, card.id) == []
         for instruction in card.event:

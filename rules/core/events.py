@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 #: The locals of a running event (its frame's data): source, role, pc, started, scratch.
 Frame = dict[str, Any]
 #: One instruction of an event: ``{"op": name, **parameters}``.
-Params = Mapping[str, Any]
+Instruction = Mapping[str, Any]
 #: The flow step (and procedure) in which events run.
 EVENT = "event"
 
@@ -55,7 +55,7 @@ class Param:
 class Op:
     """One word of an event vocabulary.
 
-    ``params`` declares the parameters the op takes, so event data can be checked against
+    ``parameters`` declares the parameters the op takes, so event data can be checked against
     the op itself (:func:`instruction_problems`) before any game runs.
 
     ``start`` does what needs no decision and returns True when the instruction is
@@ -66,36 +66,38 @@ class Op:
     return value in ``resume``.
     """
 
-    params: ClassVar[Mapping[str, Param]] = {}
+    parameters: ClassVar[Mapping[str, Param]] = {}
 
-    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
+    def start(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> bool:
         return True
 
-    def resume(self, game: Game, state: State, frame: Frame, params: Params, value: Any) -> bool:
+    def resume(
+        self, game: Game, state: State, frame: Frame, instruction: Instruction, value: Any
+    ) -> bool:
         """A procedure this op called has returned ``value``: is the instruction done?"""
         return True
 
-    def chooser(self, game: Game, state: State, frame: Frame, params: Params) -> str:
-        role: str = params.get("who", frame["role"])
+    def chooser(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> str:
+        role: str = instruction.get("who", frame["role"])
         if role == "self":
             return str(frame["role"])
         if role == "opponent":
             return game.roles[1 - game.roles.index(frame["role"])]
         return role
 
-    def prompt(self, game: Game, state: State, frame: Frame, params: Params) -> str:
+    def prompt(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> str:
         return ""
 
-    def actions(self, game: Game, state: State, frame: Frame, params: Params) -> Actions:
+    def actions(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> Actions:
         return {}
 
     def label(
-        self, game: Game, state: State, frame: Frame, params: Params, verb: str, arg: Arg
+        self, game: Game, state: State, frame: Frame, instruction: Instruction, verb: str, arg: Arg
     ) -> str:
         return verb if arg is None else f"{verb} {arg}"
 
     def handle(
-        self, game: Game, state: State, frame: Frame, params: Params, verb: str, arg: Arg
+        self, game: Game, state: State, frame: Frame, instruction: Instruction, verb: str, arg: Arg
     ) -> bool:
         raise IllegalAction(f"'{verb}' is not possible now.")
 
@@ -106,7 +108,7 @@ class EventGame:
     #: The vocabulary: op name -> Op.
     event_ops: Mapping[str, Op] = {}
 
-    def event_instructions(self, state: State, source: str) -> Sequence[Params]:
+    def event_instructions(self, state: State, source: str) -> Sequence[Instruction]:
         """The instructions of the event called ``source`` (a card id, usually)."""
         raise NotImplementedError
 
@@ -120,9 +122,9 @@ def instruction_problems(ops: Mapping[str, Op], instruction: Mapping[str, Any]) 
     problems = [
         f"{name} takes no parameter {key!r}"
         for key in instruction
-        if key != "op" and key not in op.params
+        if key != "op" and key not in op.parameters
     ]
-    for key, param in op.params.items():
+    for key, param in op.parameters.items():
         if key not in instruction:
             if param.required:
                 problems.append(f"{name} needs {key!r}")
@@ -147,19 +149,19 @@ def current_frame(state: State) -> Frame | None:
     return None
 
 
-def _instructions(game: Game, state: State, here: Frame) -> Sequence[Params]:
+def _instructions(game: Game, state: State, here: Frame) -> Sequence[Instruction]:
     if not isinstance(game, EventGame):
         raise TypeError(f"{game.name} does not run events")
     return game.event_instructions(state, here["source"])
 
 
-def _op(game: Game, params: Params) -> Op:
+def _op(game: Game, instruction: Instruction) -> Op:
     if not isinstance(game, EventGame):
         raise TypeError(f"{game.name} does not run events")
     try:
-        return game.event_ops[params["op"]]
+        return game.event_ops[instruction["op"]]
     except KeyError:
-        raise IllegalAction(f"Unknown event instruction {params.get('op')!r}.") from None
+        raise IllegalAction(f"Unknown event instruction {instruction.get('op')!r}.") from None
 
 
 def run_events(game: Game, state: State) -> None:
@@ -176,11 +178,11 @@ def run_events(game: Game, state: State) -> None:
             return
         if here["started"]:
             return  # waiting for a decision
-        params = instructions[here["pc"]]
-        op = _op(game, params)
+        instruction = instructions[here["pc"]]
+        op = _op(game, instruction)
         here["started"] = True
         here["scratch"] = {}
-        if not op.start(game, state, here, params):
+        if not op.start(game, state, here, instruction):
             return  # a decision is needed, or a procedure the op called is running
         _advance(here)
 
@@ -201,41 +203,41 @@ def skip_rest(state: State) -> None:
 class EventStep(Step):
     """The flow-of-play step in which an event runs and waits for decisions."""
 
-    def _here(self, game: Game, state: State) -> tuple[Frame, Params, Op]:
+    def _here(self, game: Game, state: State) -> tuple[Frame, Instruction, Op]:
         if frame(state)["proc"] != EVENT:
             raise IllegalAction("No event is waiting for a decision.")
         here = local(state)
-        params = _instructions(game, state, here)[here["pc"]]
-        return here, params, _op(game, params)
+        instruction = _instructions(game, state, here)[here["pc"]]
+        return here, instruction, _op(game, instruction)
 
     def enter(self, game: Game, state: State) -> None:
         here = local(state)
         if here["started"]:
             # Back from a procedure the current instruction called.
-            _, params, op = self._here(game, state)
-            if op.resume(game, state, here, params, returned(state)):
+            _, instruction, op = self._here(game, state)
+            if op.resume(game, state, here, instruction, returned(state)):
                 _advance(here)
         run_events(game, state)
 
     def active(self, game: Game, state: State) -> tuple[str, ...]:
-        here, params, op = self._here(game, state)
-        return (op.chooser(game, state, here, params),)
+        here, instruction, op = self._here(game, state)
+        return (op.chooser(game, state, here, instruction),)
 
     def prompt(self, game: Game, state: State, role: str) -> str:
-        here, params, op = self._here(game, state)
-        return op.prompt(game, state, here, params)
+        here, instruction, op = self._here(game, state)
+        return op.prompt(game, state, here, instruction)
 
     def actions(self, game: Game, state: State, role: str) -> Actions:
-        here, params, op = self._here(game, state)
-        return op.actions(game, state, here, params)
+        here, instruction, op = self._here(game, state)
+        return op.actions(game, state, here, instruction)
 
     def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
-        here, params, op = self._here(game, state)
-        return op.label(game, state, here, params, verb, arg)
+        here, instruction, op = self._here(game, state)
+        return op.label(game, state, here, instruction, verb, arg)
 
     def handle(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> None:
-        here, params, op = self._here(game, state)
-        if op.handle(game, state, here, params, verb, arg):
+        here, instruction, op = self._here(game, state)
+        if op.handle(game, state, here, instruction, verb, arg):
             _advance(here)
         run_events(game, state)
 

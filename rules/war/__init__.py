@@ -80,7 +80,7 @@ from rules.core import (
     goto,
     shuffle,
 )
-from rules.core.events import Params, frames_from_version_1
+from rules.core.events import Instruction, frames_from_version_1
 from rules.core.flow import main_frame
 from rules.war.battle import (
     COLUMN_LABELS,
@@ -136,7 +136,7 @@ class WarBetweenTheStates(EventGame, Game):
         state["last_battle"] = None
         goto(self, state, "flip")
 
-    def event_instructions(self, state: State, source: str) -> tuple[Params, ...]:
+    def event_instructions(self, state: State, source: str) -> tuple[Instruction, ...]:
         return card(source).instructions
 
     def upgrade_from(self, document: State, version: int) -> None:
@@ -231,14 +231,16 @@ class WarBetweenTheStates(EventGame, Game):
         frame = current_frame(state)
         if state["step"] != "event" or frame is None:
             return None
-        params = card(frame["source"]).instructions[frame["pc"]]
+        instruction = card(frame["source"]).instructions[frame["pc"]]
         return {
             "role": frame["role"],
             "event": card(frame["source"]).facts(),
-            "op": params["op"],
-            "amount": params.get("amount"),
-            "unit": params.get("unit"),
-            "target": params.get("side", "opponent" if params["op"] == "strike" else "self"),
+            "op": instruction["op"],
+            "amount": instruction.get("amount"),
+            "unit": instruction.get("unit"),
+            "target": instruction.get(
+                "side", "opponent" if instruction["op"] == "strike" else "self"
+            ),
         }
 
     def _last_battle_view(self, state: State) -> dict[str, Any] | None:

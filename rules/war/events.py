@@ -4,7 +4,7 @@ An Event card's ``instructions`` (in ``data/decks.json``) are run in order by
 ``rules.core.events``; the owner of the card is the frame's role. Ops that need a column
 pause with the choosing player as the active role (verb ``column``), unless there is only
 one sensible column, which is taken without asking (play-by-post pacing), or none, in
-which case the instruction does nothing. Each op declares its parameters (``params``);
+which case the instruction does nothing. Each op declares its parameters (``parameters``);
 every card's instructions are checked against them when this module loads.
 
 - ``modify``   side, column ("all" | "choose"), amount, unit: a modifier for this battle
@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.core import Actions, Arg, IllegalAction, Op, Param, State, log
-from rules.core.events import Frame, Params
+from rules.core.events import Frame, Instruction
 from rules.core.events import instruction_problems as _problems_in
 from rules.war.battle import (
     ADJECTIVE,
@@ -79,29 +79,29 @@ class ColumnOp(Op):
 
     question = ""
 
-    def options(self, state: State, frame: Frame, params: Params) -> list[str]:
+    def options(self, state: State, frame: Frame, instruction: Instruction) -> list[str]:
         return list(COLUMNS)
 
-    def apply(self, state: State, frame: Frame, params: Params, column: str) -> None:
+    def apply(self, state: State, frame: Frame, instruction: Instruction, column: str) -> None:
         raise NotImplementedError
 
     def fizzle(self, state: State, frame: Frame) -> None:
         log(state, f"{_event_name(frame)} has nothing to act on.")
 
-    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
-        options = self.options(state, frame, params)
+    def start(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> bool:
+        options = self.options(state, frame, instruction)
         if not options:
             self.fizzle(state, frame)
             return True
         if len(options) == 1:
-            self.apply(state, frame, params, options[0])
+            self.apply(state, frame, instruction, options[0])
             return True
         return False
 
-    def chooser(self, game: Game, state: State, frame: Frame, params: Params) -> str:
+    def chooser(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> str:
         return _owner(frame)
 
-    def prompt(self, game: Game, state: State, frame: Frame, params: Params) -> str:
+    def prompt(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> str:
         role = _owner(frame)
         standing = ", ".join(
             f"{column} {column_total(state, role, column)} vs "
@@ -113,21 +113,21 @@ class ColumnOp(Op):
             f"{_event_name(frame)}: {self.question}"
         )
 
-    def actions(self, game: Game, state: State, frame: Frame, params: Params) -> Actions:
-        return {"column": list(self.options(state, frame, params))}
+    def actions(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> Actions:
+        return {"column": list(self.options(state, frame, instruction))}
 
     def label(
-        self, game: Game, state: State, frame: Frame, params: Params, verb: str, arg: Arg
+        self, game: Game, state: State, frame: Frame, instruction: Instruction, verb: str, arg: Arg
     ) -> str:
         column = str(arg)
         return f"{COLUMN_LABELS.get(column, column)} ({_standing(state, _owner(frame), column)})"
 
     def handle(
-        self, game: Game, state: State, frame: Frame, params: Params, verb: str, arg: Arg
+        self, game: Game, state: State, frame: Frame, instruction: Instruction, verb: str, arg: Arg
     ) -> bool:
-        if verb != "column" or arg not in self.options(state, frame, params):
+        if verb != "column" or arg not in self.options(state, frame, instruction):
             raise IllegalAction("Choose one of the columns offered.")
-        self.apply(state, frame, params, str(arg))
+        self.apply(state, frame, instruction, str(arg))
         return True
 
 
@@ -135,7 +135,7 @@ class Modify(ColumnOp):
     """A modifier lasting this battle: ``amount`` to each chosen column of ``side`` (flat),
     or to each of that side's cards of kind ``unit`` in those columns."""
 
-    params: ClassVar[Mapping[str, Param]] = {
+    parameters: ClassVar[Mapping[str, Param]] = {
         "side": _one_of("self", "opponent"),
         "column": _one_of("all", "choose"),
         "amount": _int_in(-5, 5, zero=False),
@@ -144,37 +144,39 @@ class Modify(ColumnOp):
 
     question = "choose the column it applies to."
 
-    def _target(self, frame: Frame, params: Params) -> str:
+    def _target(self, frame: Frame, instruction: Instruction) -> str:
         owner = _owner(frame)
-        return owner if params["side"] == "self" else opponent(owner)
+        return owner if instruction["side"] == "self" else opponent(owner)
 
-    def options(self, state: State, frame: Frame, params: Params) -> list[str]:
-        target = self._target(frame, params)
+    def options(self, state: State, frame: Frame, instruction: Instruction) -> list[str]:
+        target = self._target(frame, instruction)
         return [column for column in COLUMNS if stack(state, column, target)]
 
-    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
-        if params["column"] == "all":
-            self._add(state, frame, params, list(COLUMNS))
+    def start(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> bool:
+        if instruction["column"] == "all":
+            self._add(state, frame, instruction, list(COLUMNS))
             return True
-        return super().start(game, state, frame, params)
+        return super().start(game, state, frame, instruction)
 
-    def apply(self, state: State, frame: Frame, params: Params, column: str) -> None:
-        self._add(state, frame, params, [column])
+    def apply(self, state: State, frame: Frame, instruction: Instruction, column: str) -> None:
+        self._add(state, frame, instruction, [column])
 
-    def _add(self, state: State, frame: Frame, params: Params, columns: list[str]) -> None:
-        target = self._target(frame, params)
-        unit = params.get("unit")
+    def _add(
+        self, state: State, frame: Frame, instruction: Instruction, columns: list[str]
+    ) -> None:
+        target = self._target(frame, instruction)
+        unit = instruction.get("unit")
         state["modifiers"].append(
             {
                 "source": frame["source"],
                 "owner": _owner(frame),
                 "side": target,
                 "columns": columns,
-                "amount": int(params["amount"]),
+                "amount": int(instruction["amount"]),
                 "unit": unit,
             }
         )
-        amount = f"{int(params['amount']):+d}"
+        amount = f"{int(instruction['amount']):+d}"
         what = f"each {unit} card" if unit else "the column total"
         where = "every column" if len(columns) == len(COLUMNS) else f"the {columns[0]}"
         log(
@@ -188,11 +190,11 @@ class Strike(ColumnOp):
 
     question = "choose an opposing column; its top card goes to the Graveyard."
 
-    def options(self, state: State, frame: Frame, params: Params) -> list[str]:
+    def options(self, state: State, frame: Frame, instruction: Instruction) -> list[str]:
         enemy = opponent(_owner(frame))
         return [column for column in COLUMNS if stack(state, column, enemy)]
 
-    def apply(self, state: State, frame: Frame, params: Params, column: str) -> None:
+    def apply(self, state: State, frame: Frame, instruction: Instruction, column: str) -> None:
         enemy = opponent(_owner(frame))
         cid = stack(state, column, enemy).pop()
         side(state, enemy)["graveyard"].append(cid)
@@ -208,10 +210,10 @@ class March(ColumnOp):
 
     question = "choose the column your next card marches to."
 
-    def options(self, state: State, frame: Frame, params: Params) -> list[str]:
+    def options(self, state: State, frame: Frame, instruction: Instruction) -> list[str]:
         return list(COLUMNS) if can_draw(state, _owner(frame)) else []
 
-    def apply(self, state: State, frame: Frame, params: Params, column: str) -> None:
+    def apply(self, state: State, frame: Frame, instruction: Instruction, column: str) -> None:
         role = _owner(frame)
         cid = draw(state, role)
         if cid is not None:
@@ -221,12 +223,12 @@ class March(ColumnOp):
 class Recruit(Op):
     """The top ``count`` cards of the owner's Graveyard return to their Survivors."""
 
-    params: ClassVar[Mapping[str, Param]] = {"count": _int_in(1, 5)}
+    parameters: ClassVar[Mapping[str, Param]] = {"count": _int_in(1, 5)}
 
-    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
+    def start(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> bool:
         role = _owner(frame)
         graveyard = side(state, role)["graveyard"]
-        count = min(int(params["count"]), len(graveyard))
+        count = min(int(instruction["count"]), len(graveyard))
         for _ in range(count):
             side(state, role)["survivors"].append(graveyard.pop())
         log(
@@ -239,12 +241,12 @@ class Recruit(Op):
 class Blockade(Op):
     """The top ``count`` cards of the opposing deck go, unseen, to its Graveyard."""
 
-    params: ClassVar[Mapping[str, Param]] = {"count": _int_in(1, 5)}
+    parameters: ClassVar[Mapping[str, Param]] = {"count": _int_in(1, 5)}
 
-    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
+    def start(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> bool:
         enemy = opponent(_owner(frame))
         deck = side(state, enemy)["deck"]
-        count = min(int(params["count"]), len(deck))
+        count = min(int(instruction["count"]), len(deck))
         for _ in range(count):
             side(state, enemy)["graveyard"].append(deck.pop())
         log(state, f"{_event_name(frame)}: {count} {ADJECTIVE[enemy]} card(s) lost unseen.")
@@ -261,7 +263,7 @@ EVENT_OPS: dict[str, Op] = {
 
 
 def instruction_problems(instruction: dict[str, Any]) -> list[str]:
-    """What is wrong with one event instruction (unknown op, unknown or invalid params)."""
+    """What is wrong with one event instruction (unknown op, unknown or invalid parameters)."""
     return _problems_in(EVENT_OPS, instruction)
 
 
