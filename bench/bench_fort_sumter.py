@@ -2,7 +2,9 @@
 
 Run: /work/venv/bin/python bench/bench_fort_sumter.py [games]
 Each game is played with uniformly random legal actions (never undo) through the real
-contract (``act`` with its undo snapshots), from set-up to final scoring.
+contract (``act`` with its undo snapshots), from set-up to final scoring; then again on the
+simulation path (``act(..., record_undo=False)``: no snapshots), which ends in the same
+final states.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rules.fort_sumter import GAME
 
 
-def play(seed: int) -> int:
+def play(seed: int, record_undo: bool = True) -> int:
     chooser = random.Random(seed)
     state = GAME.setup(seed=seed)
     actions = 0
@@ -26,18 +28,20 @@ def play(seed: int) -> int:
         legal = GAME.legal_actions(state, role)
         verb = chooser.choice(sorted(v for v in legal if v != "undo"))
         args = legal[verb]
-        state = GAME.act(state, role, verb, None if args is True else chooser.choice(args))
+        arg = None if args is True else chooser.choice(args)
+        state = GAME.act(state, role, verb, arg, record_undo=record_undo)
         actions += 1
     return actions
 
 
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 300
-    start = time.perf_counter()
-    total = sum(play(seed) for seed in range(games))
-    elapsed = time.perf_counter() - start
-    print(f"{games} games in {elapsed:.2f} s: {games / elapsed:.1f} games/s")
-    print(f"{total / games:.1f} actions per game, {total / elapsed:.0f} actions/s")
+    for label, record_undo in (("with undo snapshots", True), ("simulation path", False)):
+        start = time.perf_counter()
+        total = sum(play(seed, record_undo) for seed in range(games))
+        elapsed = time.perf_counter() - start
+        print(f"{label}: {games} games in {elapsed:.2f} s: {games / elapsed:.1f} games/s")
+        print(f"  {total / games:.1f} actions per game, {total / elapsed:.0f} actions/s")
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from rules.war.steps import BATTLE_CAP
 from rules.war.strategy import choose
 
 
-def random_game(seed: int) -> dict[str, Any]:
+def random_game(seed: int, record_undo: bool = True) -> dict[str, Any]:
     chooser = random.Random(seed)
     state = GAME.setup(seed=seed)
     while GAME.outcome(state) is None:
@@ -34,7 +34,8 @@ def random_game(seed: int) -> dict[str, Any]:
         actions = GAME.legal_actions(state, role)
         verb = chooser.choice(sorted(v for v in actions if v != "undo"))
         args = actions[verb]
-        GAME.act(state, role, verb, chooser.choice(args) if isinstance(args, list) else None)
+        arg = chooser.choice(args) if isinstance(args, list) else None
+        GAME.act(state, role, verb, arg, record_undo=record_undo)
     return state
 
 
@@ -58,11 +59,14 @@ def main() -> None:
     parser.add_argument("--random-games", type=int, default=200)
     options = parser.parse_args()
 
-    started = time.perf_counter()
-    for seed in range(options.random_games):
-        random_game(seed)
-    elapsed = time.perf_counter() - started
-    print(f"random play: {options.random_games / elapsed:.1f} full games/s")
+    for label, record_undo in (("with undo snapshots", True), ("simulation path", False)):
+        started = time.perf_counter()
+        for seed in range(options.random_games):
+            random_game(seed, record_undo)
+        elapsed = time.perf_counter() - started
+        print(f"random play, {label}: {options.random_games / elapsed:.1f} full games/s")
+    if not options.games:
+        return
 
     wins = {"union": 0, "confederate": 0, None: 0}
     battles: list[int] = []

@@ -40,6 +40,14 @@ def state_of(row: GameRow) -> dict[str, Any]:
         raise errors.CorruptGame(row.id, "the saved state is not valid JSON") from None
     if not isinstance(state, dict):
         raise errors.CorruptGame(row.id, "the saved state is not a document")
+    game = rules_or_none(row.game_name)
+    if game is not None:
+        # A state saved by an older engine is brought up to date before anyone reads it.
+        try:
+            game.upgrade(state)
+        except (rules.RulesError, KeyError, TypeError, ValueError) as problem:
+            reason = f"the saved state cannot be upgraded: {problem}"
+            raise errors.CorruptGame(row.id, reason) from None
     return state
 
 

@@ -29,7 +29,8 @@ from rules.core import (
     randbelow,
     shuffle,
 )
-from rules.core.events import Frame, Params
+from rules.core.events import Frame, Instruction, current_frame
+from rules.core.flow import main_frame
 from rules.core.rng import seed_state
 
 
@@ -73,17 +74,17 @@ class AfterRally(Step):
 
 
 class AddBack(Op):
-    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
+    def start(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> bool:
         return False
 
-    def prompt(self, game: Game, state: State, frame: Frame, params: Params) -> str:
+    def prompt(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> str:
         return "How many counters do you add back?"
 
-    def actions(self, game: Game, state: State, frame: Frame, params: Params) -> Actions:
-        return {"add": list(range(1, params["most"] + 1))}
+    def actions(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> Actions:
+        return {"add": list(range(1, instruction["most"] + 1))}
 
     def handle(
-        self, game: Game, state: State, frame: Frame, params: Params, verb: str, arg: Arg
+        self, game: Game, state: State, frame: Frame, instruction: Instruction, verb: str, arg: Arg
     ) -> bool:
         assert isinstance(arg, int)
         state["pile"] += arg
@@ -91,7 +92,7 @@ class AddBack(Op):
 
 
 class RandomBonus(Op):
-    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
+    def start(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> bool:
         state["pile"] += randbelow(state, 2)
         return True
 
@@ -108,7 +109,7 @@ class Tiny(EventGame, Game):
     }
     event_ops: ClassVar[dict[str, Op]] = {"add_back": AddBack(), "bonus": RandomBonus()}
 
-    def event_steps(self, state: State, source: str) -> list[dict[str, Any]]:
+    def event_instructions(self, state: State, source: str) -> list[dict[str, Any]]:
         return [{"op": "add_back", "most": 2}, {"op": "bonus"}]
 
     def initialise(self, state: State) -> None:
@@ -216,7 +217,7 @@ def test_event_pauses_for_a_choice_and_resumes_after_a_reload() -> None:
     GAME.act(reloaded, "a", "add", "2")  # the string form of a listed int is accepted
     assert reloaded["pile"] in (9, 10)
     assert reloaded["step"] == "turn" and GAME.active_roles(reloaded) == ("b",)
-    assert reloaded["events"] == []
+    assert current_frame(reloaded) is None and reloaded["calls"] == [main_frame()]
 
 
 def test_finish_records_the_outcome_and_stops_play() -> None:

@@ -5,18 +5,18 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+import pytest
+
 from rules.fort_sumter.board import resolve_where
 from rules.fort_sumter.cards import (
     DATA,
     DIMENSIONS,
-    EVENT_OPS,
     OBJECTIVES,
     SPACES,
     STRATEGY,
-    event_problems,
     validate,
 )
-from rules.fort_sumter.events import EVENT_VOCABULARY
+from rules.fort_sumter.events import EVENT_VOCABULARY, event_problems
 
 KNOWN_TITLES = {
     "Seizing Federal Armories",
@@ -94,14 +94,17 @@ def test_twelve_objectives_exactly_one_per_space() -> None:
 
 
 def test_every_event_uses_known_ops_with_valid_params_and_existing_spaces() -> None:
-    assert set(EVENT_VOCABULARY) == set(EVENT_OPS)
+    # Each op declares its own parameters, so there is no separate schema to agree with.
+    assert set(EVENT_VOCABULARY) == {"place", "remove", "move", "peace_commissioner"}
+    assert all(op.parameters for op in EVENT_VOCABULARY.values())
     for card in [*STRATEGY.values(), *OBJECTIVES.values()]:
         assert event_problems(card.event, card.id) == []
-        for step in card.event:
+        for instruction in card.event:
+            assert instruction["op"] in EVENT_VOCABULARY
             for key in ("where", "from", "to"):
-                if key in step:
-                    assert resolve_where(step[key])
-                    for space in step[key].get("spaces", []):
+                if key in instruction:
+                    assert resolve_where(instruction[key])
+                    for space in instruction[key].get("spaces", []):
                         assert space in SPACES
 
 
@@ -159,3 +162,20 @@ def test_known_facts_of_the_reference() -> None:
 def test_ids_never_collide_with_each_other_or_with_spaces() -> None:
     ids = list(STRATEGY) + list(OBJECTIVES) + list(SPACES) + list(DIMENSIONS)
     assert len(ids) == len(set(ids))
+
+
+def test_a_bad_instruction_in_the_card_data_stops_the_engine_loading(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import dataclasses
+    import importlib
+
+    from rules.fort_sumter import cards, events
+
+    card = next(iter(STRATEGY.values()))
+    broken = dataclasses.replace(card, event=({"op": "place", "count": 99},))
+    monkeypatch.setitem(cards.STRATEGY, card.id, broken)
+    with pytest.raises(cards.DataError, match=f"{card.id} instruction 1"):
+        importlib.reload(events)
+    monkeypatch.undo()
+    importlib.reload(events)  # sound again

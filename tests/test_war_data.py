@@ -10,13 +10,11 @@ from rules.war.cards import (
     DECK_SIZE,
     KINDS,
     SIDES,
-    STEP_SCHEMA,
     cards,
     raw_decks,
-    step_problems,
     validate,
 )
-from rules.war.events import EVENT_OPS
+from rules.war.events import EVENT_OPS, instruction_problems
 
 
 def test_the_data_file_is_valid() -> None:
@@ -45,19 +43,20 @@ def test_every_card_has_valid_fields(side: str) -> None:
         assert card.kind in KINDS
         assert card.name and card.text
         if card.is_event:
-            assert card.value == 0 and card.steps and not card.another
+            assert card.value == 0 and card.instructions and not card.another
         else:
-            assert 1 <= card.value <= 10 and not card.steps
+            assert 1 <= card.value <= 10 and not card.instructions
         if card.boost is not None:
             assert card.kind == "commander"
 
 
-def test_every_event_step_uses_a_known_op_with_valid_params() -> None:
-    assert set(EVENT_OPS) == set(STEP_SCHEMA)
+def test_every_event_instruction_uses_a_known_op_with_valid_params() -> None:
+    # Each op declares its own parameters, so there is no separate schema to agree with.
+    assert set(EVENT_OPS) == {"modify", "strike", "march", "recruit", "blockade"}
     for card in cards().values():
-        for step in card.steps:
-            assert step["op"] in EVENT_OPS, card.name
-            assert step_problems(step) == [], (card.name, step)
+        for instruction in card.instructions:
+            assert instruction["op"] in EVENT_OPS, card.name
+            assert instruction_problems(instruction) == [], (card.name, instruction)
 
 
 @pytest.mark.parametrize("side", SIDES)
@@ -79,6 +78,6 @@ def test_validation_catches_broken_data() -> None:
     problems = validate(broken)
     assert any("designed_by" in p for p in problems)
     assert any("duplicate" in p for p in problems)
-    assert step_problems({"op": "teleport"}) == ["unknown op 'teleport'"]
-    assert step_problems({"op": "recruit", "count": 9})
-    assert step_problems({"op": "modify", "side": "self", "column": "all", "amount": 0})
+    assert instruction_problems({"op": "teleport"}) == ["unknown op 'teleport'"]
+    assert instruction_problems({"op": "recruit", "count": 9})
+    assert instruction_problems({"op": "modify", "side": "self", "column": "all", "amount": 0})

@@ -15,6 +15,7 @@ import pytest
 
 from rules import IllegalAction
 from rules.core import goto
+from rules.core.flow import main_frame
 from rules.war import GAME
 from rules.war.battle import empty_columns, new_side
 from rules.war.cards import SIDES, cards, deck_ids
@@ -74,7 +75,7 @@ def battle(
     state["battle"] = battle_number
     state["modifiers"] = []
     state["event_queue"] = []
-    state["events"] = []
+    state["calls"] = [main_frame()]  # no event under way
     state["last_battle"] = None
     state["log"] = []
     state["private_log"] = {role: [] for role in SIDES}

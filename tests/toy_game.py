@@ -94,6 +94,10 @@ class ToyGame:
             return actions
         return {"pick": [0, 1, 2, 3]}
 
+    def upgrade(self, state: dict[str, Any]) -> dict[str, Any]:
+        """Stored states are brought up to date on loading; version 1 is the only one."""
+        return state
+
     def view(self, state: dict[str, Any], role: str | None) -> dict[str, Any]:
         actions = self._actions(state, role)
         prompts = {

@@ -1,8 +1,17 @@
 """The machinery every rules engine shares: the contract, flow table, RNG, undo, log, events."""
 
 from rules.core.errors import IllegalAction, RulesError, UnknownGame
-from rules.core.events import EventGame, EventStep, Op, begin_event, current_frame, run_events
-from rules.core.flow import Step, goto
+from rules.core.events import (
+    EventGame,
+    EventStep,
+    Op,
+    Param,
+    begin_event,
+    current_frame,
+    instruction_problems,
+    run_events,
+)
+from rules.core.flow import Step, call, goto, local, ret, returned
 from rules.core.game import Game
 from rules.core.log import heading, log, private_log
 from rules.core.rng import choice, randbelow, roll, shuffle
@@ -18,19 +27,25 @@ __all__ = [
     "IllegalAction",
     "Op",
     "Outcome",
+    "Param",
     "RulesError",
     "State",
     "Step",
     "UnknownGame",
     "View",
     "begin_event",
+    "call",
     "choice",
     "current_frame",
     "goto",
     "heading",
+    "instruction_problems",
+    "local",
     "log",
     "private_log",
     "randbelow",
+    "ret",
+    "returned",
     "roll",
     "run_events",
     "seal",

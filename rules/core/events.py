@@ -1,70 +1,103 @@
 """Card events as data, run by an interpreter that can pause for a choice.
 
-A game describes each event as a list of steps, e.g.::
+A game describes each event as a list of instructions, e.g.::
 
     [{"op": "remove", "count": 2, "up_to": true, "spaces": ["fort_sumter"]},
      {"op": "place", "count": 3, "spaces": ["fort_sumter"]}]
 
-and gives the interpreter a vocabulary: one :class:`Op` per ``"op"`` name. The position
-of the interpreter (which event, which step, the step's scratch data) lives in
-``state["events"]``, a stack of frames, so an event can stop to ask a player something,
-survive a restart, and resume exactly where it was. Events may start other events (an
-objective's event during scoring, say): frames stack.
+and gives the interpreter a vocabulary: one :class:`Op` per ``"op"`` name. (In this
+project "step" means a state of the flow of play; an event is made of *instructions*.)
 
-Flow: a step handler calls :func:`begin_event`; the game's steps table contains an
-:class:`EventStep` under the name ``"event"``; when the event's last step is done the
-interpreter moves play to the step named ``then``.
+An event runs as a procedure on the flow's call stack (see ``rules.core.flow``): it is
+called into the game's step named ``"event"`` (an :class:`EventStep`), and its frame's
+locals hold its position: which event (``source``), for whom (``role``), which
+instruction (``pc``), whether that instruction has started, and the instruction's
+``scratch`` memory. So an event can stop to ask a player something, survive a restart,
+and resume exactly where it was; when its last instruction is done it returns to the
+step its caller named. An op may itself call a procedure (another event, a battle): it
+returns False from ``start`` and is told the result through ``resume``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.core.errors import IllegalAction
-from rules.core.flow import Step, goto
+from rules.core.flow import Step, call, frame, local, ret, returned
 from rules.core.types import Actions, Arg, State
 
 if TYPE_CHECKING:
     from rules.core.game import Game
 
+#: The locals of a running event (its frame's data): source, role, pc, started, scratch.
 Frame = dict[str, Any]
-Params = Mapping[str, Any]
+#: One instruction of an event: ``{"op": name, **parameters}``.
+Instruction = Mapping[str, Any]
+#: The flow step (and procedure) in which events run.
+EVENT = "event"
+
+
+def _anything(value: Any) -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter an op takes: whether every instruction must give it, and ``check``,
+    which says what is wrong with a value ("must be 1-8") or returns None when it is fine."""
+
+    required: bool = True
+    check: Callable[[Any], str | None] = _anything
 
 
 class Op:
     """One word of an event vocabulary.
 
-    ``start`` does what needs no decision and returns True when the step is complete; if
-    it returns False the interpreter pauses and asks ``chooser`` with ``prompt`` and
-    ``actions`` until ``handle`` returns True. ``frame["scratch"]`` is the step's own
-    memory (tokens placed so far, say); it is cleared before each step.
+    ``parameters`` declares the parameters the op takes, so event data can be checked against
+    the op itself (:func:`instruction_problems`) before any game runs.
+
+    ``start`` does what needs no decision and returns True when the instruction is
+    complete; if it returns False the interpreter pauses and asks ``chooser`` with
+    ``prompt`` and ``actions`` until ``handle`` returns True. ``frame["scratch"]`` is the
+    instruction's own memory (tokens placed so far, say); it is cleared before each one.
+    An op that calls a procedure from ``start`` returns False and gets the procedure's
+    return value in ``resume``.
     """
 
-    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
+    parameters: ClassVar[Mapping[str, Param]] = {}
+
+    def start(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> bool:
         return True
 
-    def chooser(self, game: Game, state: State, frame: Frame, params: Params) -> str:
-        role: str = params.get("who", frame["role"])
+    def resume(
+        self, game: Game, state: State, frame: Frame, instruction: Instruction, value: Any
+    ) -> bool:
+        """A procedure this op called has returned ``value``: is the instruction done?"""
+        return True
+
+    def chooser(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> str:
+        role: str = instruction.get("who", frame["role"])
         if role == "self":
             return str(frame["role"])
         if role == "opponent":
             return game.roles[1 - game.roles.index(frame["role"])]
         return role
 
-    def prompt(self, game: Game, state: State, frame: Frame, params: Params) -> str:
+    def prompt(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> str:
         return ""
 
-    def actions(self, game: Game, state: State, frame: Frame, params: Params) -> Actions:
+    def actions(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> Actions:
         return {}
 
     def label(
-        self, game: Game, state: State, frame: Frame, params: Params, verb: str, arg: Arg
+        self, game: Game, state: State, frame: Frame, instruction: Instruction, verb: str, arg: Arg
     ) -> str:
         return verb if arg is None else f"{verb} {arg}"
 
     def handle(
-        self, game: Game, state: State, frame: Frame, params: Params, verb: str, arg: Arg
+        self, game: Game, state: State, frame: Frame, instruction: Instruction, verb: str, arg: Arg
     ) -> bool:
         raise IllegalAction(f"'{verb}' is not possible now.")
 
@@ -75,105 +108,144 @@ class EventGame:
     #: The vocabulary: op name -> Op.
     event_ops: Mapping[str, Op] = {}
 
-    def event_steps(self, state: State, source: str) -> Sequence[Params]:
-        """The steps of the event called ``source`` (a card id, usually)."""
+    def event_instructions(self, state: State, source: str) -> Sequence[Instruction]:
+        """The instructions of the event called ``source`` (a card id, usually)."""
         raise NotImplementedError
 
 
+def instruction_problems(ops: Mapping[str, Op], instruction: Mapping[str, Any]) -> list[str]:
+    """Everything wrong with one instruction for the vocabulary ``ops`` (empty if sound)."""
+    name = instruction.get("op")
+    op = ops.get(str(name))
+    if op is None:
+        return [f"unknown op {name!r}"]
+    problems = [
+        f"{name} takes no parameter {key!r}"
+        for key in instruction
+        if key != "op" and key not in op.parameters
+    ]
+    for key, param in op.parameters.items():
+        if key not in instruction:
+            if param.required:
+                problems.append(f"{name} needs {key!r}")
+            continue
+        problem = param.check(instruction[key])
+        if problem:
+            problems.append(f"{name}: {key} {problem}")
+    return problems
+
+
 def begin_event(game: Game, state: State, source: str, role: str, then: str) -> None:
-    """Start the event ``source`` for ``role``; play goes to step ``then`` when it ends."""
-    state.setdefault("events", []).append(
-        {"source": source, "role": role, "pc": 0, "started": False, "scratch": {}, "then": then}
-    )
-    run_events(game, state)
+    """Call the event ``source`` for ``role``; play goes on at step ``then`` when it ends."""
+    call(game, state, EVENT, then=then, source=source, role=role, pc=0, started=False, scratch={})
 
 
 def current_frame(state: State) -> Frame | None:
-    stack = state.get("events") or []
-    return stack[-1] if stack else None
+    """The locals of the innermost running event, or None when no event is running."""
+    for entry in reversed(state["calls"]):
+        if entry["proc"] == EVENT:
+            data: Frame = entry["locals"]
+            return data
+    return None
 
 
-def _steps(game: Game, state: State, frame: Frame) -> Sequence[Params]:
+def _instructions(game: Game, state: State, here: Frame) -> Sequence[Instruction]:
     if not isinstance(game, EventGame):
         raise TypeError(f"{game.name} does not run events")
-    return game.event_steps(state, frame["source"])
+    return game.event_instructions(state, here["source"])
 
 
-def _op(game: Game, params: Params) -> Op:
+def _op(game: Game, instruction: Instruction) -> Op:
     if not isinstance(game, EventGame):
         raise TypeError(f"{game.name} does not run events")
     try:
-        return game.event_ops[params["op"]]
+        return game.event_ops[instruction["op"]]
     except KeyError:
-        raise IllegalAction(f"Unknown event step {params.get('op')!r}.") from None
+        raise IllegalAction(f"Unknown event instruction {instruction.get('op')!r}.") from None
 
 
 def run_events(game: Game, state: State) -> None:
-    """Run event steps until one needs a decision or every event is done."""
-    while True:
-        frame = current_frame(state)
-        if frame is None:
-            return
-        steps = _steps(game, state, frame)
-        if frame["pc"] >= len(steps):
-            state["events"].pop()
-            goto(game, state, frame["then"])
-            return
-        params = steps[frame["pc"]]
-        op = _op(game, params)
-        if not frame["started"]:
-            frame["started"] = True
-            frame["scratch"] = {}
-            if op.start(game, state, frame, params):
-                _advance(frame)
-                continue
-        if current_frame(state) is not frame:
-            continue  # the op started a nested event
-        state["step"] = "event"
+    """Run the innermost event's instructions until one needs a decision (or waits for a
+    procedure it called), or the event is over and has returned to its caller."""
+    top = frame(state)
+    if top["proc"] != EVENT:
         return
+    here: Frame = top["locals"]
+    while True:
+        instructions = _instructions(game, state, here)
+        if here["pc"] >= len(instructions):
+            ret(game, state)
+            return
+        if here["started"]:
+            return  # waiting for a decision
+        instruction = instructions[here["pc"]]
+        op = _op(game, instruction)
+        here["started"] = True
+        here["scratch"] = {}
+        if not op.start(game, state, here, instruction):
+            return  # a decision is needed, or a procedure the op called is running
+        _advance(here)
 
 
-def _advance(frame: Frame) -> None:
-    frame["pc"] += 1
-    frame["started"] = False
-    frame["scratch"] = {}
+def _advance(here: Frame) -> None:
+    here["pc"] += 1
+    here["started"] = False
+    here["scratch"] = {}
 
 
 def skip_rest(state: State) -> None:
     """End the current event early (an op found nothing left to do)."""
-    frame = current_frame(state)
-    if frame is not None:
-        frame["pc"] = 1 << 30
+    here = current_frame(state)
+    if here is not None:
+        here["pc"] = 1 << 30
 
 
 class EventStep(Step):
-    """The flow-of-play step in which an event waits for a decision."""
+    """The flow-of-play step in which an event runs and waits for decisions."""
 
-    def _here(self, game: Game, state: State) -> tuple[Frame, Params, Op]:
-        frame = current_frame(state)
-        if frame is None:
+    def _here(self, game: Game, state: State) -> tuple[Frame, Instruction, Op]:
+        if frame(state)["proc"] != EVENT:
             raise IllegalAction("No event is waiting for a decision.")
-        params = _steps(game, state, frame)[frame["pc"]]
-        return frame, params, _op(game, params)
+        here = local(state)
+        instruction = _instructions(game, state, here)[here["pc"]]
+        return here, instruction, _op(game, instruction)
+
+    def enter(self, game: Game, state: State) -> None:
+        here = local(state)
+        if here["started"]:
+            # Back from a procedure the current instruction called.
+            _, instruction, op = self._here(game, state)
+            if op.resume(game, state, here, instruction, returned(state)):
+                _advance(here)
+        run_events(game, state)
 
     def active(self, game: Game, state: State) -> tuple[str, ...]:
-        frame, params, op = self._here(game, state)
-        return (op.chooser(game, state, frame, params),)
+        here, instruction, op = self._here(game, state)
+        return (op.chooser(game, state, here, instruction),)
 
     def prompt(self, game: Game, state: State, role: str) -> str:
-        frame, params, op = self._here(game, state)
-        return op.prompt(game, state, frame, params)
+        here, instruction, op = self._here(game, state)
+        return op.prompt(game, state, here, instruction)
 
     def actions(self, game: Game, state: State, role: str) -> Actions:
-        frame, params, op = self._here(game, state)
-        return op.actions(game, state, frame, params)
+        here, instruction, op = self._here(game, state)
+        return op.actions(game, state, here, instruction)
 
     def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
-        frame, params, op = self._here(game, state)
-        return op.label(game, state, frame, params, verb, arg)
+        here, instruction, op = self._here(game, state)
+        return op.label(game, state, here, instruction, verb, arg)
 
     def handle(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> None:
-        frame, params, op = self._here(game, state)
-        if op.handle(game, state, frame, params, verb, arg):
-            _advance(frame)
+        here, instruction, op = self._here(game, state)
+        if op.handle(game, state, here, instruction, verb, arg):
+            _advance(here)
         run_events(game, state)
+
+
+def frames_from_version_1(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Call frames for the event stack a version-1 state kept in ``state["events"]``."""
+    frames = []
+    for old in events:
+        here = {k: v for k, v in old.items() if k != "then"}
+        frames.append({"proc": EVENT, "then": old["then"], "locals": here})
+    return frames

@@ -1,4 +1,4 @@
-"""The flow of play as a table of named steps.
+"""The flow of play as a table of named steps, with a call stack for sub-procedures.
 
 Each game keeps a table ``{name: Step}``; ``state["step"]`` names the current one. A step
 says who must decide (``active``), what to tell them (``prompt``), what they may do
@@ -6,6 +6,16 @@ says who must decide (``active``), what to tell them (``prompt``), what they may
 ``enter`` does the automatic work on arrival (deal, score, check breaches) and usually
 moves on with ``goto``. Reading a game's steps in order should read like the sequence of
 play of its rulebook.
+
+A procedure the rules run from several places (process breaches, carry out an event, a
+battle with its retreats) is *called*: :func:`call` pushes a frame holding the
+procedure's own locals and the step the caller continues at, and goes to the
+procedure's first step; the procedure moves between its own steps with ``goto`` (its
+locals stay with it) and ends with :func:`ret`, which pops the frame and goes to the
+caller's continuation. Frames live in ``state["calls"]``, innermost last, so a procedure
+can wait for a decision, survive a reload, and call further procedures: nesting is just
+a deeper stack. ``state["step"]`` is the position of the innermost frame. The bottom
+frame belongs to the game's main sequence and is never popped.
 """
 
 from __future__ import annotations
@@ -57,9 +67,60 @@ class Step:
         handler(game, state, role, arg)
 
 
+Frame = dict[str, Any]
+
+
 def goto(game: Game, state: State, name: str) -> None:
-    """Move play to step ``name`` and run its automatic work."""
+    """Move play to step ``name`` (in the same procedure) and run its automatic work."""
     if name not in game.steps:
         raise KeyError(f"{game.name}: no step named {name!r}")
     state["step"] = name
     game.steps[name].enter(game, state)
+
+
+def main_frame() -> Frame:
+    """The bottom frame of a new game's call stack."""
+    return {"proc": "", "then": None, "locals": {}}
+
+
+def call(game: Game, state: State, name: str, *, then: str, **local: Any) -> None:
+    """Run the procedure that starts at step ``name`` with its own ``local`` data (JSON);
+    when it returns, play goes on at step ``then`` of the caller."""
+    if then not in game.steps:
+        raise KeyError(f"{game.name}: no step named {then!r}")
+    state["calls"].append({"proc": name, "then": then, "locals": dict(local)})
+    goto(game, state, name)
+
+
+def ret(game: Game, state: State, value: Any = None) -> None:
+    """End the innermost procedure; ``value`` (JSON, optional) is left for the caller to
+    read with :func:`returned`."""
+    calls = state["calls"]
+    if len(calls) < 2:
+        raise RuntimeError(f"{game.name}: return from the main sequence of play")
+    frame = calls.pop()
+    if value is not None:
+        calls[-1]["locals"]["returned"] = value
+    goto(game, state, frame["then"])
+
+
+def frame(state: State) -> Frame:
+    """The innermost frame of the call stack."""
+    top: Frame = state["calls"][-1]
+    return top
+
+
+def local(state: State) -> dict[str, Any]:
+    """The locals of the innermost procedure (a live dict: writes stay in the state)."""
+    data: dict[str, Any] = state["calls"][-1]["locals"]
+    return data
+
+
+def returned(state: State) -> Any:
+    """Take the value the last procedure called from here returned (None if none)."""
+    return local(state).pop("returned", None)
+
+
+def depth(state: State) -> int:
+    """How many procedures are running above the main sequence."""
+    return len(state["calls"]) - 1

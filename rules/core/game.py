@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from rules.core import undo
 from rules.core.errors import IllegalAction
-from rules.core.flow import Step
+from rules.core.flow import Step, main_frame
 from rules.core.rng import seed_state
 from rules.core.types import Actions, Arg, Outcome, State, View
 
@@ -58,6 +58,7 @@ class Game:
             "rng": seed_state(int(seed)),
             "options": chosen,
             "step": "",
+            "calls": [main_frame()],
             "log": [],
             "private_log": {role: [] for role in self.roles},
             "undo": [],
@@ -93,8 +94,15 @@ class Game:
         )
         return view
 
-    def act(self, state: State, role: str, verb: str, arg: Arg = None) -> State:
-        """Apply one decision of ``role``; raise :class:`IllegalAction` if it is not listed."""
+    def act(
+        self, state: State, role: str, verb: str, arg: Arg = None, *, record_undo: bool = True
+    ) -> State:
+        """Apply one decision of ``role``; raise :class:`IllegalAction` if it is not listed.
+
+        ``record_undo=False`` is for simulations that never undo (random play, policies,
+        benchmarks): no snapshot is taken, so snapshot undo is never offered, and otherwise the
+        game goes exactly as with snapshots; once the game is over the two states are
+        identical."""
         if state["outcome"] is not None:
             raise IllegalAction("The game is over.")
         if role not in self.roles:
@@ -110,16 +118,47 @@ class Game:
         if verb == "undo":
             self.undo(state, role)
             return state
-        before = undo.snapshot(state)
+        before = undo.snapshot(state) if record_undo else None
         seal_before = state["seal"]
         active_before = self.active_roles(state)
         self._step(state).handle(self, state, role, verb, arg)
         if state["seal"] == seal_before:
             if self.active_roles(state) == active_before and state["outcome"] is None:
-                undo.push(state, role, before)
+                if before is not None:
+                    undo.push(state, role, before)
             else:
                 undo.seal(state)
         return state
+
+    def upgrade(self, state: State) -> State:
+        """Bring a state stored by an older version of this engine up to date, in place.
+
+        Called wherever a stored state is loaded; a current state is returned untouched.
+        Each game converts its own documents in :meth:`upgrade_from`, one version at a
+        time; the undo snapshots inside the state are converted too, so an undo taken
+        after the upgrade lands on an up-to-date state.
+        """
+        version = int(state.get("version", 1))
+        if version > self.state_version:
+            raise IllegalAction(
+                f"This game was saved by a newer version of {self.title}; it cannot continue."
+            )
+        while version < self.state_version:
+            self.upgrade_from(state, version)
+            for entry in state.get("undo") or []:
+                self.upgrade_from(entry["state"], version)
+                entry["state"]["version"] = version + 1
+            version += 1
+            state["version"] = version
+        # Snapshots of the version-1 kind held whole copies, logs included.
+        state["undo"] = [undo.from_full_copy(entry) for entry in state.get("undo") or []]
+        return state
+
+    def upgrade_from(self, document: State, version: int) -> None:
+        """Convert ``document`` (a state, or an undo snapshot of one, without ``undo``)
+        from ``version`` to ``version + 1``, in place. Games override this when they bump
+        :attr:`state_version`."""
+        raise NotImplementedError(f"{self.name} cannot upgrade a version {version} state")
 
     def active_roles(self, state: State) -> tuple[str, ...]:
         """Roles that owe a decision now; empty once the game is over."""

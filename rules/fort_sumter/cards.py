@@ -2,15 +2,15 @@
 
 Everything is read once from ``data/*.json`` and checked by :func:`validate`; nothing of
 it ever goes into the game state (the state only holds ids). A group owning the printed
-game can swap in the real cards by editing the JSON files: the loader checks every field,
-every event step against the vocabulary of :mod:`rules.fort_sumter.events` (described here
-by :data:`EVENT_OPS`, so the data can be checked without the engine), and every space id.
+game can swap in the real cards by editing the JSON files: the loader checks every field
+and every space id, and :mod:`rules.fort_sumter.events` checks every event instruction
+against the parameters its op declares.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,23 +22,6 @@ ROLES = ("unionist", "secessionist")
 COLOUR = {"unionist": "blue", "secessionist": "gray"}
 COLOURS = ("blue", "gray", "both")
 SOURCES = ("known", "designed", "reconstructed")
-
-#: The event vocabulary: op name -> {parameter: required?}. Shared by the data check and
-#: the interpreter (events.py asserts that it implements exactly these ops).
-EVENT_OPS: Mapping[str, Mapping[str, bool]] = {
-    "place": {"count": True, "up_to": True, "where": True, "per_space": False, "if_control": False},
-    "remove": {"count": True, "up_to": True, "side": True, "where": True, "if_control": False},
-    "move": {
-        "count": True,
-        "up_to": True,
-        "side": True,
-        "from": True,
-        "to": True,
-        "if_control": False,
-    },
-    "peace_commissioner": {"where": True, "if_control": False},
-}
-SIDES = ("self", "opponent")
 
 
 @dataclass(frozen=True)
@@ -111,58 +94,6 @@ def _load_map(doc: Mapping[str, Any]) -> tuple[dict[str, Space], dict[str, Dimen
     return spaces, dimensions
 
 
-def _where_problems(where: Any, label: str) -> list[str]:
-    if not isinstance(where, dict) or len(where) != 1:
-        return [f"{label}: a place must be one of spaces/dimension/anywhere"]
-    ((kind, value),) = where.items()
-    if kind == "spaces":
-        if not isinstance(value, list) or not value:
-            return [f"{label}: 'spaces' must be a non-empty list"]
-        return [f"{label}: unknown space {s!r}" for s in value if s not in SPACES]
-    if kind == "dimension":
-        return [] if value in DIMENSIONS else [f"{label}: unknown dimension {value!r}"]
-    if kind == "anywhere":
-        return [] if value is True else [f"{label}: 'anywhere' must be true"]
-    return [f"{label}: unknown place kind {kind!r}"]
-
-
-def event_problems(steps: Sequence[Mapping[str, Any]], label: str) -> list[str]:
-    """Everything wrong with one event's steps (empty when it is valid)."""
-    problems: list[str] = []
-    if not steps:
-        problems.append(f"{label}: the event has no steps")
-    for number, step in enumerate(steps, 1):
-        where = f"{label} step {number}"
-        op = step.get("op")
-        spec = EVENT_OPS.get(str(op))
-        if spec is None:
-            problems.append(f"{where}: unknown op {op!r}")
-            continue
-        for key in step:
-            if key != "op" and key not in spec:
-                problems.append(f"{where}: {op} takes no parameter {key!r}")
-        for key, required in spec.items():
-            if required and key not in step:
-                problems.append(f"{where}: {op} needs {key!r}")
-        count = step.get("count", 1)
-        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 8:
-            problems.append(f"{where}: count must be 1-8")
-        if "up_to" in step and not isinstance(step["up_to"], bool):
-            problems.append(f"{where}: up_to must be true or false")
-        if "per_space" in step and not (
-            isinstance(step["per_space"], int) and 1 <= step["per_space"] <= 4
-        ):
-            problems.append(f"{where}: per_space must be 1-4")
-        if "side" in step and step["side"] not in SIDES:
-            problems.append(f"{where}: side must be one of {SIDES}")
-        if "if_control" in step and step["if_control"] not in SPACES:
-            problems.append(f"{where}: unknown space {step['if_control']!r}")
-        for key in ("where", "from", "to"):
-            if key in step:
-                problems.extend(_where_problems(step[key], f"{where} {key}"))
-    return problems
-
-
 def validate() -> list[str]:
     """Every broken rule of the data files, as sentences (empty when all is well)."""
     problems: list[str] = []
@@ -193,13 +124,10 @@ def validate() -> list[str]:
             problems.append(f"{card.id}: a known card must list its known facts")
         if not card.title or not card.text:
             problems.append(f"{card.id}: title and text are required")
-        problems.extend(event_problems(card.event, card.id))
     if len(OBJECTIVES) != 12:
         problems.append(f"there must be 12 objective cards, not {len(OBJECTIVES)}")
     if sorted(o.space for o in OBJECTIVES.values()) != sorted(SPACES):
         problems.append("there must be exactly one objective card per space")
-    for objective in OBJECTIVES.values():
-        problems.extend(event_problems(objective.event, objective.id))
     clash = set(STRATEGY) & set(OBJECTIVES) | (set(STRATEGY) | set(OBJECTIVES)) & set(SPACES)
     if clash:
         problems.append(f"ids used twice: {sorted(clash)}")

@@ -7,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from rules.core import EventGame, Game, State, Step, View, goto, shuffle
-from rules.core.events import current_frame
+from rules.core.events import current_frame, frames_from_version_1
+from rules.core.flow import main_frame
 from rules.fort_sumter import board
 from rules.fort_sumter.cards import (
     DIMENSIONS,
@@ -32,6 +33,9 @@ class FortSumter(EventGame, Game):
     roles = ROLES
     role_names: ClassVar[Mapping[str, str]] = ROLE_NAMES
     default_options: ClassVar[Mapping[str, Any]] = {"event_discard": False}
+    #: 2: procedures (breaches, events, pivotal bonuses, objective events) moved from
+    #: top-level keys to the flow's call stack.
+    state_version = 2
     steps: ClassVar[Mapping[str, Step]] = STEPS
     event_ops = EVENT_VOCABULARY
     summary = (
@@ -73,22 +77,21 @@ class FortSumter(EventGame, Game):
                 "revealed_objectives": None,
                 "claimable": None,
                 "value_play": None,
-                "commissioner_chooser": None,
-                "after_breach": None,
-                "bonus": None,
-                "objective_queue": [],
-                "event_actor": None,
                 "final_crisis": None,
-                "events": [],
             }
         )
         state.update(initial_tracks())
         goto(self, state, "deal")
 
-    def event_steps(self, state: State, source: str) -> Sequence[Mapping[str, Any]]:
+    def event_instructions(self, state: State, source: str) -> Sequence[Mapping[str, Any]]:
         if source in STRATEGY:
             return STRATEGY[source].event
         return OBJECTIVES[source].event
+
+    def upgrade_from(self, document: State, version: int) -> None:
+        if version != 1:
+            super().upgrade_from(document, version)
+        upgrade_from_version_1(document)
 
     # -------------------------------------------------------------------- views
 
@@ -249,3 +252,33 @@ class FortSumter(EventGame, Game):
 
 
 GAME = FortSumter()
+
+
+def upgrade_from_version_1(document: State) -> None:
+    """Move the return points and locals a version-1 state kept in top-level keys onto
+    the call stack, as the same play would have built it (at rest a game waits in one
+    of ``tension_peace_commissioner``, ``pivotal_bonus``, ``event`` or a main step)."""
+    events = document.pop("events", None) or []
+    bonus = document.pop("bonus", None)
+    queue = document.pop("objective_queue", None) or []
+    actor = document.pop("event_actor", None)
+    chooser = document.pop("commissioner_chooser", None)
+    after_breach = document.pop("after_breach", None)
+    calls = [main_frame()]
+    in_objective_events = after_breach == "objective_events" or any(
+        old["then"] == "objective_event_ends" for old in events
+    )
+    if in_objective_events:
+        calls.append(
+            {
+                "proc": "objective_events",
+                "then": "final_crisis_check",
+                "locals": {"queue": queue, "actor": actor},
+            }
+        )
+    if bonus is not None:
+        calls.append({"proc": "pivotal_bonuses", "then": "dimension_scoring", "locals": bonus})
+    calls += frames_from_version_1(events)
+    if chooser is not None:
+        calls.append({"proc": "breaches", "then": after_breach, "locals": {"chooser": chooser}})
+    document["calls"] = calls

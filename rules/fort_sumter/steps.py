@@ -8,6 +8,12 @@ Each round: ``deal`` -> ``choose_objective`` (both sides at once, hidden) ->
 ``final_crisis`` -> ``final_crisis_order`` (both at once, hidden) ->
 ``final_crisis_reveal`` -> ``final_crisis_match`` or ``final_crisis_move`` (per pair) ->
 ``final_scoring``.
+
+Procedures run on the flow's call stack (``call`` ... ``ret``), each with its own locals:
+``breaches`` (with ``tension_peace_commissioner`` when the Commissioner is owed), called
+after every card play and every objective event; ``event``; ``pivotal_bonuses`` (with
+``pivotal_bonus``); and ``objective_events`` (with ``objective_event_ends``), which calls
+an event and then the breaches for each side that scored its objective.
 """
 
 from __future__ import annotations
@@ -22,10 +28,13 @@ from rules.core import (
     State,
     Step,
     begin_event,
+    call,
     goto,
     heading,
+    local,
     log,
     private_log,
+    ret,
     seal,
     shuffle,
 )
@@ -68,17 +77,6 @@ def _draw(state: State, deck: str, n: int) -> list[str]:
     cards: list[str] = state[deck][:n]
     del state[deck][:n]
     return cards
-
-
-def check_breaches(game: Game, state: State, acting: str, then: str) -> None:
-    """Process breaches after a card play or event; the Peace Commissioner may be owed."""
-    chooser = process_breaches(state, acting)
-    if chooser is None:
-        goto(game, state, then)
-        return
-    state["commissioner_chooser"] = chooser
-    state["after_breach"] = then
-    goto(game, state, "tension_peace_commissioner")
 
 
 # ----------------------------------------------------------------------------- each round
@@ -283,14 +281,28 @@ class CardPlayEnds(Step):
         state["claimable"] = None
         if played["how"] != "claimed event" and STRATEGY[played["card"]].colour == COLOUR[other]:
             state["claimable"] = {"role": other, "card": played["card"]}
-        check_breaches(game, state, role, then="next_card_play")
+        call(game, state, "breaches", then="next_card_play", acting=role)
+
+
+class Breaches(Step):
+    """Procedure: process the new breaches of both tracks, ``acting`` side first (locals:
+    ``acting``); the Peace Commissioner may be owed."""
+
+    def enter(self, game: Game, state: State) -> None:
+        here = local(state)
+        chooser = process_breaches(state, here.pop("acting"))
+        if chooser is None:
+            ret(game, state)
+            return
+        here["chooser"] = chooser
+        goto(game, state, "tension_peace_commissioner")
 
 
 class TensionPeaceCommissioner(Step):
     """After the first Tension breach of the game, the other side places the Commissioner."""
 
     def active(self, game: Game, state: State) -> tuple[str, ...]:
-        return (state["commissioner_chooser"],)
+        return (local(state)["chooser"],)
 
     def prompt(self, game: Game, state: State, role: str) -> str:
         return (
@@ -306,9 +318,7 @@ class TensionPeaceCommissioner(Step):
 
     def on_space(self, game: Game, state: State, role: str, arg: Arg) -> None:
         place_peace_commissioner(state, role, str(arg))
-        then = state["after_breach"]
-        state["commissioner_chooser"] = state["after_breach"] = None
-        goto(game, state, then)
+        ret(game, state)
 
 
 class NextCardPlay(Step):
@@ -333,31 +343,35 @@ class SetAside(Step):
             state["hands"][role] = []
         state["claimable"] = None
         log(state, "Each side sets its remaining card aside, face down, for the Final Crisis.")
-        goto(game, state, "pivotal_bonuses")
+        call(game, state, "pivotal_bonuses", then="dimension_scoring")
 
 
 # ------------------------------------------------------------------------ end of the round
 
 
 class PivotalBonuses(Step):
-    """First player, then the other: a bonus for each pivotal space controlled."""
+    """Procedure: first player, then the other, a bonus for each pivotal space controlled.
+
+    Locals: the side ``order``, whose turn (``index``), the pivotal spaces still to check
+    for that side (``queue``), and the bonus under way: its ``space``, actions ``left``,
+    and the token picked up to move (``moving``, ``"space:side"``)."""
 
     def enter(self, game: Game, state: State) -> None:
         order = in_order(first_player(state))
-        state["bonus"] = {
-            "order": list(order),
-            "index": 0,
-            "queue": list(PIVOTAL_SPACES),
-            "space": None,
-            "left": 0,
-            "moving": None,
-        }
+        local(state).update(
+            order=list(order),
+            index=0,
+            queue=list(PIVOTAL_SPACES),
+            space=None,
+            left=0,
+            moving=None,
+        )
         next_pivotal_bonus(game, state)
 
 
 def _bonus_tokens(state: State) -> list[str]:
     """``space:side`` for every token in the bonus dimension that may be picked up."""
-    dimension = SPACES[state["bonus"]["space"]].dimension
+    dimension = SPACES[local(state)["space"]].dimension
     return [
         f"{s}:{side}"
         for s in DIMENSIONS[dimension].spaces
@@ -375,8 +389,8 @@ def _bonus_targets(state: State, token: str) -> list[str]:
 
 
 def next_pivotal_bonus(game: Game, state: State) -> None:
-    """Find the next pivotal space the side in turn controls, or move on to scoring."""
-    bonus = state["bonus"]
+    """Find the next pivotal space the side in turn controls, or return to scoring."""
+    bonus = local(state)
     while bonus["index"] < len(bonus["order"]):
         role = bonus["order"][bonus["index"]]
         while bonus["queue"]:
@@ -390,19 +404,18 @@ def next_pivotal_bonus(game: Game, state: State) -> None:
                 return
         bonus["index"] += 1
         bonus["queue"] = list(PIVOTAL_SPACES)
-    state["bonus"] = None
-    goto(game, state, "dimension_scoring")
+    ret(game, state)
 
 
 class PivotalBonus(Step):
     """Within the dimension: two actions, each moving or removing any one token."""
 
     def active(self, game: Game, state: State) -> tuple[str, ...]:
-        bonus = state["bonus"]
+        bonus = local(state)
         return (bonus["order"][bonus["index"]],)
 
     def prompt(self, game: Game, state: State, role: str) -> str:
-        bonus = state["bonus"]
+        bonus = local(state)
         dimension = DIMENSIONS[SPACES[bonus["space"]].dimension].name
         if bonus["moving"]:
             source, side = bonus["moving"].split(":")
@@ -414,7 +427,7 @@ class PivotalBonus(Step):
         )
 
     def actions(self, game: Game, state: State, role: str) -> Actions:
-        bonus = state["bonus"]
+        bonus = local(state)
         if bonus["moving"]:
             return {"to": list(_bonus_targets(state, bonus["moving"]))}
         tokens = _bonus_tokens(state)
@@ -436,10 +449,10 @@ class PivotalBonus(Step):
         return f"{verb.title()} a {_name(side)} token from {space_name(space)}"
 
     def on_move(self, game: Game, state: State, role: str, arg: Arg) -> None:
-        state["bonus"]["moving"] = str(arg)
+        local(state)["moving"] = str(arg)
 
     def on_to(self, game: Game, state: State, role: str, arg: Arg) -> None:
-        bonus = state["bonus"]
+        bonus = local(state)
         source, side = bonus["moving"].split(":")
         board.move(state, side, source, str(arg))
         log(
@@ -460,8 +473,9 @@ class PivotalBonus(Step):
         next_pivotal_bonus(game, state)
 
     def _spent(self, game: Game, state: State) -> None:
-        state["bonus"]["left"] -= 1
-        if state["bonus"]["left"] <= 0 or not _bonus_tokens(state):
+        bonus = local(state)
+        bonus["left"] -= 1
+        if bonus["left"] <= 0 or not _bonus_tokens(state):
             next_pivotal_bonus(game, state)
 
 
@@ -500,24 +514,26 @@ class ObjectiveScoring(Step):
                 result = f"{_name(owner)} controls it: +1 VP"
             log(state, f"{_name(role)} reveals the {card.title} objective; {result}.")
         # First player evaluated after this scoring, once, for the order of the events.
-        state["objective_queue"] = [
+        queue = [
             r
             for r in in_order(first_player(state))
             if board.controller(state, OBJECTIVES[revealed[r]].space) == r
         ]
-        goto(game, state, "objective_events")
+        call(game, state, "objective_events", then="final_crisis_check", queue=queue)
 
 
 class ObjectiveEvents(Step):
-    """A side that scored its own objective carries out its event, first player first."""
+    """Procedure: a side that scored its own objective carries out its event, first
+    player first (locals: the sides still to go, ``queue``, and the ``actor`` now)."""
 
     def enter(self, game: Game, state: State) -> None:
-        if not state["objective_queue"]:
+        here = local(state)
+        if not here["queue"]:
             log(state, "Both objective cards leave the game.")
-            goto(game, state, "final_crisis_check")
+            ret(game, state)
             return
-        role = state["objective_queue"].pop(0)
-        state["event_actor"] = role
+        role = here["queue"].pop(0)
+        here["actor"] = role
         card = state["revealed_objectives"][role]
         log(state, f"{_name(role)} carries out the {OBJECTIVES[card].title} objective event.")
         begin_event(game, state, card, role, then="objective_event_ends")
@@ -527,7 +543,7 @@ class ObjectiveEventEnds(Step):
     """An objective event may have drawn tokens from a Crisis Track: check breaches."""
 
     def enter(self, game: Game, state: State) -> None:
-        check_breaches(game, state, state["event_actor"], then="objective_events")
+        call(game, state, "breaches", then="objective_events", acting=local(state)["actor"])
 
 
 class FinalCrisisCheck(Step):
@@ -849,6 +865,7 @@ STEPS: dict[str, Step] = {
     "value_play": ValuePlay(),
     "event": EventStep(),
     "card_play_ends": CardPlayEnds(),
+    "breaches": Breaches(),
     "tension_peace_commissioner": TensionPeaceCommissioner(),
     "next_card_play": NextCardPlay(),
     "set_aside": SetAside(),

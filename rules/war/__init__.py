@@ -80,7 +80,8 @@ from rules.core import (
     goto,
     shuffle,
 )
-from rules.core.events import Params
+from rules.core.events import Instruction, frames_from_version_1
+from rules.core.flow import main_frame
 from rules.war.battle import (
     COLUMN_LABELS,
     COLUMNS,
@@ -103,7 +104,8 @@ class WarBetweenTheStates(EventGame, Game):
     title = "War Between the States"
     roles = SIDES
     role_names: ClassVar[dict[str, str]] = dict(SIDE_NAMES)
-    state_version = 1
+    #: 2: events run on the flow's call stack instead of ``state["events"]``.
+    state_version = 2
     steps: ClassVar[dict[str, Step]] = STEPS
     event_ops: Mapping[str, Op] = EVENT_OPS
     summary = (
@@ -134,13 +136,20 @@ class WarBetweenTheStates(EventGame, Game):
         state["last_battle"] = None
         goto(self, state, "flip")
 
-    def event_steps(self, state: State, source: str) -> tuple[Params, ...]:
-        return card(source).steps
+    def event_instructions(self, state: State, source: str) -> tuple[Instruction, ...]:
+        return card(source).instructions
+
+    def upgrade_from(self, document: State, version: int) -> None:
+        if version != 1:
+            super().upgrade_from(document, version)
+        document["calls"] = [main_frame(), *frames_from_version_1(document.pop("events", []))]
 
     # ------------------------------------------------------------------------ undo
 
-    def act(self, state: State, role: str, verb: str, arg: Arg = None) -> State:
-        state = super().act(state, role, verb, arg)
+    def act(
+        self, state: State, role: str, verb: str, arg: Arg = None, *, record_undo: bool = True
+    ) -> State:
+        state = super().act(state, role, verb, arg, record_undo=record_undo)
         if state["step"] == "position":
             # Placement undo reads the placements themselves (see ``undo``); snapshots
             # would only weigh down the stored state.
@@ -222,14 +231,16 @@ class WarBetweenTheStates(EventGame, Game):
         frame = current_frame(state)
         if state["step"] != "event" or frame is None:
             return None
-        params = card(frame["source"]).steps[frame["pc"]]
+        instruction = card(frame["source"]).instructions[frame["pc"]]
         return {
             "role": frame["role"],
             "event": card(frame["source"]).facts(),
-            "op": params["op"],
-            "amount": params.get("amount"),
-            "unit": params.get("unit"),
-            "target": params.get("side", "opponent" if params["op"] == "strike" else "self"),
+            "op": instruction["op"],
+            "amount": instruction.get("amount"),
+            "unit": instruction.get("unit"),
+            "target": instruction.get(
+                "side", "opponent" if instruction["op"] == "strike" else "self"
+            ),
         }
 
     def _last_battle_view(self, state: State) -> dict[str, Any] | None:

@@ -7,8 +7,9 @@ of five kinds:
 - ``infantry``, ``cavalry``, ``artillery``: units with a point value;
 - ``commander``: a character with a point value and a ``boost`` printed on it, e.g. +1 to
   every other card of yours in the same column, or +1 to each of your cavalry anywhere;
-- ``event``: worth nothing in a column; its ``steps`` are run by the event interpreter
-  (see ``rules.war.events``) when it comes up in the opening flip. ``beside`` marks the
+- ``event``: worth nothing in a column; its ``instructions`` are run by the event
+  interpreter (see ``rules.war.events``, which also checks them against the parameters
+  each op declares) when it comes up in the opening flip. ``beside`` marks the
   cards the rulebook calls "place beside the battlefield" (modifiers for this battle).
 
 Any unit or commander may carry ``another``: "play another card immediately".
@@ -30,27 +31,6 @@ UNIT_KINDS = ("infantry", "cavalry", "artillery")
 KINDS = (*UNIT_KINDS, "commander", "event")
 ID_PREFIX = {"union": "U", "confederate": "C"}
 MAX_VALUE = 10
-
-#: Every event step's op and the params it takes: name -> {param: allowed values}.
-#: ``int`` means any int in -5..5 except 0 for amounts, 1..5 for counts.
-STEP_SCHEMA: dict[str, dict[str, tuple[Any, ...] | type]] = {
-    # A modifier for this battle: ``amount`` to each chosen column of ``side`` (flat), or
-    # to each of that side's cards of kind ``unit`` in those columns.
-    "modify": {
-        "side": ("self", "opponent"),
-        "column": ("all", "choose"),
-        "amount": int,
-        "unit": (None, *UNIT_KINDS, "commander"),
-    },
-    # The owner picks an opposing column; its top card goes to its Graveyard.
-    "strike": {},
-    # The owner picks one of their columns; the top card of their deck joins it.
-    "march": {},
-    # The top ``count`` cards of the owner's Graveyard return to their Survivors.
-    "recruit": {"count": int},
-    # The top ``count`` cards of the opponent's deck go, unseen, to their Graveyard.
-    "blockade": {"count": int},
-}
 
 
 @dataclass(frozen=True)
@@ -74,7 +54,7 @@ class Card:
     another: bool = False
     boost: Boost | None = None
     beside: bool = False
-    steps: tuple[dict[str, Any], ...] = ()
+    instructions: tuple[dict[str, Any], ...] = ()
 
     @property
     def is_event(self) -> bool:
@@ -116,7 +96,7 @@ def _card(side: str, raw: dict[str, Any]) -> Card:
         if boost is None
         else Boost(str(boost["where"]), int(boost["amount"]), boost.get("unit")),
         beside=bool(raw.get("beside", False)),
-        steps=tuple(dict(step) for step in raw.get("steps", ())),
+        instructions=tuple(dict(i) for i in raw.get("instructions", ())),
     )
 
 
@@ -179,17 +159,14 @@ def _card_problems(side: str, raw: dict[str, Any], seen: set[str], names: set[st
             problems.append(f"{where}: an event is worth 0")
         if raw.get("another") or raw.get("boost"):
             problems.append(f"{where}: an event has neither another nor boost")
-        steps = raw.get("steps")
-        if not isinstance(steps, list) or not steps:
-            problems.append(f"{where}: an event needs steps")
-        else:
-            for step in steps:
-                problems.extend(f"{where}: {p}" for p in step_problems(step))
+        instructions = raw.get("instructions")
+        if not isinstance(instructions, list) or not instructions:
+            problems.append(f"{where}: an event needs instructions")
         return problems
     if not isinstance(value, int) or not 1 <= value <= MAX_VALUE:
         problems.append(f"{where}: value must be 1..{MAX_VALUE}")
-    if raw.get("steps") or raw.get("beside"):
-        problems.append(f"{where}: only events have steps or beside")
+    if raw.get("instructions") or raw.get("beside"):
+        problems.append(f"{where}: only events have instructions or beside")
     boost = raw.get("boost")
     if kind == "commander" and boost is not None:
         if boost.get("where") not in ("column", "battlefield"):
@@ -200,25 +177,4 @@ def _card_problems(side: str, raw: dict[str, Any], seen: set[str], names: set[st
             problems.append(f"{where}: boost.unit must be a unit kind or null")
     elif kind != "commander" and boost is not None:
         problems.append(f"{where}: only commanders boost")
-    return problems
-
-
-def step_problems(step: dict[str, Any]) -> list[str]:
-    """What is wrong with one event step (unknown op, unknown or invalid params)."""
-    op = step.get("op")
-    schema = STEP_SCHEMA.get(str(op))
-    if schema is None:
-        return [f"unknown op {op!r}"]
-    problems = [f"{op}: unknown param {key!r}" for key in step if key not in {"op", *schema}]
-    for key, allowed in schema.items():
-        value = step.get(key)
-        if allowed is int:
-            if not isinstance(value, int) or isinstance(value, bool):
-                problems.append(f"{op}: {key} must be an int")
-            elif key == "amount" and not (-5 <= value <= 5 and value != 0):
-                problems.append(f"{op}: amount must be -5..5, not 0")
-            elif key == "count" and not 1 <= value <= 5:
-                problems.append(f"{op}: count must be 1..5")
-        elif isinstance(allowed, tuple) and value not in allowed:
-            problems.append(f"{op}: {key} must be one of {allowed}")
     return problems

@@ -1,10 +1,11 @@
 """The event vocabulary of War Between the States, as Ops on the core event interpreter.
 
-An Event card's ``steps`` (in ``data/decks.json``) are run in order by
+An Event card's ``instructions`` (in ``data/decks.json``) are run in order by
 ``rules.core.events``; the owner of the card is the frame's role. Ops that need a column
 pause with the choosing player as the active role (verb ``column``), unless there is only
 one sensible column, which is taken without asking (play-by-post pacing), or none, in
-which case the step does nothing.
+which case the instruction does nothing. Each op declares its parameters (``parameters``);
+every card's instructions are checked against them when this module loads.
 
 - ``modify``   side, column ("all" | "choose"), amount, unit: a modifier for this battle
 - ``strike``   choose an opposing column; its top card goes to the opponent's Graveyard
@@ -15,10 +16,12 @@ which case the step does nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from rules.core import Actions, Arg, IllegalAction, Op, State, log
-from rules.core.events import Frame, Params
+from rules.core import Actions, Arg, IllegalAction, Op, Param, State, log
+from rules.core.events import Frame, Instruction
+from rules.core.events import instruction_problems as _problems_in
 from rules.war.battle import (
     ADJECTIVE,
     COLUMN_LABELS,
@@ -32,10 +35,28 @@ from rules.war.battle import (
     side,
     stack,
 )
-from rules.war.cards import STEP_SCHEMA, card
+from rules.war.cards import UNIT_KINDS, card, cards
 
 if TYPE_CHECKING:
     from rules.core import Game
+
+
+def _one_of(*allowed: Any) -> Param:
+    def check(value: Any) -> str | None:
+        return None if value in allowed else f"must be one of {allowed}"
+
+    return Param(check=check)
+
+
+def _int_in(low: int, high: int, *, zero: bool = True) -> Param:
+    def check(value: Any) -> str | None:
+        if not isinstance(value, int) or isinstance(value, bool):
+            return "must be an int"
+        if not low <= value <= high or (value == 0 and not zero):
+            return f"must be {low}..{high}" + ("" if zero else ", not 0")
+        return None
+
+    return Param(check=check)
 
 
 def _owner(frame: Frame) -> str:
@@ -58,29 +79,29 @@ class ColumnOp(Op):
 
     question = ""
 
-    def options(self, state: State, frame: Frame, params: Params) -> list[str]:
+    def options(self, state: State, frame: Frame, instruction: Instruction) -> list[str]:
         return list(COLUMNS)
 
-    def apply(self, state: State, frame: Frame, params: Params, column: str) -> None:
+    def apply(self, state: State, frame: Frame, instruction: Instruction, column: str) -> None:
         raise NotImplementedError
 
     def fizzle(self, state: State, frame: Frame) -> None:
         log(state, f"{_event_name(frame)} has nothing to act on.")
 
-    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
-        options = self.options(state, frame, params)
+    def start(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> bool:
+        options = self.options(state, frame, instruction)
         if not options:
             self.fizzle(state, frame)
             return True
         if len(options) == 1:
-            self.apply(state, frame, params, options[0])
+            self.apply(state, frame, instruction, options[0])
             return True
         return False
 
-    def chooser(self, game: Game, state: State, frame: Frame, params: Params) -> str:
+    def chooser(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> str:
         return _owner(frame)
 
-    def prompt(self, game: Game, state: State, frame: Frame, params: Params) -> str:
+    def prompt(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> str:
         role = _owner(frame)
         standing = ", ".join(
             f"{column} {column_total(state, role, column)} vs "
@@ -92,60 +113,70 @@ class ColumnOp(Op):
             f"{_event_name(frame)}: {self.question}"
         )
 
-    def actions(self, game: Game, state: State, frame: Frame, params: Params) -> Actions:
-        return {"column": list(self.options(state, frame, params))}
+    def actions(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> Actions:
+        return {"column": list(self.options(state, frame, instruction))}
 
     def label(
-        self, game: Game, state: State, frame: Frame, params: Params, verb: str, arg: Arg
+        self, game: Game, state: State, frame: Frame, instruction: Instruction, verb: str, arg: Arg
     ) -> str:
         column = str(arg)
         return f"{COLUMN_LABELS.get(column, column)} ({_standing(state, _owner(frame), column)})"
 
     def handle(
-        self, game: Game, state: State, frame: Frame, params: Params, verb: str, arg: Arg
+        self, game: Game, state: State, frame: Frame, instruction: Instruction, verb: str, arg: Arg
     ) -> bool:
-        if verb != "column" or arg not in self.options(state, frame, params):
+        if verb != "column" or arg not in self.options(state, frame, instruction):
             raise IllegalAction("Choose one of the columns offered.")
-        self.apply(state, frame, params, str(arg))
+        self.apply(state, frame, instruction, str(arg))
         return True
 
 
 class Modify(ColumnOp):
-    """A modifier lasting this battle: flat per column, or per card of a kind."""
+    """A modifier lasting this battle: ``amount`` to each chosen column of ``side`` (flat),
+    or to each of that side's cards of kind ``unit`` in those columns."""
+
+    parameters: ClassVar[Mapping[str, Param]] = {
+        "side": _one_of("self", "opponent"),
+        "column": _one_of("all", "choose"),
+        "amount": _int_in(-5, 5, zero=False),
+        "unit": Param(required=False, check=_one_of(None, *UNIT_KINDS, "commander").check),
+    }
 
     question = "choose the column it applies to."
 
-    def _target(self, frame: Frame, params: Params) -> str:
+    def _target(self, frame: Frame, instruction: Instruction) -> str:
         owner = _owner(frame)
-        return owner if params["side"] == "self" else opponent(owner)
+        return owner if instruction["side"] == "self" else opponent(owner)
 
-    def options(self, state: State, frame: Frame, params: Params) -> list[str]:
-        target = self._target(frame, params)
+    def options(self, state: State, frame: Frame, instruction: Instruction) -> list[str]:
+        target = self._target(frame, instruction)
         return [column for column in COLUMNS if stack(state, column, target)]
 
-    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
-        if params["column"] == "all":
-            self._add(state, frame, params, list(COLUMNS))
+    def start(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> bool:
+        if instruction["column"] == "all":
+            self._add(state, frame, instruction, list(COLUMNS))
             return True
-        return super().start(game, state, frame, params)
+        return super().start(game, state, frame, instruction)
 
-    def apply(self, state: State, frame: Frame, params: Params, column: str) -> None:
-        self._add(state, frame, params, [column])
+    def apply(self, state: State, frame: Frame, instruction: Instruction, column: str) -> None:
+        self._add(state, frame, instruction, [column])
 
-    def _add(self, state: State, frame: Frame, params: Params, columns: list[str]) -> None:
-        target = self._target(frame, params)
-        unit = params.get("unit")
+    def _add(
+        self, state: State, frame: Frame, instruction: Instruction, columns: list[str]
+    ) -> None:
+        target = self._target(frame, instruction)
+        unit = instruction.get("unit")
         state["modifiers"].append(
             {
                 "source": frame["source"],
                 "owner": _owner(frame),
                 "side": target,
                 "columns": columns,
-                "amount": int(params["amount"]),
+                "amount": int(instruction["amount"]),
                 "unit": unit,
             }
         )
-        amount = f"{int(params['amount']):+d}"
+        amount = f"{int(instruction['amount']):+d}"
         what = f"each {unit} card" if unit else "the column total"
         where = "every column" if len(columns) == len(COLUMNS) else f"the {columns[0]}"
         log(
@@ -159,11 +190,11 @@ class Strike(ColumnOp):
 
     question = "choose an opposing column; its top card goes to the Graveyard."
 
-    def options(self, state: State, frame: Frame, params: Params) -> list[str]:
+    def options(self, state: State, frame: Frame, instruction: Instruction) -> list[str]:
         enemy = opponent(_owner(frame))
         return [column for column in COLUMNS if stack(state, column, enemy)]
 
-    def apply(self, state: State, frame: Frame, params: Params, column: str) -> None:
+    def apply(self, state: State, frame: Frame, instruction: Instruction, column: str) -> None:
         enemy = opponent(_owner(frame))
         cid = stack(state, column, enemy).pop()
         side(state, enemy)["graveyard"].append(cid)
@@ -179,10 +210,10 @@ class March(ColumnOp):
 
     question = "choose the column your next card marches to."
 
-    def options(self, state: State, frame: Frame, params: Params) -> list[str]:
+    def options(self, state: State, frame: Frame, instruction: Instruction) -> list[str]:
         return list(COLUMNS) if can_draw(state, _owner(frame)) else []
 
-    def apply(self, state: State, frame: Frame, params: Params, column: str) -> None:
+    def apply(self, state: State, frame: Frame, instruction: Instruction, column: str) -> None:
         role = _owner(frame)
         cid = draw(state, role)
         if cid is not None:
@@ -190,12 +221,14 @@ class March(ColumnOp):
 
 
 class Recruit(Op):
-    """The top cards of the owner's Graveyard return to their Survivors."""
+    """The top ``count`` cards of the owner's Graveyard return to their Survivors."""
 
-    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
+    parameters: ClassVar[Mapping[str, Param]] = {"count": _int_in(1, 5)}
+
+    def start(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> bool:
         role = _owner(frame)
         graveyard = side(state, role)["graveyard"]
-        count = min(int(params["count"]), len(graveyard))
+        count = min(int(instruction["count"]), len(graveyard))
         for _ in range(count):
             side(state, role)["survivors"].append(graveyard.pop())
         log(
@@ -206,12 +239,14 @@ class Recruit(Op):
 
 
 class Blockade(Op):
-    """The top cards of the opposing deck go, unseen, to its Graveyard."""
+    """The top ``count`` cards of the opposing deck go, unseen, to its Graveyard."""
 
-    def start(self, game: Game, state: State, frame: Frame, params: Params) -> bool:
+    parameters: ClassVar[Mapping[str, Param]] = {"count": _int_in(1, 5)}
+
+    def start(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> bool:
         enemy = opponent(_owner(frame))
         deck = side(state, enemy)["deck"]
-        count = min(int(params["count"]), len(deck))
+        count = min(int(instruction["count"]), len(deck))
         for _ in range(count):
             side(state, enemy)["graveyard"].append(deck.pop())
         log(state, f"{_event_name(frame)}: {count} {ADJECTIVE[enemy]} card(s) lost unseen.")
@@ -226,4 +261,17 @@ EVENT_OPS: dict[str, Op] = {
     "blockade": Blockade(),
 }
 
-assert set(EVENT_OPS) == set(STEP_SCHEMA), "every op needs a schema and every schema an op"
+
+def instruction_problems(instruction: dict[str, Any]) -> list[str]:
+    """What is wrong with one event instruction (unknown op, unknown or invalid parameters)."""
+    return _problems_in(EVENT_OPS, instruction)
+
+
+_problems = [
+    f"{c.name}: {problem}"
+    for c in cards().values()
+    for instruction in c.instructions
+    for problem in instruction_problems(instruction)
+]
+if _problems:
+    raise ValueError("decks.json has invalid event instructions: " + "; ".join(_problems[:5]))
