@@ -250,6 +250,7 @@ class Sandbox:
                 raise errors.BadInput(
                     f"The seed must be a whole number from 0 to {validate.MAX_SEED}."
                 )
+            validate.seed(seed)  # refused before the new game is announced
         game = rules.get_game(name) if name in rules.GAMES else None
         if game is not None:
             seats = ", ".join(f"{u} plays {r}" for u, r in zip(PLAYERS, game.roles, strict=False))
