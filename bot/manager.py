@@ -7,6 +7,8 @@ delivered is delivered by ``deliver_pending`` on the next start.
 
 The manager owns the per-game locks and the order of things (change, commit, deliver); the
 work is done by:
+- ``bot.validate``: every value handed in is checked first, so a bad one is refused
+  politely before anything is read or written;
 - ``bot.lobby``: creating a game, taking and leaving seats, the start;
 - ``bot.play``: applying a decision, resigning, abandoning;
 - ``bot.outbox``: what the players are told after a change (see there for the etiquette);

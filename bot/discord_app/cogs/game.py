@@ -160,6 +160,9 @@ class GameCog(
         seed = validate.seed(seed)
         if game not in rules.GAMES:
             raise errors.UnknownGame(game, rules.GAMES.keys())
+        roles = tuple(rules.GAMES[game].roles)
+        if side and side != "random" and side not in roles:
+            raise errors.UnknownRole(side[:40], roles)
         busy = await manager_of(interaction).game_in_channel(channel_ref(interaction))
         if busy is not None:
             raise errors.ChannelBusy(busy.id)
