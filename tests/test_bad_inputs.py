@@ -16,7 +16,7 @@ import asyncio
 import io
 import logging
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -55,76 +55,74 @@ def errors_logged(caplog: pytest.LogCaptureFixture) -> list[str]:
 # -- the examples of the issue ---------------------------------------------------------
 
 HUGE = 2**63
+GAME = object()  # stands for the started game's id
+NEW = ("g1", "c9", "toy", "carol")  # create_game's plain arguments
+
+#: (what, method, args, keyword args, the polite error expected)
+CASES: list[tuple[str, str, tuple[Any, ...], dict[str, Any], type[errors.DispatchError]]] = [
+    ("game id 2**63", "act", (HUGE, "alice", "add", 1), {}, errors.GameNotFound),
+    ("game id -1", "act", (-1, "alice", "add", 1), {}, errors.GameNotFound),
+    ("game id True", "act", (True, "alice", "add", 1), {}, errors.GameNotFound),
+    ("game id of 5000 digits", "act", (10**5000, "alice", "add", 1), {}, errors.GameNotFound),
+    ("info of game 2**63", "get_game_info", (HUGE,), {}, errors.GameNotFound),
+    ("view of game 2**63", "view_for", (HUGE, "alice"), {}, errors.GameNotFound),
+    ("export of game 2**63", "export", (HUGE,), {}, errors.GameNotFound),
+    ("game id a list", "join", ([1], "carol"), {}, errors.GameNotFound),
+    ("seed 2**63", "create_game", NEW, {"seed": HUGE}, errors.BadInput),
+    ("seed 2**53", "create_game", NEW, {"seed": 2**53}, errors.BadInput),
+    ("seed abc", "create_game", NEW, {"seed": "abc"}, errors.BadInput),
+    ("seed -1", "create_game", NEW, {"seed": -1}, errors.BadInput),
+    ("seed 1.5", "create_game", NEW, {"seed": 1.5}, errors.BadInput),
+    ("options a list", "create_game", NEW, {"options": [1]}, errors.BadOptions),
+    ("option value a list", "create_game", NEW, {"options": {"target": [1]}}, errors.BadOptions),
+    ("option name an int", "create_game", NEW, {"options": {1: 2}}, errors.BadOptions),
+    ("option value NaN", "create_game", NEW, {"options": {"t": math.nan}}, errors.BadOptions),
+    ("game name a list", "create_game", ("g1", "c9", ["toy"], "carol"), {}, errors.BadInput),
+    ("side a list", "create_game", NEW, {"seat": ["north"]}, errors.BadInput),
+    ("reminder hours text", "settings", ("c1",), {"reminder_hours": "12"}, errors.BadInput),
+    ("reminder hours NaN", "settings", ("c1",), {"reminder_hours": math.nan}, errors.NotAllowed),
+    ("reminder hours inf", "settings", ("c1",), {"reminder_hours": math.inf}, errors.NotAllowed),
+    ("reminder hours -3", "settings", ("c1",), {"reminder_hours": -3}, errors.NotAllowed),
+    ("reminder hours 10**400", "settings", ("c1",), {"reminder_hours": 10**400}, errors.NotAllowed),
+    ("reminder hours True", "settings", ("c1",), {"reminder_hours": True}, errors.BadInput),
+    ("verb a list", "act", (GAME, "alice", ["add"], 1), {}, errors.BadInput),
+    ("verb a dict", "act", (GAME, "alice", {"verb": "add"}, 1), {}, errors.BadInput),
+    ("verb empty", "act", (GAME, "alice", "", None), {}, errors.BadInput),
+    ("arg a list", "act", (GAME, "alice", "add", [1]), {}, errors.BadInput),
+    ("arg a float", "act", (GAME, "alice", "add", 1.0), {}, errors.BadInput),
+    ("arg True", "act", (GAME, "alice", "add", True), {}, errors.BadInput),
+    ("arg 10**30", "act", (GAME, "alice", "add", 10**30), {}, errors.BadInput),
+    ("arg of 5000 letters", "act", (GAME, "alice", "add", "x" * 5000), {}, errors.BadInput),
+    ("arg a lone surrogate", "act", (GAME, "alice", "add", "\ud800"), {}, errors.BadInput),
+    ("role a list", "act", (GAME, "alice", "add", 1), {"role": ["north"]}, errors.BadInput),
+    ("user id an int", "act", (GAME, 7, "add", 1), {}, errors.BadInput),
+    ("version 2.5", "act", (GAME, "alice", "add", 1, 2.5), {}, errors.StalePrompt),
+    ("version 2**63", "act", (GAME, "alice", "add", 1, HUGE), {}, errors.StalePrompt),
+    ("resign role a set", "resign", (GAME, "alice"), {"role": {"north"}}, errors.BadInput),
+    ("moderator flag text", "abandon", (GAME, "alice", "yes"), {}, errors.BadInput),
+    ("log count text", "log", (GAME, "5"), {}, errors.BadInput),
+    ("channel None", "game_in_channel", (None,), {}, errors.BadInput),
+]
 
 
 @pytest.mark.parametrize(
-    ("call", "error"),
-    [
-        (lambda m, g: m.act(HUGE, "alice", "add", 1), errors.GameNotFound),
-        (lambda m, g: m.act(-1, "alice", "add", 1), errors.GameNotFound),
-        (lambda m, g: m.act(True, "alice", "add", 1), errors.GameNotFound),
-        (lambda m, g: m.act(10**5000, "alice", "add", 1), errors.GameNotFound),
-        (lambda m, g: m.get_game_info(HUGE), errors.GameNotFound),
-        (lambda m, g: m.view_for(HUGE, "alice"), errors.GameNotFound),
-        (lambda m, g: m.export(HUGE), errors.GameNotFound),
-        (lambda m, g: m.join([g], "carol"), errors.GameNotFound),
-        (lambda m, g: m.create_game("g1", "c9", "toy", "carol", seed=HUGE), errors.BadInput),
-        (lambda m, g: m.create_game("g1", "c9", "toy", "carol", seed=2**53), errors.BadInput),
-        (lambda m, g: m.create_game("g1", "c9", "toy", "carol", seed="abc"), errors.BadInput),
-        (lambda m, g: m.create_game("g1", "c9", "toy", "carol", seed=-1), errors.BadInput),
-        (lambda m, g: m.create_game("g1", "c9", "toy", "carol", seed=1.5), errors.BadInput),
-        (lambda m, g: m.create_game("g1", "c9", "toy", "carol", options=[1]), errors.BadOptions),
-        (
-            lambda m, g: m.create_game("g1", "c9", "toy", "carol", options={"target": [1]}),
-            errors.BadOptions,
-        ),
-        (
-            lambda m, g: m.create_game("g1", "c9", "toy", "carol", options={1: 2}),
-            errors.BadOptions,
-        ),
-        (
-            lambda m, g: m.create_game("g1", "c9", "toy", "carol", options={"t": math.nan}),
-            errors.BadOptions,
-        ),
-        (lambda m, g: m.create_game("g1", "c9", ["toy"], "carol"), errors.BadInput),
-        (lambda m, g: m.create_game("g1", "c9", "toy", "carol", seat=["north"]), errors.BadInput),
-        (lambda m, g: m.settings("c1", reminder_hours="12"), errors.BadInput),
-        (lambda m, g: m.settings("c1", reminder_hours=math.nan), errors.NotAllowed),
-        (lambda m, g: m.settings("c1", reminder_hours=math.inf), errors.NotAllowed),
-        (lambda m, g: m.settings("c1", reminder_hours=-3), errors.NotAllowed),
-        (lambda m, g: m.settings("c1", reminder_hours=10**400), errors.NotAllowed),
-        (lambda m, g: m.settings("c1", reminder_hours=True), errors.BadInput),
-        (lambda m, g: m.act(g, "alice", ["add"], 1), errors.BadInput),
-        (lambda m, g: m.act(g, "alice", {"verb": "add"}, 1), errors.BadInput),
-        (lambda m, g: m.act(g, "alice", "", None), errors.BadInput),
-        (lambda m, g: m.act(g, "alice", "add", [1]), errors.BadInput),
-        (lambda m, g: m.act(g, "alice", "add", 1.0), errors.BadInput),
-        (lambda m, g: m.act(g, "alice", "add", True), errors.BadInput),
-        (lambda m, g: m.act(g, "alice", "add", 10**30), errors.BadInput),
-        (lambda m, g: m.act(g, "alice", "add", "x" * 5000), errors.BadInput),
-        (lambda m, g: m.act(g, "alice", "add", "\ud800"), errors.BadInput),
-        (lambda m, g: m.act(g, "alice", "add", 1, role=["north"]), errors.BadInput),
-        (lambda m, g: m.act(g, 7, "add", 1), errors.BadInput),
-        (lambda m, g: m.act(g, "alice", "add", 1, expected_version=2.5), errors.StalePrompt),
-        (lambda m, g: m.act(g, "alice", "add", 1, expected_version=HUGE), errors.StalePrompt),
-        (lambda m, g: m.resign(g, "alice", role={"north"}), errors.BadInput),
-        (lambda m, g: m.abandon(g, "alice", is_moderator="yes"), errors.BadInput),
-        (lambda m, g: m.log(g, "5"), errors.BadInput),
-        (lambda m, g: m.game_in_channel(None), errors.BadInput),
-    ],
+    ("method", "args", "kwargs", "error"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
 )
 async def test_each_bad_value_is_refused_politely_and_changes_nothing(
     manager: GameManager,
     front_end: RecordingFrontEnd,
     caplog: pytest.LogCaptureFixture,
-    call: Callable[[GameManager, int], Any],
+    method: str,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
     error: type[errors.DispatchError],
 ) -> None:
     game_id = await start(manager)
     before = await dump(manager)
     delivered = len(front_end.deliveries)
+    args = tuple(game_id if a is GAME else a for a in args)
     with pytest.raises(error) as refused:
-        await call(manager, game_id)
+        await getattr(manager, method)(*args, **kwargs)
     message = str(refused.value)
     assert message and "Traceback" not in message and len(message) < 300
     assert await dump(manager) == before
