@@ -373,6 +373,7 @@ async def call(w: World, method: str, values: dict[str, Any]) -> Any:
 BUDGET = {"act": 200, "play": 150, "create_game": 200, "settings": 100, "join": 100}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", sorted(METHODS))
 def test_manager_api_refuses_anything_politely_and_changes_nothing(
     world: World, caplog: pytest.LogCaptureFixture, method: str
@@ -428,6 +429,7 @@ def one_call(w: World, caplog: pytest.LogCaptureFixture, method: str, data: st.D
     assert errors_logged(caplog) == [], f"{method} {values!r}"
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(text=st.one_of(st.text(), st.text(alphabet="0123456789:²٣-'abcdonex ", max_size=30)))
 def test_play_text_parser_returns_an_action_or_refuses_politely(text: str) -> None:
@@ -438,11 +440,11 @@ def test_play_text_parser_returns_an_action_or_refuses_politely(text: str) -> No
         return
     assert isinstance(version, int) and 0 <= version < 10**18
     assert isinstance(verb, str) and verb.isascii() and verb[:1].isalpha()
-    assert arg is None or isinstance(arg, str) or abs(arg) < 10**19
-    validate.verb(verb)
-    validate.arg(arg if not isinstance(arg, str) else arg[: validate.MAX_ARG_LENGTH])
+    assert arg is None or isinstance(arg, str) or (type(arg) is int and abs(arg) < 10**19)
+    assert validate.verb(verb) == verb  # a parsed verb always passes the manager's door
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     version=st.integers(0, 10**18 - 1),
@@ -549,6 +551,7 @@ argument = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(
     max_examples=150,
     deadline=None,
