@@ -132,6 +132,13 @@ class NotAllowed(DispatchError):
     pass
 
 
+class BadInput(NotAllowed):
+    """A value of the wrong kind or size (text for a number, a list for a word...).
+
+    Raised before anything is read or written, so a refused call changes nothing.
+    """
+
+
 class CorruptGame(DispatchError):
     """A stored game cannot be loaded; only that game is affected."""
 

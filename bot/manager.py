@@ -7,6 +7,8 @@ delivered is delivered by ``deliver_pending`` on the next start.
 
 The manager owns the per-game locks and the order of things (change, commit, deliver); the
 work is done by:
+- ``bot.validate``: every value handed in is checked first, so a bad one is refused
+  politely before anything is read or written;
 - ``bot.lobby``: creating a game, taking and leaving seats, the start;
 - ``bot.play``: applying a decision, resigning, abandoning;
 - ``bot.outbox``: what the players are told after a change (see there for the etiquette);
@@ -26,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot import errors, lobby, play
+from bot import errors, lobby, play, validate
 from bot.delivery import RETRY_BASE_S, RETRY_CAP_S, Courier, mark_damaged
 from bot.loading import GameRef, find_row, game_info, info_in, safe_view
 from bot.outbox import VIEW_LOG_LINES, post_payload, public_log
@@ -103,6 +105,7 @@ class GameManager:
         await self.store.close()
 
     async def _game_id(self, ref: GameRef, *, live: bool = True) -> int:
+        ref = validate.game_ref(ref)
         if isinstance(ref, int):
             return ref
         async with self.store.read() as db:
@@ -129,6 +132,15 @@ class GameManager:
         ``opponent_id`` takes the next free role (the game then starts at once if every
         role is seated). ``hotseat`` lets one user hold several seats (sandbox, testing).
         """
+        guild_id = validate.guild_id(guild_id)
+        channel_id = validate.channel_id(channel_id)
+        game_name = validate.game_name(game_name)
+        creator_id = validate.user_id(creator_id)
+        options = validate.options(options)
+        seed = validate.seed(seed)
+        seat = validate.role(seat)
+        opponent_id = validate.optional_user_id(opponent_id, "opponent")
+        hotseat = validate.flag(hotseat, "hotseat")
         info = await lobby.create_game(
             self.store,
             guild_id,
@@ -150,6 +162,7 @@ class GameManager:
 
     async def join(self, game: GameRef, user_id: str, role: str | None = None) -> GameInfo:
         """Take a seat (``role`` or the first free one); the game starts when all are taken."""
+        user_id, role = validate.user_id(user_id), validate.role(role)
         game_id = await self._game_id(game)
         async with self._game_locks[game_id], self.store.transaction() as db:
             role = await lobby.take_seat(
@@ -162,6 +175,7 @@ class GameManager:
 
     async def leave(self, game: GameRef, user_id: str) -> GameInfo:
         """Give up a seat before the game starts; an empty lobby is cancelled."""
+        user_id = validate.user_id(user_id)
         game_id = await self._game_id(game)
         async with self._game_locks[game_id], self.store.transaction() as db:
             await lobby.leave_seats(db, game_id, user_id)
@@ -169,6 +183,8 @@ class GameManager:
 
     async def cancel(self, game: GameRef, user_id: str, is_moderator: bool = False) -> GameInfo:
         """The creator (or a moderator) calls off a game that has not started."""
+        user_id = validate.user_id(user_id)
+        is_moderator = validate.flag(is_moderator, "is_moderator")
         game_id = await self._game_id(game)
         async with self._game_locks[game_id], self.store.transaction() as db:
             await lobby.call_off(db, game_id, user_id, is_moderator)
@@ -188,6 +204,8 @@ class GameManager:
     ) -> ActResult:
         """Apply one decision of ``user_id``; nothing changes unless it is legal and fresh."""
         started = time.perf_counter()
+        user_id, verb, arg = validate.user_id(user_id), validate.verb(verb), validate.arg(arg)
+        expected_version, role = validate.version(expected_version), validate.role(role)
         game_id = await self._game_id(game)
         async with self._game_locks[game_id]:
             try:
@@ -228,6 +246,7 @@ class GameManager:
         role: str | None = None,
     ) -> ActResult:
         """Take back your own last small decision, when the rules list ``undo``."""
+        expected_version = validate.version(expected_version)
         pv = await self.view_for(game, user_id, role=role)
         if pv.role is None:
             raise errors.NotSeated()
@@ -239,6 +258,7 @@ class GameManager:
 
     async def resign(self, game: GameRef, user_id: str, *, role: str | None = None) -> GameInfo:
         """Concede: with two sides the other one wins; the result is recorded."""
+        user_id, role = validate.user_id(user_id), validate.role(role)
         game_id = await self._game_id(game)
         async with self._game_locks[game_id], self.store.transaction() as db:
             role = await play.resign(db, game_id, user_id, role)
@@ -254,6 +274,8 @@ class GameManager:
 
         Works on a game whose saved state is damaged, so a channel is never stuck.
         """
+        user_id = validate.user_id(user_id)
+        is_moderator = validate.flag(is_moderator, "is_moderator")
         game_id = await self._game_id(game)
         async with self._game_locks[game_id], self.store.transaction() as db:
             result = await play.abandon(db, game_id, user_id, is_moderator)
@@ -264,11 +286,13 @@ class GameManager:
 
     async def game_in_channel(self, channel_id: str) -> GameInfo | None:
         """The channel's game being set up or played, if any."""
+        channel_id = validate.channel_id(channel_id)
         async with self.store.read() as db:
             row = await db.live_game_in_channel(channel_id)
             return game_info(row, await db.seats(row.id)) if row else None
 
     async def get_game_info(self, game: GameRef) -> GameInfo:
+        game = validate.game_ref(game)
         async with self.store.read() as db:
             row = await find_row(db, game, live=False)
             return game_info(row, await db.seats(row.id))
@@ -277,6 +301,8 @@ class GameManager:
         self, game: GameRef, user_id: str | None, *, role: str | None = None
     ) -> PlayerView:
         """A player's own view (prompt, actions, hand); observers get the public view."""
+        game, role = validate.game_ref(game), validate.role(role)
+        user_id = validate.optional_user_id(user_id)
         async with self.store.read() as db:
             row = await find_row(db, game, live=False)
             seats = await db.seats(row.id)
@@ -297,12 +323,14 @@ class GameManager:
 
     async def log(self, game: GameRef, count: int = 20) -> list[str]:
         """The last ``count`` public log lines."""
+        count = validate.count(count)
         pv = await self.view_for(game, None)
         lines = public_log(pv.view)
         return lines[-count:] if count > 0 else []
 
     async def games_for_user(self, user_id: str) -> list[UserGame]:
         """The user's games being set up or played, with whose turn it is and since when."""
+        user_id = validate.user_id(user_id)
         async with self.store.read() as db:
             rows = await db.games_of_user(user_id)
             listed = [(row, await db.seats(row.id)) for row in rows]
@@ -323,10 +351,11 @@ class GameManager:
 
     async def export(self, game: GameRef) -> dict[str, Any]:
         """Everything needed to replay the game elsewhere: name, options, seed, actions."""
-        return await export_game(self.store, game)
+        return await export_game(self.store, validate.game_ref(game))
 
     async def damage(self, game: GameRef) -> str | None:
         """Why the game's record cannot be used (None: healthy); marks it when newly found."""
+        game = validate.game_ref(game)
         async with self.store.read() as db:
             row = await find_row(db, game, live=False)
         if row.damaged:
@@ -346,6 +375,7 @@ class GameManager:
 
     async def verify_replay(self, game: GameRef) -> bool:
         """True when replaying the action log gives exactly the stored state."""
+        game = validate.game_ref(game)
         replayed = await self.replay(game)
         return await stored_state(self.store, game) == dumps(replayed)
 
@@ -353,18 +383,19 @@ class GameManager:
         self, channel_id: str, reminder_hours: float | None = None, guild_id: str | None = None
     ) -> ChannelSettings:
         """Read, or set when ``reminder_hours`` is given, a channel's reminder interval."""
-        if reminder_hours is None:
+        channel_id, guild_id = validate.channel_id(channel_id), validate.guild_id(guild_id)
+        hours = validate.reminder_hours(reminder_hours)
+        if hours is None:
             async with self.store.read() as db:
-                hours = await db.reminder_hours(channel_id, self.default_reminder_hours)
-            return ChannelSettings(channel_id, hours)
-        if not 0 < reminder_hours <= 24 * 30:
-            raise errors.NotAllowed("Reminders can be set between a few minutes and 720 hours.")
+                current = await db.reminder_hours(channel_id, self.default_reminder_hours)
+            return ChannelSettings(channel_id, current)
         async with self.store.transaction() as db:
-            await db.set_reminder_hours(channel_id, guild_id, float(reminder_hours))
-        return ChannelSettings(channel_id, float(reminder_hours))
+            await db.set_reminder_hours(channel_id, guild_id, hours)
+        return ChannelSettings(channel_id, hours)
 
     async def clear_dm_failed(self, user_id: str) -> int:
         """The user opened their DMs again: send them private messages from now on."""
+        user_id = validate.user_id(user_id)
         async with self.store.transaction() as db:
             return await db.clear_dm_failed_for_user(user_id)
 

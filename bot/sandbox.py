@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import logging
 import random
+import re
 import shlex
 import sys
 from collections.abc import Awaitable, Callable
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import rules
-from bot import errors
+from bot import errors, validate
 from bot.manager import GameManager
 from bot.ports import GameInfo, View
 from bot.sandbox_frontend import TerminalFrontEnd
@@ -49,6 +50,15 @@ Commands:
   help | quit"""
 
 Action = tuple[str, Any]
+
+# Digits 0-9 only, and not too many: ``str.isdigit`` also accepts "²", which ``int`` then
+# refuses, and a number thousands of digits long is too long for ``int`` to read.
+_NUMBER = re.compile(r"[0-9]{1,30}")
+
+
+def number(text: str | None) -> int | None:
+    """A whole number typed in plain digits, else None."""
+    return int(text) if text is not None and _NUMBER.fullmatch(text) else None
 
 
 def legal_actions(view: View) -> list[Action]:
@@ -179,6 +189,8 @@ class Sandbox:
             words = shlex.split(line)
         except ValueError:
             words = line.split()
+        if not words:  # e.g. a line of two quotes
+            return
         try:
             command = self.commands.get(words[0].lower())
             if command is not None:
@@ -234,9 +246,12 @@ class Sandbox:
             raise errors.NotAllowed("Say which game: `new <game> [seed]`.")
         seed = None
         if len(args) > 1:
-            if not args[1].lstrip("-").isdigit():
-                raise errors.NotAllowed("The seed must be a whole number.")
-            seed = int(args[1])
+            seed = number(args[1])
+            if seed is None:
+                raise errors.BadInput(
+                    f"The seed must be a whole number from 0 to {validate.MAX_SEED}."
+                )
+            validate.seed(seed)  # refused before the new game is announced
         game = rules.get_game(name) if name in rules.GAMES else None
         if game is not None:
             seats = ", ".join(f"{u} plays {r}" for u, r in zip(PLAYERS, game.roles, strict=False))
@@ -260,7 +275,7 @@ class Sandbox:
     async def cmd_as(self, args: list[str]) -> None:
         if not args:
             raise errors.NotAllowed(f"Who? `as {PLAYERS[0]}` or `as {PLAYERS[1]}`.")
-        self.fe.current_user = args[0].lower()
+        self.fe.current_user = validate.user_id(args[0].lower())
         for pending in self.fe.take_pending(self.user):
             if pending.game_id == self.game_id or self.game_id is None:
                 self.fe.show_private(self.user, pending.message)
@@ -292,7 +307,8 @@ class Sandbox:
 
     async def cmd_log(self, args: list[str]) -> None:
         info = await self.current()
-        count = int(args[0]) if args and args[0].isdigit() else 10
+        count = number(args[0] if args else None)
+        count = 10 if count is None else count
         for line in await self.manager.log(info.id, count):
             self.say(f"   {line}")
 
@@ -340,9 +356,10 @@ class Sandbox:
             self.say(f"   #{game_id} {info.title} · {info.status} · to act: {waiting}{here}")
 
     async def cmd_use(self, args: list[str]) -> None:
-        if not args or not args[0].isdigit():
+        game_id = number(args[0] if args else None)
+        if game_id is None:
             raise errors.NotAllowed("Which game? `use <id>` (see `games`).")
-        info = await self.manager.get_game_info(int(args[0]))
+        info = await self.manager.get_game_info(game_id)
         self.game_id = info.id
         self.say(f"   Now at game #{info.id} ({info.title}, {info.status}).")
         await self.show_turn()
@@ -352,7 +369,8 @@ class Sandbox:
 
     async def cmd_auto(self, args: list[str]) -> None:
         info = await self.current()
-        limit = int(args[0]) if args and args[0].isdigit() else AUTO_CAP
+        limit = number(args[0] if args else None)
+        limit = AUTO_CAP if limit is None else limit
         played = 0
         self.fe.draw_boards = False
         try:
@@ -398,8 +416,8 @@ class Sandbox:
                 f"“{' '.join(words)}” is not a command, and {self.user} has no move now "
                 f"(waiting for {waiting}). Type `help`, or `as <player>`."
             )
-        if len(words) == 1 and words[0].isdigit():
-            n = int(words[0])
+        n = number(words[0]) if len(words) == 1 else None
+        if n is not None:
             if not 1 <= n <= len(actions):
                 raise errors.NotAllowed(f"Choose a number from 1 to {len(actions)}.")
             verb, arg = actions[n - 1]

@@ -25,6 +25,8 @@ from typing import Any
 
 import discord
 
+from bot import errors
+
 PREFIX = "dsp"
 MAX_CUSTOM_ID = 100
 MAX_OPTIONS = 25
@@ -35,7 +37,11 @@ MAX_BUTTON_ARGS = 5
 LABEL_MAX = 80
 OPTION_LABEL_MAX = 100
 
-_INT = re.compile(r"-?\d+")
+# ASCII digits only: ``\d`` and ``str.isdigit`` also accept "٣" or "²", and ``int`` then
+# reads the first and fails on the second.
+_INT = re.compile(r"-?[0-9]+")
+#: The most digits an int arg may have (2**63 - 1 has 19): longer numbers stay text.
+MAX_INT_DIGITS = 19
 _VERB = r"[a-z][a-z0-9_]{0,31}"
 _ROLE = r"[A-Za-z0-9_\-]{1,40}"
 _NUM = r"[0-9]{1,18}"
@@ -83,9 +89,48 @@ def decode_arg(text: str) -> int | str | None:
         return None
     if text.startswith("'"):
         return text[1:]
-    if _INT.fullmatch(text):
+    if _is_int_text(text):
         return int(text)
     return text
+
+
+def _is_int_text(text: str) -> bool:
+    return bool(_INT.fullmatch(text)) and len(text.lstrip("-")) <= MAX_INT_DIGITS
+
+
+# ------------------------------------------------- the /game play action text
+
+#: Longer than any choice the autocomplete offers (a 100-character value at most).
+PLAY_TEXT_MAX = 300
+PICK_FROM_LIST = "Pick one of the offered actions from the list (start typing to see them)."
+
+
+def play_value(version: int, verb: str, arg: Any = None) -> str:
+    """The value ``/game play`` autocomplete offers for one action: ``version:verb:arg``."""
+    return f"{int(version)}:{verb}:{encode_arg(arg)}"
+
+
+def parse_play_value(text: str) -> tuple[int, str, int | str | None]:
+    """Read back ``version:verb:arg`` as typed or picked; a malformed one is refused politely.
+
+    The arg is written as in a custom_id (see ``encode_arg``), so a picked value round-trips.
+    """
+    if not isinstance(text, str) or len(text) > PLAY_TEXT_MAX:
+        raise errors.BadInput(PICK_FROM_LIST)
+    version_text, _, rest = text.partition(":")
+    verb, sep, arg_text = rest.partition(":")
+    if not sep or not verb:
+        raise errors.BadInput(PICK_FROM_LIST)
+    if not re.fullmatch(_NUM, version_text):
+        raise errors.BadInput(
+            f"“{version_text[:20]}” is not a prompt number (it is written in digits 0-9). "
+            + PICK_FROM_LIST
+        )
+    if not re.fullmatch(_VERB, verb):
+        raise errors.BadInput(f"“{verb[:40]}” is not an action. " + PICK_FROM_LIST)
+    if _INT.fullmatch(arg_text) and not _is_int_text(arg_text):
+        raise errors.BadInput("That number is too large to be one of your choices.")
+    return int(version_text), verb, decode_arg(arg_text)
 
 
 def _checked(custom_id: str) -> str:

@@ -30,7 +30,7 @@ def clip(text: str, limit: int) -> str:
 
 def mention(user_id: str | int) -> str:
     text = str(user_id)
-    return f"<@{text}>" if text.isdigit() else text
+    return f"<@{text}>" if text.isascii() and text.isdigit() else text
 
 
 def mentions(user_ids: Iterable[str | int]) -> str:

@@ -130,8 +130,9 @@ class DiscordFrontEnd:
         return channel
 
     async def send_private(self, game: GameInfo, seat: SeatInfo, message: PrivateMessage) -> None:
-        if not str(seat.user_id).isdigit():
-            # A sandbox or test seat (not a Discord user): nothing to send.
+        if not (str(seat.user_id).isascii() and str(seat.user_id).isdigit()):
+            # A sandbox or test seat (not a Discord user): nothing to send. (isdigit alone
+            # would let "²" through, which int() then refuses.)
             return
         payload = await private_payload(
             game,

@@ -12,9 +12,9 @@ from discord import app_commands
 from discord.ext import commands
 
 import rules
-from bot import errors
+from bot import errors, validate
 from bot.discord_app import formatting
-from bot.discord_app.components import MAX_OPTIONS, decode_arg, encode_arg
+from bot.discord_app.components import MAX_OPTIONS, parse_play_value, play_value
 from bot.discord_app.frontend import png_file
 from bot.discord_app.play import (
     lobby_payload,
@@ -154,10 +154,15 @@ class GameCog(
             raise errors.NotAllowed("Games are played in a server channel (or a thread).")
         if opponent is not None and opponent.bot:
             raise errors.NotAllowed("Bots cannot be seated.")
-        parsed = parse_options(options)
-        # Refuse the common mistakes before deferring, so the answer is ephemeral.
+        # Refuse the common mistakes before deferring, so the answer is ephemeral (the
+        # manager checks the same again; a forged payload can carry any seed).
+        parsed = validate.options(parse_options(options))
+        seed = validate.seed(seed)
         if game not in rules.GAMES:
             raise errors.UnknownGame(game, rules.GAMES.keys())
+        roles = tuple(rules.GAMES[game].roles)
+        if side and side != "random" and side not in roles:
+            raise errors.UnknownRole(side[:40], roles)
         busy = await manager_of(interaction).game_in_channel(channel_ref(interaction))
         if busy is not None:
             raise errors.ChannelBusy(busy.id)
@@ -286,28 +291,24 @@ class GameCog(
         for verb, args in (pv.view.get("actions") or {}).items():
             if args is True:
                 name = labels.get(verb) if isinstance(labels.get(verb), str) else verb
-                pairs.append((str(name), f"{pv.version}:{verb}:"))
+                pairs.append((str(name), play_value(pv.version, verb)))
             elif isinstance(args, list):
                 table = labels.get(verb) if isinstance(labels.get(verb), dict) else {}
                 for arg in args:
                     name = table.get(str(arg)) or f"{verb} {arg}"
-                    pairs.append((f"{verb}: {name}", f"{pv.version}:{verb}:{encode_arg(arg)}"))
+                    pairs.append((f"{verb}: {name}", play_value(pv.version, verb, arg)))
         return _choices(pairs, current)
 
     @app_commands.command(name="play", description="Take any of your legal actions by name")
     @app_commands.describe(action="Start typing: your legal actions are offered")
     async def play(self, interaction: discord.Interaction[Any], action: str) -> None:
-        version_text, _, rest = action.partition(":")
-        verb, sep, arg_text = rest.partition(":")
-        if not version_text.isdigit() or not sep or not verb:
-            raise errors.NotAllowed("Pick one of the offered actions from the list.")
+        # Parsed before deferring, so a malformed one is refused ephemerally at once.
+        version, verb, arg = parse_play_value(action)
         await interaction.response.defer(ephemeral=True, thinking=True)
         info = await _game_here(interaction, started=True)
         manager = manager_of(interaction)
         try:
-            result = await manager.act(
-                info.id, user_id(interaction), verb, decode_arg(arg_text), int(version_text)
-            )
+            result = await manager.act(info.id, user_id(interaction), verb, arg, version)
         except errors.StalePrompt:
             pv = await manager.view_for(info.id, user_id(interaction))
             await send_private_view(interaction, pv, notice="This prompt is out of date.")

@@ -1,0 +1,210 @@
+"""The manager's front door: every value a caller hands in is checked here, once.
+
+Front ends (Discord, the sandbox, tests) pass what players typed or what a payload held,
+and a payload can hold anything: text for a number, a list for a word, a number too large
+for SQLite. Each helper returns the value in the form the rest of the bot expects or
+raises a polite ``DispatchError`` (mostly ``BadInput``) before anything is read or
+written, so a refused call changes nothing and never ends in a traceback.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from bot import errors
+from bot.loading import GameRef
+
+#: SQLite stores integers in 64 bits: a larger game id cannot name a row.
+MAX_GAME_ID = 2**63 - 1
+#: The largest whole number Discord's integer options carry (and JSON keeps exactly).
+MAX_SEED = 2**53 - 1
+#: Ints that a game lists as args, or that a version counts, stay well inside 64 bits.
+MAX_INT = 2**63 - 1
+#: Channel, guild and user ids: Discord snowflakes are about 20 digits; sandbox names shorter.
+MAX_ID_LENGTH = 100
+#: Verbs are short words ("card", "place", "done"); roles are ids such as "union".
+MAX_WORD_LENGTH = 40
+#: An arg is a card, space or column id; the longest fits a 100-character custom_id.
+MAX_ARG_LENGTH = 200
+MAX_OPTIONS = 50
+MAX_OPTION_TEXT = 200
+#: The reminder interval of a channel, in hours: from 6 minutes to 30 days.
+MIN_REMINDER_HOURS = 0.1
+MAX_REMINDER_HOURS = 24.0 * 30
+
+
+def _is_int(value: Any) -> bool:
+    # bool is a subclass of int, but True is not a game id, a seed or a version.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _storable(text: str) -> bool:
+    """Text SQLite can hold: a lone surrogate (only reachable from Python) cannot be encoded."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _short_text(value: Any, limit: int) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= limit and _storable(value)
+
+
+def game_ref(ref: Any) -> GameRef:
+    """A game id (1 to 2**63 - 1) or a channel id; anything else is no game at all."""
+    if _is_int(ref):
+        if not 1 <= ref <= MAX_GAME_ID:
+            raise errors.GameNotFound("That game")
+        return int(ref)
+    if _short_text(ref, MAX_ID_LENGTH):
+        return str(ref)
+    if isinstance(ref, str):
+        raise errors.NoGameInChannel()
+    raise errors.GameNotFound("That game")
+
+
+def user_id(value: Any, what: str = "player") -> str:
+    if not _short_text(value, MAX_ID_LENGTH):
+        raise errors.BadInput(f"That {what} is not recognised (a {what} id is a short text).")
+    return str(value)
+
+
+def optional_user_id(value: Any, what: str = "player") -> str | None:
+    return None if value is None else user_id(value, what)
+
+
+def channel_id(value: Any) -> str:
+    if not _short_text(value, MAX_ID_LENGTH):
+        raise errors.BadInput("That channel is not recognised (a channel id is a short text).")
+    return str(value)
+
+
+def guild_id(value: Any) -> str | None:
+    if value is None:
+        return None
+    if not _short_text(value, MAX_ID_LENGTH):
+        raise errors.BadInput("That server is not recognised (a server id is a short text).")
+    return str(value)
+
+
+def game_name(value: Any) -> str:
+    if not _short_text(value, MAX_WORD_LENGTH):
+        raise errors.BadInput("Name the game by its short name, e.g. war.")
+    return str(value)
+
+
+def role(value: Any, what: str = "side") -> str | None:
+    """A role id, or None for "the usual one"; only the shape is checked here."""
+    if value is None:
+        return None
+    if not _short_text(value, MAX_WORD_LENGTH):
+        raise errors.BadInput(f"That is not a {what} in this game: name it, e.g. north.")
+    return str(value)
+
+
+def flag(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise errors.BadInput(f"“{name}” must be true or false.")
+    return value
+
+
+def seed(value: Any) -> int | None:
+    """A creator-chosen seed: a whole number from 0 to 2**53 - 1, or None for a random one."""
+    if value is None:
+        return None
+    if not _is_int(value) or not 0 <= value <= MAX_SEED:
+        raise errors.BadInput(f"The seed must be a whole number from 0 to {MAX_SEED}.")
+    return int(value)
+
+
+def options(value: Any) -> dict[str, Any]:
+    """Game options: short text keys with JSON scalar values (the game checks the rest)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise errors.BadOptions("give them as key=value pairs (or a JSON object).")
+    if len(value) > MAX_OPTIONS:
+        raise errors.BadOptions(f"there can be at most {MAX_OPTIONS} of them.")
+    checked: dict[str, Any] = {}
+    for key, item in value.items():
+        if not _short_text(key, MAX_WORD_LENGTH):
+            raise errors.BadOptions("each option needs a short name.")
+        if not _option_value_ok(item):
+            raise errors.BadOptions(
+                f"“{key}” needs a plain value: a number, true or false, or a short text."
+            )
+        checked[str(key)] = item
+    return checked
+
+
+def _option_value_ok(item: Any) -> bool:
+    if item is None or isinstance(item, bool):
+        return True
+    if isinstance(item, int):
+        return abs(item) <= MAX_SEED  # what JSON readers keep exactly
+    if isinstance(item, float):
+        return math.isfinite(item)
+    if isinstance(item, str):
+        return len(item) <= MAX_OPTION_TEXT and _storable(item)
+    return False
+
+
+def verb(value: Any) -> str:
+    if not _short_text(value, MAX_WORD_LENGTH):
+        raise errors.BadInput("That is not an action: choose one of the actions offered to you.")
+    return str(value)
+
+
+def arg(value: Any) -> int | str | None:
+    """What an action acts on: nothing, a whole number, or a short text (a card, a space)."""
+    if value is None:
+        return None
+    if _is_int(value):
+        if abs(value) > MAX_INT:
+            raise errors.BadInput("That number is too large for any action.")
+        return int(value)
+    if isinstance(value, str):
+        if len(value) > MAX_ARG_LENGTH or not _storable(value):
+            raise errors.BadInput("That is not one of the choices offered to you.")
+        return value
+    raise errors.BadInput("That is not one of the choices offered to you.")
+
+
+#: What a malformed version becomes: older than any game, so the manager answers "this
+#: prompt is out of date" with the current prompt, the most useful thing to tell the player.
+NEVER_FRESH = -1
+
+
+def version(value: Any) -> int | None:
+    """The game version a button or command was built for (None: act on the current one)."""
+    if value is None:
+        return None
+    if not _is_int(value) or not 0 <= value <= MAX_INT:
+        return NEVER_FRESH
+    return int(value)
+
+
+def count(value: Any) -> int:
+    if not _is_int(value):
+        raise errors.BadInput("The number of lines must be a whole number.")
+    return int(value)
+
+
+def reminder_hours(value: Any) -> float | None:
+    """A channel's reminder interval in hours (None: read the setting, do not change it)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise errors.BadInput("Reminder hours must be a number, e.g. 24 or 1.5.")
+    try:
+        hours = float(value)
+    except OverflowError:  # an int beyond any float
+        hours = math.inf
+    if not (math.isfinite(hours) and MIN_REMINDER_HOURS <= hours <= MAX_REMINDER_HOURS):
+        raise errors.NotAllowed(
+            f"Reminders can be set between {MIN_REMINDER_HOURS:g} hours (6 minutes) "
+            f"and {MAX_REMINDER_HOURS:g} hours (30 days)."
+        )
+    return hours
