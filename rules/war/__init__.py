@@ -42,9 +42,10 @@ The rulebook leaves much open. Our rulings, and why:
    side in the same column, or anywhere on the battlefield, optionally only of one kind.
    Boosts and per-card modifiers never lift an Event above zero; a card and a column
    never count below zero; a flat column modifier needs at least one card there.
-8. Resolution. Columns are settled left, centre, right; a settled column's winners go to
-   Survivors and losers to the Graveyard at once. A side with no card in a column where
-   the other has cards loses it unopposed, whatever the totals.
+8. Resolution. Columns are settled left, centre, right; a settled column's losers go to
+   the Graveyard at once and its winners fall back to the Survivors once the whole battle
+   is settled (ruling 13). A side with no card in a column where the other has cards
+   loses it unopposed, whatever the totals.
 9. Ties (rule 6): each side adds the top card of its deck (chains apply; an Event counts
    zero), repeated while tied. If only one side can add a card, the side that cannot add
    loses the tie (it has nothing left to commit). If neither can, both columns fall to
@@ -61,6 +62,11 @@ The rulebook leaves much open. Our rulings, and why:
 12. Undo. A side may take back its own face-down placements, newest first, until it
     commits, whatever the other side did meanwhile; after both commit nothing before the
     reveal can be undone. Other decisions use the core snapshot undo.
+13. Survivors wait for the next battle. The rulebook sends winners back to the Survivors
+    "to await their next battle", so a card that won a column cannot be reshuffled and
+    drawn again to break a tie in a later column of the same battle: the winners are held
+    aside until the battle is settled. A side whose deck and Survivors are empty at such
+    a tie cannot add a card and gives way (ruling 9), even if it won earlier columns.
 """
 
 from __future__ import annotations

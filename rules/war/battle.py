@@ -184,8 +184,23 @@ def column_total(state: State, role: str, column: str) -> int:
 # ------------------------------------------------------------------- resolution
 
 
-def resolve_column(state: State, column: str) -> dict[str, Any]:
-    """Settle one column (rules 5 and 6) and clear it; returns a public summary."""
+def resolve_battle(state: State) -> list[dict[str, Any]]:
+    """Settle the three columns, left to right (rules 5 and 6); public summaries.
+
+    The winners of a column fall back to their Survivors "to await their next battle":
+    they join the Survivors only once every column is settled, so a tie in a later column
+    can never reshuffle them into a new deck and draw them twice in one battle (ruling 13).
+    """
+    returning: dict[str, list[str]] = {role: [] for role in SIDES}
+    summaries = [resolve_column(state, column, returning) for column in COLUMNS]
+    for role in SIDES:
+        side(state, role)["survivors"].extend(returning[role])
+    return summaries
+
+
+def resolve_column(state: State, column: str, returning: dict[str, list[str]]) -> dict[str, Any]:
+    """Settle one column and clear it: its winners go to ``returning``, its losers to their
+    Graveyard. Returns a public summary."""
     here = state["columns"][column]
     how = "won"
     while True:
@@ -229,7 +244,11 @@ def resolve_column(state: State, column: str) -> dict[str, Any]:
             if cid is not None:
                 play_late(state, role, column, cid, "adds")
     summary = {"column": column, "winner": winner, "how": how, "sides": _snapshot(state, column)}
-    _clear_column(state, column, winner)
+    for role in SIDES:
+        cards_here = stack(state, column, role)
+        pile = returning[role] if role == winner else side(state, role)["graveyard"]
+        pile.extend(cards_here)
+        cards_here.clear()
     return summary
 
 
@@ -241,12 +260,3 @@ def _snapshot(state: State, column: str) -> dict[str, Any]:
         }
         for role in SIDES
     }
-
-
-def _clear_column(state: State, column: str, winner: str | None) -> None:
-    """Winners fall back to their Survivors; losers go to their Graveyard (rule 5)."""
-    for role in SIDES:
-        cards_here = stack(state, column, role)
-        pile = "survivors" if role == winner else "graveyard"
-        side(state, role)[pile].extend(cards_here)
-        cards_here.clear()

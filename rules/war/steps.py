@@ -44,7 +44,7 @@ from rules.war.battle import (
     draw,
     opponent,
     play_late,
-    resolve_column,
+    resolve_battle,
     side,
     stack,
 )
@@ -225,7 +225,7 @@ class Resolve(Step):
     """Steps 5 and 6: settle each column, left to right; clear the field; next battle."""
 
     def enter(self, game: Game, state: State) -> None:
-        summaries = [resolve_column(state, column) for column in COLUMNS]
+        summaries = resolve_battle(state)
         for summary in summaries:
             log(state, result_line(summary))
         for role in SIDES:
