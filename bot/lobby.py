@@ -11,6 +11,7 @@ import dataclasses
 import random
 import secrets
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
 import rules
@@ -19,6 +20,17 @@ from bot.loading import find_row, info_in, rules_of, rules_or_none, state_of
 from bot.outbox import record_progress
 from bot.ports import GameInfo
 from bot.store import Session, Store
+from rules.core.rng import new_key
+
+#: The seed column of a game set up from a secret key (the key is in the state).
+NO_SEED = -1
+
+
+def draw_seat(seed: int | None, roles: Sequence[str]) -> str:
+    """A seat by lot: repeatable for a chosen seed (practice games, tests), else secret."""
+    if seed is None:
+        return secrets.choice(list(roles))
+    return random.Random(seed).choice(list(roles))
 
 
 async def create_game(
@@ -41,11 +53,14 @@ async def create_game(
         raise errors.UnknownGame(game_name, rules.GAMES.keys())
     roles = tuple(game.roles)
     options = dict(options or {})
-    seed = int(seed) if seed is not None else secrets.randbelow(2**31)
+    # No seed chosen: a secret key nobody at the table can guess or work back from the
+    # cards they see (see rules.core.rng). It lives only in the state; the seed column
+    # then holds NO_SEED.
+    key: int | str = int(seed) if seed is not None else new_key()
     try:
         # Set up now, not at start: bad options are refused while the creator is
-        # still here, and the stored state is exactly setup(seed) either way.
-        state = game.setup(seed=seed, options=options)
+        # still here, and the stored state is exactly setup(key) either way.
+        state = game.setup(seed=key, options=options)
     except rules.RulesError as exc:
         raise errors.BadOptions(str(exc)) from None
     except (TypeError, ValueError, KeyError) as exc:
@@ -54,8 +69,7 @@ async def create_game(
     if seat is None:
         creator_role = roles[0]
     elif seat == "random":
-        # Seeded, so an exported game shows how the seats were drawn.
-        creator_role = random.Random(seed).choice(roles)
+        creator_role = draw_seat(seed, roles)
     elif seat in roles:
         creator_role = seat
     else:
@@ -79,7 +93,7 @@ async def create_game(
                 channel_id=channel_id,
                 game_name=game_name,
                 options=options,
-                seed=seed,
+                seed=NO_SEED if seed is None else int(seed),
                 creator_id=creator_id,
                 hotseat=hotseat,
                 state=state,
@@ -114,7 +128,11 @@ async def take_seat(
         free = [r for r in roles if r not in taken]
         if not free:
             raise errors.NoFreeSeat()
-        role = random.Random(row.seed).choice(free) if role == "random" else free[0]
+        role = (
+            draw_seat(row.seed if row.seed != NO_SEED else None, free)
+            if role == "random"
+            else free[0]
+        )
     elif role not in roles:
         raise errors.UnknownRole(role, roles)
     elif role in taken:

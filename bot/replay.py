@@ -11,8 +11,9 @@ import json
 from typing import Any
 
 from bot import errors
-from bot.loading import GameRef, find_row, rules_or_none
-from bot.store import Store, dumps
+from bot.loading import GameRef, find_row, rules_or_none, state_of
+from bot.store import GameRow, Store, dumps
+from rules.core.rng import SPLITMIX, legacy_seed
 
 
 async def export_game(store: Store, game: GameRef) -> dict[str, Any]:
@@ -30,7 +31,7 @@ async def export_game(store: Store, game: GameRef) -> dict[str, Any]:
         "id": row.id,
         "game": row.game_name,
         "options": options,
-        "seed": row.seed,
+        "seed": replay_seed(row),
         "status": row.status,
         "version": row.version,
         "seats": {s.role: s.user_id for s in seats},
@@ -46,7 +47,7 @@ async def export_game(store: Store, game: GameRef) -> dict[str, Any]:
 def replayed_state(data: dict[str, Any]) -> dict[str, Any]:
     """setup(seed) + every exported action, in order: the state the game must have."""
     rules_game = rules_or_none(data["game"])
-    if rules_game is None or data["options"] is None:
+    if rules_game is None or data["options"] is None or data["seed"] is None:
         raise errors.CorruptGame(data["id"], "cannot replay this game")
     state = rules_game.setup(seed=data["seed"], options=data["options"])
     for action in data["actions"]:
@@ -55,8 +56,27 @@ def replayed_state(data: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
+def replay_seed(row: GameRow) -> int | str | None:
+    """What ``setup`` needs to deal the same cards: the chosen seed, the secret key (hence
+    no export before the end), or for a game stored before the keyed generator, its old
+    seed marked so (``rules.core.rng.legacy_seed``)."""
+    try:
+        rng = state_of(row).get("rng") if rules_or_none(row.game_name) else None
+    except Exception:  # a damaged record: export what the row itself says
+        rng = None
+    if isinstance(rng, dict) and rng.get("alg") == SPLITMIX:
+        return legacy_seed(row.seed)
+    if row.seed >= 0:
+        return row.seed
+    key = rng.get("key") if isinstance(rng, dict) else None
+    return str(key) if key else None
+
+
 async def stored_state(store: Store, game: GameRef) -> str | None:
-    """The game's state as the store holds it (canonical JSON)."""
+    """The game's state as the store holds it (canonical JSON, upgraded to the current
+    version of its rules, as every load does)."""
     async with store.read() as db:
         row = await find_row(db, game, live=False)
-    return row.state_json
+    if rules_or_none(row.game_name) is None:
+        return row.state_json
+    return dumps(state_of(row))

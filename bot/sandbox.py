@@ -268,8 +268,13 @@ class Sandbox:
         if info is None:
             raise errors.NotAllowed("Too many open games: finish some first.")
         self.game_id = info.id
-        exported = await self.manager.export(info.id)
-        self.say(f"   This is game #{info.id}, seed {exported['seed']}.")
+        if seed is None:
+            self.say(f"   This is game #{info.id}; its cards are dealt from a secret key.")
+        else:
+            self.say(
+                f"   This is game #{info.id}, seed {seed}: a practice game, whose cards anyone "
+                "who knows the seed can work out."
+            )
         await self.show_turn()
 
     async def cmd_as(self, args: list[str]) -> None:

@@ -2,7 +2,7 @@
 
 >>> from rules import get_game
 >>> game = get_game("war")
->>> state = game.setup(seed=2)
+>>> state = game.setup(seed=4)
 >>> game.roles
 ('union', 'confederate')
 >>> game.active_roles(state)           # both place reinforcements at once, face down

@@ -283,7 +283,14 @@ async def test_rate_limits_and_outages_on_channel_posts_are_retried(tmp_path):
             await t.press(who, p, *choices_of(p)[0])
         state = await state_of(t, game_id)
         winner = {"north": "alice", "south": "bob"}[state["winner"]]
-        p = last_prompt(t, winner)
+
+        def muster_prompt():
+            # The winner's DM may itself be waiting out the injected 503s: wait for it.
+            p = last_prompt(t, winner)
+            return p if p and any(":done:" in ch[0] for ch in choices_of(p)) else None
+
+        await t.emu.world.wait_until(muster_prompt, 10.0, "the winner's muster prompt")
+        p = muster_prompt()
         await t.press(winner, p, next(ch for ch in choices_of(p) if ":done:" in ch[0])[0])
 
         # The round ended: its table post went through after the 429s and the 503s.

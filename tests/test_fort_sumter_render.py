@@ -192,7 +192,7 @@ def test_the_peace_commissioner_stands_in_its_space() -> None:
     assert not any(has_meeple(s) for s in boxes if s != where)
 
 
-@pytest.mark.parametrize("seed", [3, 11])
+@pytest.mark.parametrize("seed", [3, 12])
 def test_every_position_of_a_game_draws(seed: int) -> None:
     """Boards and hands draw at every step of whole games (Event Discard on, so claimable
     cards appear too); the same view always draws the same board."""

@@ -125,7 +125,7 @@ def test_every_game_plays_to_the_end_through_auto(tmp_path: Path, game: str) -> 
 
 @pytest.mark.parametrize(("game", "heading"), [("war", "hand:"), ("fort_sumter", "hand:")])
 async def test_hand_lists_cards_as_readable_lines(tmp_path: Path, game: str, heading: str) -> None:
-    out = await run_script(tmp_path, f"new {game} 2\nas alice\nhand\n")
+    out = await run_script(tmp_path, f"new {game} 4\nas alice\nhand\n")
     section = out[out.index("side:") :]
     assert heading in section
     cards = [line for line in section.splitlines() if line.strip().startswith("· [")]

@@ -38,7 +38,9 @@ class ToyGame:
     roles = ("north", "south")
     role_names: ClassVar[dict[str, str]] = {"north": "North", "south": "South"}
 
-    def setup(self, seed: int, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    def setup(self, seed: int | str, options: dict[str, Any] | None = None) -> dict[str, Any]:
+        # A key (hex text, as the bot draws for unseeded games) or a chosen int seed.
+        seed = int(seed[:16], 16) if isinstance(seed, str) else int(seed)
         options = dict(options or {})
         target = options.pop("target", 21)
         if options or not isinstance(target, int) or target < 1:

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from rules.core import undo
 from rules.core.errors import IllegalAction
 from rules.core.flow import Step, main_frame
-from rules.core.rng import seed_state
+from rules.core.rng import SPLITMIX, generator
 from rules.core.types import Actions, Arg, Outcome, State, View
 
 
@@ -40,8 +40,13 @@ class Game:
 
     # ----------------------------------------------------------------- the contract
 
-    def setup(self, seed: int, options: Mapping[str, Any] | None = None) -> State:
-        """A new game, ready for its first decision."""
+    def setup(self, seed: int | str, options: Mapping[str, Any] | None = None) -> State:
+        """A new game, ready for its first decision.
+
+        ``seed`` is a secret key (hex, from :func:`rules.core.rng.new_key`) for a game
+        nobody can predict, or a chosen int for a practice game anyone who knows the
+        number can predict (see ``rules.core.rng``).
+        """
         chosen = dict(self.default_options)
         for key, value in (options or {}).items():
             if key not in self.default_options:
@@ -54,8 +59,9 @@ class Game:
         state: State = {
             "version": self.state_version,
             "game": self.name,
-            "seed": int(seed),
-            "rng": seed_state(int(seed)),
+            # A chosen seed is public; a key is secret and lives only in "rng".
+            "seed": _public_seed(seed),
+            "rng": generator(seed),
             "options": chosen,
             "step": "",
             "calls": [main_frame()],
@@ -276,3 +282,11 @@ def _match_arg(verb: str, legal: list[int | str] | bool, arg: Arg) -> Arg:
     if arg is None:
         raise IllegalAction(f"'{verb}' needs a choice.")
     raise IllegalAction(f"'{verb} {arg}' is not possible now.")
+
+
+def _public_seed(seed: int | str) -> int | None:
+    """The seed the state records: a chosen int (or an old game's), never a secret key."""
+    if isinstance(seed, int):
+        return int(seed)
+    head, _, tail = seed.partition(":")
+    return int(tail) if head == SPLITMIX and tail.isascii() and tail.isdigit() else None

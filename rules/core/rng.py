@@ -1,39 +1,125 @@
-"""A seeded random generator whose whole state is one int inside the game state.
+"""The game's random generator: a secret key and a counter, both inside the game state.
 
 Games never touch Python's global ``random``: every draw goes through these functions,
-which read and write ``state["rng"]``. The same seed and the same actions therefore give
-the same game, and a stored game can be replayed from its seed and action log.
+which read and write ``state["rng"]``. The same key and the same actions give the same
+game, so a stored game can be replayed from its key and action log.
 
-The generator is SplitMix64 (Steele, Lea and Flood, 2014): tiny, fast in pure Python, and
-good enough for shuffling cards. Drawing from the generator is new information, so every
-draw also closes the undo window (see ``rules.core.undo``).
+Hidden cards are the product, so the generator must not be predictable from what the
+table sees. Draw number *n* is a keyed BLAKE2b hash of *n* (a pseudorandom function
+of the counter, as in counter-mode stream ciphers): without the key, the cards already
+shown say nothing about the ones still hidden. A new game's key is 256 bits from
+``secrets`` (see :func:`new_key`); it lives in ``state["rng"]["key"]`` and no view, log
+line or image ever carries it. The bot keeps the export, which holds it, back until the
+game is over.
+
+A game may also be started from a small *chosen* seed, for practice and tests: its key
+is derived from the seed, so anyone who knows the seed can work out every hidden card.
+The table is told so when such a game is created.
+
+Generators, by the shape of ``state["rng"]``:
+
+- ``{"alg": "blake2b", "key": <64 hex digits>, "n": <draws so far>}``: every game set
+  up by this version;
+- ``{"alg": "splitmix64", "s": <int>}``: games stored before the keyed generator
+  existed keep SplitMix64 (Steele, Lea and Flood, 2014) for ever, so their future does
+  not change; ``upgrade_generator`` names the old bare int this way when such a state
+  is upgraded.
+
+Drawing from the generator is new information, so every draw also closes the undo
+window (see ``rules.core.undo``).
 """
 
 from __future__ import annotations
 
-from typing import TypeVar
+import hashlib
+import secrets
+from functools import lru_cache
+from typing import Any, TypeVar
 
 from rules.core.types import State
 from rules.core.undo import seal
 
+T = TypeVar("T")
+
+KEYED = "blake2b"
+SPLITMIX = "splitmix64"
+#: Bytes of key for a new game: 256 bits.
+KEY_BYTES = 32
+
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
-T = TypeVar("T")
+
+def new_key() -> str:
+    """A fresh secret key (hex) for a game nobody may predict."""
+    return secrets.token_hex(KEY_BYTES)
 
 
-def seed_state(seed: int) -> int:
-    """The generator state for a seed (any int, folded to 64 bits)."""
-    return (seed * 0x2545F4914F6CDD1D + 0x632BE59BD9B4E019) & _MASK
+def is_key(seed: object) -> bool:
+    """Whether ``seed`` is a key (hex text of at least 128 bits), not a chosen seed."""
+    if not isinstance(seed, str) or len(seed) < 32 or len(seed) % 2:
+        return False
+    try:
+        bytes.fromhex(seed)
+    except ValueError:
+        return False
+    return True
+
+
+def chosen_key(seed: int) -> str:
+    """The key of a game started from a chosen seed: public, since the seed is."""
+    return hashlib.blake2b(f"dispatch chosen seed {int(seed)}".encode(), digest_size=32).hexdigest()
+
+
+def legacy_seed(seed: int) -> str:
+    """How an export names the seed of a game stored before the keyed generator, so that
+    replaying it sets up SplitMix64 as the game did."""
+    return f"{SPLITMIX}:{int(seed)}"
+
+
+def generator(seed: int | str) -> dict[str, Any]:
+    """The generator state of a new game: from a key, from a chosen int seed, or (replays
+    of old games) from a ``legacy_seed``."""
+    if isinstance(seed, bool) or not isinstance(seed, int | str):
+        raise TypeError("a game's seed is an int (chosen) or a hex key")
+    if isinstance(seed, str) and seed.startswith(SPLITMIX + ":"):
+        old = int(seed.partition(":")[2])
+        return {"alg": SPLITMIX, "s": (old * 0x2545F4914F6CDD1D + 0x632BE59BD9B4E019) & _MASK}
+    key = seed.lower() if isinstance(seed, str) else chosen_key(seed)
+    if not is_key(key):
+        raise ValueError("a key is hex text of at least 128 bits")
+    return {"alg": KEYED, "key": key, "n": 0}
+
+
+def upgrade_generator(document: State) -> None:
+    """Name the generator of a state stored before the keyed one: a bare int is SplitMix64."""
+    value = document.get("rng")
+    if isinstance(value, int) and not isinstance(value, bool):
+        document["rng"] = {"alg": SPLITMIX, "s": value}
+
+
+@lru_cache(maxsize=256)
+def _key_bytes(key: str) -> bytes:
+    return bytes.fromhex(key)
 
 
 def _next64(state: State) -> int:
-    s = (int(state["rng"]) + _GOLDEN) & _MASK
-    state["rng"] = s
-    z = s
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return z ^ (z >> 31)
+    rng = state["rng"]
+    if rng["alg"] == KEYED:
+        n = rng["n"]
+        rng["n"] = n + 1
+        digest = hashlib.blake2b(
+            n.to_bytes(8, "little"), key=_key_bytes(rng["key"]), digest_size=8
+        ).digest()
+        return int.from_bytes(digest, "little")
+    if rng["alg"] == SPLITMIX:
+        s = (int(rng["s"]) + _GOLDEN) & _MASK
+        rng["s"] = s
+        z = s
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+    raise ValueError(f"unknown random generator {rng['alg']!r}")
 
 
 def randbelow(state: State, n: int) -> int:

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from rules.core import EventGame, Game, State, Step, View, goto, shuffle
 from rules.core.events import current_frame, frames_from_version_1
 from rules.core.flow import main_frame
+from rules.core.rng import upgrade_generator
 from rules.fort_sumter import board
 from rules.fort_sumter.cards import (
     DIMENSIONS,
@@ -35,7 +36,7 @@ class FortSumter(EventGame, Game):
     default_options: ClassVar[Mapping[str, Any]] = {"event_discard": False}
     #: 2: procedures (breaches, events, pivotal bonuses, objective events) moved from
     #: top-level keys to the flow's call stack.
-    state_version = 2
+    state_version = 3
     steps: ClassVar[Mapping[str, Step]] = STEPS
     event_ops = EVENT_VOCABULARY
     summary = (
@@ -89,9 +90,13 @@ class FortSumter(EventGame, Game):
         return OBJECTIVES[source].event
 
     def upgrade_from(self, document: State, version: int) -> None:
-        if version != 1:
+        if version == 1:
+            upgrade_from_version_1(document)
+        elif version == 2:
+            # Stored before the keyed generator: the game keeps SplitMix64.
+            upgrade_generator(document)
+        else:
             super().upgrade_from(document, version)
-        upgrade_from_version_1(document)
 
     # -------------------------------------------------------------------- views
 

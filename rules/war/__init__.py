@@ -88,6 +88,7 @@ from rules.core import (
 )
 from rules.core.events import Instruction, frames_from_version_1
 from rules.core.flow import main_frame
+from rules.core.rng import upgrade_generator
 from rules.war.battle import (
     COLUMN_LABELS,
     COLUMNS,
@@ -111,7 +112,7 @@ class WarBetweenTheStates(EventGame, Game):
     roles = SIDES
     role_names: ClassVar[dict[str, str]] = dict(SIDE_NAMES)
     #: 2: events run on the flow's call stack instead of ``state["events"]``.
-    state_version = 2
+    state_version = 3
     steps: ClassVar[dict[str, Step]] = STEPS
     event_ops: Mapping[str, Op] = EVENT_OPS
     summary = (
@@ -146,9 +147,13 @@ class WarBetweenTheStates(EventGame, Game):
         return card(source).instructions
 
     def upgrade_from(self, document: State, version: int) -> None:
-        if version != 1:
+        if version == 1:
+            document["calls"] = [main_frame(), *frames_from_version_1(document.pop("events", []))]
+        elif version == 2:
+            # Stored before the keyed generator: the game keeps SplitMix64.
+            upgrade_generator(document)
+        else:
             super().upgrade_from(document, version)
-        document["calls"] = [main_frame(), *frames_from_version_1(document.pop("events", []))]
 
     # ------------------------------------------------------------------------ undo
 

@@ -138,7 +138,7 @@ class GameCog(
         opponent="Seat this member as your opponent at once",
         side="Your side (or random)",
         options="Game options, e.g. key=value, key=value",
-        seed="A fixed random seed, for replays and practice (announced: it reveals hidden cards)",
+        seed="Practice only: a fixed seed makes the cards predictable to anyone who knows it",
     )
     @app_commands.autocomplete(game=game_name_autocomplete)
     async def new(
@@ -148,7 +148,7 @@ class GameCog(
         opponent: discord.Member | None = None,
         side: str | None = None,
         options: str | None = None,
-        seed: app_commands.Range[int, 0, 2**31 - 1] | None = None,
+        seed: app_commands.Range[int, 0, 2**53 - 1] | None = None,
     ) -> None:
         if interaction.channel_id is None or interaction.guild_id is None:
             raise errors.NotAllowed("Games are played in a server channel (or a thread).")
