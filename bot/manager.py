@@ -353,6 +353,26 @@ class GameManager:
         """Everything needed to replay the game elsewhere: name, options, seed, actions."""
         return await export_game(self.store, validate.game_ref(game))
 
+    async def export_for_player(
+        self, game: GameRef, *, is_moderator: bool = False
+    ) -> dict[str, Any]:
+        """The export as players may have it: only once the game is over.
+
+        During play it would give the key to every shuffle and the face-down choices in
+        the action log. A moderator may rescue a game whose record is damaged.
+        """
+        game = validate.game_ref(game)
+        info = await self.get_game_info(game)
+        live = info.status in ("lobby", "active")
+        if live and is_moderator and await self.damage(info.id):
+            live = False
+        if live:
+            raise errors.NotAllowed(
+                "The export holds the key to every shuffle and every action, which would "
+                "reveal hidden cards, so it is available once the game is over."
+            )
+        return await self.export(info.id)
+
     async def damage(self, game: GameRef) -> str | None:
         """Why the game's record cannot be used (None: healthy); marks it when newly found."""
         game = validate.game_ref(game)

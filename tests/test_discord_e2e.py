@@ -449,3 +449,43 @@ async def test_owner_syncs_globally_then_my_games_works_in_a_dm(tmp_path):
         result = await t.emu.slash(t.players["alice"], None, "games")
         await result.response()
         assert "your turn" in result.text and str(t.channel.id) in result.text
+
+
+async def test_a_game_without_a_chosen_seed_never_shows_its_key_until_the_end(tmp_path):
+    async with table(tmp_path, "alice", "bob") as t:
+        await t.start()
+        result = await t.slash("alice", "game new", game="skirmish", opponent=t.players["bob"])
+        assert "the game is on" in result.text and "Seed" not in result.text
+        info = await t.bot.manager.game_in_channel(str(t.channel.id))
+        async with t.bot.manager.store.read() as db:
+            key = json.loads((await db.game(info.id)).state_json)["rng"]["key"]
+        assert len(key) == 64
+
+        def everything_sent() -> str:
+            # Every message anywhere (channel, DMs, ephemeral answers), every version of
+            # it, its components and attachment contents.
+            parts = []
+            for message in t.emu.world.messages.values():
+                parts.append(message.text())
+                parts.append(json.dumps(message.components))
+                parts.extend(repr(a.data) for a in message.attachments)
+            return "\n".join(parts)
+
+        rng = random.Random(3)
+        seats = {"north": "alice", "south": "bob"}
+        for _ in range(6):
+            state = await state_of(t, info.id)
+            role = (await t.bot.manager.get_game_info(info.id)).active_roles[0]
+            prompt = last_prompt(t, seats[role])
+            await t.press(seats[role], prompt, *pick(choices_of(prompt), rng))
+        refused = await t.slash("alice", "game export")
+        assert refused.ephemeral and "once the game is over" in refused.text
+        assert key not in everything_sent()
+
+        await t.slash("bob", "game resign")
+        export = await t.slash("alice", "game export")
+        [attachment] = export.messages[-1].attachments
+        data = json.loads(attachment.data)
+        assert data["seed"] == key  # after the end, the key replays the game exactly
+        assert state is not None and await t.bot.manager.verify_replay(info.id)
+        assert_all_answered(t)

@@ -362,17 +362,7 @@ class GameCog(
         await interaction.response.defer(ephemeral=True, thinking=True)
         manager = manager_of(interaction)
         info = await _game_here(interaction)
-        live = info.status in ("lobby", "active")
-        if live and is_moderator(interaction) and await manager.damage(info.id):
-            live = False  # a damaged game can only be rescued by hand: its moderator may
-        if live:
-            # The seed fixes every shuffle and the action log holds face-down choices:
-            # during play an export would hand anyone the other side's hidden cards.
-            raise errors.NotAllowed(
-                "The export holds the seed and every action, which would reveal hidden "
-                "cards, so it is available once the game is over."
-            )
-        data = await manager.export(info.id)
+        data = await manager.export_for_player(info.id, is_moderator=is_moderator(interaction))
         body = json.dumps(data, indent=1, sort_keys=True).encode()
         file = discord.File(io.BytesIO(body), filename=f"dispatch-game-{info.id}.json")
         await reply(
