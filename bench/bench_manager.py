@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import rules  # noqa: E402
-from bot.manager import GameManager  # noqa: E402
-from bot.ports import NullFrontEnd  # noqa: E402
+from bot.delivery.port import NullFrontEnd  # noqa: E402
+from bot.tables.manager import GameManager  # noqa: E402
 
 
 def pick_game(name: str | None) -> str:

@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import rules  # noqa: E402
-from bot.manager import GameManager  # noqa: E402
-from bot.ports import NullFrontEnd  # noqa: E402
+from bot.delivery.port import NullFrontEnd  # noqa: E402
+from bot.tables.manager import GameManager  # noqa: E402
 
 LIVE_GAMES = 10
 
@@ -141,7 +141,7 @@ def pct(values: list[float], p: float) -> float:
 
 
 async def query_plans(manager: GameManager) -> list[str]:
-    from bot.store import HOT_QUERIES  # type: ignore[attr-defined]
+    from bot.storage.store import HOT_QUERIES  # type: ignore[attr-defined]
 
     lines = []
     for name, (sql, params) in HOT_QUERIES.items():

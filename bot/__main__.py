@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from bot.config import Config, setup_logging
-from bot.store import Store, StoreUnavailable
+from bot.storage.store import Store, StoreUnavailable
 
 USAGE = """\
 usage: dispatch                 run the Discord bot (needs DISCORD_TOKEN)
@@ -58,7 +58,7 @@ def check_database(path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] == "sandbox":
-        from bot.sandbox import main as sandbox_main
+        from bot.terminal.sandbox import main as sandbox_main
 
         return sandbox_main(args[1:])
     if args and args[0] in ("-h", "--help", "help"):

@@ -17,9 +17,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import rules  # noqa: E402
+from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost  # noqa: E402
 from bot.errors import DeliveryRetry, DirectMessageClosed  # noqa: E402
-from bot.manager import GameManager  # noqa: E402
-from bot.ports import GameInfo, PrivateMessage, SeatInfo, TablePost  # noqa: E402
+from bot.tables.manager import GameManager  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from toy_game import GAME as TOY  # noqa: E402

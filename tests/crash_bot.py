@@ -32,7 +32,7 @@ async def main(
     api_base: str, ws_url: str, token: str, db_path: str, guild_id: str, *flags: str
 ) -> None:
     if "--no-nonce" in flags:
-        import bot.delivery
+        import bot.delivery.courier
 
         bot.delivery.delivery_nonce = lambda row_id, created_at: ""  # type: ignore[assignment]
     discord.http.Route.BASE = api_base

@@ -25,11 +25,12 @@ from conftest import FakeClock, RecordingFrontEnd
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot import errors, validate
+from bot import errors
 from bot.discord_app.components import encode_arg, parse_play_value, play_value
-from bot.manager import GameManager
-from bot.sandbox import Sandbox
-from bot.sandbox_frontend import TerminalFrontEnd
+from bot.tables import validate
+from bot.tables.manager import GameManager
+from bot.terminal.frontend import TerminalFrontEnd
+from bot.terminal.sandbox import Sandbox
 
 TABLES = ("games", "seats", "actions", "outbox", "timers", "results", "channel_settings")
 

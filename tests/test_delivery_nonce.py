@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from conftest import FakeClock, RecordingFrontEnd
 
-from bot.manager import GameManager
-from bot.outbox import NONCE_MAX_LEN, delivery_nonce
-from bot.ports import GameInfo, PrivateMessage, SeatInfo, TablePost
+from bot.delivery.outbox import NONCE_MAX_LEN, delivery_nonce
+from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
+from bot.tables.manager import GameManager
 
 pytestmark = pytest.mark.usefixtures("toy_game")
 

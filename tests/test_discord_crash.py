@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.delivery.outbox import delivery_nonce
+from bot.delivery.port import PrivateMessage, TablePost
 from bot.errors import DeliveryRetry
-from bot.outbox import delivery_nonce
-from bot.ports import PrivateMessage, TablePost
 from tests.discord_helpers import register_test_game, table, wait_until
 from tests.emulator import Emulator, Message
 

@@ -13,8 +13,8 @@ import pytest
 from conftest import FakeClock, RecordingFrontEnd
 
 from bot import errors
-from bot.manager import GameManager
-from bot.ports import GameInfo
+from bot.delivery.port import GameInfo
+from bot.tables.manager import GameManager
 
 
 async def start(manager: GameManager, seed: int = 5, channel: str = "c1") -> GameInfo:
@@ -528,8 +528,8 @@ async def test_corrupt_rows_affect_only_their_game(
 
 
 def test_queued_views_keep_only_recent_log_lines() -> None:
-    from bot.manager import VIEW_LOG_LINES, _post_payload
-    from bot.ports import TablePost
+    from bot.delivery.port import TablePost
+    from bot.tables.manager import VIEW_LOG_LINES, _post_payload
 
     view = {"log": [f"line {i}" for i in range(500)], "prompt": "p"}
     payload = _post_payload(TablePost(kind="turn", version=3, headline="", view=view))

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from conftest import FakeClock, RecordingFrontEnd
 
+from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.errors import SaveFailed
-from bot.manager import GameManager
-from bot.ports import GameInfo, PrivateMessage, SeatInfo, TablePost
-from bot.store import Session
+from bot.storage.store import Session
+from bot.tables.manager import GameManager
 
 pytestmark = pytest.mark.usefixtures("toy_game")
 

@@ -151,7 +151,7 @@ async def test_the_key_of_a_game_reaches_no_player_until_the_game_is_over(
     import random
 
     from bot import errors
-    from bot.manager import GameManager
+    from bot.tables.manager import GameManager
     from tests.conftest import RecordingFrontEnd
 
     front_end = RecordingFrontEnd()

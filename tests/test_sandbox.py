@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.sandbox import build_parser, run_sandbox
+from bot.terminal.sandbox import build_parser, run_sandbox
 
 ROOT = Path(__file__).resolve().parents[1]
 

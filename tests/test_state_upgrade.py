@@ -57,7 +57,7 @@ def test_an_upgraded_state_is_left_alone_by_a_second_upgrade() -> None:
 
 
 def _row(game_name: str, state: dict[str, Any]) -> Any:
-    from bot.store import GameRow
+    from bot.storage.store import GameRow
 
     return GameRow(
         id=1,
@@ -81,7 +81,7 @@ def _row(game_name: str, state: dict[str, Any]) -> Any:
 
 def test_the_bot_upgrades_a_stored_state_when_it_loads_it() -> None:
     from bot import errors
-    from bot.loading import state_of
+    from bot.tables.loading import state_of
 
     case = CASES["war"]["event waiting for a column"]
     state = state_of(_row("war", case["state"]))

@@ -8,8 +8,8 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.migrate import discover, migrate
-from bot.store import Store
+from bot.storage.migrate import discover, migrate
+from bot.storage.store import Store
 
 
 async def test_migrations_are_idempotent(db_path: Path) -> None:

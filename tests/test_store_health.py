@@ -21,12 +21,12 @@ from pathlib import Path
 import pytest
 from conftest import FakeClock, RecordingFrontEnd
 
-import bot.delivery
-import bot.store
+import bot.delivery.courier
+import bot.storage.store
 from bot import errors
-from bot.manager import GameManager
-from bot.ports import GameInfo
-from bot.store import GameRow, Store, StoreInUse, StoreUnavailable
+from bot.delivery.port import GameInfo
+from bot.storage.store import GameRow, Store, StoreInUse, StoreUnavailable
+from bot.tables.manager import GameManager
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -95,14 +95,14 @@ async def test_a_game_whose_delivery_breaks_is_skipped_and_the_rest_delivered(
     try:
         broken = await start(manager, "c1")
         healthy = await start(manager, "c2")
-        real = bot.delivery.game_info
+        real = bot.delivery.courier.game_info
 
         def breaks_for_one_game(row: GameRow, seats: object) -> GameInfo:
             if row.id == broken.id:  # anything unforeseen inside the courier
                 raise ValueError("unreadable seat table")
             return real(row, seats)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(bot.delivery, "game_info", breaks_for_one_game)
+        monkeypatch.setattr(bot.delivery.courier, "game_info", breaks_for_one_game)
         manager.front_end = up = RecordingFrontEnd()
         for _ in range(3):
             await manager.deliver_due(ignore_backoff=True)
@@ -296,7 +296,7 @@ async def test_sqlite_refusals_at_start_become_one_sentence(
     async def refuse(db: object, *args: object) -> list[int]:
         raise sqlite3.OperationalError(message)
 
-    monkeypatch.setattr(bot.store, "migrate", refuse)
+    monkeypatch.setattr(bot.storage.store, "migrate", refuse)
     with pytest.raises(StoreUnavailable) as raised:
         await Store.open(tmp_path / "x.sqlite3")
     assert says in str(raised.value) and raised.value.exit_code == 3
@@ -313,7 +313,7 @@ async def test_a_database_locked_by_another_program_at_start_gives_exit_code_3(
     sqlite3.connect(db).execute("CREATE TABLE t (x)").connection.close()
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
-    monkeypatch.setattr(bot.store, "BUSY_TIMEOUT_MS", 50)
+    monkeypatch.setattr(bot.storage.store, "BUSY_TIMEOUT_MS", 50)
     try:
         with pytest.raises(StoreUnavailable, match="locked") as raised:
             await Store.open(db)
@@ -328,7 +328,7 @@ async def test_a_database_locked_by_another_program_at_start_gives_exit_code_3(
 HOLDER = textwrap.dedent(
     """
     import asyncio, sys
-    from bot.store import Store
+    from bot.storage.store import Store
 
     async def main():
         store = await Store.open(sys.argv[1])
@@ -388,7 +388,7 @@ async def test_a_process_holding_the_database_refuses_a_second_one(tmp_path: Pat
 async def test_the_sandbox_starts_on_a_store_with_damaged_games(tmp_path: Path) -> None:
     import io
 
-    from bot.sandbox import build_parser, run_sandbox
+    from bot.terminal.sandbox import build_parser, run_sandbox
 
     db = tmp_path / "sandbox.sqlite3"
     args = build_parser().parse_args(["--db", str(db), "--out", str(tmp_path / "out")])

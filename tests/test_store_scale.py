@@ -10,9 +10,9 @@ import aiosqlite
 import pytest
 from conftest import FakeClock, RecordingFrontEnd
 
-from bot import migrate
-from bot.manager import GameManager
-from bot.store import HOT_QUERIES, Store, dumps
+from bot.storage import migrate
+from bot.storage.store import HOT_QUERIES, Store, dumps
+from bot.tables.manager import GameManager
 
 pytestmark = pytest.mark.usefixtures("toy_game")
 
@@ -54,7 +54,7 @@ async def test_every_hot_query_is_answered_from_an_index(
 
 async def test_the_store_runs_the_hot_queries_it_lists(db_path: Path) -> None:
     # The plans above are only worth something if the store runs these very strings.
-    source = Path(__file__).resolve().parents[1].joinpath("bot", "store.py").read_text()
+    source = Path(__file__).resolve().parents[1].joinpath("bot", "storage", "store.py").read_text()
     for name in HOT_QUERIES:
         assert f'_sql("{name}")' in source, f"{name} is listed but the store does not use it"
 

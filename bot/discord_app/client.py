@@ -23,10 +23,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
-from bot.discord_app import components, play
+from bot.discord_app import components, interactions
 from bot.discord_app.cogs import EXTENSIONS
 from bot.discord_app.frontend import DiscordFrontEnd
-from bot.manager import GameManager
+from bot.tables.manager import GameManager
 
 log = logging.getLogger("dispatch.discord")
 
@@ -54,7 +54,7 @@ class DispatchTree(app_commands.CommandTree):
         ):
             log.warning("app command error after response: %r", error)
             return
-        await play.report(interaction, getattr(error, "original", error))
+        await interactions.report(interaction, getattr(error, "original", error))
 
 
 class DispatchBot(commands.Bot):

@@ -216,9 +216,9 @@ async def _dispatch(
     interaction: discord.Interaction[Any], parsed: Parsed, values: list[str]
 ) -> None:
     # Imported here: the handlers need the builder below, and the items need the handlers.
-    from bot.discord_app import play
+    from bot.discord_app import interactions
 
-    await play.on_component(interaction, parsed, values)
+    await interactions.on_component(interaction, parsed, values)
 
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACTION_TEMPLATE):

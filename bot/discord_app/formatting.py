@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.ports import GameInfo, PrivateMessage, TablePost
+from bot.delivery.port import GameInfo, PrivateMessage, TablePost
 
 EMBED_DESCRIPTION_MAX = 4096
 CONTENT_MAX = 2000

@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.delivery.images import board_image, hand_image
+from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.discord_app import formatting
 from bot.discord_app.components import build_prompt_view, build_table_view
 from bot.errors import DeliveryRetry, DirectMessageClosed
-from bot.ports import GameInfo, PrivateMessage, SeatInfo, TablePost, board_image, hand_image
 
 if TYPE_CHECKING:
     from discord.abc import Messageable

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_app.play import reply
+from bot.discord_app.interactions import reply
 
 log = logging.getLogger("dispatch.discord")
 

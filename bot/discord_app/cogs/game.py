@@ -12,11 +12,12 @@ from discord import app_commands
 from discord.ext import commands
 
 import rules
-from bot import errors, validate
+from bot import errors
+from bot.delivery.images import board_image
 from bot.discord_app import formatting
 from bot.discord_app.components import MAX_OPTIONS, parse_play_value, play_value
 from bot.discord_app.frontend import png_file
-from bot.discord_app.play import (
+from bot.discord_app.interactions import (
     lobby_payload,
     manager_of,
     private_payload,
@@ -24,7 +25,7 @@ from bot.discord_app.play import (
     send_private_view,
     user_id,
 )
-from bot.ports import board_image
+from bot.tables import validate
 
 log = logging.getLogger("dispatch.discord")
 

@@ -11,7 +11,7 @@ from discord.ext import commands
 import rules
 from bot.discord_app import formatting
 from bot.discord_app.cogs.game import _choices, game_name_autocomplete
-from bot.discord_app.play import manager_of, reply, user_id
+from bot.discord_app.interactions import manager_of, reply, user_id
 
 #: Card facts shown as embed fields, in this order, when a card has them.
 CARD_FIELDS = ("side", "kind", "value", "boost", "period", "ops")

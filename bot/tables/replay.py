@@ -11,8 +11,8 @@ import json
 from typing import Any
 
 from bot import errors
-from bot.loading import GameRef, find_row, rules_or_none, state_of
-from bot.store import GameRow, Store, dumps
+from bot.storage.store import GameRow, Store, dumps
+from bot.tables.loading import GameRef, find_row, rules_or_none, state_of
 from rules.core.rng import SPLITMIX, legacy_seed
 
 

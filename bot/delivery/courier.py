@@ -16,10 +16,10 @@ from collections import defaultdict
 from collections.abc import Callable
 
 from bot import errors
-from bot.loading import game_info
-from bot.outbox import delivery_nonce, message_from, post_from, post_payload
-from bot.ports import FrontEnd, GameInfo, PrivateMessage, SeatInfo, TablePost
-from bot.store import OutboxRow, Store
+from bot.delivery.outbox import delivery_nonce, message_from, post_from, post_payload
+from bot.delivery.port import FrontEnd, GameInfo, PrivateMessage, SeatInfo, TablePost
+from bot.storage.store import OutboxRow, Store
+from bot.tables.loading import game_info
 
 log = logging.getLogger("dispatch.manager")
 

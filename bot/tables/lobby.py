@@ -16,10 +16,10 @@ from typing import Any
 
 import rules
 from bot import errors
-from bot.loading import find_row, info_in, rules_of, rules_or_none, state_of
-from bot.outbox import record_progress
-from bot.ports import GameInfo
-from bot.store import Session, Store
+from bot.delivery.port import GameInfo
+from bot.storage.store import Session, Store
+from bot.tables.loading import find_row, info_in, rules_of, rules_or_none, state_of
+from bot.tables.turn import commit_turn
 from rules.core.rng import new_key
 
 #: The seed column of a game set up from a secret key (the key is in the state).
@@ -181,7 +181,7 @@ async def start(db: Session, game_id: int, *, reminder_hours: float) -> None:
     row = dataclasses.replace(row, status="active")
     seats = await db.seats(game_id)
     state = state_of(row)
-    await record_progress(
+    await commit_turn(
         db,
         row,
         seats,

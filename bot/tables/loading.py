@@ -12,8 +12,8 @@ from typing import Any
 
 import rules
 from bot import errors
-from bot.ports import GameInfo, GameStatus, SeatInfo
-from bot.store import GameRow, SeatRow, Session
+from bot.delivery.port import GameInfo, GameStatus, SeatInfo
+from bot.storage.store import GameRow, SeatRow, Session
 
 #: A game is named by its id (int) or by the channel it is played in (str).
 GameRef = int | str

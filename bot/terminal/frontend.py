@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from bot.ports import GameInfo, PrivateMessage, SeatInfo, TablePost, View, board_image, hand_image
+from bot.delivery.images import board_image, hand_image
+from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost, View
 
 
 @dataclass

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import errors
+from bot.delivery.port import GameInfo, PlayerView
 from bot.discord_app import formatting
 from bot.discord_app.components import Parsed, build_lobby_view
 from bot.discord_app.frontend import ALLOWED_MENTIONS, private_payload
-from bot.ports import GameInfo, PlayerView
 
 if TYPE_CHECKING:
-    from bot.manager import GameManager
+    from bot.tables.manager import GameManager
 
 log = logging.getLogger("dispatch.discord")
 

@@ -28,7 +28,7 @@ except ImportError:  # not on Windows: one process per file is then up to the ad
     fcntl = None  # type: ignore[assignment]
 
 from bot import errors
-from bot.migrate import migrate
+from bot.storage.migrate import migrate
 
 log = logging.getLogger("dispatch.store")
 

@@ -1,8 +1,10 @@
-"""Playing: a seat's decision applied through the rules, and the two ways out of a game
-that the rules do not decide (resign, abandon).
+"""A turn: a seat's decision applied through the rules and committed, and the two ways out
+of a game that the rules do not decide (resign, abandon).
 
 Each change is one transaction holding the new state, the action row and the outbox rows
-that tell the players about it. The caller holds the game's lock and delivers afterwards.
+that tell the players about it (``commit_turn``, at the end of this file; what they are
+told is built in ``bot.delivery.notices``). The caller holds the game's lock and delivers
+afterwards.
 """
 
 from __future__ import annotations
@@ -16,7 +18,12 @@ from typing import Any
 
 import rules
 from bot import errors
-from bot.loading import (
+from bot.delivery import notices
+from bot.delivery.notices import private_log, public_log, result_line, role_name
+from bot.delivery.outbox import message_payload, post_payload
+from bot.delivery.port import AbandonResult, ActResult, TablePost, View
+from bot.storage.store import GameRow, SeatRow, Session, Store, dumps
+from bot.tables.loading import (
     describe,
     find_row,
     game_info,
@@ -26,9 +33,7 @@ from bot.loading import (
     safe_view,
     state_of,
 )
-from bot.outbox import fresh, post_payload, public_log, record_progress, result_line, role_name
-from bot.ports import AbandonResult, ActResult, TablePost, View
-from bot.store import SeatRow, Session, Store, dumps
+from bot.tables.prompts import decision_digest, fresh
 
 log = logging.getLogger("dispatch.manager")
 
@@ -93,7 +98,7 @@ async def act(
         await db.append_action(game_id, version, role, user_id, verb, arg)
         row = dataclasses.replace(row, version=version)
         try:
-            progress = await record_progress(
+            progress = await commit_turn(
                 db,
                 row,
                 seats,
@@ -227,3 +232,133 @@ async def abandon(db: Session, game_id: int, user_id: str, is_moderator: bool) -
     await db.queue(game_id, "table", None, post_payload(post))
     info = await info_in(db, game_id)
     return AbandonResult(info, done, () if done else waiting)
+
+
+# -- the commit of a change ----------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Progress:
+    """What a change did, for the ``ActResult`` of whoever made it."""
+
+    active_now: tuple[str, ...]
+    outcome: dict[str, Any] | None
+    turn_passed: bool
+    acting_view: View | None = None
+    acting_private_lines: tuple[str, ...] = ()
+    turn_started_at: float | None = None
+
+
+async def commit_turn(
+    db: Session,
+    row: GameRow,
+    seats: Sequence[SeatRow],
+    rules_game: rules.Game,
+    state: dict[str, Any],
+    *,
+    acting_role: str | None,
+    active_before: Sequence[str],
+    default_reminder_hours: float,
+    start: bool = False,
+) -> Progress:
+    """Save the new state and queue what the players must be told (same transaction)."""
+    now = db.now
+    active_now = tuple(rules_game.active_roles(state))
+    outcome = rules_game.outcome(state)
+    public = rules_game.view(state, None)
+    step = str(public.get("step", ""))
+    # A turn passes when someone new must decide, when the game ends, or when a
+    # simultaneous step the table was told about is complete (its last player may well
+    # act next, but everyone should see what was revealed). One side of a simultaneous
+    # step committing first is not a turn: the table is waiting for nobody new.
+    simultaneous_done = len(row.posted_active) > 1 and step != row.posted_step
+    turn_passed = (
+        start
+        or outcome is not None
+        or bool(set(active_now) - set(active_before))
+        or simultaneous_done
+    )
+    public_lines = public_log(public)
+    posted = min(row.posted_log, len(public_lines))
+    user_of = {s.role: s.user_id for s in seats}
+    mention = tuple(user_of[r] for r in active_now if r in user_of)
+
+    if turn_passed:
+        post = notices.turn_post(
+            rules_game,
+            row.game_name,
+            version=row.version,
+            public=public,
+            new_lines=public_lines[posted:],
+            active_now=active_now,
+            mention=mention,
+            start=start,
+        )
+        await db.queue(row.id, "table", None, post_payload(post))
+        await db.set_posted_turn(row.id, active_now, step)
+        posted = len(public_lines)
+
+    progress = Progress(active_now=active_now, outcome=outcome, turn_passed=turn_passed)
+    for seat in seats:
+        view = rules_game.view(state, seat.role)
+        private = private_log(view)
+        new_lines = tuple(private[seat.private_seen :]) if len(private) > seat.private_seen else ()
+        digest = decision_digest(view)
+        new_prompt = digest != seat.prompt_digest or seat.role == acting_role
+        if new_prompt or len(private) != seat.private_seen:
+            await db.update_seat(
+                row.id,
+                seat.role,
+                private_seen=len(private),
+                prompt=(row.version, digest) if new_prompt else None,
+            )
+        if seat.role == acting_role:
+            progress.acting_view = view
+            progress.acting_private_lines = new_lines
+            continue
+        if seat.dm_failed:
+            continue  # they read it with /game hand; the table already told them
+        newly_active = seat.role in active_now and seat.role not in active_before
+        message = notices.private_message(
+            seat.role,
+            version=row.version,
+            view=view,
+            new_lines=new_lines,
+            your_turn=newly_active and outcome is None,
+        )
+        if message is not None:
+            await db.queue(row.id, "private", seat.role, message_payload(message))
+
+    # Reminders: a fresh clock for whoever now owes a decision (acting counts as being
+    # present), none for anyone who does not.
+    if outcome is not None:
+        await db.delete_timers(row.id)
+    else:
+        for role in set(active_before) - set(active_now):
+            await db.delete_timers(row.id, role)
+        clocked = [r for r in active_now if r not in active_before or r == acting_role]
+        hours = await db.reminder_hours(row.channel_id, default_reminder_hours) if clocked else 0
+        for role in clocked:
+            await db.set_timer(
+                row.id, "reminder", role, user_of.get(role), now + hours * 3600, hours * 3600
+            )
+
+    turn_started = now if set(active_now) != set(active_before) else row.turn_started_at
+    progress.turn_started_at = turn_started
+    await db.save_play(
+        row.id,
+        state=state,
+        version=row.version,
+        active_roles=active_now,
+        posted_log=posted,
+        turn_started_at=turn_started,
+    )
+    if outcome is not None:
+        await db.set_status(row.id, "finished")
+        await db.record_result(
+            row.id,
+            outcome.get("winner"),
+            str(outcome.get("reason", "")),
+            dict(outcome.get("score") or {}),
+        )
+    return progress

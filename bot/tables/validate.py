@@ -13,7 +13,7 @@ import math
 from typing import Any
 
 from bot import errors
-from bot.loading import GameRef
+from bot.tables.loading import GameRef
 
 #: SQLite stores integers in 64 bits: a larger game id cannot name a row.
 MAX_GAME_ID = 2**63 - 1

@@ -1,6 +1,6 @@
 """Reminders: a nudge to whoever has kept a game waiting, spaced out further each time.
 
-The timers live in the store (``record_progress`` sets and clears them as turns pass), so
+The timers live in the store (``commit_turn`` sets and clears them as turns pass), so
 they survive a restart. Firing one queues outbox rows; the caller delivers them.
 """
 
@@ -11,11 +11,11 @@ import contextlib
 import logging
 from collections import defaultdict
 
-from bot.delivery import mark_damaged
-from bot.loading import safe_view
-from bot.outbox import message_payload, post_payload
-from bot.ports import PrivateMessage, TablePost
-from bot.store import Session, Store, TimerRow
+from bot.delivery.courier import mark_damaged
+from bot.delivery.outbox import message_payload, post_payload
+from bot.delivery.port import PrivateMessage, TablePost
+from bot.storage.store import Session, Store, TimerRow
+from bot.tables.loading import safe_view
 
 log = logging.getLogger("dispatch.manager")
 

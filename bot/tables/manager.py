@@ -28,11 +28,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot import errors, lobby, play, validate
-from bot.delivery import RETRY_BASE_S, RETRY_CAP_S, Courier, mark_damaged
-from bot.loading import GameRef, find_row, game_info, info_in, safe_view
-from bot.outbox import VIEW_LOG_LINES, post_payload, public_log
-from bot.ports import (
+from bot import errors
+from bot.delivery.courier import RETRY_BASE_S, RETRY_CAP_S, Courier, mark_damaged
+from bot.delivery.notices import public_log
+from bot.delivery.outbox import VIEW_LOG_LINES, post_payload
+from bot.delivery.port import (
     AbandonResult,
     ActResult,
     ChannelSettings,
@@ -41,9 +41,11 @@ from bot.ports import (
     PlayerView,
     UserGame,
 )
-from bot.replay import export_game, replayed_state, stored_state
-from bot.store import Store, dumps
-from bot.timers import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queue_due_reminders
+from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queue_due_reminders
+from bot.storage.store import Store, dumps
+from bot.tables import lobby, turn, validate
+from bot.tables.loading import GameRef, find_row, game_info, info_in, safe_view
+from bot.tables.replay import export_game, replayed_state, stored_state
 
 __all__ = [
     "DEFAULT_REMINDER_HOURS",
@@ -209,7 +211,7 @@ class GameManager:
         game_id = await self._game_id(game)
         async with self._game_locks[game_id]:
             try:
-                result = await play.act(
+                result = await turn.act(
                     self.store,
                     game_id,
                     user_id,
@@ -261,7 +263,7 @@ class GameManager:
         user_id, role = validate.user_id(user_id), validate.role(role)
         game_id = await self._game_id(game)
         async with self._game_locks[game_id], self.store.transaction() as db:
-            role = await play.resign(db, game_id, user_id, role)
+            role = await turn.resign(db, game_id, user_id, role)
             info = await info_in(db, game_id)
         log.info("game=%d user=%s resigned as %s", game_id, user_id, role)
         await self.deliver_due(game_id)
@@ -278,7 +280,7 @@ class GameManager:
         is_moderator = validate.flag(is_moderator, "is_moderator")
         game_id = await self._game_id(game)
         async with self._game_locks[game_id], self.store.transaction() as db:
-            result = await play.abandon(db, game_id, user_id, is_moderator)
+            result = await turn.abandon(db, game_id, user_id, is_moderator)
         await self.deliver_due(game_id)
         return result
 

@@ -20,11 +20,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import rules
-from bot import errors, validate
-from bot.manager import GameManager
-from bot.ports import GameInfo, View
-from bot.sandbox_frontend import TerminalFrontEnd
-from bot.store import StoreUnavailable
+from bot import errors
+from bot.delivery.port import GameInfo, View
+from bot.storage.store import StoreUnavailable
+from bot.tables import validate
+from bot.tables.manager import GameManager
+from bot.terminal.frontend import TerminalFrontEnd
 
 log = logging.getLogger("dispatch.sandbox")
 

@@ -1,0 +1,53 @@
+"""Board and hand images for front ends: the game's renderer, off the event loop.
+
+Rendering is optional per game: a front end keeps working, text only, when a game has no
+renderer or its renderer fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bot.delivery.port import View
+
+log = logging.getLogger("dispatch.images")
+
+
+def _render(kind: str, game_name: str, view: View) -> bytes | None:
+    # Imported here: rendering is optional per game, and a front end must keep working
+    # (text only) when a game has no renderer or the renderer is not written yet.
+    try:
+        import render
+    except ImportError:
+        return None
+    fn = getattr(render, kind, None)
+    if fn is None:
+        return None
+    try:
+        result: bytes | None = fn(game_name, view)
+    except (LookupError, NotImplementedError):
+        return None
+    return result
+
+
+async def board_image(game_name: str, view: View) -> bytes | None:
+    """The public board PNG for a view, or None when the game has no renderer.
+
+    Rendering is CPU work, so it runs in a worker thread. A renderer crash is logged and
+    gives no image rather than losing the message it belongs to.
+    """
+    try:
+        return await asyncio.to_thread(_render, "board_png", game_name, view)
+    except Exception:
+        log.exception("board renderer failed for %s", game_name)
+        return None
+
+
+async def hand_image(game_name: str, view: View) -> bytes | None:
+    """A player's private hand PNG (from their role's view), or None."""
+    try:
+        return await asyncio.to_thread(_render, "hand_png", game_name, view)
+    except Exception:
+        log.exception("hand renderer failed for %s", game_name)
+        return None

@@ -1,0 +1,108 @@
+"""What the players are told after a change: the table post and the private messages.
+
+The play-by-post etiquette:
+- a table post only when the turn completes: someone new must act, the game ended, or a
+  simultaneous step the table was told about is complete. A player's small decisions
+  within one turn (place, place, done) post nothing, so the channel gets one message per
+  turn with all the new log lines;
+- a private "your turn" message to each role that has just become active;
+- a private "reveal" to a non-acting role whose private log grew (the acting player gets
+  their own new lines in the ``ActResult``).
+
+``bot.tables.turn`` queues what is built here in the same transaction as the change.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import rules
+from bot.delivery.port import PrivateMessage, TablePost, View
+
+
+def _list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list) else []
+
+
+def public_log(view: View) -> list[str]:
+    return [str(x) for x in _list(view.get("log"))]
+
+
+def private_log(view: View) -> list[str]:
+    # Not part of the minimal contract: games built on rules.core put a role's private
+    # lines in view["private_log"]; a game without it simply sends no reveals.
+    return [str(x) for x in _list(view.get("private_log"))]
+
+
+def role_name(game: rules.Game | None, role: str | None) -> str:
+    if role is None:
+        return "nobody"
+    names = getattr(game, "role_names", None) or {}
+    return str(names.get(role, role.title()))
+
+
+def result_line(rules_game: rules.Game | None, outcome: dict[str, Any]) -> str:
+    winner = outcome.get("winner")
+    reason = str(outcome.get("reason") or "").strip()
+    head = f"{role_name(rules_game, winner)} wins" if winner else "The game is drawn"
+    return f"Game over: {head}" + (f" ({reason})." if reason else ".")
+
+
+def turn_post(
+    rules_game: rules.Game,
+    game_name: str,
+    *,
+    version: int,
+    public: View,
+    new_lines: list[str],
+    active_now: tuple[str, ...],
+    mention: tuple[str, ...],
+    start: bool,
+) -> TablePost:
+    """The table post of a completed turn: the start, a hand-over, or the end."""
+    outcome = public.get("outcome")
+    if outcome is not None:
+        kind = "end"
+        headline = result_line(rules_game, outcome)
+    else:
+        kind = "start" if start else "turn"
+        names = " and ".join(role_name(rules_game, r) for r in active_now)
+        headline = f"{names} to act." if names else ""
+        if start:
+            headline = f"{rules_game.title or game_name} begins. {headline}".strip()
+    return TablePost(
+        kind=kind,
+        version=version,
+        headline=headline,
+        view=public,
+        log_lines=tuple(new_lines),
+        mention_user_ids=() if outcome else mention,
+        active_roles=active_now,
+        outcome=outcome,
+    )
+
+
+def private_message(
+    role: str, *, version: int, view: View, new_lines: tuple[str, ...], your_turn: bool
+) -> PrivateMessage | None:
+    """A seat's DM after a change: its prompt when its turn begins, else what it has newly
+    learnt; None when there is nothing to tell."""
+    if your_turn:
+        return PrivateMessage(
+            kind="turn",
+            role=role,
+            version=version,
+            headline=str(view.get("prompt", "")) or "Your turn.",
+            view=view,
+            log_lines=new_lines,
+        )
+    if new_lines:
+        return PrivateMessage(
+            kind="reveal",
+            role=role,
+            version=version,
+            headline="New information for you.",
+            view=view,
+            log_lines=new_lines,
+        )
+    return None

@@ -1,0 +1,106 @@
+"""Outbox rows: the posts and messages of a change, stored as JSON in the same transaction
+as the change, read back by ``bot.delivery.courier`` and handed to the front end.
+
+A row is sent with a nonce made from its identity, so a message re-sent after a crash
+between sending and marking is posted once (see docs/discord.md, "Delivery").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.delivery.port import PrivateMessage, TablePost, View
+
+#: How many lines of the public and private logs a queued view keeps. Boards show only the
+#: latest lines and ``log_lines`` carries what is new, while the full log in every queued
+#: message would grow the outbox with the square of the game's length.
+VIEW_LOG_LINES = 50
+
+
+def _trimmed(view: View | None) -> View | None:
+    if view is None:
+        return None
+    trimmed = dict(view)
+    for key in ("log", "private_log"):
+        lines = view.get(key)
+        if isinstance(lines, list) and len(lines) > VIEW_LOG_LINES:
+            trimmed[key] = lines[-VIEW_LOG_LINES:]
+    return trimmed
+
+
+def post_payload(post: TablePost) -> dict[str, Any]:
+    # Field by field rather than dataclasses.asdict, which deep-copies every view.
+    return {
+        "kind": post.kind,
+        "version": post.version,
+        "headline": post.headline,
+        "view": _trimmed(post.view),
+        "log_lines": list(post.log_lines),
+        "mention_user_ids": list(post.mention_user_ids),
+        "active_roles": list(post.active_roles),
+        "outcome": post.outcome,
+    }
+
+
+def message_payload(message: PrivateMessage) -> dict[str, Any]:
+    return {
+        "kind": message.kind,
+        "role": message.role,
+        "version": message.version,
+        "headline": message.headline,
+        "view": _trimmed(message.view),
+        "log_lines": list(message.log_lines),
+    }
+
+
+#: Discord's limit on a message nonce.
+NONCE_MAX_LEN = 25
+
+
+def _base36(n: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = digits[r] + out
+        if n == 0:
+            return out
+
+
+def delivery_nonce(row_id: int, created_at: float) -> str:
+    """The nonce every send of one outbox row carries, e.g. ``dsp42.lx3f9k2a``.
+
+    Discord returns the first message for a repeated nonce (same bot, within a few
+    minutes), so a row sent again after a crash between sending and marking posts once.
+    The row id alone is unique within one database; the row's creation time (epoch ms)
+    keeps a fresh database's row 1 from matching an older database's row 1 when the bot is
+    reset and restarted within those minutes. At most 25 characters (Discord's limit) for
+    row ids below 10**12 until the year 2200.
+    """
+    return f"dsp{row_id}.{_base36(max(0, int(created_at * 1000)))}"
+
+
+def post_from(payload: dict[str, Any], *, nonce: str = "") -> TablePost:
+    return TablePost(
+        kind=payload["kind"],
+        version=int(payload["version"]),
+        headline=str(payload.get("headline", "")),
+        view=payload.get("view"),
+        log_lines=tuple(payload.get("log_lines", ())),
+        mention_user_ids=tuple(payload.get("mention_user_ids", ())),
+        active_roles=tuple(payload.get("active_roles", ())),
+        outcome=payload.get("outcome"),
+        nonce=nonce,
+    )
+
+
+def message_from(payload: dict[str, Any], *, nonce: str = "") -> PrivateMessage:
+    return PrivateMessage(
+        kind=payload["kind"],
+        role=str(payload["role"]),
+        version=int(payload["version"]),
+        headline=str(payload.get("headline", "")),
+        view=payload.get("view") or {},
+        log_lines=tuple(payload.get("log_lines", ())),
+        nonce=nonce,
+    )
