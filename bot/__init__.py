@@ -1,6 +1,10 @@
-"""Dispatch: the async half of the bot.
+"""Dispatch: the async half of the bot, in rooms (see docs/architecture.md).
 
-``bot.manager.GameManager`` runs games over the store; front ends (Discord, the terminal
-sandbox, tests) implement ``bot.ports.FrontEnd`` and never touch the database or the rules
-directly. Nothing in this package except ``bot.discord_app`` imports discord.
+- ``bot.storage``: the SQLite store and its numbered migrations;
+- ``bot.tables``: the ``GameManager`` and the games it runs: lobby, turns and their commit;
+- ``bot.delivery``: the front-end port, what players are told, the outbox and its courier;
+- ``bot.discord_app`` and ``bot.terminal``: the two front ends.
+
+Front ends implement ``bot.delivery.port.FrontEnd`` and never touch the database or the
+rules directly. Nothing here except ``bot.discord_app`` imports discord.
 """

@@ -528,8 +528,9 @@ async def test_corrupt_rows_affect_only_their_game(
 
 
 def test_queued_views_keep_only_recent_log_lines() -> None:
+    from bot.delivery.outbox import VIEW_LOG_LINES
+    from bot.delivery.outbox import post_payload as _post_payload
     from bot.delivery.port import TablePost
-    from bot.tables.manager import VIEW_LOG_LINES, _post_payload
 
     view = {"log": [f"line {i}" for i in range(500)], "prompt": "p"}
     payload = _post_payload(TablePost(kind="turn", version=3, headline="", view=view))

@@ -37,13 +37,4 @@ def run(config: Config) -> None:
         ) from None
 
 
-async def serve(config: Config) -> None:
-    """The same as ``run`` for a caller that already has an event loop."""
-    if not config.token:
-        raise SystemExit("DISCORD_TOKEN is not set; see docs/discord.md.")
-    bot = create_bot(config)
-    async with bot:
-        await bot.start(config.token)
-
-
-__all__ = ["create_bot", "run", "serve"]
+__all__ = ["create_bot", "run"]

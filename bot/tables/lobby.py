@@ -33,26 +33,33 @@ def draw_seat(seed: int | None, roles: Sequence[str]) -> str:
     return random.Random(seed).choice(list(roles))
 
 
-async def create_game(
-    store: Store,
-    guild_id: str | None,
-    channel_id: str,
-    game_name: str,
-    creator_id: str,
-    options: dict[str, Any] | None,
-    seed: int | None,
-    seat: str | None,
-    opponent_id: str | None,
-    *,
-    hotseat: bool,
-    reminder_hours: float,
-) -> GameInfo:
+@dataclasses.dataclass(frozen=True)
+class NewGame:
+    """A request to open a game, its values already checked (``bot.tables.validate``)."""
+
+    guild_id: str | None
+    channel_id: str
+    game_name: str
+    creator_id: str
+    options: dict[str, Any] | None = None
+    seed: int | None = None
+    #: The creator's role, ``"random"``, or None for the first role.
+    seat: str | None = None
+    #: Takes the next free role at once.
+    opponent_id: str | None = None
+    #: One user may hold several seats (sandbox, testing).
+    hotseat: bool = False
+
+
+async def create_game(store: Store, request: NewGame, *, reminder_hours: float) -> GameInfo:
     """Open a game in a channel and seat its creator (see ``GameManager.create_game``)."""
+    game_name, seed, seat, hotseat = request.game_name, request.seed, request.seat, request.hotseat
+    creator_id, opponent_id = request.creator_id, request.opponent_id
     game = rules_or_none(game_name)
     if game is None:
         raise errors.UnknownGame(game_name, rules.GAMES.keys())
     roles = tuple(game.roles)
-    options = dict(options or {})
+    options = dict(request.options or {})
     # No seed chosen: a secret key nobody at the table can guess or work back from the
     # cards they see (see rules.core.rng). It lives only in the state; the seed column
     # then holds NO_SEED.
@@ -85,12 +92,12 @@ async def create_game(
 
     try:
         async with store.transaction() as db:
-            busy = await db.live_game_in_channel(channel_id)
+            busy = await db.live_game_in_channel(request.channel_id)
             if busy is not None:
                 raise errors.ChannelBusy(busy.id)
             game_id = await db.insert_game(
-                guild_id=guild_id,
-                channel_id=channel_id,
+                guild_id=request.guild_id,
+                channel_id=request.channel_id,
                 game_name=game_name,
                 options=options,
                 seed=NO_SEED if seed is None else int(seed),
@@ -106,7 +113,7 @@ async def create_game(
     except sqlite3.IntegrityError:
         # Another creator won the race for this channel (the partial unique index).
         async with store.read() as db:
-            busy = await db.live_game_in_channel(channel_id)
+            busy = await db.live_game_in_channel(request.channel_id)
         raise errors.ChannelBusy(busy.id if busy else 0) from None
 
 

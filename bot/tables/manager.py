@@ -1,21 +1,19 @@
-"""GameManager: lobby, actions, deliveries, reminders. Async, and no discord import.
+"""GameManager: the one door to every game. Async, and no discord import.
 
 Every change to a game is one SQLite transaction holding the new state, the action row and
 the outbox rows that tell the players about it. Delivery happens after the commit, through
 the front-end port, so a crash at any point loses nothing: whatever was committed but not
 delivered is delivered by ``deliver_pending`` on the next start.
 
-The manager owns the per-game locks and the order of things (change, commit, deliver); the
-work is done by:
-- ``bot.validate``: every value handed in is checked first, so a bad one is refused
-  politely before anything is read or written;
-- ``bot.lobby``: creating a game, taking and leaving seats, the start;
-- ``bot.play``: applying a decision, resigning, abandoning;
-- ``bot.outbox``: what the players are told after a change (see there for the etiquette);
-- ``bot.delivery``: handing the outbox to the front end, with retries;
-- ``bot.timers``: reminders;
-- ``bot.replay``: export and replay of the action log;
-- ``bot.loading``: reading a game back from the store.
+The manager owns the per-game locks and the order of things (check, change, commit,
+deliver); the work is done by its neighbours in ``bot.tables``:
+- ``validate``: every value handed in is checked first, so a bad one is refused politely
+  before anything is read or written;
+- ``lobby``: creating a game, taking and leaving seats, the start;
+- ``turn``: applying a decision and committing it (``commit_turn``), resigning, abandoning;
+- ``loading``: reading a game back from the store; ``replay``: export and replay;
+and in ``bot.delivery``: ``notices`` (what players are told), ``outbox`` (how it is kept),
+``courier`` (handing it to the front end, with retries), ``reminders``.
 """
 
 from __future__ import annotations
@@ -31,7 +29,6 @@ from typing import Any
 from bot import errors
 from bot.delivery.courier import RETRY_BASE_S, RETRY_CAP_S, Courier, mark_damaged
 from bot.delivery.notices import public_log
-from bot.delivery.outbox import VIEW_LOG_LINES, post_payload
 from bot.delivery.port import (
     AbandonResult,
     ActResult,
@@ -47,20 +44,7 @@ from bot.tables import lobby, turn, validate
 from bot.tables.loading import GameRef, find_row, game_info, info_in, safe_view
 from bot.tables.replay import export_game, replayed_state, stored_state
 
-__all__ = [
-    "DEFAULT_REMINDER_HOURS",
-    "REMINDER_GROWTH",
-    "RETRY_BASE_S",
-    "RETRY_CAP_S",
-    "VIEW_LOG_LINES",
-    "GameManager",
-    "GameRef",
-]
-
 log = logging.getLogger("dispatch.manager")
-
-#: The old private name of ``bot.outbox.post_payload``, still imported by tests.
-_post_payload = post_payload
 
 
 class GameManager:
@@ -143,18 +127,11 @@ class GameManager:
         seat = validate.role(seat)
         opponent_id = validate.optional_user_id(opponent_id, "opponent")
         hotseat = validate.flag(hotseat, "hotseat")
+        request = lobby.NewGame(
+            guild_id, channel_id, game_name, creator_id, options, seed, seat, opponent_id, hotseat
+        )
         info = await lobby.create_game(
-            self.store,
-            guild_id,
-            channel_id,
-            game_name,
-            creator_id,
-            options,
-            seed,
-            seat,
-            opponent_id,
-            hotseat=hotseat,
-            reminder_hours=self.default_reminder_hours,
+            self.store, request, reminder_hours=self.default_reminder_hours
         )
         log.info(
             "game=%d created %s in channel %s by %s", info.id, game_name, channel_id, creator_id
@@ -211,15 +188,9 @@ class GameManager:
         game_id = await self._game_id(game)
         async with self._game_locks[game_id]:
             try:
+                move = turn.Move(user_id, verb, arg, expected_version, role)
                 result = await turn.act(
-                    self.store,
-                    game_id,
-                    user_id,
-                    verb,
-                    arg,
-                    expected_version,
-                    role,
-                    reminder_hours=self.default_reminder_hours,
+                    self.store, game_id, move, reminder_hours=self.default_reminder_hours
                 )
             except errors.CorruptGame as exc:
                 await mark_damaged(self.store, game_id, exc.detail)
@@ -465,6 +436,3 @@ class GameManager:
             except Exception:
                 log.exception("background delivery pass failed")
             await asyncio.sleep(interval_s)
-
-    #: The name the design notes use for the same loop.
-    run_delivery_loop = run_background

@@ -44,18 +44,23 @@ RULES_FAILED = errors.IllegalMove(
 )
 
 
-async def act(
-    store: Store,
-    game_id: int,
-    user_id: str,
-    verb: str,
-    arg: Any,
-    expected_version: int | None,
-    role: str | None,
-    *,
-    reminder_hours: float,
-) -> ActResult:
-    """Apply one decision of ``user_id``; nothing changes unless it is legal and fresh."""
+@dataclasses.dataclass(frozen=True)
+class Move:
+    """One decision as a player sent it, its values already checked."""
+
+    user_id: str
+    verb: str
+    arg: Any = None
+    #: The game version the button was drawn at (None: a typed command, never stale).
+    expected_version: int | None = None
+    #: Which of the user's seats acts (hot-seat games); None: the only or active one.
+    role: str | None = None
+
+
+async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) -> ActResult:
+    """Apply one decision; nothing changes unless it is legal and fresh."""
+    user_id, verb, arg, role = move.user_id, move.verb, move.arg, move.role
+    expected_version = move.expected_version
     async with store.read() as db:
         row = await find_row(db, game_id, live=False)
         seats = await db.seats(game_id)

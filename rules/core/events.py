@@ -193,13 +193,6 @@ def _advance(here: Frame) -> None:
     here["scratch"] = {}
 
 
-def skip_rest(state: State) -> None:
-    """End the current event early (an op found nothing left to do)."""
-    here = current_frame(state)
-    if here is not None:
-        here["pc"] = 1 << 30
-
-
 class EventStep(Step):
     """The flow-of-play step in which an event runs and waits for decisions."""
 
