@@ -107,7 +107,7 @@ class Courier:
                 post = post_from(payload, nonce=nonce) if row.kind == "table" else None
                 message = message_from(payload, nonce=nonce) if row.kind == "private" else None
             except (ValueError, KeyError, TypeError) as exc:
-                # Our own rows are written by bot.outbox; an unreadable one can only come
+                # Our own rows are written by bot.tables.turn; an unreadable one can only come
                 # from damage. Retrying would not help and must not block the stream.
                 log.error("outbox row %d is unreadable, dropped: %r", row.id, exc)
                 async with self.store.write() as db:

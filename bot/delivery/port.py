@@ -87,7 +87,7 @@ class TablePost:
     active_roles: tuple[str, ...] = ()
     #: Set on ``end``: {"winner": role or None, "reason": str, "score": {...}}.
     outcome: dict[str, Any] | None = None
-    #: The outbox row's identity (``bot.outbox.delivery_nonce``), set by delivery: the same
+    #: The outbox row's identity (``bot.delivery.outbox.delivery_nonce``), set by delivery: the same
     #: row sent twice (a crash between sending and marking) carries the same nonce, so
     #: Discord keeps the first message instead of posting again. Empty outside delivery.
     nonce: str = ""

@@ -77,7 +77,7 @@ async def private_payload(
 
 
 class DiscordFrontEnd:
-    """Implements ``bot.ports.FrontEnd`` for a running discord.py client."""
+    """Implements ``bot.delivery.port.FrontEnd`` for a running discord.py client."""
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client

@@ -1,4 +1,4 @@
-"""Numbered SQL migrations: ``bot/migrations/NNNN_name.sql``, applied in order, once.
+"""Numbered SQL migrations: ``bot/storage/migrations/NNNN_name.sql``, applied in order, once.
 
 The applied versions are recorded in ``schema_migrations``; running again applies only
 the newer files, so it is safe on every start-up. Each file runs in its own transaction

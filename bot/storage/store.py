@@ -1,4 +1,4 @@
-"""The SQLite store: one aiosqlite connection, WAL, schema through ``bot.migrate``.
+"""The SQLite store: one aiosqlite connection, WAL, schema through ``bot.storage.migrate``.
 
 All access goes through ``Store.read()`` or ``Store.transaction()``, which hand out a
 ``Session`` with the SQL. One connection is shared by every coroutine, so an open

@@ -1,0 +1,1 @@
+"""The terminal front end: ``dispatch sandbox``, two local players, no Discord needed."""
