@@ -24,7 +24,7 @@ def ww_display() -> tuple[dict, list[str]]:
 
 
 def test_face_c_or_lowest_flips_c_and_allows_c_or_the_lowest_face_up_ops(monkeypatch) -> None:
-    state, k = ww_display()
+    state, _k = ww_display()
     force_faces(monkeypatch, "c_low")
     act(state, "roll", "british")
     assert slot(state, "british", "C") == [("k3", True)]
@@ -50,7 +50,7 @@ def test_double_bang_result_has_no_effect(monkeypatch) -> None:
 
 
 def test_lowest_ties_are_left_to_the_player(monkeypatch) -> None:
-    state, k = ww_display()
+    state, _k = ww_display()
     state["displays"]["british"]["slots"]["D"][0]["up"] = True  # D = 1 Ops, ties with B
     force_faces(monkeypatch, "c_low")
     act(state, "roll", "british")
@@ -58,7 +58,7 @@ def test_lowest_ties_are_left_to_the_player(monkeypatch) -> None:
 
 
 def test_face_event_or_lowest_player_flips_until_two_face_up(monkeypatch) -> None:
-    state, k = ww_display()
+    state, _k = ww_display()
     state["displays"]["british"]["slots"]["B"][0]["up"] = False
     force_faces(monkeypatch, "event_low")
     act(state, "roll", "british")
@@ -161,7 +161,7 @@ def test_double_slot_flips_both_cards_and_is_refilled_to_two(monkeypatch) -> Non
     assert {"k1", "k2"} <= set(actions(state)["played"])
     act(state, "played", "k2")
     act(state, "purpose", "order")
-    assert [c for c, _up in slot(state, "blue", "A")][0] == "k1"
+    assert next(c for c, _up in slot(state, "blue", "A")) == "k1"
     assert len(slot(state, "blue", "A")) == 2 and slot(state, "blue", "A")[1][1] is False
     clean(state)
 
