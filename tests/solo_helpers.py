@@ -127,4 +127,11 @@ def slot(state: dict[str, Any], side: str, name: str) -> list[tuple[str, bool]]:
 
 
 def clean(state: dict[str, Any]) -> None:
-    assert GAME.invariants(state) == []
+    broken = GAME.invariants(state)
+    assert broken == [], broken
+
+
+def to_top(state: dict[str, Any], card: str, deck: str = "shared") -> None:
+    """Move ``card`` to the top of a draw deck, face down."""
+    _lift(state, card)
+    state["decks"][deck]["draw"].insert(0, card)

@@ -30,6 +30,7 @@ from rules.solo.display import (
     slot_of,
     standard_fill,
     take,
+    target,
 )
 from rules.solo.sheets import SHEETS, of, sheet
 
@@ -329,11 +330,12 @@ def shrink_hand(state: State, side: str, emptied: str | None) -> None:
     for slot in losing:
         display["double"].remove(slot)
         second = display["slots"][slot][1:] if len(display["slots"][slot]) > 1 else []
-        if second and emptied and emptied != slot and not display["slots"][emptied]:
+        short = emptied and len(display["slots"][emptied]) < target(state, side, emptied)
+        if second and short and emptied != slot:
             display["slots"][slot].remove(second[0])
             display["slots"][emptied].append(second[0])
             log(state, f"The second card of slot {slot} moves to slot {emptied}.")
-    if emptied and not display["slots"][emptied] and not losing:
+    if emptied and len(display["slots"][emptied]) < target(state, side, emptied) and not losing:
         refill(state, side, emptied, "down")
     reroll_hands(state, lost_second="discard")
 

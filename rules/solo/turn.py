@@ -171,7 +171,7 @@ def after_flip(game: Any, state: State) -> None:
         and sheet["surprise_only_reroll"]
         and choices
         and all(cards.kind(state, c) == "surprise" for c in choices)
-        and not all(cards.kind(state, c) == "surprise" for c in face_up(state, side))
+        and any(cards.kind(state, e["card"]) != "surprise" for _s, e in all_entries(state, side))
         and ts["rerolls"] < REROLL_CAP
     ):
         ts["rerolls"] += 1
