@@ -360,8 +360,11 @@ class Identify(SoloStep):
             taken = {
                 cards.number(state, c) for side in state["displays"] for c in face_up(state, side)
             }
+            deck_name = state["displays"][_owner(state, state["asking"]["card"])]["deck"]
+            listed = {int(n) for n in state["library"].get(deck_name, {})}
+            numbers = sorted(set(range(1, deck["size"] + 1)) | listed)
             return {
-                "number": [n for n in range(1, deck["size"] + 1) if n not in taken],
+                "number": [n for n in numbers if n not in taken],
                 "unnumbered": True,
             }
         if q == "value":
