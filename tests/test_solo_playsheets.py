@@ -722,3 +722,32 @@ def test_samurai_end_of_turn_honor_choices() -> None:
     act(state, "reward", "dragon")
     act(state, "dragon_discard", "yes")
     assert state["step"] == "table"
+
+
+def test_caesar_exhausted_deck_card_draw_takes_a_random_face_down_card_of_the_other_side(
+    monkeypatch,
+) -> None:
+    state = caesar()
+    deck = state["decks"]["shared"]
+    deck["discard"] += deck["draw"]
+    deck["draw"] = []
+    gone = state["displays"]["gaul"]["slots"]["E"].pop()
+    deck["discard"].append(gone["card"])
+    assert actions(state)["borrow"] == ["gaul"]
+    force_rolls(monkeypatch, "rules.solo.display.roll", 6)  # 3 face-down cards: the third
+    act(state, "borrow", "gaul")
+    assert slot(state, "gaul", "E") == [("k15", False)]
+    assert slot(state, "rome", "E") == []
+    clean(state)
+
+
+@pytest.mark.parametrize(
+    ("playsheet", "side"), [("washingtons_war", "british"), ("for_the_people", "confederate")]
+)
+def test_who_goes_first_face_up_campaign_card(playsheet: str, side: str) -> None:
+    state = session(playsheet)
+    assert GAME.view(state, "solo")["campaign_face_up"] is False
+    card = slot(state, side, "A")[0][0]
+    known(state, card, value=0, event=True, kind="campaign")
+    assert GAME.view(state, "solo")["campaign_face_up"] is True
+    assert GAME.view(session("caesar"), "solo")["campaign_face_up"] is None

@@ -80,6 +80,18 @@ Ambiguities of the text and our rulings:
    The default deck size (110) is a placeholder: set ``deck_size`` or import a list.
 19. C&C unplayable results: "no card can be played" is the player's call (verb
    unplayable); five face-up unplayable cards start the slot-A search.
+20. Caesar, exhausted deck: when a Surprise or Reaction card makes its side draw (verb
+   borrow), the chart picks among the other display's face-down cards (face-up ones if it
+   has none), counted A to E; the card keeps its facing in the drawer's first empty slot.
+21. Who goes first (Washington's War 5.3.A, For The People 3.31): the view says whether
+   the British / Confederate display shows a face-up Campaign card (kind "campaign");
+   the player applies the host game's rule.
+22. Illusions of Glory has no card list, so its War Status Reshuffle (verb commitment)
+   reshuffles and deals the display again but adds no new tokens: the new physical cards
+   simply join the anonymous deck.
+23. Playsheet flow: the player tells Dispatch when an automated side's round begins (verb
+   roll), when a turn ends (new_turn) and what happens on the board (attack, reaction,
+   reshuffle...); Dispatch never guesses the host game's sequence of play.
 """
 
 from __future__ import annotations
@@ -172,6 +184,7 @@ class SoloSystem(Game):
             "decks": decks,
             "die": last,
             "war_status": dict(state["war_status"]) if sheet.get("war_status_reshuffle") else {},
+            "campaign_face_up": _campaign_face_up(state),
         }
 
     def catalogue(self) -> list[dict[str, Any]]:
@@ -182,6 +195,17 @@ class SoloSystem(Game):
 
     def invariants(self, state: State) -> list[str]:
         return invariants(state)
+
+
+def _campaign_face_up(state: State) -> bool | None:
+    """Washington's War 5.3.A / For The People 3.31: a face-up Campaign card on the named
+    side's display settles who goes first without a Fate Die roll. None: not this sheet."""
+    side = of(state).get("who_goes_first")
+    if not side or side not in state["displays"]:
+        return None
+    return any(
+        cards.kind(state, e["card"]) == "campaign" and e["up"] for _s, e in all_entries(state, side)
+    )
 
 
 def _shown(state: State, entry: dict[str, Any]) -> dict[str, Any]:

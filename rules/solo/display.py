@@ -265,12 +265,17 @@ def chart_pick(state: State, count: int) -> tuple[int, list[int]]:
 
 
 def random_face_up(state: State, side: str, pool: str = "up") -> str | None:
-    """Pick one card of ``side``'s display with the chart (face-up cards; ``pool="any"``
-    counts every card). More than five cards (double slots): the chart first picks a slot
-    among those holding such cards, then a card within it (ruling 6)."""
+    """Pick one card of ``side``'s display with the chart: face-up cards (``pool="any"``:
+    every card, ``pool="down"``: only face-down ones). More than five cards (double
+    slots): the chart first picks a slot among those holding such cards, then a card
+    within it (ruling 6)."""
     by_slot: list[list[str]] = []
     for slot in SLOTS:
-        cards = [e["card"] for e in entries(state, side, slot) if e["up"] or pool == "any"]
+        cards = [
+            e["card"]
+            for e in entries(state, side, slot)
+            if pool == "any" or e["up"] == (pool == "up")
+        ]
         if cards:
             by_slot.append(cards)
     flat = [c for cards in by_slot for c in cards]

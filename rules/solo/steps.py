@@ -14,6 +14,7 @@ from rules.core import Actions, Arg, State, Step, goto, heading, log, roll
 from rules.solo import cards
 from rules.solo.display import (
     SLOTS,
+    all_entries,
     deck_label,
     deck_of,
     discard,
@@ -21,6 +22,7 @@ from rules.solo.display import (
     face_down_slots,
     face_up,
     flip_one,
+    random_face_up,
     refill,
     side_name,
     slot_of,
@@ -113,6 +115,16 @@ class Table(SoloStep):
         strikes: list[int | str] = [s for s in displays if kind_cards(state, s, "first_strike")]
         if strikes:
             acts["first_strike"] = strikes
+        if sheet["exhaustion"] == "caesar":
+            borrowers: list[int | str] = [
+                s
+                for s in displays
+                if not deck_of(state, s)["draw"]
+                and other(state, s) in displays
+                and any(not e for e in displays[s]["slots"].values())
+            ]
+            if borrowers:
+                acts["borrow"] = borrowers
         if sheet.get("seppuku"):
             acts["seppuku"] = [s for s in displays if state["hands"][s] > 1]
             acts["end_of_turn"] = list(displays)
@@ -134,6 +146,7 @@ class Table(SoloStep):
             "random_discard": "Random discard from {}",
             "attack": "{} attacks",
             "first_strike": "{} plays First Strike",
+            "borrow": "{} draws from the other display (deck exhausted)",
             "seppuku": "{} loses a leader or command tent",
             "end_of_turn": "End of turn for {}",
             "leader_lost": "{} loses a leader",
@@ -253,6 +266,27 @@ class Table(SoloStep):
         cards_remaining_down(state, "rome")
         refill(state, "rome", slot, "down")
         log(state, "Rome interrupts with Winter Campaign, without the Fate Die.")
+        settle(game, state, "table")
+
+    def on_borrow(self, game: Any, state: State, role: str, arg: Arg) -> None:
+        """Caesar, exhausted deck: a card draw of a Surprise or Reaction card takes a random
+        face-down card of the other display (a face-up one if none), by the chart."""
+        side = str(arg)
+        lender = other(state, side)
+        pool = "down" if any(not e["up"] for _s, e in all_entries(state, lender)) else "up"
+        card = random_face_up(state, lender, pool)
+        if card is None:
+            log(state, f"{side_name(state, lender)} has no card to give.")
+        else:
+            entry = next(e for _s, e in all_entries(state, lender) if e["card"] == card)
+            take(state, lender, card)
+            empty = next(s for s in SLOTS if not state["displays"][side]["slots"][s])
+            state["displays"][side]["slots"][empty].append(entry)
+            log(
+                state,
+                f"{side_name(state, side)} draws a random card of the "
+                f"{side_name(state, lender)} display into slot {empty}.",
+            )
         settle(game, state, "table")
 
     def on_first_strike(self, game: Any, state: State, role: str, arg: Arg) -> None:
