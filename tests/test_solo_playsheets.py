@@ -751,3 +751,47 @@ def test_who_goes_first_face_up_campaign_card(playsheet: str, side: str) -> None
     known(state, card, value=0, event=True, kind="campaign")
     assert GAME.view(state, "solo")["campaign_face_up"] is True
     assert GAME.view(session("caesar"), "solo")["campaign_face_up"] is None
+
+
+@pytest.mark.parametrize("number", [81, 82])
+def test_ftp_conditional_mandatory_cards_become_mandatory_when_told(number: int) -> None:
+    state = ftp()
+    known(state, "k1", value=2, event=True, number=number)
+    state["displays"]["union"]["remaining"] = 1
+    assert actions(state)["mandatory"] == ["k1"]
+    act(state, "mandatory", "k1")
+    assert "mandatory" not in actions(state)
+    act(state, "roll", "union")
+    assert actions(state)["played"] == ["k1"], "now it must be played before the marker hits 0"
+
+
+def test_purpose_buttons_use_the_games_words(monkeypatch) -> None:
+    state = session("paths_of_glory")
+    arrange(state, "central_powers", {"A": [("CP6", True)]})
+    force_faces(monkeypatch, "ab")
+    act(state, "roll", "central_powers")
+    act(state, "played", "CP6")
+    labels = GAME.view(state, "solo")["labels"]["purpose"]
+    assert labels == {
+        "ops": "Operations",
+        "sr": "Strategic Redeployment",
+        "rp": "Replacement Points",
+        "event": "Event",
+    }
+
+
+def test_cc_random_discard_without_face_up_cards_has_no_marker_to_move() -> None:
+    state = cca()
+    for s in "AB":
+        state["displays"]["blue"]["slots"][s][0]["up"] = False
+    act(state, "random_discard", "blue")
+    assert state["log"][-1] == "Blue has no face-up card to discard."
+    assert state["displays"]["blue"]["remaining"] is None
+
+
+def test_ftp_red_river_campaign_is_not_mandatory_for_the_confederacy() -> None:
+    state = ftp()
+    known(state, "k11", value=2, event=True, number=14)
+    state["displays"]["confederate"]["remaining"] = 1
+    act(state, "roll", "confederate")
+    assert state["ts"]["face"] is not None, "the Fate Die is rolled as usual"

@@ -60,8 +60,10 @@ Ambiguities of the text and our rulings:
    or reaction card is also playable by the active side whatever the die says.
 13. Named card effects (Washington's War random discards, For The People's random
    removals, Mata Hari) fire when the card is played for its event. For The People's
-   Emancipation Proclamation and Foreign Intervention become mandatory only when their
-   conditions hold: the player tells that by giving the kind "mandatory" when flipped.
+   Emancipation Proclamation (#81) and Foreign Intervention (#82) become mandatory only
+   when their conditions hold: the player says so (verb mandatory, offered while either
+   is face up), and from then on they count as mandatory cards. Red River Campaign (#14)
+   is always mandatory on the Union display.
 14. Reaction cards (For The People) are checked when the player says their requirements
    hold (verb reaction); 1-3 plays them. Battle (Washington's War) and combat (Paths /
    Illusions) cards: played combat cards do not move Cards Remaining (they are not the

@@ -271,8 +271,11 @@ def random_discard(state: State, side: str, *, pool: str = "up") -> tuple[str | 
     card = random_face_up(state, side, pool)
     who = side_name(state, side)
     if card is None:
-        cards_remaining_down(state, side)
-        log(state, f"{who} has no face-up card to discard; Cards Remaining slides one.")
+        if state["displays"][side]["remaining"] is None:
+            log(state, f"{who} has no face-up card to discard.")
+        else:
+            cards_remaining_down(state, side)
+            log(state, f"{who} has no face-up card to discard; Cards Remaining slides one.")
         return None, None
     slot = take(state, side, card)
     discard(state, side, card)

@@ -125,6 +125,14 @@ class Table(SoloStep):
             ]
             if borrowers:
                 acts["borrow"] = borrowers
+        conditional: list[int | str] = [
+            c
+            for side in displays
+            for c in _named_face_up(state, side, "conditional_mandatory")
+            if cards.kind(state, c) != "mandatory"
+        ]
+        if conditional:
+            acts["mandatory"] = conditional
         if sheet.get("seppuku"):
             acts["seppuku"] = [s for s in displays if state["hands"][s] > 1]
             acts["end_of_turn"] = list(displays)
@@ -156,6 +164,8 @@ class Table(SoloStep):
             return names[verb].format(side_name(state, arg))
         if verb == "reshuffle" and isinstance(arg, str):
             return f"Reshuffle the {deck_label(state, arg)}"
+        if verb == "mandatory" and isinstance(arg, str):
+            return f"{cards.name(state, arg)}: its conditions hold, it is mandatory now"
         if verb == "reaction" and isinstance(arg, str):
             return f"Reaction check: {cards.name(state, arg)}"
         return {
@@ -288,6 +298,12 @@ class Table(SoloStep):
                 f"{side_name(state, lender)} display into slot {empty}.",
             )
         settle(game, state, "table")
+
+    def on_mandatory(self, game: Any, state: State, role: str, arg: Arg) -> None:
+        """For The People #81/#82: their conditions now hold, so they count as mandatory."""
+        card = str(arg)
+        state["identity"][card] = {**state["identity"][card], "kind": "mandatory"}
+        log(state, f"{cards.name(state, card)} now counts as a mandatory card.")
 
     def on_first_strike(self, game: Any, state: State, role: str, arg: Arg) -> None:
         side = str(arg)
@@ -645,9 +661,22 @@ class Search(SoloStep):
         _search_draw(game, state)
 
 
+PURPOSE_LABELS = {
+    "ops": "Operations",
+    "ap": "Activity Points",
+    "sr": "Strategic Redeployment",
+    "rp": "Replacement Points",
+    "event": "Event",
+    "order": "Order units",
+}
+
+
 class Purpose(SoloStep):
     def prompt(self, game: Any, state: State, role: str) -> str:
         return f"For what purpose is {cards.name(state, state['ts']['card'])} played?"
+
+    def label(self, game: Any, state: State, role: str, verb: str, arg: Arg) -> str:
+        return PURPOSE_LABELS.get(str(arg), str(arg))
 
     def actions(self, game: Any, state: State, role: str) -> Actions:
         return {"purpose": list(purposes(state, state["ts"]["card"]))}

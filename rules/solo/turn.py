@@ -60,7 +60,7 @@ def begin_round(game: Any, state: State, side: str) -> None:
         goto(game, state, "choose")
         return
     if sheet["mandatory"] == "before_zero":
-        mandatory = [c for c in face_up(state, side) if _is_mandatory(state, c)]
+        mandatory = [c for c in face_up(state, side) if _is_mandatory(state, c, side)]
         remaining = state["displays"][side]["remaining"]
         if mandatory and remaining is not None and remaining <= len(mandatory):
             log(state, f"{who} must play its face-up mandatory card now: no Fate Die.")
@@ -111,12 +111,11 @@ def flip_more(game: Any, state: State) -> None:
         after_flip(game, state)
 
 
-def _is_mandatory(state: State, card: str) -> bool:
+def _is_mandatory(state: State, card: str, side: str) -> bool:
     if cards.kind(state, card) == "mandatory":
         return True
-    num = cards.number(state, card)
-    sheet = of(state)
-    return num in named(sheet, "union_mandatory")
+    # For The People: Red River Campaign is mandatory only when the Union holds it
+    return side == "union" and cards.number(state, card) in named(of(state), "union_mandatory")
 
 
 @resumes("after_flip")
@@ -129,7 +128,7 @@ def after_flip(game: Any, state: State) -> None:
     revealed = [c for c in ts["revealed"] if c in on_display]
     if sheet["mandatory"] == "immediate":
         for card in revealed:
-            if _is_mandatory(state, card):
+            if _is_mandatory(state, card, side):
                 slot = take(state, side, card)
                 discard(state, side, card)
                 log(
@@ -141,7 +140,7 @@ def after_flip(game: Any, state: State) -> None:
                 settle(game, state, "after_flip")
                 return
     if sheet["mandatory"] == "before_zero" and not ts.get("over_done"):
-        mandatory = [c for c in revealed if _is_mandatory(state, c)]
+        mandatory = [c for c in revealed if _is_mandatory(state, c, side)]
         remaining = display["remaining"]
         if remaining is not None and len(mandatory) > remaining:
             ts["over_done"] = True
