@@ -795,3 +795,85 @@ def test_ftp_red_river_campaign_is_not_mandatory_for_the_confederacy() -> None:
     state["displays"]["confederate"]["remaining"] = 1
     act(state, "roll", "confederate")
     assert state["ts"]["face"] is not None, "the Fate Die is rolled as usual"
+
+
+# ------------------------------------------------------------- rulings, one test each
+
+
+def test_ruling_5_flip_one_turns_only_the_first_face_down_card_of_a_double_slot(
+    monkeypatch,
+) -> None:
+    state = cca(blue_hand=6)
+    arrange(state, "blue", {"A": [("k1", False), ("k2", False)], "B": [("k3", False)]})
+    for card in ("k1", "k2", "k3"):
+        known(state, card, None, kind="section")
+    force_faces(monkeypatch, "event_low")
+    act(state, "roll", "blue")
+    act(state, "flip", "A")
+    assert slot(state, "blue", "A") == [("k1", True), ("k2", False)]
+
+
+def test_ruling_9_pog_empty_deck_is_rebuilt_from_the_discards_at_once(monkeypatch) -> None:
+    state = session("paths_of_glory", side="central_powers")
+    arrange(state, "central_powers", {"A": [("CP6", True)]})
+    deck = state["decks"]["central_powers"]
+    deck["discard"] += deck["draw"]
+    deck["draw"] = []
+    force_faces(monkeypatch, "ab")
+    act(state, "roll", "central_powers")
+    act(state, "played", "CP6")
+    act(state, "purpose", "ops")
+    assert len(slot(state, "central_powers", "A")) == 1
+    assert deck["discard"] == [] and deck["draw"]
+    assert state["displays"]["central_powers"]["remaining"] == 6
+    clean(state)
+
+
+def test_ruling_9_elsewhere_an_empty_deck_leaves_the_slot_empty(monkeypatch) -> None:
+    state = ww()
+    deck = state["decks"]["shared"]
+    deck["discard"] += deck["draw"]
+    deck["draw"] = []
+    force_faces(monkeypatch, "ab")
+    act(state, "roll", "british")
+    act(state, "played", "k1")
+    act(state, "purpose", "ops")
+    assert slot(state, "british", "A") == []
+    assert "reshuffle" in state["log"][-2] or "reshuffle" in state["log"][-1]
+    act(state, "reshuffle", "shared")
+    assert len(slot(state, "british", "A")) == 1
+    clean(state)
+
+
+def test_ruling_12_caesar_event_or_lowest_face_names_no_slot(monkeypatch) -> None:
+    state = caesar()
+    known(state, "k11", value=0, event=True, kind="reaction", number=24)
+    force_rolls(monkeypatch, "rules.solo.session.roll", 2)  # the "event or lowest" face
+    act(state, "reaction", "k11")
+    assert ("k11", True) in slot(state, "rome", "A")
+
+
+def test_ruling_16_seppuku_with_no_face_up_card_picks_among_all(monkeypatch) -> None:
+    state = ccs()
+    for s in "AB":
+        state["displays"]["red"]["slots"][s][0]["up"] = False
+    force_rolls(monkeypatch, "rules.solo.display.roll", 6, 5)  # 5 cards: 6 rerolled; 5 -> E
+    card = slot(state, "red", "E")[0][0]
+    act(state, "seppuku", "red")
+    assert card in state["decks"]["shared"]["discard"]
+    clean(state)
+
+
+def test_ruling_22_iog_commitment_reshuffles_without_new_tokens() -> None:
+    state = session("illusions_of_glory")
+    deck = state["decks"]["allied_powers"]
+    before = deck["size"]
+    act(state, "commitment", "allied_powers")
+    assert deck["size"] == before and state["commitment"]["allied_powers"] == "limited"
+    while state["step"] == "identify":
+        act(state, "unnumbered")
+        act(state, "value", 2)
+        act(state, "event", "yes")
+        act(state, "kind", "plain")
+    assert slot(state, "allied_powers", "A")[0][1] and not slot(state, "allied_powers", "D")[0][1]
+    clean(state)

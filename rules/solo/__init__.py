@@ -247,8 +247,8 @@ def invariants(state: State) -> list[str]:
                 continue
             for slot in SLOTS:
                 seen.update(e["card"] for e in display["slots"][slot])
-                if len(display["slots"][slot]) > 2:
-                    broken.append(f"{side} slot {slot} holds more than two cards")
+                if len(display["slots"][slot]) > (2 if slot in display["double"] else 1):
+                    broken.append(f"{side} slot {slot} holds more cards than its size")
             seen.update(e["card"] for e in display["aside"])
             if of(state)["deck_in_slot_c"] and display["slots"]["C"]:
                 broken.append(f"{side} slot C holds cards though the deck sits there")

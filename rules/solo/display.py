@@ -132,10 +132,6 @@ def take(state: State, side: str, card: str) -> str:
 def draw(state: State, side: str) -> Entry | None:
     """The top card of the side's deck, keeping its facing; None when the deck is empty."""
     deck = deck_of(state, side)
-    if not deck["draw"] and of(state)["exhaustion"] == "pog" and deck["discard"]:
-        # Paths/Illusions of Glory: an empty draw deck is rebuilt from the discards at
-        # once, with the playsheet's reshuffle (ruling 9).
-        reshuffle(state, display_deck(state, side))
     if not deck["draw"]:
         exhausted(state, side)
         return None
@@ -173,6 +169,13 @@ def refill(state: State, side: str, slot: str, facing: str) -> list[str]:
     "maintain" (keep the facing of the deck's top card). Returns cards placed face up."""
     placed_up = []
     cards = state["displays"][side]["slots"].get(slot, [])
+    deck = deck_of(state, side)
+    if len(cards) < target(state, side, slot) and not deck["draw"] and deck["discard"]:
+        if of(state)["exhaustion"] == "pog":
+            # Paths/Illusions of Glory: an empty draw deck is rebuilt from the discards at
+            # once with the playsheet's reshuffle, which itself refills the empty slots
+            # face down (ruling 9).
+            reshuffle(state, display_deck(state, side))
     while len(cards) < target(state, side, slot):
         entry = draw(state, side)
         if entry is None:

@@ -338,6 +338,11 @@ def shrink_hand(state: State, side: str, emptied: str | None) -> None:
             display["slots"][slot].remove(second[0])
             display["slots"][emptied].append(second[0])
             log(state, f"The second card of slot {slot} moves to slot {emptied}.")
+        elif second:
+            # nowhere to move it (no slot was emptied): the hand shrinks by this card
+            display["slots"][slot].remove(second[0])
+            discard(state, side, second[0]["card"])
+            log(state, f"The second card of slot {slot} is discarded.")
     if emptied and len(display["slots"][emptied]) < target(state, side, emptied) and not losing:
         refill(state, side, emptied, "down")
     reroll_hands(state, lost_second="discard")
