@@ -170,12 +170,12 @@ def refill(state: State, side: str, slot: str, facing: str) -> list[str]:
     placed_up = []
     cards = state["displays"][side]["slots"].get(slot, [])
     deck = deck_of(state, side)
-    if len(cards) < target(state, side, slot) and not deck["draw"] and deck["discard"]:
-        if of(state)["exhaustion"] == "pog":
-            # Paths/Illusions of Glory: an empty draw deck is rebuilt from the discards at
-            # once with the playsheet's reshuffle, which itself refills the empty slots
-            # face down (ruling 9).
-            reshuffle(state, display_deck(state, side))
+    short = len(cards) < target(state, side, slot)
+    if short and not deck["draw"] and deck["discard"] and of(state)["exhaustion"] == "pog":
+        # Paths/Illusions of Glory: an empty draw deck is rebuilt from the discards at
+        # once with the playsheet's reshuffle, which itself refills the empty slots face
+        # down (ruling 9).
+        reshuffle(state, display_deck(state, side))
     while len(cards) < target(state, side, slot):
         entry = draw(state, side)
         if entry is None:
