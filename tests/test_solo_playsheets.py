@@ -877,3 +877,26 @@ def test_ruling_22_iog_commitment_reshuffles_without_new_tokens() -> None:
         act(state, "kind", "plain")
     assert slot(state, "allied_powers", "A")[0][1] and not slot(state, "allied_powers", "D")[0][1]
     clean(state)
+
+
+def test_iog_inactive_side_decides_cards_remind_the_player(monkeypatch) -> None:
+    state = session("illusions_of_glory")
+    card = slot(state, "central_powers", "A")[0][0]
+    known(state, card, value=3, event=True, number=45)
+    force_faces(monkeypatch, "ab")
+    act(state, "roll", "central_powers")
+    act(state, "played", card)
+    act(state, "purpose", "event")
+    while state["step"] == "identify":
+        act(state, "unnumbered")
+        act(state, "value", 2)
+        act(state, "event", "yes")
+        act(state, "kind", "plain")
+    assert any("You decide for the other side" in line for line in state["log"])
+
+
+def test_pog_display_shows_strategic_redeployment_and_removal() -> None:
+    state = session("paths_of_glory")
+    arrange(state, "allied_powers", {"A": [("AP1", True)]})
+    shown = GAME.view(state, "solo")["displays"]["allied_powers"]["slots"]["A"][0]
+    assert shown["sr"] == 4 and shown["removed_after_event"] is True and shown["value"] == 4

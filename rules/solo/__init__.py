@@ -94,6 +94,9 @@ Ambiguities of the text and our rulings:
 23. Playsheet flow: the player tells Dispatch when an automated side's round begins (verb
    roll), when a turn ends (new_turn) and what happens on the board (attack, reaction,
    reshuffle...); Dispatch never guesses the host game's sequence of play.
+24. Illusions of Glory's "Reaction Cards" heading carries no text in the playsheet, so
+   nothing is added for it; its #38, #45, #52 and #55 only remind the player (in the log)
+   to decide the inactive side's answer. Samurai's Dragon cards are the player's to keep.
 """
 
 from __future__ import annotations
@@ -222,6 +225,8 @@ def _shown(state: State, entry: dict[str, Any]) -> dict[str, Any]:
         "value": facts.get("value"),
         "event": facts.get("event"),
         "kind": facts.get("kind"),
+        **({"sr": facts["sr"]} if "sr" in facts else {}),
+        **({"removed_after_event": True} if facts.get("removed_after_event") else {}),
     }
 
 
