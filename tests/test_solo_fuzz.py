@@ -75,6 +75,7 @@ def play(name: str, options: dict, seed: int) -> Counter[str]:  # type: ignore[t
             assert json.loads(json.dumps(state)) == state
             view = GAME.view(state, "solo")
             assert view["actions"] and view["prompt"]
+            _no_face_down_card_shown(state, view)
     for _ in range(200):  # finish the round in progress, then close the session
         if state["step"] == "table":
             break
@@ -83,6 +84,22 @@ def play(name: str, options: dict, seed: int) -> Counter[str]:  # type: ignore[t
     GAME.act(state, "solo", "end")
     assert GAME.outcome(state) is not None
     return verbs
+
+
+def _no_face_down_card_shown(state: dict, view: dict) -> None:  # type: ignore[type-arg]
+    """No face-down card, nor the order of a deck, is in the view (Paths of Glory ids are
+    real card names; tokens would say nothing, but the rule is the same)."""
+    text = json.dumps(view)
+    hidden = [c for deck in state["decks"].values() for c in deck["draw"][1:]]
+    for deck in state["decks"].values():
+        if deck["draw"] and not deck["top_up"]:
+            hidden.append(deck["draw"][0])
+    for display in state["displays"].values():
+        hidden += [
+            e["card"] for entries in display["slots"].values() for e in entries if not e["up"]
+        ]
+    for card in hidden:
+        assert json.dumps(card) not in text, f"face-down {card} is in the view"
 
 
 @pytest.mark.slow
