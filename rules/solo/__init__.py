@@ -97,6 +97,12 @@ Ambiguities of the text and our rulings:
 24. Illusions of Glory's "Reaction Cards" heading carries no text in the playsheet, so
    nothing is added for it; its #38, #45, #52 and #55 only remind the player (in the log)
    to decide the inactive side's answer. Samurai's Dragon cards are the player's to keep.
+25. C&C sides are called blue and red; a scenario renames them. The side that carries the
+   extra cards is the one whose second cards the text says not to refill (Carthaginian,
+   Pompeian, Athenian: red) with the difference the text gives (4, 3, 4); the growing
+   side's display is untouched, as the text says to refill it as normal. Hellespont's
+   hand sizes are not in the text: set them with blue_hand (Craterus) and red_hand
+   (Eumenes, the larger). Tedorigawa's 6 (Oda, blue) and 5 (Uesugi, red) are.
 """
 
 from __future__ import annotations
