@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core import State, log, shuffle
-from rules.core.undo import seal
+from rules.core import State, deck, log
+from rules.core.deck import Piles
 from rules.war.cards import SIDES, card
 
 COLUMNS = ("left", "centre", "right")
@@ -62,28 +62,28 @@ def empty_columns() -> dict[str, dict[str, list[str]]]:
 # ------------------------------------------------------------------------- piles
 
 
+#: A side's deck: drawn from "deck"; when it is used up, the Survivors are shuffled into a
+#: new one (rule 7).
+PILES = Piles(draw="deck", discard="survivors")
+
+
 def can_draw(state: State, role: str) -> bool:
     """Whether ``role`` can still bring a card out: a deck, or Survivors to make one."""
-    here = side(state, role)
-    return bool(here["deck"] or here["survivors"])
+    return deck.can_draw(side(state, role), PILES)
 
 
 def draw(state: State, role: str) -> str | None:
     """The top card of ``role``'s deck, or None when deck and Survivors are both empty.
 
-    When the deck is used up, the Survivors are shuffled into a new deck (rule 7). A card
-    coming off the deck is new information, so drawing closes the undo window.
+    When the deck is used up, the Survivors are shuffled into a new deck (rule 7), at any
+    moment a card is needed. A card coming off the deck is new information, so drawing
+    closes the undo window.
     """
-    here = side(state, role)
-    if not here["deck"]:
-        if not here["survivors"]:
-            return None
-        here["deck"], here["survivors"] = here["survivors"], []
-        shuffle(state, here["deck"])
+
+    def used_up(_number: int) -> None:
         log(state, f"The {ADJECTIVE[role]} deck is used up: Survivors shuffled into a new deck.")
-    seal(state)
-    cid: str = here["deck"].pop()
-    return cid
+
+    return deck.draw(state, side(state, role), PILES, used_up)
 
 
 def alive(state: State, role: str) -> int:
