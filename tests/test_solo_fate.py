@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from rules.core.rng import seed_state
+from rules.core.rng import generator
 from rules.solo.display import chart_pick, random_face_up
 from rules.solo.fate import FACES, roll_face
 from tests.solo_helpers import act, actions, arrange, clean, force_faces, known, session, slot
@@ -211,7 +211,7 @@ def test_random_card_selection_chart(monkeypatch, count, rolls, index, used) -> 
 
 def test_random_card_selection_chart_every_face_up_count_is_uniform() -> None:
     for count in range(1, 6):
-        state = {"rng": seed_state(count), "seal": 0, "undo": []}
+        state = {"rng": generator(count), "seal": 0, "undo": []}
         tally = Counter(chart_pick(state, count)[0] for _ in range(6000))
         assert set(tally) == set(range(count))
         for n in tally.values():
@@ -232,7 +232,7 @@ def test_chart_with_more_than_five_face_up_cards_picks_a_slot_then_a_card(monkey
 def test_fate_die_is_uniform() -> None:
     tally: Counter[str] = Counter()
     for seed in range(20):
-        state = {"rng": seed_state(seed), "seal": 0, "undo": []}
+        state = {"rng": generator(seed), "seal": 0, "undo": []}
         tally.update(roll_face(state) for _ in range(3000))
     expected = 60000 / 6
     chi2 = sum((tally[f] - expected) ** 2 / expected for f in FACES)

@@ -900,3 +900,17 @@ def test_pog_display_shows_strategic_redeployment_and_removal() -> None:
     arrange(state, "allied_powers", {"A": [("AP1", True)]})
     shown = GAME.view(state, "solo")["displays"]["allied_powers"]["slots"]["A"][0]
     assert shown["sr"] == 4 and shown["removed_after_event"] is True and shown["value"] == 4
+
+
+def test_pog_guns_of_august_is_never_dealt_into_the_display_whatever_the_shuffle() -> None:
+    # CP1 is taken out before the deal: with any shuffle it waits on top of the deck.
+    for seed in range(1, 41):
+        state = session("paths_of_glory", seed=seed, guns_of_august=True)
+        deck = state["decks"]["central_powers"]
+        assert deck["draw"][0] == "CP1" and deck["top_up"] and state["goa_pending"], seed
+        shown = [
+            e["card"]
+            for cards in state["displays"]["central_powers"]["slots"].values()
+            for e in cards
+        ]
+        assert "CP1" not in shown

@@ -88,8 +88,17 @@ def initialise(game: Any, state: State) -> None:
             "aside": [],
         }
     heading(state, f"{data['title']}: CDG Solo System session")
+    # Guns of August is taken out before the deal, so it can never be dealt into the
+    # display by the shuffle, and waits face up on top of the deck afterwards.
+    guns = _set_aside_guns_of_august(state, data)
     for side in shown:
         standard_fill(state, side)
+    if guns:
+        deck = state["decks"]["central_powers"]
+        deck["draw"].insert(0, "CP1")
+        deck["top_up"] = True
+        state["goa_pending"] = True
+        log(state, "Guns of August waits face up on top of the Central Powers deck.")
     _modified_setup(state, data)
     for side in shown:
         hand = state["hands"][side]
@@ -141,19 +150,23 @@ def _decks(state: State, data: dict[str, Any]) -> None:
         state["decks"][deck] = entry
 
 
+def _set_aside_guns_of_august(state: State, data: dict[str, Any]) -> bool:
+    """Paths of Glory with the Guns of August option: take CP1 out of the Central Powers
+    deck before the display is dealt; True when it was taken."""
+    wanted = data["name"] == "paths_of_glory" and state["options"]["guns_of_august"]
+    if not wanted or "central_powers" not in state["displays"]:
+        return False
+    deck = state["decks"]["central_powers"]
+    if "CP1" not in deck["draw"]:
+        return False
+    deck["draw"].remove("CP1")
+    return True
+
+
 def _modified_setup(state: State, data: dict[str, Any]) -> None:
     """Standard+: the playsheet's own set-up steps."""
     displays = state["displays"]
     options = state["options"]
-    goa = data["name"] == "paths_of_glory" and options["guns_of_august"]
-    if goa and "central_powers" in displays:
-        deck = state["decks"]["central_powers"]
-        if "CP1" in deck["draw"]:
-            deck["draw"].remove("CP1")
-            deck["draw"].insert(0, "CP1")
-            deck["top_up"] = True
-            state["goa_pending"] = True
-            log(state, "Guns of August waits face up on top of the Central Powers deck.")
     if data["name"] == "illusions_of_glory":
         if "allied_powers" in displays:
             choice = options["offensive"]
