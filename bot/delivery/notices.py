@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import rules
-from bot.delivery.port import PrivateMessage, TablePost, View
+from bot.delivery.port import PrivateMessage, TableKind, TablePost, View
 
 
 def _list(value: Any) -> list[Any]:
@@ -61,6 +61,7 @@ def turn_post(
 ) -> TablePost:
     """The table post of a completed turn: the start, a hand-over, or the end."""
     outcome = public.get("outcome")
+    kind: TableKind
     if outcome is not None:
         kind = "end"
         headline = result_line(rules_game, outcome)

@@ -312,8 +312,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 
 
 def _clip(text: Any, limit: int) -> str:
-    text = " ".join(str(text).split()) or "?"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    words = " ".join(str(text).split()) or "?"
+    return words if len(words) <= limit else words[: limit - 1] + "…"
 
 
 @dataclass

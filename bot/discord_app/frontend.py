@@ -112,7 +112,9 @@ class DiscordFrontEnd:
         if not kwargs["content"] and embed is None:
             return
         try:
-            await self._channel(game.channel_id).send(nonce=post.nonce or None, **kwargs)
+            if post.nonce:
+                kwargs["nonce"] = post.nonce
+            await self._channel(game.channel_id).send(**kwargs)
         except discord.NotFound as exc:
             if not (post.nonce and exc.code == UNKNOWN_MESSAGE):
                 raise DeliveryRetry(f"table post to {game.channel_id} failed: {exc}") from exc
@@ -147,9 +149,9 @@ class DiscordFrontEnd:
             payload.pop("view", None)
         try:
             channel = await self._dm(int(seat.user_id))
-            await channel.send(
-                allowed_mentions=ALLOWED_MENTIONS, nonce=message.nonce or None, **payload
-            )
+            if message.nonce:
+                payload["nonce"] = message.nonce
+            await channel.send(allowed_mentions=ALLOWED_MENTIONS, **payload)
         except discord.NotFound as exc:
             if not (message.nonce and exc.code == UNKNOWN_MESSAGE):
                 raise DeliveryRetry(f"DM to {seat.user_id} failed: {exc}") from exc

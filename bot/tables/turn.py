@@ -177,7 +177,7 @@ async def resign(db: Session, game_id: int, user_id: str, role: str | None) -> s
     others = [r for r in roles if r != role]
     winner = others[0] if len(others) == 1 else None
     reason = f"{role_name(rules_game, role)} resigned"
-    outcome = {"winner": winner, "reason": reason, "score": {}}
+    outcome: dict[str, Any] = {"winner": winner, "reason": reason, "score": {}}
     public: View | None = None
     lines: tuple[str, ...] = ()
     if rules_game is not None:

@@ -16,11 +16,10 @@ from bot import errors
 from bot.delivery.images import board_image
 from bot.discord_app import formatting
 from bot.discord_app.components import MAX_OPTIONS, parse_play_value, play_value
-from bot.discord_app.frontend import png_file
+from bot.discord_app.frontend import png_file, private_payload
 from bot.discord_app.interactions import (
     lobby_payload,
     manager_of,
-    private_payload,
     reply,
     send_private_view,
     user_id,
@@ -294,7 +293,8 @@ class GameCog(
                 name = labels.get(verb) if isinstance(labels.get(verb), str) else verb
                 pairs.append((str(name), play_value(pv.version, verb)))
             elif isinstance(args, list):
-                table = labels.get(verb) if isinstance(labels.get(verb), dict) else {}
+                found = labels.get(verb)
+                table: dict[str, Any] = found if isinstance(found, dict) else {}
                 for arg in args:
                     name = table.get(str(arg)) or f"{verb} {arg}"
                     pairs.append((f"{verb}: {name}", play_value(pv.version, verb, arg)))
