@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import importlib
 
-from rules.core import Game, IllegalAction, RulesError, UnknownGame
+from rules.core import Game, IllegalAction, MalformedAction, NotAllowedNow, RulesError, UnknownGame
 
 GAMES: dict[str, Game] = {}
 
@@ -49,6 +49,16 @@ def _register_builtin_games() -> None:
         register(module.GAME)
 
 
-__all__ = ["GAMES", "Game", "IllegalAction", "RulesError", "UnknownGame", "get_game", "register"]
+__all__ = [
+    "GAMES",
+    "Game",
+    "IllegalAction",
+    "MalformedAction",
+    "NotAllowedNow",
+    "RulesError",
+    "UnknownGame",
+    "get_game",
+    "register",
+]
 
 _register_builtin_games()

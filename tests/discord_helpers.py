@@ -96,7 +96,9 @@ class Muster(Step):
         if state["round"] > state["options"]["rounds"]:
             north, south = len(state["tokens"]["north"]), len(state["tokens"]["south"])
             winner = "north" if north >= south else "south"
-            game.finish(state, winner, "more tokens", {"north": north, "south": south})
+            game.finish(
+                state, winner, "more tokens", {"north": north, "south": south}, code="tokens"
+            )
             return
         goto(game, state, "choose")
 

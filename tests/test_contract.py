@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from rules import GAMES, Game, IllegalAction, get_game
+from rules import GAMES, Game, IllegalAction, MalformedAction, NotAllowedNow, get_game
 from rules.core import UnknownGame
 from tests.playthrough import canonical, legal_moves, random_moves, replay
 
@@ -202,3 +202,49 @@ def test_random_play_always_ends(name: str) -> None:
             final = step.state
         assert final is not None and game.outcome(final) is not None, f"seed {seed}"
         assert game.invariants(final) == []
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_malformed_requests_and_actions_not_allowed_now_are_told_apart(name: str) -> None:
+    game = get_game(name)
+    state = game.setup(seed=5)
+    before = canonical(state)
+    role = game.active_roles(state)[0]
+    idle = [r for r in game.roles if r not in game.active_roles(state)]
+    actions = game.view(state, role)["actions"]
+    verb, args = next(iter(actions.items()))
+    malformed = [
+        ("no-such-role", verb, None),
+        (role, "No Such Verb!", None),
+        (role, ["a", "list"], None),
+        (role, verb, ["a", "list"]),
+        (role, verb, True),
+    ]
+    malformed.append((role, verb, "x") if args is True else (role, verb, None))
+    for who, what, arg in malformed:
+        with pytest.raises(MalformedAction):
+            game.act(state, who, what, arg)  # type: ignore[arg-type]
+    not_now = [(role, "surely_not_offered_now", None)]
+    if isinstance(args, list):
+        not_now.append((role, verb, "\x00forged"))
+    not_now += [(r, verb, args[0] if isinstance(args, list) else None) for r in idle]
+    for who, what, arg in not_now:
+        with pytest.raises(NotAllowedNow):
+            game.act(state, who, what, arg)
+    assert canonical(state) == before
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_every_ending_names_its_reason_with_a_code(name: str) -> None:
+    game = get_game(name)
+    final = None
+    for step in random_moves(game, seed=8):
+        final = step.state
+    assert final is not None
+    outcome = game.outcome(final)
+    assert outcome is not None
+    assert set(outcome) == {"winner", "code", "reason", "score"}
+    assert outcome["code"] and outcome["code"] != "unrecorded" and outcome["reason"]
+    # an outcome stored before codes existed still reads back, named as such
+    old = {**final, "outcome": {k: v for k, v in final["outcome"].items() if k != "code"}}
+    assert game.outcome(old)["code"] == "unrecorded"  # type: ignore[index]

@@ -55,7 +55,7 @@ class Turn(Step):
         state["pile"] -= 1
         state["taken"] += 1
         if state["pile"] == 0:
-            game.finish(state, role, "took the last counter", {})
+            game.finish(state, role, "took the last counter", {}, code="last_counter")
 
     def on_done(self, game: Game, state: State, role: str, arg: Arg) -> None:
         log(state, f"{role} took {state['taken']}.")
@@ -223,7 +223,12 @@ def test_event_pauses_for_a_choice_and_resumes_after_a_reload() -> None:
 def test_finish_records_the_outcome_and_stops_play() -> None:
     state = GAME.setup(seed=1, options={"pile": 1})
     GAME.act(state, "a", "take")
-    assert GAME.outcome(state) == {"winner": "a", "reason": "took the last counter", "score": {}}
+    assert GAME.outcome(state) == {
+        "winner": "a",
+        "code": "last_counter",
+        "reason": "took the last counter",
+        "score": {},
+    }
     assert GAME.active_roles(state) == ()
     assert GAME.status(state) == "A won: took the last counter"
     with pytest.raises(IllegalAction, match="over"):

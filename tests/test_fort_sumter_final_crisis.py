@@ -147,6 +147,7 @@ def test_final_scoring_dimensions_fort_sumter_and_pool_bonus() -> None:
     assert state["vp"] == {U: 2 + 1 + 1 + 1, S: 5}
     assert GAME.outcome(state) == {
         "winner": U,
+        "code": "tie_fort_sumter",
         "reason": "tied on VP; controls Fort Sumter",
         "score": {U: 5, S: 5},
     }
@@ -161,6 +162,7 @@ def test_final_ties_go_to_fort_sumter_then_most_spaces_then_the_unionist() -> No
     state = jump(state, "final_scoring")
     assert GAME.outcome(state)["winner"] == S
     assert "Fort Sumter" in GAME.outcome(state)["reason"]
+    assert GAME.outcome(state)["code"] == "tie_fort_sumter"
 
     state = at_card_play()
     put(state, "texas", S, 1)
@@ -168,10 +170,12 @@ def test_final_ties_go_to_fort_sumter_then_most_spaces_then_the_unionist() -> No
     put(state, "washington", U, 1)
     state = jump(state, "final_scoring")
     assert GAME.outcome(state)["winner"] == S and "spaces" in GAME.outcome(state)["reason"]
+    assert GAME.outcome(state)["code"] == "tie_spaces"
 
     state = jump(at_card_play(), "final_scoring")
     assert GAME.outcome(state) == {
         "winner": U,
+        "code": "tie_unionist",
         "reason": "tied on VP, Fort Sumter and spaces; the Unionist wins ties",
         "score": {U: 0, S: 0},
     }

@@ -325,6 +325,7 @@ async def test_resign_and_abandon(manager: GameManager, front_end: RecordingFron
     assert info.status == "finished"
     assert front_end.posts[-1].outcome == {
         "winner": "north",
+        "code": "resigned",
         "reason": "South resigned",
         "score": {},
     }

@@ -135,6 +135,8 @@ def test_a_game_stored_before_the_keyed_generator_keeps_splitmix(index: int) -> 
     replayed = game.setup(seed=legacy_seed(entry["seed"]))
     for role, verb, arg in entry["actions"]:
         replayed = game.act(replayed, role, verb, arg)
+    if stored["outcome"] is not None:  # the old engine wrote no reason code
+        assert replayed["outcome"].pop("code") == "no_forces"
     assert json.dumps(replayed, sort_keys=True) == json.dumps(stored, sort_keys=True)
     # and the upgraded game goes on drawing from the same generator as the replay
     if game.outcome(stored) is None:

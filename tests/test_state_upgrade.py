@@ -24,8 +24,18 @@ FIXTURE = Path(__file__).parent / "fixtures" / "old_states_v1.json"
 CASES = json.loads(FIXTURE.read_text())
 
 
+def as_the_old_engine_wrote_it(outcome: Any) -> Any:
+    """An outcome without the reason code the old engine did not have (issue 8, item 4);
+    everything else of it must match."""
+    if isinstance(outcome, dict):
+        return {key: value for key, value in outcome.items() if key != "code"}
+    return outcome
+
+
 def views_digest(game: Any, state: dict[str, Any]) -> str:
     views = [game.view(state, None)] + [game.view(state, role) for role in game.roles]
+    for view in views:
+        view["outcome"] = as_the_old_engine_wrote_it(view.get("outcome"))
     return hashlib.sha256(json.dumps(views, sort_keys=True).encode()).hexdigest()
 
 
@@ -44,7 +54,9 @@ def test_an_old_state_plays_on_as_the_old_engine_played_it(name: str, label: str
     for number, (role, verb, arg) in enumerate(case["actions"], 1):
         state = game.act(state, role, verb, arg)
         assert views_digest(game, state) == case["digests"][number], (label, number, verb)
-    assert game.outcome(state) == case["outcome"]
+    assert as_the_old_engine_wrote_it(game.outcome(state)) == case["outcome"]
+    if case["outcome"] is not None:
+        assert game.outcome(state)["code"] not in ("", "unrecorded")  # type: ignore[index]
 
 
 def test_an_upgraded_state_is_left_alone_by_a_second_upgrade() -> None:

@@ -563,7 +563,7 @@ def test_winner_is_the_last_side_with_forces_alive() -> None:
     state = battle(["1st Minnesota"], ["2nd Georgia"], pad=())
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome["winner"] == "union"
-    assert outcome["score"]["confederate"] == 0
+    assert outcome["score"]["confederate"] == 0 and outcome["code"] == "no_forces"
     assert GAME.active_roles(state) == ()
 
 
@@ -571,7 +571,7 @@ def test_double_wipeout_is_a_draw() -> None:
     state = battle(["1st Minnesota"], ["5th Virginia"], pad=())
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome["winner"] is None
-    assert "both" in outcome["reason"]
+    assert "both" in outcome["reason"] and outcome["code"] == "mutual_destruction"
 
 
 def test_battle_cap_ends_the_war_on_forces_alive() -> None:
@@ -580,7 +580,7 @@ def test_battle_cap_ends_the_war_on_forces_alive() -> None:
     assert GAME.view(state, None)["sides"]["confederate"]["alive"] == 1
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome["winner"] == "union"
-    assert str(BATTLE_CAP) in outcome["reason"]
+    assert str(BATTLE_CAP) in outcome["reason"] and outcome["code"] == "battle_cap"
 
 
 @pytest.mark.slow

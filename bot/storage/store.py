@@ -125,6 +125,8 @@ class ResultRow:
     reason: str
     score: dict[str, Any]
     finished_at: float
+    #: How the game ended, for programs (``rules.core.types.Outcome``'s code).
+    code: str = "unrecorded"
 
 
 def _roles(text: Any) -> tuple[str, ...]:
@@ -535,12 +537,17 @@ class Session:
 
     # results -----------------------------------------------------------------------
     async def record_result(
-        self, game_id: int, winner: str | None, reason: str, score: dict[str, Any]
+        self,
+        game_id: int,
+        winner: str | None,
+        reason: str,
+        score: dict[str, Any],
+        code: str = "unrecorded",
     ) -> None:
         await self._run(
-            "INSERT OR REPLACE INTO results (game_id, winner, reason, score, finished_at)"
-            " VALUES (?, ?, ?, ?, ?)",
-            (game_id, winner, reason, dumps(score), self.now),
+            "INSERT OR REPLACE INTO results (game_id, winner, reason, score, finished_at, code)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, winner, reason, dumps(score), self.now, code),
         )
 
     async def result(self, game_id: int) -> ResultRow | None:
@@ -551,7 +558,7 @@ class Session:
             score = json.loads(r["score"])
         except ValueError:
             score = {}
-        return ResultRow(r["game_id"], r["winner"], r["reason"], score, r["finished_at"])
+        return ResultRow(r["game_id"], r["winner"], r["reason"], score, r["finished_at"], r["code"])
 
     # channel settings --------------------------------------------------------------
     async def reminder_hours(self, channel_id: str, default: float) -> float:

@@ -13,7 +13,7 @@ import dataclasses
 import json
 import logging
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import rules
@@ -133,7 +133,7 @@ async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) 
         view=progress.acting_view or {},
         turn_passed=progress.turn_passed,
         active_roles=progress.active_now,
-        outcome=progress.outcome,
+        outcome=dict(progress.outcome) if progress.outcome is not None else None,
         private_log_lines=progress.acting_private_lines,
     )
 
@@ -177,7 +177,12 @@ async def resign(db: Session, game_id: int, user_id: str, role: str | None) -> s
     others = [r for r in roles if r != role]
     winner = others[0] if len(others) == 1 else None
     reason = f"{role_name(rules_game, role)} resigned"
-    outcome: dict[str, Any] = {"winner": winner, "reason": reason, "score": {}}
+    outcome: dict[str, Any] = {
+        "winner": winner,
+        "code": "resigned",
+        "reason": reason,
+        "score": {},
+    }
     public: View | None = None
     lines: tuple[str, ...] = ()
     if rules_game is not None:
@@ -187,7 +192,7 @@ async def resign(db: Session, game_id: int, user_id: str, role: str | None) -> s
         except Exception:  # a damaged record can still be resigned: no board then
             public = None
     await db.set_status(game_id, "finished")
-    await db.record_result(game_id, winner, reason, {})
+    await db.record_result(game_id, winner, reason, {}, "resigned")
     await db.delete_timers(game_id)
     post = TablePost(
         kind="end",
@@ -247,7 +252,7 @@ class Progress:
     """What a change did, for the ``ActResult`` of whoever made it."""
 
     active_now: tuple[str, ...]
-    outcome: dict[str, Any] | None
+    outcome: Mapping[str, Any] | None
     turn_passed: bool
     acting_view: View | None = None
     acting_private_lines: tuple[str, ...] = ()
@@ -365,5 +370,6 @@ async def commit_turn(
             outcome.get("winner"),
             str(outcome.get("reason", "")),
             dict(outcome.get("score") or {}),
+            str(outcome.get("code") or "unrecorded"),
         )
     return progress

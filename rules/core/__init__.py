@@ -1,6 +1,6 @@
 """The machinery every rules engine shares: the contract, flow table, RNG, undo, log, events."""
 
-from rules.core.errors import IllegalAction, RulesError, UnknownGame
+from rules.core.errors import IllegalAction, MalformedAction, NotAllowedNow, RulesError, UnknownGame
 from rules.core.events import (
     EventGame,
     EventStep,
@@ -25,6 +25,8 @@ __all__ = [
     "EventStep",
     "Game",
     "IllegalAction",
+    "MalformedAction",
+    "NotAllowedNow",
     "Op",
     "Outcome",
     "Param",

@@ -15,5 +15,16 @@ class IllegalAction(RulesError):
     """
 
 
+class MalformedAction(IllegalAction):
+    """A request that can never be legal, whatever the moment: a role the game does not
+    have, a verb that is not an action word, or an argument of the wrong form (not a
+    number or a name, an argument to a verb that takes none, none to one that needs it)."""
+
+
+class NotAllowedNow(IllegalAction):
+    """A well-formed action that the rules do not allow at this moment: not this role's
+    turn, a verb or choice not offered now, or the game is over."""
+
+
 class UnknownGame(RulesError, LookupError):
     """``get_game`` was asked for a name that is not registered."""

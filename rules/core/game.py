@@ -8,14 +8,15 @@ once, so every game behaves the same to the manager, the bot and the tests.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rules.core import undo
-from rules.core.errors import IllegalAction
+from rules.core.errors import IllegalAction, MalformedAction, NotAllowedNow
 from rules.core.flow import Step, main_frame
 from rules.core.rng import SPLITMIX, generator
-from rules.core.types import Actions, Arg, Outcome, State, View
+from rules.core.types import UNRECORDED, Actions, Arg, Outcome, State, View
 
 
 class Game:
@@ -77,7 +78,7 @@ class Game:
     def view(self, state: State, role: str | None) -> View:
         """What ``role`` may see (``None``: an observer). The one gate of hidden information."""
         if role is not None and role not in self.roles:
-            raise IllegalAction(f"There is no role {role!r} in {self.title}.")
+            raise MalformedAction(f"There is no role {role!r} in {self.title}.")
         view: View = self.public_view(state)
         if role is not None:
             view.update(self.private_view(state, role))
@@ -109,15 +110,19 @@ class Game:
         benchmarks): no snapshot is taken, so snapshot undo is never offered, and otherwise the
         game goes exactly as with snapshots; once the game is over the two states are
         identical."""
-        if state["outcome"] is not None:
-            raise IllegalAction("The game is over.")
         if role not in self.roles:
-            raise IllegalAction(f"There is no role {role!r} in {self.title}.")
+            raise MalformedAction(f"There is no role {role!r} in {self.title}.")
+        if not isinstance(verb, str) or not _VERB.fullmatch(verb):
+            raise MalformedAction(f"{str(verb)[:40]!r} is not an action word.")
+        if isinstance(arg, bool) or not isinstance(arg, int | str | None):
+            raise MalformedAction(f"'{verb}' takes a number or a name.")
+        if state["outcome"] is not None:
+            raise NotAllowedNow("The game is over.")
         actions = self.legal_actions(state, role)
         if not actions:
-            raise IllegalAction(f"It is not your turn: {self.status(state)}")
+            raise NotAllowedNow(f"It is not your turn: {self.status(state)}")
         if verb not in actions:
-            raise IllegalAction(
+            raise NotAllowedNow(
                 f"'{verb}' is not possible now; you may: {', '.join(sorted(actions))}."
             )
         arg = _match_arg(verb, actions[verb], arg)
@@ -173,9 +178,16 @@ class Game:
         return self._step(state).active(self, state)
 
     def outcome(self, state: State) -> Outcome | None:
-        """``None`` while playing, else ``{"winner", "reason", "score"}``."""
-        result: Outcome | None = state["outcome"]
-        return result
+        """``None`` while playing, else ``{"winner", "code", "reason", "score"}``."""
+        stored = state["outcome"]
+        if stored is None:
+            return None
+        return {
+            "winner": stored.get("winner"),
+            "code": str(stored.get("code") or UNRECORDED),
+            "reason": str(stored.get("reason") or ""),
+            "score": dict(stored.get("score") or {}),
+        }
 
     # ------------------------------------------------------------ shared machinery
 
@@ -208,10 +220,18 @@ class Game:
         return self.role_names.get(role, role.title())
 
     def finish(
-        self, state: State, winner: str | None, reason: str, score: Mapping[str, Any]
+        self,
+        state: State,
+        winner: str | None,
+        reason: str,
+        score: Mapping[str, Any],
+        *,
+        code: str,
     ) -> None:
-        """End the game; nothing may be undone past the end."""
-        state["outcome"] = {"winner": winner, "reason": reason, "score": dict(score)}
+        """End the game (``code`` names the way it ended, ``reason`` says it in words);
+        nothing may be undone past the end."""
+        outcome: Outcome = {"winner": winner, "code": code, "reason": reason, "score": dict(score)}
+        state["outcome"] = outcome
         undo.seal(state)
 
     def _step(self, state: State) -> Step:
@@ -269,19 +289,23 @@ class Game:
         return []
 
 
+#: What a verb looks like: a short lower-case word ("place", "done", "first_strike").
+_VERB = re.compile(r"[a-z][a-z0-9_]{0,31}")
+
+
 def _match_arg(verb: str, legal: list[int | str] | bool, arg: Arg) -> Arg:
     """The listed arg that ``arg`` names (an int may arrive as its string form)."""
     if legal is True:
         if arg is not None and arg != "":
-            raise IllegalAction(f"'{verb}' takes no argument.")
+            raise MalformedAction(f"'{verb}' takes no argument.")
         return None
     if isinstance(legal, list):
         for candidate in legal:
             if candidate == arg or (arg is not None and str(candidate) == str(arg)):
                 return candidate
     if arg is None:
-        raise IllegalAction(f"'{verb}' needs a choice.")
-    raise IllegalAction(f"'{verb} {arg}' is not possible now.")
+        raise MalformedAction(f"'{verb}' needs a choice.")
+    raise NotAllowedNow(f"'{verb} {arg}' is not possible now.")
 
 
 def _public_seed(seed: int | str) -> int | None:

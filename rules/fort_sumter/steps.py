@@ -837,25 +837,30 @@ class FinalScoring(Step):
             if state["pool"][role] - state["pool"][opponent(role)] >= 3:
                 vp[role] += 1
                 log(state, f"{_name(role)} has at least 3 more tokens in its pool: +1 VP.")
-        winner, reason = decide_winner(state)
+        winner, code, reason = decide_winner(state)
         state["phase"] = "over"
         log(state, f"{_name(winner)} wins, {vp['unionist']}-{vp['secessionist']} ({reason}).")
-        game.finish(state, winner, reason, {r: vp[r] for r in ROLES})
+        game.finish(state, winner, reason, {r: vp[r] for r in ROLES}, code=code)
 
 
-def decide_winner(state: State) -> tuple[str, str]:
+def decide_winner(state: State) -> tuple[str, str, str]:
+    """The winner, the outcome's code, and its reason in words."""
     vp = state["vp"]
     u, s = vp["unionist"], vp["secessionist"]
     if u != s:
-        return ("unionist" if u > s else "secessionist"), "most victory points"
+        return ("unionist" if u > s else "secessionist"), "vp", "most victory points"
     sumter = board.controller(state, FORT_SUMTER)
     if sumter is not None:
-        return sumter, "tied on VP; controls Fort Sumter"
+        return sumter, "tie_fort_sumter", "tied on VP; controls Fort Sumter"
     counts = {r: board.spaces_controlled(state, r) for r in ROLES}
     if counts["unionist"] != counts["secessionist"]:
         winner = max(ROLES, key=lambda r: counts[r])
-        return winner, "tied on VP; controls the most spaces"
-    return "unionist", "tied on VP, Fort Sumter and spaces; the Unionist wins ties"
+        return winner, "tie_spaces", "tied on VP; controls the most spaces"
+    return (
+        "unionist",
+        "tie_unionist",
+        "tied on VP, Fort Sumter and spaces; the Unionist wins ties",
+    )
 
 
 STEPS: dict[str, Step] = {

@@ -352,7 +352,9 @@ class Table(SoloStep):
 
     def on_end(self, game: Any, state: State, role: str, arg: Arg) -> None:
         log(state, "The solo session is closed.")
-        game.finish(state, None, "the solo session was closed", {"turn": state["turn"]})
+        game.finish(
+            state, None, "the solo session was closed", {"turn": state["turn"]}, code="closed"
+        )
 
 
 def _named_face_up_anyside(state: State, side: str, key: str) -> list[str]:

@@ -243,18 +243,34 @@ class Resolve(Step):
         standing_line = ", ".join(f"{SIDE_NAMES[r]} {forces[r]}" for r in SIDES)
         log(state, f"Forces alive: {standing_line}.")
         if not any(forces.values()):
-            game.finish(state, None, "both armies were destroyed in the same battle", score)
+            game.finish(
+                state,
+                None,
+                "both armies were destroyed in the same battle",
+                score,
+                code="mutual_destruction",
+            )
         elif not forces["union"] or not forces["confederate"]:
             winner = "union" if forces["union"] else "confederate"
             loser = SIDE_NAMES[opponent(winner)]
-            game.finish(state, winner, f"the {loser} has no forces left", score)
+            game.finish(state, winner, f"the {loser} has no forces left", score, code="no_forces")
         elif state["battle"] >= BATTLE_CAP:
             if forces["union"] == forces["confederate"]:
-                game.finish(state, None, f"after {BATTLE_CAP} battles the armies are even", score)
+                game.finish(
+                    state,
+                    None,
+                    f"after {BATTLE_CAP} battles the armies are even",
+                    score,
+                    code="battle_cap",
+                )
             else:
                 winner = max(SIDES, key=lambda r: forces[r])
                 game.finish(
-                    state, winner, f"after {BATTLE_CAP} battles it has more forces alive", score
+                    state,
+                    winner,
+                    f"after {BATTLE_CAP} battles it has more forces alive",
+                    score,
+                    code="battle_cap",
                 )
         else:
             return False
