@@ -1,7 +1,8 @@
 """Board and hand images, drawn with Pillow from a game's *view* (never its raw state).
 
-Each game has a module here exposing ``draw_board(view) -> PIL.Image.Image`` and
-``draw_hand(view) -> PIL.Image.Image | None``; this package turns those into PNG bytes.
+Each game names its module here (``Game.renderer``), which exposes
+``draw_board(view) -> PIL.Image.Image`` and ``draw_hand(view) -> PIL.Image.Image | None``;
+this package turns those into PNG bytes.
 Because only views come in, an image can show nothing a view would not.
 """
 
@@ -11,23 +12,22 @@ import importlib
 import io
 from typing import Any
 
-#: game name -> module that draws it.
-RENDERERS: dict[str, str] = {"war": "render.war", "fort_sumter": "render.fort_sumter"}
-
 
 class NoRenderer(LookupError):
     """The game has no board renderer."""
 
 
-def has_renderer(game_name: str) -> bool:
-    return game_name in RENDERERS
-
-
 def _module(game_name: str) -> Any:
+    """The module that draws ``game_name``, as its rules name it (``Game.renderer``)."""
+    import rules
+
     try:
-        return importlib.import_module(RENDERERS[game_name])
-    except KeyError:
-        raise NoRenderer(f"No board renderer for {game_name!r}.") from None
+        path = rules.get_game(game_name).renderer
+    except LookupError:
+        path = None
+    if path is None:
+        raise NoRenderer(f"No board renderer for {game_name!r}.")
+    return importlib.import_module(path)
 
 
 #: Colours kept when a board is saved: boards are flat drawings with anti-aliased text,

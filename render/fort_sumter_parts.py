@@ -25,9 +25,11 @@ from render.common import (
     text_width,
 )
 from render.common import wrap as _wrap
+from rules import get_game
 
 ROLES = ("unionist", "secessionist")
-NAMES = {"unionist": "Unionist", "secessionist": "Secessionist"}
+#: The sides' names, as the game's rules give them.
+NAMES = get_game("fort_sumter").role_names
 
 SIDE: dict[str, Colour] = {"unionist": (38, 72, 150), "secessionist": (112, 116, 124)}
 SIDE_LIGHT: dict[str, Colour] = {"unionist": (214, 224, 244), "secessionist": (226, 227, 230)}

@@ -27,6 +27,7 @@ from render.common import (
     text_width,
     wrap,
 )
+from rules import get_game
 
 WIDTH = 1120
 MARGIN = 20
@@ -47,7 +48,8 @@ LIGHT: dict[str, Colour] = {
     "union": COLOURS["union_light"],
     "confederate": COLOURS["confederate_light"],
 }
-NAMES = {"union": "Union", "confederate": "Confederacy"}
+#: The sides' names, as the game's rules give them.
+NAMES = get_game("war").role_names
 KIND_GLYPH = {"infantry": "Inf", "cavalry": "Cav", "artillery": "Art", "commander": "Cmdr"}
 
 

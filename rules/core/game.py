@@ -8,8 +8,9 @@ once, so every game behaves the same to the manager, the bot and the tests.
 
 from __future__ import annotations
 
+import importlib
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from rules.core import undo
@@ -38,6 +39,12 @@ class Game:
     steps: ClassVar[Mapping[str, Step]] = {}
     #: A short how-to-play summary in our own words (for ``/rules``), plain text.
     summary: ClassVar[str] = ""
+    #: The module that draws this game (``draw_board(view)``, ``draw_hand(view)``), named
+    #: here so ``rules`` never imports Pillow; None: the game is played in text only.
+    renderer: ClassVar[str | None] = None
+    #: The module of this game's automated player (``choose(game, view) -> (verb, arg)``),
+    #: used for golden playthroughs, balance figures and tests; None: random legal moves.
+    policy: ClassVar[str | None] = None
 
     # ----------------------------------------------------------------- the contract
 
@@ -218,6 +225,22 @@ class Game:
 
     def role_name(self, role: str) -> str:
         return self.role_names.get(role, role.title())
+
+    def opponent(self, role: str) -> str:
+        """The other side of a two-sided game."""
+        others = [r for r in self.roles if r != role]
+        if len(others) != 1 or role not in self.roles:
+            raise MalformedAction(f"{self.title} has no single opponent for {role!r}.")
+        return others[0]
+
+    def automated_player(self) -> Callable[[Game, View], tuple[str, Arg]] | None:
+        """This game's automated player, or None when it has none."""
+        if self.policy is None:
+            return None
+        chooser: Callable[[Game, View], tuple[str, Arg]] = importlib.import_module(
+            self.policy
+        ).choose
+        return chooser
 
     def finish(
         self,

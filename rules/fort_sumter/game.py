@@ -39,6 +39,8 @@ class FortSumter(EventGame, Game):
     state_version = 3
     steps: ClassVar[Mapping[str, Step]] = STEPS
     event_ops = EVENT_VOCABULARY
+    renderer = "render.fort_sumter"
+    policy = "rules.fort_sumter.strategy"
     summary = (
         "Two players, Unionist (blue) and Secessionist (gray), struggle over 12 map spaces "
         "in four Crisis Dimensions for three rounds. Each round both keep a secret objective, "

@@ -115,6 +115,8 @@ class WarBetweenTheStates(EventGame, Game):
     state_version = 3
     steps: ClassVar[dict[str, Step]] = STEPS
     event_ops: Mapping[str, Op] = EVENT_OPS
+    renderer = "render.war"
+    policy = "rules.war.strategy"
     summary = (
         "Each side fights with its own 72-card deck. Every battle, both sides flip three "
         "cards into three columns facing each other; a card marked 'play another' brings the "
