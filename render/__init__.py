@@ -22,7 +22,9 @@ def _module(game_name: str) -> Any:
     import rules
 
     try:
-        path = rules.get_game(game_name).renderer
+        # Any object with the rules contract may be registered; only ``Game`` subclasses
+        # are sure to name a renderer.
+        path = getattr(rules.get_game(game_name), "renderer", None)
     except LookupError:
         path = None
     if path is None:
