@@ -210,94 +210,136 @@ def _from_match(kind: str, match: re.Match[str]) -> Parsed:
 
 
 # ---------------------------------------------------------------- the DynamicItems
+#
+# One class per kind of component. discord.py matches a click's custom_id against each
+# class's ``template`` and builds the item from the match (``from_custom_id``); the item
+# keeps the fields it needs and its ``callback`` hands them to its own handler in
+# ``bot.discord_app.interactions`` (imported there, at call time: the handlers use the
+# builders below).
 
 
-async def _dispatch(
-    interaction: discord.Interaction[Any], parsed: Parsed, values: list[str]
-) -> None:
-    # Imported here: the handlers need the builder below, and the items need the handlers.
-    from bot.discord_app import interactions
-
-    await interactions.on_component(interaction, parsed, values)
+def _fields(match: re.Match[str]) -> dict[str, str]:
+    return match.groupdict()
 
 
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ACTION_TEMPLATE):
-    def __init__(self, custom_id: str, *, label: str = "?", style: Any = None) -> None:
+    """One action of the clicker's prompt: ``dsp:a:<game>:<version>:<verb>:<arg>``."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        verb: str,
+        arg: int | str | None = None,
+        *,
+        label: str = "?",
+        style: Any = None,
+    ) -> None:
+        self.game_id, self.version, self.verb, self.arg = game_id, version, verb, arg
+        custom_id = action_id(game_id, version, verb, arg)
         style = style or discord.ButtonStyle.primary
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
-        self.parsed = parse(custom_id)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ActionButton:
-        return cls(match.string)
+        f = _fields(match)
+        return cls(int(f["game"]), int(f["version"]), f["verb"], decode_arg(f["arg"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _dispatch(interaction, self.parsed, [])
+        from bot.discord_app import interactions
+
+        await interactions.on_action(interaction, self.game_id, self.version, self.verb, self.arg)
 
 
 class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
+    """One verb of the clicker's prompt, its args as options:
+    ``dsp:s:<game>:<version>:<verb>:<part>`` (``part`` when they fill several selects)."""
+
     def __init__(
         self,
-        custom_id: str,
+        game_id: int,
+        version: int,
+        verb: str,
+        part: int = 0,
         *,
         options: list[discord.SelectOption] | None = None,
         placeholder: str | None = None,
     ) -> None:
+        self.game_id, self.version, self.verb, self.part = game_id, version, verb, part
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=custom_id,
+            custom_id=select_id(game_id, version, verb, part),
             options=options or [discord.SelectOption(label="?", value="?")],
             placeholder=placeholder,
             min_values=1,
             max_values=1,
         )
         super().__init__(select)
-        self.parsed = parse(custom_id)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ActionSelect:
+        f = _fields(match)
         options = list(getattr(item, "options", None) or []) or None
-        return cls(match.string, options=options)
+        return cls(int(f["game"]), int(f["version"]), f["verb"], int(f["part"]), options=options)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _dispatch(interaction, self.parsed, list(self.item.values))
+        from bot.discord_app import interactions
+
+        values = list(self.item.values)
+        if len(values) != 1:
+            await interactions.refuse(interaction, self.game_id, "Choose exactly one option.")
+            return
+        await interactions.on_action(interaction, self.game_id, self.version, self.verb, values[0])
 
 
 class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=JOIN_TEMPLATE):
-    def __init__(self, custom_id: str, *, label: str = "Join") -> None:
+    """Take a seat in a lobby: ``dsp:j:<game>:<role>``."""
+
+    def __init__(self, game_id: int, role: str, *, label: str = "Join") -> None:
+        self.game_id, self.role = game_id, role
         super().__init__(
-            discord.ui.Button(label=label, style=discord.ButtonStyle.success, custom_id=custom_id)
+            discord.ui.Button(
+                label=label, style=discord.ButtonStyle.success, custom_id=join_id(game_id, role)
+            )
         )
-        self.parsed = parse(custom_id)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> JoinButton:
-        return cls(match.string)
+        f = _fields(match)
+        return cls(int(f["game"]), f["role"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _dispatch(interaction, self.parsed, [])
+        from bot.discord_app import interactions
+
+        await interactions.on_join(interaction, self.game_id, self.role)
 
 
 class PromptButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PROMPT_TEMPLATE):
-    def __init__(self, custom_id: str, *, label: str = "My prompt") -> None:
+    """ "My prompt" under a table post: the clicker's own view, ephemerally: ``dsp:h:<game>``."""
+
+    def __init__(self, game_id: int, *, label: str = "My prompt") -> None:
+        self.game_id = game_id
         super().__init__(
-            discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, custom_id=custom_id)
+            discord.ui.Button(
+                label=label, style=discord.ButtonStyle.secondary, custom_id=prompt_id(game_id)
+            )
         )
-        self.parsed = parse(custom_id)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PromptButton:
-        return cls(match.string)
+        return cls(int(_fields(match)["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _dispatch(interaction, self.parsed, [])
+        from bot.discord_app import interactions
+
+        await interactions.on_my_prompt(interaction, self.game_id)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
@@ -364,23 +406,25 @@ def build_prompt_view(game_id: int, version: int, view: dict[str, Any]) -> Promp
     ordered = sorted(actions.items(), key=lambda kv: kv[0] == "undo")
     for verb, args in ordered:
         if args is True:
+            label = _clip(_verb_label(labels, verb), LABEL_MAX)
             try:
-                cid = action_id(game_id, version, verb)
+                buttons.append(
+                    ActionButton(game_id, version, verb, label=label, style=_style_for(verb))
+                )
             except BadCustomId:
                 overflow = True
-                continue
-            label = _clip(_verb_label(labels, verb), LABEL_MAX)
-            buttons.append(ActionButton(cid, label=label, style=_style_for(verb)))
         elif isinstance(args, list) and args:
             if len(args) <= MAX_BUTTON_ARGS:
                 for arg in args:
+                    label = _clip(_arg_label(labels, verb, arg), LABEL_MAX)
                     try:
-                        cid = action_id(game_id, version, verb, arg)
+                        button = ActionButton(
+                            game_id, version, verb, arg, label=label, style=_style_for(verb)
+                        )
                     except BadCustomId:
                         overflow = True
                         continue
-                    label = _clip(_arg_label(labels, verb, arg), LABEL_MAX)
-                    buttons.append(ActionButton(cid, label=label, style=_style_for(verb)))
+                    buttons.append(button)
                 continue
             for part, start in enumerate(range(0, len(args), MAX_OPTIONS)):
                 chunk = args[start : start + MAX_OPTIONS]
@@ -404,7 +448,10 @@ def build_prompt_view(game_id: int, version: int, view: dict[str, Any]) -> Promp
                     placeholder = f"{placeholder} ({start + 1}–{last} of {len(args)})"
                 selects.append(
                     ActionSelect(
-                        select_id(game_id, version, verb, part),
+                        game_id,
+                        version,
+                        verb,
+                        part,
                         options=options,
                         placeholder=placeholder,
                     )
@@ -439,7 +486,7 @@ def build_lobby_view(game_id: int, open_roles: list[tuple[str, str]]) -> discord
     """One join button per open seat: ``open_roles`` is [(role, label)]."""
     ui = discord.ui.View(timeout=None)
     for index, (role, label) in enumerate(open_roles[: MAX_ROWS * BUTTONS_PER_ROW]):
-        button = JoinButton(join_id(game_id, role), label=_clip(f"Join as {label}", LABEL_MAX))
+        button = JoinButton(game_id, role, label=_clip(f"Join as {label}", LABEL_MAX))
         button.row = index // BUTTONS_PER_ROW
         ui.add_item(button)
     return ui
@@ -448,7 +495,7 @@ def build_lobby_view(game_id: int, open_roles: list[tuple[str, str]]) -> discord
 def build_table_view(game_id: int) -> discord.ui.View:
     """The channel post's one button: open your own prompt (ephemeral, works without DMs)."""
     ui = discord.ui.View(timeout=None)
-    ui.add_item(PromptButton(prompt_id(game_id)))
+    ui.add_item(PromptButton(game_id))
     return ui
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -17,7 +18,7 @@ import discord
 from bot import errors
 from bot.delivery.port import GameInfo, PlayerView
 from bot.discord_app import formatting
-from bot.discord_app.components import Parsed, build_lobby_view
+from bot.discord_app.components import build_lobby_view
 from bot.discord_app.frontend import ALLOWED_MENTIONS, private_payload
 
 if TYPE_CHECKING:
@@ -88,79 +89,94 @@ async def send_private_view(
 
 
 # ----------------------------------------------------------------- components
+#
+# One handler per kind of component, called by that component's own ``callback`` (see
+# ``bot.discord_app.components``) with the fields of its custom_id.
 
 
-async def on_component(
-    interaction: discord.Interaction[Any], parsed: Parsed, values: list[str]
-) -> None:
+@contextlib.asynccontextmanager
+async def handling(
+    interaction: discord.Interaction[Any], game_id: int, kind: str
+) -> AsyncIterator[None]:
+    """Around every component handler: counted as in flight (a graceful stop waits for
+    it), timed in the log, and any error answered politely instead of escaping."""
     started = time.perf_counter()
     tracker = getattr(interaction.client, "track", None)
     with tracker() if tracker else contextlib.nullcontext():
-        await _on_component(interaction, parsed, values)
+        try:
+            yield
+        except Exception as exc:
+            await report(interaction, exc)
     log.info(
         "interaction game=%d %s by %s handled in %.1fms",
-        parsed.game_id,
-        parsed.kind,
+        game_id,
+        kind,
         interaction.user.id,
         (time.perf_counter() - started) * 1000,
     )
 
 
-async def _on_component(
-    interaction: discord.Interaction[Any], parsed: Parsed, values: list[str]
-) -> None:
-    try:
-        if parsed.kind in ("action", "select"):
-            await _on_action(interaction, parsed, values)
-        elif parsed.kind == "join":
-            await _on_join(interaction, parsed)
-        elif parsed.kind == "prompt":
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            pv = await manager_of(interaction).view_for(parsed.game_id, user_id(interaction))
-            await send_private_view(interaction, pv)
-        else:  # pragma: no cover - the codec knows no other kinds
-            raise errors.NotAllowed("This button is not recognised.")
-    except Exception as exc:
-        await report(interaction, exc)
+async def refuse(interaction: discord.Interaction[Any], game_id: int, text: str) -> None:
+    """A click that cannot be what the player meant: say so, change nothing."""
+    async with handling(interaction, game_id, "refused"):
+        raise errors.NotAllowed(text)
 
 
-async def _on_action(
-    interaction: discord.Interaction[Any], parsed: Parsed, values: list[str]
+async def on_action(
+    interaction: discord.Interaction[Any], game_id: int, version: int, verb: str, arg: Any
 ) -> None:
-    assert parsed.verb is not None and parsed.version is not None
-    arg: Any = parsed.arg
-    if parsed.kind == "select":
-        if len(values) != 1:
-            raise errors.NotAllowed("Choose exactly one option.")
-        arg = values[0]
-    # Acknowledge at once by promising to update the message the button is on (no
-    # "thinking" spinner): the manager may deliver the table post before it returns.
-    await interaction.response.defer()
-    manager = manager_of(interaction)
-    uid = user_id(interaction)
-    try:
-        result = await manager.act(parsed.game_id, uid, parsed.verb, arg, parsed.version)
-    except errors.StalePrompt as exc:
-        # The manager already let through a button whose decision is unchanged (the other
-        # side moving in a simultaneous step does not outdate it); this one really is old.
-        await _stale(interaction, manager, parsed.game_id, uid, exc)
-        return
-    headline = ""
-    if result.outcome is not None:
-        headline = "The game is over."
-    elif not result.view.get("actions"):
-        headline = "Done. I will tell you when it is your turn again."
-    payload = await private_payload(
-        result.game,
-        result.role,
-        result.version,
-        result.view,
-        headline=headline,
-        log_lines=result.private_log_lines,
-    )
-    payload.setdefault("view", None)  # no actions left: remove the old buttons
-    files = payload.pop("files")
-    await interaction.edit_original_response(attachments=files, **payload)
+    """A button or select of the player's prompt: apply it, then show the next prompt."""
+    async with handling(interaction, game_id, "action"):
+        # Acknowledge at once by promising to update the message the button is on (no
+        # "thinking" spinner): the manager may deliver the table post before it returns.
+        await interaction.response.defer()
+        manager = manager_of(interaction)
+        uid = user_id(interaction)
+        try:
+            result = await manager.act(game_id, uid, verb, arg, version)
+        except errors.StalePrompt as exc:
+            # The manager already let through a button whose decision is unchanged (the
+            # other side moving in a simultaneous step does not outdate it); this one
+            # really is old.
+            await _stale(interaction, manager, game_id, uid, exc)
+            return
+        headline = ""
+        if result.outcome is not None:
+            headline = "The game is over."
+        elif not result.view.get("actions"):
+            headline = "Done. I will tell you when it is your turn again."
+        payload = await private_payload(
+            result.game,
+            result.role,
+            result.version,
+            result.view,
+            headline=headline,
+            log_lines=result.private_log_lines,
+        )
+        payload.setdefault("view", None)  # no actions left: remove the old buttons
+        files = payload.pop("files")
+        await interaction.edit_original_response(attachments=files, **payload)
+
+
+async def on_join(interaction: discord.Interaction[Any], game_id: int, role: str) -> None:
+    """A lobby's Join button: take that seat."""
+    async with handling(interaction, game_id, "join"):
+        await interaction.response.defer()
+        manager = manager_of(interaction)
+        info = await manager.join(game_id, user_id(interaction), role)
+        await interaction.edit_original_response(**lobby_payload(info))
+        if info.status == "active":
+            await reply(interaction, "You are seated; the game has begun.")
+        else:
+            await reply(interaction, "You are seated. The game starts when every seat is taken.")
+
+
+async def on_my_prompt(interaction: discord.Interaction[Any], game_id: int) -> None:
+    """ "My prompt" under a table post: the clicker's own view, ephemerally."""
+    async with handling(interaction, game_id, "prompt"):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        pv = await manager_of(interaction).view_for(game_id, user_id(interaction))
+        await send_private_view(interaction, pv)
 
 
 async def _stale(
@@ -182,17 +198,6 @@ async def _stale(
         await reply(interaction, f"{text} {status}".strip())
         return
     await send_private_view(interaction, pv, notice="This prompt is out of date.")
-
-
-async def _on_join(interaction: discord.Interaction[Any], parsed: Parsed) -> None:
-    await interaction.response.defer()
-    manager = manager_of(interaction)
-    info = await manager.join(parsed.game_id, user_id(interaction), parsed.role)
-    await interaction.edit_original_response(**lobby_payload(info))
-    if info.status == "active":
-        await reply(interaction, "You are seated; the game has begun.")
-    else:
-        await reply(interaction, "You are seated. The game starts when every seat is taken.")
 
 
 def lobby_payload(info: GameInfo) -> dict[str, Any]:
