@@ -489,3 +489,27 @@ async def test_a_game_without_a_chosen_seed_never_shows_its_key_until_the_end(tm
         assert data["seed"] == key  # after the end, the key replays the game exactly
         assert state is not None and await t.bot.manager.verify_replay(info.id)
         assert_all_answered(t)
+
+
+async def test_checks_as_decorators_refuse_politely(tmp_path):
+    from discord import app_commands
+
+    from bot.discord_app import checks
+
+    async with table(tmp_path, "alice") as t:
+        admins = t.emu.add_role(t.guild, "admins", permissions=1 << 3)  # Administrator
+        t.players["admin"] = t.emu.add_member(t.guild, "admin", roles=[admins])
+        await t.start()
+        # An administrator who is not the bot's owner sees the command but may not run it.
+        refused = await t.slash("admin", "dispatch sync", scope="global")
+        assert refused.ephemeral and "Only the bot's owner" in refused.text
+        assert t.emu.world.global_commands == []
+        # /game is a server command: once published, Discord does not offer it in direct
+        # messages at all (guild_only), while /games is offered there.
+        t.players["owner"] = t.emu.owner
+        assert "Synced" in (await t.slash("owner", "dispatch sync", scope="global")).text
+        with pytest.raises(CommandError, match="not available in DMs"):
+            await t.emu.slash(t.players["alice"], None, "game new", game="skirmish")
+        assert_all_answered(t)
+    # and if a forged one arrived anyway, the player would read a sentence, not an error
+    assert "server channel" in checks.refusal(app_commands.NoPrivateMessage())

@@ -23,7 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
-from bot.discord_app import components, interactions
+from bot.discord_app import checks, components, interactions
 from bot.discord_app.cogs import EXTENSIONS
 from bot.discord_app.frontend import DiscordFrontEnd
 from bot.tables.manager import GameManager
@@ -49,6 +49,10 @@ class DispatchTree(app_commands.CommandTree):
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         # Cogs answer their own errors; this catches what slips past them (checks, transforms).
+        refused = checks.refusal(error)
+        if refused is not None and not interaction.response.is_done():
+            await interactions.reply(interaction, refused)
+            return
         if interaction.response.is_done() and not isinstance(
             error, app_commands.CommandInvokeError
         ):

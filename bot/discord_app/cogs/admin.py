@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_app.checks import owner_only
 from bot.discord_app.interactions import reply
 
 log = logging.getLogger("dispatch.discord")
@@ -20,18 +21,22 @@ class AdminCog(commands.GroupCog, group_name="dispatch", group_description="Bot 
         self.bot = bot
         super().__init__()
 
-    @app_commands.command(name="sync", description="Publish the slash commands (bot owner only)")
-    @app_commands.describe(scope="global (up to an hour to appear) or here (this server, at once)")
+    @app_commands.command(name="sync")
     @app_commands.choices(
         scope=[
             app_commands.Choice(name="global", value="global"),
             app_commands.Choice(name="here", value="here"),
         ]
     )
+    @owner_only()
     async def sync(self, interaction: discord.Interaction[Any], scope: str = "global") -> None:
-        if not await _is_owner(self.bot, interaction.user):
-            await reply(interaction, "Only the bot's owner can sync commands.")
-            return
+        """Publish the slash commands (bot owner only)
+
+        Parameters
+        ----------
+        scope:
+            global (up to an hour to appear) or here (this server, at once)
+        """
         await interaction.response.defer(ephemeral=True, thinking=True)
         if scope == "here":
             if interaction.guild is None:
@@ -43,13 +48,6 @@ class AdminCog(commands.GroupCog, group_name="dispatch", group_description="Bot 
             synced = await self.bot.tree.sync()
         log.info("commands synced (%s) by %s: %d", scope, interaction.user.id, len(synced))
         await reply(interaction, f"Synced {len(synced)} commands ({scope}).")
-
-
-async def _is_owner(bot: commands.Bot, user: discord.abc.User) -> bool:
-    try:
-        return await bot.is_owner(user)
-    except Exception:  # no application info (e.g. a team app without owner)
-        return False
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -14,8 +14,9 @@ from discord.ext import commands
 import rules
 from bot import errors
 from bot.delivery.images import board_image
-from bot.discord_app import formatting
-from bot.discord_app.components import MAX_OPTIONS, parse_play_value, play_value
+from bot.discord_app import autocomplete, formatting
+from bot.discord_app.checks import is_moderator
+from bot.discord_app.components import parse_play_value
 from bot.discord_app.frontend import png_file, private_payload
 from bot.discord_app.interactions import (
     lobby_payload,
@@ -66,30 +67,11 @@ def parse_options(text: str | None) -> dict[str, Any]:
     return options
 
 
-def is_moderator(interaction: discord.Interaction[Any]) -> bool:
-    perms = interaction.permissions
-    return bool(perms and (perms.manage_channels or perms.administrator))
-
-
 def channel_ref(interaction: discord.Interaction[Any]) -> str:
     return str(interaction.channel_id)
 
 
-def _choices(pairs: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
-    current = (current or "").lower()
-    hits = [(n, v) for n, v in pairs if current in n.lower() or current in v.lower()]
-    return [
-        app_commands.Choice(name=formatting.clip(n, 100), value=v[:100])
-        for n, v in hits[:MAX_OPTIONS]
-    ]
-
-
-async def game_name_autocomplete(
-    interaction: discord.Interaction[Any], current: str
-) -> list[app_commands.Choice[str]]:
-    return _choices([(g.title or name, name) for name, g in sorted(rules.GAMES.items())], current)
-
-
+@app_commands.guild_only()
 class GameCog(
     commands.GroupCog, group_name="game", group_description="Play a game in this channel"
 ):
@@ -98,49 +80,10 @@ class GameCog(
         super().__init__()
 
     # -- lobby ------------------------------------------------------------------
-    async def _side_autocomplete(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        name = getattr(interaction.namespace, "game", None)
-        if not name:
-            try:
-                info = await manager_of(interaction).game_in_channel(channel_ref(interaction))
-            except errors.DispatchError:
-                info = None
-            name = info.game_name if info else None
-        try:
-            game = rules.get_game(name) if name else None
-        except LookupError:
-            game = None
-        pairs = [(game.role_name(r), r) for r in game.roles] if game else []
-        return _choices([*pairs, ("Random", "random")], current)
-
-    async def _options_autocomplete(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        name = getattr(interaction.namespace, "game", None)
-        try:
-            game = rules.get_game(name) if name else None
-        except LookupError:
-            game = None
-        pairs = []
-        if current:
-            pairs.append((current, current))
-        if game is not None:
-            for key, default in game.default_options.items():
-                shown = json.dumps(default) if not isinstance(default, str) else default
-                pairs.append((f"{key}={shown} (default)", f"{key}={shown}"))
-        return _choices(pairs, "")
-
-    @app_commands.command(name="new", description="Open a game in this channel")
-    @app_commands.describe(
-        game="Which game",
-        opponent="Seat this member as your opponent at once",
-        side="Your side (or random)",
-        options="Game options, e.g. key=value, key=value",
-        seed="Practice only: a fixed seed makes the cards predictable to anyone who knows it",
+    @app_commands.command(name="new")
+    @app_commands.autocomplete(
+        game=autocomplete.game_names, side=autocomplete.sides, options=autocomplete.game_options
     )
-    @app_commands.autocomplete(game=game_name_autocomplete)
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -150,8 +93,21 @@ class GameCog(
         options: str | None = None,
         seed: app_commands.Range[int, 0, 2**53 - 1] | None = None,
     ) -> None:
-        if interaction.channel_id is None or interaction.guild_id is None:
-            raise errors.NotAllowed("Games are played in a server channel (or a thread).")
+        """Open a game in this channel
+
+        Parameters
+        ----------
+        game:
+            Which game
+        opponent:
+            Seat this member as your opponent at once
+        side:
+            Your side (or random)
+        options:
+            Game options, e.g. key=value, key=value
+        seed:
+            Practice only: a fixed seed makes the cards predictable to anyone who knows it
+        """
         if opponent is not None and opponent.bot:
             raise errors.NotAllowed("Bots cannot be seated.")
         # Refuse the common mistakes before deferring, so the answer is ephemeral (the
@@ -189,38 +145,41 @@ class GameCog(
             )
         await interaction.followup.send(**_without_none_view(payload))
 
-    new.autocomplete("side")(_side_autocomplete)
-    new.autocomplete("options")(_options_autocomplete)
-
-    @app_commands.command(name="join", description="Take a seat in this channel's game")
-    @app_commands.describe(side="The side you want (default: the first free one)")
+    @app_commands.command(name="join")
+    @app_commands.autocomplete(side=autocomplete.sides)
     async def join(self, interaction: discord.Interaction[Any], side: str | None = None) -> None:
+        """Take a seat in this channel's game
+
+        Parameters
+        ----------
+        side:
+            The side you want (default: the first free one)
+        """
         await interaction.response.defer(thinking=True)
         manager = manager_of(interaction)
         info = await manager.join(channel_ref(interaction), user_id(interaction), side or None)
         await interaction.followup.send(**_without_none_view(lobby_payload(info)))
 
-    join.autocomplete("side")(_side_autocomplete)
-
-    @app_commands.command(name="leave", description="Give up your seat before the game starts")
+    @app_commands.command(name="leave")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        """Give up your seat before the game starts"""
         info = await manager_of(interaction).leave(channel_ref(interaction), user_id(interaction))
         await interaction.response.send_message(
             **_without_none_view(lobby_payload(info)), ephemeral=False
         )
 
-    @app_commands.command(
-        name="cancel", description="Call off this channel's game before it starts"
-    )
+    @app_commands.command(name="cancel")
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+        """Call off this channel's game before it starts"""
         info = await manager_of(interaction).cancel(
             channel_ref(interaction), user_id(interaction), is_moderator(interaction)
         )
         await interaction.response.send_message(f"Game #{info.id} ({info.title}) was cancelled.")
 
     # -- looking ------------------------------------------------------------------
-    @app_commands.command(name="status", description="The board, the score and whose turn it is")
+    @app_commands.command(name="status")
     async def status(self, interaction: discord.Interaction[Any]) -> None:
+        """The board, the score and whose turn it is"""
         await interaction.response.defer(thinking=True)
         manager = manager_of(interaction)
         info = await _game_here(interaction)
@@ -247,8 +206,9 @@ class GameCog(
             embed=embed, files=files, allowed_mentions=discord.AllowedMentions.none()
         )
 
-    @app_commands.command(name="board", description="Show the board")
+    @app_commands.command(name="board")
     async def board(self, interaction: discord.Interaction[Any]) -> None:
+        """Show the board"""
         await interaction.response.defer(thinking=True)
         info = await _game_here(interaction, started=True)
         pv = await manager_of(interaction).view_for(info.id, None)
@@ -258,52 +218,42 @@ class GameCog(
             return
         await interaction.followup.send(files=[png_file(board, "board.png")])
 
-    @app_commands.command(name="log", description="The latest lines of the game log")
-    @app_commands.describe(count="How many lines (default 20)")
+    @app_commands.command(name="log")
     async def log(
         self, interaction: discord.Interaction[Any], count: app_commands.Range[int, 1, 200] = 20
     ) -> None:
+        """The latest lines of the game log
+
+        Parameters
+        ----------
+        count:
+            How many lines (default 20)
+        """
         info = await _game_here(interaction, started=True)
         lines = await manager_of(interaction).log(info.id, count)
         text = formatting.log_block(lines, 1900) if lines else "The log is empty."
         await reply(interaction, text, ephemeral=True)
 
-    @app_commands.command(name="hand", description="Your hand and your prompt (only you see it)")
+    @app_commands.command(name="hand")
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        """Your hand and your prompt (only you see it)"""
         await interaction.response.defer(ephemeral=True, thinking=True)
         info = await _game_here(interaction, started=True)
         pv = await manager_of(interaction).view_for(info.id, user_id(interaction))
         await send_private_view(interaction, pv)
 
     # -- playing ------------------------------------------------------------------
-    async def _action_autocomplete(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        try:
-            info = await manager_of(interaction).game_in_channel(channel_ref(interaction))
-            if info is None or info.status != "active":
-                return []
-            pv = await manager_of(interaction).view_for(info.id, user_id(interaction))
-        except errors.DispatchError:
-            return []
-        labels = pv.view.get("labels") or {}
-        pairs: list[tuple[str, str]] = []
-        for verb, args in (pv.view.get("actions") or {}).items():
-            if args is True:
-                name = labels.get(verb) if isinstance(labels.get(verb), str) else verb
-                pairs.append((str(name), play_value(pv.version, verb)))
-            elif isinstance(args, list):
-                found = labels.get(verb)
-                table: dict[str, Any] = found if isinstance(found, dict) else {}
-                for arg in args:
-                    name = table.get(str(arg)) or f"{verb} {arg}"
-                    pairs.append((f"{verb}: {name}", play_value(pv.version, verb, arg)))
-        return _choices(pairs, current)
-
-    @app_commands.command(name="play", description="Take any of your legal actions by name")
-    @app_commands.describe(action="Start typing: your legal actions are offered")
+    @app_commands.command(name="play")
+    @app_commands.autocomplete(action=autocomplete.actions)
     async def play(self, interaction: discord.Interaction[Any], action: str) -> None:
         # Parsed before deferring, so a malformed one is refused ephemerally at once.
+        """Take any of your legal actions by name
+
+        Parameters
+        ----------
+        action:
+            Start typing: your legal actions are offered
+        """
         version, verb, arg = parse_play_value(action)
         await interaction.response.defer(ephemeral=True, thinking=True)
         info = await _game_here(interaction, started=True)
@@ -323,10 +273,9 @@ class GameCog(
         )
         await reply(interaction, **payload)
 
-    play.autocomplete("action")(_action_autocomplete)
-
-    @app_commands.command(name="undo", description="Take back your last small decision")
+    @app_commands.command(name="undo")
     async def undo(self, interaction: discord.Interaction[Any]) -> None:
+        """Take back your last small decision"""
         await interaction.response.defer(ephemeral=True, thinking=True)
         info = await _game_here(interaction, started=True)
         result = await manager_of(interaction).undo(info.id, user_id(interaction))
@@ -335,18 +284,17 @@ class GameCog(
         )
         await reply(interaction, **payload)
 
-    @app_commands.command(name="resign", description="Concede this channel's game")
+    @app_commands.command(name="resign")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
+        """Concede this channel's game"""
         await interaction.response.defer(ephemeral=True, thinking=True)
         info = await _game_here(interaction, started=True)
         await manager_of(interaction).resign(info.id, user_id(interaction))
         await reply(interaction, "You resigned. The result is posted in the channel.")
 
-    @app_commands.command(
-        name="abandon",
-        description="End the game without a result (all players agree, or a moderator)",
-    )
+    @app_commands.command(name="abandon")
     async def abandon(self, interaction: discord.Interaction[Any]) -> None:
+        """End the game without a result (all players agree, or a moderator)"""
         await interaction.response.defer(ephemeral=True, thinking=True)
         info = await _game_here(interaction)
         result = await manager_of(interaction).abandon(
@@ -358,8 +306,9 @@ class GameCog(
             waiting = formatting.mentions(result.waiting_on)
             await reply(interaction, f"Your request is noted; waiting for {waiting} to agree.")
 
-    @app_commands.command(name="export", description="The seed and action log, as a JSON file")
+    @app_commands.command(name="export")
     async def export(self, interaction: discord.Interaction[Any]) -> None:
+        """The seed and action log, as a JSON file"""
         await interaction.response.defer(ephemeral=True, thinking=True)
         manager = manager_of(interaction)
         info = await _game_here(interaction)
@@ -370,13 +319,19 @@ class GameCog(
             interaction, f"Game #{info.id}: seed and {len(data['actions'])} actions.", files=[file]
         )
 
-    @app_commands.command(name="settings", description="Channel settings (Manage Channels)")
-    @app_commands.describe(reminder_hours="Hours before a waiting player is reminded")
+    @app_commands.command(name="settings")
     async def settings(
         self,
         interaction: discord.Interaction[Any],
         reminder_hours: app_commands.Range[float, 0.1, 720.0] | None = None,
     ) -> None:
+        """Channel settings (Manage Channels)
+
+        Parameters
+        ----------
+        reminder_hours:
+            Hours before a waiting player is reminded
+        """
         manager = manager_of(interaction)
         if reminder_hours is not None and not is_moderator(interaction):
             raise errors.NotAllowed("Changing settings needs the Manage Channels permission.")

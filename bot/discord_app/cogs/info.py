@@ -9,28 +9,11 @@ from discord import app_commands
 from discord.ext import commands
 
 import rules
-from bot.discord_app import formatting
-from bot.discord_app.cogs.game import _choices, game_name_autocomplete
+from bot.discord_app import autocomplete, formatting
 from bot.discord_app.interactions import manager_of, reply, user_id
 
 #: Card facts shown as embed fields, in this order, when a card has them.
 CARD_FIELDS = ("side", "kind", "value", "boost", "period", "ops")
-
-
-def _catalogue() -> list[tuple[str, dict[str, Any]]]:
-    """(game name, card) for every card of every registered game."""
-    found: list[tuple[str, dict[str, Any]]] = []
-    for name, game in sorted(rules.GAMES.items()):
-        try:
-            cards = game.catalogue()
-        except Exception:
-            continue
-        found.extend((name, dict(card)) for card in cards)
-    return found
-
-
-def _card_key(game_name: str, card: dict[str, Any]) -> str:
-    return f"{game_name}:{card.get('id')}"
 
 
 def card_embed(game_name: str, card: dict[str, Any]) -> discord.Embed:
@@ -56,10 +39,16 @@ class InfoCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="rules", description="How to play a game")
-    @app_commands.describe(game="Which game")
-    @app_commands.autocomplete(game=game_name_autocomplete)
+    @app_commands.command(name="rules")
+    @app_commands.autocomplete(game=autocomplete.game_names)
     async def rules_(self, interaction: discord.Interaction[Any], game: str) -> None:
+        """How to play a game
+
+        Parameters
+        ----------
+        game:
+            Which game
+        """
         try:
             found = rules.get_game(game)
         except LookupError:
@@ -74,12 +63,19 @@ class InfoCog(commands.Cog):
         embed.set_footer(text=f"/game new game:{found.name}")
         await reply(interaction, embed=embed)
 
-    @app_commands.command(name="card", description="Look up a card")
-    @app_commands.describe(name="Start typing a card's name or id")
+    @app_commands.command(name="card")
+    @app_commands.autocomplete(name=autocomplete.cards)
     async def card(self, interaction: discord.Interaction[Any], name: str) -> None:
+        """Look up a card
+
+        Parameters
+        ----------
+        name:
+            Start typing a card's name or id
+        """
         wanted = name.strip().lower()
-        cards = _catalogue()
-        match = next((c for c in cards if _card_key(*c).lower() == wanted), None)
+        cards = autocomplete.catalogue()
+        match = next((c for c in cards if autocomplete.card_key(*c).lower() == wanted), None)
         if match is None:
             exact = [
                 c
@@ -98,20 +94,9 @@ class InfoCog(commands.Cog):
             return
         await reply(interaction, embed=card_embed(*match))
 
-    @card.autocomplete("name")
-    async def _card_autocomplete(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        pairs = []
-        for game_name, card in _catalogue():
-            label = f"{card.get('name')} ({card.get('id')})"
-            if len(rules.GAMES) > 1:
-                label += f" · {rules.get_game(game_name).title or game_name}"
-            pairs.append((label, _card_key(game_name, card)))
-        return _choices(pairs, current)
-
-    @app_commands.command(name="games", description="Every game you are seated in, everywhere")
+    @app_commands.command(name="games")
     async def games(self, interaction: discord.Interaction[Any]) -> None:
+        """Every game you are seated in, everywhere"""
         await interaction.response.defer(ephemeral=True, thinking=True)
         mine = await manager_of(interaction).games_for_user(user_id(interaction))
         if not mine:

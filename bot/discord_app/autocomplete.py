@@ -1,0 +1,117 @@
+"""Every autocomplete of the slash commands, in one place. Each answers within Discord's
+time with at most 25 choices and never raises: a failure offers nothing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import discord
+from discord import app_commands
+
+import rules
+from bot import errors
+from bot.discord_app import formatting
+from bot.discord_app.components import MAX_OPTIONS, play_value
+from bot.discord_app.interactions import manager_of, user_id
+
+Choices = list[app_commands.Choice[str]]
+
+
+def choices(pairs: list[tuple[str, str]], current: str) -> Choices:
+    """(shown, value) pairs that contain what was typed, clipped to Discord's limits."""
+    typed = (current or "").lower()
+    hits = [(n, v) for n, v in pairs if typed in n.lower() or typed in v.lower()]
+    return [
+        app_commands.Choice(name=formatting.clip(n, 100), value=v[:100])
+        for n, v in hits[:MAX_OPTIONS]
+    ]
+
+
+def _game(name: Any) -> rules.Game | None:
+    try:
+        return rules.get_game(name) if isinstance(name, str) and name else None
+    except LookupError:
+        return None
+
+
+async def game_names(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """The registered games, by title."""
+    return choices([(g.title or name, name) for name, g in sorted(rules.GAMES.items())], current)
+
+
+async def sides(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """The sides of the game being opened, or of this channel's game."""
+    name = getattr(interaction.namespace, "game", None)
+    if not name:
+        try:
+            info = await manager_of(interaction).game_in_channel(str(interaction.channel_id))
+        except errors.DispatchError:
+            info = None
+        name = info.game_name if info else None
+    game = _game(name)
+    pairs = [(game.role_name(r), r) for r in game.roles] if game else []
+    return choices([*pairs, ("Random", "random")], current)
+
+
+async def game_options(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """What was typed, then each option of the chosen game at its default."""
+    game = _game(getattr(interaction.namespace, "game", None))
+    pairs = [(current, current)] if current else []
+    if game is not None:
+        for key, default in game.default_options.items():
+            shown = json.dumps(default) if not isinstance(default, str) else default
+            pairs.append((f"{key}={shown} (default)", f"{key}={shown}"))
+    return choices(pairs, "")
+
+
+async def actions(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """The player's legal actions now, as ``/game play`` reads them back."""
+    try:
+        manager = manager_of(interaction)
+        info = await manager.game_in_channel(str(interaction.channel_id))
+        if info is None or info.status != "active":
+            return []
+        pv = await manager.view_for(info.id, user_id(interaction))
+    except errors.DispatchError:
+        return []
+    labels = pv.view.get("labels") or {}
+    pairs: list[tuple[str, str]] = []
+    for verb, args in (pv.view.get("actions") or {}).items():
+        if args is True:
+            name = labels.get(verb) if isinstance(labels.get(verb), str) else verb
+            pairs.append((str(name), play_value(pv.version, verb)))
+        elif isinstance(args, list):
+            found = labels.get(verb)
+            table: dict[str, Any] = found if isinstance(found, dict) else {}
+            for arg in args:
+                name = table.get(str(arg)) or f"{verb} {arg}"
+                pairs.append((f"{verb}: {name}", play_value(pv.version, verb, arg)))
+    return choices(pairs, current)
+
+
+def catalogue() -> list[tuple[str, dict[str, Any]]]:
+    """(game name, card) for every card of every registered game."""
+    found: list[tuple[str, dict[str, Any]]] = []
+    for name, game in sorted(rules.GAMES.items()):
+        try:
+            cards = game.catalogue()
+        except Exception:
+            continue
+        found.extend((name, dict(card)) for card in cards)
+    return found
+
+
+def card_key(game_name: str, card: dict[str, Any]) -> str:
+    return f"{game_name}:{card.get('id')}"
+
+
+async def cards(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """Every card of every game, by name and id."""
+    pairs = []
+    for game_name, card in catalogue():
+        label = f"{card.get('name')} ({card.get('id')})"
+        if len(rules.GAMES) > 1:
+            label += f" · {rules.get_game(game_name).title or game_name}"
+        pairs.append((label, card_key(game_name, card)))
+    return choices(pairs, current)
