@@ -42,15 +42,36 @@ def escape(text: str) -> str:
     return discord.utils.escape_mentions(discord.utils.escape_markdown(str(text)))
 
 
+def _markup(line: str) -> str:
+    """One log line for Discord: a ``# heading`` in bold, anything else as plain text.
+
+    The heading is recognised before escaping: escaping turns its ``#`` into ``\\#``.
+    """
+    if line.startswith("# "):
+        return "**" + escape(line[2:].strip()) + "**"
+    return escape(line)
+
+
+def merge_repeats(lines: Sequence[str]) -> list[str]:
+    """Consecutive identical lines as one, counted: three placements in one space read
+    "… Fort Sumter. (×3)" instead of the same line three times."""
+    merged: list[tuple[str, int]] = []
+    for line in lines:
+        if merged and merged[-1][0] == line and not line.startswith("# "):
+            merged[-1] = (line, merged[-1][1] + 1)
+        else:
+            merged.append((line, 1))
+    return [line if n == 1 else f"{line} (×{n})" for line, n in merged]
+
+
 def log_block(lines: Sequence[str], limit: int = EMBED_DESCRIPTION_MAX) -> str:
     """The newest lines that fit, with a marker when older ones were cut."""
     kept: list[str] = []
     size = 0
-    for line in reversed([escape(x) for x in lines]):
-        if line.startswith("#"):
-            line = "**" + line.lstrip("# ").strip() + "**"
+    shown = [_markup(x) for x in merge_repeats(lines)]
+    for line in reversed(shown):
         if size + len(line) + 1 > limit - 40:
-            kept.append(f"… ({len(lines) - len(kept)} earlier lines: /game log)")
+            kept.append(f"… ({len(shown) - len(kept)} earlier lines: /game log)")
             break
         kept.append(line)
         size += len(line) + 1
@@ -103,6 +124,9 @@ def table_embed(game: GameInfo, post: TablePost, *, with_image: bool) -> discord
         status = str(post.view.get("status") or "")
         if status:
             description = (description + "\n\n" if description else "") + f"*{escape(status)}*"
+        score = view_score(game, post.view)
+        if score and post.kind != "end":
+            description += f"\n**Score:** {score}"
     embed.description = clip(description, EMBED_DESCRIPTION_MAX) or None
     if post.kind == "end" and post.outcome:
         embed.add_field(name="Result", value=clip(result_text(game, post.outcome), FIELD_MAX))
@@ -125,8 +149,27 @@ def result_text(game: GameInfo, outcome: dict[str, Any]) -> str:
         text += f": {escape(reason)}"
     score = outcome.get("score") or {}
     if isinstance(score, dict) and score:
-        text += "\n" + ", ".join(f"{escape(str(k))} {escape(str(v))}" for k, v in score.items())
+        text += "\n" + score_text(game, score)
     return text
+
+
+def score_text(game: GameInfo, score: dict[str, Any]) -> str:
+    """``Unionist 3 · Secessionist 5``: sides by name, other counts by their word."""
+    roles = game.roles or tuple(s.role for s in game.seats)
+    parts = [f"{role_label(game, r)} {score[r]}" for r in roles if r in score]
+    parts += [
+        f"{str(k).replace('_', ' ').capitalize()} {v}" for k, v in score.items() if k not in roles
+    ]
+    return escape(" · ".join(parts))
+
+
+def view_score(game: GameInfo, view: dict[str, Any] | None) -> str:
+    """The running score of a public view (or the final one), as words; "" when none."""
+    if not view:
+        return ""
+    outcome = view.get("outcome")
+    score = (outcome or {}).get("score") if outcome else view.get("score")
+    return score_text(game, score) if isinstance(score, dict) and score else ""
 
 
 def lobby_text(game: GameInfo) -> str:

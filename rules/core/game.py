@@ -98,6 +98,7 @@ class Game:
                 "step": state["step"],
                 "active": list(self.active_roles(state)),
                 "status": self.status(state),
+                "score": self.score(state),
                 "prompt": step.prompt(self, state, role) if role and actions else "",
                 "actions": actions,
                 "labels": self._labels(state, role, actions) if role else {},
@@ -222,6 +223,11 @@ class Game:
             who = f"{self.role_name(winner)} won" if winner else "The game is drawn"
             return f"{who}: {reason}" if reason else f"{who}."
         return self._step(state).status(self, state)
+
+    def score(self, state: State) -> dict[str, int] | None:
+        """The running score by role, public (VP, forces alive...), or None when the game
+        keeps none; front ends show it in every post and in ``/game status``."""
+        return None
 
     def role_name(self, role: str) -> str:
         return self.role_names.get(role, role.title())

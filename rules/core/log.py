@@ -22,5 +22,10 @@ def heading(state: State, text: str) -> None:
     state["log"].append(f"# {text}")
 
 
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``"1 card"``, ``"3 cards"``: log lines name counts as a person would."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
 def private_log(state: State, role: str, text: str) -> None:
     state["private_log"].setdefault(role, []).append(text)

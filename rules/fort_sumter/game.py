@@ -102,6 +102,10 @@ class FortSumter(EventGame, Game):
 
     # -------------------------------------------------------------------- views
 
+    def score(self, state: State) -> dict[str, int]:
+        """Victory points so far."""
+        return {role: int(state["vp"][role]) for role in ROLES}
+
     def public_view(self, state: State) -> View:
         pc = state["peace_commissioner"]
         spaces = [

@@ -33,6 +33,7 @@ from rules.core import (
     heading,
     local,
     log,
+    plural,
     private_log,
     ret,
     seal,
@@ -580,7 +581,8 @@ class FinalCrisis(Step):
             state["hands"][role] = cards + dealt
             log(
                 state,
-                f"{_name(role)} takes {len(cards)} set-aside card(s) and is dealt {len(dealt)}.",
+                f"{_name(role)} takes {plural(len(cards), 'set-aside card')} and is dealt "
+                f"{len(dealt)}.",
             )
         state["final_crisis"] = {
             "order": {r: None for r in ROLES},

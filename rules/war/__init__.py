@@ -185,6 +185,10 @@ class WarBetweenTheStates(EventGame, Game):
 
     # ----------------------------------------------------------------------- views
 
+    def score(self, state: State) -> dict[str, int]:
+        """Forces alive: the War's running score (the side with none left loses)."""
+        return {role: alive(state, role) for role in SIDES}
+
     def public_view(self, state: State) -> View:
         return {
             "title": self.title,

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rules.core import Actions, Arg, IllegalAction, Op, Param, State, log
+from rules.core import Actions, Arg, IllegalAction, Op, Param, State, log, plural
 from rules.core.events import Frame, Instruction
 from rules.core.events import instruction_problems as _problems_in
 from rules.war.battle import (
@@ -233,7 +233,8 @@ class Recruit(Op):
             side(state, role)["survivors"].append(graveyard.pop())
         log(
             state,
-            f"{_event_name(frame)}: {count} {ADJECTIVE[role]} card(s) return to the Survivors.",
+            f"{_event_name(frame)}: {plural(count, ADJECTIVE[role] + ' card')} "
+            f"{'returns' if count == 1 else 'return'} to the Survivors.",
         )
         return True
 
@@ -249,7 +250,9 @@ class Blockade(Op):
         count = min(int(instruction["count"]), len(deck))
         for _ in range(count):
             side(state, enemy)["graveyard"].append(deck.pop())
-        log(state, f"{_event_name(frame)}: {count} {ADJECTIVE[enemy]} card(s) lost unseen.")
+        log(
+            state, f"{_event_name(frame)}: {plural(count, ADJECTIVE[enemy] + ' card')} lost unseen."
+        )
         return True
 
 

@@ -30,6 +30,7 @@ from rules.core import (
     goto,
     heading,
     log,
+    plural,
     private_log,
 )
 from rules.core.undo import seal
@@ -195,7 +196,7 @@ class PositionReinforcements(Step):
     def on_done(self, game: Game, state: State, role: str, arg: Arg) -> None:
         here = side(state, role)
         here["committed"] = True
-        log(state, f"{ADJECTIVE[role]} commits {len(here['placed'])} reinforcement(s).")
+        log(state, f"{ADJECTIVE[role]} commits {plural(len(here['placed']), 'reinforcement')}.")
         if all(side(state, r)["committed"] for r in SIDES):
             self.reveal(game, state)
 

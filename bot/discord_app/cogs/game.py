@@ -195,9 +195,9 @@ class GameCog(
             turn = formatting.mentions(info.waiting_on)
             when = formatting.since(info.turn_started_at)
             embed.add_field(name="Waiting for", value=f"{turn} {when}".strip(), inline=False)
-        score = (pv.view.get("outcome") or {}).get("score") if pv.view.get("outcome") else None
+        score = formatting.view_score(info, pv.view)
         if score:
-            embed.add_field(name="Score", value=formatting.clip(str(score), 1024), inline=False)
+            embed.add_field(name="Score", value=formatting.clip(score, 1024), inline=False)
         files = []
         if board:
             embed.set_image(url="attachment://board.png")
@@ -213,10 +213,17 @@ class GameCog(
         info = await _game_here(interaction, started=True)
         pv = await manager_of(interaction).view_for(info.id, None)
         board = await board_image(info.game_name, pv.view)
-        if board is None:
-            await interaction.followup.send(formatting.escape(str(pv.view.get("status") or "")))
-            return
-        await interaction.followup.send(files=[png_file(board, "board.png")])
+        text = f"**{formatting.escape(info.title)}** (#{info.id}, move {pv.version}): "
+        text += formatting.escape(str(pv.view.get("status") or ""))
+        score = formatting.view_score(info, pv.view)
+        if score:
+            text += f"\n**Score:** {score}"
+        files = [png_file(board, "board.png")] if board is not None else []
+        await interaction.followup.send(
+            formatting.clip(text, formatting.CONTENT_MAX),
+            files=files,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     @app_commands.command(name="log")
     async def log(

@@ -1,0 +1,42 @@
+"""Comparing today's engine with records the old engine left (fixtures frozen from it).
+
+Since those records were written, log lines say counts in words ("3 reinforcements", not
+"3 reinforcement(s)"; issue 9) and views carry the running ``score``. ``as_old`` rewrites
+a document of today in the old wording and without the new key, so everything else of it
+must match the old record exactly.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_OLD_WORDING = [
+    (re.compile(r"commits (\d+) reinforcements?\."), r"commits \1 reinforcement(s)."),
+    (re.compile(r"takes (\d+) set-aside cards? and"), r"takes \1 set-aside card(s) and"),
+    (
+        re.compile(r": (\d+) (\w+) cards? (?:returns|return) to the Survivors\."),
+        r": \1 \2 card(s) return to the Survivors.",
+    ),
+    (re.compile(r": (\d+) (\w+) cards? lost unseen\."), r": \1 \2 card(s) lost unseen."),
+]
+
+#: Keys views gained after the fixtures were frozen.
+NEW_VIEW_KEYS = ("score",)
+
+
+def old_line(text: str) -> str:
+    for pattern, old in _OLD_WORDING:
+        text = pattern.sub(old, text)
+    return text
+
+
+def as_old(document: Any, *, view: bool = False) -> Any:
+    """``document`` (a state or a view) in the old engine's wording and shape."""
+    if isinstance(document, str):
+        return old_line(document)
+    if isinstance(document, list):
+        return [as_old(x) for x in document]
+    if isinstance(document, dict):
+        return {k: as_old(v) for k, v in document.items() if not (view and k in NEW_VIEW_KEYS)}
+    return document

@@ -1,0 +1,68 @@
+"""End-to-end: the words players read (issue 9, item 7). A Fort Sumter game played to the
+end through the bot, read as the channel sees it: headings as headings, repeated lines
+counted once, counts in words, side names as names, and the score in the posts, in
+``/game status`` and beside the board of ``/game board``."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+
+import rules
+from tests.discord_helpers import catch_errors, table
+from tests.test_discord_e2e_fort_sumter import SEATS, new_game
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(autouse=True)
+def _guard():
+    with catch_errors() as errors:
+        yield errors
+    assert errors.discord_errors() == []
+
+
+async def test_posts_read_as_words_with_the_score_everywhere(tmp_path):
+    game = rules.get_game("fort_sumter")
+    choose = game.automated_player()
+    assert choose is not None
+    async with table(tmp_path, "alice", "bob") as t:
+        await t.start()
+        game_id = await new_game(t, seed=7)
+        manager = t.bot.manager
+        middle_checked = False
+        for _ in range(400):
+            info = await manager.get_game_info(game_id)
+            if info.status != "active":
+                break
+            role = info.active_roles[0]
+            user = str(t.players[SEATS[role]].id)
+            pv = await manager.view_for(game_id, user, role=role)
+            verb, arg = choose(game, pv.view)
+            await manager.act(game_id, user, verb, arg, pv.version, role=role)
+            if not middle_checked and pv.version > 20:
+                middle_checked = True
+                status = await t.slash("alice", "game status")
+                assert re.search(r"Unionist \d+ · Secessionist \d+", status.text), status.text
+                board = await t.slash("bob", "game board")
+                assert board.messages[-1].attachments, "the board image is still there"
+                assert "Score:" in board.text and "Unionist" in board.text
+                assert board.messages[-1].content.strip(), "not a bare image"
+        assert (await manager.get_game_info(game_id)).status == "finished"
+
+        posts = [m for m in t.emu.channel_messages(t.channel.id) if not m.ephemeral]
+        text = "\n".join(m.text() for m in posts)
+        assert "**Round 1**" in text and "\\#" not in text and "# Round" not in text
+        assert "(s)" not in text
+        assert "(×" in text  # some placements repeat a line: counted once
+        for message in posts:
+            lines = [x for x in message.text().split("\n") if x.strip()]
+            repeats = [a for a, b in itertools.pairwise(lines) if a == b]
+            assert repeats == [], repeats
+        turn_posts = [m for m in posts if "to act" in m.content]
+        assert turn_posts and all("Score:" in m.text() for m in turn_posts)
+        end = posts[-1].text()
+        assert re.search(r"Unionist \d+ · Secessionist \d+", end), end
+        assert "unionist " not in end and "secessionist " not in end
