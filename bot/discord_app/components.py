@@ -19,6 +19,7 @@ acting player (DM or ephemeral reply).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -363,6 +364,8 @@ class PromptComponents:
     view: discord.ui.View
     #: Some actions did not fit in five rows; use ``/game play`` for them.
     overflow: bool = False
+    #: Whole texts of buttons whose labels had to be shortened, for the message.
+    notes: list[str] = dataclasses.field(default_factory=list)
 
 
 def _arg_label(labels: dict[str, Any], verb: str, arg: Any) -> str:
@@ -387,99 +390,125 @@ def _style_for(verb: str) -> discord.ButtonStyle:
     return discord.ButtonStyle.primary
 
 
+#: Discord shows about this many characters of a button before cutting it off.
+BUTTON_LABEL_MAX = 38
+#: Verbs that close or take back a decision: always the last row, in this order.
+CONTROLS = ("done", "undo")
+
+
+def _split_words(text: str, limit: int) -> tuple[str, str]:
+    """``text`` as a head of at most ``limit`` characters, cut between words, and the rest."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text, ""
+    cut = text.rfind(" ", 0, limit + 1)
+    cut = cut if cut > limit // 2 else limit
+    return text[:cut].rstrip(), text[cut:].strip()
+
+
+def _option(label: str, value: str) -> discord.SelectOption:
+    """An option that shows its whole label: what the label cannot hold goes on in the
+    description beneath it."""
+    head, rest = _split_words(label, OPTION_LABEL_MAX)
+    return discord.SelectOption(
+        label=head or "?", value=value, description=_clip(rest, 100) if rest else None
+    )
+
+
+def _short(label: str) -> str:
+    """A button label that fits whole: the words before a colon, or the verb's own word."""
+    if len(label) <= BUTTON_LABEL_MAX:
+        return label
+    head = label.split(":", 1)[0].strip()
+    return head if len(head) <= BUTTON_LABEL_MAX else _split_words(label, BUTTON_LABEL_MAX)[0]
+
+
 def build_prompt_view(game_id: int, version: int, view: dict[str, Any]) -> PromptComponents:
     """Buttons and selects for every legal action in ``view["actions"]``, and nothing else.
 
-    True-verbs and short arg lists become buttons (five to a row); longer lists become
-    selects of at most 25 options, split into several selects when longer. At most five
-    rows; ``overflow`` says when some actions did not fit.
+    Every label shows whole (Discord cuts buttons at about 38 characters): a verb whose
+    choices are short and few becomes buttons; otherwise a select, each option's label
+    continued in its description, split into several selects past 25 options. Done and
+    Undo always sit alone in the last row, in that order, so they never move between
+    prompts. At most five rows; ``overflow`` says when some actions did not fit, and
+    ``notes`` holds the whole text of a single-button label that had to be shortened.
     """
     actions: dict[str, Any] = view.get("actions") or {}
     labels: dict[str, Any] = view.get("labels") or {}
     ui = discord.ui.View(timeout=None)
-    rows_used = 0
     overflow = False
+    notes: list[str] = []
     buttons: list[ActionButton] = []
+    controls: list[ActionButton] = []
     selects: list[ActionSelect] = []
 
-    # "undo" last, so the main decisions come first.
-    ordered = sorted(actions.items(), key=lambda kv: kv[0] == "undo")
-    for verb, args in ordered:
+    def button(verb: str, arg: Any, label: str) -> ActionButton | None:
+        nonlocal overflow
+        try:
+            return ActionButton(game_id, version, verb, arg, label=label, style=_style_for(verb))
+        except BadCustomId:
+            overflow = True
+            return None
+
+    for verb, args in actions.items():
         if args is True:
-            label = _clip(_verb_label(labels, verb), LABEL_MAX)
+            full = _verb_label(labels, verb)
+            made = button(verb, None, _short(full))
+            if made is None:
+                continue
+            if made.item.label != full:
+                notes.append(full)
+            (controls if verb in CONTROLS else buttons).append(made)
+            continue
+        if not isinstance(args, list) or not args:
+            continue
+        texts = [_arg_label(labels, verb, arg) for arg in args]
+        if len(args) <= MAX_BUTTON_ARGS and all(len(t) <= BUTTON_LABEL_MAX for t in texts):
+            for arg, text in zip(args, texts, strict=True):
+                made = button(verb, arg, text)
+                if made is not None:
+                    buttons.append(made)
+            continue
+        for part, start in enumerate(range(0, len(args), MAX_OPTIONS)):
+            options = []
+            for arg, text in zip(args[start : start + MAX_OPTIONS], texts[start:], strict=False):
+                value = str(arg)
+                if len(value) > OPTION_LABEL_MAX:
+                    overflow = True
+                    continue
+                options.append(_option(text, value))
+            if not options:
+                continue
+            placeholder = _clip(_verb_label(labels, verb), 150)
+            if len(args) > MAX_OPTIONS:
+                last = min(start + MAX_OPTIONS, len(args))
+                placeholder = _clip(f"{placeholder} ({start + 1}–{last} of {len(args)})", 150)
             try:
-                buttons.append(
-                    ActionButton(game_id, version, verb, label=label, style=_style_for(verb))
+                selects.append(
+                    ActionSelect(
+                        game_id, version, verb, part, options=options, placeholder=placeholder
+                    )
                 )
             except BadCustomId:
                 overflow = True
-        elif isinstance(args, list) and args:
-            if len(args) <= MAX_BUTTON_ARGS:
-                for arg in args:
-                    label = _clip(_arg_label(labels, verb, arg), LABEL_MAX)
-                    try:
-                        button = ActionButton(
-                            game_id, version, verb, arg, label=label, style=_style_for(verb)
-                        )
-                    except BadCustomId:
-                        overflow = True
-                        continue
-                    buttons.append(button)
-                continue
-            for part, start in enumerate(range(0, len(args), MAX_OPTIONS)):
-                chunk = args[start : start + MAX_OPTIONS]
-                options = []
-                for arg in chunk:
-                    value = str(arg)
-                    if len(value) > OPTION_LABEL_MAX:
-                        overflow = True
-                        continue
-                    options.append(
-                        discord.SelectOption(
-                            label=_clip(_arg_label(labels, verb, arg), OPTION_LABEL_MAX),
-                            value=value,
-                        )
-                    )
-                if not options:
-                    continue
-                placeholder = _clip(_verb_label(labels, verb), 120)
-                if len(args) > MAX_OPTIONS:
-                    last = min(start + MAX_OPTIONS, len(args))
-                    placeholder = f"{placeholder} ({start + 1}–{last} of {len(args)})"
-                selects.append(
-                    ActionSelect(
-                        game_id,
-                        version,
-                        verb,
-                        part,
-                        options=options,
-                        placeholder=placeholder,
-                    )
-                )
 
-    # Lay out: button rows first (the main choices and done/undo), then selects.
-    button_rows = [
-        buttons[i : i + BUTTONS_PER_ROW] for i in range(0, len(buttons), BUTTONS_PER_ROW)
+    # Lay out: choice buttons, then selects, then the control row (done, undo) last.
+    controls.sort(key=lambda b: CONTROLS.index(b.verb))
+    rows: list[list[discord.ui.Item[Any]]] = [
+        list(buttons[i : i + BUTTONS_PER_ROW]) for i in range(0, len(buttons), BUTTONS_PER_ROW)
     ]
-    # Keep room for at least one select row when there are selects.
-    budget_for_buttons = MAX_ROWS - (1 if selects else 0)
-    if len(button_rows) > budget_for_buttons:
+    rows += [[select] for select in selects]
+    budget = MAX_ROWS - (1 if controls else 0)
+    if len(rows) > budget:
         overflow = True
-        # Keep the final row (it holds undo/done) visible.
-        button_rows = [*button_rows[: budget_for_buttons - 1], button_rows[-1]]
-    for row in button_rows:
-        for button in row:
-            button.row = rows_used
-            ui.add_item(button)
-        rows_used += 1
-    for select in selects:
-        if rows_used >= MAX_ROWS:
-            overflow = True
-            break
-        select.row = rows_used
-        ui.add_item(select)
-        rows_used += 1
-    return PromptComponents(ui, overflow)
+        rows = rows[:budget]
+    if controls:
+        rows.append(list(controls))
+    for number, row in enumerate(rows):
+        for item in row:
+            item.row = number
+            ui.add_item(item)
+    return PromptComponents(ui, overflow, notes)
 
 
 def build_lobby_view(game_id: int, open_roles: list[tuple[str, str]]) -> discord.ui.View:

@@ -194,6 +194,7 @@ def prompt_embed(
     with_hand: bool = False,
     overflow: bool = False,
     notice: str = "",
+    notes: Sequence[str] = (),
 ) -> discord.Embed:
     """A player's private view: their new private lines, prompt and (optionally) hand."""
     title = f"{game.title} (#{game.id})"
@@ -215,6 +216,8 @@ def prompt_embed(
     else:
         status = str(view.get("status") or "")
         parts.append(escape(status) if status else "Nothing to decide right now.")
+    if notes:
+        parts.append("\n".join(f"• {escape(note)}" for note in notes))
     if overflow:
         parts.append("Some choices did not fit here: use `/game play` to pick any of them.")
     embed.description = clip("\n\n".join(parts), EMBED_DESCRIPTION_MAX)

@@ -65,6 +65,7 @@ async def private_payload(
         log_lines=log_lines,
         with_hand=hand is not None,
         overflow=bool(components and components.overflow),
+        notes=components.notes if components else (),
         notice=notice,
     )
     payload: dict[str, Any] = {
