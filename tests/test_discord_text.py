@@ -66,3 +66,45 @@ async def test_posts_read_as_words_with_the_score_everywhere(tmp_path):
         end = posts[-1].text()
         assert re.search(r"Unionist \d+ · Secessionist \d+", end), end
         assert "unionist " not in end and "secessionist " not in end
+
+
+async def test_one_notification_per_hand_over_where_each_player_chose(tmp_path):
+    game = rules.get_game("fort_sumter")
+    choose = game.automated_player()
+    assert choose is not None
+    async with table(tmp_path, "alice", "bob") as t:
+        await t.start()
+        answer = await t.slash("alice", "game settings", notify="channel")
+        assert "mention in the game's channel" in answer.text
+        game_id = await new_game(t, seed=7)
+        manager = t.bot.manager
+        alice, bob = t.players["alice"].id, t.players["bob"].id
+        handovers = 0
+        for _ in range(400):
+            info = await manager.get_game_info(game_id)
+            if info.status != "active":
+                break
+            role = info.active_roles[0]
+            actor = t.players[SEATS[role]].id
+            before_posts = len(t.emu.channel_messages(t.channel.id))
+            before_dms = {u: len(t.emu.dms(u)) for u in (alice, bob)}
+            pv = await manager.view_for(game_id, str(actor), role=role)
+            await manager.act(game_id, str(actor), *choose(game, pv.view), pv.version, role=role)
+            after = await manager.get_game_info(game_id)
+            new_posts = t.emu.channel_messages(t.channel.id)[before_posts:]
+            pinged = [u for m in new_posts for u in m.pinged]
+            turn_dms = {
+                u: [m for m in t.emu.dms(u)[before_dms[u] :] if "Your turn" in m.text()]
+                for u in (alice, bob)
+            }
+            assert actor not in pinged, "the player who just acted was pinged"
+            assert bob not in pinged, "bob chose DMs"
+            waited = {t.players[SEATS[r]].id for r in info.active_roles}
+            newly = {t.players[SEATS[r]].id for r in after.active_roles} - waited - {actor}
+            if after.status == "active" and newly:
+                handovers += 1
+                for user in newly:
+                    told = pinged.count(user) + len(turn_dms[user])
+                    assert told == 1, f"{user} told {told} times"
+                    assert (user in pinged) == (user == alice)
+        assert handovers > 10

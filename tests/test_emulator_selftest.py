@@ -307,3 +307,15 @@ async def test_measure_click_latency_with_a_bare_client() -> None:
     stats = await measure_click_latency(lambda: Ack(intents=discord.Intents.none()), 20, warmup=2)
     assert stats["clicks"] == 20 and stats["failures"] == 0
     assert 0 < stats["median_ms"] <= stats["p99_ms"] < 3000
+
+
+def test_pinged_users_follow_discords_allowed_mentions_rules() -> None:
+    from tests.emulator.messages import pinged_users
+
+    content = "<@111111111111111111> and <@!222222222222222222> to act"
+    both = [111111111111111111, 222222222222222222]
+    assert pinged_users(content, None) == both
+    assert pinged_users(content, {"parse": ["users"]}) == both
+    assert pinged_users(content, {"parse": []}) == []
+    assert pinged_users(content, {"users": ["222222222222222222"]}) == [222222222222222222]
+    assert pinged_users("no mention", {"users": ["111111111111111111"]}) == []

@@ -47,7 +47,9 @@ async def test_create_and_join_starts_the_game(
     assert game.active_roles == ("north",)
     assert game.version == 0
     [post] = front_end.posts
-    assert post.kind == "start" and post.mention_user_ids == ("alice",)
+    # One notification: alice's turn reaches her by DM (the default), so the post, which
+    # names her, pings nobody (issue 9: one ping per turn).
+    assert post.kind == "start" and post.mention_user_ids == ()
     assert post.log_lines == ("Toy Twenty-One begins.",)
     # alice gets her turn prompt; bob gets his private set-up line (his codeword).
     [turn] = front_end.privates("alice")
@@ -139,7 +141,7 @@ async def test_act_happy_path_and_no_message_storm(
     [post] = front_end.posts
     assert post.kind == "turn" and post.version == 2
     assert post.log_lines == ("North adds 2: the counter is 2.",)
-    assert post.mention_user_ids == ("bob",)
+    assert post.mention_user_ids == ()  # bob is told by DM, once
     assert post.headline == "South to act."
     [turn] = front_end.privates("bob")
     assert turn.kind == "turn" and turn.version == 2 and "add" in turn.view["actions"]
@@ -220,7 +222,9 @@ async def test_simultaneous_secret_round_no_leaks(
     info = await manager.get_game_info(game.id)
     assert set(info.active_roles) == {"north", "south"}
     post = front_end.posts[-1]
-    assert set(post.mention_user_ids) == {"alice", "bob"}
+    # bob just acted and is not pinged for the step that follows; alice is told by DM
+    assert post.mention_user_ids == ()
+    assert [m.kind for m in front_end.privates("alice")][-1] == "turn"
     front_end.clear()
     first = await manager.act(game.id, "bob", "pick", 3)
     # bob is done, but half of a simultaneous step is not a turn: nobody new is waited
@@ -607,3 +611,45 @@ async def test_a_completed_simultaneous_step_is_posted_even_if_its_last_player_a
     assert info.status == "active" and info.active_roles == ("north",)  # alice acts next
     assert len(front_end.posts) == 1
     assert any("Secret picks revealed" in line for line in front_end.posts[0].log_lines)
+
+
+async def test_each_hand_over_notifies_the_next_player_once_where_they_chose(
+    manager: GameManager, front_end: RecordingFrontEnd
+) -> None:
+    game = await start(manager)
+    # DM (the default): a "your turn" DM, no ping in the channel
+    front_end.clear()
+    await manager.act(game.id, "alice", "add", 1)
+    await manager.act(game.id, "alice", "done")
+    assert [p.mention_user_ids for p in front_end.posts] == [()]
+    assert [m.kind for m in front_end.privates("bob")] == ["turn"]
+    # channel: a ping at the table, no DM
+    assert await manager.notify_setting("alice", "channel") == "channel"
+    front_end.clear()
+    await manager.act(game.id, "bob", "add", 1)
+    await manager.act(game.id, "bob", "done")
+    assert [p.mention_user_ids for p in front_end.posts] == [("alice",)]
+    assert [m.kind for m in front_end.privates("alice")] == []
+    # both
+    await manager.notify_setting("bob", "both")
+    front_end.clear()
+    await manager.act(game.id, "alice", "add", 1)
+    await manager.act(game.id, "alice", "done")
+    assert [p.mention_user_ids for p in front_end.posts] == [("bob",)]
+    assert [m.kind for m in front_end.privates("bob")] == ["turn"]
+    assert await manager.notify_setting("bob") == "both"
+    with pytest.raises(errors.BadInput):
+        await manager.notify_setting("bob", "pigeon")
+
+
+async def test_a_player_with_closed_dms_is_pinged_at_the_table_instead(
+    manager: GameManager, front_end: RecordingFrontEnd
+) -> None:
+    front_end.closed_dms.add("bob")
+    game = await start(manager)
+    front_end.clear()
+    await manager.act(game.id, "alice", "add", 1)
+    await manager.act(game.id, "alice", "done")
+    turn_posts = [p for p in front_end.posts if p.kind == "turn"]
+    assert turn_posts[-1].mention_user_ids == ("bob",)
+    assert front_end.privates("bob") == []

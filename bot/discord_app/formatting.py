@@ -107,11 +107,21 @@ def since(epoch: float | None) -> str:
 # --------------------------------------------------------------- channel posts
 
 
-def table_content(post: TablePost) -> str:
-    """The message text: who is pinged, and the headline."""
+def table_content(post: TablePost, game: GameInfo | None = None) -> str:
+    """The message text: who must act (named; only ``post.mention_user_ids`` are pinged,
+    see ``pinged``), and the headline."""
     head = escape(post.headline) if post.headline else ""
-    who = mentions(post.mention_user_ids)
+    named = list(post.mention_user_ids)
+    if game is not None and post.kind in ("start", "turn"):
+        named += [s.user_id for r in post.active_roles if (s := game.seat_of(r)) is not None]
+    who = mentions(named)
     return clip(f"{who} {head}".strip(), CONTENT_MAX)
+
+
+def pinged(post: TablePost) -> discord.AllowedMentions:
+    """Only the players this post is meant to notify are pinged; others are only named."""
+    users = [discord.Object(int(u)) for u in post.mention_user_ids if str(u).isdecimal()]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
 
 
 def table_embed(game: GameInfo, post: TablePost, *, with_image: bool) -> discord.Embed | None:

@@ -101,8 +101,8 @@ class DiscordFrontEnd:
                 files.append(png_file(board, "board.png"))
         embed = formatting.table_embed(game, post, with_image=bool(files))
         kwargs: dict[str, Any] = {
-            "content": formatting.table_content(post) or None,
-            "allowed_mentions": ALLOWED_MENTIONS,
+            "content": formatting.table_content(post, game) or None,
+            "allowed_mentions": formatting.pinged(post),
         }
         if embed is not None:
             kwargs["embed"] = embed

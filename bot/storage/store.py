@@ -560,6 +560,25 @@ class Session:
             score = {}
         return ResultRow(r["game_id"], r["winner"], r["reason"], score, r["finished_at"], r["code"])
 
+    # user settings -----------------------------------------------------------------
+    async def notify_prefs(self, user_ids: Iterable[str]) -> dict[str, str]:
+        """Where each of these users wants their turn announced (absent: the default)."""
+        users = list(dict.fromkeys(user_ids))
+        if not users:
+            return {}
+        marks = ", ".join("?" for _ in users)
+        rows = await self._all(
+            f"SELECT user_id, notify FROM user_settings WHERE user_id IN ({marks})", users
+        )
+        return {r["user_id"]: r["notify"] for r in rows}
+
+    async def set_notify(self, user_id: str, notify: str) -> None:
+        await self._run(
+            "INSERT INTO user_settings (user_id, notify) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify",
+            (user_id, notify),
+        )
+
     # channel settings --------------------------------------------------------------
     async def reminder_hours(self, channel_id: str, default: float) -> float:
         r = await self._one(_sql("reminder_hours"), (channel_id,))

@@ -386,6 +386,20 @@ class GameManager:
             await db.set_reminder_hours(channel_id, guild_id, hours)
         return ChannelSettings(channel_id, hours)
 
+    async def notify_setting(self, user_id: str, notify: str | None = None) -> str:
+        """Where ``user_id``'s turns are announced ("dm", "channel" or "both"); sets it
+        when ``notify`` is given. While their DMs are closed, the channel is used."""
+        user_id = validate.user_id(user_id)
+        if notify is None:
+            async with self.store.read() as db:
+                prefs = await db.notify_prefs([user_id])
+            return prefs.get(user_id, turn.DEFAULT_NOTIFY)
+        if notify not in ("dm", "channel", "both"):
+            raise errors.BadInput("Turns can be announced by dm, in the channel, or both.")
+        async with self.store.write() as db:
+            await db.set_notify(user_id, notify)
+        return notify
+
     async def clear_dm_failed(self, user_id: str) -> int:
         """The user opened their DMs again: send them private messages from now on."""
         user_id = validate.user_id(user_id)

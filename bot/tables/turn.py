@@ -247,6 +247,28 @@ async def abandon(db: Session, game_id: int, user_id: str, is_moderator: bool) -
 # -- the commit of a change ----------------------------------------------------------
 
 
+#: Where a player's turn is announced unless they chose otherwise (``/game settings``).
+DEFAULT_NOTIFY = "dm"
+
+
+def notify_routes(
+    seats: Sequence[SeatRow], roles: Sequence[str], prefs: Mapping[str, str]
+) -> tuple[set[str], set[str]]:
+    """(roles to mention in the channel, roles to send a "your turn" DM) for a hand-over to
+    ``roles``: as each player chose; in the channel while their DMs are closed."""
+    by_channel: set[str] = set()
+    by_dm: set[str] = set()
+    for seat in seats:
+        if seat.role not in roles:
+            continue
+        choice = prefs.get(seat.user_id, DEFAULT_NOTIFY)
+        if seat.dm_failed or choice in ("channel", "both"):
+            by_channel.add(seat.role)
+        if not seat.dm_failed and choice in ("dm", "both"):
+            by_dm.add(seat.role)
+    return by_channel, by_dm
+
+
 @dataclasses.dataclass
 class Progress:
     """What a change did, for the ``ActResult`` of whoever made it."""
@@ -291,7 +313,14 @@ async def commit_turn(
     public_lines = public_log(public)
     posted = min(row.posted_log, len(public_lines))
     user_of = {s.role: s.user_id for s in seats}
-    mention = tuple(user_of[r] for r in active_now if r in user_of)
+    # One notification per hand-over, to whoever must now act and where they chose: the
+    # player who just acted is never pinged for a decision that continues their own turn.
+    handed_to = [r for r in active_now if start or (r not in active_before and r != acting_role)]
+    prefs = (
+        await db.notify_prefs(user_of[r] for r in handed_to if r in user_of) if handed_to else {}
+    )
+    by_channel, by_dm = notify_routes(seats, handed_to, prefs)
+    mention = tuple(user_of[r] for r in handed_to if r in by_channel)
 
     if turn_passed:
         post = notices.turn_post(
@@ -334,7 +363,7 @@ async def commit_turn(
             version=row.version,
             view=view,
             new_lines=new_lines,
-            your_turn=newly_active and outcome is None,
+            your_turn=newly_active and outcome is None and seat.role in by_dm,
         )
         if message is not None:
             await db.queue(row.id, "private", seat.role, message_payload(message))

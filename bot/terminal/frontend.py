@@ -43,7 +43,9 @@ class TerminalFrontEnd:
         self.say(f"── table · {game.title} #{game.id} · v{post.version} ──")
         for line in post.log_lines:
             self.say(f"   {line}")
-        mentions = " ".join(f"@{user}" for user in post.mention_user_ids)
+        # Both players sit at this terminal: it names whoever must act, pinged or not.
+        actors = [s.user_id for r in post.active_roles if (s := game.seat_of(r)) is not None]
+        mentions = " ".join(f"@{user}" for user in (actors or post.mention_user_ids))
         if post.kind in ("turn", "start") and mentions:
             self.say(f"   {mentions} to act.")
         elif post.headline:

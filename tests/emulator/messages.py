@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from aiohttp import web
@@ -118,6 +119,24 @@ def build_attachments(
     return out
 
 
+_USER_MENTION = re.compile(r"<@!?([0-9]{15,21})>")
+
+
+def pinged_users(content: str, allowed: dict[str, Any] | None) -> list[int]:
+    """Who a new message notifies, as Discord decides it: every user mentioned in the
+    content, unless ``allowed_mentions`` narrows it (``parse`` without "users" pings no
+    user by mention; a ``users`` list pings only those of them who are mentioned)."""
+    mentioned = [int(m) for m in _USER_MENTION.findall(content or "")]
+    if allowed is None:
+        return list(dict.fromkeys(mentioned))
+    if "users" in allowed and allowed["users"] is not None:
+        listed = {int(u) for u in allowed["users"]}
+        return list(dict.fromkeys(u for u in mentioned if u in listed))
+    if "users" in (allowed.get("parse") or []):
+        return list(dict.fromkeys(mentioned))
+    return []
+
+
 def new_message(
     world: World,
     channel: Channel,
@@ -138,6 +157,7 @@ def new_message(
         attachments=build_attachments(world, body.get("attachments"), uploads, []),
         flags=(body.get("flags") or 0) & SENDABLE_FLAGS,
         message_reference=body.get("message_reference"),
+        pinged=pinged_users(body.get("content") or "", body.get("allowed_mentions")),
         **extra,
     )
     return world.add_message(msg)

@@ -148,6 +148,9 @@ class Message:
     message_reference: dict[str, Any] | None = None
     #: The create request's nonce, echoed on the message (see ``nonces.py``).
     nonce: str | int | None = None
+    #: Users this message notified: mentioned in its content and let through by its
+    #: ``allowed_mentions`` (Discord's rules; see ``messages.pinged_users``).
+    pinged: list[int] = field(default_factory=list)
     created_at: float = field(default_factory=time.time)
     edited_at: float | None = None
     deleted: bool = False

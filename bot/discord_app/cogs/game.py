@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 import logging
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -331,13 +331,16 @@ class GameCog(
         self,
         interaction: discord.Interaction[Any],
         reminder_hours: app_commands.Range[float, 0.1, 720.0] | None = None,
+        notify: Literal["dm", "channel", "both"] | None = None,
     ) -> None:
-        """Channel settings (Manage Channels)
+        """Channel settings (Manage Channels) and where your own turns are announced
 
         Parameters
         ----------
         reminder_hours:
             Hours before a waiting player is reminded
+        notify:
+            Your turns: by direct message (default), a mention in the channel, or both
         """
         manager = manager_of(interaction)
         if reminder_hours is not None and not is_moderator(interaction):
@@ -347,10 +350,18 @@ class GameCog(
             reminder_hours,
             str(interaction.guild_id) if interaction.guild_id else None,
         )
+        mine = await manager.notify_setting(user_id(interaction), notify)
         verb = "are now" if reminder_hours is not None else "are"
+        where = {
+            "dm": "by direct message",
+            "channel": "with a mention in the game's channel",
+            "both": "by direct message and with a mention in the channel",
+        }[mine]
+        told = "are now" if notify is not None else "are"
         await reply(
             interaction,
-            f"Reminders in this channel {verb} sent after {current.reminder_hours:g} hours.",
+            f"Reminders in this channel {verb} sent after {current.reminder_hours:g} hours.\n"
+            f"Your turns {told} announced {where} (while your DMs are closed: in the channel).",
         )
 
 
