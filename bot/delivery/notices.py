@@ -77,10 +77,26 @@ def turn_post(
         headline=headline,
         view=public,
         log_lines=tuple(new_lines),
-        mention_user_ids=() if outcome else mention,
+        mention_user_ids=mention,
         active_roles=active_now,
         outcome=outcome,
     )
+
+
+def end_message(
+    rules_game: rules.Game | None, role: str, *, version: int, view: View
+) -> PrivateMessage:
+    """The DM that closes a player's prompt: "Game over: you won 5–3 (most victory points)."."""
+    outcome = view.get("outcome") or {}
+    winner = outcome.get("winner")
+    verdict = "it is a draw" if winner is None else ("you won" if winner == role else "you lost")
+    score = outcome.get("score") or {}
+    other = next((r for r in score if r != role and r in getattr(rules_game, "roles", ())), None)
+    if role in score and other is not None:
+        verdict += f" {score[role]}–{score[other]}"
+    reason = str(outcome.get("reason") or "").strip()
+    headline = f"Game over: {verdict}" + (f" ({reason})." if reason else ".")
+    return PrivateMessage(kind="end", role=role, version=version, headline=headline, view=view)
 
 
 def private_message(

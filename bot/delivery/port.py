@@ -93,7 +93,7 @@ class TablePost:
     nonce: str = ""
 
 
-PrivateKind = Literal["turn", "reveal", "reminder"]
+PrivateKind = Literal["turn", "reveal", "reminder", "end"]
 
 
 @dataclass(frozen=True)

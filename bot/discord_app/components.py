@@ -10,6 +10,7 @@ custom_id forms (all at most 100 characters, Discord's limit)::
     dsp:s:<game>:<version>:<verb>:<part>  a select for one verb; the options' values are args
     dsp:j:<game>:<role>                   take a seat in a lobby
     dsp:h:<game>                          "My prompt": show the clicker their private view
+    dsp:r:<game>:<sides>                  Rematch (same, swap or random sides) after the end
 
 Args keep their type: an int is written in decimal, a string as itself, or behind a ``'``
 when it would otherwise read as an int (or starts with ``'``) or is empty.
@@ -22,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
 
@@ -53,12 +54,14 @@ SELECT_TEMPLATE = (
 )
 JOIN_TEMPLATE = rf"dsp:j:(?P<game>{_NUM}):(?P<role>{_ROLE})"
 PROMPT_TEMPLATE = rf"dsp:h:(?P<game>{_NUM})"
+REMATCH_TEMPLATE = rf"dsp:r:(?P<game>{_NUM}):(?P<sides>same|swap|random)"
 
 _PATTERNS = {
     "action": re.compile(ACTION_TEMPLATE),
     "select": re.compile(SELECT_TEMPLATE),
     "join": re.compile(JOIN_TEMPLATE),
     "prompt": re.compile(PROMPT_TEMPLATE),
+    "rematch": re.compile(REMATCH_TEMPLATE),
 }
 
 
@@ -343,11 +346,46 @@ class PromptButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PROM
         await interactions.on_my_prompt(interaction, self.game_id)
 
 
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REMATCH_TEMPLATE):
+    """Under a game's last post: play again, ``dsp:r:<game>:<sides>``."""
+
+    LABELS: ClassVar[dict[str, str]] = {
+        "same": "Rematch: same sides",
+        "swap": "Rematch: swap sides",
+        "random": "Rematch: random sides",
+    }
+
+    def __init__(self, game_id: int, sides: str) -> None:
+        self.game_id, self.sides = game_id, sides
+        super().__init__(
+            discord.ui.Button(
+                label=self.LABELS[sides],
+                style=discord.ButtonStyle.success
+                if sides == "same"
+                else discord.ButtonStyle.secondary,
+                custom_id=f"{PREFIX}:r:{int(game_id)}:{sides}",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> RematchButton:
+        f = _fields(match)
+        return cls(int(f["game"]), f["sides"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot.discord_app import interactions
+
+        await interactions.on_rematch(interaction, self.game_id, self.sides)
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActionButton,
     ActionSelect,
     JoinButton,
     PromptButton,
+    RematchButton,
 )
 
 
@@ -518,6 +556,14 @@ def build_lobby_view(game_id: int, open_roles: list[tuple[str, str]]) -> discord
         button = JoinButton(game_id, role, label=_clip(f"Join as {label}", LABEL_MAX))
         button.row = index // BUTTONS_PER_ROW
         ui.add_item(button)
+    return ui
+
+
+def build_end_view(game_id: int) -> discord.ui.View:
+    """The last post's buttons: a rematch with the same, swapped or random sides."""
+    ui = discord.ui.View(timeout=None)
+    for sides in ("same", "swap", "random"):
+        ui.add_item(RematchButton(game_id, sides))
     return ui
 
 

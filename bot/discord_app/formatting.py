@@ -115,6 +115,8 @@ def table_content(post: TablePost, game: GameInfo | None = None) -> str:
     if game is not None and post.kind in ("start", "turn"):
         named += [s.user_id for r in post.active_roles if (s := game.seat_of(r)) is not None]
     who = mentions(named)
+    if post.kind == "end":  # the result first, then everyone it concerns
+        return clip(f"{head} {who}".strip(), CONTENT_MAX)
     return clip(f"{who} {head}".strip(), CONTENT_MAX)
 
 
@@ -238,7 +240,7 @@ def prompt_embed(
 
 
 def private_headline(message: PrivateMessage) -> str:
-    if message.kind == "reminder":
+    if message.kind in ("reminder", "end"):
         return message.headline
     if message.kind == "reveal":
         return message.headline or "New information for you."

@@ -21,7 +21,7 @@ import discord
 from bot.delivery.images import board_image, hand_image
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.discord_app import formatting
-from bot.discord_app.components import build_prompt_view, build_table_view
+from bot.discord_app.components import build_end_view, build_prompt_view, build_table_view
 from bot.errors import DeliveryRetry, DirectMessageClosed
 
 if TYPE_CHECKING:
@@ -53,9 +53,10 @@ async def private_payload(
     headline: str = "",
     log_lines: tuple[str, ...] | list[str] = (),
     notice: str = "",
+    with_hand: bool = True,
 ) -> dict[str, Any]:
     """embed + files + view for a player's private prompt (DM, ephemeral, or an edit)."""
-    hand = await hand_image(game.game_name, view) if role else None
+    hand = await hand_image(game.game_name, view) if role and with_hand else None
     components = build_prompt_view(game.id, version, view) if view.get("actions") else None
     embed = formatting.prompt_embed(
         game,
@@ -110,6 +111,8 @@ class DiscordFrontEnd:
             kwargs["files"] = files
         if game.status == "active" and post.kind != "end":
             kwargs["view"] = build_table_view(game.id)
+        elif post.kind == "end" and len(game.seats) == 2:
+            kwargs["view"] = build_end_view(game.id)
         if not kwargs["content"] and embed is None:
             return
         try:
@@ -145,8 +148,9 @@ class DiscordFrontEnd:
             message.view,
             headline=formatting.private_headline(message),
             log_lines=message.log_lines,
+            with_hand=message.kind != "end",  # the result closes the prompt: no cards, no buttons
         )
-        if message.kind == "reveal" and not message.view.get("actions"):
+        if message.kind in ("reveal", "end") and not message.view.get("actions"):
             payload.pop("view", None)
         try:
             channel = await self._dm(int(seat.user_id))

@@ -171,6 +171,14 @@ async def on_join(interaction: discord.Interaction[Any], game_id: int, role: str
             await reply(interaction, "You are seated. The game starts when every seat is taken.")
 
 
+async def on_rematch(interaction: discord.Interaction[Any], game_id: int, sides: str) -> None:
+    """Rematch under a game's last post: one new game, however many press it."""
+    async with handling(interaction, game_id, "rematch"):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        info = await manager_of(interaction).rematch(game_id, user_id(interaction), sides)
+        await reply(interaction, f"Rematch: game #{info.id} is on in this channel.")
+
+
 async def on_my_prompt(interaction: discord.Interaction[Any], game_id: int) -> None:
     """ "My prompt" under a table post: the clicker's own view, ephemerally."""
     async with handling(interaction, game_id, "prompt"):

@@ -65,6 +65,8 @@ class GameRow:
     posted_step: str = ""
     #: Why background work could not handle this game (None: healthy); see ``mark_damaged``.
     damaged: str | None = None
+    #: The finished game this one is a rematch of.
+    rematch_of: int | None = None
 
 
 @dataclass(frozen=True)
@@ -160,6 +162,7 @@ def _game(r: aiosqlite.Row) -> GameRow:
         posted_active=_roles(r["posted_active"]),
         posted_step=str(r["posted_step"] or ""),
         damaged=r["damaged"],
+        rematch_of=r["rematch_of"],
     )
 
 
@@ -354,6 +357,9 @@ class Session:
                 game_id,
             ),
         )
+
+    async def set_rematch_of(self, game_id: int, previous: int) -> None:
+        await self._run("UPDATE games SET rematch_of = ? WHERE id = ?", (previous, game_id))
 
     async def mark_damaged(self, game_id: int, reason: str) -> bool:
         """Record why a game cannot be handled; True when it was healthy until now."""

@@ -49,6 +49,8 @@ class NewGame:
     opponent_id: str | None = None
     #: One user may hold several seats (sandbox, testing).
     hotseat: bool = False
+    #: The finished game this one follows (Rematch).
+    rematch_of: int | None = None
 
 
 async def create_game(store: Store, request: NewGame, *, reminder_hours: float) -> GameInfo:
@@ -105,6 +107,8 @@ async def create_game(store: Store, request: NewGame, *, reminder_hours: float) 
                 hotseat=hotseat,
                 state=state,
             )
+            if request.rematch_of is not None:
+                await db.set_rematch_of(game_id, request.rematch_of)
             for role, user in seating:
                 await db.add_seat(game_id, role, user)
             if len(seating) == len(roles):

@@ -19,7 +19,9 @@ and in ``bot.delivery``: ``notices`` (what players are told), ``outbox`` (how it
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import secrets
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -136,6 +138,54 @@ class GameManager:
         log.info(
             "game=%d created %s in channel %s by %s", info.id, game_name, channel_id, creator_id
         )
+        await self.deliver_due(info.id)
+        return info
+
+    async def rematch(self, game: GameRef, user_id: str, sides: str = "same") -> GameInfo:
+        """A new game of the same kind, options and players in the same channel, after a
+        game is over: ``sides`` "same", "swap" or "random". Idempotent: whoever asks
+        second (or twice) is given the rematch already made, never a second one."""
+        game, user_id = validate.game_ref(game), validate.user_id(user_id)
+        if sides not in ("same", "swap", "random"):
+            raise errors.BadInput("A rematch keeps the sides (same), swaps them, or draws them.")
+        async with self.store.read() as db:
+            old = await find_row(db, game, live=False)
+            seats = await db.seats(old.id)
+            live = await db.live_game_in_channel(old.channel_id)
+        if live is not None and live.rematch_of == old.id:
+            return await self.get_game_info(live.id)
+        if old.status not in ("finished", "abandoned"):
+            raise errors.NotAllowed("A rematch can be asked for once the game is over.")
+        if user_id not in {s.user_id for s in seats}:
+            raise errors.NotSeated()
+        players = [s.user_id for s in sorted(seats, key=lambda s: s.joined_at)]
+        roles = [s.role for s in sorted(seats, key=lambda s: s.joined_at)]
+        if len(set(players)) != 2 or len(roles) != 2:
+            raise errors.NotAllowed("Rematches are for two players in two seats.")
+        first, second = players
+        if sides == "swap" or (sides == "random" and secrets.randbelow(2)):
+            first, second = second, first
+        request = lobby.NewGame(
+            old.guild_id,
+            old.channel_id,
+            old.game_name,
+            first,
+            json.loads(old.options_json or "{}"),
+            seat=roles[0],
+            opponent_id=second,
+            rematch_of=old.id,
+        )
+        try:
+            info = await lobby.create_game(
+                self.store, request, reminder_hours=self.default_reminder_hours
+            )
+        except errors.ChannelBusy:
+            async with self.store.read() as db:
+                live = await db.live_game_in_channel(old.channel_id)
+            if live is not None and live.rematch_of == old.id:  # the other player was quicker
+                return await self.get_game_info(live.id)
+            raise
+        log.info("game=%d is a rematch (%s) of game %d", info.id, sides, old.id)
         await self.deliver_due(info.id)
         return info
 

@@ -200,9 +200,16 @@ async def resign(db: Session, game_id: int, user_id: str, role: str | None) -> s
         headline=result_line(rules_game, outcome),
         view=public,
         log_lines=lines,
+        mention_user_ids=tuple(dict.fromkeys(s.user_id for s in seats)),
         outcome=outcome,
     )
     await db.queue(game_id, "table", None, post_payload(post))
+    for seat in seats:
+        if not seat.dm_failed:
+            end = notices.end_message(
+                rules_game, seat.role, version=row.version, view={"outcome": outcome}
+            )
+            await db.queue(game_id, "private", seat.role, message_payload(end))
     return role
 
 
@@ -321,6 +328,8 @@ async def commit_turn(
     )
     by_channel, by_dm = notify_routes(seats, handed_to, prefs)
     mention = tuple(user_of[r] for r in handed_to if r in by_channel)
+    if outcome is not None:  # the end concerns everyone at the table
+        mention = tuple(dict.fromkeys(s.user_id for s in seats))
 
     if turn_passed:
         post = notices.turn_post(
@@ -351,6 +360,10 @@ async def commit_turn(
                 private_seen=len(private),
                 prompt=(row.version, digest) if new_prompt else None,
             )
+        if outcome is not None and not seat.dm_failed:
+            # Each player's prompt is closed with the result, the acting player's too.
+            end = notices.end_message(rules_game, seat.role, version=row.version, view=view)
+            await db.queue(row.id, "private", seat.role, message_payload(end))
         if seat.role == acting_role:
             progress.acting_view = view
             progress.acting_private_lines = new_lines
