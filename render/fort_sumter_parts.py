@@ -454,8 +454,9 @@ def hand_image(view: dict[str, Any]) -> Image.Image:
             for row in rows
         ),
     )
-    prompt = wrap(view.get("prompt") or "", 14, width - 2 * MARGIN, 3)
-    top = 52 + len(prompt) * 18 + 6
+    # No prompt here: it is in the message beside the image, and a hand picture that only
+    # changes with the hand is uploaded once, not on every click (issue 9).
+    top = 52
 
     def row_h(row: list[tuple[str, str, list[dict[str, Any]]]]) -> int:
         tallest = max(OBJ_H if kind == "objective" else CARD_H for _, kind, _ in row)
@@ -473,10 +474,6 @@ def hand_image(view: dict[str, Any]) -> Image.Image:
     vp = (view.get("vp") or {}).get(role)
     if vp is not None:
         text(draw, (width - MARGIN, 21), f"{vp} VP", 18, COLOURS["white"], "rm")
-    y = 50
-    for line in prompt:
-        text(draw, (MARGIN, y), line, 14, COLOURS["ink"])
-        y += 18
     y = top
     for row in rows:
         x = MARGIN

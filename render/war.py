@@ -317,18 +317,15 @@ def draw_hand(view: dict[str, Any]) -> Image.Image | None:
     accent = ACCENT.get(role, COLOURS["banner"])
     count = len(hand) + len(placements)
     width = max(560, MARGIN * 2 + count * (HAND_CARD_W + 16) - 16)
-    prompt_lines = wrap(view.get("prompt") or "", 14, width - 2 * MARGIN, 3)
-    top = 50 + len(prompt_lines) * 18 + 8
+    # No prompt here: it is in the message beside the image, and a hand picture that only
+    # changes with the hand is uploaded once, not on every click (issue 9).
+    top = 50
     height = top + 26 + HAND_CARD_H + 20
     image = canvas(width, height, LIGHT.get(role, COLOURS["paper"]))
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, width, 40), fill=accent)
     title = f"{NAMES.get(role, role)} reinforcements · Battle {view.get('battle', 0)}"
     text(draw, (MARGIN, 20), title, 18, COLOURS["white"], "lm")
-    y = 48
-    for line in prompt_lines:
-        text(draw, (MARGIN, y), line, 14, COLOURS["ink"])
-        y += 18
     x = MARGIN
     for card in hand:
         text(draw, (x, top), "In hand", 13, COLOURS["muted"])

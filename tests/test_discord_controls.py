@@ -86,3 +86,50 @@ async def test_labels_show_whole_and_done_undo_stay_last_through_a_whole_game(tm
             await t.press(who, prompt, *press_for(prompt, game_id, verb, arg))
         assert (await manager.get_game_info(game_id)).status == "finished"
         assert prompts > 50 and labels > 300
+
+
+async def test_the_hand_image_is_uploaded_only_when_the_hand_changed(tmp_path, monkeypatch):
+    """Issue 9, item 4 (second half): a click that leaves the hand as it was keeps the
+    picture already on the message; a DM repeats no picture the previous DM showed."""
+    from tests.emulator import messages
+
+    uploads: list[bytes] = []
+    real = messages.build_attachments
+
+    def counting(world, spec, new_uploads, existing):
+        uploads.extend(d for name, d, _ in new_uploads.values() if name.startswith("hand"))
+        return real(world, spec, new_uploads, existing)
+
+    monkeypatch.setattr(messages, "build_attachments", counting)
+    game = rules.get_game("fort_sumter")
+    choose = game.automated_player()
+    assert choose is not None
+    async with table(tmp_path, "alice", "bob") as t:
+        await t.start()
+        game_id = await new_game(t, seed=11)
+        manager = t.bot.manager
+        clicks = 0
+        for _ in range(400):
+            info = await manager.get_game_info(game_id)
+            if info.status != "active":
+                break
+            role = info.active_roles[0]
+            who = SEATS[role]
+            prompt = best_prompt(t, who)
+            pv = await manager.view_for(game_id, str(t.players[who].id), role=role)
+            verb, arg = choose(game, pv.view)
+            await t.press(who, prompt, *press_for(prompt, game_id, verb, arg))
+            clicks += 1
+        assert (await manager.get_game_info(game_id)).status == "finished"
+    distinct = len(set(uploads))
+    print(
+        f"\nFort Sumter by clicks: {clicks} clicks, {len(uploads)} hand uploads "
+        f"({sum(map(len, uploads)) / 1e6:.2f} MB), {distinct} distinct hands"
+    )
+    assert clicks > 50
+    # Before: a hand upload with every click and every DM (145 for these 110 clicks,
+    # 1.98 MB). Now only a hand the player was not already shown, on that message or in
+    # the previous DM, is uploaded (the game is seeded and played by its policy, so the
+    # count is the same on every run: 71).
+    assert len(uploads) < 0.7 * clicks
+    assert len(uploads) < 2 * distinct

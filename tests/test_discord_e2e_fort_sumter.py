@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 
 import pytest
@@ -181,7 +182,7 @@ async def test_whole_fort_sumter_game_by_clicks_with_closed_dms_and_a_restart(tm
             bob_hands = [
                 m
                 for m in t.emu.ephemeral_replies(t.players["bob"].id)
-                if any(a.filename == "hand.png" for a in m.attachments)
+                if any(re.fullmatch(r"hand-[0-9a-f]{12}\.png", a.filename) for a in m.attachments)
             ]
             assert bob_hands, "Bob's /game hand answers carry no hand image"
             for record in t.emu.interactions:

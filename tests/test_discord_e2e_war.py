@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 
 import pytest
@@ -126,7 +127,7 @@ async def test_whole_war_game_by_clicks_with_closed_dms_and_a_restart(tmp_path):
                 m
                 for m in t.emu.dms(t.players["alice"].id)
                 + t.emu.ephemeral_replies(t.players["bob"].id)
-                if any(a.filename == "hand.png" for a in m.attachments)
+                if any(re.fullmatch(r"hand-[0-9a-f]{12}\.png", a.filename) for a in m.attachments)
             ]
             assert hands
             for record in t.emu.interactions:

@@ -203,7 +203,7 @@ def prompt_embed(
     *,
     headline: str = "",
     log_lines: Sequence[str] = (),
-    with_hand: bool = False,
+    hand_file: str | None = None,
     overflow: bool = False,
     notice: str = "",
     notes: Sequence[str] = (),
@@ -233,8 +233,8 @@ def prompt_embed(
     if overflow:
         parts.append("Some choices did not fit here: use `/game play` to pick any of them.")
     embed.description = clip("\n\n".join(parts), EMBED_DESCRIPTION_MAX)
-    if with_hand:
-        embed.set_image(url="attachment://hand.png")
+    if hand_file:
+        embed.set_image(url=f"attachment://{hand_file}")
     embed.set_footer(text=f"Game #{game.id} · move {game.version}")
     return embed
 

@@ -12,6 +12,7 @@ reply lost on the way back, returns the message already posted instead of a seco
 
 from __future__ import annotations
 
+import hashlib
 import io
 import logging
 from typing import TYPE_CHECKING, Any
@@ -40,6 +41,11 @@ ALLOWED_MENTIONS = discord.AllowedMentions(
 )
 
 
+def hand_name(png: bytes) -> str:
+    """A hand image's file name, from its content: the same picture, the same name."""
+    return f"hand-{hashlib.sha256(png).hexdigest()[:12]}.png"
+
+
 def png_file(data: bytes, name: str) -> discord.File:
     return discord.File(io.BytesIO(data), filename=name)
 
@@ -55,8 +61,14 @@ async def private_payload(
     notice: str = "",
     with_hand: bool = True,
 ) -> dict[str, Any]:
-    """embed + files + view for a player's private prompt (DM, ephemeral, or an edit)."""
+    """embed + files + view for a player's private prompt (DM, ephemeral, or an edit).
+
+    The hand image is named after its content (``hand-<digest>.png``, see ``hand_name``)
+    so that a caller can tell whether the player already has this very picture and skip
+    uploading it again.
+    """
     hand = await hand_image(game.game_name, view) if role and with_hand else None
+    name = hand_name(hand) if hand else None
     components = build_prompt_view(game.id, version, view) if view.get("actions") else None
     embed = formatting.prompt_embed(
         game,
@@ -64,14 +76,15 @@ async def private_payload(
         view,
         headline=headline,
         log_lines=log_lines,
-        with_hand=hand is not None,
+        hand_file=name,
         overflow=bool(components and components.overflow),
         notes=components.notes if components else (),
         notice=notice,
     )
     payload: dict[str, Any] = {
         "embed": embed,
-        "files": [png_file(hand, "hand.png")] if hand else [],
+        "files": [png_file(hand, name)] if hand and name else [],
+        "hand": name,
     }
     if components is not None:
         payload["view"] = components.view
@@ -84,6 +97,9 @@ class DiscordFrontEnd:
     def __init__(self, client: discord.Client) -> None:
         self.client = client
         self._dm_channels: dict[int, discord.DMChannel] = {}
+        #: The hand image each player's latest DM shows, per game (lost on restart: then
+        #: the next DM simply shows the hand again).
+        self._last_hand: dict[tuple[int, str], str] = {}
 
     # -- the table --------------------------------------------------------------
     def _channel(self, channel_id: str) -> Messageable:
@@ -152,11 +168,19 @@ class DiscordFrontEnd:
         )
         if message.kind in ("reveal", "end") and not message.view.get("actions"):
             payload.pop("view", None)
+        hand, key = payload.pop("hand", None), (game.id, str(seat.user_id))
+        if hand is not None and self._last_hand.get(key) == hand:
+            # The player's previous DM already shows this very hand: no second upload.
+            payload["files"] = []
+            payload["embed"].set_image(url=None)
+            payload["embed"].add_field(name="Your hand", value="As in your previous message.")
         try:
             channel = await self._dm(int(seat.user_id))
             if message.nonce:
                 payload["nonce"] = message.nonce
             await channel.send(allowed_mentions=ALLOWED_MENTIONS, **payload)
+            if hand is not None:
+                self._last_hand[key] = hand
         except discord.NotFound as exc:
             if not (message.nonce and exc.code == UNKNOWN_MESSAGE):
                 raise DeliveryRetry(f"DM to {seat.user_id} failed: {exc}") from exc

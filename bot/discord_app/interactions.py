@@ -85,6 +85,7 @@ async def send_private_view(
     if pv.role is None:
         raise errors.NotSeated()
     payload = await private_payload(pv.game, pv.role, pv.version, pv.view, notice=notice)
+    payload.pop("hand", None)
     await reply(interaction, **payload)
 
 
@@ -154,8 +155,15 @@ async def on_action(
             log_lines=result.private_log_lines,
         )
         payload.setdefault("view", None)  # no actions left: remove the old buttons
-        files = payload.pop("files")
-        await interaction.edit_original_response(attachments=files, **payload)
+        files, hand = payload.pop("files"), payload.pop("hand", None)
+        shown = (
+            {a.filename for a in interaction.message.attachments} if interaction.message else set()
+        )
+        if hand is not None and hand in shown:
+            # The same hand picture is already on this message: keep it, upload nothing.
+            await interaction.edit_original_response(**payload)
+        else:
+            await interaction.edit_original_response(attachments=files, **payload)
 
 
 async def on_join(interaction: discord.Interaction[Any], game_id: int, role: str) -> None:

@@ -278,6 +278,7 @@ class GameCog(
             result.view,
             log_lines=result.private_log_lines,
         )
+        payload.pop("hand", None)
         await reply(interaction, **payload)
 
     @app_commands.command(name="undo")
@@ -289,6 +290,7 @@ class GameCog(
         payload = await private_payload(
             result.game, result.role, result.version, result.view, notice="Undone."
         )
+        payload.pop("hand", None)
         await reply(interaction, **payload)
 
     @app_commands.command(name="resign")
