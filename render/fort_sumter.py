@@ -85,7 +85,7 @@ def draw_board(view: dict[str, Any]) -> Image.Image:
         y = _last_play(draw, view, dims, y)
     if view.get("outcome"):
         y = _outcome(draw, view, y)
-    _recent_log(draw, view, y)
+    _deck_counts(draw, view)
     _footer(draw, view)
     return image
 
@@ -619,29 +619,12 @@ def _final_crisis(draw: ImageDraw.ImageDraw, view: dict[str, Any], dims: Dims, y
     return y + 6
 
 
-def _recent_log(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> None:
-    """The newest public log lines that fit above the deck counts."""
+def _deck_counts(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    """The decks' sizes, bottom right. The log is not drawn: its new lines are in the
+    message beside the board, where they read at any size (issue 9)."""
     decks = view.get("decks") or {}
     line = f"Decks: strategy {decks.get('strategy', 0)} · objective {decks.get('objective', 0)}"
     text(draw, (RIGHT_X1, BOTTOM), line, 12, COLOURS["muted"], "rd")
-    room = BOTTOM - 18 - (y + 20)
-    log = view.get("log") or []
-    if room < 30 or not log:
-        return
-    width = RIGHT_X1 - RIGHT_X0 - 8
-    rows: list[tuple[str, bool]] = []
-    for entry in reversed(log):
-        heading = entry.startswith("#")
-        wrapped = wrap(entry.lstrip("# ") if heading else entry, 12, width)
-        if (len(rows) + len(wrapped)) * 15 > room:
-            break
-        rows = [(r, heading) for r in wrapped] + rows
-    if not rows:
-        return
-    y = _section_title(draw, y, "Recent")
-    for row, heading in rows:
-        text(draw, (RIGHT_X0 + 4, y), row, 12, COLOURS["ink"] if heading else COLOURS["muted"])
-        y += 15
 
 
 # ------------------------------------------------------------------ outcome

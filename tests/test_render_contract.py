@@ -47,3 +47,20 @@ def test_boards_and_hands_draw_at_every_stage_of_a_game(name: str) -> None:
 def test_a_game_without_a_renderer_is_refused_cleanly() -> None:
     with pytest.raises(NoRenderer):
         board_png("no_such_game", {})
+
+
+@pytest.mark.parametrize("name", DRAWN)
+def test_the_log_is_in_the_message_not_in_the_board(name: str) -> None:
+    # At Discord's inline preview a log drawn in the image cannot be read; the posts
+    # carry the new log lines as text, so the board must not depend on the log at all.
+    game = get_game(name)
+    choose = game.automated_player()
+    assert choose is not None
+    state = game.setup(seed=5)
+    for _ in range(12):
+        role = game.active_roles(state)[0]
+        state = game.act(state, role, *choose(game, game.view(state, role)))
+    public = game.view(state, None)
+    assert public["log"]
+    other = {**public, "log": ["# A heading", "Something else entirely happened."] * 20}
+    assert board_png(name, public) == board_png(name, other)
