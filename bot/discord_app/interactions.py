@@ -124,9 +124,16 @@ async def refuse(interaction: discord.Interaction[Any], game_id: int, text: str)
 
 
 async def on_action(
-    interaction: discord.Interaction[Any], game_id: int, version: int, verb: str, arg: Any
+    interaction: discord.Interaction[Any],
+    game_id: int,
+    version: int,
+    verb: str,
+    arg: Any,
+    *,
+    more: list[Any] | tuple[Any, ...] = (),
 ) -> None:
-    """A button or select of the player's prompt: apply it, then show the next prompt."""
+    """A button or select of the player's prompt: apply it (with ``more`` args of the same
+    verb from a multi-choice select), then show the next prompt."""
     async with handling(interaction, game_id, "action"):
         # Acknowledge at once by promising to update the message the button is on (no
         # "thinking" spinner): the manager may deliver the table post before it returns.
@@ -134,7 +141,7 @@ async def on_action(
         manager = manager_of(interaction)
         uid = user_id(interaction)
         try:
-            result = await manager.act(game_id, uid, verb, arg, version)
+            result = await manager.act(game_id, uid, verb, arg, version, more=list(more))
         except errors.StalePrompt as exc:
             # The manager already let through a button whose decision is unchanged (the
             # other side moving in a simultaneous step does not outdate it); this one

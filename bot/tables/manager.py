@@ -24,7 +24,7 @@ import logging
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -230,15 +230,21 @@ class GameManager:
         expected_version: int | None = None,
         *,
         role: str | None = None,
+        more: Sequence[Any] = (),
     ) -> ActResult:
-        """Apply one decision of ``user_id``; nothing changes unless it is legal and fresh."""
+        """Apply one decision of ``user_id``; nothing changes unless it is legal and fresh.
+
+        ``more``: further args of the same verb picked in the same interaction (see the
+        view's ``batch``), applied in order as separate small actions, all or nothing.
+        """
         started = time.perf_counter()
         user_id, verb, arg = validate.user_id(user_id), validate.verb(verb), validate.arg(arg)
         expected_version, role = validate.version(expected_version), validate.role(role)
+        extra = validate.more_args(more)
         game_id = await self._game_id(game)
         async with self._game_locks[game_id]:
             try:
-                move = turn.Move(user_id, verb, arg, expected_version, role)
+                move = turn.Move(user_id, verb, arg, expected_version, role, extra)
                 result = await turn.act(
                     self.store, game_id, move, reminder_hours=self.default_reminder_hours
                 )
