@@ -456,6 +456,19 @@ class GameManager:
             await db.set_notify(user_id, notify)
         return notify
 
+    async def live_prompts(self, game_id: int) -> dict[str, tuple[str, str]]:
+        """Where each player's live prompt message of a game is (front ends close it when
+        it is superseded): ``{user_id: (channel_id, message_id)}``."""
+        async with self.store.read() as db:
+            return await db.live_prompts(int(game_id))
+
+    async def set_live_prompt(
+        self, game_id: int, user_id: str, where: tuple[str, str] | None
+    ) -> None:
+        """Remember the message now holding ``user_id``'s live prompt (None: none is live)."""
+        async with self.store.write() as db:
+            await db.set_live_prompt(int(game_id), validate.user_id(user_id), where)
+
     async def clear_dm_failed(self, user_id: str) -> int:
         """The user opened their DMs again: send them private messages from now on."""
         user_id = validate.user_id(user_id)
