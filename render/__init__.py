@@ -1,8 +1,10 @@
 """Board and hand images, drawn with Pillow from a game's *view* (never its raw state).
 
 Each game names its module here (``Game.renderer``), which exposes
-``draw_board(view) -> PIL.Image.Image`` and ``draw_hand(view) -> PIL.Image.Image | None``;
-this package turns those into PNG bytes.
+``draw_board(view) -> PIL.Image.Image`` and ``draw_hand(view) -> PIL.Image.Image | None``,
+and may expose ``draw_choices(view) -> PIL.Image.Image | None`` (the board with the places
+the role's prompt offers marked; None when the prompt is not about the board); this
+package turns those into PNG bytes.
 Because only views come in, an image can show nothing a view would not.
 """
 
@@ -55,4 +57,12 @@ def board_png(game_name: str, view: dict[str, Any]) -> bytes:
 def hand_png(game_name: str, view: dict[str, Any]) -> bytes | None:
     """A role's private hand as PNG bytes, or None when there is nothing private to draw."""
     image = _module(game_name).draw_hand(view)
+    return None if image is None else _png(image)
+
+
+def choices_png(game_name: str, view: dict[str, Any]) -> bytes | None:
+    """The board with the role's choices marked, when its prompt is about places on the
+    board; None otherwise (or when the game's renderer draws no such board)."""
+    draw = getattr(_module(game_name), "draw_choices", None)
+    image = draw(view) if draw is not None else None
     return None if image is None else _png(image)

@@ -19,6 +19,7 @@ from render.common import (
     COLOURS,
     HEADLINE_H,
     Box,
+    Colour,
     blend,
     canvas,
     fit,
@@ -98,6 +99,39 @@ def draw_board(view: dict[str, Any]) -> Image.Image:
         y = _outcome(draw, view, y)
     _deck_counts(draw, view)
     _footer(draw, view)
+    return image
+
+
+#: The mark around a space a prompt offers.
+CHOICE: Colour = (236, 150, 0)
+
+
+def choice_spaces(view: dict[str, Any]) -> list[str]:
+    """The map spaces the role's prompt offers (an arg names a space, or "space:side")."""
+    known = {s["id"] for s in view.get("spaces", [])}
+    found: list[str] = []
+    for verb, args in (view.get("actions") or {}).items():
+        if verb == "undo" or not isinstance(args, list):
+            continue
+        for arg in args:
+            space = str(arg).split(":", 1)[0]
+            if space in known and space not in found:
+                found.append(space)
+    return found
+
+
+def draw_choices(view: dict[str, Any]) -> Image.Image | None:
+    """The board with every space the prompt offers ringed, for a prompt about places on
+    the map (a placement, a removal, a move, the Peace Commissioner); None otherwise."""
+    chosen = choice_spaces(view)
+    if not chosen:
+        return None
+    image = draw_board(view)
+    draw = ImageDraw.Draw(image)
+    boxes = space_boxes(view)
+    for space in chosen:
+        x0, y0, x1, y1 = boxes[space]
+        draw.rounded_rectangle((x0 - 3, y0 - 3, x1 + 3, y1 + 3), radius=8, outline=CHOICE, width=5)
     return image
 
 

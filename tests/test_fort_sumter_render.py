@@ -213,3 +213,26 @@ def test_every_position_of_a_game_draws(seed: int) -> None:
         GAME.act(state, role, *choose(GAME, GAME.view(state, role)))
         steps += 1
     assert steps > 50 and seen_claimable
+
+
+def test_a_prompt_about_places_shows_the_board_with_exactly_its_choices_ringed() -> None:
+    """Issue 9, item 4: a placement prompt shows the current board, choices marked."""
+    from render import choices_png
+    from render.fort_sumter import CHOICE, draw_choices
+
+    state = _play(4, lambda s: s["step"] == "play_cards")
+    state["peace_commissioner"] = "texas"  # no token may be placed there
+    role = GAME.active_roles(state)[0]
+    card_prompt = GAME.view(state, role)
+    assert draw_choices(card_prompt) is None  # choosing a card: the hand, not the map
+    state = GAME.act(state, role, "value", card_prompt["actions"]["value"][0])
+    view = GAME.view(state, role)
+    offered = set(view["actions"]["place"])
+    assert 0 < len(offered) < 12
+    image = draw_choices(view)
+    assert image is not None and image.size == draw_board(view).size
+    for space, (x0, y0, x1, _) in space_boxes(view).items():
+        ring = image.getpixel(((x0 + x1) // 2, y0 - 2))
+        assert (ring == CHOICE) == (space in offered), space
+    data = choices_png("fort_sumter", view)
+    assert data is not None and data.startswith(b"\x89PNG")

@@ -51,3 +51,15 @@ async def hand_image(game_name: str, view: View) -> bytes | None:
     except Exception:
         log.exception("hand renderer failed for %s", game_name)
         return None
+
+
+async def choices_image(game_name: str, view: View) -> bytes | None:
+    """The board with a prompt's choices marked (from the role's view), or None when the
+    prompt is not about places on the board."""
+    if not view.get("actions"):
+        return None
+    try:
+        return await asyncio.to_thread(_render, "choices_png", game_name, view)
+    except Exception:
+        log.exception("choices renderer failed for %s", game_name)
+        return None

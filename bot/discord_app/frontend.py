@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.delivery.images import board_image, hand_image
+from bot.delivery.images import board_image, choices_image, hand_image
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.discord_app import formatting
 from bot.discord_app.components import build_end_view, build_prompt_view, build_table_view
@@ -52,6 +52,11 @@ def hand_name(png: bytes) -> str:
     return f"hand-{hashlib.sha256(png).hexdigest()[:12]}.png"
 
 
+def choices_name(png: bytes) -> str:
+    """The name of a board with a prompt's choices marked, from its content."""
+    return f"board-{hashlib.sha256(png).hexdigest()[:12]}.png"
+
+
 def png_file(data: bytes, name: str) -> discord.File:
     return discord.File(io.BytesIO(data), filename=name)
 
@@ -73,8 +78,15 @@ async def private_payload(
     so that a caller can tell whether the player already has this very picture and skip
     uploading it again.
     """
-    hand = await hand_image(game.game_name, view) if role and with_hand else None
+    # A prompt about places on the board shows the board with its choices marked; any
+    # other shows the hand (which has not changed while tokens are being placed).
+    choices = await choices_image(game.game_name, view) if role and with_hand else None
+    hand = (
+        None if choices else await hand_image(game.game_name, view) if role and with_hand else None
+    )
     name = hand_name(hand) if hand else None
+    if choices:
+        hand, name = choices, choices_name(choices)
     components = build_prompt_view(game.id, version, view) if view.get("actions") else None
     embed = formatting.prompt_embed(
         game,
