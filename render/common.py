@@ -7,7 +7,8 @@ nothing is downloaded and every machine draws the same image.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -42,9 +43,22 @@ def font(size: int) -> Font:
     return ImageFont.load_default(size=size)
 
 
+@lru_cache(maxsize=16384)
 def text_width(text: str, size: int) -> int:
+    """Width in pixels (boards measure the same labels on every draw: kept)."""
     left, _, right, _ = font(size).getbbox(text)
     return int(right - left)
+
+
+@lru_cache(maxsize=16384)
+def _glyphs(content: str, size: int, anchor: str) -> tuple[Any, tuple[int, int]]:
+    """The anti-aliased mask of one line of text and where it sits against its anchor,
+    rendered once: a board draws the same few hundred labels every time, and rendering
+    them was half of its drawing time."""
+    face = font(size)
+    assert isinstance(face, ImageFont.FreeTypeFont)
+    mask, offset = face.getmask2(content, "L", anchor=anchor, start=(0.0, 0.0))
+    return mask, (int(offset[0]), int(offset[1]))
 
 
 def wrap(text: str, size: int, width: int, max_lines: int | None = None) -> list[str]:
@@ -102,7 +116,15 @@ def text(
     colour: Colour = COLOURS["ink"],
     anchor: str = "la",
 ) -> None:
-    draw.text(xy, content, font=font(size), fill=colour, anchor=anchor)
+    """One line of text, pixel for pixel as ``draw.text`` draws it, from cached glyphs."""
+    if "\n" in content or not isinstance(font(size), ImageFont.FreeTypeFont) or not content:
+        draw.text(xy, content, font=font(size), fill=colour, anchor=anchor)
+        return
+    mask, (dx, dy) = _glyphs(content, size, anchor)
+    ink, fill_ink = draw._getink(colour)
+    draw.draw.draw_bitmap(
+        (int(xy[0]) + dx, int(xy[1]) + dy), mask, ink if ink is not None else fill_ink
+    )
 
 
 def lines(
