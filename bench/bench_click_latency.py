@@ -49,11 +49,13 @@ def stats(samples_s: list[float]) -> dict[str, float]:
     return {"n": len(ms), "median_ms": statistics.median(ms), "p99_ms": pct[98]}
 
 
-async def bench_floor(clicks: int) -> dict[str, Any]:
-    return await measure_click_latency(lambda: AckClient(intents=discord.Intents.default()), clicks)
+async def bench_floor(clicks: int, isolated: bool = False) -> dict[str, Any]:
+    return await measure_click_latency(
+        lambda: AckClient(intents=discord.Intents.default()), clicks, isolated=isolated
+    )
 
 
-async def bench_bot_ack(clicks: int, workdir: Path) -> dict[str, Any]:
+async def bench_bot_ack(clicks: int, workdir: Path, isolated: bool = False) -> dict[str, Any]:
     register_test_game()
 
     def factory() -> discord.Client:
@@ -74,7 +76,7 @@ async def bench_bot_ack(clicks: int, workdir: Path) -> dict[str, Any]:
         [post] = [m for m in emu.channel_messages(channel.id) if "dsp:h:" in str(m.components)]
         return post, post.custom_ids()[0]
 
-    return await measure_click_latency(factory, clicks, setup=setup)
+    return await measure_click_latency(factory, clicks, setup=setup, isolated=isolated)
 
 
 async def bench_bot_actions(actions: int, workdir: Path, game: str) -> dict[str, float]:
@@ -107,6 +109,9 @@ async def run(clicks: int, actions: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         floor = await bench_floor(clicks)
         ack = await bench_bot_ack(clicks, Path(tmp))
+        floor_alone = await bench_floor(clicks, isolated=True)
+        (Path(tmp) / "alone").mkdir()
+        ack_alone = await bench_bot_ack(clicks, Path(tmp) / "alone", isolated=True)
         acted = await bench_bot_actions(actions, Path(tmp), "skirmish")
         war = await bench_bot_actions(actions, Path(tmp), "war")
     print(f"click latency through the emulator ({clicks} clicks; {actions} game actions)")
@@ -114,11 +119,19 @@ async def run(clicks: int, actions: int) -> None:
     rows = [
         ("floor: bare client, ack only", floor["median_ms"], floor["p99_ms"]),
         ("bot: ack of 'My prompt' click", ack["median_ms"], ack["p99_ms"]),
+        ("floor, clicks as a player (bot idle)", floor_alone["median_ms"], floor_alone["p99_ms"]),
+        ("bot ack, clicks as a player (bot idle)", ack_alone["median_ms"], ack_alone["p99_ms"]),
         ("bot: action click, test game, no images", acted["median_ms"], acted["p99_ms"]),
         ("bot: action click, War, with images", war["median_ms"], war["p99_ms"]),
     ]
     for name, median, p99 in rows:
         print(f"  {name:<42} {median:>10.2f} {p99:>10.2f}")
+    print(
+        f"  bot ack / floor: back to back {ack['median_ms'] / floor['median_ms']:.2f}x median, "
+        f"{ack['p99_ms'] / floor['p99_ms']:.2f}x p99; as a player "
+        f"{ack_alone['median_ms'] / floor_alone['median_ms']:.2f}x median, "
+        f"{ack_alone['p99_ms'] / floor_alone['p99_ms']:.2f}x p99"
+    )
     if floor["failures"] or ack["failures"]:
         print(f"  failures: floor {floor['failures']}, bot {ack['failures']}")
 

@@ -7,6 +7,7 @@ both loopback hops, JSON encoding/decoding and the bot's own dispatch + handler.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import statistics
 import time
@@ -55,6 +56,7 @@ async def measure_click_latency(
     setup: Setup | None = None,
     warmup: int = 10,
     timeout: float = 3.0,
+    isolated: bool = False,
 ) -> dict[str, Any]:
     """Start an emulator and the bot, click ``clicks`` times one after another, return stats.
 
@@ -63,6 +65,9 @@ async def measure_click_latency(
     default a message with one button ``bench:ack`` is injected as if the bot posted it.
     Result keys: clicks, failures, median_ms, p90_ms, p99_ms, mean_ms, min_ms, max_ms,
     total_s. A click not acknowledged within ``timeout`` counts as a failure.
+    ``isolated``: before each click, wait until the bot has finished the previous one (and
+    2 ms more), as with a player; otherwise clicks come back to back, each queued behind
+    whatever the previous one started.
     """
     async with Emulator() as emu:
         guild = emu.add_guild("Bench")
@@ -77,6 +82,13 @@ async def measure_click_latency(
             failures = 0
             started = time.perf_counter()
             for i in range(warmup + clicks):
+                if isolated:
+                    # As a player clicks: not within a millisecond of the previous answer,
+                    # so the bot has finished what the previous click started.
+                    wait_idle = getattr(bot, "wait_idle", None)
+                    if wait_idle is not None:
+                        await wait_idle()
+                    await asyncio.sleep(0.002)
                 result = await emu.click(user, message, custom_id)
                 try:
                     record = await result.acknowledged(timeout)
