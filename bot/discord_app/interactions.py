@@ -7,6 +7,7 @@ ephemerally; anything else is logged here (never left to discord.py) and answere
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import errors
-from bot.delivery.port import GameInfo, PlayerView
+from bot.delivery.port import ActResult, GameInfo, PlayerView
 from bot.discord_app import formatting
 from bot.discord_app.components import build_lobby_view
 from bot.discord_app.frontend import (
@@ -141,54 +142,70 @@ async def on_action(
     verb from a multi-choice select), then show the next prompt."""
     async with handling(interaction, game_id, "action"):
         # Acknowledge at once by promising to update the message the button is on (no
-        # "thinking" spinner): the manager may deliver the table post before it returns.
+        # "thinking" spinner).
         await interaction.response.defer()
         manager = manager_of(interaction)
         uid = user_id(interaction)
         try:
-            result = await manager.act(game_id, uid, verb, arg, version, more=list(more))
+            result = await manager.act(
+                game_id, uid, verb, arg, version, more=list(more), deliver=False
+            )
         except errors.StalePrompt as exc:
             # The manager already let through a button whose decision is unchanged (the
             # other side moving in a simultaneous step does not outdate it); this one
             # really is old.
             await _stale(interaction, manager, game_id, uid, exc)
             return
-        headline = ""
-        if result.outcome is not None:
-            headline = "The game is over."
-        elif not result.view.get("actions"):
-            headline = "Done. I will tell you when it is your turn again."
-        payload = await private_payload(
-            result.game,
-            result.role,
-            result.version,
-            result.view,
-            headline=headline,
-            log_lines=result.private_log_lines,
+        # The player's new prompt and the table post and DMs the action caused are
+        # independent: drawn and sent at the same time (images render in worker threads),
+        # so the reply does not wait for the board. Both finish before the handler does.
+        await asyncio.gather(
+            _answer(interaction, result, game_id, uid),
+            manager.deliver_due(game_id),
         )
-        payload.setdefault("view", None)  # no actions left: remove the old buttons
-        files, hand = payload.pop("files"), payload.pop("hand", None)
-        shown = (
-            {a.filename for a in interaction.message.attachments} if interaction.message else set()
+
+
+async def _answer(
+    interaction: discord.Interaction[Any],
+    result: ActResult,
+    game_id: int,
+    uid: str,
+) -> None:
+    """Edit the clicked message into the player's next prompt (or "Done")."""
+    headline = ""
+    if result.outcome is not None:
+        headline = "The game is over."
+    elif not result.view.get("actions"):
+        headline = "Done. I will tell you when it is your turn again."
+    payload = await private_payload(
+        result.game,
+        result.role,
+        result.version,
+        result.view,
+        headline=headline,
+        log_lines=result.private_log_lines,
+    )
+    payload.setdefault("view", None)  # no actions left: remove the old buttons
+    files, hand = payload.pop("files"), payload.pop("hand", None)
+    shown = {a.filename for a in interaction.message.attachments} if interaction.message else set()
+    if hand is not None and hand in shown:
+        # The same hand picture is already on this message: keep it, upload nothing.
+        await interaction.edit_original_response(**payload)
+    else:
+        await interaction.edit_original_response(attachments=files, **payload)
+    # Where the player's live prompt is now: this DM if it still asks something; an
+    # answer from an ephemeral prompt closes the DM one (no stale button looks live).
+    frontend = getattr(interaction.client, "frontend", None)
+    message = interaction.message
+    if frontend is not None:
+        in_dm = message is not None and interaction.guild_id is None
+        live = (
+            (str(message.channel.id), str(message.id))
+            if in_dm and message is not None and payload.get("view") is not None
+            else None
         )
-        if hand is not None and hand in shown:
-            # The same hand picture is already on this message: keep it, upload nothing.
-            await interaction.edit_original_response(**payload)
-        else:
-            await interaction.edit_original_response(attachments=files, **payload)
-        # Where the player's live prompt is now: this DM if it still asks something; an
-        # answer from an ephemeral prompt closes the DM one (no stale button looks live).
-        frontend = getattr(interaction.client, "frontend", None)
-        message = interaction.message
-        if frontend is not None:
-            in_dm = message is not None and interaction.guild_id is None
-            live = (
-                (str(message.channel.id), str(message.id))
-                if in_dm and message is not None and payload.get("view") is not None
-                else None
-            )
-            note = CLOSED_NEWER if in_dm else CLOSED_ELSEWHERE
-            await frontend.prompt_now_at(game_id, uid, live, note)
+        note = CLOSED_NEWER if in_dm else CLOSED_ELSEWHERE
+        await frontend.prompt_now_at(game_id, uid, live, note)
 
 
 async def on_join(interaction: discord.Interaction[Any], game_id: int, role: str) -> None:

@@ -231,11 +231,14 @@ class GameManager:
         *,
         role: str | None = None,
         more: Sequence[Any] = (),
+        deliver: bool = True,
     ) -> ActResult:
         """Apply one decision of ``user_id``; nothing changes unless it is legal and fresh.
 
         ``more``: further args of the same verb picked in the same interaction (see the
         view's ``batch``), applied in order as separate small actions, all or nothing.
+        ``deliver=False``: the caller delivers (``deliver_due``) itself, e.g. while it
+        answers the player, so the reply does not wait for the table post and DMs.
         """
         started = time.perf_counter()
         user_id, verb, arg = validate.user_id(user_id), validate.verb(verb), validate.arg(arg)
@@ -263,7 +266,8 @@ class GameManager:
             elapsed,
         )
         # Outside the game lock: a slow delivery must not hold up the next player.
-        await self.deliver_due(game_id)
+        if deliver:
+            await self.deliver_due(game_id)
         return result
 
     async def undo(
