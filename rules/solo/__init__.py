@@ -126,6 +126,8 @@ class SoloSystem(Game):
     role_names: ClassVar[dict[str, str]] = {ROLE: "Solo player"}
     state_version = 1
     steps: ClassVar[dict[str, Step]] = STEPS
+    renderer: ClassVar[str | None] = "render.solo"
+    policy: ClassVar[str | None] = "rules.solo.policy"
     default_options: ClassVar[dict[str, Any]] = {
         "playsheet": "paths_of_glory",
         "side": "",
@@ -189,6 +191,8 @@ class SoloSystem(Game):
         return {
             "playsheet": sheet["name"],
             "title": sheet["title"],
+            "value_word": sheet["value_word"],
+            "deck_in_slot_c": bool(sheet["deck_in_slot_c"]),
             "scenario": state["scenario"],
             "turn": state["turn"],
             "displays": displays,
