@@ -26,7 +26,7 @@ from bot.config import Config
 from bot.discord_app import checks, components, interactions
 from bot.discord_app.cogs import EXTENSIONS
 from bot.discord_app.frontend import DiscordFrontEnd
-from bot.discord_app.solo_components import SOLO_ITEMS
+from bot.discord_app.solo_components import SOLO_ITEMS, is_solo_id
 from bot.tables.manager import GameManager
 
 log = logging.getLogger("dispatch.discord")
@@ -169,7 +169,7 @@ class DispatchBot(commands.Bot):
             if interaction.message is not None
             else False
         )
-        if components.is_ours(custom_id) and on_message:
+        if (components.is_ours(custom_id) or is_solo_id(custom_id)) and on_message:
             return  # a DynamicItem handles it
         log.warning("unrecognised component %r from %s", custom_id[:100], interaction.user.id)
         with contextlib.suppress(discord.HTTPException):

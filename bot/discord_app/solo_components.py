@@ -51,6 +51,11 @@ SOLO_FACTS = rf"dsp:f:(?P<game>{_NUM}):(?P<version>{_NUM})"
 LOG_LINES_SHOWN = 12
 
 
+def is_solo_id(custom_id: str) -> bool:
+    """Is this a solo session's component id (see the forms above)?"""
+    return any(re.fullmatch(t, custom_id) for t in (SOLO_ACTION, SOLO_SELECT, SOLO_FACTS))
+
+
 def solo_action_id(game_id: int, version: int, verb: str, arg: Any) -> str:
     cid = f"dsp:o:{int(game_id)}:{int(version)}:{verb}:{encode_arg(arg)}"
     if len(cid) > 100 or not re.fullmatch(SOLO_ACTION, cid):
@@ -169,9 +174,11 @@ def build_solo_view(game_id: int, version: int, view: View) -> tuple[discord.ui.
     while a card's facts are asked, and the whole texts of shortened labels."""
     laid = build_prompt_view(game_id, version, view)
     ui = discord.ui.View(timeout=None)
-    used_rows = set()
+    # (discord.py reads a DynamicItem's row back as None for selects: ask its item.)
+    widths: dict[int, int] = {}
     for child in laid.view.children:
         item: discord.ui.Item[Any]
+        row = child.item.row if isinstance(child, discord.ui.DynamicItem) else child.row
         if isinstance(child, ActionButton):
             button = child.item
             item = SoloButton(
@@ -194,16 +201,25 @@ def build_solo_view(game_id: int, version: int, view: View) -> tuple[discord.ui.
             )
         else:
             continue
-        item.row = child.row
-        used_rows.add(child.row)
+        item.row = row
+        widths[row or 0] = widths.get(row or 0, 0) + item.width
         ui.add_item(item)
-    if asks_facts(view) and len(used_rows) < 5:
-        facts = FactsButton(game_id, version)
-        facts.row = next(r for r in range(5) if r not in used_rows)
-        ui.add_item(facts)
     notes = list(laid.notes)
-    if laid.overflow:
-        notes.append("Some choices did not fit: type them with /game play.")
+    if asks_facts(view):
+        # The form takes any number, so it goes first: in a row of buttons with room left,
+        # else a free row.
+        facts = FactsButton(game_id, version)
+        room = [r for r in range(5) if widths.get(r, 0) < 5 and r in widths]
+        free = [r for r in range(5) if r not in widths]
+        spot = room[0] if room and widths[room[0]] < 5 and room[0] == 0 else None
+        spot = spot if spot is not None else (free[0] if free else None)
+        if spot is not None:
+            facts.row = spot
+            ui.add_item(facts)
+        if laid.overflow:
+            notes.append("Numbers not in the lists can be typed in “Tell all its facts at once”.")
+    elif laid.overflow:
+        notes.append("Some choices did not fit in this message.")
     return ui, notes
 
 

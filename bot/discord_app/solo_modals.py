@@ -40,22 +40,26 @@ class CardFactsModal(discord.ui.Modal):
         where = prompt.split(":", 1)[0][:100] if prompt else "Its card number"
         fields: dict[str, discord.ui.TextInput[Any]] = {
             "number": discord.ui.TextInput(
+                custom_id="number",
                 label="Card number (blank if it has none)",
                 placeholder=where,
                 required=False,
                 max_length=4,
             ),
             "value": discord.ui.TextInput(
+                custom_id="value",
                 label=f"Its {data['value_word']} value (0 to 6)"[:45],
                 required=True,
                 max_length=1,
             ),
             "event": discord.ui.TextInput(
+                custom_id="event",
                 label="Has it an event you could play? (yes/no)",
                 required=True,
                 max_length=3,
             ),
             "kind": discord.ui.TextInput(
+                custom_id="kind",
                 label="Its kind",
                 placeholder=", ".join(self.kinds)[:100],
                 default=self.kinds[0],
