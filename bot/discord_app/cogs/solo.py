@@ -37,7 +37,11 @@ class SoloCog(commands.GroupCog, group_name="solo", group_description="CDG Solo 
         super().__init__()
 
     async def _session_here(self, interaction: discord.Interaction[Any]) -> Any:
-        info = await manager_of(interaction).game_in_channel(str(interaction.channel_id))
+        """The live session here, or else the latest game here if it was a session."""
+        try:
+            info = await manager_of(interaction).get_game_info(str(interaction.channel_id))
+        except errors.DispatchError:
+            info = None
         if info is None or info.game_name != solo.GAME_NAME:
             raise errors.NotAllowed("There is no solo session here: start one with /solo new.")
         return info
