@@ -71,7 +71,12 @@ def _face_up(
     draw.rounded_rectangle((x0, y0, x1, y0 + strip), radius=8, fill=COLOURS["banner"])
     draw.rectangle((x0 + 1, y0 + strip - 8, x1 - 1, y0 + strip), fill=COLOURS["banner"])
     # C&C order counts depend on the board: the view has no value, and neither do we.
-    label = f"{value} {word}" if value is not None else f"{word.capitalize()}: board"
+    if not card.get("told", True):
+        label = f"? {word}"
+    elif value is not None:
+        label = f"{value} {word}"
+    else:
+        label = f"{word.capitalize()}: board" if view.get("board_values") else f"No {word}"
     size = 26 if font(26).getlength(label) <= x1 - x0 - 16 else 19
     text(
         draw,
@@ -82,7 +87,8 @@ def _face_up(
         anchor="lm",
     )
     y = y0 + strip + 6
-    for row in wrap(str(card.get("name") or "card"), 17, x1 - x0 - 14, 3):
+    name = str(card.get("name") or "card") if card.get("told", True) else "Facts not told yet"
+    for row in wrap(name, 17, x1 - x0 - 14, 3):
         text(draw, (x0 + 7, y), row, 17)
         y += 20
     notes = []

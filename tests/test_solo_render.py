@@ -162,3 +162,18 @@ def test_every_playsheet_draws(tmp_path: Any) -> None:
         png = board_png("solo", _view(session(sheet)))
         image = Image.open(io.BytesIO(png))
         assert image.width == WIDTH and image.height > HEADER_H + CARD_H
+
+
+def test_a_card_whose_facts_are_not_told_is_drawn_as_such() -> None:
+    state = GAME.setup(seed=1, options={"playsheet": "caesar", "side": "rome"})
+    view = _view(state)
+    first = view["displays"]["rome"]["slots"]["A"][0]
+    assert first["up"] and first["told"] is False and first["value"] is None
+    told = copy.deepcopy(view)
+    told["displays"]["rome"]["slots"]["A"][0].update(told=True, value=3, name="card #12")
+    assert board_png("solo", told) != board_png("solo", view)
+    # a C&C card has no value (it depends on the board): drawn as such, not as unknown
+    board = copy.deepcopy(told)
+    board["board_values"] = True
+    board["displays"]["rome"]["slots"]["A"][0]["value"] = None
+    assert board_png("solo", board) != board_png("solo", view)
