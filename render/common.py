@@ -225,3 +225,36 @@ def _blend(a: Colour, b: Colour, t: float) -> Colour:
 def blend(a: Colour, b: Colour, t: float) -> Colour:
     """The colour ``t`` of the way from ``a`` to ``b``."""
     return _blend(a, b, t)
+
+
+#: The headline band's type size: at Discord's inline preview (about 400 px wide, a
+#: third of a board) it is still about 12 px, enough to read the score and whose turn.
+HEADLINE_SIZE = 36
+HEADLINE_H = 64
+
+
+def headline(
+    draw: ImageDraw.ImageDraw,
+    width: int,
+    *,
+    marker: str,
+    score: list[tuple[str, Colour]],
+    status: str,
+) -> None:
+    """The band across the top of a board with what a glance must catch: where the game
+    is (``marker``: "Round 2 of 3"), the score (parts drawn in their colours, side by
+    side) and who must act (``status``), in type that stays legible when Discord shows
+    the image a third of its size."""
+    size, h = HEADLINE_SIZE, HEADLINE_H
+    draw.rectangle((0, 0, width, h), fill=COLOURS["banner"])
+    pill = (14, 6, 14 + text_width(marker, size) + 24, h - 6)
+    draw.rounded_rectangle(pill, radius=(h - 12) // 2, fill=COLOURS["gold"])
+    text(draw, ((pill[0] + pill[2]) // 2, h // 2), marker, size, COLOURS["ink"], "mm")
+    x = pill[2] + 24
+    for part, colour in score:
+        text(draw, (x, h // 2), part, size, colour, "lm")
+        x += text_width(part, size) + 12
+    room = width - 16 - (x + 16)
+    if status and room > 60:
+        line = fit(status, size - 8, room)
+        text(draw, (width - 16, h // 2), line, size - 8, COLOURS["paper"], "rm")

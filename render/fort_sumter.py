@@ -15,7 +15,18 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import COLOURS, Box, blend, canvas, fit, rounded_box, text, text_width
+from render.common import (
+    COLOURS,
+    HEADLINE_H,
+    Box,
+    blend,
+    canvas,
+    fit,
+    headline,
+    rounded_box,
+    text,
+    text_width,
+)
 from render.fort_sumter_parts import (
     NAMES,
     PC_EDGE,
@@ -39,8 +50,8 @@ from render.fort_sumter_parts import (
     wrap,
 )
 
-WIDTH, HEIGHT = 1200, 800
-HEADER_H = 52
+WIDTH, HEIGHT = 1200, 812
+HEADER_H = HEADLINE_H
 FOOTER_H = 36
 TOP = HEADER_H + 8
 BOTTOM = HEIGHT - FOOTER_H - 8
@@ -94,51 +105,38 @@ def draw_board(view: dict[str, Any]) -> Image.Image:
 
 
 def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    draw.rectangle((0, 0, WIDTH, HEADER_H), fill=COLOURS["banner"])
-    title = view.get("title") or "Fort Sumter"
-    main, _, sub = title.partition(":")
-    text(draw, (16, HEADER_H // 2), main, 26, COLOURS["paper"], "lm")
-    if sub:
-        x = 22 + text_width(main, 26)
-        text(draw, (x, HEADER_H // 2 + 3), sub.strip(), 14, COLOURS["shadow"], "lm")
-    # Round track: 1, 2, 3, Final Crisis, with the yellow round marker.
+    """Round, score and whose turn, legible at Discord's inline preview (``headline``)."""
     phase = view.get("phase")
-    current = 4 if phase in ("final_crisis", "over") else int(view.get("round") or 1)
-    labels = ["1", "2", "3", "Final Crisis"]
-    x = 640
-    text(draw, (x - 8, HEADER_H // 2), "Round", 14, COLOURS["shadow"], "rm")
-    for i, label in enumerate(labels, start=1):
-        w = 34 if len(label) == 1 else 104
-        box = (x, 12, x + w, HEADER_H - 12)
-        here = i == current
-        done = i < current or phase == "over"
-        fill = (226, 182, 40) if here else (70, 66, 78) if done else (48, 46, 58)
-        draw.rounded_rectangle(box, radius=6, fill=fill, outline=(120, 114, 128))
-        colour = COLOURS["ink"] if here else COLOURS["paper"]
-        text(draw, ((box[0] + box[2]) // 2, HEADER_H // 2), label, 15, colour, "mm")
-        x += w + 6
-    first = view.get("first_player")
-    if first:
-        label = f"First player: {NAMES.get(first, first)}"
-        tag(
-            draw,
-            (WIDTH - 14, HEADER_H // 2),
-            label,
-            14,
-            SIDE.get(first, COLOURS["muted"]),
-            anchor="r",
-        )
+    if phase == "over" or view.get("outcome"):
+        marker = "Game over"
+    elif phase == "final_crisis":
+        marker = "Final Crisis"
+    else:
+        marker = f"Round {int(view.get('round') or 1)} of 3"
+    vp = view.get("score") or {}
+    u, s = "unionist", "secessionist"
+    score = [
+        (f"{NAMES[u]} {vp.get(u, 0)}", SIDE_LIGHT[u]),
+        ("-", COLOURS["shadow"]),
+        (f"{vp.get(s, 0)} {NAMES[s]}", SIDE_LIGHT[s]),
+        ("VP", COLOURS["shadow"]),
+    ]
+    headline(draw, WIDTH, marker=marker, score=score, status=str(view.get("status") or ""))
 
 
 def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     y0 = HEIGHT - FOOTER_H
     draw.rectangle((0, y0, WIDTH, HEIGHT), fill=COLOURS["banner"])
-    status = view.get("status") or ""
+    parts = []
+    first = view.get("first_player")
+    if first and not view.get("outcome"):
+        parts.append(f"First player this round: {NAMES.get(first, first)}")
     event = view.get("current_event")
     if event and not view.get("outcome"):
         who = NAMES.get(event.get("role"), event.get("role") or "")
-        status = f"{status}   ·   resolving {event.get('title', '')} ({who})".strip(" ·")
-    text(draw, (16, y0 + FOOTER_H // 2), fit(status, 16, WIDTH - 32), 16, COLOURS["paper"], "lm")
+        parts.append(f"resolving {event.get('title', '')} ({who})")
+    line = "   ·   ".join(parts) or str(view.get("title") or "Fort Sumter")
+    text(draw, (16, y0 + FOOTER_H // 2), fit(line, 16, WIDTH - 32), 16, COLOURS["paper"], "lm")
 
 
 # ------------------------------------------------------------------ crisis tracks

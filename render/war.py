@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 
 from render.common import (
     COLOURS,
+    HEADLINE_H,
     Colour,
     badge,
     blend,
@@ -22,6 +23,7 @@ from render.common import (
     draw_card_back,
     fit,
     font,
+    headline,
     rounded_box,
     text,
     text_width,
@@ -36,7 +38,7 @@ GAP = 30
 CARD_W = 250
 CARD_H = 112
 STRIP = 30
-HEADER_H = 56
+HEADER_H = HEADLINE_H
 SIDE_H = 92
 BAND_H = 64
 FOOTER_H = 78
@@ -105,18 +107,19 @@ def draw_board(view: dict[str, Any]) -> Image.Image:
 
 
 def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    draw.rectangle((0, 0, WIDTH, HEADER_H), fill=COLOURS["banner"])
-    title = view.get("title", "War Between the States")
-    text(draw, (MARGIN, HEADER_H // 2), title, 24, COLOURS["paper"], anchor="lm")
-    battle = view.get("battle", 0)
-    x = MARGIN + text_width(title, 24) + 18
-    badge(draw, (x + 50, HEADER_H // 2), f"Battle {battle}", 18, COLOURS["gold"], COLOURS["ink"])
+    """Battle, forces alive and whose turn, legible at Discord's inline preview."""
     status = view.get("status") or ""
     choice = view.get("choice")
     if choice and not view.get("outcome"):
         status = f"{NAMES[choice['role']]} chooses a column for {choice['event']['name']}."
-    status = fit(status, 16, WIDTH // 2 - MARGIN)
-    text(draw, (WIDTH - MARGIN, HEADER_H // 2), status, 16, COLOURS["paper"], anchor="rm")
+    marker = "Game over" if view.get("outcome") else f"Battle {view.get('battle', 0)}"
+    alive = view.get("score") or {}
+    score = [
+        (f"{NAMES[BOTTOM_SIDE]} {alive.get(BOTTOM_SIDE, 0)}", LIGHT[BOTTOM_SIDE]),
+        ("-", COLOURS["shadow"]),
+        (f"{alive.get(TOP_SIDE, 0)} {NAMES[TOP_SIDE]}", LIGHT[TOP_SIDE]),
+    ]
+    headline(draw, WIDTH, marker=marker, score=score, status=str(status))
 
 
 def _side_strip(draw: ImageDraw.ImageDraw, view: dict[str, Any], role: str, y: int) -> None:

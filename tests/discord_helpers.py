@@ -263,6 +263,15 @@ class Table:
         await self.settle()
         return result
 
+    async def press_many(
+        self, who: str, message: Message, custom_id: str, values: list[str]
+    ) -> Any:
+        """Choose several options of one multi-choice select in one interaction."""
+        result = await self.emu.select(self.players[who], message, custom_id, list(values))
+        await result.response()
+        await self.settle()
+        return result
+
     async def settle(self) -> None:
         """Wait until the bot has finished handling every click (edits and followups sent)."""
         assert await self.bot.wait_idle(10.0), "a click handler did not finish"

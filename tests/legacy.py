@@ -1,9 +1,12 @@
 """Comparing today's engine with records the old engine left (fixtures frozen from it).
 
 Since those records were written, log lines say counts in words ("3 reinforcements", not
-"3 reinforcement(s)"; issue 9) and views carry the running ``score``. ``as_old`` rewrites
-a document of today in the old wording and without the new key, so everything else of it
-must match the old record exactly.
+"3 reinforcement(s)"; issue 9); views carry the running ``score``, the ``batch`` of
+multi-choice verbs, their ``repeats`` and
+``done_implied``; a value play's prompt no longer says "one at a
+time, then Done" (front ends pick several spaces at once and send the Done). ``as_old``
+rewrites a document of today in the old wording and without the new keys, so everything
+else of it must match the old record exactly.
 """
 
 from __future__ import annotations
@@ -19,10 +22,11 @@ _OLD_WORDING = [
         r": \1 \2 card(s) return to the Survivors.",
     ),
     (re.compile(r": (\d+) (\w+) cards? lost unseen\."), r": \1 \2 card(s) lost unseen."),
+    (re.compile(r"more, one per space chosen \("), "more, one at a time, then Done ("),
 ]
 
 #: Keys views gained after the fixtures were frozen.
-NEW_VIEW_KEYS = ("score",)
+NEW_VIEW_KEYS = ("score", "batch", "done_implied", "repeats")
 
 
 def old_line(text: str) -> str:

@@ -76,7 +76,7 @@ def test_the_stages_are_what_they_claim() -> None:
 def test_board_renders_a_sensible_png(stage: str) -> None:
     data = board_png("fort_sumter", GAME.view(STAGES[stage], None))
     image = _image(data)
-    assert image.size == (1200, 800)
+    assert image.size == (1200, 812)
     assert image.mode == "P"  # quantised by render._png
     assert 10_000 < len(data) < 150_000
 
@@ -203,7 +203,7 @@ def test_every_position_of_a_game_draws(seed: int) -> None:
         public = GAME.view(state, None)
         seen_claimable |= public["claimable"] is not None
         if steps % 4 == 0 or public["claimable"] or public["outcome"]:
-            assert draw_board(public).size == (1200, 800)
+            assert draw_board(public).size == (1200, 812)
             for role in ROLES:
                 hand = draw_hand(GAME.view(state, role))
                 assert hand is not None and hand.width <= 1200

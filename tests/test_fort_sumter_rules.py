@@ -375,3 +375,21 @@ def test_public_view_carries_everything_a_board_image_needs() -> None:
     private = GAME.view(state, U)
     assert {c["id"] for c in private["hand"]} == {STAR_OF_THE_WEST, CORWIN, FORT_PICKENS}
     assert private["hand"][0].keys() >= {"title", "value", "colour", "text", "fc_dimension"}
+
+
+def test_a_value_play_offers_its_tokens_at_once_and_its_last_done_is_a_formality() -> None:
+    """Issue 9, item 3: front ends may send several placements in one decision (``batch``,
+    a space twice where it has room: ``repeats``) and send the Done themselves once
+    nothing is left to place (``done_implied``)."""
+    state = give(at_card_play(), U, [STAR_OF_THE_WEST, CORWIN, MAJOR_ANDERSON, FORT_PICKENS])
+    state = act(state, U, "value", STAR_OF_THE_WEST)
+    view = GAME.view(state, U)
+    assert view["batch"] == {"place": 3} and not view["done_implied"]
+    assert view["repeats"]["place"]["texas"] == 3
+    state = act(state, U, "place", "texas")
+    assert GAME.view(state, U)["batch"] == {"place": 2}
+    state = act(state, U, "place", "texas")
+    state = act(state, U, "place", "washington")
+    view = GAME.view(state, U)
+    assert set(view["actions"]) == {"done", "undo"} and view["done_implied"]
+    assert GAME.view(state, S)["batch"] == {} and not GAME.view(state, S)["done_implied"]

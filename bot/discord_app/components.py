@@ -270,14 +270,16 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELE
         *,
         options: list[discord.SelectOption] | None = None,
         placeholder: str | None = None,
+        max_values: int = 1,
     ) -> None:
         self.game_id, self.version, self.verb, self.part = game_id, version, verb, part
+        options = options or [discord.SelectOption(label="?", value="?")]
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=select_id(game_id, version, verb, part),
-            options=options or [discord.SelectOption(label="?", value="?")],
+            options=options,
             placeholder=placeholder,
             min_values=1,
-            max_values=1,
+            max_values=max(1, min(max_values, len(options))),
         )
         super().__init__(select)
 
@@ -287,16 +289,29 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELE
     ) -> ActionSelect:
         f = _fields(match)
         options = list(getattr(item, "options", None) or []) or None
-        return cls(int(f["game"]), int(f["version"]), f["verb"], int(f["part"]), options=options)
+        return cls(
+            int(f["game"]),
+            int(f["version"]),
+            f["verb"],
+            int(f["part"]),
+            options=options,
+            max_values=int(getattr(item, "max_values", 1) or 1),
+        )
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot.discord_app import interactions
 
         values = list(self.item.values)
-        if len(values) != 1:
-            await interactions.refuse(interaction, self.game_id, "Choose exactly one option.")
+        if not values or len(set(values)) != len(values):
+            await interactions.refuse(interaction, self.game_id, "Choose one or more options.")
             return
-        await interactions.on_action(interaction, self.game_id, self.version, self.verb, values[0])
+        # Several values are one decision of several small parts (the view's ``batch``):
+        # the manager applies them in the order Discord lists them, all or nothing. A
+        # repeated pick ("texas|2") is the same arg again; the rules check every one.
+        args = [picked_arg(v) for v in values] if self.item.max_values > 1 else values
+        await interactions.on_action(
+            interaction, self.game_id, self.version, self.verb, args[0], more=args[1:]
+        )
 
 
 class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=JOIN_TEMPLATE):
@@ -453,6 +468,34 @@ def _option(label: str, value: str) -> discord.SelectOption:
     )
 
 
+#: Marks the n-th pick of the same arg in a multi-choice select ("texas|2"): option
+#: values must differ, two tokens in one space are two picks of it.
+REPEAT_MARK = "|"
+_ORDINALS = {2: "2nd", 3: "3rd"}
+
+
+def _repeat_options(
+    args: list[Any], texts: list[str], repeats: dict[str, int], used: int
+) -> list[discord.SelectOption]:
+    """Extra options for taking an arg again (a 2nd token in a space), as many as the rules
+    allow (the view's ``repeats``) and the select has room for: every 2nd pick first."""
+    extra: list[discord.SelectOption] = []
+    most = max(repeats.values(), default=1)
+    for n in range(2, most + 1):
+        for arg, text in zip(args, texts, strict=True):
+            if repeats.get(str(arg), 1) >= n and used + len(extra) < MAX_OPTIONS:
+                value = f"{arg}{REPEAT_MARK}{n}"
+                if len(value) <= OPTION_LABEL_MAX:
+                    extra.append(_option(f"{text} ({_ORDINALS.get(n, f'{n}th')})", value))
+    return extra
+
+
+def picked_arg(value: str) -> str:
+    """The arg a multi-choice option stands for ("texas|2" is a 2nd pick of "texas")."""
+    head, mark, n = value.rpartition(REPEAT_MARK)
+    return head if mark and head and n.isascii() and n.isdigit() else value
+
+
 def _short(label: str) -> str:
     """A button label that fits whole: the words before a colon, or the verb's own word."""
     if len(label) <= BUTTON_LABEL_MAX:
@@ -473,6 +516,8 @@ def build_prompt_view(game_id: int, version: int, view: dict[str, Any]) -> Promp
     """
     actions: dict[str, Any] = view.get("actions") or {}
     labels: dict[str, Any] = view.get("labels") or {}
+    batch: dict[str, int] = view.get("batch") or {}
+    repeats: dict[str, dict[str, int]] = view.get("repeats") or {}
     ui = discord.ui.View(timeout=None)
     overflow = False
     notes: list[str] = []
@@ -501,7 +546,12 @@ def build_prompt_view(game_id: int, version: int, view: dict[str, Any]) -> Promp
         if not isinstance(args, list) or not args:
             continue
         texts = [_arg_label(labels, verb, arg) for arg in args]
-        if len(args) <= MAX_BUTTON_ARGS and all(len(t) <= BUTTON_LABEL_MAX for t in texts):
+        several = int(batch.get(verb, 1)) if len(args) <= MAX_OPTIONS else 1
+        if (
+            several < 2
+            and len(args) <= MAX_BUTTON_ARGS
+            and all(len(t) <= BUTTON_LABEL_MAX for t in texts)
+        ):
             for arg, text in zip(args, texts, strict=True):
                 made = button(verb, arg, text)
                 if made is not None:
@@ -517,14 +567,24 @@ def build_prompt_view(game_id: int, version: int, view: dict[str, Any]) -> Promp
                 options.append(_option(text, value))
             if not options:
                 continue
+            if several >= 2:
+                options += _repeat_options(args, texts, repeats.get(verb) or {}, len(options))
             placeholder = _clip(_verb_label(labels, verb), 150)
+            if several >= 2:
+                placeholder = _clip(f"{_verb_label(labels, verb)}: choose up to {several}", 150)
             if len(args) > MAX_OPTIONS:
                 last = min(start + MAX_OPTIONS, len(args))
                 placeholder = _clip(f"{placeholder} ({start + 1}–{last} of {len(args)})", 150)
             try:
                 selects.append(
                     ActionSelect(
-                        game_id, version, verb, part, options=options, placeholder=placeholder
+                        game_id,
+                        version,
+                        verb,
+                        part,
+                        options=options,
+                        placeholder=placeholder,
+                        max_values=several if start == 0 else 1,
                     )
                 )
             except BadCustomId:

@@ -36,6 +36,12 @@ CANNOT_DM = 50007
 #: already made was deleted since (by a moderator or the player). It was delivered.
 UNKNOWN_MESSAGE = 10008
 
+#: What a closed prompt says above its (button-less) content.
+CLOSED_NEWER = "Closed: a newer message below has your current prompt."
+CLOSED_ELSEWHERE = "Closed: you answered elsewhere (see /game hand for your prompt)."
+CLOSED_OVER = "Closed: this game is over."
+CLOSED_ABANDONED = "Closed: this game was abandoned."
+
 ALLOWED_MENTIONS = discord.AllowedMentions(
     everyone=False, roles=False, users=True, replied_user=False
 )
@@ -147,6 +153,76 @@ class DiscordFrontEnd:
         except discord.HTTPException as exc:
             raise DeliveryRetry(f"table post to {game.channel_id} failed: {exc}") from exc
         log.debug("game=%d table post %s v%d delivered", game.id, post.kind, post.version)
+        if game.status in ("finished", "abandoned", "cancelled"):
+            await self.close_prompts(
+                game.id, CLOSED_ABANDONED if game.status == "abandoned" else CLOSED_OVER
+            )
+
+    # -- live prompts: one per player and game, every superseded one closed --------
+    def _manager(self) -> Any:
+        return getattr(self.client, "manager", None)
+
+    async def _live(self, game_id: int, user_id: str) -> tuple[str, str] | None:
+        manager = self._manager()
+        if manager is None:
+            return None
+        where: tuple[str, str] | None = (await manager.live_prompts(game_id)).get(user_id)
+        return where
+
+    async def prompt_now_at(
+        self, game_id: int, user_id: str, where: tuple[str, str] | None, note: str
+    ) -> None:
+        """The player's live prompt is now the message at ``where`` (None: nowhere, e.g.
+        an ephemeral reply or no decision left): the one before it, if another, is closed
+        with ``note`` and its buttons removed."""
+        manager = self._manager()
+        if manager is None:
+            return
+        before = await self._live(game_id, user_id)
+        if before is not None and before != where:
+            await self._close(before, note)
+        if before != where:
+            await manager.set_live_prompt(game_id, user_id, where)
+
+    async def close_prompts(self, game_id: int, note: str) -> None:
+        """Close every live prompt of a game (it ended or was abandoned)."""
+        manager = self._manager()
+        if manager is None:
+            return
+        for user_id, where in (await manager.live_prompts(game_id)).items():
+            await self._close(where, note)
+            await manager.set_live_prompt(game_id, user_id, None)
+
+    async def refresh_prompt(
+        self, game: GameInfo, user_id: str, role: str, version: int, view: dict[str, Any]
+    ) -> None:
+        """The player answered elsewhere (``/game play``, ``/game undo``, an ephemeral
+        prompt): their DM prompt is replaced by the current one, or closed if they have
+        nothing left to decide."""
+        where = await self._live(game.id, user_id)
+        if where is None:
+            return
+        if not view.get("actions"):
+            await self.prompt_now_at(game.id, user_id, None, CLOSED_ELSEWHERE)
+            return
+        payload = await private_payload(game, role, version, view, notice="Updated.")
+        files, _ = payload.pop("files"), payload.pop("hand", None)
+        try:
+            await self._message(where).edit(attachments=files, content=None, **payload)
+        except discord.HTTPException as exc:
+            log.info("game=%d could not update a prompt of %s: %s", game.id, user_id, exc)
+            await self.prompt_now_at(game.id, user_id, None, CLOSED_ELSEWHERE)
+
+    def _message(self, where: tuple[str, str]) -> discord.PartialMessage:
+        channel = self.client.get_partial_messageable(int(where[0]))
+        return channel.get_partial_message(int(where[1]))
+
+    async def _close(self, where: tuple[str, str], note: str) -> None:
+        try:
+            await self._message(where).edit(content=note, view=None)
+        except (discord.HTTPException, ValueError) as exc:
+            # Deleted by the player, or the DM closed since: nothing is left to look live.
+            log.info("could not close the prompt %s: %s", where[1], exc)
 
     async def _post_session(self, game: GameInfo, post: TablePost) -> None:
         """A solo session's message: the display, the new log lines, the buttons."""
@@ -202,7 +278,7 @@ class DiscordFrontEnd:
             channel = await self._dm(int(seat.user_id))
             if message.nonce:
                 payload["nonce"] = message.nonce
-            await channel.send(allowed_mentions=ALLOWED_MENTIONS, **payload)
+            sent = await channel.send(allowed_mentions=ALLOWED_MENTIONS, **payload)
             if hand is not None:
                 self._last_hand[key] = hand
         except discord.NotFound as exc:
@@ -217,3 +293,8 @@ class DiscordFrontEnd:
         except discord.HTTPException as exc:
             raise DeliveryRetry(f"DM to {seat.user_id} failed: {exc}") from exc
         log.debug("game=%d private %s to %s delivered", game.id, message.kind, seat.role)
+        # This message is now the player's prompt (or, without buttons, they have none):
+        # the one before it is closed.
+        live = (str(sent.channel.id), str(sent.id)) if "view" in payload else None
+        note = CLOSED_OVER if message.kind == "end" else CLOSED_NEWER
+        await self.prompt_now_at(game.id, str(seat.user_id), live, note)

@@ -19,7 +19,12 @@ from bot import errors
 from bot.delivery.port import GameInfo, PlayerView
 from bot.discord_app import formatting
 from bot.discord_app.components import build_lobby_view
-from bot.discord_app.frontend import ALLOWED_MENTIONS, private_payload
+from bot.discord_app.frontend import (
+    ALLOWED_MENTIONS,
+    CLOSED_ELSEWHERE,
+    CLOSED_NEWER,
+    private_payload,
+)
 
 if TYPE_CHECKING:
     from bot.tables.manager import GameManager
@@ -124,9 +129,16 @@ async def refuse(interaction: discord.Interaction[Any], game_id: int, text: str)
 
 
 async def on_action(
-    interaction: discord.Interaction[Any], game_id: int, version: int, verb: str, arg: Any
+    interaction: discord.Interaction[Any],
+    game_id: int,
+    version: int,
+    verb: str,
+    arg: Any,
+    *,
+    more: list[Any] | tuple[Any, ...] = (),
 ) -> None:
-    """A button or select of the player's prompt: apply it, then show the next prompt."""
+    """A button or select of the player's prompt: apply it (with ``more`` args of the same
+    verb from a multi-choice select), then show the next prompt."""
     async with handling(interaction, game_id, "action"):
         # Acknowledge at once by promising to update the message the button is on (no
         # "thinking" spinner): the manager may deliver the table post before it returns.
@@ -134,7 +146,7 @@ async def on_action(
         manager = manager_of(interaction)
         uid = user_id(interaction)
         try:
-            result = await manager.act(game_id, uid, verb, arg, version)
+            result = await manager.act(game_id, uid, verb, arg, version, more=list(more))
         except errors.StalePrompt as exc:
             # The manager already let through a button whose decision is unchanged (the
             # other side moving in a simultaneous step does not outdate it); this one
@@ -164,6 +176,19 @@ async def on_action(
             await interaction.edit_original_response(**payload)
         else:
             await interaction.edit_original_response(attachments=files, **payload)
+        # Where the player's live prompt is now: this DM if it still asks something; an
+        # answer from an ephemeral prompt closes the DM one (no stale button looks live).
+        frontend = getattr(interaction.client, "frontend", None)
+        message = interaction.message
+        if frontend is not None:
+            in_dm = message is not None and interaction.guild_id is None
+            live = (
+                (str(message.channel.id), str(message.id))
+                if in_dm and message is not None and payload.get("view") is not None
+                else None
+            )
+            note = CLOSED_NEWER if in_dm else CLOSED_ELSEWHERE
+            await frontend.prompt_now_at(game_id, uid, live, note)
 
 
 async def on_join(interaction: discord.Interaction[Any], game_id: int, role: str) -> None:

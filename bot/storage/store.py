@@ -245,6 +245,7 @@ HOT_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
         ("c",),
     ),
     "result": ("SELECT * FROM results WHERE game_id = ?", (1,)),
+    "live_prompts": ("SELECT * FROM live_prompts WHERE game_id = ?", (1,)),
 }
 
 
@@ -583,6 +584,28 @@ class Session:
             "INSERT INTO user_settings (user_id, notify) VALUES (?, ?)"
             " ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify",
             (user_id, notify),
+        )
+
+    # live prompts --------------------------------------------------------------------
+    async def live_prompts(self, game_id: int) -> dict[str, tuple[str, str]]:
+        """``{user_id: (channel_id, message_id)}`` of the game's live prompt messages."""
+        rows = await self._all(_sql("live_prompts"), (game_id,))
+        return {r["user_id"]: (r["channel_id"], r["message_id"]) for r in rows}
+
+    async def set_live_prompt(
+        self, game_id: int, user_id: str, where: tuple[str, str] | None
+    ) -> None:
+        """Remember (or, with None, forget) the message holding a player's live prompt."""
+        if where is None:
+            await self._run(
+                "DELETE FROM live_prompts WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+            )
+            return
+        await self._run(
+            "INSERT INTO live_prompts (game_id, user_id, channel_id, message_id)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO UPDATE SET"
+            " channel_id = excluded.channel_id, message_id = excluded.message_id",
+            (game_id, user_id, where[0], where[1]),
         )
 
     # solo card lists ---------------------------------------------------------------

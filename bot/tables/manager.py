@@ -24,7 +24,7 @@ import logging
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -230,15 +230,21 @@ class GameManager:
         expected_version: int | None = None,
         *,
         role: str | None = None,
+        more: Sequence[Any] = (),
     ) -> ActResult:
-        """Apply one decision of ``user_id``; nothing changes unless it is legal and fresh."""
+        """Apply one decision of ``user_id``; nothing changes unless it is legal and fresh.
+
+        ``more``: further args of the same verb picked in the same interaction (see the
+        view's ``batch``), applied in order as separate small actions, all or nothing.
+        """
         started = time.perf_counter()
         user_id, verb, arg = validate.user_id(user_id), validate.verb(verb), validate.arg(arg)
         expected_version, role = validate.version(expected_version), validate.role(role)
+        extra = validate.more_args(more)
         game_id = await self._game_id(game)
         async with self._game_locks[game_id]:
             try:
-                move = turn.Move(user_id, verb, arg, expected_version, role)
+                move = turn.Move(user_id, verb, arg, expected_version, role, extra)
                 result = await turn.act(
                     self.store, game_id, move, reminder_hours=self.default_reminder_hours
                 )
@@ -449,6 +455,19 @@ class GameManager:
         async with self.store.write() as db:
             await db.set_notify(user_id, notify)
         return notify
+
+    async def live_prompts(self, game_id: int) -> dict[str, tuple[str, str]]:
+        """Where each player's live prompt message of a game is (front ends close it when
+        it is superseded): ``{user_id: (channel_id, message_id)}``."""
+        async with self.store.read() as db:
+            return await db.live_prompts(int(game_id))
+
+    async def set_live_prompt(
+        self, game_id: int, user_id: str, where: tuple[str, str] | None
+    ) -> None:
+        """Remember the message now holding ``user_id``'s live prompt (None: none is live)."""
+        async with self.store.write() as db:
+            await db.set_live_prompt(int(game_id), validate.user_id(user_id), where)
 
     async def clear_dm_failed(self, user_id: str) -> int:
         """The user opened their DMs again: send them private messages from now on."""

@@ -55,6 +55,30 @@ class Move:
     expected_version: int | None = None
     #: Which of the user's seats acts (hot-seat games); None: the only or active one.
     role: str | None = None
+    #: Further args of the same verb chosen in the same interaction (a multi-choice
+    #: select): applied after ``arg``, in order, all or nothing.
+    more: tuple[Any, ...] = ()
+
+
+#: The most ``done``s sent for a player after one decision (a bound; one is the rule).
+MAX_IMPLIED_DONE = 4
+
+
+def implied_done(rules_game: Any, state: dict[str, Any], role: str) -> int:
+    """Send ``done`` for ``role`` while the rules say it is a formality (nothing left to
+    choose: "place up to 0 tokens more"); each is recorded as its own action, so the game
+    replays exactly. Returns how many were sent."""
+    sent = 0
+    while sent < MAX_IMPLIED_DONE and role in rules_game.active_roles(state):
+        if isinstance(rules_game, rules.Game):
+            implied = rules_game.done_implied(state, role)
+        else:
+            implied = bool(rules_game.view(state, role).get("done_implied"))
+        if not implied:
+            break
+        rules_game.act(state, role, "done")
+        sent += 1
+    return sent
 
 
 async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) -> ActResult:
@@ -80,13 +104,26 @@ async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) 
     if role not in active_before:
         waiting = [s.user_id for s in seats if s.role in active_before]
         raise errors.NotYourTurn(waiting)
+    applied: list[tuple[str, Any]] = []
     try:
         # act may mutate what it is given; `state` is our own parsed copy and is
-        # dropped if the action fails, so nothing leaks into the next attempt.
-        after = rules_game.act(state, role, verb, arg)
+        # dropped if any action fails, so nothing leaks into the next attempt: a batch
+        # is applied whole or not at all.
+        after = state
+        for part in (arg, *move.more):
+            if applied and role not in rules_game.active_roles(after):
+                raise rules.NotAllowedNow("your part of this decision ended before the last one")
+            after = rules_game.act(after, role, verb, part)
+            applied.append((verb, part))
+        if verb != "undo":
+            applied += [("done", None)] * implied_done(rules_game, after, role)
         encoded = dumps(after)
     except rules.IllegalAction as exc:
         log.debug("game=%d %s %s %r refused: %s", game_id, user_id, verb, arg, exc)
+        if move.more:
+            raise errors.IllegalMove(
+                f"Those {len(move.more) + 1} choices cannot all be made ({exc}); nothing changed."
+            ) from None
         raise errors.IllegalMove(str(exc)) from None
     except Exception:
         # A record the rules cannot read is the game's damage, not this player's move.
@@ -94,13 +131,14 @@ async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) 
         log.exception("game=%d rules engine failed on %s %r", game_id, verb, arg)
         raise RULES_FAILED from None
     after = json.loads(encoded)
-    version = row.version + 1
+    version = row.version + len(applied)
     async with store.transaction() as db:
         current = await db.version_of(game_id)
         if current != row.version:
             # Written by someone else between our read and now (the lock makes this rare).
             raise errors.StalePrompt(current or row.version, "")
-        await db.append_action(game_id, version, role, user_id, verb, arg)
+        for seq, (each_verb, each_arg) in enumerate(applied, start=row.version + 1):
+            await db.append_action(game_id, seq, role, user_id, each_verb, each_arg)
         row = dataclasses.replace(row, version=version)
         try:
             progress = await commit_turn(

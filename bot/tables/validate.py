@@ -172,6 +172,20 @@ def arg(value: Any) -> int | str | None:
     raise errors.BadInput("That is not one of the choices offered to you.")
 
 
+#: The most choices one interaction may carry (Discord's selects hold 25 options).
+MAX_BATCH = 25
+
+
+def more_args(values: Any) -> tuple[int | str | None, ...]:
+    """Further args of one multi-choice decision: each checked like ``arg``; no repeats
+    (a select returns each option once, so a repeat was not sent by a select)."""
+    if isinstance(values, str | bytes) or not isinstance(values, list | tuple):
+        raise errors.BadInput("That is not one of the choices offered to you.")
+    if len(values) > MAX_BATCH - 1:
+        raise errors.BadInput(f"At most {MAX_BATCH} choices can be made at once.")
+    return tuple(arg(value) for value in values)
+
+
 #: What a malformed version becomes: older than any game, so the manager answers "this
 #: prompt is out of date" with the current prompt, the most useful thing to tell the player.
 NEVER_FRESH = -1

@@ -91,6 +91,18 @@ class Op:
     def actions(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> Actions:
         return {}
 
+    def batch(
+        self, game: Game, state: State, frame: Frame, instruction: Instruction
+    ) -> dict[str, int]:
+        """How many args of a verb may be chosen at once (see ``Step.batch``)."""
+        return {}
+
+    def repeats(
+        self, game: Game, state: State, frame: Frame, instruction: Instruction, verb: str
+    ) -> dict[str, int]:
+        """How often each arg of a batch verb may be taken in a row (see ``Step.repeats``)."""
+        return {}
+
     def label(
         self, game: Game, state: State, frame: Frame, instruction: Instruction, verb: str, arg: Arg
     ) -> str:
@@ -223,6 +235,14 @@ class EventStep(Step):
     def actions(self, game: Game, state: State, role: str) -> Actions:
         here, instruction, op = self._here(game, state)
         return op.actions(game, state, here, instruction)
+
+    def batch(self, game: Game, state: State, role: str) -> dict[str, int]:
+        here, instruction, op = self._here(game, state)
+        return op.batch(game, state, here, instruction)
+
+    def repeats(self, game: Game, state: State, role: str, verb: str) -> dict[str, int]:
+        here, instruction, op = self._here(game, state)
+        return op.repeats(game, state, here, instruction, verb)
 
     def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
         here, instruction, op = self._here(game, state)

@@ -47,6 +47,25 @@ class Step:
         """Every legal action of ``role`` now (only called for active roles)."""
         return {}
 
+    def batch(self, game: Game, state: State, role: str) -> dict[str, int]:
+        """Verbs of which ``role`` may choose several args at once, and how many at most
+        (e.g. "place up to 3 tokens": ``{"place": 3}``). Each is still applied as its own
+        small action, in order, so undo steps back one of them; front ends use this to
+        offer one multi-choice control instead of a click per token."""
+        return {}
+
+    def repeats(self, game: Game, state: State, role: str, verb: str) -> dict[str, int]:
+        """For a ``batch`` verb: how many times each arg may be taken in a row, where more
+        than once (two tokens in the same space). Front ends offer that many picks of it."""
+        return {}
+
+    def done_implied(self, game: Game, state: State, role: str) -> bool:
+        """True when ``done`` is listed only as a formality: nothing is left to choose here
+        (e.g. "place up to 0 tokens more"). The rules still wait for the ``done`` (so
+        every recorded game replays as it was played); front ends send it for the player
+        in the same decision, where a step that asks for a real confirmation says False."""
+        return False
+
     def status(self, game: Game, state: State) -> str:
         """A public line saying what the table is waiting for."""
         waiting = game.active_roles(state)

@@ -102,6 +102,9 @@ class Game:
                 "prompt": step.prompt(self, state, role) if role and actions else "",
                 "actions": actions,
                 "labels": self._labels(state, role, actions) if role else {},
+                "batch": (view_batch := self._batch(state, role, actions) if role else {}),
+                "done_implied": bool(role and self._done_implied(state, role, actions)),
+                "repeats": self._repeats(state, role, view_batch) if role and actions else {},
                 "log": list(state["log"]),
                 "private_log": list(state["private_log"].get(role, [])) if role else [],
                 "outcome": state["outcome"],
@@ -268,6 +271,36 @@ class Game:
             return self.steps[state["step"]]
         except KeyError:
             raise IllegalAction("This game is in an unknown step; it cannot continue.") from None
+
+    def done_implied(self, state: State, role: str) -> bool:
+        """``done`` is all ``role`` is asked for, as a formality (see ``Step.done_implied``)."""
+        return self._done_implied(state, role, self.legal_actions(state, role))
+
+    def _done_implied(self, state: State, role: str, actions: Actions) -> bool:
+        return actions.get("done") is True and self._step(state).done_implied(self, state, role)
+
+    def _batch(self, state: State, role: str, actions: Actions) -> dict[str, int]:
+        """``{verb: n}``: up to ``n`` of the listed args of ``verb`` may be sent at once."""
+        wanted = self._step(state).batch(self, state, role)
+        return {
+            verb: int(n)
+            for verb, n in wanted.items()
+            if isinstance(actions.get(verb), list) and int(n) >= 2
+        }
+
+    def _repeats(self, state: State, role: str, batch: dict[str, int]) -> dict[str, Any]:
+        """``{verb: {arg: k}}``: args of a batch verb that may be taken ``k`` >= 2 times."""
+        step = self._step(state)
+        out: dict[str, Any] = {}
+        for verb, most in batch.items():
+            each = {
+                str(arg): min(int(k), most)
+                for arg, k in step.repeats(self, state, role, verb).items()
+                if min(int(k), most) >= 2
+            }
+            if each:
+                out[verb] = each
+        return out
 
     def _labels(self, state: State, role: str, actions: Actions) -> dict[str, Any]:
         step = self._step(state)

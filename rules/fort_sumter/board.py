@@ -57,6 +57,11 @@ def has_room(state: State, role: str, space: str) -> bool:
     return tokens(state, space, role) < MAX_PER_SPACE and not blocked(state, space)
 
 
+def room(state: State, role: str, space: str) -> int:
+    """How many more tokens of ``role`` the space takes now (0 when blocked)."""
+    return 0 if blocked(state, space) else max(0, MAX_PER_SPACE - tokens(state, space, role))
+
+
 def can_place(state: State, role: str, space: str) -> bool:
     return supply(state, role) > 0 and has_room(state, role, space)
 

@@ -196,6 +196,24 @@ class _TokenOp(Op):
         frame["scratch"]["n"] = _done(frame) + 1
         return self._finished(state, frame, instruction)
 
+    def batch(
+        self, game: Game, state: State, frame: Frame, instruction: Instruction
+    ) -> dict[str, int]:
+        return {self.verb: _left(frame, instruction)}
+
+    def repeats(
+        self, game: Game, state: State, frame: Frame, instruction: Instruction, verb: str
+    ) -> dict[str, int]:
+        left = _left(frame, instruction)
+        return {
+            s: min(left, self.capacity(state, frame, instruction, s))
+            for s in self.targets(state, frame, instruction)
+        }
+
+    def capacity(self, state: State, frame: Frame, instruction: Instruction, space: str) -> int:
+        """How many times in a row this op could act on ``space``."""
+        return 1
+
     def label(
         self, game: Game, state: State, frame: Frame, instruction: Instruction, verb: str, arg: Arg
     ) -> str:
@@ -216,6 +234,13 @@ class PlaceOp(_TokenOp):
         "per_space": Param(required=False, check=_per_space_check),
         "if_control": IF_CONTROL,
     }
+
+    def capacity(self, state: State, frame: Frame, instruction: Instruction, space: str) -> int:
+        role = _player(frame)
+        limit = instruction.get("per_space")
+        done_here = frame["scratch"].get("per", {}).get(space, 0)
+        most = min(board.room(state, role, space), board.supply(state, role))
+        return most if limit is None else min(most, int(limit) - done_here)
 
     def targets(self, state: State, frame: Frame, instruction: Instruction) -> list[str]:
         role = _player(frame)
@@ -273,6 +298,9 @@ class RemoveOp(_TokenOp):
         return [
             s for s in board.resolve_where(instruction["where"]) if board.can_remove(state, side, s)
         ]
+
+    def capacity(self, state: State, frame: Frame, instruction: Instruction, space: str) -> int:
+        return board.tokens(state, space, _side(frame, instruction))
 
     def apply(self, state: State, frame: Frame, instruction: Instruction, space: str) -> None:
         side = _side(frame, instruction)

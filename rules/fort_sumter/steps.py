@@ -231,7 +231,13 @@ def _play(state: State, role: str, card: str, how: str) -> str:
 
 
 class ValuePlay(Step):
-    """Add up to the card's value in tokens, one per action, then ``done``."""
+    """Add up to the card's value in tokens, one per action, then ``done`` (which front
+    ends apply by themselves once no token is left to place: see ``done_implied``)."""
+
+    def done_implied(self, game: Game, state: State, role: str) -> bool:
+        return state["value_play"]["left"] <= 0 or not any(
+            board.can_place(state, role, s) for s in SPACE_IDS
+        )
 
     def active(self, game: Game, state: State) -> tuple[str, ...]:
         return (state["turn"],)
@@ -245,7 +251,7 @@ class ValuePlay(Step):
         )
         return (
             f"{STRATEGY[play['card']].title} for its value: place up to {_tokens(play['left'])} "
-            f"more, one at a time, then Done (tokens left: {source})."
+            f"more, one per space chosen (tokens left: {source})."
         )
 
     def actions(self, game: Game, state: State, role: str) -> Actions:
@@ -256,6 +262,13 @@ class ValuePlay(Step):
                 actions["place"] = list(spaces)
         actions["done"] = True
         return actions
+
+    def batch(self, game: Game, state: State, role: str) -> dict[str, int]:
+        return {"place": state["value_play"]["left"]}
+
+    def repeats(self, game: Game, state: State, role: str, verb: str) -> dict[str, int]:
+        left = min(state["value_play"]["left"], board.supply(state, role))
+        return {s: min(left, board.room(state, role, s)) for s in SPACE_IDS}
 
     def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
         return f"Place a token in {space_name(str(arg))}" if verb == "place" else "Done"

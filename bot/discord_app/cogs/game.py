@@ -14,6 +14,7 @@ from discord.ext import commands
 import rules
 from bot import errors
 from bot.delivery.images import board_image
+from bot.delivery.port import ActResult
 from bot.discord_app import autocomplete, formatting
 from bot.discord_app.checks import is_moderator
 from bot.discord_app.components import parse_play_value
@@ -280,6 +281,7 @@ class GameCog(
         )
         payload.pop("hand", None)
         await reply(interaction, **payload)
+        await _refresh_dm_prompt(interaction, result)
 
     @app_commands.command(name="undo")
     async def undo(self, interaction: discord.Interaction[Any]) -> None:
@@ -292,6 +294,7 @@ class GameCog(
         )
         payload.pop("hand", None)
         await reply(interaction, **payload)
+        await _refresh_dm_prompt(interaction, result)
 
     @app_commands.command(name="resign")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
@@ -383,3 +386,13 @@ async def _game_here(interaction: discord.Interaction[Any], *, started: bool = F
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(GameCog(bot))
+
+
+async def _refresh_dm_prompt(interaction: discord.Interaction[Any], result: ActResult) -> None:
+    """A decision taken by command: the player's DM prompt now shows the current one (or is
+    closed), so no stale button there looks live."""
+    frontend = getattr(interaction.client, "frontend", None)
+    if frontend is not None:
+        await frontend.refresh_prompt(
+            result.game, user_id(interaction), result.role, result.version, result.view
+        )
