@@ -126,7 +126,16 @@ async def test_whole_paths_of_glory_session_by_clicks_with_undo_and_a_restart(tm
                 message = session_message(t, t.channel.id)
                 ends = [c for c in solo_choices(message) if verb_of(c[0]) == "end"]
                 if ends:
+                    # ending cannot be undone: it is asked once more; "no" changes nothing
                     await press(t, "alice", message, *ends[0])
+                    asked = t.emu.message(message.id)
+                    assert "Close this solo session?" in asked.text()
+                    stay = asked.component(label="No, keep playing")["custom_id"]
+                    await press(t, "alice", asked, stay, None)
+                    assert (await manager.get_game_info(info.id)).status == "active"
+                    await press(t, "alice", message, *ends[0])
+                    sure = t.emu.message(message.id).component(label="Yes, close it")
+                    await press(t, "alice", t.emu.message(message.id), sure["custom_id"], None)
                     break
                 forward = [c for c in solo_choices(message) if verb_of(c[0]) != "undo"]
                 await press(t, "alice", message, *rng.choice(forward))

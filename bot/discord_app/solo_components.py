@@ -323,10 +323,61 @@ async def apply_and_show(
     await interaction.edit_original_response(attachments=files, **payload)
 
 
+#: The front end's own answers around "End the session" (no rules action of their own).
+CONFIRMED, STAY = "confirmed", "stay"
+
+
+async def confirm_end(interaction: discord.Interaction[Any], game_id: int, version: int) -> None:
+    """Ending a session cannot be undone: ask once more, on the same message."""
+    embed = discord.Embed(
+        title="Close this solo session?",
+        description="The session ends for good: it cannot be undone or resumed.",
+        colour=formatting.COLOUR_END,
+    )
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(
+        SoloButton(
+            game_id,
+            version,
+            "end",
+            CONFIRMED,
+            label="Yes, close it",
+            style=discord.ButtonStyle.danger,
+        )
+    )
+    ui.add_item(
+        SoloButton(
+            game_id,
+            version,
+            STAY,
+            None,
+            label="No, keep playing",
+            style=discord.ButtonStyle.secondary,
+        )
+    )
+    await interaction.edit_original_response(embed=embed, view=ui)
+
+
+async def show_current(interaction: discord.Interaction[Any], game_id: int) -> None:
+    """The session as it is now, on the clicked message."""
+    pv = await manager_of(interaction).view_for(game_id, user_id(interaction))
+    payload = await solo_payload(pv.game, pv.version, pv.view)
+    files = payload.pop("files")
+    payload.pop("allowed_mentions")
+    await interaction.edit_original_response(attachments=files, **payload)
+
+
 async def on_solo_action(
     interaction: discord.Interaction[Any], game_id: int, version: int, verb: str, arg: Any
 ) -> None:
     """A session button or select: apply it, then show the next question in place."""
     async with handling(interaction, game_id, "solo"):
         await interaction.response.defer()
-        await apply_and_show(interaction, game_id, [(verb, arg)], version)
+        if verb == "end" and arg is None:
+            await confirm_end(interaction, game_id, version)
+        elif verb == "end" and arg == CONFIRMED:
+            await apply_and_show(interaction, game_id, [("end", None)], version)
+        elif verb == STAY:
+            await show_current(interaction, game_id)
+        else:
+            await apply_and_show(interaction, game_id, [(verb, arg)], version)
