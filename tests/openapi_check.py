@@ -10,9 +10,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-SPEC = Path(__file__).resolve().parents[1].parent / "shared" / "reference" / "discord-openapi.json"
-if not SPEC.exists():
-    SPEC = Path("/work/shared/reference/discord-openapi.json")
+#: The project's shared reference folder sits beside the checkout (``../shared``).
+REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
+SPEC = REFERENCE / "discord-openapi.json"
 
 _TYPES = {
     "object": dict,

@@ -14,7 +14,10 @@ from bot.discord_app.solo_components import solo_payload
 from bot.discord_app.solo_modals import CardFactsModal
 from rules.solo import GAME
 from rules.solo.sheets import SHEETS, sheet
-from tests.openapi_check import check
+from tests.openapi_check import SPEC, check
+
+if not SPEC.exists():
+    pytest.skip(f"Discord's OpenAPI description is not at {SPEC}", allow_module_level=True)
 
 INFO = GameInfo(
     id=7,
