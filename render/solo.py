@@ -207,9 +207,14 @@ def draw_board(view: dict[str, Any]) -> Image.Image:
     draw.rectangle((0, 0, WIDTH, HEADER_H), fill=COLOURS["banner"])
     title = f"{view.get('title', '')} · Turn {view.get('turn', '')}"
     text(draw, (MARGIN, 12), fit(title, 44, WIDTH - 2 * MARGIN), 44, COLOURS["white"])
+    # The second line is what a glance needs most: the last Fate Die face.
     scenario = str(view.get("scenario") or "").replace("_", " ").title()
-    sub = "CDG Solo System" + (f" · {scenario}" if scenario else "")
-    text(draw, (MARGIN, 64), sub, 30, COLOURS["gold"])
+    die = view.get("die") or {}
+    if die.get("face"):
+        sub = f"Fate Die: {die.get('title', '')}"
+    else:
+        sub = "CDG Solo System" + (f" · {scenario}" if scenario else "")
+    text(draw, (MARGIN, 64), fit(sub, 30, WIDTH - 2 * MARGIN), 30, COLOURS["gold"])
     y = HEADER_H + 8
     for index, display in enumerate(displays):
         y = _draw_display(draw, y, display, view, ACCENTS[index % len(ACCENTS)])

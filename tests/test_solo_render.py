@@ -177,3 +177,31 @@ def test_a_card_whose_facts_are_not_told_is_drawn_as_such() -> None:
     board["board_values"] = True
     board["displays"]["rome"]["slots"]["A"][0]["value"] = None
     assert board_png("solo", board) != board_png("solo", view)
+
+
+def test_the_die_face_reads_in_the_header_at_400_pixels() -> None:
+    from PIL import ImageChops
+
+    state = _pog()
+    act(state, "roll", "central_powers")
+    view = _view(state)
+    other = copy.deepcopy(view)
+    other["die"]["title"] = "A or B" if view["die"]["title"] != "A or B" else "D or E"
+    other["die"]["allowed"] = view["die"]["allowed"]
+
+    def small(image: Image.Image) -> Image.Image:
+        return image.convert("L").resize(
+            (400, round(image.height * 400 / image.width)), Image.LANCZOS
+        )
+
+    a, b = small(draw_board(view)), small(draw_board(other))
+    diff = ImageChops.difference(a, b).point(lambda v: 255 if v > 60 else 0)
+    box = diff.getbbox()
+    assert box is not None
+    _left, top, _right, _bottom = box
+    header = round(HEADER_H * 400 / WIDTH)
+    assert top <= header, "the die face is not in the header"
+    # the header's change is at least 8 px tall at 400 px (the footer repeats the face)
+    head = diff.crop((0, 0, 400, header))
+    hbox = head.getbbox()
+    assert hbox is not None and hbox[3] - hbox[1] >= 8
