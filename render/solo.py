@@ -33,8 +33,8 @@ SLOTS = ("A", "B", "C", "D", "E")
 ACCENTS: tuple[Colour, ...] = ((44, 66, 120), (128, 40, 40))
 KIND_WORDS = {
     "plain": "",
-    "combat": "Combat card",
-    "battle": "Battle card",
+    "combat": "Combat",
+    "battle": "Battle",
     "mandatory": "Mandatory",
     "surprise": "Surprise",
     "reaction": "Reaction",
@@ -102,7 +102,7 @@ def _face_up(
     if notes:
         text(draw, (x0 + 7, y1 - 8), fit(" · ".join(notes), 15, x1 - x0 - 14), 15, anchor="ld")
     if card.get("removed_after_event"):
-        text(draw, (x1 - 6, y0 + strip + 4), "*", 22, COLOURS["red"], anchor="ra")
+        text(draw, (x1 - 8, y0 + strip // 2 + 4), "*", 30, COLOURS["gold"], anchor="rm")
 
 
 def _track(draw: ImageDraw.ImageDraw, x: int, y: int, display: dict[str, Any]) -> None:
@@ -176,7 +176,8 @@ def _footer_lines(view: dict[str, Any]) -> list[tuple[str, int]]:
         rows.append((line, 20))
     die = view.get("die")
     if die and die.get("face"):
-        rows.append((f"Last Fate Die: {die['title']}", 24))
+        side = ((view.get("displays") or {}).get(die.get("side")) or {}).get("name")
+        rows.append((f"Last Fate Die{f' ({side})' if side else ''}: {die['title']}", 24))
         allowed = ", ".join(str(a) for a in die.get("allowed") or []) or "no card"
         for row in wrap(f"Allows: {allowed}", 20, WIDTH - 2 * MARGIN, 3):
             rows.append((row, 20))
@@ -185,6 +186,14 @@ def _footer_lines(view: dict[str, Any]) -> list[tuple[str, int]]:
         rows.append((fit(f"Playable without the Fate Die: {allowed}", 20, WIDTH - 40), 20))
     else:
         rows.append(("The Fate Die has not been rolled yet.", 20))
+    removable = any(
+        card.get("removed_after_event")
+        for display in (view.get("displays") or {}).values()
+        for cards in display["slots"].values()
+        for card in cards
+    )
+    if removable:
+        rows.append(("* removed from the game after its event is played", 20))
     war = view.get("war_status") or {}
     if war:
         rows.append(
