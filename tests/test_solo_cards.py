@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -180,3 +181,29 @@ def test_view_shows_face_up_facts_and_marker_values() -> None:
     assert shown["name"] == "#17 Mata Hari" and shown["value"] == pog_cards()["CP17"]["value"]
     assert view["displays"]["central_powers"]["remaining"] == 7
     assert view["decks"]["central_powers"]["draw"] == len(state["decks"]["central_powers"]["draw"])
+
+
+def test_the_paths_of_glory_cards_match_the_shared_reference_list() -> None:
+    """rules/solo/data holds the 130 cards of ``shared/reference/paths_of_glory_cards.json``
+    in the engine's own field names; every fact must agree with the reference."""
+    reference = (
+        Path(__file__).resolve().parents[1].parent
+        / "shared"
+        / "reference"
+        / "paths_of_glory_cards.json"
+    )
+    if not reference.exists():
+        pytest.skip(f"the shared reference is not at {reference}")
+    sides = {"Allied Powers": "allied_powers", "Central Powers": "central_powers"}
+    listed = {(sides[c["side"]], c["num"]): c for c in json.loads(reference.read_text())["cards"]}
+    ours = pog_cards()
+    assert len(ours) == len(listed) == 130
+    for card_id, facts in ours.items():
+        ref = listed[(facts["side"], facts["number"])]
+        assert card_id == f"{'AP' if facts['side'] == 'allied_powers' else 'CP'}{ref['num']}"
+        assert facts["name"] == ref["name"]
+        assert facts["value"] == ref["ops"] and facts["sr"] == ref["sr"]
+        assert facts["commitment"] == ref["commitment"]
+        assert facts["removed_after_event"] == ref["removed_after_event"]
+        assert (facts["kind"] == "combat") == ref["combat_card"]
+        assert facts["war_status"] == ref["war_status"]

@@ -1,8 +1,8 @@
 """The generic rules-contract tests of ``test_contract``, run for the solo assistant.
 
-The solo game is not in ``rules.GAMES`` yet (the sandbox and the Discord front end still
-assume two seats, and it has no renderer); until it is, this module registers it for its
-own tests only and runs every generic check on it, for several playsheets.
+The solo game is a built-in game now (``rules.BUILTIN_GAMES``), so ``test_contract`` covers
+it with its default options (Paths of Glory); this module runs the same checks by name and
+on token playsheets too. The fixture keeps it registered should a test swap the registry.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from bot import errors
 from bot.discord_app import formatting
 from bot.discord_app.components import MAX_OPTIONS, play_value
 from bot.discord_app.interactions import manager_of, user_id
+from bot.tables import solo
 
 Choices = list[app_commands.Choice[str]]
 
@@ -114,4 +115,32 @@ async def cards(interaction: discord.Interaction[Any], current: str) -> Choices:
         if len(rules.GAMES) > 1:
             label += f" · {rules.get_game(game_name).title or game_name}"
         pairs.append((label, card_key(game_name, card)))
+    return choices(pairs, current)
+
+
+# ------------------------------------------------------------------ /solo
+
+
+async def solo_playsheets(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """The seven CDG Solo System playsheets, by their game's title."""
+    return choices([(title, name) for name, title in solo.playsheets()], current)
+
+
+async def solo_sides(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """The sides of the chosen playsheet the Fate Die may run, or both."""
+    playsheet = str(getattr(interaction.namespace, "playsheet", "") or "")
+    pairs = [(f"{name} (the die runs it)", side) for side, name in solo.sides(playsheet)]
+    return choices([*pairs, ("Both sides", "both")] if pairs else [], current)
+
+
+async def solo_scenarios(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """The chosen playsheet's scenarios that change the display (C&C games)."""
+    playsheet = str(getattr(interaction.namespace, "playsheet", "") or "")
+    names = solo.scenarios(playsheet)
+    return choices([(n.replace("_", " ").title(), n) for n in names], current)
+
+
+async def solo_list_playsheets(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """Playsheets whose game has no public card list (a CSV can be imported for them)."""
+    pairs = [(t, n) for n, t in solo.playsheets() if not solo.has_card_list(n)]
     return choices(pairs, current)

@@ -26,6 +26,7 @@ from bot.config import Config
 from bot.discord_app import checks, components, interactions
 from bot.discord_app.cogs import EXTENSIONS
 from bot.discord_app.frontend import DiscordFrontEnd
+from bot.discord_app.solo_components import SOLO_ITEMS, is_solo_id
 from bot.tables.manager import GameManager
 
 log = logging.getLogger("dispatch.discord")
@@ -115,7 +116,7 @@ class DispatchBot(commands.Bot):
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*components.DYNAMIC_ITEMS)
+        self.add_dynamic_items(*components.DYNAMIC_ITEMS, *SOLO_ITEMS)
         if self.sync_on_start:
             await self.sync_commands()
         # Redeliver what a previous run committed but did not send, then keep retrying
@@ -168,7 +169,7 @@ class DispatchBot(commands.Bot):
             if interaction.message is not None
             else False
         )
-        if components.is_ours(custom_id) and on_message:
+        if (components.is_ours(custom_id) or is_solo_id(custom_id)) and on_message:
             return  # a DynamicItem handles it
         log.warning("unrecognised component %r from %s", custom_id[:100], interaction.user.id)
         with contextlib.suppress(discord.HTTPException):

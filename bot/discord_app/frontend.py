@@ -129,6 +129,10 @@ class DiscordFrontEnd:
         return self.client.get_partial_messageable(cid)
 
     async def post_table(self, game: GameInfo, post: TablePost) -> None:
+        if post.view is not None and post.view.get("actions"):
+            # Only a one-seat game (a solo session) posts its player's prompt at the table.
+            await self._post_session(game, post)
+            return
         files: list[discord.File] = []
         if post.view is not None and post.kind in ("start", "turn", "end"):
             board = await board_image(game.game_name, post.view)
@@ -231,6 +235,26 @@ class DiscordFrontEnd:
         except (discord.HTTPException, ValueError) as exc:
             # Deleted by the player, or the DM closed since: nothing is left to look live.
             log.info("could not close the prompt %s: %s", where[1], exc)
+
+    async def _post_session(self, game: GameInfo, post: TablePost) -> None:
+        """A solo session's message: the display, the new log lines, the buttons."""
+        from bot.discord_app.solo_components import solo_payload
+
+        assert post.view is not None
+        payload = await solo_payload(
+            game, post.version, post.view, log_lines=post.log_lines, headline=post.headline
+        )
+        if payload.get("view") is None:
+            payload.pop("view")
+        if post.nonce:
+            payload["nonce"] = post.nonce
+        try:
+            await self._channel(game.channel_id).send(**payload)
+        except discord.NotFound as exc:
+            if not (post.nonce and exc.code == UNKNOWN_MESSAGE):
+                raise DeliveryRetry(f"session post to {game.channel_id} failed: {exc}") from exc
+        except discord.HTTPException as exc:
+            raise DeliveryRetry(f"session post to {game.channel_id} failed: {exc}") from exc
 
     # -- a player ---------------------------------------------------------------
     async def _dm(self, user_id: int) -> discord.DMChannel:

@@ -608,6 +608,26 @@ class Session:
             (game_id, user_id, where[0], where[1]),
         )
 
+    # solo card lists ---------------------------------------------------------------
+    async def solo_card_list(self, scope: str, playsheet: str) -> tuple[str, int] | None:
+        """The CSV card list imported for ``playsheet`` in ``scope``, and its card count."""
+        r = await self._one(
+            "SELECT csv, cards FROM solo_card_lists WHERE scope = ? AND playsheet = ?",
+            (scope, playsheet),
+        )
+        return (str(r["csv"]), int(r["cards"])) if r else None
+
+    async def set_solo_card_list(
+        self, scope: str, playsheet: str, csv: str, cards: int, user_id: str
+    ) -> None:
+        await self._run(
+            "INSERT INTO solo_card_lists (scope, playsheet, csv, cards, imported_by, imported_at)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (scope, playsheet) DO UPDATE SET"
+            " csv = excluded.csv, cards = excluded.cards, imported_by = excluded.imported_by,"
+            " imported_at = excluded.imported_at",
+            (scope, playsheet, csv, cards, user_id, self.now),
+        )
+
     # channel settings --------------------------------------------------------------
     async def reminder_hours(self, channel_id: str, default: float) -> float:
         r = await self._one(_sql("reminder_hours"), (channel_id,))

@@ -314,6 +314,12 @@ def notify_routes(
     return by_channel, by_dm
 
 
+def is_one_seat(rules_game: rules.Game) -> bool:
+    """A game with a single role (the CDG Solo System): the player's table is their own, so
+    the start post carries their prompt, nothing goes by DM and no reminder nags them."""
+    return len(rules_game.roles) == 1
+
+
 @dataclasses.dataclass
 class Progress:
     """What a change did, for the ``ActResult`` of whoever made it."""
@@ -365,6 +371,9 @@ async def commit_turn(
         await db.notify_prefs(user_of[r] for r in handed_to if r in user_of) if handed_to else {}
     )
     by_channel, by_dm = notify_routes(seats, handed_to, prefs)
+    one_seat = is_one_seat(rules_game)
+    if one_seat:  # a solo session: its prompt is posted at the table, never DMed
+        by_channel, by_dm = set(handed_to), set()
     mention = tuple(user_of[r] for r in handed_to if r in by_channel)
     if outcome is not None:  # the end concerns everyone at the table
         mention = tuple(dict.fromkeys(s.user_id for s in seats))
@@ -374,7 +383,7 @@ async def commit_turn(
             rules_game,
             row.game_name,
             version=row.version,
-            public=public,
+            public=rules_game.view(state, rules_game.roles[0]) if one_seat else public,
             new_lines=public_lines[posted:],
             active_now=active_now,
             mention=mention,
@@ -398,7 +407,7 @@ async def commit_turn(
                 private_seen=len(private),
                 prompt=(row.version, digest) if new_prompt else None,
             )
-        if outcome is not None and not seat.dm_failed:
+        if outcome is not None and not seat.dm_failed and not one_seat:
             # Each player's prompt is closed with the result, the acting player's too.
             end = notices.end_message(rules_game, seat.role, version=row.version, view=view)
             await db.queue(row.id, "private", seat.role, message_payload(end))
@@ -426,7 +435,9 @@ async def commit_turn(
     else:
         for role in set(active_before) - set(active_now):
             await db.delete_timers(row.id, role)
-        clocked = [r for r in active_now if r not in active_before or r == acting_role]
+        clocked = [
+            r for r in active_now if (r not in active_before or r == acting_role) and not one_seat
+        ]
         hours = await db.reminder_hours(row.channel_id, default_reminder_hours) if clocked else 0
         for role in clocked:
             await db.set_timer(

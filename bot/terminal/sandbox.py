@@ -23,7 +23,7 @@ import rules
 from bot import errors
 from bot.delivery.port import GameInfo, View
 from bot.storage.store import StoreUnavailable
-from bot.tables import validate
+from bot.tables import solo, validate
 from bot.tables.manager import GameManager
 from bot.terminal.frontend import TerminalFrontEnd
 
@@ -38,6 +38,9 @@ AUTO_CAP = 20_000
 HELP = """\
 Commands:
   new <game> [seed]   start a game: alice takes the first side, bob the second
+  new solo <playsheet> [side] [scenario] [seed]
+                      a CDG Solo System session for the player at the keyboard, e.g.
+                      `new solo paths_of_glory central_powers` (side: the one the die runs)
   as <player>         switch who is at the keyboard (alice or bob)
   <n> | <verb> [arg]  take the numbered action, or name it
   hand                your side's private view (and hand image)
@@ -245,6 +248,9 @@ class Sandbox:
         name = args[0] if args else self.default_game
         if not name:
             raise errors.NotAllowed("Say which game: `new <game> [seed]`.")
+        if name in rules.GAMES and len(rules.get_game(name).roles) == 1:
+            await self.new_one_seat(name, args[1:])
+            return
         seed = None
         if len(args) > 1:
             seed = number(args[1])
@@ -276,6 +282,36 @@ class Sandbox:
                 f"   This is game #{info.id}, seed {seed}: a practice game, whose cards anyone "
                 "who knows the seed can work out."
             )
+        await self.show_turn()
+
+    async def new_one_seat(self, name: str, words: list[str]) -> None:
+        """A one-seat game (a solo session) for the player at the keyboard alone."""
+        options: dict[str, Any] = {}
+        seed: int | None = None
+        if name == solo.GAME_NAME:
+            options, seed = solo.options_from_words(words)
+            listed = await solo.card_list_for(
+                self.manager.store, solo.scope_of(GUILD, self.user), options["playsheet"]
+            )
+            if listed:
+                options["card_list"] = listed
+        elif words:
+            seed = number(words[0])
+        if seed is not None:
+            validate.seed(seed)
+        info = None
+        for table in range(1, 1000):
+            try:
+                info = await self.manager.create_game(
+                    GUILD, f"table-{table}", name, self.user, options=options, seed=seed
+                )
+                break
+            except errors.ChannelBusy:
+                continue
+        if info is None:
+            raise errors.NotAllowed("Too many open games: finish some first.")
+        self.game_id = info.id
+        self.say(f"   This is game #{info.id}, {info.title}, for {self.user} alone.")
         await self.show_turn()
 
     async def cmd_as(self, args: list[str]) -> None:
@@ -435,6 +471,12 @@ class Sandbox:
                 )
             arg = " ".join(words[1:]) or None
         result = await self.manager.act(info.id, self.user, verb, arg, pv.version, role=pv.role)
+        if len(info.roles) == 1:
+            # A solo session posts at the start and the end only: show each change here.
+            for line in (result.view.get("log") or [])[len(pv.view.get("log") or []) :]:
+                self.say(f"   {line}")
+            if result.outcome is None and self.fe.draw_boards:
+                await self.fe.write_board(result.game, result.view, result.version)
         if result.private_log_lines:
             self.say(f"── private to {self.user} ({result.role}) ──")
             for line in result.private_log_lines:

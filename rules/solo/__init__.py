@@ -126,6 +126,8 @@ class SoloSystem(Game):
     role_names: ClassVar[dict[str, str]] = {ROLE: "Solo player"}
     state_version = 1
     steps: ClassVar[dict[str, Step]] = STEPS
+    renderer: ClassVar[str | None] = "render.solo"
+    policy: ClassVar[str | None] = "rules.solo.policy"
     default_options: ClassVar[dict[str, Any]] = {
         "playsheet": "paths_of_glory",
         "side": "",
@@ -189,6 +191,9 @@ class SoloSystem(Game):
         return {
             "playsheet": sheet["name"],
             "title": sheet["title"],
+            "value_word": sheet["value_word"],
+            "deck_in_slot_c": bool(sheet["deck_in_slot_c"]),
+            "board_values": sheet["lowest"] == "board",
             "scenario": state["scenario"],
             "turn": state["turn"],
             "displays": displays,
@@ -223,9 +228,11 @@ def _shown(state: State, entry: dict[str, Any]) -> dict[str, Any]:
     """A card as anyone may see it: face-down cards show nothing but their back."""
     if not entry["up"]:
         return {"up": False}
-    facts = cards.facts(state, entry["card"]) or {}
+    known = cards.facts(state, entry["card"])
+    facts = known or {}
     return {
         "up": True,
+        "told": known is not None,
         "card": entry["card"],
         "name": cards.name(state, entry["card"]),
         "value": facts.get("value"),

@@ -425,6 +425,17 @@ class Identify(SoloStep):
             return {"event": YES_NO}
         return {"kind": list(of(state)["kinds"])}
 
+    def label(self, game: Any, state: State, role: str, verb: str, arg: Arg) -> str:
+        if verb == "number":
+            return f"#{arg}"
+        if verb == "unnumbered":
+            return "It has no number"
+        if verb == "event":
+            return "Yes, it has an event" if arg == "yes" else "No event"
+        if verb == "kind":
+            return str(arg).replace("_", " ").capitalize()
+        return str(arg)
+
     def on_number(self, game: Any, state: State, role: str, arg: Arg) -> None:
         asking = state["asking"]
         asking["answers"]["number"] = arg
@@ -537,7 +548,13 @@ class Choose(SoloStep):
     def label(self, game: Any, state: State, role: str, verb: str, arg: Arg) -> str:
         if isinstance(arg, str):
             slot = slot_of(state, state["ts"]["side"], arg)
-            return f"{verb} {slot}: {cards.name(state, arg)}"
+            word = {
+                "played": "Play",
+                "discard": "Discard",
+                "exchange": "Exchange",
+                "drop_surprise": "Drop",
+            }.get(verb, verb)
+            return f"{word} {slot}: {cards.name(state, arg)}"
         return {
             "senate": "Exchange via Senate Outraged",
             "unplayable": "No card can be played",

@@ -36,6 +36,16 @@ from rules.solo.sheets import named, of
 
 REROLL_CAP = 30
 
+#: How the log names a purpose.
+PURPOSE_WORDS = {
+    "ops": "Operations",
+    "ap": "Activity Points",
+    "sr": "Strategic Redeployment",
+    "rp": "Replacement Points",
+    "event": "its event",
+    "order": "ordering units",
+}
+
 
 def other(state: State, side: str) -> str:
     a, b = of(state)["sides"]
@@ -241,9 +251,10 @@ def play(game: Any, state: State, card: str, purpose: str) -> None:
     facts = cards.facts(state, card) or {}
     removed = purpose == "event" and bool(facts.get("removed_after_event"))
     discard(state, side, card, removed=removed)
+    what = PURPOSE_WORDS.get(purpose, purpose)
     log(
         state,
-        f"{who} plays {cards.name(state, card)} (slot {slot}) for {purpose}"
+        f"{who} plays {cards.name(state, card)} (slot {slot}) for {what}"
         + (", then it is removed from the game." if removed else "."),
     )
     if not ts.get("marker_moved"):

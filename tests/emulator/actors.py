@@ -18,6 +18,7 @@ from .server import EmulatorServer
 from .state import (
     EVERYONE_PERMISSIONS,
     GUILD_TEXT,
+    Attachment,
     Channel,
     Fault,
     Guild,
@@ -242,6 +243,30 @@ class Emulator(EmulatorServer):
         channel = self._check_visible(user, message)
         data = builders.component_data(self, message, custom_id, values)
         return self._send_interaction(3, user, channel, data, message)
+
+    async def submit_modal(
+        self, user: User, opened: InteractionResult, values: dict[str, str]
+    ) -> InteractionResult:
+        """Fill in and submit the modal the bot answered ``opened`` with (callback type 9).
+        ``values`` by text input custom_id; inputs left out keep their default."""
+        modal = opened.modal
+        if opened.callback_type != 9 or modal is None:
+            raise CommandError("that interaction was not answered with a modal")
+        if opened.record.user.id != user.id:
+            raise CommandError(f"{user.name} did not open that modal")
+        data = builders.modal_submit_data(modal, values)
+        channel = opened.record.channel
+        source_id = opened.record.source_message_id
+        source = self.world.messages.get(source_id) if source_id else None
+        return self._send_interaction(5, user, channel, data, source)
+
+    def attachment(
+        self, filename: str, data: bytes, content_type: str | None = "text/csv"
+    ) -> Attachment:
+        """A file a user attaches to a slash-command option (type 11)."""
+        return Attachment(
+            id=self.world.snowflake(), filename=filename, data=data, content_type=content_type
+        )
 
     # -- waiting -------------------------------------------------------------
     async def wait_ready(self, timeout: float = 5.0) -> None:

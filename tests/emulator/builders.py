@@ -5,14 +5,22 @@ from __future__ import annotations
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from .payloads import channel_payload, member_payload, message_payload, role_payload, user_payload
-from .state import Channel, Guild, Message, Role, User
+from .payloads import (
+    attachment_payload,
+    channel_payload,
+    member_payload,
+    message_payload,
+    role_payload,
+    user_payload,
+)
+from .state import Attachment, Channel, Guild, Message, Role, User
 
 if TYPE_CHECKING:
     from .server import EmulatorServer
 
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
+ATTACHMENT = 11
 ATTACHMENT_SIZE_LIMIT = 10 * 2**20
 
 
@@ -166,6 +174,13 @@ def _option_value(
             data["permissions"] = str(guild.permissions_of(emu.bot_user.id))
         resolved.setdefault("channels", {})[str(value.id)] = data
         return str(value.id)
+    elif kind == ATTACHMENT and isinstance(value, Attachment):
+        if value.size > ATTACHMENT_SIZE_LIMIT:
+            raise CommandError(f"option {opt['name']!r}: the file is over the upload limit")
+        emu.world.command_attachments[value.id] = value
+        data = attachment_payload(value, emu.base_url)
+        resolved.setdefault("attachments", {})[str(value.id)] = data
+        return str(value.id)
     else:
         raise CommandError(f"option {opt['name']!r} (type {kind}) cannot take {value!r}")
     choices = opt.get("choices")
@@ -224,3 +239,32 @@ def component_data(
 
 def message_for_interaction(emu: EmulatorServer, msg: Message) -> dict[str, Any]:
     return message_payload(msg, emu.world, emu.base_url)
+
+
+def modal_submit_data(modal: dict[str, Any], values: dict[str, str]) -> dict[str, Any]:
+    """The ``data`` of a MODAL_SUBMIT for a modal the bot opened, checked as Discord would:
+    only its own text inputs, required ones filled, lengths within their bounds."""
+    rows: list[dict[str, Any]] = []
+    known: set[str] = set()
+    for row in modal.get("components") or []:
+        inputs = row.get("components") or ([row.get("component")] if row.get("component") else [])
+        out = []
+        for comp in inputs:
+            if comp.get("type") != 4:
+                continue
+            cid = comp["custom_id"]
+            known.add(cid)
+            value = str(values.get(cid, comp.get("value") or ""))
+            if comp.get("required", True) and not value:
+                raise CommandError(f"modal input {cid!r} is required")
+            if value and len(value) < int(comp.get("min_length") or 0):
+                raise CommandError(f"modal input {cid!r} is shorter than min_length")
+            if len(value) > int(comp.get("max_length") or 4000):
+                raise CommandError(f"modal input {cid!r} is longer than max_length")
+            out.append({"type": 4, "custom_id": cid, "value": value})
+        if out:
+            rows.append({"type": 1, "components": out})
+    unknown = set(values) - known
+    if unknown:
+        raise CommandError(f"the modal has no inputs {sorted(unknown)}")
+    return {"custom_id": modal["custom_id"], "components": rows}

@@ -323,6 +323,10 @@ class Rest:
                 if att.id == att_id:
                     ctype = att.content_type or "application/octet-stream"
                     return web.Response(body=att.data, content_type=ctype)
+        att = self.world.command_attachments.get(att_id)
+        if att is not None:
+            ctype = att.content_type or "application/octet-stream"
+            return web.Response(body=att.data, content_type=ctype)
         raise ApiError(404, 0, "404: Not Found")
 
     # -- guilds --------------------------------------------------------------

@@ -288,6 +288,8 @@ class World:
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
         self.dm_channels: dict[int, Channel] = {}  # user id -> DM channel with the bot
+        # files attached to slash-command options (type 11), by id, for GET /attachments
+        self.command_attachments: dict[int, Attachment] = {}
         self.messages: dict[int, Message] = {}
         self.channel_index: dict[int, list[int]] = {}
         self.interactions: dict[int, Interaction] = {}

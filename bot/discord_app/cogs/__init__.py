@@ -4,4 +4,5 @@ EXTENSIONS = (
     "bot.discord_app.cogs.game",
     "bot.discord_app.cogs.info",
     "bot.discord_app.cogs.admin",
+    "bot.discord_app.cogs.solo",
 )

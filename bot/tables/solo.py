@@ -1,0 +1,135 @@
+"""CDG Solo System sessions at the table: choosing a playsheet, side and scenario, and the
+card lists a group imports for a game without a public one. No discord import: the
+Discord cog and the terminal sandbox both use these.
+
+A solo session is an ordinary one-seat game (``rules.solo``): it is opened with
+``GameManager.create_game`` and stored, undone and delivered like any other.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot import errors
+from bot.storage.store import Store
+from rules.core import IllegalAction
+from rules.solo import cards
+from rules.solo.sheets import SHEETS, sheet
+
+GAME_NAME = "solo"
+#: A card list larger than this is refused before it is parsed (Discord attachments can
+#: be large; the biggest host deck has about 130 cards).
+MAX_CSV_BYTES = 64_000
+
+
+def playsheets() -> list[tuple[str, str]]:
+    """(name, title) of every playsheet, in the order of the rules text."""
+    return [(name, str(sheet(name)["title"])) for name in SHEETS]
+
+
+def sides(playsheet: str) -> list[tuple[str, str]]:
+    """(side, its name) of a playsheet; empty for an unknown one."""
+    if playsheet not in SHEETS:
+        return []
+    data = sheet(playsheet)
+    return [(s, str(data["side_names"][s])) for s in data["sides"]]
+
+
+def scenarios(playsheet: str) -> list[str]:
+    if playsheet not in SHEETS:
+        return []
+    return list(sheet(playsheet).get("scenarios", {}))
+
+
+def has_card_list(playsheet: str) -> bool:
+    """Does Dispatch know every card of this game itself (Paths of Glory)?"""
+    return playsheet in SHEETS and cards.managed(sheet(playsheet))
+
+
+def session_options(playsheet: str, side: str | None, scenario: str | None) -> dict[str, Any]:
+    """The options of a new session, each value checked with a polite word if it is wrong."""
+    playsheet = (playsheet or "").strip().lower()
+    if playsheet not in SHEETS:
+        known = ", ".join(SHEETS)
+        raise errors.BadInput(f"There is no playsheet “{playsheet[:40]}”; choose one of {known}.")
+    side = (side or "").strip().lower()
+    if side in ("both", "all"):
+        side = ""
+    names = [s for s, _n in sides(playsheet)]
+    if side and side not in names:
+        raise errors.BadInput(
+            f"{sheet(playsheet)['title']} has the sides {', '.join(names)} "
+            f"(or leave it empty for both), not “{side[:40]}”."
+        )
+    scenario = (scenario or "").strip().lower()
+    known_scenarios = scenarios(playsheet)
+    if scenario and scenario not in known_scenarios:
+        listed = ", ".join(known_scenarios) or "none"
+        raise errors.BadInput(
+            f"{sheet(playsheet)['title']} has no scenario “{scenario[:40]}” (scenarios: {listed})."
+        )
+    options: dict[str, Any] = {"playsheet": playsheet, "side": side}
+    if scenario:
+        options["scenario"] = scenario
+    return options
+
+
+def options_from_words(words: list[str]) -> tuple[dict[str, Any], int | None]:
+    """``paths_of_glory central_powers [scenario] [seed]`` as options and a seed (sandbox)."""
+    playsheet, side, scenario, seed = "", "", "", None
+    for word in words:
+        low = word.lower()
+        if low.isascii() and low.isdigit():
+            seed = int(low)
+        elif not playsheet and low in SHEETS:
+            playsheet = low
+        elif playsheet and low in [s for s, _n in sides(playsheet)] + ["both"]:
+            side = low
+        elif playsheet and low in scenarios(playsheet):
+            scenario = low
+        else:
+            raise errors.BadInput(
+                f"“{word[:40]}” is not a playsheet, side, scenario or seed. "
+                f"Playsheets: {', '.join(SHEETS)}."
+            )
+    return session_options(playsheet or "paths_of_glory", side, scenario), seed
+
+
+def scope_of(guild_id: str | None, user_id: str) -> str:
+    """Where an imported card list applies: the server, or the user's own DMs."""
+    return str(guild_id) if guild_id else f"dm:{user_id}"
+
+
+def check_card_list(playsheet: str, text: str) -> int:
+    """Parse a CSV card list for ``playsheet``; the number of cards, or a polite refusal."""
+    if playsheet not in SHEETS:
+        raise errors.BadInput(f"There is no playsheet “{playsheet[:40]}”.")
+    if has_card_list(playsheet):
+        raise errors.NotAllowed(
+            f"{sheet(playsheet)['title']} needs no card list: Dispatch knows all its cards."
+        )
+    if len(text.encode("utf-8")) > MAX_CSV_BYTES:
+        raise errors.BadInput(f"That card list is too large (at most {MAX_CSV_BYTES} bytes).")
+    try:
+        library = cards.parse_card_list(text, sheet(playsheet))
+    except IllegalAction as exc:
+        raise errors.BadInput(f"The card list was not imported: {exc}") from None
+    return sum(len(deck) for deck in library.values())
+
+
+async def import_card_list(
+    store: Store, scope: str, playsheet: str, text: str, user_id: str
+) -> int:
+    """Check and keep a card list for new sessions of ``playsheet`` in ``scope``; nothing is
+    kept if a single line is wrong. Returns the number of cards."""
+    count = check_card_list(playsheet, text)
+    async with store.transaction() as db:
+        await db.set_solo_card_list(scope, playsheet, text, count, user_id)
+    return count
+
+
+async def card_list_for(store: Store, scope: str, playsheet: str) -> str:
+    """The CSV a new session of ``playsheet`` starts with ("" when none was imported)."""
+    async with store.read() as db:
+        found = await db.solo_card_list(scope, playsheet)
+    return found[0] if found else ""

@@ -1,0 +1,86 @@
+"""A small JSON-Schema checker for Discord's OpenAPI description
+(``shared/reference/discord-openapi.json``): enough of the keywords (type, enum, const,
+lengths, item counts, required, properties, items, oneOf/anyOf/allOf, $ref) to tell
+whether a payload the bot sent is one Discord accepts."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+#: The project's shared reference folder sits beside the checkout (``../shared``).
+REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
+SPEC = REFERENCE / "discord-openapi.json"
+
+_TYPES = {
+    "object": dict,
+    "array": list,
+    "string": str,
+    "integer": int,
+    "number": (int, float),
+    "boolean": bool,
+    "null": type(None),
+}
+
+
+@cache
+def schemas() -> dict[str, Any]:
+    found: dict[str, Any] = json.loads(SPEC.read_text())["components"]["schemas"]
+    return found
+
+
+def _type_ok(value: Any, kind: Any) -> bool:
+    kinds = kind if isinstance(kind, list) else [kind]
+    for k in kinds:
+        if k in ("integer", "number") and isinstance(value, bool):
+            continue
+        if isinstance(value, _TYPES[k]):  # type: ignore[arg-type]
+            return True
+    return False
+
+
+def errors(value: Any, schema: dict[str, Any], path: str = "$") -> list[str]:
+    """Every way ``value`` breaks ``schema`` (empty: it conforms)."""
+    if "$ref" in schema:
+        return errors(value, schemas()[schema["$ref"].rsplit("/", 1)[1]], path)
+    out: list[str] = []
+    if "type" in schema and not _type_ok(value, schema["type"]):
+        return [f"{path}: {type(value).__name__} is not {schema['type']}"]
+    if "enum" in schema and value not in schema["enum"]:
+        out.append(f"{path}: {value!r} not in {schema['enum']}")
+    if "const" in schema and value != schema["const"]:
+        out.append(f"{path}: {value!r} is not {schema['const']!r}")
+    if isinstance(value, str):
+        if len(value) < schema.get("minLength", 0):
+            out.append(f"{path}: shorter than {schema['minLength']}")
+        if len(value) > schema.get("maxLength", 1 << 30):
+            out.append(f"{path}: longer than {schema['maxLength']} ({len(value)})")
+    if isinstance(value, list):
+        if len(value) < schema.get("minItems", 0):
+            out.append(f"{path}: fewer than {schema['minItems']} items")
+        if len(value) > schema.get("maxItems", 1 << 30):
+            out.append(f"{path}: more than {schema['maxItems']} items")
+        if "items" in schema:
+            for i, item in enumerate(value):
+                out += errors(item, schema["items"], f"{path}[{i}]")
+    if isinstance(value, dict):
+        for key in schema.get("required", []):
+            if key not in value:
+                out.append(f"{path}: missing {key}")
+        for key, sub in (schema.get("properties") or {}).items():
+            if key in value and value[key] is not None:
+                out += errors(value[key], sub, f"{path}.{key}")
+    for sub in schema.get("allOf", []):
+        out += errors(value, sub, path)
+    for word in ("oneOf", "anyOf"):
+        if word in schema:
+            fits = [s for s in schema[word] if not errors(value, s, path)]
+            if not fits:
+                out.append(f"{path}: matches none of its {word} alternatives")
+    return out
+
+
+def check(value: Any, schema_name: str) -> list[str]:
+    return errors(value, schemas()[schema_name])

@@ -1,0 +1,50 @@
+"""A CDG Solo System session in the terminal sandbox: one seat, a board after each change."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.test_sandbox import run_script
+
+
+async def test_a_paths_of_glory_session_plays_in_the_terminal(tmp_path: Path) -> None:
+    text = await run_script(
+        tmp_path,
+        "new solo paths_of_glory central_powers 5\n"
+        "roll central_powers\n"
+        "1\n"  # the first card the die allows
+        "undo\n"
+        "1\n"
+        "purpose ops\n"
+        "auto 30\n"
+        "end\n"
+        "status\n",
+    )
+    assert "This is game #1, CDG Solo System, for alice alone." in text
+    assert "# Paths of Glory: CDG Solo System session" in text
+    assert "Fate Die for Central Powers:" in text
+    assert "Undone" in text
+    assert "(slot D) for Operations." in text or "for Operations." in text
+    # every change writes the display image
+    boards = sorted((tmp_path / "out").glob("*-board-*.png"))
+    assert len(boards) >= 5
+    assert "bob" not in text.split("status", 1)[1]  # nobody else is seated
+    assert "· finished ·" in text
+    assert "Traceback" not in text and "Something went wrong" not in text
+
+
+async def test_bad_solo_words_are_refused_politely(tmp_path: Path) -> None:
+    text = await run_script(
+        tmp_path,
+        "new solo no_such_sheet\nnew solo caesar martians\nnew solo cc_ancients blue atlantis\n",
+    )
+    assert text.count("is not a playsheet, side, scenario or seed") == 3
+    assert "This is game" not in text
+
+
+async def test_a_token_game_asks_the_facts_of_a_flipped_card(tmp_path: Path) -> None:
+    text = await run_script(tmp_path, "new solo caesar rome 3\nnumber 12\nvalue 3\nevent no\n")
+    assert "which card number is it?" in text
+    assert "What is its AP value?" in text
+    assert "Does it have an event you could play?" in text
+    assert "What kind of card is it?" in text
