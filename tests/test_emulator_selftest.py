@@ -319,3 +319,23 @@ def test_pinged_users_follow_discords_allowed_mentions_rules() -> None:
     assert pinged_users(content, {"parse": []}) == []
     assert pinged_users(content, {"users": ["222222222222222222"]}) == [222222222222222222]
     assert pinged_users("no mention", {"users": ["111111111111111111"]}) == []
+
+
+async def test_a_body_breaking_discords_openapi_description_is_refused(emu, world) -> None:
+    """The emulator agrees with Discord's published API description: a button label of 81
+    characters (Discord allows 80) is refused as Discord refuses it, and recorded."""
+    channel = world["channel"]
+    url = f"{emu.api_base}/channels/{channel.id}/messages"
+    good_button = {"type": 2, "style": 1, "label": "x" * 80, "custom_id": "ok"}
+    bad_button = dict(good_button, label="x" * 81)
+    async with aiohttp.ClientSession() as session:
+        headers = {"Authorization": f"Bot {emu.token}"}
+        for button, status in ((good_button, 200), (bad_button, 400)):
+            body = {"content": "hi", "components": [{"type": 1, "components": [button]}]}
+            async with session.post(url, json=body, headers=headers) as resp:
+                assert resp.status == status
+                if status == 400:
+                    assert (await resp.json())["code"] == 50035
+    assert [route for route, _ in emu.world.invalid_bodies] == ["create_message"]
+    assert "longer than 80" in emu.world.invalid_bodies[0][1][0]
+    assert len(emu.channel_messages(channel.id)) == 1

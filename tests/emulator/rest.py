@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from .conformance import conform
 from .messages import ApiError, apply_edit, json_error, json_response, new_message, read_body
 from .nonces import CreateRecord, InvalidNonce, checked_nonce
 from .payloads import (
@@ -268,6 +269,7 @@ class Rest:
         if channel.type == DM and channel.recipient_id in self.world.dm_blocked:
             raise ApiError(403, 50007, "Cannot send messages to this user")
         body, uploads = await read_body(request)
+        conform(self.world, "create_message", body)
         body["flags"] = (body.get("flags") or 0) & ~(1 << 6)  # no ephemeral outside interactions
         try:
             nonce, enforce = checked_nonce(body)
@@ -297,6 +299,7 @@ class Rest:
         if msg.author.id != self.emu.bot_user.id:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         body, uploads = await read_body(request)
+        conform(self.world, "edit_message", body)
         return self.msg_json(apply_edit(self.world, msg, body, uploads))
 
     async def delete_message(self, request: web.Request) -> web.Response:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from .conformance import conform
 from .messages import ApiError, apply_edit, json_response, new_message, read_body
 from .payloads import message_payload
 from .state import EPHEMERAL, LOADING, Interaction, Message
@@ -50,6 +51,7 @@ class InteractionRoutes:
         if inter.callback_type is not None:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
         body, uploads = await read_body(request)
+        conform(self.world, "interaction_callback", body)
         kind = int(body["type"])
         data = body.get("data") or {}
         msg: Message | None = None
@@ -137,6 +139,7 @@ class InteractionRoutes:
     async def followup(self, request: web.Request) -> web.Response:
         inter = self._interaction(request)
         body, uploads = await read_body(request)
+        conform(self.world, "followup", body)
         if inter.deferred_pending and inter.original_message_id is not None:
             # The first followup after a "thinking" defer replaces the placeholder.
             msg = self.world.messages[inter.original_message_id]
@@ -169,6 +172,7 @@ class InteractionRoutes:
         inter = self._interaction(request)
         msg = self._hook_message(request, inter)
         body, uploads = await read_body(request)
+        conform(self.world, "edit_followup", body)
         apply_edit(self.world, msg, body, uploads)
         if msg.id == inter.original_message_id:
             inter.deferred_pending = False

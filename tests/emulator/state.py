@@ -298,6 +298,8 @@ class World:
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.requests: list[RequestRecord] = []
         self.unknown_routes: list[tuple[str, str]] = []
+        #: Bodies refused for breaking Discord's OpenAPI description: (route, problems).
+        self.invalid_bodies: list[tuple[str, list[str]]] = []
         self.faults: list[Fault] = []
         self.dm_blocked: set[int] = set()
         self.nonces = NonceLedger()
