@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import rules
 from bot.terminal.sandbox import build_parser, run_sandbox
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -107,7 +108,9 @@ def test_missing_token_explains_and_exits_2(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", ["war", "fort_sumter"])
+@pytest.mark.parametrize(
+    "game", [g for g in rules.BUILTIN_GAMES if len(rules.get_game(g).roles) == 2]
+)
 def test_every_game_plays_to_the_end_through_auto(tmp_path: Path, game: str) -> None:
     out_dir = tmp_path / "out"
     result = run_cli(
