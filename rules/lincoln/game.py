@@ -153,6 +153,7 @@ class Lincoln(Game):
             "battle": battle_view(state, None),
             "last_battle": state["last_battle"],
             "captures": list(state["captures"]),
+            "moving": _moving(state),
         }
 
     def private_view(self, state: State, role: str) -> View:
@@ -221,6 +222,14 @@ class Lincoln(Game):
         if not 0 <= state["europe"] < len(EUROPE) or not 0 <= state["blockade"] < len(BLOCKADE):
             problems.append("a track marker is off its track")
         return problems
+
+
+def _moving(state: State) -> dict[str, Any] | None:
+    """A move being chosen (public: the armies are on the map for all to see)."""
+    doing = state["doing"]
+    if doing is None or doing.get("kind") != "move" or doing.get("from") is None:
+        return None
+    return {"from": doing["from"], "to": doing.get("to"), "picked": list(doing["picked"])}
 
 
 MAP_TRACK_START = 0

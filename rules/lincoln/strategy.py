@@ -72,7 +72,7 @@ def _prize(view: View, dest: str) -> float:
         if dest in ("richmond", "vicksburg"):
             worth += 3
         if loc["colour"] == "union":
-            worth += 1.5
+            worth += 3.0
     else:
         if loc["colour"] == "union":
             worth += 3.0
@@ -94,9 +94,13 @@ def _attack_score(view: View, dest: str, strength: int) -> float:
     enemy = _strength(loc, them)
     if loc["control"] == me and not enemy:
         return -1.0
+    if dest == "washington" and me == "union":
+        return 50.0 + strength - enemy
     if not enemy:
         return _prize(view, dest)
     margin = strength + EXPECTED_CARD - (enemy + EXPECTED_CARD + 1)
+    if dest == "washington" and me == "union":
+        return 50.0 + margin
     if margin < 0:
         return -1.0
     return _prize(view, dest) + 1 + 0.3 * margin
@@ -137,7 +141,7 @@ def importance(view: View, loc: str) -> float:
     data = view["locations"][loc]
     worth = 1.0 + data["vp"] * 1.5
     if me == "union":
-        worth += 12 if loc == "washington" else (1.5 if data["colour"] == "union" else 0)
+        worth += 12 if loc == "washington" else (2.5 if data["colour"] == "union" else 0)
     else:
         worth += {"richmond": 8, "vicksburg": 6, "atlanta": 4}.get(loc, 0)
     return worth
@@ -203,6 +207,8 @@ def _turn(view: View, actions: dict[str, Any]) -> tuple[str, Arg] | None:
     if "end" in actions:
         return "end", None
     if "attack" in actions:
+        if me == "union" and "washington" in actions["attack"]:
+            return "attack", "washington"
         for loc in actions["attack"]:
             here = view["locations"][loc]
             if _strength(here, me) - 3 * sum(
@@ -273,16 +279,11 @@ def _move_to(view: View, actions: dict[str, Any]) -> tuple[str, Arg] | None:
 def _move_pick(view: View, actions: dict[str, Any]) -> tuple[str, Arg] | None:
     if "army" not in actions:
         return "go", None
-    me = view["role"]
-    picked = sum(int(k[4:]) for k in view["prompt"].split("chosen: ")[-1].split(")")[0].split(", ") if k.startswith("army"))
-    start = None
-    for loc_id in view["locations"]:
-        if f"from {view['locations'][loc_id]['name']}" in view["prompt"]:
-            start = loc_id
-    if start is not None and picked >= _movable(view, start) and "go" in actions:
+    moving = view["moving"]
+    picked = sum(int(key[4:]) for key in moving["picked"])
+    if picked and picked >= _movable(view, moving["from"]) and "go" in actions:
         return "go", None
-    del me
-    return "army", max(actions["army"])
+    return "army", min(actions["army"])
 
 
 def _place(view: View, actions: dict[str, Any]) -> tuple[str, Arg] | None:
@@ -315,7 +316,7 @@ def _defender(view: View, actions: dict[str, Any]) -> tuple[str, Arg] | None:
     theirs = sum(u["strength"] for u in battle["attackers"]) + EXPECTED_CARD
     card = _battle_card(view, actions["card"], False) if "card" in actions else None
     lead = _hand(view)[card]["icons"]["leadership"] if card else 0
-    if mine + lead + 1 < theirs:
+    if mine + lead + 1 < theirs and importance(view, battle["location"]) < 5:
         if "sea" in actions:
             return "sea", actions["sea"][0]
         if "withdraw" in actions:
