@@ -356,7 +356,10 @@ def test_a_union_army_beaten_after_landing_without_a_naval_card_is_eliminated() 
 
 def test_ruling_15_a_union_army_beaten_after_landing_goes_home_with_a_naval_card() -> None:
     state = _savannah(["Samuel F. Du Pont"])
-    assert GAME.view(state, "union")["actions"] == {"sea": [card("Samuel F. Du Pont")], "stay": True}
+    assert GAME.view(state, "union")["actions"] == {
+        "sea": [card("Samuel F. Du Pont")],
+        "stay": True,
+    }
     act(state, "union", "sea", card("Samuel F. Du Pont"))
     assert units(state, "washington") == [("union", "army2"), ("union", "army3")]
 

@@ -70,7 +70,7 @@ def test_known_facts_of_the_board() -> None:
     naval = {p: LOCATIONS[p]["naval_defense"] for p in PORTS}
     assert len(PORTS) >= 6
     assert naval["savannah"] == 1 and naval["new_orleans"] == 1 and naval["fort_monroe"] == 2
-    assert TOP_THREE == {"philadelphia", "harrisburg", "pittsburgh"}
+    assert {"philadelphia", "harrisburg", "pittsburgh"} == TOP_THREE
     assert SUPPLY_SOURCES == {"union": ("washington",), "confederate": ("richmond", "atlanta")}
     manassas = [link for link in LINKS if "manassas" in (link["a"], link["b"]) and link["modifier"]]
     assert [(m["modifier"], m["colour"]) for m in manassas] == [(1, "confederate")]

@@ -88,7 +88,9 @@ def test_confederate_hand_size_follows_the_blockade_track() -> None:
 def test_free_actions_cost_no_action_and_may_follow_the_two_actions() -> None:
     state = empty_board()
     put(state, "washington", "union", 3)
-    pinkerton, haupt = hand(state, "union", ["Allan Pinkerton", "Herman Haupt", "Samuel Curtis"])[:2]
+    pinkerton, haupt = hand(state, "union", ["Allan Pinkerton", "Herman Haupt", "Samuel Curtis"])[
+        :2
+    ]
     act(state, "union", "free", pinkerton)
     assert state["turn"]["actions_left"] == 2
     assert card("Allan Pinkerton") in state["piles"]["union"]["discard"]
@@ -120,7 +122,9 @@ def test_ruling_23_the_union_may_not_pass_with_a_full_hand() -> None:
 def test_deploy_pays_the_cost_and_removes_the_card_built() -> None:
     state = empty_board()
     put(state, "washington", "union", 3)
-    potomac, pay1, pay2 = hand(state, "union", ["Army of the Potomac", "Samuel Curtis", "Franz Sigel"])
+    potomac, pay1, pay2 = hand(
+        state, "union", ["Army of the Potomac", "Samuel Curtis", "Franz Sigel"]
+    )
     act(state, "union", "deploy", potomac)
     act(state, "union", "at", "washington")
     act(state, "union", "half", 1)
@@ -190,14 +194,18 @@ def test_ruling_4_deploy_into_a_controlled_port_by_also_discarding_a_naval_card(
     assert GAME.view(state, "union")["actions"]["pay"] == [monitor]
     act(state, "union", "pay", monitor)
     assert ("union", "army1") in units(state, "new_orleans")
-    assert monitor in state["piles"]["union"]["discard"] and sigel in state["piles"]["union"]["hand"]
+    assert (
+        monitor in state["piles"]["union"]["discard"] and sigel in state["piles"]["union"]["hand"]
+    )
 
 
 def test_ship_moves_the_blockade_and_politician_moves_europe_never_off_the_end() -> None:
     state = empty_board()
     put(state, "washington", "union", 3)
     monitor, chase, a, b, c = hand(
-        state, "union", ["USS Monitor", "Salmon P. Chase", "Samuel Curtis", "Franz Sigel", "Militia Act"]
+        state,
+        "union",
+        ["USS Monitor", "Salmon P. Chase", "Samuel Curtis", "Franz Sigel", "Militia Act"],
     )
     act(state, "union", "deploy", monitor)
     act(state, "union", "pay", a)
@@ -402,7 +410,10 @@ def test_second_reshuffle_adds_the_II_cards_and_needs_5_vp() -> None:
 
 def test_third_exhaustion_of_the_union_deck_ends_the_game_on_12_vp() -> None:
     for vp_places, winner in (
-        (["richmond", "atlanta", "new_orleans", "vicksburg", "memphis", "mobile", "corinth"], "union"),
+        (
+            ["richmond", "atlanta", "new_orleans", "vicksburg", "memphis", "mobile", "corinth"],
+            "union",
+        ),
         (["richmond", "atlanta"], "confederate"),
     ):
         state = empty_board()

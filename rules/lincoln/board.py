@@ -81,9 +81,9 @@ def own_halves(state: State, location: str, side: str) -> tuple[int, ...]:
     return ()
 
 
-def passable(state: State, side: str, starts: Iterable[tuple[str, tuple[int, ...]]]) -> dict[
-    str, set[int]
-]:
+def passable(
+    state: State, side: str, starts: Iterable[tuple[str, tuple[int, ...]]]
+) -> dict[str, set[int]]:
     """Every location reachable along rail links through friendly locations from
     ``starts`` (location, halves one may leave by), with the halves one may leave it by."""
     reached: dict[str, set[int]] = {}
@@ -196,8 +196,8 @@ def remove_unit(state: State, location: str, side: str, key: str) -> Unit | None
     for half in state["board"][location]:
         for index, unit in enumerate(half):
             if unit["side"] == side and unit_key(unit) == key:
-                half.pop(index)
-                return unit
+                taken: Unit = half.pop(index)
+                return taken
     return None
 
 
@@ -240,7 +240,7 @@ def move_europe(state: State, toward: str, steps: int) -> int:
     before = int(state["europe"])
     delta = steps if toward == "confederate" else -steps
     state["europe"] = max(0, min(EUROPE_END, before + delta))
-    return abs(state["europe"] - before)
+    return abs(int(state["europe"]) - before)
 
 
 def sync_captures(state: State) -> None:
@@ -263,7 +263,10 @@ def sync_captures(state: State) -> None:
     for location in before:
         if location not in held:
             moved = move_europe(state, "union", 1)
-            log(state, f"{name(location)} lost by the Confederacy: Europe marker moves {moved} back.")
+            log(
+                state,
+                f"{name(location)} lost by the Confederacy: Europe marker moves {moved} back.",
+            )
     state["captures"] = held
 
 

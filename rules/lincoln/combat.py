@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from rules.core import Actions, Arg, State, Step, goto, heading, log, plural
 from rules.lincoln import board, piles
 from rules.lincoln.board import FORT_VALUE, Unit, describe, unit_key
-from rules.lincoln.common import finish_action, naval_cards
+from rules.lincoln.common import finish_action, naval_cards, options
 from rules.lincoln.data import (
     ADJACENT,
     CARDS,
@@ -177,7 +177,7 @@ def withdraw_places(state: State, role: str, location: str, half: int) -> list[s
 
 
 def _arrive(location: str, there: str) -> int:
-    for here, nb, arrive, _index in ADJACENT[location]:
+    for _here, nb, arrive, _index in ADJACENT[location]:
         if nb == there:
             return arrive
     raise KeyError(there)
@@ -220,7 +220,7 @@ class DefenderChoice(Step):
             actions["withdraw"] = True
         sea = sea_escape(state, role, battle["location"]) if armies else []
         if sea:
-            actions["sea"] = sea
+            actions["sea"] = options(sea)
         return actions
 
     def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
@@ -490,7 +490,11 @@ class Retreat(Step):
         return (
             f"Battle of {name(battle['location'])}: {verb} your {describe(unit)} "
             f"({len(battle['retreating'])} left to move) to a connected friendly location"
-            + (", or all of them to Washington by sea with a naval card" if self._sea(state, role) else "")
+            + (
+                ", or all of them to Washington by sea with a naval card"
+                if self._sea(state, role)
+                else ""
+            )
             + "."
         )
 
@@ -498,10 +502,10 @@ class Retreat(Step):
         actions: Actions = {}
         places = retreat_places(state, role)
         if places:
-            actions["to"] = places
+            actions["to"] = options(places)
         sea = self._sea(state, role)
         if sea:
-            actions["sea"] = sea
+            actions["sea"] = options(sea)
             if not places:
                 actions["stay"] = True
         return actions

@@ -3,6 +3,7 @@ cards in hand."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from rules.core import State, goto
@@ -38,11 +39,14 @@ def finish_action(game: Game, state: State) -> None:
 
 def naval_cards(state: State, role: str, exclude: tuple[str, ...] = ()) -> list[str]:
     return [
-        c
-        for c in state["piles"][role]["hand"]
-        if CARDS[c]["icons"]["naval"] and c not in exclude
+        c for c in state["piles"][role]["hand"] if CARDS[c]["icons"]["naval"] and c not in exclude
     ]
 
 
 def train_cards(state: State, role: str) -> list[str]:
     return [c for c in state["piles"][role]["hand"] if CARDS[c]["icons"]["train"]]
+
+
+def options(items: Iterable[int | str]) -> list[int | str]:
+    """A list of choices as the rules contract types it."""
+    return list(items)

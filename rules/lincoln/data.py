@@ -42,9 +42,7 @@ SETUP: dict[str, Any] = MAP["setup"]
 PORTS: tuple[str, ...] = tuple(i for i, loc in LOCATIONS.items() if loc["port"])
 TOP_THREE: frozenset[str] = frozenset(i for i, loc in LOCATIONS.items() if loc["top_three"])
 SUPPLY_SOURCES: dict[str, tuple[str, ...]] = {
-    role: tuple(
-        i for i, loc in LOCATIONS.items() if loc["supply_source"] and loc["colour"] == role
-    )
+    role: tuple(i for i, loc in LOCATIONS.items() if loc["supply_source"] and loc["colour"] == role)
     for role in ROLES
 }
 

@@ -74,7 +74,7 @@ def move_blockade(state: State, role: str, steps: int) -> int:
     before = int(state["blockade"])
     delta = steps if role == "union" else -steps
     state["blockade"] = max(0, min(len(BLOCKADE) - 1, before + delta))
-    return abs(state["blockade"] - before)
+    return abs(int(state["blockade"]) - before)
 
 
 def raise_places(state: State, role: str, strength: int) -> list[str]:

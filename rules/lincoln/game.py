@@ -144,7 +144,11 @@ class Lincoln(Game):
                     "position": state["blockade"],
                     "spaces": [dict(space) for space in BLOCKADE],
                 },
-                "europe": {"position": state["europe"], "spaces": list(EUROPE), "start": EUROPE_START},
+                "europe": {
+                    "position": state["europe"],
+                    "spaces": list(EUROPE),
+                    "start": EUROPE_START,
+                },
             },
             "piles": pile_view,
             "stock": stock,

@@ -82,7 +82,10 @@ def final_count(game: Game, state: State) -> None:
     log(state, f"The Union deck is exhausted for the third time: {vp} VP.")
     if vp >= WIN_VP:
         game.finish(
-            state, "union", f"{vp} VP when its deck ran out a third time", {"union": vp},
+            state,
+            "union",
+            f"{vp} VP when its deck ran out a third time",
+            {"union": vp},
             code="final_vp",
         )
     else:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from rules.core import Actions, Arg, State, Step, goto, heading, log
 from rules.lincoln import board, combat, events, piles
 from rules.lincoln.board import describe, unit_key
-from rules.lincoln.common import finish_action, naval_cards, train_cards
+from rules.lincoln.common import finish_action, naval_cards, options, train_cards
 from rules.lincoln.data import (
     CARDS,
     LOCATIONS,
@@ -203,7 +203,7 @@ class Pay(Step):
         doing = _doing(state)
         card = doing["card"]
         if doing["naval_due"]:
-            return {"pay": naval_cards(state, role, exclude=(card,))}
+            return {"pay": options(naval_cards(state, role, exclude=(card,)))}
         return {"pay": [c for c in _hand(state, role) if c != card]}
 
     def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
@@ -237,7 +237,9 @@ def move_destinations(state: State, role: str, start: str) -> list[str]:
     return list(near) + [d for d in far if d not in near]
 
 
-def arrive(game: Game, state: State, role: str, moving: list[Any], dest: str, half: int, **how: Any) -> None:
+def arrive(
+    game: Game, state: State, role: str, moving: list[Any], dest: str, half: int, **how: Any
+) -> None:
     """Units arrive in a half: an empty enemy location is taken, a friendly half joined,
     an enemy-occupied location attacked."""
     if not board.enemy_present(state, role, dest) or board.half_side(state, dest, half) == role:
@@ -256,7 +258,7 @@ class MoveFrom(Step):
         return "Move army: choose the location your armies move from."
 
     def actions(self, game: Game, state: State, role: str) -> Actions:
-        return {"from": movable_from(state, role)}
+        return {"from": options(movable_from(state, role))}
 
     def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
         armies = [describe(u) for u in board.units(state, str(arg), role) if u["kind"] == "army"]
@@ -280,7 +282,7 @@ class MoveTo(Step):
         )
 
     def actions(self, game: Game, state: State, role: str) -> Actions:
-        return {"to": move_destinations(state, role, _doing(state)["from"])}
+        return {"to": options(move_destinations(state, role, _doing(state)["from"]))}
 
     def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
         dest = str(arg)
@@ -321,7 +323,8 @@ class MoveVia(Step):
         return board.arrivals(state, role, doing["from"])[doing["to"]]
 
     def prompt(self, game: Game, state: State, role: str) -> str:
-        return f"Choose the last location before {name(_doing(state)['to'])} (the link you attack along)."
+        dest = name(_doing(state)["to"])
+        return f"Choose the last location before {dest} (the link you attack along)."
 
     def actions(self, game: Game, state: State, role: str) -> Actions:
         return {"via": [way[0] for way in self._ways(state, role)]}
@@ -374,7 +377,7 @@ class MovePick(Step):
         actions: Actions = {}
         left = sorted(set(self._left(state, role)))
         if left:
-            actions["army"] = left
+            actions["army"] = options(left)
         if _doing(state)["picked"]:
             actions["go"] = True
         return actions
@@ -454,7 +457,7 @@ class NavalTo(Step):
         return "Naval movement: choose the port your armies sail to (one army per naval card)."
 
     def actions(self, game: Game, state: State, role: str) -> Actions:
-        return {"to": naval_destinations(state, role)}
+        return {"to": options(naval_destinations(state, role))}
 
     def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
         port = str(arg)
@@ -485,11 +488,11 @@ class NavalPick(Step):
         if len(doing["moving"]) < len(doing["cards"]):
             sources = naval_sources(state, role, doing["to"], doing["moving"])
             if sources:
-                actions["army"] = sources
+                actions["army"] = options(sources)
         else:
             more = naval_cards(state, role)
             if more and naval_sources(state, role, doing["to"], doing["moving"]):
-                actions["naval"] = more
+                actions["naval"] = options(more)
         if doing["moving"]:
             actions["go"] = True
         return actions
@@ -524,7 +527,18 @@ class NavalPick(Step):
             f"{ROLE_NAMES[role]} sails {', '.join(describe(u) for u in units)} to {name(dest)}.",
         )
         half = int(LOCATIONS[dest]["sea_half"])
-        arrive(game, state, role, units, dest, half, by="naval", link=None, origin=None, origin_half=None)
+        arrive(
+            game,
+            state,
+            role,
+            units,
+            dest,
+            half,
+            by="naval",
+            link=None,
+            origin=None,
+            origin_half=None,
+        )
 
 
 # ------------------------------------------------------------------------ the turn
@@ -577,30 +591,30 @@ class Turn(Step):
         free = free_cards(state, role)
         if state["turn"]["actions_left"] <= 0:
             if free:
-                actions["free"] = free
+                actions["free"] = options(free)
             actions["end"] = True
             return actions
         deploy = [c for c in hand if deployable(state, role, c)]
         if deploy:
-            actions["deploy"] = deploy
+            actions["deploy"] = options(deploy)
         trains = train_cards(state, role)
         if trains and movable_from(state, role):
-            actions["move"] = trains
+            actions["move"] = options(trains)
         navals = naval_cards(state, role)
         if role == "union" and navals and naval_destinations(state, role):
-            actions["naval"] = navals
+            actions["naval"] = options(navals)
         attacks = attack_places(state, role)
         if attacks:
-            actions["attack"] = attacks
+            actions["attack"] = options(attacks)
         if hand:
             actions["discard"] = True
         cards = [
             c for c in hand if CARDS[c]["timing"] == "action" and events.playable(state, role, c)
         ]
         if cards:
-            actions["action"] = cards
+            actions["action"] = options(cards)
         if free:
-            actions["free"] = free
+            actions["free"] = options(free)
         if not (role == "union" and len(hand) >= piles.UNION_HAND):
             actions["pass"] = True
         return actions

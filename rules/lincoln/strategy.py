@@ -35,7 +35,7 @@ def _strength(loc: dict[str, Any], side: str) -> int:
 
 def card_value(card: dict[str, Any]) -> float:
     """How much a card is worth keeping (low: pay or discard it first)."""
-    value = card["icons"]["leadership"] * 1.0
+    value = float(card["icons"]["leadership"])
     value += 1.5 if card["icons"]["train"] else 0.0
     value += 1.0 if card["icons"]["naval"] else 0.0
     top = card["top"]
@@ -79,7 +79,7 @@ def _prize(view: View, dest: str) -> float:
             if dest == "washington":
                 worth += 10
         worth += loc["vp"] * 1.0
-    return worth
+    return float(worth)
 
 
 def _threat(view: View, loc: str) -> int:
@@ -144,7 +144,7 @@ def importance(view: View, loc: str) -> float:
         worth += 12 if loc == "washington" else (2.5 if data["colour"] == "union" else 0)
     else:
         worth += {"richmond": 8, "vicksburg": 6, "atlanta": 4}.get(loc, 0)
-    return worth
+    return float(worth)
 
 
 def _need(view: View, loc: str) -> float:
@@ -221,11 +221,16 @@ def _turn(view: View, actions: dict[str, Any]) -> tuple[str, Arg] | None:
     if "naval" in actions and _naval_target(view) is not None:
         return "naval", _pick_cheapest(view, actions["naval"])
     if "deploy" in actions:
+
         def rank(c: str) -> tuple[int, float, str]:
             top = hand[c]["top"]
             order = {"army": 3, "ship": 2 if me == "union" else 0, "politician": 2, "fort": 1}
             weight = order.get(top["kind"], 0)
-            if top["kind"] == "politician" and me == "union" and view["tracks"]["europe"]["position"] <= 3:
+            if (
+                top["kind"] == "politician"
+                and me == "union"
+                and view["tracks"]["europe"]["position"] <= 3
+            ):
                 weight = 0
             return (weight, top.get("strength", 0) - top["cost"] * 0.1, c)
 
@@ -311,7 +316,9 @@ def _defender(view: View, actions: dict[str, Any]) -> tuple[str, Arg] | None:
     battle = view["battle"]
     loc = view["locations"][battle["location"]]
     mine = sum(
-        u["strength"] if u["kind"] == "army" else 3 for u in loc["units"][battle["half"]] if u["side"] == me
+        u["strength"] if u["kind"] == "army" else 3
+        for u in loc["units"][battle["half"]]
+        if u["side"] == me
     )
     theirs = sum(u["strength"] for u in battle["attackers"]) + EXPECTED_CARD
     card = _battle_card(view, actions["card"], False) if "card" in actions else None
@@ -335,6 +342,7 @@ def _casualties(view: View, actions: dict[str, Any]) -> tuple[str, Arg] | None:
 def _retreat(view: View, actions: dict[str, Any]) -> tuple[str, Arg] | None:
     me = view["role"]
     if "to" in actions:
+
         def key(loc: str) -> tuple[float, str]:
             here = view["locations"][loc]
             return (-(_strength(here, me) + (3 if loc in CAPITALS[me] else 0)), loc)
