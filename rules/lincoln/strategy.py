@@ -88,7 +88,20 @@ def _threat(view: View, loc: str) -> int:
     return sum(_strength(view["locations"][n], them) for n in _neighbours(view, loc))
 
 
-def _attack_score(view: View, dest: str, strength: int) -> float:
+def _my_card(view: View) -> int:
+    """The best leadership I hold (what my face-down card will add)."""
+    return max((c["icons"]["leadership"] for c in view.get("hand", [])), default=0)
+
+
+def _modifier(view: View, start: str, dest: str) -> int:
+    them = _other(view["role"])
+    for link in view["links"]:
+        if {link["a"], link["b"]} == {start, dest} and link["colour"] == them:
+            return int(link["modifier"])
+    return 0
+
+
+def _attack_score(view: View, dest: str, strength: int, start: str = "") -> float:
     me, them = view["role"], _other(view["role"])
     loc = view["locations"][dest]
     enemy = _strength(loc, them)
@@ -98,12 +111,23 @@ def _attack_score(view: View, dest: str, strength: int) -> float:
         return 50.0 + strength - enemy
     if not enemy:
         return _prize(view, dest)
-    margin = strength + EXPECTED_CARD - (enemy + EXPECTED_CARD + 1)
-    if dest == "washington" and me == "union":
-        return 50.0 + margin
+    guard = 0 if loc["contested"] else _modifier(view, start, dest)
+    margin = strength + _my_card(view) - (enemy + guard + EXPECTED_CARD + 1)
     if margin < 0:
         return -1.0
     return _prize(view, dest) + 1 + 0.3 * margin
+
+
+def _front_score(view: View, start: str, dest: str) -> float:
+    """Moving spare armies from a quiet location to a friendly one facing the enemy."""
+    me = view["role"]
+    here, there = view["locations"][start], view["locations"][dest]
+    if there["control"] != me or there["contested"] or _threat(view, start):
+        return -1.0
+    if not _threat(view, dest):
+        return -1.0
+    del here
+    return 0.2 + 0.05 * _need(view, dest)
 
 
 def _movable(view: View, loc: str) -> int:
@@ -114,7 +138,8 @@ def _movable(view: View, loc: str) -> int:
     threat = _threat(view, loc)
     if threat and importance(view, loc) >= 3:
         keep = 0
-        while armies and keep < threat:
+        cover = threat + (EXPECTED_CARD + 1 if importance(view, loc) >= 8 else 0)
+        while armies and keep < cover:
             keep += armies.pop()
     return sum(armies)
 
@@ -129,7 +154,9 @@ def _best_move(view: View) -> tuple[float, str, str] | None:
         for dest in _neighbours(view, loc_id):
             if me == "confederate" and view["locations"][dest]["top_three"]:
                 continue
-            score = _attack_score(view, dest, strength)
+            score = max(
+                _attack_score(view, dest, strength, loc_id), _front_score(view, loc_id, dest)
+            )
             if best is None or score > best[0]:
                 best = (score, loc_id, dest)
     return best
