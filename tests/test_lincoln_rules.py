@@ -411,7 +411,7 @@ def test_second_reshuffle_adds_the_II_cards_and_needs_5_vp() -> None:
 def test_third_exhaustion_of_the_union_deck_ends_the_game_on_12_vp() -> None:
     for vp_places, winner in (
         (
-            ["richmond", "atlanta", "new_orleans", "vicksburg", "memphis", "mobile", "corinth"],
+            ["richmond", "atlanta", "new_orleans", "vicksburg", "memphis", "corinth"],
             "union",
         ),
         (["richmond", "atlanta"], "confederate"),
