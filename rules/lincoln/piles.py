@@ -131,7 +131,8 @@ def refill(game: Game, state: State, role: str) -> None:
     short = hand_size(state, role) - len(piles["hand"])
     if short > 0:
         drawn = draw(game, state, role, short)
-        log(state, f"{ROLE_NAMES[role]} draws {plural(len(drawn), 'card')}.")
+        if drawn or state["outcome"] is None:
+            log(state, f"{ROLE_NAMES[role]} draws {plural(len(drawn), 'card')}.")
 
 
 def discard(state: State, role: str, card: str) -> None:

@@ -579,9 +579,10 @@ class Turn(Step):
         if turn["actions_left"] <= 0:
             return "Your two actions are done: play free actions, or end your turn."
         number = ACTIONS_PER_TURN - turn["actions_left"] + 1
+        sail = "sail, " if role == "union" else ""
         return (
             f"Turn {turn['number']}, action {number} of {ACTIONS_PER_TURN}: deploy a unit, "
-            "move, sail, attack in a contested location, discard, play a card's action, or "
+            f"move, {sail}attack in a contested location, discard, play a card's action, or "
             "pass. Free actions cost no action."
         )
 
