@@ -560,3 +560,114 @@ def test_views_hide_hands_decks_and_discards_from_the_opponent() -> None:
         assert f'"{c}"' not in str(confederate_view).replace("'", '"')
     assert public["piles"]["union"]["deck"] == len(state["piles"]["union"]["deck"])
     assert public["piles"]["union"]["waves"] == {"I": "waiting", "II": "waiting"}
+
+
+# ------------------------------------------------------------- more rulings
+
+
+def test_ruling_2_a_flag_stays_when_its_side_leaves_and_goes_when_the_owner_returns() -> None:
+    state = empty_board()
+    put(state, "washington", "union", 3)
+    put(state, "washington", "union", 2)
+    train = hand(state, "union", ["Irish Brigade", "Iron Brigade"])
+    act(state, "union", "move", train[0])
+    act(state, "union", "from", "washington")
+    act(state, "union", "to", "manassas")
+    act(state, "union", "army", "army2")
+    act(state, "union", "go")
+    assert state["flags"] == {"manassas": "union"}
+    act(state, "union", "move", train[1])
+    act(state, "union", "from", "manassas")
+    act(state, "union", "to", "washington")
+    assert units(state, "manassas") == [] and board.control(state, "manassas") == "union"
+    confederate_turn(state)
+    put(state, "richmond", "confederate", 2)
+    train = hand(state, "confederate", ["Richard Ewell"])[0]
+    act(state, "confederate", "move", train)
+    act(state, "confederate", "from", "richmond")
+    act(state, "confederate", "to", "manassas")
+    assert "manassas" not in state["flags"] and state["stock"]["flags"] == 18
+    assert board.control(state, "manassas") == "confederate"
+
+
+def test_ruling_3_a_supply_source_held_by_the_enemy_supplies_nothing() -> None:
+    state = empty_board()
+    put(state, "washington", "union", 3)
+    put(state, "atlanta", "confederate", 2)
+    assert "richmond" in board.supplied(state, "confederate")
+    put(state, "atlanta", "union", 1, half=1)  # Atlanta contested: no longer a source
+    flag(state, "richmond", "union")
+    assert board.supplied(state, "confederate") == set()
+
+
+def test_ruling_7_a_far_move_into_battle_chooses_the_link_it_attacks_along() -> None:
+    state = empty_board()
+    put(state, "washington", "union", 3)
+    put(state, "washington", "union", 2)
+    for loc in ("manassas", "fredericksburg"):
+        flag(state, loc, "union")
+    put(state, "richmond", "confederate", 1)
+    put(state, "atlanta", "confederate", 1)
+    train = hand(state, "union", ["Irish Brigade", "Franz Sigel"])[0]
+    act(state, "union", "move", train)
+    act(state, "union", "from", "washington")
+    act(state, "union", "to", "richmond")
+    assert state["step"] == "move_via"
+    assert sorted(GAME.view(state, "union")["actions"]["via"]) == ["fredericksburg", "manassas"]
+    act(state, "union", "via", "manassas")
+    act(state, "union", "army", "army2")
+    assert state["battle"]["origin"] == "manassas" and state["battle"]["half"] == 0
+
+
+def test_ruling_12_an_attacker_with_an_empty_hand_plays_no_card() -> None:
+    state = empty_board()
+    put(state, "washington", "union", 3)
+    put(state, "manassas", "union", 3, half=0)
+    put(state, "manassas", "confederate", 1, half=1)
+    put(state, "richmond", "confederate", 1)
+    hand(state, "union", [])
+    act(state, "union", "attack", "manassas")
+    assert state["step"] == "battle_defender"
+    assert state["battle"]["cards"]["union"] is None
+
+
+def test_ruling_13_a_benefit_counts_only_for_the_battle_card_in_its_role() -> None:
+    state = empty_board()
+    put(state, "washington", "union", 3)
+    put(state, "manassas", "confederate", 3)
+    put(state, "richmond", "confederate", 1)
+    confederate_turn(state)
+    train = hand(state, "confederate", ["Richard Ewell", "Stonewall Brigade"])[0]
+    act(state, "confederate", "move", train)
+    act(state, "confederate", "from", "manassas")
+    act(state, "confederate", "to", "washington")
+    act(state, "confederate", "card", card("Stonewall Brigade"))
+    thomas = hand(state, "union", ["George H. Thomas"])[0]  # leadership 2, +2 defending
+    act(state, "union", "card", thomas)
+    assert state["last_battle"]["totals"] == {"confederate": 4, "union": 3 + 2 + 2}
+
+
+def test_ruling_17_a_beaten_defenders_forts_are_lost() -> None:
+    state = empty_board()
+    put(state, "washington", "union", 3)
+    put(state, "washington", "union", 3)
+    put(state, "washington", "union", 3)
+    put(state, "fredericksburg", "confederate", 0)
+    put(state, "fredericksburg", "confederate", 1)
+    put(state, "richmond", "confederate", 1)
+    train = hand(state, "union", ["Irish Brigade", "Franz Sigel"])[0]
+    act(state, "union", "move", train)
+    act(state, "union", "from", "washington")
+    act(state, "union", "to", "fredericksburg")
+    for _ in range(3):
+        if state["step"] == "move_pick":
+            act(state, "union", "army", "army3")
+    if state["step"] == "move_pick":
+        act(state, "union", "go")
+    act(state, "union", "card", card("Franz Sigel"))
+    act(state, "confederate", "fight")
+    act(state, "confederate", "lose", "army1")  # one casualty of two: the fort survives it
+    assert state["stock"]["confederate"]["forts"] == 2  # ...but cannot retreat
+    assert state["last_battle"]["losses"]["confederate"] == 2
+    assert board.control(state, "fredericksburg") == "union"
+    assert_sound(state)
