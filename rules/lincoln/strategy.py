@@ -148,11 +148,16 @@ def _best_move(view: View) -> tuple[float, str, str] | None:
     best: tuple[float, str, str] | None = None
     me = view["role"]
     for loc_id, loc in view["locations"].items():
-        strength = _movable(view, loc_id)
-        if not strength or not _armies(loc, me):
+        spare = _movable(view, loc_id)
+        if not _armies(loc, me):
             continue
         for dest in _neighbours(view, loc_id):
             if me == "confederate" and view["locations"][dest]["top_three"]:
+                continue
+            strength = spare
+            if me == "union" and dest == "washington":
+                strength = sum(u["strength"] for u in _armies(loc, me))
+            if not strength:
                 continue
             score = max(
                 _attack_score(view, dest, strength, loc_id), _front_score(view, loc_id, dest)
@@ -313,6 +318,8 @@ def _move_pick(view: View, actions: dict[str, Any]) -> tuple[str, Arg] | None:
         return "go", None
     moving = view["moving"]
     picked = sum(int(key[4:]) for key in moving["picked"])
+    if moving["to"] == "washington" and view["role"] == "union":
+        return "army", min(actions["army"])
     if picked and picked >= _movable(view, moving["from"]) and "go" in actions:
         return "go", None
     return "army", min(actions["army"])
