@@ -7,6 +7,9 @@ ones for the Confederacy, whose captures move Europe), builds the strongest army
 near the front, plays ships and politicians, and keeps its capitals garrisoned. In a
 battle it plays its best leadership card, withdraws from a fight it expects to lose,
 takes its weakest counters as casualties and retreats toward its strongest neighbour.
+
+Played against itself (bench/bench_lincoln_balance.py, seeds 0-1999) the Union wins 48.4%
+of games; the designed content (not the rules) was tuned to get there.
 """
 
 from __future__ import annotations
