@@ -38,8 +38,8 @@ Ambiguities of the rules text and how we resolved them
    armies of a location (a group); a move further along friendly links takes one army.
    Where several last links lead into an enemy-occupied destination the player chooses
    the one it attacks along (it decides the half entered and any rail modifier);
-   otherwise the first way the path search finds is used (deterministic). Armies leave a contested location only
-   by the links of the half they occupy.
+   otherwise the first way the path search finds is used (deterministic). Armies leave a
+   contested location only by the links of the half they occupy.
 8. **Entering a contested location** through the half one's own side occupies joins
    those units without a battle; through the enemy's half it is an attack by rail with no
    defense modifier (the location was already contested).
