@@ -40,7 +40,7 @@ def get_game(name: str) -> Game:
 
 
 #: The game packages shipped with Dispatch; each module exposes ``GAME``.
-BUILTIN_GAMES: tuple[str, ...] = ("war", "fort_sumter", "solo")
+BUILTIN_GAMES: tuple[str, ...] = ("war", "fort_sumter", "lincoln", "solo")
 
 
 def _register_builtin_games() -> None:

@@ -1,0 +1,55 @@
+"""Lincoln balance: the win rate of each side when both are played by the same automated
+player (rules/lincoln/strategy.py), over many seeds. Target: the Union wins 40-60%.
+
+Run: .venv/bin/python bench/bench_lincoln_balance.py [games]   (default 2,000)
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rules.lincoln import GAME
+
+
+def play(seed: int) -> tuple[str, str, int]:
+    choose = GAME.automated_player()
+    assert choose is not None
+    state = GAME.setup(seed=seed)
+    actions = 0
+    while GAME.outcome(state) is None:
+        role = GAME.active_roles(state)[0]
+        verb, arg = choose(GAME, GAME.view(state, role))
+        state = GAME.act(state, role, verb, arg, record_undo=False)
+        actions += 1
+    outcome = GAME.outcome(state)
+    assert outcome is not None
+    return str(outcome["winner"]), str(outcome["code"]), actions
+
+
+def main() -> None:
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    start = time.perf_counter()
+    wins: Counter[str] = Counter()
+    endings: Counter[str] = Counter()
+    total = 0
+    for seed in range(games):
+        winner, code, actions = play(seed)
+        wins[winner] += 1
+        endings[f"{winner}/{code}"] += 1
+        total += actions
+    elapsed = time.perf_counter() - start
+    print(f"{games} games of the automated player against itself in {elapsed:.0f} s")
+    for side in ("union", "confederate"):
+        print(f"  {side}: {wins[side]} wins, {100 * wins[side] / games:.1f}%")
+    print(f"  {total / games:.0f} actions per game")
+    for ending, count in endings.most_common():
+        print(f"  {ending}: {count}")
+
+
+if __name__ == "__main__":
+    main()

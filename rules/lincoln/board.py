@@ -1,0 +1,284 @@
+"""The map in play: units in half-locations, control, supply, movement paths, flags, VP.
+
+A unit is ``{"side", "kind": "army"|"fort", "strength"}`` (a fort's strength is 0; it is
+worth 3 to a defender). ``state["board"][location]`` holds two lists, one per half. Outside
+a battle a half never holds units of both sides: attackers wait in the battle record
+until the battle is decided.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rules.core import State, log
+from rules.lincoln.data import (
+    ADJACENT,
+    BLOCKADE,
+    COUNTERS,
+    EUROPE_END,
+    LINKS,
+    LOCATIONS,
+    ROLE_NAMES,
+    SUPPLY_SOURCES,
+    TOP_THREE,
+    name,
+    opponent,
+)
+
+Unit = dict[str, Any]
+FORT_VALUE = 3
+
+
+def unit_key(unit: Unit) -> str:
+    """How a choice names a unit: ``army1``, ``army2``, ``army3`` or ``fort``."""
+    return "fort" if unit["kind"] == "fort" else f"army{unit['strength']}"
+
+
+def describe(unit: Unit) -> str:
+    return "fort" if unit["kind"] == "fort" else f"{unit['strength']}-strength army"
+
+
+def units(state: State, location: str, side: str | None = None) -> list[Unit]:
+    found = [u for half in state["board"][location] for u in half]
+    return found if side is None else [u for u in found if u["side"] == side]
+
+
+def half_side(state: State, location: str, half: int) -> str | None:
+    """The side whose units stand in this half, if any."""
+    here = state["board"][location][half]
+    return str(here[0]["side"]) if here else None
+
+
+def sides_in(state: State, location: str) -> set[str]:
+    return {u["side"] for half in state["board"][location] for u in half}
+
+
+def contested(state: State, location: str) -> bool:
+    return len(sides_in(state, location)) == 2
+
+
+def control(state: State, location: str) -> str | None:
+    """Who controls a location: nobody while contested; else the side with units there,
+    else the side whose flag lies there, else the location's own colour."""
+    present = sides_in(state, location)
+    if len(present) == 2:
+        return None
+    if present:
+        return next(iter(present))
+    flag: str | None = state["flags"].get(location)
+    return flag if flag is not None else str(LOCATIONS[location]["colour"])
+
+
+def own_halves(state: State, location: str, side: str) -> tuple[int, ...]:
+    """The halves through which ``side`` may pass a location: both when it controls it,
+    the half it occupies when the location is contested, none otherwise."""
+    who = control(state, location)
+    if who == side:
+        return (0, 1)
+    if who is None:
+        return tuple(h for h in (0, 1) if half_side(state, location, h) == side)
+    return ()
+
+
+def passable(
+    state: State, side: str, starts: Iterable[tuple[str, tuple[int, ...]]]
+) -> dict[str, set[int]]:
+    """Every location reachable along rail links through friendly locations from
+    ``starts`` (location, halves one may leave by), with the halves one may leave it by."""
+    reached: dict[str, set[int]] = {}
+    queue: list[tuple[str, tuple[int, ...]]] = []
+    for location, halves in starts:
+        new = set(halves) - reached.get(location, set())
+        if new:
+            reached.setdefault(location, set()).update(new)
+            queue.append((location, tuple(new)))
+    while queue:
+        location, halves = queue.pop()
+        for here, there, arrive, _index in ADJACENT[location]:
+            if here not in halves:
+                continue
+            if side == "confederate" and there in TOP_THREE:
+                continue
+            own = own_halves(state, there, side)
+            if own == (0, 1):
+                onward: tuple[int, ...] = (0, 1)
+            elif arrive in own:
+                onward = (arrive,)
+            else:
+                continue
+            new = set(onward) - reached.get(there, set())
+            if new:
+                reached.setdefault(there, set()).update(new)
+                queue.append((there, tuple(new)))
+    return reached
+
+
+def supplied(state: State, side: str) -> set[str]:
+    """Locations ``side`` controls that trace a rail path to one of its supply sources it
+    controls (through friendly locations, and through a contested one only via its half)."""
+    sources = [(s, (0, 1)) for s in SUPPLY_SOURCES[side] if control(state, s) == side]
+    return {loc for loc in passable(state, side, sources) if control(state, loc) == side}
+
+
+def arrivals(state: State, side: str, start: str) -> dict[str, list[tuple[str, int, int]]]:
+    """Where one army may move from ``start`` along friendly links: for each destination,
+    the ways in (previous location, half entered, link index). Movement ends on entering
+    an enemy-occupied or enemy-controlled location; friendly ones may be passed through."""
+    halves = own_halves(state, start, side) or tuple(
+        h for h in (0, 1) if half_side(state, start, h) == side
+    )
+    reach = passable(state, side, [(start, halves)])
+    found: dict[str, list[tuple[str, int, int]]] = {}
+    for location, leave in reach.items():
+        for here, there, arrive, index in ADJACENT[location]:
+            if here not in leave or there == start:
+                continue
+            if side == "confederate" and there in TOP_THREE:
+                continue
+            way = (location, arrive, index)
+            if way not in found.setdefault(there, []):
+                found[there].append(way)
+    return found
+
+
+def adjacent_arrivals(state: State, side: str, start: str) -> dict[str, tuple[int, int]]:
+    """Where a group may move from ``start`` along one link: destination -> (half
+    entered, link index)."""
+    halves = own_halves(state, start, side) or tuple(
+        h for h in (0, 1) if half_side(state, start, h) == side
+    )
+    found: dict[str, tuple[int, int]] = {}
+    for here, there, arrive, index in ADJACENT[start]:
+        if here not in halves or (side == "confederate" and there in TOP_THREE):
+            continue
+        found.setdefault(there, (arrive, index))
+    return found
+
+
+def link_modifier(link: int | None, defender: str) -> int:
+    """A rail link's defense modifier, for a defender of its colour only."""
+    if link is None:
+        return 0
+    data = LINKS[link]
+    return int(data["modifier"]) if data["colour"] == defender else 0
+
+
+# ----------------------------------------------------------------------- counters
+
+
+def take_army(state: State, side: str, strength: int) -> Unit | None:
+    stock = state["stock"][side]["armies"]
+    if stock[str(strength)] <= 0:
+        return None
+    stock[str(strength)] -= 1
+    return {"side": side, "kind": "army", "strength": strength}
+
+
+def take_fort(state: State, side: str) -> Unit | None:
+    if state["stock"][side]["forts"] <= 0:
+        return None
+    state["stock"][side]["forts"] -= 1
+    return {"side": side, "kind": "fort", "strength": 0}
+
+
+def return_unit(state: State, unit: Unit) -> None:
+    """An eliminated counter goes back to its side's stock."""
+    stock = state["stock"][unit["side"]]
+    if unit["kind"] == "fort":
+        stock["forts"] += 1
+    else:
+        stock["armies"][str(unit["strength"])] += 1
+
+
+def remove_unit(state: State, location: str, side: str, key: str) -> Unit | None:
+    """Take one unit of ``side`` named ``key`` off a location (not to stock)."""
+    for half in state["board"][location]:
+        for index, unit in enumerate(half):
+            if unit["side"] == side and unit_key(unit) == key:
+                taken: Unit = half.pop(index)
+                return taken
+    return None
+
+
+def settle_control(state: State, location: str) -> None:
+    """Flags after units moved: a sole occupant of a location of the other colour puts
+    its flag there (if one is left in stock); a sole occupant of its own colour clears
+    the enemy's flag. A flag stays on an emptied location."""
+    present = sides_in(state, location)
+    if len(present) != 1:
+        return
+    side = next(iter(present))
+    flag = state["flags"].get(location)
+    if flag == side:
+        return
+    if flag is not None:
+        del state["flags"][location]
+        state["stock"]["flags"] += 1
+    if LOCATIONS[location]["colour"] != side and state["stock"]["flags"] > 0:
+        state["flags"][location] = side
+        state["stock"]["flags"] -= 1
+
+
+def take_empty(state: State, side: str, location: str) -> None:
+    """Moving into an empty enemy-controlled location takes control of it."""
+    if control(state, location) != side:
+        log(state, f"{ROLE_NAMES[side]} takes control of {name(location)}.")
+    settle_control(state, location)
+
+
+def union_vp(state: State) -> int:
+    """Map VP of every location the Union controls, plus the Blockade track's VP."""
+    vp = sum(
+        int(loc["vp"]) for i, loc in LOCATIONS.items() if loc["vp"] and control(state, i) == "union"
+    )
+    return vp + int(BLOCKADE[state["blockade"]]["union_vp"])
+
+
+def move_europe(state: State, toward: str, steps: int) -> int:
+    """Move the Europe marker toward ``toward``'s end, never off the track; the spaces moved."""
+    before = int(state["europe"])
+    delta = steps if toward == "confederate" else -steps
+    state["europe"] = max(0, min(EUROPE_END, before + delta))
+    return abs(int(state["europe"]) - before)
+
+
+def sync_captures(state: State) -> None:
+    """A Union-coloured location the Confederates control is worth one Europe space to
+    them; the space is given back when they lose it."""
+    held = sorted(
+        i
+        for i, loc in LOCATIONS.items()
+        if loc["colour"] == "union" and control(state, i) == "confederate"
+    )
+    before = state["captures"]
+    for location in held:
+        if location not in before:
+            moved = move_europe(state, "confederate", 1)
+            log(
+                state,
+                f"Confederate capture of {name(location)}: Europe marker moves {moved} "
+                "toward the Confederacy.",
+            )
+    for location in before:
+        if location not in held:
+            moved = move_europe(state, "union", 1)
+            log(
+                state,
+                f"{name(location)} lost by the Confederacy: Europe marker moves {moved} back.",
+            )
+    state["captures"] = held
+
+
+def initial_stock() -> dict[str, Any]:
+    armies = COUNTERS["armies"]
+    forts = COUNTERS["forts"]
+    stock: dict[str, Any] = {
+        side: {"armies": dict(armies[side]), "forts": int(forts[side])} for side in armies
+    }
+    stock["flags"] = int(COUNTERS["flags"])
+    return stock
+
+
+def enemy_present(state: State, side: str, location: str) -> bool:
+    return opponent(side) in sides_in(state, location)

@@ -1,0 +1,240 @@
+"""The Lincoln rules engine: set-up, views (the one gate of hidden information), secrets
+and conservation invariants. The flow of play is in steps.py and combat.py."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from rules.core import Game, State, Step, View, goto, heading, log
+from rules.lincoln import board, piles
+from rules.lincoln.combat import battle_view
+from rules.lincoln.data import (
+    BLOCKADE,
+    CARDS,
+    COUNTERS,
+    EUROPE,
+    EUROPE_START,
+    LINKS,
+    LOCATIONS,
+    ROLE_NAMES,
+    ROLES,
+    SETUP,
+    card_facts,
+)
+from rules.lincoln.steps import ACTIONS_PER_TURN, STEPS
+
+TOTAL_CARDS = len(CARDS)
+
+
+class Lincoln(Game):
+    name = "lincoln"
+    title = "Lincoln"
+    roles = ROLES
+    role_names: ClassVar[Mapping[str, str]] = ROLE_NAMES
+    state_version = 1
+    steps: ClassVar[Mapping[str, Step]] = STEPS
+    renderer = None
+    policy = "rules.lincoln.strategy"
+    summary = (
+        "Two players, Union and Confederate, each with their own deck. A turn is two "
+        "actions (plus free actions): deploy a unit by discarding cards (the card built is "
+        "removed from the game, except 1-strength armies), move armies by rail with a train "
+        "card, sail Union armies between ports with naval cards, attack, discard or play a "
+        "card's action; then refill. Battles: each side plays a card face down for its "
+        "leadership; the loser retreats. Ships tighten the Blockade (Confederate hand size, "
+        "Union VP); politicians and battles move the Europe track. The Union needs 2 VP at "
+        "its first reshuffle, 5 at its second and 12 when its deck runs out a third time; "
+        "Europe at its end, or Washington held, wins for the Confederacy; Vicksburg and "
+        "Richmond together win for the Union."
+    )
+
+    # ------------------------------------------------------------------- set-up
+
+    def initialise(self, state: State) -> None:
+        state.update(
+            {
+                "board": {loc: [[], []] for loc in LOCATIONS},
+                "flags": {},
+                "stock": board.initial_stock(),
+                "blockade": int(MAP_TRACK_START),
+                "europe": EUROPE_START,
+                "captures": [],
+                "turn": {"number": 1, "player": SETUP["first"], "actions_left": ACTIONS_PER_TURN},
+                "doing": None,
+                "event": None,
+                "battle": None,
+                "last_battle": None,
+            }
+        )
+        for role in ROLES:
+            for location, strength in SETUP["armies"][role]:
+                unit = board.take_army(state, role, int(strength))
+                assert unit is not None
+                state["board"][location][0].append(unit)
+        state["piles"] = piles.initial_piles(state)
+        heading(state, "Set-up")
+        log(state, "Armies are deployed; the I and II cards are set aside; Union plays first.")
+        for role in ROLES:
+            piles.draw(self, state, role, int(SETUP["hand_size"][role]))
+        heading(state, "Turn 1: Union")
+        goto(self, state, "turn")
+
+    # -------------------------------------------------------------------- views
+
+    def score(self, state: State) -> dict[str, int]:
+        return {"union": board.union_vp(state)}
+
+    def public_view(self, state: State) -> View:
+        locations: dict[str, Any] = {}
+        for loc, data in LOCATIONS.items():
+            locations[loc] = {
+                "name": data["name"],
+                "colour": data["colour"],
+                "halves": list(data["halves"]),
+                "vp": int(data["vp"]),
+                "port": bool(data["port"]),
+                "naval_defense": int(data["naval_defense"]),
+                "sea_half": data["sea_half"],
+                "top_three": bool(data["top_three"]),
+                "supply_source": bool(data["supply_source"]),
+                "control": board.control(state, loc),
+                "flag": loc in state["flags"],
+                "flag_side": state["flags"].get(loc),
+                "contested": board.contested(state, loc),
+                "units": [[dict(u) for u in half] for half in state["board"][loc]],
+                "xy": list(data["map_xy"]),
+            }
+        pile_view = {}
+        for role in ROLES:
+            p = state["piles"][role]
+            pile_view[role] = {
+                "deck": len(p["deck"]),
+                "discard": len(p["discard"]),
+                "removed": len(p["removed"]),
+                "hand": len(p["hand"]),
+                "reshuffles": int(p["reshuffles"]),
+                "waves": {w: "waiting" if p["waves"][w] else "added" for w in ("I", "II")},
+            }
+        stock: dict[str, Any] = {
+            role: {
+                "armies": sum(state["stock"][role]["armies"].values()),
+                "forts": state["stock"][role]["forts"],
+                "by_strength": dict(state["stock"][role]["armies"]),
+            }
+            for role in ROLES
+        }
+        stock["flags"] = state["stock"]["flags"]
+        return {
+            "title": self.title,
+            "locations": locations,
+            "links": [
+                {
+                    "a": link["a"],
+                    "a_half": link["a_half"],
+                    "b": link["b"],
+                    "b_half": link["b_half"],
+                    "colour": link["colour"],
+                    "modifier": link["modifier"],
+                }
+                for link in LINKS
+            ],
+            "tracks": {
+                "blockade": {
+                    "position": state["blockade"],
+                    "spaces": [dict(space) for space in BLOCKADE],
+                },
+                "europe": {
+                    "position": state["europe"],
+                    "spaces": list(EUROPE),
+                    "start": EUROPE_START,
+                },
+            },
+            "piles": pile_view,
+            "stock": stock,
+            "vp": {"union": board.union_vp(state)},
+            "turn": dict(state["turn"]),
+            "battle": battle_view(state, None),
+            "last_battle": state["last_battle"],
+            "captures": list(state["captures"]),
+            "moving": _moving(state),
+        }
+
+    def private_view(self, state: State, role: str) -> View:
+        p = state["piles"][role]
+        return {
+            "hand": [card_facts(c) for c in p["hand"]],
+            "battle": battle_view(state, role),
+            "hand_size": piles.hand_size(state, role),
+        }
+
+    def catalogue(self) -> list[dict[str, Any]]:
+        return [card_facts(c) for c in CARDS]
+
+    # ---------------------------------------------------------- generic test hooks
+
+    def secrets(self, state: State, role: str) -> set[str]:
+        p = state["piles"][role]
+        hidden = set(p["hand"]) | set(p["deck"]) | set(p["discard"]) | set(p["removed"])
+        battle = state["battle"]
+        if battle is not None and not battle["revealed"] and battle["cards"].get(role):
+            hidden.add(battle["cards"][role])
+        return hidden
+
+    def invariants(self, state: State) -> list[str]:
+        problems: list[str] = []
+        seen: list[str] = []
+        for role in ROLES:
+            p = state["piles"][role]
+            seen += p["deck"] + p["hand"] + p["discard"] + p["removed"]
+            seen += p["waves"]["I"] + p["waves"]["II"]
+        battle = state["battle"]
+        if battle is not None:
+            seen += [c for c in battle["cards"].values() if c]
+        if sorted(seen) != sorted(CARDS):
+            problems.append(f"{len(seen)} cards accounted for, not each of the {TOTAL_CARDS} once")
+        for role in ROLES:
+            on_map = {"1": 0, "2": 0, "3": 0}
+            forts = 0
+            extra = []
+            if battle is not None:
+                extra = [u for u in battle["attackers"] + battle["retreating"] if u["side"] == role]
+            for unit in [u for loc in LOCATIONS for u in board.units(state, loc, role)] + extra:
+                if unit["kind"] == "fort":
+                    forts += 1
+                else:
+                    on_map[str(unit["strength"])] += 1
+            for strength, count in on_map.items():
+                total = count + state["stock"][role]["armies"][strength]
+                if total != COUNTERS["armies"][role][strength]:
+                    problems.append(f"{role} {strength}-armies: {total} counters")
+            if forts + state["stock"][role]["forts"] != COUNTERS["forts"][role]:
+                problems.append(f"{role} forts: {forts + state['stock'][role]['forts']}")
+        if len(state["flags"]) + state["stock"]["flags"] != COUNTERS["flags"]:
+            problems.append("control flags do not add up")
+        for loc in LOCATIONS:
+            for half in state["board"][loc]:
+                if len({u["side"] for u in half}) > 1 and not (
+                    battle is not None and battle["location"] == loc
+                ):
+                    problems.append(f"both sides in one half of {loc}")
+            if "confederate" in board.sides_in(state, loc) and LOCATIONS[loc]["top_three"]:
+                problems.append(f"Confederate units in {loc}")
+        for loc, side in state["flags"].items():
+            if LOCATIONS[loc]["colour"] == side:
+                problems.append(f"{side} flag on its own colour in {loc}")
+        if not 0 <= state["europe"] < len(EUROPE) or not 0 <= state["blockade"] < len(BLOCKADE):
+            problems.append("a track marker is off its track")
+        return problems
+
+
+def _moving(state: State) -> dict[str, Any] | None:
+    """A move being chosen (public: the armies are on the map for all to see)."""
+    doing = state["doing"]
+    if doing is None or doing.get("kind") != "move" or doing.get("from") is None:
+        return None
+    return {"from": doing["from"], "to": doing.get("to"), "picked": list(doing["picked"])}
+
+
+MAP_TRACK_START = 0
+GAME = Lincoln()

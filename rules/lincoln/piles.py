@@ -1,0 +1,147 @@
+"""Each side's cards: draw pile, hand, discard pile, removed cards and the I and II piles
+set aside; refill, reshuffles with their additions, and the Union's VP checks."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules.core import State, log, plural, private_log, seal, shuffle
+from rules.lincoln.board import union_vp
+from rules.lincoln.data import BLOCKADE, ROLE_NAMES, ROLES, card_name, cards_of
+
+if TYPE_CHECKING:
+    from rules.core import Game
+
+UNION_HAND = 6
+#: VP the Union needs at its first and second reshuffle, or the Confederacy wins at once.
+RESHUFFLE_CHECKS = {1: 2, 2: 5}
+WIN_VP = 12
+
+
+def initial_piles(state: State) -> dict[str, Any]:
+    piles: dict[str, Any] = {}
+    for role in ROLES:
+        deck = cards_of(role, "base")
+        shuffle(state, deck)
+        piles[role] = {
+            "deck": deck,
+            "hand": [],
+            "discard": [],
+            "removed": [],
+            "reshuffles": 0,
+            "waves": {"I": cards_of(role, "I"), "II": cards_of(role, "II")},
+        }
+    return piles
+
+
+def hand_size(state: State, role: str) -> int:
+    if role == "union":
+        return UNION_HAND
+    return int(BLOCKADE[state["blockade"]]["hand_size"])
+
+
+def reshuffle(game: Game, state: State, role: str) -> bool:
+    """Make a new draw pile of the discards, adding the I cards the first time and the II
+    cards the second; the Union checks its VP. False when the game ended instead."""
+    piles = state["piles"][role]
+    number = int(piles["reshuffles"]) + 1
+    if role == "union" and number > 2:
+        final_count(game, state)
+        return False
+    piles["reshuffles"] = number
+    fresh = list(piles["discard"])
+    piles["discard"] = []
+    wave = {1: "I", 2: "II"}.get(number)
+    added: list[str] = []
+    if wave is not None:
+        added = list(piles["waves"][wave])
+        piles["waves"][wave] = []
+    fresh += added
+    shuffle(state, fresh)
+    piles["deck"] = fresh + piles["deck"]
+    extra = f", adding the {len(added)} {wave} cards" if added else ""
+    log(state, f"{ROLE_NAMES[role]} reshuffles (reshuffle {number}){extra}.")
+    if role == "union" and number in RESHUFFLE_CHECKS:
+        vp, need = union_vp(state), RESHUFFLE_CHECKS[number]
+        log(state, f"Union VP check at reshuffle {number}: {vp} VP (needs {need}).")
+        if vp < need:
+            game.finish(
+                state,
+                "confederate",
+                f"the Union had {vp} VP at its reshuffle {number}, fewer than {need}",
+                {"union": vp},
+                code=f"reshuffle_{number}_check",
+            )
+            return False
+    return True
+
+
+def final_count(game: Game, state: State) -> None:
+    """The Union's deck is exhausted a third time: 12 VP or more wins."""
+    vp = union_vp(state)
+    log(state, f"The Union deck is exhausted for the third time: {vp} VP.")
+    if vp >= WIN_VP:
+        game.finish(
+            state,
+            "union",
+            f"{vp} VP when its deck ran out a third time",
+            {"union": vp},
+            code="final_vp",
+        )
+    else:
+        game.finish(
+            state,
+            "confederate",
+            f"the Union had only {vp} VP (needs {WIN_VP}) when its deck ran out a third time",
+            {"union": vp},
+            code="final_vp",
+        )
+
+
+def draw(game: Game, state: State, role: str, count: int) -> list[str]:
+    """Draw up to ``count`` cards into the hand, reshuffling when the pile runs out; stops
+    early if the game ends or (Confederate) no card is left anywhere."""
+    piles = state["piles"][role]
+    drawn: list[str] = []
+    for _ in range(count):
+        if not piles["deck"]:
+            if role == "confederate" and not piles["discard"] and not _due(piles):
+                break
+            if not reshuffle(game, state, role):
+                break
+        if not piles["deck"]:
+            break
+        seal(state)
+        card = piles["deck"].pop()
+        piles["hand"].append(card)
+        drawn.append(card)
+    if drawn:
+        private_log(state, role, "You draw " + ", ".join(card_name(c) for c in drawn) + ".")
+    return drawn
+
+
+def _due(piles: dict[str, Any]) -> list[str]:
+    wave = {0: "I", 1: "II"}.get(int(piles["reshuffles"]))
+    return list(piles["waves"][wave]) if wave else []
+
+
+def refill(game: Game, state: State, role: str) -> None:
+    """At the end of its turn the active side draws up to its hand size."""
+    piles = state["piles"][role]
+    short = hand_size(state, role) - len(piles["hand"])
+    if short > 0:
+        drawn = draw(game, state, role, short)
+        if drawn or state["outcome"] is None:
+            log(state, f"{ROLE_NAMES[role]} draws {plural(len(drawn), 'card')}.")
+
+
+def discard(state: State, role: str, card: str) -> None:
+    piles = state["piles"][role]
+    piles["hand"].remove(card)
+    piles["discard"].append(card)
+
+
+def remove(state: State, role: str, card: str) -> None:
+    piles = state["piles"][role]
+    piles["hand"].remove(card)
+    piles["removed"].append(card)

@@ -1,0 +1,794 @@
+"""The flow of play of Lincoln, as a table of named steps in rulebook order.
+
+``turn`` (two actions and any free actions) -> one of the actions: ``place`` / ``pay``
+(deploy a unit), ``move_from`` / ``move_to`` / ``move_via`` / ``move_pick`` (move army),
+``naval_to`` / ``naval_pick`` (naval movement), ``discard_pick`` (discard cards), a card's
+action or free action (``place`` when it raises an army), a declared attack, or pass ->
+back to ``turn`` -> ``end_turn`` (immediate ends, refill) -> the other side's ``turn``.
+A move or naval movement into an enemy-occupied location, and a declared attack, run the
+battle (combat.py): ``battle_attacker_card`` -> ``battle_defender`` -> ``battle_reveal``
+-> ``battle_casualties`` -> ``battle_retreat`` -> ``battle_end``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules.core import Actions, Arg, State, Step, goto, heading, log
+from rules.lincoln import board, combat, events, piles
+from rules.lincoln.board import describe, unit_key
+from rules.lincoln.common import finish_action, naval_cards, options, train_cards
+from rules.lincoln.data import (
+    CARDS,
+    LOCATIONS,
+    PORTS,
+    ROLE_NAMES,
+    card_name,
+    half_name,
+    name,
+    opponent,
+)
+
+if TYPE_CHECKING:
+    from rules.core import Game
+
+ACTIONS_PER_TURN = 2
+
+
+def _player(state: State) -> str:
+    return str(state["turn"]["player"])
+
+
+def _hand(state: State, role: str) -> list[str]:
+    hand: list[str] = state["piles"][role]["hand"]
+    return hand
+
+
+def _doing(state: State) -> dict[str, Any]:
+    doing: dict[str, Any] = state["doing"]
+    return doing
+
+
+# --------------------------------------------------------------------- deploy unit
+
+
+def deploy_places(state: State, role: str, card: str) -> dict[str, bool]:
+    """Where a card's army or fort may be placed: controlled supplied locations (False),
+    and controlled ports reached by also discarding a naval card (True)."""
+    cost = int(CARDS[card]["top"]["cost"])
+    others = len(_hand(state, role)) - 1
+    places: dict[str, bool] = {}
+    if others >= cost:
+        places = {loc: False for loc in sorted(board.supplied(state, role))}
+    if others >= cost + 1 and naval_cards(state, role, exclude=(card,)):
+        for port in PORTS:
+            if port not in places and board.control(state, port) == role:
+                places[port] = True
+    return places
+
+
+def deployable(state: State, role: str, card: str) -> bool:
+    top = CARDS[card]["top"]
+    kind, cost = top["kind"], int(top["cost"])
+    if kind == "none":
+        return False
+    if kind == "army":
+        if state["stock"][role]["armies"][str(top["strength"])] <= 0:
+            return False
+        return bool(deploy_places(state, role, card))
+    if kind == "fort":
+        return state["stock"][role]["forts"] > 0 and bool(deploy_places(state, role, card))
+    if len(_hand(state, role)) - 1 < cost:
+        return False
+    if kind == "ship":
+        return events.blockade_room(state, role)
+    return events.europe_room(state, role)
+
+
+def _top_text(card: str) -> str:
+    top = CARDS[card]["top"]
+    what = f"{top['strength']}-strength army" if top["kind"] == "army" else top["kind"]
+    return f"{what} (cost {top['cost']})"
+
+
+def execute_deploy(game: Game, state: State, role: str) -> None:
+    doing = _doing(state)
+    card = doing["card"]
+    top = CARDS[card]["top"]
+    kind = top["kind"]
+    if kind == "army" and int(top["strength"]) == 1:
+        piles.discard(state, role, card)
+    else:
+        piles.remove(state, role, card)
+    who = ROLE_NAMES[role]
+    if kind in ("army", "fort"):
+        unit = (
+            board.take_army(state, role, int(top["strength"]))
+            if kind == "army"
+            else board.take_fort(state, role)
+        )
+        assert unit is not None
+        state["board"][doing["at"]][doing["half"]].append(unit)
+        log(
+            state,
+            f"{who} deploys {card_name(card)}: a {describe(unit)} in {name(doing['at'])} "
+            f"({half_name(doing['at'], doing['half'])}).",
+        )
+    elif kind == "ship":
+        moved = events.move_blockade(state, role, 1)
+        log(state, f"{who} deploys {card_name(card)}: the Blockade marker moves {moved}.")
+    else:
+        moved = board.move_europe(state, role, 1)
+        log(state, f"{who} deploys {card_name(card)}: the Europe marker moves {moved} their way.")
+    finish_action(game, state)
+
+
+class Place(Step):
+    """Where a deployed (or raised) unit goes: a location, then one of its halves."""
+
+    def _places(self, state: State, role: str) -> dict[str, bool]:
+        doing = _doing(state)
+        if doing["kind"] == "raise":
+            return {p: False for p in events.raise_places(state, role, int(doing["strength"]))}
+        return deploy_places(state, role, doing["card"])
+
+    def active(self, game: Game, state: State) -> tuple[str, ...]:
+        return (_player(state),)
+
+    def prompt(self, game: Game, state: State, role: str) -> str:
+        doing = _doing(state)
+        what = (
+            f"a {doing['strength']}-strength army"
+            if doing["kind"] == "raise"
+            else _top_text(doing["card"])
+        )
+        if doing["at"] is None:
+            return (
+                f"Place {what}: choose a location you control that traces supply by rail "
+                "(or a port you control, by also discarding a naval card)."
+            )
+        return f"Place {what} in {name(doing['at'])}: choose the half."
+
+    def actions(self, game: Game, state: State, role: str) -> Actions:
+        if _doing(state)["at"] is None:
+            return {"at": list(self._places(state, role))}
+        return {"half": [0, 1]}
+
+    def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
+        if verb == "half":
+            return f"{half_name(_doing(state)['at'], int(str(arg)))} half"
+        by_sea = self._places(state, role).get(str(arg))
+        return name(str(arg)) + (" (by sea: discard a naval card too)" if by_sea else "")
+
+    def on_at(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        doing = _doing(state)
+        doing["naval_due"] = self._places(state, role)[str(arg)]
+        doing["at"] = str(arg)
+
+    def on_half(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        doing = _doing(state)
+        doing["half"] = int(str(arg))
+        if doing["kind"] == "raise":
+            unit = board.take_army(state, role, int(doing["strength"]))
+            assert unit is not None
+            state["board"][doing["at"]][doing["half"]].append(unit)
+            log(state, f"{ROLE_NAMES[role]} raises a {describe(unit)} in {name(doing['at'])}.")
+            state["doing"] = None
+            events.resume(game, state)
+            return
+        goto(game, state, "pay")
+
+
+class Pay(Step):
+    """Pay a deployment: discard as many other cards as its cost (plus a naval card for a
+    port reached by sea)."""
+
+    def enter(self, game: Game, state: State) -> None:
+        doing = _doing(state)
+        if doing["paid"] >= int(CARDS[doing["card"]]["top"]["cost"]) and not doing["naval_due"]:
+            execute_deploy(game, state, _player(state))
+
+    def active(self, game: Game, state: State) -> tuple[str, ...]:
+        return (_player(state),)
+
+    def prompt(self, game: Game, state: State, role: str) -> str:
+        doing = _doing(state)
+        cost = int(CARDS[doing["card"]]["top"]["cost"])
+        if doing["naval_due"]:
+            return f"Deploying {card_name(doing['card'])} by sea: discard a naval card."
+        left = cost - doing["paid"]
+        return f"Deploying {card_name(doing['card'])}: discard {left} more card(s) to pay."
+
+    def actions(self, game: Game, state: State, role: str) -> Actions:
+        doing = _doing(state)
+        card = doing["card"]
+        if doing["naval_due"]:
+            return {"pay": options(naval_cards(state, role, exclude=(card,)))}
+        return {"pay": [c for c in _hand(state, role) if c != card]}
+
+    def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
+        return f"Discard {card_name(str(arg))}"
+
+    def on_pay(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        doing = _doing(state)
+        piles.discard(state, role, str(arg))
+        if doing["naval_due"]:
+            doing["naval_due"] = False
+        else:
+            doing["paid"] += 1
+        self.enter(game, state)
+
+
+# ----------------------------------------------------------------------- move army
+
+
+def movable_from(state: State, role: str) -> list[str]:
+    return [
+        loc
+        for loc in LOCATIONS
+        if any(u["kind"] == "army" for u in board.units(state, loc, role))
+        and (board.adjacent_arrivals(state, role, loc) or board.arrivals(state, role, loc))
+    ]
+
+
+def move_destinations(state: State, role: str, start: str) -> list[str]:
+    near = board.adjacent_arrivals(state, role, start)
+    far = board.arrivals(state, role, start)
+    return list(near) + [d for d in far if d not in near]
+
+
+def arrive(
+    game: Game, state: State, role: str, moving: list[Any], dest: str, half: int, **how: Any
+) -> None:
+    """Units arrive in a half: an empty enemy location is taken, a friendly half joined,
+    an enemy-occupied location attacked."""
+    if not board.enemy_present(state, role, dest) or board.half_side(state, dest, half) == role:
+        state["board"][dest][half].extend(moving)
+        board.take_empty(state, role, dest)
+        finish_action(game, state)
+        return
+    combat.start_battle(game, state, role, dest, half, moving, **how)
+
+
+class MoveFrom(Step):
+    def active(self, game: Game, state: State) -> tuple[str, ...]:
+        return (_player(state),)
+
+    def prompt(self, game: Game, state: State, role: str) -> str:
+        return "Move army: choose the location your armies move from."
+
+    def actions(self, game: Game, state: State, role: str) -> Actions:
+        return {"from": options(movable_from(state, role))}
+
+    def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
+        armies = [describe(u) for u in board.units(state, str(arg), role) if u["kind"] == "army"]
+        return f"From {name(str(arg))} ({', '.join(armies)})"
+
+    def on_from(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        _doing(state)["from"] = str(arg)
+        goto(game, state, "move_to")
+
+
+class MoveTo(Step):
+    def active(self, game: Game, state: State) -> tuple[str, ...]:
+        return (_player(state),)
+
+    def prompt(self, game: Game, state: State, role: str) -> str:
+        start = _doing(state)["from"]
+        return (
+            f"Move from {name(start)}: an adjacent location (some or all armies along one "
+            "link) or further along friendly links (one army). Entering an enemy-occupied "
+            "location starts a battle."
+        )
+
+    def actions(self, game: Game, state: State, role: str) -> Actions:
+        return {"to": options(move_destinations(state, role, _doing(state)["from"]))}
+
+    def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
+        dest = str(arg)
+        near = dest in board.adjacent_arrivals(state, role, _doing(state)["from"])
+        tag = ""
+        if board.enemy_present(state, role, dest):
+            tag = " (battle)"
+        elif board.control(state, dest) not in (role, None):
+            tag = " (take control)"
+        return f"To {name(dest)}{'' if near else ' (one army)'}{tag}"
+
+    def on_to(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        doing = _doing(state)
+        dest, start = str(arg), doing["from"]
+        doing["to"] = dest
+        near = board.adjacent_arrivals(state, role, start)
+        if dest in near:
+            half, link = near[dest]
+            doing.update(group=True, half=half, link=link, via=start)
+            goto(game, state, "move_pick")
+            return
+        ways = board.arrivals(state, role, start)[dest]
+        doing["group"] = False
+        if len(ways) > 1 and board.enemy_present(state, role, dest):
+            goto(game, state, "move_via")
+            return
+        via, half, link = ways[0]
+        doing.update(half=half, link=link, via=via)
+        goto(game, state, "move_pick")
+
+
+class MoveVia(Step):
+    def active(self, game: Game, state: State) -> tuple[str, ...]:
+        return (_player(state),)
+
+    def _ways(self, state: State, role: str) -> list[tuple[str, int, int]]:
+        doing = _doing(state)
+        return board.arrivals(state, role, doing["from"])[doing["to"]]
+
+    def prompt(self, game: Game, state: State, role: str) -> str:
+        dest = name(_doing(state)["to"])
+        return f"Choose the last location before {dest} (the link you attack along)."
+
+    def actions(self, game: Game, state: State, role: str) -> Actions:
+        return {"via": [way[0] for way in self._ways(state, role)]}
+
+    def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
+        for via, half, _link in self._ways(state, role):
+            if via == arg:
+                return f"Via {name(via)} (into the {half_name(_doing(state)['to'], half)} half)"
+        return str(arg)
+
+    def on_via(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        doing = _doing(state)
+        for via, half, link in self._ways(state, role):
+            if via == arg:
+                doing.update(via=via, half=half, link=link)
+        goto(game, state, "move_pick")
+
+
+class MovePick(Step):
+    """Which armies move: some or all along one link, or a single one further."""
+
+    def enter(self, game: Game, state: State) -> None:
+        doing = _doing(state)
+        doing.setdefault("picked", [])
+        left = self._left(state, _player(state))
+        if not doing["picked"] and len(left) == 1:
+            doing["picked"].append(left[0])
+            self._go(game, state, _player(state))
+        elif doing["picked"] and (not doing["group"] or not left):
+            self._go(game, state, _player(state))
+
+    def _left(self, state: State, role: str) -> list[str]:
+        doing = _doing(state)
+        keys = [unit_key(u) for u in board.units(state, doing["from"], role) if u["kind"] == "army"]
+        for key in doing["picked"]:
+            keys.remove(key)
+        return keys
+
+    def active(self, game: Game, state: State) -> tuple[str, ...]:
+        return (_player(state),)
+
+    def prompt(self, game: Game, state: State, role: str) -> str:
+        doing = _doing(state)
+        if not doing["group"]:
+            return f"Choose the army that moves to {name(doing['to'])}."
+        picked = ", ".join(doing["picked"]) or "none yet"
+        return f"Choose the armies that move to {name(doing['to'])} (chosen: {picked}); then Go."
+
+    def actions(self, game: Game, state: State, role: str) -> Actions:
+        actions: Actions = {}
+        left = sorted(set(self._left(state, role)))
+        if left:
+            actions["army"] = options(left)
+        if _doing(state)["picked"]:
+            actions["go"] = True
+        return actions
+
+    def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
+        if verb == "go":
+            return "Go"
+        return f"{str(arg)[4:]}-strength army"
+
+    def on_army(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        _doing(state)["picked"].append(str(arg))
+        self.enter(game, state)
+
+    def on_go(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        self._go(game, state, role)
+
+    def _go(self, game: Game, state: State, role: str) -> None:
+        doing = _doing(state)
+        start = doing["from"]
+        origin_half = _leaving_half(doing["via"], doing["to"], doing["link"])
+        moving = [board.remove_unit(state, start, role, key) for key in doing["picked"]]
+        units = [u for u in moving if u is not None]
+        board.settle_control(state, start)
+        log(
+            state,
+            f"{ROLE_NAMES[role]} moves {', '.join(describe(u) for u in units)} from "
+            f"{name(start)} to {name(doing['to'])}.",
+        )
+        arrive(
+            game,
+            state,
+            role,
+            units,
+            doing["to"],
+            doing["half"],
+            by="rail",
+            link=doing["link"],
+            origin=doing["via"],
+            origin_half=origin_half,
+        )
+
+
+def _leaving_half(via: str, dest: str, link: int) -> int:
+    from rules.lincoln.data import LINKS
+
+    data = LINKS[link]
+    return int(data["a_half"] if data["a"] == via else data["b_half"])
+
+
+# ------------------------------------------------------------------ naval movement
+
+
+def naval_sources(state: State, role: str, dest: str, picked: list[str]) -> list[str]:
+    """Armies in other ports that may sail, as ``port:army<n>``."""
+    found: list[str] = []
+    for port in PORTS:
+        if port == dest:
+            continue
+        keys = [unit_key(u) for u in board.units(state, port, role) if u["kind"] == "army"]
+        for pick in picked:
+            where, key = pick.split(":")
+            if where == port:
+                keys.remove(key)
+        found += sorted({f"{port}:{key}" for key in keys})
+    return found
+
+
+def naval_destinations(state: State, role: str) -> list[str]:
+    return [p for p in PORTS if naval_sources(state, role, p, [])]
+
+
+class NavalTo(Step):
+    def active(self, game: Game, state: State) -> tuple[str, ...]:
+        return (_player(state),)
+
+    def prompt(self, game: Game, state: State, role: str) -> str:
+        return "Naval movement: choose the port your armies sail to (one army per naval card)."
+
+    def actions(self, game: Game, state: State, role: str) -> Actions:
+        return {"to": options(naval_destinations(state, role))}
+
+    def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
+        port = str(arg)
+        tag = " (battle)" if board.enemy_present(state, role, port) else ""
+        mod = LOCATIONS[port]["naval_defense"]
+        return f"To {name(port)}{tag}" + (f", naval defense +{mod}" if mod else "")
+
+    def on_to(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        _doing(state)["to"] = str(arg)
+        goto(game, state, "naval_pick")
+
+
+class NavalPick(Step):
+    def active(self, game: Game, state: State) -> tuple[str, ...]:
+        return (_player(state),)
+
+    def prompt(self, game: Game, state: State, role: str) -> str:
+        doing = _doing(state)
+        return (
+            f"Naval movement to {name(doing['to'])}: {len(doing['moving'])} army(ies) chosen, "
+            f"{len(doing['cards'])} naval card(s) played. Choose an army for each card, play "
+            "another naval card for another army, or Go."
+        )
+
+    def actions(self, game: Game, state: State, role: str) -> Actions:
+        doing = _doing(state)
+        actions: Actions = {}
+        if len(doing["moving"]) < len(doing["cards"]):
+            sources = naval_sources(state, role, doing["to"], doing["moving"])
+            if sources:
+                actions["army"] = options(sources)
+        else:
+            more = naval_cards(state, role)
+            if more and naval_sources(state, role, doing["to"], doing["moving"]):
+                actions["naval"] = options(more)
+        if doing["moving"]:
+            actions["go"] = True
+        return actions
+
+    def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
+        if verb == "go":
+            return "Go"
+        if verb == "naval":
+            return f"Play {card_name(str(arg))} for one more army"
+        port, key = str(arg).split(":")
+        return f"{key[4:]}-strength army from {name(port)}"
+
+    def on_army(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        _doing(state)["moving"].append(str(arg))
+
+    def on_naval(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        piles.discard(state, role, str(arg))
+        _doing(state)["cards"].append(str(arg))
+
+    def on_go(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        doing = _doing(state)
+        dest = doing["to"]
+        units = []
+        for pick in doing["moving"]:
+            port, key = pick.split(":")
+            unit = board.remove_unit(state, port, role, key)
+            assert unit is not None
+            units.append(unit)
+            board.settle_control(state, port)
+        log(
+            state,
+            f"{ROLE_NAMES[role]} sails {', '.join(describe(u) for u in units)} to {name(dest)}.",
+        )
+        half = int(LOCATIONS[dest]["sea_half"])
+        arrive(
+            game,
+            state,
+            role,
+            units,
+            dest,
+            half,
+            by="naval",
+            link=None,
+            origin=None,
+            origin_half=None,
+        )
+
+
+# ------------------------------------------------------------------------ the turn
+
+
+def attack_places(state: State, role: str) -> list[str]:
+    return [
+        loc
+        for loc in LOCATIONS
+        if board.contested(state, loc)
+        and any(u["kind"] == "army" for u in board.units(state, loc, role))
+    ]
+
+
+def free_cards(state: State, role: str) -> list[str]:
+    return [
+        c
+        for c in _hand(state, role)
+        if CARDS[c]["timing"] == "free" and events.playable(state, role, c)
+    ]
+
+
+class Turn(Step):
+    """The active side takes two actions, plus any number of free actions."""
+
+    def enter(self, game: Game, state: State) -> None:
+        if state["outcome"] is not None:
+            return
+        role = _player(state)
+        if state["turn"]["actions_left"] <= 0 and not free_cards(state, role):
+            goto(game, state, "end_turn")
+
+    def active(self, game: Game, state: State) -> tuple[str, ...]:
+        return (_player(state),)
+
+    def prompt(self, game: Game, state: State, role: str) -> str:
+        turn = state["turn"]
+        if turn["actions_left"] <= 0:
+            return "Your two actions are done: play free actions, or end your turn."
+        number = ACTIONS_PER_TURN - turn["actions_left"] + 1
+        sail = "sail, " if role == "union" else ""
+        return (
+            f"Turn {turn['number']}, action {number} of {ACTIONS_PER_TURN}: deploy a unit, "
+            f"move, {sail}attack in a contested location, discard, play a card's action, or "
+            "pass. Free actions cost no action."
+        )
+
+    def actions(self, game: Game, state: State, role: str) -> Actions:
+        hand = _hand(state, role)
+        actions: Actions = {}
+        free = free_cards(state, role)
+        if state["turn"]["actions_left"] <= 0:
+            if free:
+                actions["free"] = options(free)
+            actions["end"] = True
+            return actions
+        deploy = [c for c in hand if deployable(state, role, c)]
+        if deploy:
+            actions["deploy"] = options(deploy)
+        trains = train_cards(state, role)
+        if trains and movable_from(state, role):
+            actions["move"] = options(trains)
+        navals = naval_cards(state, role)
+        if role == "union" and navals and naval_destinations(state, role):
+            actions["naval"] = options(navals)
+        attacks = attack_places(state, role)
+        if attacks:
+            actions["attack"] = options(attacks)
+        if hand:
+            actions["discard"] = True
+        cards = [
+            c for c in hand if CARDS[c]["timing"] == "action" and events.playable(state, role, c)
+        ]
+        if cards:
+            actions["action"] = options(cards)
+        if free:
+            actions["free"] = options(free)
+        if not (role == "union" and len(hand) >= piles.UNION_HAND):
+            actions["pass"] = True
+        return actions
+
+    def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
+        if verb == "deploy":
+            return f"Deploy {card_name(str(arg))}: {_top_text(str(arg))}"
+        if verb == "move":
+            return f"Move army, discarding {card_name(str(arg))}"
+        if verb == "naval":
+            return f"Naval movement, playing {card_name(str(arg))}"
+        if verb == "attack":
+            return f"Attack in {name(str(arg))}"
+        if verb in ("action", "free"):
+            return f"{card_name(str(arg))}: {CARDS[str(arg)]['text']}"
+        return {"discard": "Discard cards", "pass": "Pass", "end": "End turn"}.get(verb, verb)
+
+    def _spend(self, state: State) -> None:
+        state["turn"]["actions_left"] -= 1
+
+    def on_deploy(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        self._spend(state)
+        card = str(arg)
+        state["doing"] = {
+            "kind": "deploy",
+            "card": card,
+            "paid": 0,
+            "naval_due": False,
+            "at": None,
+            "half": None,
+        }
+        if CARDS[card]["top"]["kind"] in ("army", "fort"):
+            goto(game, state, "place")
+        else:
+            goto(game, state, "pay")
+
+    def on_move(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        self._spend(state)
+        piles.discard(state, role, str(arg))
+        state["doing"] = {"kind": "move", "card": str(arg), "from": None, "picked": []}
+        goto(game, state, "move_from")
+
+    def on_naval(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        self._spend(state)
+        piles.discard(state, role, str(arg))
+        state["doing"] = {"kind": "naval", "cards": [str(arg)], "to": None, "moving": []}
+        goto(game, state, "naval_to")
+
+    def on_attack(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        self._spend(state)
+        location = str(arg)
+        half = 0 if board.half_side(state, location, 0) == opponent(role) else 1
+        mine = [u for u in state["board"][location][1 - half] if u["kind"] == "army"]
+        for unit in mine:
+            state["board"][location][1 - half].remove(unit)
+        combat.start_battle(
+            game,
+            state,
+            role,
+            location,
+            half,
+            mine,
+            by="inside",
+            link=None,
+            origin=location,
+            origin_half=1 - half,
+        )
+
+    def on_discard(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        self._spend(state)
+        state["doing"] = {"kind": "discard", "count": 0}
+        goto(game, state, "discard_pick")
+
+    def on_action(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        self._spend(state)
+        events.begin(game, state, role, str(arg))
+
+    def on_free(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        events.begin(game, state, role, str(arg))
+
+    def on_pass(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        self._spend(state)
+        log(state, f"{ROLE_NAMES[role]} passes.")
+        finish_action(game, state)
+
+    def on_end(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        goto(game, state, "end_turn")
+
+
+class DiscardPick(Step):
+    def active(self, game: Game, state: State) -> tuple[str, ...]:
+        return (_player(state),)
+
+    def prompt(self, game: Game, state: State, role: str) -> str:
+        count = _doing(state)["count"]
+        return f"Discard cards: choose a card to discard ({count} so far), or Done."
+
+    def actions(self, game: Game, state: State, role: str) -> Actions:
+        actions: Actions = {"card": list(_hand(state, role))}
+        if _doing(state)["count"]:
+            actions["done"] = True
+        return actions
+
+    def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
+        return "Done" if verb == "done" else f"Discard {card_name(str(arg))}"
+
+    def on_card(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        piles.discard(state, role, str(arg))
+        _doing(state)["count"] += 1
+        if not _hand(state, role):
+            self.on_done(game, state, role, None)
+
+    def on_done(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        log(state, f"{ROLE_NAMES[role]} discards {_doing(state)['count']} card(s).")
+        finish_action(game, state)
+
+
+class EndTurn(Step):
+    """The end of a turn: immediate ends, then the active side refills its hand."""
+
+    def enter(self, game: Game, state: State) -> None:
+        role = _player(state)
+        vp = board.union_vp(state)
+        if role == "union" and board.control(state, "washington") == "confederate":
+            game.finish(
+                state,
+                "confederate",
+                "the Confederacy controls Washington at the end of a Union turn",
+                {"union": vp},
+                code="washington",
+            )
+            return
+        if (
+            role == "confederate"
+            and board.control(state, "vicksburg") == "union"
+            and board.control(state, "richmond") == "union"
+        ):
+            game.finish(
+                state,
+                "union",
+                "the Union controls Vicksburg and Richmond at the end of a Confederate turn",
+                {"union": vp},
+                code="vicksburg_richmond",
+            )
+            return
+        piles.refill(game, state, role)
+        if state["outcome"] is not None:
+            return
+        nxt = opponent(role)
+        turn = state["turn"]
+        if nxt == "union":
+            turn["number"] += 1
+        turn.update(player=nxt, actions_left=ACTIONS_PER_TURN)
+        heading(state, f"Turn {turn['number']}: {ROLE_NAMES[nxt]}")
+        goto(game, state, "turn")
+
+
+STEPS: dict[str, Step] = {
+    "turn": Turn(),
+    "place": Place(),
+    "pay": Pay(),
+    "move_from": MoveFrom(),
+    "move_to": MoveTo(),
+    "move_via": MoveVia(),
+    "move_pick": MovePick(),
+    "naval_to": NavalTo(),
+    "naval_pick": NavalPick(),
+    "discard_pick": DiscardPick(),
+    "battle_attacker_card": combat.AttackerCard(),
+    "battle_defender": combat.DefenderChoice(),
+    "battle_reveal": combat.Reveal(),
+    "battle_casualties": combat.Casualties(),
+    "battle_retreat": combat.Retreat(),
+    "battle_end": combat.BattleEnd(),
+    "end_turn": EndTurn(),
+}
