@@ -200,26 +200,26 @@ def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     turn = view.get("turn") or {}
     mid = HEADER_H // 2
     x = 18
-    text(draw, (x, mid), f"Turn {turn.get('number', 1)}", 48, COLOURS["paper"], "lm")
-    x += text_width(f"Turn {turn.get('number', 1)}", 48) + 26
+    text(draw, (x, mid), f"Turn {turn.get('number', 1)}", 52, COLOURS["paper"], "lm")
+    x += text_width(f"Turn {turn.get('number', 1)}", 52) + 26
     outcome = view.get("outcome")
     if outcome:
         winner = outcome.get("winner")
         label = f"{_name(winner)} wins" if winner else "Drawn"
         fill = SIDE.get(winner or "", COLOURS["muted"])
-        box = tag(draw, (x, mid), label, 44, fill, COLOURS["white"])
+        box = tag(draw, (x, mid), label, 46, fill, COLOURS["white"])
         draw.rounded_rectangle(box, radius=(box[3] - box[1]) // 2, outline=GOLD, width=4)
     else:
         player = turn.get("player")
         left = int(turn.get("actions_left", 0))
         label = f"{_name(player)} · {_plural(left, 'action')} left"
-        tag(draw, (x, mid), label, 40, SIDE.get(player or "", COLOURS["muted"]), COLOURS["white"])
+        tag(draw, (x, mid), label, 46, SIDE.get(player or "", COLOURS["muted"]), COLOURS["white"])
     vp = int((view.get("vp") or {}).get("union", 0))
     right = WIDTH - 18
-    text(draw, (right, mid), f"{vp} VP", 48, GOLD, "rm")
+    text(draw, (right, mid), f"{vp} VP", 52, GOLD, "rm")
     text(
         draw,
-        (right - text_width(f"{vp} VP", 48) - 12, mid + 4),
+        (right - text_width(f"{vp} VP", 52) - 12, mid + 4),
         "Union",
         30,
         SIDE_LIGHT["union"],
@@ -635,10 +635,9 @@ def _legend(draw: ImageDraw.ImageDraw, bottom: int) -> None:
     for colour in (SIDE["union"], SIDE["confederate"], NEUTRAL_RAIL):
         draw.line((rx, y, rx + 12, y), fill=colour, width=4)
         rx += 16
-    text(draw, (rx + 4, y), "rail: Union, Confed., neutral", 12, ink, "lm")
-    draw.rectangle((x + col + 80, y - 6, x + col + 96, y + 6), fill=SIDE["union"])
-    text(draw, (x + col + 100, y), "= holder", 12, ink, "lm")
-    text(draw, (x + col + 76, y), "name strip", 12, ink, "rm")
+    text(draw, (rx + 4, y), "rail links", 12, ink, "lm")
+    draw.rectangle((x + col, y - 6, x + col + 16, y + 6), fill=SIDE["union"])
+    text(draw, (x + col + 24, y), "name strip: holder", 12, ink, "lm")
 
 
 # ------------------------------------------------------------------ tracks
@@ -739,6 +738,44 @@ CARD_W, CARD_H = 210, 232
 GAP = 14
 MARGIN = 20
 PER_ROW = 5
+HAND_TOP = 56
+HAND_ROW_H = 24 + CARD_H + 14
+
+
+def _own_battle_card(view: dict[str, Any], role: str) -> dict[str, Any] | None:
+    battle = view.get("battle") or {}
+    key = "attacker_card" if battle.get("attacker") == role else "defender_card"
+    card = battle.get(key)
+    return card if isinstance(card, dict) else None
+
+
+def hand_rows(view: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The hand image's rows: (label, cards), at most ``PER_ROW`` cards a row; the hand
+    first (one empty row when it is empty), then the player's own battle card if any."""
+    role = str(view.get("role") or "union")
+    groups: list[tuple[str, list[dict[str, Any]]]] = [("In hand", list(view.get("hand") or []))]
+    own = _own_battle_card(view, role)
+    if own is not None:
+        groups.append(("Your battle card (face down until both are revealed)", [own]))
+    rows: list[tuple[str, list[dict[str, Any]]]] = []
+    for label, cards in groups:
+        chunks = [cards[i : i + PER_ROW] for i in range(0, len(cards), PER_ROW)] or [[]]
+        for j, chunk in enumerate(chunks):
+            rows.append((label if j == 0 else "", chunk))
+    return rows
+
+
+def hand_boxes(view: dict[str, Any]) -> list[tuple[dict[str, Any], Box]]:
+    """Every card the hand image shows, with where it is drawn."""
+    placed: list[tuple[dict[str, Any], Box]] = []
+    y = HAND_TOP
+    for _, cards in hand_rows(view):
+        cy = y + 22
+        for i, card in enumerate(cards):
+            x = MARGIN + i * (CARD_W + GAP)
+            placed.append((card, (x, cy, x + CARD_W, cy + CARD_H)))
+        y += HAND_ROW_H
+    return placed
 
 
 def draw_hand(view: dict[str, Any]) -> Image.Image | None:
@@ -748,25 +785,10 @@ def draw_hand(view: dict[str, Any]) -> Image.Image | None:
         return None
     role = str(view.get("role") or "union")
     hand = list(view.get("hand") or [])
-    battle = view.get("battle") or {}
-    own = None
-    if battle:
-        key = "attacker_card" if battle.get("attacker") == role else "defender_card"
-        if isinstance(battle.get(key), dict):
-            own = battle[key]
-    groups: list[tuple[str, list[dict[str, Any]]]] = [("In hand", hand)]
-    if own is not None:
-        groups.append(("Your battle card (face down)", [own]))
-    rows: list[tuple[str, list[dict[str, Any]]]] = []
-    for label, cards in groups:
-        chunks = [cards[i : i + PER_ROW] for i in range(0, len(cards), PER_ROW)] or [[]]
-        for j, chunk in enumerate(chunks):
-            rows.append((label if j == 0 else "", chunk))
+    rows = hand_rows(view)
     widest = max(max(1, len(cards)) for _, cards in rows)
     width = max(640, 2 * MARGIN + widest * (CARD_W + GAP) - GAP)
-    top = 56
-    row_h = 24 + CARD_H + 14
-    height = top + len(rows) * row_h + 6
+    height = HAND_TOP + len(rows) * HAND_ROW_H + 6
     image = canvas(width, height, SIDE_LIGHT.get(role, COLOURS["paper"]))
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, width, 44), fill=SIDE.get(role, COLOURS["banner"]))
@@ -775,32 +797,20 @@ def draw_hand(view: dict[str, Any]) -> Image.Image | None:
     size = view.get("hand_size")
     if size is not None:
         text(draw, (width - MARGIN, 22), f"hand size {size}", 16, COLOURS["white"], "rm")
-    y = top
+    y = HAND_TOP
     for label, cards in rows:
         if label:
             text(draw, (MARGIN, y), label, 14, SIDE_DARK.get(role, COLOURS["ink"]))
-        cy = y + 22
         if not cards:
+            cy = y + 22
             box = (MARGIN, cy, MARGIN + CARD_W, cy + CARD_H)
-            draw.rounded_rectangle(
-                box,
-                radius=8,
-                outline=blend(SIDE.get(role, COLOURS["ink"]), COLOURS["paper"], 0.4),
-                width=2,
-            )
-            text(
-                draw,
-                (MARGIN + CARD_W // 2, cy + CARD_H // 2),
-                "no cards",
-                14,
-                COLOURS["muted"],
-                "mm",
-            )
-        x = MARGIN
-        for card in cards:
-            card_face(draw, (x, cy, x + CARD_W, cy + CARD_H), card)
-            x += CARD_W + GAP
-        y += row_h
+            edge = blend(SIDE.get(role, COLOURS["ink"]), COLOURS["paper"], 0.4)
+            draw.rounded_rectangle(box, radius=8, outline=edge, width=2)
+            centre = (MARGIN + CARD_W // 2, cy + CARD_H // 2)
+            text(draw, centre, "no cards", 14, COLOURS["muted"], "mm")
+        y += HAND_ROW_H
+    for card, box in hand_boxes(view):
+        card_face(draw, box, card)
     return to_palette(image)
 
 
