@@ -51,6 +51,7 @@ from render.lincoln_parts import (
     SIDE,
     SIDE_DARK,
     SIDE_LIGHT,
+    Piece,
     anchor,
     army,
     card_back,
@@ -60,6 +61,7 @@ from render.lincoln_parts import (
     half_boxes,
     hexagon,
     location_box,
+    pieces,
     place,
     side_by_side,
     star,
@@ -67,7 +69,6 @@ from render.lincoln_parts import (
     tag,
     to_palette,
     unit,
-    unit_centres,
     vp_hex,
     wrap,
 )
@@ -112,10 +113,10 @@ def half_box(view: dict[str, Any], loc_id: str, half: int) -> Box:
     return half_boxes(location_boxes(view)[loc_id], list(loc.get("halves") or []))[half]
 
 
-def unit_positions(view: dict[str, Any], loc_id: str, half: int) -> list[tuple[int, int]]:
-    """The centres of the counters drawn in one half, in the view's order."""
+def half_pieces(view: dict[str, Any], loc_id: str, half: int) -> list[Piece]:
+    """The counters drawn in one half: (centre, counter, how many), in the view's order."""
     units = view["locations"][loc_id]["units"][half]
-    return unit_centres(half_box(view, loc_id, half), len(units), HALF_LABEL_W)
+    return pieces(half_box(view, loc_id, half), list(units), HALF_LABEL_W)
 
 
 def link_ends(
@@ -354,9 +355,9 @@ def _location(
     for i, h in enumerate(hb):
         initial = halves[i][:1] if i < len(halves) else ""
         text(draw, (h[0] + 3, h[1] + 2), initial, 10, COLOURS["muted"])
-        pieces = units[i] if i < len(units) else []
-        for centre, piece in zip(unit_centres(h, len(pieces), HALF_LABEL_W), pieces, strict=True):
-            unit(draw, centre, piece)
+        here = list(units[i]) if i < len(units) else []
+        for centre, piece, count in pieces(h, here, HALF_LABEL_W):
+            unit(draw, centre, piece, count)
     vp = int(loc.get("vp") or 0)
     if vp:
         vp_hex(draw, (x0 + 2, y0 + 2), vp)
@@ -482,7 +483,8 @@ def _battle(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
     loc = (view.get("locations") or {}).get(battle.get("location")) or {}
     halves = list(loc.get("halves") or ["", ""])
     half = int(battle.get("half", 0))
-    h = 148
+    totals = battle.get("totals") if isinstance(battle.get("totals"), dict) else None
+    h = 148 + (20 if totals else 0)
     box = (RIGHT_X0, y, RIGHT_X1, y + h)
     draw.rounded_rectangle(box, radius=10, fill=(250, 240, 204), outline=GOLD, width=3)
     swords(draw, (RIGHT_X0 + 20, y + 18), 8, CONTESTED)
@@ -555,6 +557,13 @@ def _battle(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
             "lm",
         )
         text(draw, (cx + 46, cy + 14), fit(label, 12, half_w - 48), 12, COLOURS["ink"], "lm")
+    if totals:
+        # Extra keys an engine may give once the cards are revealed.
+        line = "Totals: " + " - ".join(f"{_name(r)} {totals.get(r, 0)}" for r in ROLES)
+        winner = battle.get("winner")
+        if winner:
+            line += f" · {_name(winner)} wins"
+        text(draw, (RIGHT_X0 + 12, y + h - 14), line, 13, COLOURS["ink"], "lm")
     return y + h + 8
 
 

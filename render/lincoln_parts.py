@@ -160,6 +160,39 @@ def unit_centres(half: Box, count: int, label_w: int) -> list[tuple[int, int]]:
     return centres
 
 
+GROUP_W = COUNTER + 18
+Piece = tuple[tuple[int, int], dict[str, Any], int]
+
+
+def pieces(half: Box, units: list[dict[str, Any]], label_w: int) -> list[Piece]:
+    """What is drawn in a half, as (centre, counter, how many): one counter per unit when
+    they fit side by side; otherwise one counter per kind (side, army or fort, strength;
+    in that order) with its number beside it, so a big stack still reads."""
+    x0, y0, x1, y1 = half
+    width = x1 - 4 - (x0 + label_w + 2)
+    rows = max(1, (y1 - y0 - 4) // (COUNTER + 2))
+    if len(units) <= rows * max(1, width // (COUNTER + 2)):
+        centres = unit_centres(half, len(units), label_w)
+        return [(c, u, 1) for c, u in zip(centres, units, strict=True)]
+    groups: dict[tuple[str, str, int], list[Any]] = {}
+    for u in units:
+        key = (str(u.get("side")), str(u.get("kind")), int(u.get("strength", 0)))
+        groups.setdefault(key, [u, 0])[1] += 1
+    kinds = [groups[k] for k in sorted(groups)]
+    per_row = max(1, math.ceil(len(kinds) / rows))
+    step = GROUP_W
+    if per_row * GROUP_W > width:
+        step = max(COUNTER + 2, (width - GROUP_W) // max(1, per_row - 1))
+    used_rows = math.ceil(len(kinds) / per_row)
+    top = y0 + (y1 - y0 - used_rows * (COUNTER + 2)) // 2 + (COUNTER + 2) // 2
+    left = x0 + label_w + 2 + COUNTER // 2
+    placed: list[Piece] = []
+    for i, (u, n) in enumerate(kinds):
+        r, c = divmod(i, per_row)
+        placed.append(((left + c * step, top + r * (COUNTER + 2)), u, int(n)))
+    return placed
+
+
 # ------------------------------------------------------------------ small pieces
 
 
@@ -186,11 +219,17 @@ def fort(draw: ImageDraw.ImageDraw, centre: tuple[int, int], side: str) -> None:
     draw.rectangle((x - 1, y + 2, x + 1, y + 7), fill=GOLD)
 
 
-def unit(draw: ImageDraw.ImageDraw, centre: tuple[int, int], data: dict[str, Any]) -> None:
+def unit(
+    draw: ImageDraw.ImageDraw, centre: tuple[int, int], data: dict[str, Any], count: int = 1
+) -> None:
+    """One counter (an army or a fort); with ``count`` > 1, "xN" beside it."""
     if data.get("kind") == "fort":
         fort(draw, centre, str(data.get("side")))
     else:
         army(draw, centre, str(data.get("side")), int(data.get("strength", 0)))
+    if count > 1:
+        at = (centre[0] + COUNTER // 2 + 2, centre[1] + 1)
+        draw.text(at, f"x{count}", font=font(13), fill=COLOURS["ink"], anchor="lm")
 
 
 def hexagon(

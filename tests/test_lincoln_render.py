@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import io
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -30,11 +31,11 @@ from render.lincoln import (
     board_card,
     draw_board,
     draw_hand,
+    half_pieces,
     hand_boxes,
     link_ends,
     location_boxes,
     track_boxes,
-    unit_positions,
 )
 from render.lincoln_parts import (
     CONTESTED,
@@ -231,15 +232,46 @@ def test_armies_are_drawn_in_the_half_they_stand_in() -> None:
     assert [u["side"] for u in new_orleans[0]] == ["confederate"]
     assert [u["side"] for u in new_orleans[1]] == ["union", "union"]
     for half, units in enumerate(new_orleans):
-        for centre, unit in zip(unit_positions(view, "new_orleans", half), units, strict=True):
+        placed = half_pieces(view, "new_orleans", half)
+        assert [(u, n) for _, u, n in placed] == [(u, 1) for u in units]
+        for centre, unit, _ in placed:
             assert near(image.getpixel(_army_spot(centre)), SIDE[unit["side"]])
     # With the armies gone, those spots are empty.
     empty = copy.deepcopy(view)
     empty["locations"]["new_orleans"]["units"] = [[], []]
     bare = board(empty)
     for half in (0, 1):
-        for centre in unit_positions(view, "new_orleans", half):
+        for centre, _, _ in half_pieces(view, "new_orleans", half):
             assert not any(near(bare.getpixel(_army_spot(centre)), SIDE[s]) for s in ROLES)
+
+
+def test_a_big_stack_is_drawn_as_one_counter_per_kind_with_its_number() -> None:
+    view = public("start")
+    army = {"side": "union", "kind": "army"}
+    stack = [{**army, "strength": 3}] * 2 + [{**army, "strength": 1}] * 8
+    stack.append({"side": "union", "kind": "fort", "strength": 0})
+    view["locations"]["washington"]["units"][0] = stack
+    placed = half_pieces(view, "washington", 0)
+    assert [(u["kind"], u["strength"], n) for _, u, n in placed] == [
+        ("army", 1, 8),
+        ("army", 3, 2),
+        ("fort", 0, 1),
+    ]
+    half = location_boxes(view)["washington"]
+    for (a, _, _), (b, _, _) in itertools.pairwise(placed):
+        assert b[0] - a[0] >= 30  # side by side, room for the number between
+        assert half[0] < a[0] < b[0] < half[2]
+    image = board(view)
+    for centre, unit, _ in placed:
+        colour = GOLD if unit["kind"] == "fort" else SIDE["union"]
+        spot = (centre[0] - 8, centre[1] - 8) if unit["kind"] == "fort" else _army_spot(centre)
+        assert near(image.getpixel(spot), colour)
+    # The number is drawn: 8 and 7 one-counters differ beside the counter.
+    fewer = copy.deepcopy(view)
+    fewer["locations"]["washington"]["units"][0] = stack[:2] + stack[3:]
+    (x, y), _, _ = placed[0]
+    beside = (x + 10, y - 10, x + 30, y + 10)
+    assert image.crop(beside).tobytes() != board(fewer).crop(beside).tobytes()
 
 
 def test_army_strength_is_written_on_the_counter() -> None:
@@ -247,7 +279,7 @@ def test_army_strength_is_written_on_the_counter() -> None:
     one, three = copy.deepcopy(view), copy.deepcopy(view)
     one["locations"]["washington"]["units"][0][0]["strength"] = 1
     three["locations"]["washington"]["units"][0][0]["strength"] = 3
-    (centre,) = unit_positions(view, "washington", 0)[:1]
+    centre = half_pieces(view, "washington", 0)[0][0]
     box = (centre[0] - 9, centre[1] - 9, centre[0] + 10, centre[1] + 10)
     assert board(one).crop(box).tobytes() != board(three).crop(box).tobytes()
 
@@ -257,7 +289,7 @@ def test_forts_are_drawn_as_forts() -> None:
     image = board(view)
     units = view["locations"]["fort_henry_donelson"]["units"][1]
     assert units == [{"side": "union", "kind": "fort", "strength": 0}]
-    (centre,) = unit_positions(view, "fort_henry_donelson", 1)
+    ((centre, _, _),) = half_pieces(view, "fort_henry_donelson", 1)
     spot = (centre[0] - 8, centre[1] - 8)
     assert near(image.getpixel(spot), GOLD)
     as_army = copy.deepcopy(view)
@@ -600,6 +632,26 @@ def test_revealed_battle_cards_are_drawn_face_up() -> None:
     for role in ROLES:
         mine = {**revealed, "role": role}
         assert _png(draw_board(mine)) == _png(draw_board(revealed))
+
+
+BATTLE_PANEL = (RIGHT_X0, MAP_Y0 + 300, RIGHT_X1, MAP_Y0 + 480)
+
+
+def test_the_battle_panel_shows_the_attacking_force_and_the_totals() -> None:
+    view = public("battle")
+    assert len(view["battle"]["attackers"]) == 5
+    fewer = copy.deepcopy(view)
+    fewer["battle"]["attackers"] = fewer["battle"]["attackers"][:1]
+    image = board(view)
+    assert count_near(image, BATTLE_PANEL, SIDE["union"]) > count_near(
+        board(fewer), BATTLE_PANEL, SIDE["union"]
+    )
+    totals = copy.deepcopy(view)
+    totals["battle"].update(totals={"union": 9, "confederate": 6}, winner="union")
+    other = copy.deepcopy(totals)
+    other["battle"]["totals"] = {"union": 4, "confederate": 6}
+    assert board(totals).crop(BATTLE_PANEL).tobytes() != image.crop(BATTLE_PANEL).tobytes()
+    assert board(totals).crop(BATTLE_PANEL).tobytes() != board(other).crop(BATTLE_PANEL).tobytes()
 
 
 def test_the_board_does_not_read_the_hand() -> None:
