@@ -160,7 +160,7 @@ def unit_centres(half: Box, count: int, label_w: int) -> list[tuple[int, int]]:
     return centres
 
 
-GROUP_W = COUNTER + 18
+GROUP_W = COUNTER + 16
 Piece = tuple[tuple[int, int], dict[str, Any], int]
 
 
@@ -229,7 +229,7 @@ def unit(
         army(draw, centre, str(data.get("side")), int(data.get("strength", 0)))
     if count > 1:
         at = (centre[0] + COUNTER // 2 + 2, centre[1] + 1)
-        draw.text(at, f"x{count}", font=font(13), fill=COLOURS["ink"], anchor="lm")
+        draw.text(at, f"x{count}", font=font(12), fill=COLOURS["ink"], anchor="lm")
 
 
 def hexagon(
