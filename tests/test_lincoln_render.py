@@ -378,6 +378,18 @@ def test_vp_hexes_and_ports_are_drawn() -> None:
     assert not near(board(no_vp).getpixel((box[0] + 2, box[1] - 6)), GOLD)
 
 
+def test_supply_sources_carry_a_star() -> None:
+    view = public("start")
+    sources = [i for i, loc in view["locations"].items() if loc["supply_source"]]
+    assert "washington" in sources and "richmond" in sources
+    box = location_boxes(view)["washington"]
+    strip = (box[0], box[1], box[2], box[1] + NAME_H)
+    plain = copy.deepcopy(view)
+    plain["locations"]["washington"]["supply_source"] = False
+    assert count_near(board(view), strip, GOLD) > 30
+    assert count_near(board(plain), strip, GOLD) == 0
+
+
 def test_the_battle_location_and_half_are_marked() -> None:
     view = public("battle")
     box = location_boxes(view)["richmond"]
@@ -475,6 +487,21 @@ def test_track_markers_stand_on_their_space(track: str) -> None:
         for i, box in enumerate(boxes):
             spot = (box[0] + 6, box[1] + 6)
             assert near(image.getpixel(spot), GOLD) == (i == position), (position, i)
+
+
+def test_every_europe_space_is_labelled() -> None:
+    view = public("start")
+    box = track_boxes(view, "europe")[3]
+    changed = copy.deepcopy(view)
+    changed["tracks"]["europe"]["spaces"][3] = "9"
+    assert board(view).crop(box).tobytes() != board(changed).crop(box).tobytes()
+
+
+def test_the_status_line_is_in_the_footer() -> None:
+    view = public("midgame")
+    footer = (0, HEIGHT - 30, WIDTH, HEIGHT)
+    changed = {**view, "status": "Waiting for Confederate."}
+    assert board(view).crop(footer).tobytes() != board(changed).crop(footer).tobytes()
 
 
 def test_every_blockade_space_says_what_it_means() -> None:
