@@ -8,7 +8,8 @@ The board (1200 x 1080):
   over) and the Union's VP, in letters 40-50 px tall;
 - the map (left): every location with both halves, its armies (with strength) and forts
   in the half they stand in, who controls it (the colour of its name strip), control
-  flags, VP hexes, ports with their naval defence, supply sources, contested locations
+  flags, VP hexes, ports with their naval defence, supply sources (a star), the three
+  Union locations Confederates may never enter (a no-entry sign), contested locations
   ringed in red with crossed swords, the battle being fought ringed in gold; rail links
   in their colours (Union blue, Confederate grey, neutral brown), each joining the halves
   it joins, with its modifier in a white disc;
@@ -61,6 +62,7 @@ from render.lincoln_parts import (
     half_boxes,
     hexagon,
     location_box,
+    no_entry,
     pieces,
     place,
     side_by_side,
@@ -361,6 +363,8 @@ def _location(
     vp = int(loc.get("vp") or 0)
     if vp:
         vp_hex(draw, (x0 + 2, y0 + 2), vp)
+    if loc.get("top_three"):
+        no_entry(draw, (x0 + 2, y1 - 2), 8)
     if loc.get("port"):
         draw.ellipse((x1 - 12, y1 - 12, x1 + 10, y1 + 10), fill=SEA, outline=SEA_INK, width=2)
         anchor(draw, (x1 - 1, y1 - 1), 8, SEA_INK)
@@ -619,7 +623,7 @@ def _outcome(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
 
 
 def _legend(draw: ImageDraw.ImageDraw, bottom: int) -> None:
-    top = bottom - 100
+    top = bottom - 124
     draw.rounded_rectangle((RIGHT_X0, top, RIGHT_X1, bottom), radius=8, fill=COLOURS["paper_dark"])
     x, y = RIGHT_X0 + 12, top + 16
     col = (RIGHT_X1 - RIGHT_X0 - 12) // 2
@@ -647,6 +651,13 @@ def _legend(draw: ImageDraw.ImageDraw, bottom: int) -> None:
     text(draw, (rx + 4, y), "rail links", 12, ink, "lm")
     draw.rectangle((x + col, y - 6, x + col + 16, y + 6), fill=SIDE["union"])
     text(draw, (x + col + 24, y), "name strip: holder", 12, ink, "lm")
+    y += 24
+    no_entry(draw, (x + 8, y), 8)
+    text(draw, (x + 24, y), "no Confederate entry", 12, ink, "lm")
+    draw.rectangle(
+        (x + col, y - 7, x + col + 16, y + 7), fill=(250, 232, 160), outline=GOLD, width=2
+    )
+    text(draw, (x + col + 24, y), "battle here", 12, ink, "lm")
 
 
 # ------------------------------------------------------------------ tracks

@@ -268,6 +268,13 @@ def flag(draw: ImageDraw.ImageDraw, base: tuple[int, int], side: str) -> None:
     draw.line([(x + 1, y - 24), (x + 20, y - 19), (x + 1, y - 13)], fill=COLOURS["white"])
 
 
+def no_entry(draw: ImageDraw.ImageDraw, centre: tuple[int, int], r: int) -> None:
+    """A no-entry sign (the Union locations Confederates may never enter)."""
+    x, y = centre
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=CONTESTED, outline=COLOURS["white"])
+    draw.rectangle((x - r + 3, y - 1, x + r - 3, y + 1), fill=COLOURS["white"])
+
+
 def star(draw: ImageDraw.ImageDraw, centre: tuple[int, int], r: float, colour: Colour) -> None:
     x, y = centre
     points = []

@@ -390,6 +390,17 @@ def test_supply_sources_carry_a_star() -> None:
     assert count_near(board(plain), strip, GOLD) == 0
 
 
+def test_the_top_three_carry_a_no_entry_sign() -> None:
+    view = public("start")
+    top = [i for i, loc in view["locations"].items() if loc["top_three"]]
+    assert sorted(top) == ["harrisburg", "philadelphia", "pittsburgh"]
+    image = board(view)
+    for loc in view["locations"]:
+        box = location_boxes(view)[loc]
+        corner = (box[0] - 6, box[3] - 8, box[0] + 10, box[3] + 6)
+        assert (count_near(image, corner, CONTESTED) > 40) == (loc in top), loc
+
+
 def test_the_battle_location_and_half_are_marked() -> None:
     view = public("battle")
     box = location_boxes(view)["richmond"]
