@@ -468,14 +468,17 @@ def _loc_name(view: dict[str, Any], loc_id: Any) -> str:
 
 def board_card(view: dict[str, Any], battle: dict[str, Any], owner: str) -> Any:
     """A battle card as the board shows it: None (not played), "hidden" or the card. A
-    card the viewing player owns stays face down until the opponent's is face up."""
+    card the viewing player owns stays face down until the opponent's is face up, or the
+    view gives the battle's totals (only known once the cards are revealed: a defender
+    may have had no card to play)."""
     attacker = battle.get("attacker")
     mine = "attacker_card" if owner == attacker else "defender_card"
     theirs = "defender_card" if owner == attacker else "attacker_card"
     card = battle.get(mine)
     if card is None or card == "hidden":
         return card
-    if view.get("role") == owner and not isinstance(battle.get(theirs), dict):
+    revealed = isinstance(battle.get(theirs), dict) or bool(battle.get("totals"))
+    if view.get("role") == owner and not revealed:
         return "hidden"
     return card
 

@@ -692,6 +692,20 @@ def test_the_battle_panel_shows_the_attacking_force_and_the_totals() -> None:
     assert board(totals).crop(BATTLE_PANEL).tobytes() != board(other).crop(BATTLE_PANEL).tobytes()
 
 
+def test_a_card_revealed_against_no_card_is_face_up_for_everyone() -> None:
+    # The defender had no card to play: once the totals are known, the attacker's card
+    # is face up on every board, its owner's included.
+    view = public("battle")
+    card = private("battle", "union")["battle"]["attacker_card"]
+    view["battle"].update(attacker_card=card, totals={"union": 9, "confederate": 6})
+    shown = _png(draw_board(view))
+    assert shown != _png(
+        draw_board({**view, "battle": {**view["battle"], "attacker_card": "hidden"}})
+    )
+    for role in ROLES:
+        assert _png(draw_board({**view, "role": role})) == shown
+
+
 def test_the_board_does_not_read_the_hand() -> None:
     view = private("midgame", "union")
     other = {**view, "hand": private("midgame", "confederate")["hand"]}
