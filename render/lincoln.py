@@ -29,6 +29,7 @@ same board as an observer's (the face-down card shows in its owner's hand image)
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -773,7 +774,8 @@ def _own_battle_card(view: dict[str, Any], role: str) -> dict[str, Any] | None:
 
 
 def hand_rows(view: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
-    """The hand image's rows: (label, cards), at most ``PER_ROW`` cards a row; the hand
+    """The hand image's rows: (label, cards), at most ``PER_ROW`` cards a row, as even as
+    they can be; the hand
     first (one empty row when it is empty), then the player's own battle card if any."""
     role = str(view.get("role") or "union")
     groups: list[tuple[str, list[dict[str, Any]]]] = [("In hand", list(view.get("hand") or []))]
@@ -782,7 +784,9 @@ def hand_rows(view: dict[str, Any]) -> list[tuple[str, list[dict[str, Any]]]]:
         groups.append(("Your battle card (face down until both are revealed)", [own]))
     rows: list[tuple[str, list[dict[str, Any]]]] = []
     for label, cards in groups:
-        chunks = [cards[i : i + PER_ROW] for i in range(0, len(cards), PER_ROW)] or [[]]
+        # Rows as even as they can be (7 cards: 4 and 3), so the image stays narrow.
+        per = math.ceil(len(cards) / math.ceil(len(cards) / PER_ROW)) if cards else PER_ROW
+        chunks = [cards[i : i + per] for i in range(0, len(cards), per)] or [[]]
         for j, chunk in enumerate(chunks):
             rows.append((label if j == 0 else "", chunk))
     return rows

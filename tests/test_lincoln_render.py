@@ -33,6 +33,7 @@ from render.lincoln import (
     draw_hand,
     half_pieces,
     hand_boxes,
+    hand_rows,
     link_ends,
     location_boxes,
     track_boxes,
@@ -761,6 +762,15 @@ def test_each_part_of_a_card_is_drawn(change: tuple[str | None, str, Any]) -> No
     before = rgb(draw_hand(view)).crop(box)
     after = rgb(draw_hand(changed)).crop(box)
     assert before.tobytes() != after.tobytes()
+
+
+@pytest.mark.parametrize(
+    ("cards", "rows"), [(1, [1]), (5, [5]), (6, [3, 3]), (7, [4, 3]), (11, [4, 4, 3])]
+)
+def test_hand_rows_are_even(cards: int, rows: list[int]) -> None:
+    view = private("midgame", "union")
+    view["hand"] = (view["hand"] * 2)[:cards]
+    assert [len(row) for _, row in hand_rows(view)] == rows
 
 
 def test_an_own_battle_card_shows_in_its_owners_hand_only() -> None:
