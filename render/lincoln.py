@@ -1,11 +1,12 @@
 """Lincoln: the board and a player's hand, drawn from a view (see docs in the module's
 functions; the view's shape is the shared Lincoln view contract).
 
-The board (1200 x 1080):
+The board (1200 x 1032):
 
-- a header with what must read at Discord's inline preview (about a third of full size):
-  the turn number, whose turn it is with the actions left (or the result once the game is
-  over) and the Union's VP, in letters 40-50 px tall;
+- the shared headline band (``render.common.headline``) with what must read at Discord's
+  inline preview (about a third of full size): the turn number, the Union's VP, whose
+  turn it is with the actions left and who must act now (or the result once the game
+  is over), with a stripe in the turn player's colour under it;
 - the map (left): every location with both halves, its armies (with strength) and forts
   in the half they stand in, who controls it (the colour of its name strip), control
   flags, VP hexes, ports with their naval defence, supply sources (a star), the three
@@ -22,6 +23,11 @@ The board (1200 x 1080):
   space;
 - a footer with the view's status line.
 
+``draw_choices`` is the same board with the locations the viewing player's prompt offers
+ringed in orange (deploy where, move from or to, attack, retreat), for the message that
+asks; None when the prompt is not about places on the map.
+
+Images are returned in RGB; ``render`` maps them to the game's one palette.
 Only public keys are read, and a battle card the viewing player owns is drawn face down
 until the opponent's card is face up too, so every role's view of a position draws the
 same board as an observer's (the face-down card shows in its owner's hand image).
@@ -34,7 +40,18 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import COLOURS, Box, Colour, blend, canvas, fit, text, text_width
+from render.common import (
+    COLOURS,
+    HEADLINE_H,
+    Box,
+    Colour,
+    blend,
+    canvas,
+    fit,
+    headline,
+    text,
+    text_width,
+)
 from render.lincoln_parts import (
     CONTESTED,
     COUNTER,
@@ -70,14 +87,13 @@ from render.lincoln_parts import (
     star,
     swords,
     tag,
-    to_palette,
     unit,
     vp_hex,
     wrap,
 )
 
-WIDTH, HEIGHT = 1200, 1080
-HEADER_H = 112
+WIDTH, HEIGHT = 1200, 1032
+HEADER_H = HEADLINE_H
 MAP_X0, MAP_Y0 = 8, HEADER_H + 8
 RIGHT_X0, RIGHT_X1 = MAP_X0 + MAP_W + 10, WIDTH - 8
 TRACKS_Y = MAP_Y0 + MAP_H + 6
@@ -196,39 +212,77 @@ def draw_board(view: dict[str, Any]) -> Image.Image:
     _legend(draw, MAP_Y0 + MAP_H)
     _tracks(draw, view)
     _footer(draw, view)
-    return to_palette(image)
+    return image
 
 
-def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
-    draw.rectangle((0, 0, WIDTH, HEADER_H), fill=COLOURS["banner"])
+def headline_parts(view: dict[str, Any]) -> tuple[str, list[tuple[str, Colour]], str]:
+    """What the top band says: the turn; the Union's VP (gold); whose turn it is with the
+    actions left (in that side's colour, as large as the score); and who must act now
+    when that is the other player (a battle). Once the game is over: the result."""
     turn = view.get("turn") or {}
-    mid = HEADER_H // 2
-    x = 18
-    text(draw, (x, mid), f"Turn {turn.get('number', 1)}", 52, COLOURS["paper"], "lm")
-    x += text_width(f"Turn {turn.get('number', 1)}", 52) + 26
+    vp = int((view.get("vp") or {}).get("union", 0))
+    score: list[tuple[str, Colour]] = [(f"Union {vp} VP", GOLD)]
     outcome = view.get("outcome")
     if outcome:
         winner = outcome.get("winner")
-        label = f"{_name(winner)} wins" if winner else "Drawn"
-        fill = SIDE.get(winner or "", COLOURS["muted"])
-        box = tag(draw, (x, mid), label, 46, fill, COLOURS["white"])
-        draw.rounded_rectangle(box, radius=(box[3] - box[1]) // 2, outline=GOLD, width=4)
-    else:
-        player = turn.get("player")
-        left = int(turn.get("actions_left", 0))
-        label = f"{_name(player)} · {_plural(left, 'action')} left"
-        tag(draw, (x, mid), label, 46, SIDE.get(player or "", COLOURS["muted"]), COLOURS["white"])
-    vp = int((view.get("vp") or {}).get("union", 0))
-    right = WIDTH - 18
-    text(draw, (right, mid), f"{vp} VP", 52, GOLD, "rm")
-    text(
-        draw,
-        (right - text_width(f"{vp} VP", 52) - 12, mid + 4),
-        "Union",
-        30,
-        SIDE_LIGHT["union"],
-        "rm",
+        result = f"{_name(winner)} wins" if winner else "Drawn"
+        score.append((result, SIDE_LIGHT.get(str(winner), COLOURS["paper"])))
+        return "Game over", score, ""
+    player = str(turn.get("player") or "")
+    left = int(turn.get("actions_left", 0))
+    score.append(
+        (
+            f"{_name(player)}: {_plural(left, 'action')} left",
+            SIDE_LIGHT.get(player, COLOURS["paper"]),
+        )
     )
+    acting = [r for r in view.get("active") or [] if r != player]
+    status = " and ".join(_name(r) for r in acting) + " to act" if acting else ""
+    return f"Turn {int(turn.get('number', 1))}", score, status
+
+
+#: The ring around a location a prompt offers (the colour Fort Sumter's choices use).
+CHOICE: Colour = (236, 150, 0)
+
+
+def choice_locations(view: dict[str, Any]) -> list[str]:
+    """The locations the role's prompt offers: every action argument that names one
+    (a deployment, a move's start or end, an attack, a retreat), in the prompt's order."""
+    known = view.get("locations") or {}
+    found: list[str] = []
+    for verb, args in (view.get("actions") or {}).items():
+        if verb == "undo" or not isinstance(args, list):
+            continue
+        for arg in args:
+            loc = str(arg).split(":", 1)[0]
+            if loc in known and loc not in found:
+                found.append(loc)
+    return found
+
+
+def draw_choices(view: dict[str, Any]) -> Image.Image | None:
+    """The board with every location the prompt offers ringed, for a prompt about places
+    on the map; None otherwise (then the message shows the hand, not the board)."""
+    chosen = choice_locations(view)
+    if not chosen:
+        return None
+    image = draw_board(view)
+    draw = ImageDraw.Draw(image)
+    boxes = location_boxes(view)
+    for loc in chosen:
+        x0, y0, x1, y1 = boxes[loc]
+        draw.rounded_rectangle((x0 - 6, y0 - 6, x1 + 6, y1 + 6), radius=8, outline=CHOICE, width=5)
+    return image
+
+
+def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    """Turn, VP and whose turn, legible at Discord's inline preview (``headline``)."""
+    marker, score, status = headline_parts(view)
+    headline(draw, WIDTH, marker=marker, score=score, status=status)
+    player = (view.get("turn") or {}).get("player")
+    if not view.get("outcome") and player in SIDE:
+        # The turn player's colour under the band, so the side reads even unread.
+        draw.rectangle((0, HEADER_H - 5, WIDTH, HEADER_H), fill=SIDE[str(player)])
 
 
 def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
@@ -838,7 +892,7 @@ def draw_hand(view: dict[str, Any]) -> Image.Image | None:
         y += HAND_ROW_H
     for card, box in hand_boxes(view):
         card_face(draw, box, card)
-    return to_palette(image)
+    return image
 
 
-__all__ = ["draw_board", "draw_hand"]
+__all__ = ["draw_board", "draw_choices", "draw_hand"]

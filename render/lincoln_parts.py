@@ -19,9 +19,9 @@ import math
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import ImageDraw
 
-from render.common import COLOURS, Box, Colour, blend, fit, font, text, text_width
+from render.common import COLOURS, Box, Colour, blend, fit, text, text_width
 from render.common import wrap as _wrap
 
 ROLES = ("union", "confederate")
@@ -203,7 +203,7 @@ def army(draw: ImageDraw.ImageDraw, centre: tuple[int, int], side: str, strength
     colour = SIDE.get(side, COLOURS["muted"])
     draw.rectangle((x - h + 1, y - h + 2, x + h + 1, y + h + 2), fill=SIDE_DARK.get(side, colour))
     draw.rectangle((x - h, y - h, x + h, y + h), fill=colour, outline=COLOURS["white"])
-    draw.text((x, y + 1), str(strength), font=font(15), fill=COLOURS["white"], anchor="mm")
+    text(draw, (x, y + 1), str(strength), 15, COLOURS["white"], "mm")
 
 
 def fort(draw: ImageDraw.ImageDraw, centre: tuple[int, int], side: str) -> None:
@@ -229,7 +229,7 @@ def unit(
         army(draw, centre, str(data.get("side")), int(data.get("strength", 0)))
     if count > 1:
         at = (centre[0] + COUNTER // 2 + 2, centre[1] + 1)
-        draw.text(at, f"x{count}", font=font(12), fill=COLOURS["ink"], anchor="lm")
+        text(draw, at, f"x{count}", 12, COLOURS["ink"], "lm")
 
 
 def hexagon(
@@ -246,7 +246,7 @@ def hexagon(
 def vp_hex(draw: ImageDraw.ImageDraw, centre: tuple[int, int], vp: int) -> None:
     """The location's VP in a gold hex."""
     hexagon(draw, centre, 13, GOLD, COLOURS["ink"])
-    draw.text(centre, str(vp), font=font(15), fill=COLOURS["ink"], anchor="mm")
+    text(draw, centre, str(vp), 15, COLOURS["ink"], "mm")
 
 
 def anchor(draw: ImageDraw.ImageDraw, centre: tuple[int, int], r: int, colour: Colour) -> None:
@@ -325,25 +325,8 @@ def tag(
         x -= w // 2
     box = (x, y - h // 2, x + w, y + h // 2)
     draw.rounded_rectangle(box, radius=h // 2, fill=fill)
-    draw.text((x + w // 2, y), label, font=font(size), fill=colour, anchor="mm")
+    text(draw, (x + w // 2, y), label, size, colour, "mm")
     return box
-
-
-PALETTE_COLOURS = 128
-
-
-def to_palette(image: Image.Image) -> Image.Image:
-    """``image`` with a small adaptive palette, as ``render`` would make it, but a few
-    times faster: the palette is chosen from every third pixel (flat areas, edges and
-    anti-aliased text all survive such sampling), then every pixel takes its nearest
-    palette colour. The same image always gives the same palette."""
-    if image.mode != "RGB":
-        return image
-    sample = image.resize(
-        (max(1, image.width // 3), max(1, image.height // 3)), Image.Resampling.NEAREST
-    )
-    palette = sample.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE)
-    return image.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
 @lru_cache(maxsize=4096)
@@ -384,7 +367,7 @@ def top_icon(
     if kind == "army":
         draw.rectangle((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=COLOURS["white"])
         strength = str(top.get("strength", ""))
-        draw.text((cx, cy + 1), strength, font=font(r + 8), fill=COLOURS["white"], anchor="mm")
+        text(draw, (cx, cy + 1), strength, r + 8, COLOURS["white"], "mm")
     elif kind == "ship":
         hull = [
             (cx - r, cy + 2),

@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from render import _png
 from render.common import COLOURS
 from render.lincoln import (
+    CHOICE,
     HEADER_H,
     HEIGHT,
     MAP_X0,
@@ -29,11 +30,14 @@ from render.lincoln import (
     RIGHT_X1,
     WIDTH,
     board_card,
+    choice_locations,
     draw_board,
+    draw_choices,
     draw_hand,
     half_pieces,
     hand_boxes,
     hand_rows,
+    headline_parts,
     link_ends,
     location_boxes,
     track_boxes,
@@ -48,6 +52,8 @@ from render.lincoln_parts import (
     NEUTRAL_RAIL,
     SEA,
     SIDE,
+    SIDE_DARK,
+    SIDE_LIGHT,
 )
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -97,9 +103,11 @@ def near(pixel: Any, colour: tuple[int, int, int], tolerance: int = 24) -> bool:
     return all(abs(a - b) <= tolerance for a, b in zip(pixel[:3], colour, strict=True))
 
 
-def count_near(image: Image.Image, box: tuple[int, int, int, int], colour: Any) -> int:
+def count_near(
+    image: Image.Image, box: tuple[int, int, int, int], colour: Any, tolerance: int = 24
+) -> int:
     crop = image.crop(box)
-    return sum(n for n, c in crop.getcolors(1 << 20) or [] if near(c, colour))
+    return sum(n for n, c in crop.getcolors(1 << 20) or [] if near(c, colour, tolerance))
 
 
 def png_image(data: bytes) -> Image.Image:
@@ -143,7 +151,7 @@ def test_the_fixtures_are_what_they_claim() -> None:
 def test_board_renders_a_small_palette_png(stage: str) -> None:
     data = _png(draw_board(public(stage)))
     image = png_image(data)
-    assert image.size == (WIDTH, HEIGHT) == (1200, 1080)
+    assert image.size == (WIDTH, HEIGHT) == (1200, 1032)
     assert image.mode == "P"
     assert 20_000 < len(data) < 120_000
 
@@ -563,7 +571,7 @@ def test_stock_is_drawn() -> None:
     assert board(view).crop(PANEL).tobytes() != board(changed).crop(PANEL).tobytes()
 
 
-RIGHT_REST = (RIGHT_X0, MAP_Y0 + 280, RIGHT_X1, MAP_Y0 + MAP_H - 110)
+RIGHT_REST = (RIGHT_X0, MAP_Y0 + 280, RIGHT_X1, MAP_Y0 + MAP_H - 130)
 
 
 def test_the_last_battle_is_drawn() -> None:
@@ -584,50 +592,104 @@ def test_the_result_is_drawn_once_the_game_is_over() -> None:
     playing = copy.deepcopy(view)
     playing["outcome"] = None
     header = (0, 0, WIDTH, HEADER_H)
-    assert count_near(board(view), header, SIDE["confederate"]) > 5_000
     assert board(playing).crop(header).tobytes() != board(view).crop(header).tobytes()
+    right = (RIGHT_X0, MAP_Y0 + 300, RIGHT_X1, MAP_Y0 + 420)
+    assert count_near(board(view), right, SIDE_DARK["confederate"]) > 5_000
+    assert count_near(board(playing), right, SIDE_DARK["confederate"]) < 1_000
 
 
 # ------------------------------------------------------------------ the header at preview size
 
+PREVIEW_W = 400
 
-def test_turn_player_and_actions_are_in_the_header() -> None:
+
+def _preview(image: Image.Image) -> Image.Image:
+    height = round(image.height * PREVIEW_W / image.width)
+    return image.convert("L").resize((PREVIEW_W, height), Image.Resampling.LANCZOS)
+
+
+def _set(path: str, value: Any) -> Any:
+    def change(view: View) -> None:
+        *keys, last = path.split(".")
+        target = view
+        for key in keys:
+            target = target[key]
+        target[last] = value
+
+    return change
+
+
+HEADER_CHANGES = {
+    "turn number": _set("turn.number", 17),
+    "actions left": _set("turn.actions_left", 2),
+    "whose turn": _set("turn.player", "confederate"),
+    "who must act": _set("active", ["confederate"]),
+    "union vp": _set("vp.union", 11),
+    "the result": _set("outcome", {"winner": "union", "reason": "Richmond and Vicksburg"}),
+}
+
+
+@pytest.mark.parametrize("what", list(HEADER_CHANGES))
+def test_the_essentials_read_at_discords_inline_preview(what: str) -> None:
+    """As render's headline test asks of every board: shrunk to 400 px wide as Discord
+    shows it, each essential changed alone changes the top band only, in glyphs at least
+    8 px tall there."""
     view = public("midgame")
-    header = (0, 0, WIDTH, HEADER_H)
-    image = board(view)
-    assert count_near(image, header, SIDE["union"]) > 10_000  # the turn player's pill
+    assert view["turn"] == {"number": 7, "player": "union", "actions_left": 1}
+    assert view["active"] == ["union"] and view["outcome"] is None
+    changed = copy.deepcopy(view)
+    HEADER_CHANGES[what](changed)
+    before, after = draw_board(view), draw_board(changed)
+    diff = ImageChops.difference(_preview(before), _preview(after)).point(
+        lambda v: 255 if v > 60 else 0
+    )
+    top = diff.crop((0, 0, PREVIEW_W, round(HEADER_H * PREVIEW_W / WIDTH) + 1)).getbbox()
+    assert top is not None, f"{what} cannot be seen in the band at 400 px"
+    assert top[3] - top[1] >= 8, f"{what} is only {top[3] - top[1]} px tall at 400 px"
+
+
+def test_the_headline_says_whose_turn_and_how_many_actions_are_left() -> None:
+    view = public("midgame")
+    assert headline_parts(view) == (
+        "Turn 7",
+        [("Union 4 VP", GOLD), ("Union: 1 action left", SIDE_LIGHT["union"])],
+        "",
+    )
+    battle = headline_parts(public("battle"))
+    assert battle[1][1][0] == "Union: 0 actions left" and battle[2] == "Confederate to act"
+    over = headline_parts(public("over"))
+    assert over[0] == "Game over" and over[1][1][0] == "Confederate wins"
+    stripe = (0, HEADER_H - 4, WIDTH, HEADER_H)
+    assert count_near(board(view), stripe, SIDE["union"]) > 4_000
     theirs = copy.deepcopy(view)
     theirs["turn"]["player"] = "confederate"
-    assert count_near(board(theirs), header, SIDE["confederate"]) > 10_000
-    for key, value in (("number", 12), ("actions_left", 2)):
-        changed = copy.deepcopy(view)
-        changed["turn"][key] = value
-        assert board(changed).crop(header).tobytes() != image.crop(header).tobytes()
-    vp = copy.deepcopy(view)
-    vp["vp"]["union"] = 9
-    assert board(vp).crop(header).tobytes() != image.crop(header).tobytes()
+    assert count_near(board(theirs), stripe, SIDE["confederate"]) > 4_000
 
 
-def test_the_header_reads_at_discords_inline_preview() -> None:
-    """At about 400 px wide (a third of the board), the turn number, whose turn, the
-    actions left and the VP must be at least 11 px tall: 33 px at full size."""
-    image = board(public("midgame"))
-    scale = 400 / image.width
+# ------------------------------------------------------------------ choices
 
-    def glyph_height(box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> int:
-        crop = image.crop(box)
-        rows = [
-            y
-            for y in range(crop.height)
-            if any(near(crop.getpixel((x, y)), colour, 40) for x in range(0, crop.width, 2))
-        ]
-        return max(rows) - min(rows) + 1 if rows else 0
 
-    turn = glyph_height((10, 10, 170, HEADER_H - 10), COLOURS["paper"])
-    vp = glyph_height((WIDTH - 150, 10, WIDTH - 10, HEADER_H - 10), GOLD)
-    pill = glyph_height((200, 10, 560, HEADER_H - 10), COLOURS["white"])
-    for height in (turn, vp, pill):
-        assert height * scale >= 11, height
+def test_the_locations_a_prompt_offers_are_ringed() -> None:
+    view = private("midgame", "union")
+    view["actions"] = {"to": ["manassas", "front_royal"], "attack": ["nashville"], "undo": [True]}
+    assert choice_locations(view) == ["manassas", "front_royal", "nashville"]
+    image = rgb(draw_choices(view))
+    plain = board(view)
+    boxes = location_boxes(view)
+    for loc in boxes:
+        x0, y0, x1, _ = boxes[loc]
+        edge = (x0 - 6, y0 - 6, x1 + 6, y0 - 2)
+        ringed = count_near(image, edge, CHOICE, 12)
+        assert (ringed > 200) == (loc in choice_locations(view)), loc
+        assert count_near(plain, edge, CHOICE, 12) < 50
+
+
+def test_no_choice_board_for_a_prompt_not_about_the_map() -> None:
+    view = private("midgame", "union")
+    view["actions"] = {"card": ["U01", "U02"], "pass": [True], "half": [0, 1]}
+    assert choice_locations(view) == []
+    assert draw_choices(view) is None
+    assert draw_choices(public("midgame")) is None
 
 
 # ------------------------------------------------------------------ hidden information
