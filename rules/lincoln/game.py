@@ -34,7 +34,7 @@ class Lincoln(Game):
     role_names: ClassVar[Mapping[str, str]] = ROLE_NAMES
     state_version = 1
     steps: ClassVar[Mapping[str, Step]] = STEPS
-    renderer = None
+    renderer = "render.lincoln"
     policy = "rules.lincoln.strategy"
     summary = (
         "Two players, Union and Confederate, each with their own deck. A turn is two "
