@@ -110,14 +110,29 @@ class Game:
         return view
 
     def act(
-        self, state: State, role: str, verb: str, arg: Arg = None, *, record_undo: bool = True
+        self,
+        state: State,
+        role: str,
+        verb: str,
+        arg: Arg = None,
+        *,
+        record_undo: bool = True,
+        trusted: bool = False,
     ) -> State:
         """Apply one decision of ``role``; raise :class:`IllegalAction` if it is not listed.
 
         ``record_undo=False`` is for simulations that never undo (random play, policies,
         benchmarks): no snapshot is taken, so snapshot undo is never offered, and otherwise the
         game goes exactly as with snapshots; once the game is over the two states are
-        identical."""
+        identical.
+
+        ``trusted=True`` is the simulation fast path: the caller promises that ``verb`` and
+        ``arg`` were taken unchanged from :meth:`legal_actions` of this very state and role
+        (never ``undo``), so the action list is not built a second time to check them. The
+        game then goes exactly as through the checked path. Anything a player sends stays
+        on the checked path."""
+        if trusted:
+            return self._apply(state, role, verb, arg, record_undo)
         if role not in self.roles:
             raise MalformedAction(f"There is no role {role!r} in {self.title}.")
         if not isinstance(verb, str) or not _VERB.fullmatch(verb):
@@ -137,6 +152,10 @@ class Game:
         if verb == "undo":
             self.undo(state, role)
             return state
+        return self._apply(state, role, verb, arg, record_undo)
+
+    def _apply(self, state: State, role: str, verb: str, arg: Arg, record_undo: bool) -> State:
+        """Carry out a checked decision: the step's handler, then undo bookkeeping."""
         before = undo.snapshot(state) if record_undo else None
         seal_before = state["seal"]
         active_before = self.active_roles(state)
@@ -201,9 +220,12 @@ class Game:
 
     def legal_actions(self, state: State, role: str) -> Actions:
         """Every legal action of ``role`` now, including ``undo`` when allowed."""
-        if state["outcome"] is not None or role not in self.active_roles(state):
+        if state["outcome"] is not None:
             return {}
-        actions = dict(self._step(state).actions(self, state, role))
+        step = self._step(state)
+        if role not in step.active(self, state):
+            return {}
+        actions = dict(step.actions(self, state, role))
         if self.can_undo(state, role):
             actions["undo"] = True
         return actions

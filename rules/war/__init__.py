@@ -160,9 +160,16 @@ class WarBetweenTheStates(EventGame, Game):
     # ------------------------------------------------------------------------ undo
 
     def act(
-        self, state: State, role: str, verb: str, arg: Arg = None, *, record_undo: bool = True
+        self,
+        state: State,
+        role: str,
+        verb: str,
+        arg: Arg = None,
+        *,
+        record_undo: bool = True,
+        trusted: bool = False,
     ) -> State:
-        state = super().act(state, role, verb, arg, record_undo=record_undo)
+        state = super().act(state, role, verb, arg, record_undo=record_undo, trusted=trusted)
         if state["step"] == "position":
             # Placement undo reads the placements themselves (see ``undo``); snapshots
             # would only weigh down the stored state.
