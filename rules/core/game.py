@@ -107,6 +107,10 @@ class Game:
                 "outcome": state["outcome"],
             }
         )
+        if role is not None:
+            known = self.known_state(state, role)
+            if known is not None:
+                view["known_state"] = known
         return view
 
     def act(
@@ -316,6 +320,25 @@ class Game:
     def private_view(self, state: State, role: str) -> View:
         """What only ``role`` may see, merged over the public view."""
         return {}
+
+    # ----------------------------------------- hooks for search (rules.ai), optional
+
+    def known_state(self, state: State, role: str) -> State | None:
+        """The state as ``role`` knows it, for :meth:`determinize`: every public part of
+        the state plus ``role``'s own hidden parts, with whatever ``role`` may not see
+        (the other side's hand, the order of face-down decks, face-down choices, the
+        random generator) left out or replaced by its count. Part of ``view(state, role)``
+        as ``view["known_state"]``, so it passes the same gate (and the same leak tests) as
+        the rest of the view. None (the default): the game offers no search support."""
+        return None
+
+    def determinize(self, view: View, role: str, key: int | str) -> State:
+        """A complete state consistent with everything ``view`` (``role``'s own view)
+        shows, the hidden parts sampled from what the view allows, using the random
+        generator keyed by ``key`` (the same key gives the same state). It reads only the
+        view, never the real state: this is how a search player guesses what it cannot
+        see. Games with :meth:`known_state` implement it."""
+        raise NotImplementedError(f"{self.title} does not support search players")
 
     def catalogue(self) -> list[dict[str, Any]]:
         """Every card of the game as public facts, for look-ups such as ``/card``.

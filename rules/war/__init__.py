@@ -89,6 +89,7 @@ from rules.core import (
 from rules.core.events import Instruction, frames_from_version_1
 from rules.core.flow import main_frame
 from rules.core.rng import upgrade_generator
+from rules.war import hidden
 from rules.war.battle import (
     COLUMN_LABELS,
     COLUMNS,
@@ -294,6 +295,14 @@ class WarBetweenTheStates(EventGame, Game):
 
     def catalogue(self) -> list[dict[str, Any]]:
         return [card(cid).facts() for role in SIDES for cid in deck_ids(role)]
+
+    # ------------------------------------------------------------ search players
+
+    def known_state(self, state: State, role: str) -> State:
+        return hidden.known_state(state, role)
+
+    def determinize(self, view: View, role: str, key: int | str) -> State:
+        return hidden.determinize(view, role, key)
 
     # ----------------------------------------------------- hooks for generic tests
 
