@@ -158,3 +158,17 @@ async def test_decisions_run_in_a_worker_process(
         assert manager.bots._pool is not None
     finally:
         await manager.close()
+
+
+def test_messages_do_not_carry_the_known_state() -> None:
+    """The state as a role knows it is for the search; outbox rows leave it out."""
+    from bot.delivery.outbox import message_payload
+    from bot.delivery.port import PrivateMessage
+
+    game = get_game("war")
+    view = game.view(game.setup(seed=1), "union")
+    assert "known_state" in view
+    message = PrivateMessage(kind="turn", role="union", version=0, headline="", view=view)
+    payload = message_payload(message)
+    assert payload["view"] is not None and "known_state" not in payload["view"]
+    assert payload["view"]["actions"] == view["actions"]
