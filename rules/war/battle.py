@@ -233,6 +233,8 @@ def resolve_column(state: State, column: str, returning: dict[str, list[str]]) -
     Graveyard. Returns a public summary."""
     here = state["columns"][column]
     how = "won"
+    # The totals last worked out, while no card has joined the column since.
+    totals: dict[str, int] | None = None
     while True:
         present = [role for role in SIDES if here[role]]
         if not present:
@@ -245,10 +247,12 @@ def resolve_column(state: State, column: str, returning: dict[str, list[str]]) -
         if len(present) == 1:
             winner: str | None = present[0]
             how = "unopposed"
+            totals = None
             break
-        totals = {role: column_total(state, role, column) for role in SIDES}
-        if totals["union"] != totals["confederate"]:
-            winner = max(SIDES, key=lambda r: totals[r])
+        now = {role: column_total(state, role, column) for role in SIDES}
+        totals = now
+        if now["union"] != now["confederate"]:
+            winner = max(SIDES, key=lambda r: now[r])
             break
         able = [role for role in SIDES if can_draw(state, role)]
         if not able:
@@ -269,11 +273,17 @@ def resolve_column(state: State, column: str, returning: dict[str, list[str]]) -
             break
         log(state, f"The {column} is tied at {totals['union']}: each side adds a card.")
         how = "tie-break"
+        totals = None
         for role in SIDES:
             cid = draw(state, role)
             if cid is not None:
                 play_late(state, role, column, cid, "adds")
-    summary = {"column": column, "winner": winner, "how": how, "sides": _snapshot(state, column)}
+    summary = {
+        "column": column,
+        "winner": winner,
+        "how": how,
+        "sides": _snapshot(state, column, totals),
+    }
     for role in SIDES:
         cards_here = stack(state, column, role)
         pile = returning[role] if role == winner else side(state, role)["graveyard"]
@@ -282,11 +292,12 @@ def resolve_column(state: State, column: str, returning: dict[str, list[str]]) -
     return summary
 
 
-def _snapshot(state: State, column: str) -> dict[str, Any]:
+def _snapshot(state: State, column: str, totals: dict[str, int] | None = None) -> dict[str, Any]:
+    """Each side's cards and total in ``column`` (``totals``: already worked out)."""
     return {
         role: {
             "cards": list(stack(state, column, role)),
-            "total": column_total(state, role, column),
+            "total": column_total(state, role, column) if totals is None else totals[role],
         }
         for role in SIDES
     }
