@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules import GAMES, Game, RulesError
-from rules.ai import SearchPlayer
+from rules.ai import SearchPlayer, supports_search
 
 
 def one_game(game: Game, seed: int, iterations: int, both: bool) -> tuple[int, list[str]]:
@@ -67,7 +67,7 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=2)
     parser.add_argument("--game", action="append")
     options = parser.parse_args()
-    for name in options.game or sorted(GAMES):
+    for name in options.game or sorted(n for n in GAMES if supports_search(GAMES[n])):
         game = GAMES[name]
         for label, both in (("vs random", False), ("vs itself", True)):
             started = time.process_time()

@@ -31,7 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules import GAMES, Game
-from rules.ai import GreedyPlayer, SearchPlayer
+from rules.ai import GreedyPlayer, SearchPlayer, supports_search
 from rules.core import Arg, View
 
 PAIRINGS = ("hard:random", "hard:greedy", "hard:normal", "normal:greedy")
@@ -103,7 +103,7 @@ def main() -> None:
     parser.add_argument("--pairing", action="append", help=f"one of {', '.join(PAIRINGS)}")
     options = parser.parse_args()
     budgets = {"normal": options.normal, "hard": options.hard}
-    names = options.game or sorted(GAMES)
+    names = options.game or sorted(n for n in GAMES if supports_search(GAMES[n]))
     pairings = options.pairing or list(PAIRINGS)
     times: dict[str, list[float]] = {}
     print(

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from rules import BUILTIN_GAMES, IllegalAction, get_game
-from rules.ai import SearchPlayer, make_player, search
+from rules.ai import SearchPlayer, make_player, search, supports_search
 from rules.ai.player import GreedyPlayer
 from rules.core import Game
 from rules.core.undo import copy_json
@@ -18,6 +18,11 @@ from rules.core.undo import copy_json
 #: View keys a determinized state need not reproduce: the logs (history, not position),
 #: undo (a determinized state has no snapshots) and War's record of the last battle.
 _HISTORY = ("log", "private_log", "last_battle")
+#: Every built-in game that implements the search hooks.
+SEARCHABLE = [name for name in BUILTIN_GAMES if supports_search(get_game(name))]
+#: Games for which the no-peeking test knows how to swap a hidden card (see
+#: ``_twin_with_other_hidden_cards``); a new game adds its own swap there.
+TWINNED = ("war", "fort_sumter")
 
 
 def _random_states(game: Game, seed: int, every: int = 1) -> list[dict[str, Any]]:
@@ -45,7 +50,7 @@ def _comparable(view: dict[str, Any]) -> dict[str, Any]:
     return view
 
 
-@pytest.mark.parametrize("name", BUILTIN_GAMES)
+@pytest.mark.parametrize("name", SEARCHABLE)
 def test_a_determinized_state_shows_the_same_view(name: str) -> None:
     """Whatever it samples, the knower sees exactly what it saw: the same board, counts,
     own cards, prompt and legal actions; and the sampled state is a sound state."""
@@ -63,7 +68,7 @@ def test_a_determinized_state_shows_the_same_view(name: str) -> None:
     assert checked > 200
 
 
-@pytest.mark.parametrize("name", BUILTIN_GAMES)
+@pytest.mark.parametrize("name", SEARCHABLE)
 def test_determinization_samples_the_hidden_cards(name: str) -> None:
     """Different keys deal the other side different cards: the sample is not the truth."""
     game = get_game(name)
@@ -101,7 +106,7 @@ def _twin_with_other_hidden_cards(name: str) -> tuple[str, dict[str, Any], dict[
     raise AssertionError("no state with a hidden opponent card")
 
 
-@pytest.mark.parametrize("name", BUILTIN_GAMES)
+@pytest.mark.parametrize("name", TWINNED)
 def test_no_peeking_the_search_is_the_same_whatever_the_opponent_holds(name: str) -> None:
     game = get_game(name)
     role, state, twin = _twin_with_other_hidden_cards(name)
@@ -134,7 +139,7 @@ def _tree(node: Any, depth: int = 3) -> Any:
     ]
 
 
-@pytest.mark.parametrize("name", BUILTIN_GAMES)
+@pytest.mark.parametrize("name", SEARCHABLE)
 def test_a_fixed_search_seed_gives_the_same_search(name: str) -> None:
     game = get_game(name)
     states = _random_states(game, 2)
@@ -151,7 +156,7 @@ def test_a_fixed_search_seed_gives_the_same_search(name: str) -> None:
     assert differs  # the seed does steer the search
 
 
-@pytest.mark.parametrize("name", BUILTIN_GAMES)
+@pytest.mark.parametrize("name", SEARCHABLE)
 @pytest.mark.parametrize("opponent", ["random", "easy", "search"])
 def test_the_search_player_only_takes_legal_actions(name: str, opponent: str) -> None:
     """Whole games at a small budget, the bot on each side; every action goes through the
@@ -239,6 +244,22 @@ def test_a_planned_action_is_reused_only_for_the_view_it_expected() -> None:
     changed["known_state"]["seal"] += 1
     wary.choose(changed)
     assert (wary.searches, wary.reused) == (2, 0)
+
+
+def test_searchable_games() -> None:
+    assert {"war", "fort_sumter"} <= set(SEARCHABLE)
+
+
+def test_a_game_without_the_search_hooks_gets_its_greedy_player_at_every_level() -> None:
+    from rules.war import WarBetweenTheStates
+
+    class WithoutSearch(WarBetweenTheStates):
+        determinize = Game.determinize
+
+    game = WithoutSearch()
+    assert not supports_search(game)
+    for level in ("easy", "normal", "hard"):
+        assert isinstance(make_player(game, "union", level, seed=1), GreedyPlayer)
 
 
 def test_levels() -> None:

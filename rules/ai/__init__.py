@@ -33,6 +33,7 @@ from rules.ai.player import (
     Player,
     SearchPlayer,
     make_player,
+    supports_search,
 )
 
 __all__ = [
@@ -46,4 +47,5 @@ __all__ = [
     "fingerprint",
     "make_player",
     "search",
+    "supports_search",
 ]

@@ -125,6 +125,12 @@ def _listed(view: View, verb: str, arg: Arg) -> bool:
     return args is True if arg is None else isinstance(args, list) and arg in args
 
 
+def supports_search(game: Game) -> bool:
+    """Whether ``game`` implements the search hooks (``known_state``, ``determinize``)."""
+    method = getattr(type(game), "determinize", None)
+    return method is not None and method is not Game.determinize
+
+
 def make_player(
     game: Game, role: str, level: str, *, seed: int, iterations: int | None = None
 ) -> Player:
@@ -132,5 +138,8 @@ def make_player(
     if level == "easy":
         return GreedyPlayer(game)
     if level in LEVEL_SECONDS:
+        if not supports_search(game):
+            # A game without the search hooks still has its greedy player.
+            return GreedyPlayer(game)
         return SearchPlayer(game, role, seed=seed, iterations=iterations)
     raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")
