@@ -1,9 +1,9 @@
 """Comparing today's engine with records the old engine left (fixtures frozen from it).
 
 Since those records were written, log lines say counts in words ("3 reinforcements", not
-"3 reinforcement(s)"; issue 9) and views carry the running ``score``. ``as_old`` rewrites
-a document of today in the old wording and without the new key, so everything else of it
-must match the old record exactly.
+"3 reinforcement(s)"; issue 9) and views carry the running ``score`` and the viewer's
+``known_state`` (issue 12). ``as_old`` rewrites a document of today in the old wording and
+without the new keys, so everything else of it must match the old record exactly.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ _OLD_WORDING = [
     (re.compile(r": (\d+) (\w+) cards? lost unseen\."), r": \1 \2 card(s) lost unseen."),
 ]
 
-#: Keys views gained after the fixtures were frozen.
-NEW_VIEW_KEYS = ("score",)
+#: Keys views gained after the fixtures were frozen (``known_state``: issue 12, the state
+#: as the viewer knows it, for search players).
+NEW_VIEW_KEYS = ("score", "known_state")
 
 
 def old_line(text: str) -> str:
