@@ -172,3 +172,27 @@ def test_messages_do_not_carry_the_known_state() -> None:
     payload = message_payload(message)
     assert payload["view"] is not None and "known_state" not in payload["view"]
     assert payload["view"]["actions"] == view["actions"]
+
+
+async def test_a_dead_worker_process_is_replaced(
+    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        manager.bots.iterations = 4
+        manager.bots.nudge = lambda game_id: None  # type: ignore[method-assign]
+        info = await manager.create_game(
+            "g1", "c1", "fort_sumter", "alice", seat="secessionist", opponent_id=bot_user("easy")
+        )
+        assert await manager.bots.play_one(info.id)  # the worker process is up
+        pool = manager.bots._pool
+        assert pool is not None
+        for process in list(pool._processes.values()):
+            process.kill()
+            process.join()
+        pv = await manager.view_for(info.id, "alice")
+        await manager.act(info.id, "alice", "keep", pv.view["actions"]["keep"][0], pv.version)
+        assert await manager.bots.play_one(info.id)  # a new worker made the move
+        assert manager.bots._pool is not pool
+    finally:
+        await manager.close()

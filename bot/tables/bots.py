@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import concurrent.futures.process
 import hashlib
 import logging
 import multiprocessing
@@ -221,11 +222,20 @@ class BotSeats:
         )
         if self.workers == "thread":
             return await asyncio.to_thread(decide, *args)
-        if self._pool is None:
-            # Spawned, not forked: the parent has threads (the store's) that a fork would
-            # copy mid-flight.
-            self._pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn")
-            )
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, decide, *args)
+        for attempt in (1, 2):
+            if self._pool is None:
+                # Spawned, not forked: the parent has threads (the store's) that a fork
+                # would copy mid-flight.
+                self._pool = concurrent.futures.ProcessPoolExecutor(
+                    max_workers=1, mp_context=multiprocessing.get_context("spawn")
+                )
+            try:
+                return await loop.run_in_executor(self._pool, decide, *args)
+            except concurrent.futures.process.BrokenProcessPool:
+                # The worker died (killed, out of memory): start a new one, once.
+                log.warning("game=%d: the bot's worker process died (attempt %d)", game_id, attempt)
+                self._pool = None
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")

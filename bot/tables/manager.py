@@ -512,6 +512,7 @@ class GameManager:
             try:
                 await self.deliver_due()
                 await self.fire_due_timers()
+                await self.bots.resume()  # a bot move that failed is tried again
             except asyncio.CancelledError:
                 raise
             except Exception:
