@@ -2,11 +2,11 @@
 
 Since those records were written, log lines say counts in words ("3 reinforcements", not
 "3 reinforcement(s)"; issue 9); views carry the running ``score``, the ``batch`` of
-multi-choice verbs, their ``repeats`` and
-``done_implied``; a value play's prompt no longer says "one at a
-time, then Done" (front ends pick several spaces at once and send the Done). ``as_old``
-rewrites a document of today in the old wording and without the new keys, so everything
-else of it must match the old record exactly.
+multi-choice verbs, their ``repeats`` and ``done_implied`` (issue 9), and the viewer's
+``known_state`` (issue 12); a value play's prompt no longer says "one at a time, then
+Done" (front ends pick several spaces at once and send the Done). ``as_old`` rewrites a
+document of today in the old wording and without the new keys, so everything else of it
+must match the old record exactly.
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ _OLD_WORDING = [
     (re.compile(r"more, one per space chosen \("), "more, one at a time, then Done ("),
 ]
 
-#: Keys views gained after the fixtures were frozen.
-NEW_VIEW_KEYS = ("score", "batch", "done_implied", "repeats")
+#: Keys views gained after the fixtures were frozen (``known_state``: issue 12, the state
+#: as the viewer knows it, for search players).
+NEW_VIEW_KEYS = ("score", "batch", "done_implied", "repeats", "known_state")
 
 
 def old_line(text: str) -> str:

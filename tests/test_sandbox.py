@@ -155,3 +155,18 @@ def test_a_refused_token_is_explained_without_a_traceback(
     )
     with pytest.raises(SystemExit, match="refused the token"):
         discord_app.run(config)
+
+
+async def test_alice_plays_against_dispatch_in_the_sandbox(tmp_path: Path) -> None:
+    text = await run_script(tmp_path, "new fort_sumter 3 dispatch easy\nauto\nstatus\n")
+    assert "alice plays unionist, Dispatch (easy) plays secessionist" in text
+    assert "Game over:" in text
+    assert "· finished ·" in text
+    assert "auto: Dispatch" not in text  # auto plays alice only; Dispatch plays itself
+    assert "Traceback" not in text
+
+
+async def test_an_unknown_dispatch_level_is_refused_politely(tmp_path: Path) -> None:
+    text = await run_script(tmp_path, "new war dispatch grandmaster\n")
+    assert "Dispatch plays at levels easy, normal, hard" in text
+    assert "Traceback" not in text

@@ -19,6 +19,7 @@ from bot import errors
 from bot.delivery.outbox import delivery_nonce, message_from, post_from, post_payload
 from bot.delivery.port import FrontEnd, GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.storage.store import OutboxRow, Store
+from bot.tables.bots import is_bot
 from bot.tables.loading import game_info
 
 log = logging.getLogger("dispatch.manager")
@@ -178,6 +179,8 @@ def skip_private(info: GameInfo, seat: SeatInfo | None, message: PrivateMessage)
         return "no such seat"
     if seat.dm_failed:
         return "dm closed"
+    if is_bot(seat.user_id):
+        return "bot seat"  # Dispatch plays it from its view; there is nobody to message
     # A "your turn" prompt that waited for a retry is worthless once the turn is over.
     if message.kind in ("turn", "reminder") and (
         info.status != "active" or message.role not in info.active_roles

@@ -21,6 +21,8 @@ def _trimmed(view: View | None) -> View | None:
     if view is None:
         return None
     trimmed = dict(view)
+    # The state as the role knows it is for search players (rules.ai), not for messages.
+    trimmed.pop("known_state", None)
     for key in ("log", "private_log"):
         lines = view.get(key)
         if isinstance(lines, list) and len(lines) > VIEW_LOG_LINES:

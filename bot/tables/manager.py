@@ -43,6 +43,7 @@ from bot.delivery.port import (
 from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queue_due_reminders
 from bot.storage.store import Store, dumps
 from bot.tables import lobby, turn, validate
+from bot.tables.bots import BotSeats, is_bot
 from bot.tables.loading import GameRef, find_row, game_info, info_in, safe_view
 from bot.tables.replay import export_game, replayed_state, stored_state
 
@@ -61,6 +62,7 @@ class GameManager:
         reminder_growth: float = REMINDER_GROWTH,
         retry_base_s: float = RETRY_BASE_S,
         retry_cap_s: float = RETRY_CAP_S,
+        bot_workers: str = "process",
     ) -> None:
         self.store = store
         self.front_end = front_end
@@ -71,6 +73,8 @@ class GameManager:
         self.retry_cap_s = retry_cap_s
         self._game_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._delivery_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        #: Dispatch's own seats: their moves are made off the event loop (bots.py).
+        self.bots = BotSeats(self, workers=bot_workers)
 
     @classmethod
     async def open(
@@ -90,7 +94,13 @@ class GameManager:
         return manager
 
     async def close(self) -> None:
+        await self.bots.close()
         await self.store.close()
+
+    def _bots_may_owe(self, info: GameInfo) -> None:
+        """Let the bot seats of a game that just changed take their moves, if it has any."""
+        if any(is_bot(seat.user_id) for seat in info.seats):
+            self.bots.nudge(info.id)
 
     async def _game_id(self, ref: GameRef, *, live: bool = True) -> int:
         ref = validate.game_ref(ref)
@@ -139,6 +149,7 @@ class GameManager:
             "game=%d created %s in channel %s by %s", info.id, game_name, channel_id, creator_id
         )
         await self.deliver_due(info.id)
+        self._bots_may_owe(info)
         return info
 
     async def rematch(self, game: GameRef, user_id: str, sides: str = "same") -> GameInfo:
@@ -187,6 +198,7 @@ class GameManager:
             raise
         log.info("game=%d is a rematch (%s) of game %d", info.id, sides, old.id)
         await self.deliver_due(info.id)
+        self._bots_may_owe(info)
         return info
 
     async def join(self, game: GameRef, user_id: str, role: str | None = None) -> GameInfo:
@@ -200,6 +212,7 @@ class GameManager:
             info = await info_in(db, game_id)
         log.info("game=%d %s joined as %s", game_id, user_id, role)
         await self.deliver_due(game_id)
+        self._bots_may_owe(info)
         return info
 
     async def leave(self, game: GameRef, user_id: str) -> GameInfo:
@@ -268,6 +281,7 @@ class GameManager:
         # Outside the game lock: a slow delivery must not hold up the next player.
         if deliver:
             await self.deliver_due(game_id)
+        self._bots_may_owe(result.game)
         return result
 
     async def undo(
@@ -482,8 +496,11 @@ class GameManager:
     # -- delivery and reminders ---------------------------------------------------
 
     async def deliver_pending(self) -> int:
-        """Start-up: deliver everything committed but not delivered, ignoring backoff."""
-        return await self.deliver_due(ignore_backoff=True)
+        """Start-up: deliver everything committed but not delivered, ignoring backoff;
+        then let Dispatch make the moves its seats owed when the last run stopped."""
+        delivered = await self.deliver_due(ignore_backoff=True)
+        await self.bots.resume()
+        return delivered
 
     async def deliver_due(self, game_id: int | None = None, *, ignore_backoff: bool = False) -> int:
         """Deliver undelivered outbox rows in order; return how many were delivered.
@@ -518,6 +535,7 @@ class GameManager:
             try:
                 await self.deliver_due()
                 await self.fire_due_timers()
+                await self.bots.resume()  # a bot move that failed is tried again
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -24,6 +24,7 @@ from bot import errors
 from bot.delivery.port import GameInfo, View
 from bot.storage.store import StoreUnavailable
 from bot.tables import solo, validate
+from bot.tables.bots import bot_user, is_bot
 from bot.tables.manager import GameManager
 from bot.terminal.frontend import TerminalFrontEnd
 
@@ -41,6 +42,8 @@ Commands:
   new solo <playsheet> [side] [scenario] [seed]
                       a CDG Solo System session for the player at the keyboard, e.g.
                       `new solo paths_of_glory central_powers` (side: the one the die runs)
+  new <game> [seed] dispatch [level]
+                      Dispatch (the bot) takes the second side: easy, normal or hard
   as <player>         switch who is at the keyboard (alice or bob)
   <n> | <verb> [arg]  take the numbered action, or name it
   hand                your side's private view (and hand image)
@@ -252,6 +255,12 @@ class Sandbox:
             await self.new_one_seat(name, args[1:])
             return
         seed = None
+        opponent = PLAYERS[1]
+        words = [w.lower() for w in args[1:]]
+        if "dispatch" in words:
+            at = words.index("dispatch")
+            opponent = bot_user(" ".join(words[at + 1 :]) or None)
+            args = args[: at + 1]
         if len(args) > 1:
             seed = number(args[1])
             if seed is None:
@@ -261,13 +270,14 @@ class Sandbox:
             validate.seed(seed)  # refused before the new game is announced
         game = rules.get_game(name) if name in rules.GAMES else None
         if game is not None:
-            seats = ", ".join(f"{u} plays {r}" for u, r in zip(PLAYERS, game.roles, strict=False))
+            players = (PLAYERS[0], opponent)
+            seats = ", ".join(f"{u} plays {r}" for u, r in zip(players, game.roles, strict=False))
             self.say(f"New game of {game.title}: {seats}.")
         info = None
         for table in range(1, 1000):
             try:
                 info = await self.manager.create_game(
-                    GUILD, f"table-{table}", name, PLAYERS[0], seed=seed, opponent_id=PLAYERS[1]
+                    GUILD, f"table-{table}", name, PLAYERS[0], seed=seed, opponent_id=opponent
                 )
                 break
             except errors.ChannelBusy:
@@ -282,6 +292,7 @@ class Sandbox:
                 f"   This is game #{info.id}, seed {seed}: a practice game, whose cards anyone "
                 "who knows the seed can work out."
             )
+        await self.manager.bots.idle()
         await self.show_turn()
 
     async def new_one_seat(self, name: str, words: list[str]) -> None:
@@ -417,10 +428,12 @@ class Sandbox:
         self.fe.draw_boards = False
         try:
             while played < limit:
+                await self.manager.bots.idle()  # Dispatch's seats play themselves
                 info = await self.manager.get_game_info(info.id)
-                if info.status != "active" or not info.active_roles:
+                people = [r for r in info.active_roles if not is_bot(_user_of(info, r))]
+                if info.status != "active" or not people:
                     break
-                role = self.rng.choice(sorted(info.active_roles))
+                role = self.rng.choice(sorted(people))
                 seat = info.seat_of(role)
                 assert seat is not None
                 pv = await self.manager.view_for(info.id, seat.user_id, role=role)
@@ -477,12 +490,18 @@ class Sandbox:
                 self.say(f"   {line}")
             if result.outcome is None and self.fe.draw_boards:
                 await self.fe.write_board(result.game, result.view, result.version)
+        await self.manager.bots.idle()
         if result.private_log_lines:
             self.say(f"── private to {self.user} ({result.role}) ──")
             for line in result.private_log_lines:
                 self.say(f"   {line}")
         if result.outcome is None:
             await self.show_turn()
+
+
+def _user_of(info: GameInfo, role: str) -> str | None:
+    seat = info.seat_of(role)
+    return seat.user_id if seat else None
 
 
 def build_parser() -> argparse.ArgumentParser:

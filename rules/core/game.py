@@ -110,17 +110,36 @@ class Game:
                 "outcome": state["outcome"],
             }
         )
+        if role is not None:
+            known = self.known_state(state, role)
+            if known is not None:
+                view["known_state"] = known
         return view
 
     def act(
-        self, state: State, role: str, verb: str, arg: Arg = None, *, record_undo: bool = True
+        self,
+        state: State,
+        role: str,
+        verb: str,
+        arg: Arg = None,
+        *,
+        record_undo: bool = True,
+        trusted: bool = False,
     ) -> State:
         """Apply one decision of ``role``; raise :class:`IllegalAction` if it is not listed.
 
         ``record_undo=False`` is for simulations that never undo (random play, policies,
         benchmarks): no snapshot is taken, so snapshot undo is never offered, and otherwise the
         game goes exactly as with snapshots; once the game is over the two states are
-        identical."""
+        identical.
+
+        ``trusted=True`` is the simulation fast path: the caller promises that ``verb`` and
+        ``arg`` were taken unchanged from :meth:`legal_actions` of this very state and role
+        (never ``undo``), so the action list is not built a second time to check them. The
+        game then goes exactly as through the checked path. Anything a player sends stays
+        on the checked path."""
+        if trusted:
+            return self._apply(state, role, verb, arg, record_undo)
         if role not in self.roles:
             raise MalformedAction(f"There is no role {role!r} in {self.title}.")
         if not isinstance(verb, str) or not _VERB.fullmatch(verb):
@@ -140,6 +159,10 @@ class Game:
         if verb == "undo":
             self.undo(state, role)
             return state
+        return self._apply(state, role, verb, arg, record_undo)
+
+    def _apply(self, state: State, role: str, verb: str, arg: Arg, record_undo: bool) -> State:
+        """Carry out a checked decision: the step's handler, then undo bookkeeping."""
         before = undo.snapshot(state) if record_undo else None
         seal_before = state["seal"]
         active_before = self.active_roles(state)
@@ -204,9 +227,12 @@ class Game:
 
     def legal_actions(self, state: State, role: str) -> Actions:
         """Every legal action of ``role`` now, including ``undo`` when allowed."""
-        if state["outcome"] is not None or role not in self.active_roles(state):
+        if state["outcome"] is not None:
             return {}
-        actions = dict(self._step(state).actions(self, state, role))
+        step = self._step(state)
+        if role not in step.active(self, state):
+            return {}
+        actions = dict(step.actions(self, state, role))
         if self.can_undo(state, role):
             actions["undo"] = True
         return actions
@@ -327,6 +353,25 @@ class Game:
     def private_view(self, state: State, role: str) -> View:
         """What only ``role`` may see, merged over the public view."""
         return {}
+
+    # ----------------------------------------- hooks for search (rules.ai), optional
+
+    def known_state(self, state: State, role: str) -> State | None:
+        """The state as ``role`` knows it, for :meth:`determinize`: every public part of
+        the state plus ``role``'s own hidden parts, with whatever ``role`` may not see
+        (the other side's hand, the order of face-down decks, face-down choices, the
+        random generator) left out or replaced by its count. Part of ``view(state, role)``
+        as ``view["known_state"]``, so it passes the same gate (and the same leak tests) as
+        the rest of the view. None (the default): the game offers no search support."""
+        return None
+
+    def determinize(self, view: View, role: str, key: int | str) -> State:
+        """A complete state consistent with everything ``view`` (``role``'s own view)
+        shows, the hidden parts sampled from what the view allows, using the random
+        generator keyed by ``key`` (the same key gives the same state). It reads only the
+        view, never the real state: this is how a search player guesses what it cannot
+        see. Games with :meth:`known_state` implement it."""
+        raise NotImplementedError(f"{self.title} does not support search players")
 
     def catalogue(self) -> list[dict[str, Any]]:
         """Every card of the game as public facts, for look-ups such as ``/card``.

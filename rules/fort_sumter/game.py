@@ -10,7 +10,7 @@ from rules.core import EventGame, Game, State, Step, View, goto, shuffle
 from rules.core.events import current_frame, frames_from_version_1
 from rules.core.flow import main_frame
 from rules.core.rng import upgrade_generator
-from rules.fort_sumter import board
+from rules.fort_sumter import board, hidden
 from rules.fort_sumter.cards import (
     DIMENSIONS,
     OBJECTIVES,
@@ -218,6 +218,14 @@ class FortSumter(EventGame, Game):
             for c in OBJECTIVES
         ]
         return cards
+
+    # ------------------------------------------------------------ search players
+
+    def known_state(self, state: State, role: str) -> State:
+        return hidden.known_state(state, role)
+
+    def determinize(self, view: View, role: str, key: int | str) -> State:
+        return hidden.determinize(view, role, key)
 
     # ---------------------------------------------------------- generic test hooks
 

@@ -37,6 +37,10 @@ SECOND_FINAL_CRISIS_BONUS = 2
 ROLE_NAMES = {"unionist": "Unionist", "secessionist": "Secessionist"}
 
 
+#: The highest track space of each zone, looked up on every breach check.
+_ZONE_TOP = {name: high for name, high, _ in ZONES}
+
+
 def initial_tracks() -> dict[str, object]:
     """The set-up: full tracks, full bonus boxes, nothing breached."""
     return {
@@ -50,8 +54,7 @@ def initial_tracks() -> dict[str, object]:
 
 def uncovered(state: State, role: str, zone: str) -> bool:
     """Whether the zone's highest space has lost its token."""
-    top = next(high for name, high, _ in ZONES if name == zone)
-    return int(state["track"][role]) <= top
+    return int(state["track"][role]) <= _ZONE_TOP[zone]
 
 
 def both_final_crisis_zones_breached(state: State) -> bool:

@@ -89,6 +89,7 @@ from rules.core import (
 from rules.core.events import Instruction, frames_from_version_1
 from rules.core.flow import main_frame
 from rules.core.rng import upgrade_generator
+from rules.war import hidden
 from rules.war.battle import (
     COLUMN_LABELS,
     COLUMNS,
@@ -160,9 +161,16 @@ class WarBetweenTheStates(EventGame, Game):
     # ------------------------------------------------------------------------ undo
 
     def act(
-        self, state: State, role: str, verb: str, arg: Arg = None, *, record_undo: bool = True
+        self,
+        state: State,
+        role: str,
+        verb: str,
+        arg: Arg = None,
+        *,
+        record_undo: bool = True,
+        trusted: bool = False,
     ) -> State:
-        state = super().act(state, role, verb, arg, record_undo=record_undo)
+        state = super().act(state, role, verb, arg, record_undo=record_undo, trusted=trusted)
         if state["step"] == "position":
             # Placement undo reads the placements themselves (see ``undo``); snapshots
             # would only weigh down the stored state.
@@ -287,6 +295,14 @@ class WarBetweenTheStates(EventGame, Game):
 
     def catalogue(self) -> list[dict[str, Any]]:
         return [card(cid).facts() for role in SIDES for cid in deck_ids(role)]
+
+    # ------------------------------------------------------------ search players
+
+    def known_state(self, state: State, role: str) -> State:
+        return hidden.known_state(state, role)
+
+    def determinize(self, view: View, role: str, key: int | str) -> State:
+        return hidden.determinize(view, role, key)
 
     # ----------------------------------------------------- hooks for generic tests
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from rules.core import State, deck, log
 from rules.core.deck import Piles
-from rules.war.cards import SIDES, card
+from rules.war.cards import SIDES, card, cards
 
 COLUMNS = ("left", "centre", "right")
 COLUMN_LABELS = {"left": "Left", "centre": "Centre", "right": "Right"}
@@ -170,13 +170,43 @@ def card_points(state: State, role: str, column: str, index: int) -> int:
 
 
 def column_total(state: State, role: str, column: str) -> int:
-    """The total of ``role``'s cards in ``column``, after every modifier (rule 5)."""
+    """The total of ``role``'s cards in ``column``, after every modifier (rule 5).
+
+    The sum of :func:`card_points` over the column, plus the flat column modifiers, never
+    below zero. Totals are asked for at every tie and by every view and policy, so this
+    gathers the side's boosts and this column's modifiers once instead of once per card
+    (``test_column_total_is_the_sum_of_card_points`` holds the two to the same rules).
+    """
     cards_here = stack(state, column, role)
     if not cards_here:
         return 0
-    total = sum(card_points(state, role, column, i) for i in range(len(cards_here)))
-    for modifier in state["modifiers"]:
-        if modifier["side"] == role and column in modifier["columns"] and modifier["unit"] is None:
+    lookup = cards()
+    boosts = [
+        (other_column, other_index, boost)
+        for other_column in COLUMNS
+        for other_index, other_id in enumerate(stack(state, other_column, role))
+        if (boost := lookup[other_id].boost) is not None
+    ]
+    modifiers = [m for m in state["modifiers"] if m["side"] == role and column in m["columns"]]
+    total = 0
+    for index, cid in enumerate(cards_here):
+        this = lookup[cid]
+        if this.kind == "event":
+            continue
+        points = this.value
+        for other_column, other_index, boost in boosts:
+            if other_column == column and other_index == index:
+                continue
+            if boost.unit is not None and boost.unit != this.kind:
+                continue
+            if boost.where == "battlefield" or other_column == column:
+                points += boost.amount
+        for modifier in modifiers:
+            if modifier["unit"] is not None and modifier["unit"] == this.kind:
+                points += modifier["amount"]
+        total += max(0, points)
+    for modifier in modifiers:
+        if modifier["unit"] is None:
             total += modifier["amount"]
     return max(0, total)
 
@@ -203,6 +233,8 @@ def resolve_column(state: State, column: str, returning: dict[str, list[str]]) -
     Graveyard. Returns a public summary."""
     here = state["columns"][column]
     how = "won"
+    # The totals last worked out, while no card has joined the column since.
+    totals: dict[str, int] | None = None
     while True:
         present = [role for role in SIDES if here[role]]
         if not present:
@@ -215,10 +247,12 @@ def resolve_column(state: State, column: str, returning: dict[str, list[str]]) -
         if len(present) == 1:
             winner: str | None = present[0]
             how = "unopposed"
+            totals = None
             break
-        totals = {role: column_total(state, role, column) for role in SIDES}
-        if totals["union"] != totals["confederate"]:
-            winner = max(SIDES, key=lambda r: totals[r])
+        now = {role: column_total(state, role, column) for role in SIDES}
+        totals = now
+        if now["union"] != now["confederate"]:
+            winner = max(SIDES, key=lambda r: now[r])
             break
         able = [role for role in SIDES if can_draw(state, role)]
         if not able:
@@ -239,11 +273,17 @@ def resolve_column(state: State, column: str, returning: dict[str, list[str]]) -
             break
         log(state, f"The {column} is tied at {totals['union']}: each side adds a card.")
         how = "tie-break"
+        totals = None
         for role in SIDES:
             cid = draw(state, role)
             if cid is not None:
                 play_late(state, role, column, cid, "adds")
-    summary = {"column": column, "winner": winner, "how": how, "sides": _snapshot(state, column)}
+    summary = {
+        "column": column,
+        "winner": winner,
+        "how": how,
+        "sides": _snapshot(state, column, totals),
+    }
     for role in SIDES:
         cards_here = stack(state, column, role)
         pile = returning[role] if role == winner else side(state, role)["graveyard"]
@@ -252,11 +292,12 @@ def resolve_column(state: State, column: str, returning: dict[str, list[str]]) -
     return summary
 
 
-def _snapshot(state: State, column: str) -> dict[str, Any]:
+def _snapshot(state: State, column: str, totals: dict[str, int] | None = None) -> dict[str, Any]:
+    """Each side's cards and total in ``column`` (``totals``: already worked out)."""
     return {
         role: {
             "cards": list(stack(state, column, role)),
-            "total": column_total(state, role, column),
+            "total": column_total(state, role, column) if totals is None else totals[role],
         }
         for role in SIDES
     }

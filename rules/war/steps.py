@@ -150,7 +150,8 @@ class PositionReinforcements(Step):
             self.reveal(game, state)
 
     def active(self, game: Game, state: State) -> tuple[str, ...]:
-        return tuple(role for role in SIDES if not side(state, role)["committed"])
+        sides = state["sides"]
+        return tuple([role for role in SIDES if not sides[role]["committed"]])
 
     def free_columns(self, state: State, role: str) -> list[str]:
         taken = {column for column, _ in side(state, role)["placed"]}

@@ -27,6 +27,7 @@ from bot.discord_app.interactions import (
     user_id,
 )
 from bot.tables import validate
+from bot.tables.bots import bot_user
 
 log = logging.getLogger("dispatch.discord")
 
@@ -93,6 +94,7 @@ class GameCog(
         side: str | None = None,
         options: str | None = None,
         seed: app_commands.Range[int, 0, 2**53 - 1] | None = None,
+        level: Literal["easy", "normal", "hard"] | None = None,
     ) -> None:
         """Open a game in this channel
 
@@ -108,9 +110,15 @@ class GameCog(
             Game options, e.g. key=value, key=value
         seed:
             Practice only: a fixed seed makes the cards predictable to anyone who knows it
+        level:
+            With opponent Dispatch (this bot): easy, normal (about 1 s a move) or hard (5 s)
         """
-        if opponent is not None and opponent.bot:
-            raise errors.NotAllowed("Bots cannot be seated.")
+        me = self.bot.user
+        dispatch = opponent is not None and me is not None and opponent.id == me.id
+        if opponent is not None and opponent.bot and not dispatch:
+            raise errors.NotAllowed("Bots cannot be seated (choose Dispatch itself to play it).")
+        if level is not None and not dispatch:
+            raise errors.BadInput("A level is for games against Dispatch (opponent: Dispatch).")
         # Refuse the common mistakes before deferring, so the answer is ephemeral (the
         # manager checks the same again; a forged payload can carry any seed).
         parsed = validate.options(parse_options(options))
@@ -133,7 +141,7 @@ class GameCog(
             options=parsed,
             seed=seed,
             seat=side or None,
-            opponent_id=str(opponent.id) if opponent else None,
+            opponent_id=bot_user(level) if dispatch else str(opponent.id) if opponent else None,
         )
         payload = lobby_payload(info)
         if seed is not None:

@@ -1,0 +1,149 @@
+"""Strength of the computer opponents: win rates per pairing, each side separately.
+
+Run: .venv/bin/python bench/bench_ai_strength.py [--games 20] [--normal 1000] [--hard 5000]
+     [--game fort_sumter] [--pairing "hard:greedy"]
+
+Pairings (the first player named is the one measured): hard vs random, hard vs greedy,
+hard vs normal, normal vs greedy. ``--games`` games are played with the measured player
+on each side (so 2 x games per pairing), from set-up seeds 10,000 on. The search levels
+are given as a fixed number of iterations per search (``--normal``, ``--hard``), so a run
+is reproducible; the issue's levels are 1 s and 5 s of one core per decision, which
+``--normal``/``--hard`` should match on the machine at hand (see the decision times the
+bench prints: one search per decision, except the small decisions a search already
+planned, which cost nothing). "greedy" is the easy level (the game's policy), "random"
+picks uniformly among the legal actions.
+
+Prints one row per game and pairing: wins of the measured player as each side, draws,
+and overall; then the decision times of each level (median and 99th percentile, CPU
+seconds of this process).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rules import GAMES, Game
+from rules.ai import GreedyPlayer, SearchPlayer, supports_search
+from rules.core import Arg, View
+
+PAIRINGS = ("hard:random", "hard:greedy", "hard:normal", "normal:greedy")
+
+
+class RandomPlayer:
+    def __init__(self, seed: int) -> None:
+        self.chooser = random.Random(seed)
+
+    def choose(self, view: View) -> tuple[str, Arg]:
+        moves = [
+            (verb, arg)
+            for verb, args in view["actions"].items()
+            if verb != "undo"
+            for arg in (args if isinstance(args, list) else [None])
+        ]
+        return self.chooser.choice(moves)
+
+
+def make(game: Game, role: str, level: str, seed: int, budgets: dict[str, int]) -> Any:
+    if level == "random":
+        return RandomPlayer(seed)
+    if level == "greedy":
+        return GreedyPlayer(game)
+    return SearchPlayer(game, role, seed=seed, iterations=budgets[level])
+
+
+def play(
+    game: Game,
+    seed: int,
+    levels: dict[str, str],
+    budgets: dict[str, int],
+    times: dict[str, list[float]],
+) -> str | None:
+    """One game; ``levels`` maps each role to a level; returns the winner."""
+    players = {
+        role: make(game, role, level, seed * 31 + i, budgets)
+        for i, (role, level) in enumerate(levels.items())
+    }
+    state = game.setup(seed=seed)
+    while game.outcome(state) is None:
+        role = game.active_roles(state)[0]
+        view = game.view(state, role)
+        player = players[role]
+        searches = getattr(player, "searches", 0)
+        started = time.process_time()
+        verb, arg = player.choose(view)
+        spent = time.process_time() - started
+        times.setdefault(levels[role], []).append(spent)
+        if getattr(player, "searches", 0) > searches:
+            times.setdefault(levels[role] + " (searches only)", []).append(spent)
+        game.act(state, role, verb, arg)
+    outcome = game.outcome(state)
+    assert outcome is not None
+    return outcome["winner"]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20, help="games per pairing and side")
+    parser.add_argument("--normal", type=int, default=1000, help="iterations of a normal search")
+    parser.add_argument("--hard", type=int, default=5000, help="iterations of a hard search")
+    parser.add_argument("--game", action="append", help="a game name (default: every one)")
+    parser.add_argument("--pairing", action="append", help=f"one of {', '.join(PAIRINGS)}")
+    options = parser.parse_args()
+    budgets = {"normal": options.normal, "hard": options.hard}
+    names = options.game or sorted(n for n in GAMES if supports_search(GAMES[n]))
+    pairings = options.pairing or list(PAIRINGS)
+    times: dict[str, list[float]] = {}
+    print(
+        f"{options.games} games per pairing and side; normal = {options.normal} iterations, "
+        f"hard = {options.hard} iterations per search"
+    )
+    print(
+        f"{'game':12} {'pairing':16} {'as first':>10} {'as second':>10} {'draws':>6} {'overall':>8}"
+    )
+    for name in names:
+        game = GAMES[name]
+        for pairing in pairings:
+            measured, other = pairing.split(":")
+            rates = []
+            draws = 0
+            score = 0.0
+            for index, role in enumerate(game.roles):
+                wins = 0
+                for n in range(options.games):
+                    seed = 10_000 + n
+                    levels = {role: measured, game.opponent(role): other}
+                    levels = {r: levels[r] for r in game.roles}
+                    winner = play(game, seed + 100_000 * index, levels, budgets, times)
+                    wins += winner == role
+                    draws += winner is None
+                    score += 1.0 if winner == role else 0.5 if winner is None else 0.0
+                rates.append(f"{100 * wins / options.games:.0f}% {game.roles[index][:5]}")
+            overall = 100 * score / (2 * options.games)
+            print(
+                f"{name:12} {measured + ' v ' + other:16} {rates[0]:>10} {rates[1]:>10} "
+                f"{draws:>6} {overall:>7.1f}%",
+                flush=True,
+            )
+    print("decision times (CPU s): level, decisions, median, p99, max")
+    for level, values in sorted(times.items()):
+        print(
+            f"  {level:24} {len(values):6} {statistics.median(values):8.4f} "
+            f"{percentile(values, 0.99):8.4f} {max(values):8.4f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,69 @@
+"""Engine speed on the simulation path: uniformly random games per second, per core.
+
+Run: .venv/bin/python bench/bench_engine_speed.py [--games 300] [--game war ...]
+
+Each game is played from set-up to the end with uniformly random legal actions (never
+undo), the way a search plays out its simulations: the actions come from
+``legal_actions`` (no view, no labels, no prompt) and are applied with
+``act(..., record_undo=False, trusted=True)`` (no undo snapshot, no second check of an
+action just taken from the list). For comparison the same games are also played on the
+checked path (``record_undo=False`` only), which is what engines without ``trusted``
+offer. Times are CPU seconds of this process (``time.process_time``), so other work on a
+shared machine disturbs them less than wall time would; the figure is per core.
+
+Figures measured for issue 12 are in the module docstring of ``rules.ai``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rules import GAMES, Game
+
+
+def play(game: Game, seed: int, trusted: bool) -> int:
+    """One random game; returns the number of actions taken."""
+    chooser = random.Random(seed)
+    state = game.setup(seed=seed)
+    extra = {"trusted": True} if trusted else {}
+    actions = 0
+    while game.outcome(state) is None:
+        role = chooser.choice(game.active_roles(state))
+        legal = game.legal_actions(state, role)
+        verb = chooser.choice(sorted(v for v in legal if v != "undo"))
+        args = legal[verb]
+        arg = None if args is True else chooser.choice(args)
+        state = game.act(state, role, verb, arg, record_undo=False, **extra)
+        actions += 1
+    return actions
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=300, help="games per figure")
+    parser.add_argument("--game", action="append", help="a game name (default: every one)")
+    options = parser.parse_args()
+    names = options.game or sorted(GAMES)
+    for name in names:
+        game = GAMES[name]
+        has_trusted = "trusted" in inspect.signature(game.act).parameters
+        paths = [("checked", False)] + ([("trusted", True)] if has_trusted else [])
+        for label, trusted in paths:
+            started = time.process_time()
+            total = sum(play(game, seed, trusted) for seed in range(options.games))
+            elapsed = time.process_time() - started
+            print(
+                f"{name:12} {label:8} {options.games / elapsed:8.1f} games/s "
+                f"({total / options.games:.0f} actions a game, {options.games} games)"
+            )
+
+
+if __name__ == "__main__":
+    main()

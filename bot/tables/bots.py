@@ -1,0 +1,241 @@
+"""Dispatch at the table: seats the bot plays itself (issue 12).
+
+A bot seat is an ordinary seat whose user id is one of :data:`BOT_USERS`
+(``"Dispatch (easy)"``, ``"Dispatch (normal)"``, ``"Dispatch (hard)"``), so the lobby,
+the turn, the table posts, undo, resignation, rematches and the action log all work for
+it as for a person; the name says the level. It never gets private messages (the
+courier skips them, ``skip_private``) and nobody is pinged on its behalf (it is not a
+Discord user, so the front end writes its name as plain text).
+
+:class:`BotSeats` plays every bot move that is due, through ``GameManager.act`` like a
+click, with the seat's role and the version it decided on, so a move decided on a view
+that has since changed is refused as stale and decided again. The decision itself (the
+game's greedy policy, or the search of ``rules.ai``) runs off the event loop, in a
+worker process by default (``workers="process"``) or a thread (tests, the sandbox), and
+reads only the bot's own view. After a change the manager calls :meth:`BotSeats.nudge`,
+which returns at once; the moves are made by a task. :meth:`BotSeats.resume` (the
+manager calls it on start) makes every move that was due when a previous process
+stopped.
+
+Search seeds are fixed per game and role, so a bot's decision depends only on what its
+view shows (and on the thinking time, which stops the search).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import concurrent.futures.process
+import hashlib
+import logging
+import multiprocessing
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import rules
+from bot import errors
+from rules.ai import LEVEL_SECONDS, LEVELS, Player, make_player
+from rules.core import Arg, View
+
+if TYPE_CHECKING:
+    from bot.tables.manager import GameManager
+
+log = logging.getLogger("dispatch.bots")
+
+#: The user id of a bot seat at each level.
+BOT_USERS: dict[str, str] = {level: f"Dispatch ({level})" for level in LEVELS}
+DEFAULT_LEVEL = "normal"
+
+
+def bot_user(level: str | None = None) -> str:
+    """The user id that seats Dispatch at ``level`` (the default level when None)."""
+    level = (level or DEFAULT_LEVEL).strip().lower()
+    if level not in BOT_USERS:
+        raise errors.BadInput(f"Dispatch plays at levels {', '.join(LEVELS)}, not {level!r}.")
+    return BOT_USERS[level]
+
+
+def is_bot(user_id: str | None) -> bool:
+    return user_id in _LEVEL_OF
+
+
+def level_of(user_id: str) -> str:
+    return _LEVEL_OF[user_id]
+
+
+_LEVEL_OF = {user: level for level, user in BOT_USERS.items()}
+
+
+def search_seed(game_id: int, role: str) -> int:
+    digest = hashlib.blake2b(f"dispatch bot {game_id} {role}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little")
+
+
+# -- the decision, in a worker -------------------------------------------------------
+
+#: Players by (game id, role, level), kept in the worker so the small decisions of one
+#: turn share a search tree. Bounded: the oldest are dropped.
+_PLAYERS: dict[tuple[int, str, str], Player] = {}
+_MAX_PLAYERS = 256
+
+
+def decide(
+    game_name: str,
+    game_id: int,
+    role: str,
+    level: str,
+    view: View,
+    seconds: float,
+    iterations: int | None = None,
+) -> tuple[str, Arg]:
+    """The bot's decision from its own view (runs in a worker process or thread).
+
+    Search levels think for ``seconds`` (or exactly ``iterations`` when given)."""
+    game = rules.get_game(game_name)
+    key = (game_id, role, level)
+    player = _PLAYERS.get(key)
+    if player is None:
+        while len(_PLAYERS) >= _MAX_PLAYERS:
+            _PLAYERS.pop(next(iter(_PLAYERS)))
+        player = make_player(
+            game, role, level, seed=search_seed(game_id, role), iterations=iterations
+        )
+        _PLAYERS[key] = player
+    if level == "easy" or iterations is not None:
+        return player.choose(view)
+    deadline = time.monotonic() + seconds
+    return player.choose(view, should_stop=lambda: time.monotonic() >= deadline)
+
+
+# -- the seats -------------------------------------------------------------------------
+
+
+class BotSeats:
+    """Plays the bot seats of one manager's games."""
+
+    def __init__(
+        self,
+        manager: GameManager,
+        *,
+        workers: str = "process",
+        seconds: dict[str, float] | None = None,
+        iterations: int | None = None,
+    ) -> None:
+        if workers not in ("process", "thread"):
+            raise ValueError("workers is 'process' or 'thread'")
+        self.manager = manager
+        self.workers = workers
+        self.seconds = dict(LEVEL_SECONDS if seconds is None else seconds)
+        self.iterations = iterations
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+        #: Called after each bot move (game id, role, verb, arg); for logs and tests.
+        self.on_move: Callable[[int, str, str, Arg], None] | None = None
+
+    # -- triggers -----------------------------------------------------------------
+
+    def nudge(self, game_id: int) -> None:
+        """Something changed in ``game_id``: play its due bot moves soon (returns at once)."""
+        task = self._tasks.get(game_id)
+        if task is not None and not task.done():
+            self._again.add(game_id)
+            return
+        self._tasks[game_id] = asyncio.get_running_loop().create_task(self._run(game_id))
+
+    async def resume(self) -> int:
+        """Start-up: nudge every live game in which a bot owes a move; returns how many."""
+        games: set[int] = set()
+        async with self.manager.store.read() as db:
+            for user in BOT_USERS.values():
+                for row in await db.games_of_user(user):
+                    if row.status == "active" and not row.damaged:
+                        games.add(row.id)
+        for game_id in sorted(games):
+            self.nudge(game_id)
+        return len(games)
+
+    async def idle(self) -> None:
+        """Wait until no bot move is being made (tests, shutdown)."""
+        while any(not t.done() for t in self._tasks.values()):
+            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+
+    async def close(self) -> None:
+        for task in self._tasks.values():
+            task.cancel()
+        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+    # -- the work -----------------------------------------------------------------
+
+    async def _run(self, game_id: int) -> None:
+        while True:
+            self._again.discard(game_id)
+            try:
+                while await self.play_one(game_id):
+                    pass
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("game=%d: a bot move failed", game_id)
+                return
+            if game_id not in self._again:
+                return
+
+    async def play_one(self, game_id: int) -> bool:
+        """Make one due bot move in ``game_id``; False when no bot owes one."""
+        info = await self.manager.get_game_info(game_id)
+        if info.status != "active":
+            return False
+        due = [s for s in info.seats if s.role in info.active_roles and is_bot(s.user_id)]
+        if not due:
+            return False
+        seat = due[0]
+        level = level_of(seat.user_id)
+        pv = await self.manager.view_for(game_id, seat.user_id, role=seat.role)
+        if not pv.view.get("actions"):
+            return False
+        verb, arg = await self._decide(info.game_name, game_id, seat.role, level, pv.view)
+        try:
+            await self.manager.act(game_id, seat.user_id, verb, arg, pv.version, role=seat.role)
+        except errors.StalePrompt:
+            return True  # the game moved on meanwhile: decide again on the new view
+        log.info("game=%d bot %s (%s) plays %s %r", game_id, seat.role, level, verb, arg)
+        if self.on_move is not None:
+            self.on_move(game_id, seat.role, verb, arg)
+        return True
+
+    async def _decide(
+        self, game_name: str, game_id: int, role: str, level: str, view: View
+    ) -> tuple[str, Arg]:
+        args: tuple[Any, ...] = (
+            game_name,
+            game_id,
+            role,
+            level,
+            view,
+            self.seconds.get(level, 0.0),
+            self.iterations,
+        )
+        if self.workers == "thread":
+            return await asyncio.to_thread(decide, *args)
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            if self._pool is None:
+                # Spawned, not forked: the parent has threads (the store's) that a fork
+                # would copy mid-flight.
+                self._pool = concurrent.futures.ProcessPoolExecutor(
+                    max_workers=1, mp_context=multiprocessing.get_context("spawn")
+                )
+            try:
+                return await loop.run_in_executor(self._pool, decide, *args)
+            except concurrent.futures.process.BrokenProcessPool:
+                # The worker died (killed, out of memory): start a new one, once.
+                log.warning("game=%d: the bot's worker process died (attempt %d)", game_id, attempt)
+                self._pool = None
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")

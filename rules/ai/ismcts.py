@@ -1,0 +1,253 @@
+"""Single-observer information-set Monte Carlo tree search (Cowling, Powley and Whitehouse,
+"Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2), 2012), over the rules contract.
+
+One tree per decision, seen from the searching role (the *observer*). A node is a
+sequence of actions (role, verb, arg) from the observer's current information set. Each
+iteration:
+
+1. **Determinize**: ``game.determinize(view, role, key)`` deals the hidden parts (the
+   other side's hand, deck order, face-down choices) at random, consistent with the view.
+   The search never sees the real state; everything it knows is the view.
+2. **Select**: walk down the tree through the actions legal in this determinization,
+   by UCB1 where each child's exploration term counts how often it was *available*
+   rather than how often its parent was visited (the ISMCTS correction for actions that
+   exist only in some determinizations).
+3. **Expand** one action legal here but not yet in the tree.
+4. **Simulate** to the end of the game with uniformly random legal actions (the
+   simulation path: ``legal_actions`` and ``act(..., record_undo=False, trusted=True)``).
+5. **Back up** the result: 1 for a win, 0 for a loss, 1/2 for a draw, each node credited
+   from the point of view of the role whose action led to it.
+
+When several roles owe a decision at once (placements face down, secret objective
+choices), the tree lets the observer act first and then the others, in seating order.
+``undo`` is never searched. Randomness comes only from the keyed generator of
+``rules.core.rng`` (keyed by the caller's seed and the view), so the same view, seed and
+budget give the same search, node for node. There is no clock here: the budget is a
+number of iterations or a ``should_stop`` callback supplied by the caller (a deadline).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from rules.core import Arg, Game, State, View
+from rules.core.rng import generator, randbelow
+
+#: An action in the tree: who takes it, the verb and its argument.
+Action = tuple[str, str, Arg]
+
+#: UCB1 exploration constant for rewards in [0, 1].
+EXPLORATION = 0.7
+#: A simulation that runs longer than this many actions is scored as a draw.
+ROLLOUT_CAP = 20_000
+
+
+class Node:
+    """Statistics of one action sequence from the observer's information set."""
+
+    __slots__ = ("available", "children", "mover", "reward", "visits")
+
+    def __init__(self, mover: str | None) -> None:
+        #: The role whose action led here (None at the root).
+        self.mover = mover
+        self.children: dict[Action, Node] = {}
+        self.visits = 0
+        self.available = 0
+        #: Sum of results for ``mover``.
+        self.reward = 0.0
+
+    def best(self, role: str | None = None) -> tuple[Action, Node] | None:
+        """The most visited child (of ``role``'s actions when given); ties go to the
+        action first added, so the choice is deterministic."""
+        found: tuple[Action, Node] | None = None
+        for action, child in self.children.items():
+            if role is not None and action[0] != role:
+                continue
+            if found is None or child.visits > found[1].visits:
+                found = (action, child)
+        return found
+
+
+@dataclass
+class SearchResult:
+    """What a search found: the action to take, the tree it grew, how much it did."""
+
+    action: tuple[str, Arg]
+    root: Node
+    iterations: int
+
+    def visits(self) -> dict[str, int]:
+        """Visits of each of the observer's root actions, as ``"verb arg"`` (for tests
+        and reports)."""
+        return {
+            f"{verb} {arg}" if arg is not None else verb: child.visits
+            for (_, verb, arg), child in self.root.children.items()
+        }
+
+
+def fingerprint(view: View) -> str:
+    """A digest of everything the viewer knows (its ``known_state``)."""
+    text = json.dumps(view["known_state"], sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def search_key(seed: int, view: View) -> int:
+    """The generator key of one search: from the caller's seed and what the view shows,
+    so a given view and seed always give the same search."""
+    digest = hashlib.blake2b(f"{seed}|{fingerprint(view)}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little")
+
+
+def mover_of(active: tuple[str, ...], observer: str) -> str:
+    """Who acts next in the tree when several roles owe a decision: the observer first."""
+    return observer if observer in active else active[0]
+
+
+def listed(game: Game, state: State, role: str) -> list[Action]:
+    """Every legal action of ``role`` (never ``undo``), in the engine's order."""
+    actions: list[Action] = []
+    for verb, args in game.legal_actions(state, role).items():
+        if verb == "undo":
+            continue
+        if args is True:
+            actions.append((role, verb, None))
+        elif isinstance(args, list):
+            actions.extend((role, verb, arg) for arg in args)
+    return actions
+
+
+def rewards(game: Game, state: State) -> dict[str, float]:
+    """1 for the winner, 0 for the others; 1/2 each for a draw or an unfinished game."""
+    outcome = game.outcome(state)
+    winner = outcome["winner"] if outcome is not None else None
+    if winner is None:
+        return {role: 0.5 for role in game.roles}
+    return {role: 1.0 if role == winner else 0.0 for role in game.roles}
+
+
+def rollout(game: Game, state: State, rng: State) -> dict[str, float]:
+    """Play on with uniformly random legal actions to the end (or the cap)."""
+    for _ in range(ROLLOUT_CAP):
+        if state["outcome"] is not None:
+            break
+        active = game.active_roles(state)
+        role = active[0] if len(active) == 1 else active[randbelow(rng, len(active))]
+        legal = game.legal_actions(state, role)
+        total = 0
+        for verb, args in legal.items():
+            if verb != "undo":
+                total += 1 if args is True else len(args) if isinstance(args, list) else 0
+        pick = randbelow(rng, total)
+        for verb, args in legal.items():
+            if verb == "undo":
+                continue
+            size = 1 if args is True else len(args) if isinstance(args, list) else 0
+            if pick < size:
+                arg = args[pick] if isinstance(args, list) else None
+                game.act(state, role, verb, arg, record_undo=False, trusted=True)
+                break
+            pick -= size
+    return rewards(game, state)
+
+
+def search(
+    game: Game,
+    view: View,
+    *,
+    seed: int,
+    iterations: int | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    root: Node | None = None,
+) -> SearchResult:
+    """Search from ``view`` (the observer's own view) and return the most visited action.
+
+    The budget is ``iterations``, or ``should_stop`` (asked before every iteration), or
+    both (whichever ends first); at least one iteration always runs. ``root`` continues a
+    tree grown by an earlier search of the same information set (tree reuse)."""
+    if iterations is None and should_stop is None:
+        raise ValueError("a search needs a budget: iterations or should_stop")
+    role = view["role"]
+    if not view["actions"]:
+        raise ValueError("nothing to decide: this role has no action now")
+    tree = root if root is not None else Node(None)
+    key = search_key(seed, view)
+    rng: State = {"rng": generator(key), "undo": [], "seal": 0}
+    done = 0
+    while True:
+        if done and iterations is not None and done >= iterations:
+            break
+        if done and should_stop is not None and should_stop():
+            break
+        state = game.determinize(view, role, _mix(key, done + 1))
+        _iterate(game, state, role, tree, rng)
+        done += 1
+    found = tree.best(role)
+    if found is None:
+        raise RuntimeError("the search found no action for the observer")
+    (_, verb, arg), _ = found
+    return SearchResult(action=(verb, arg), root=tree, iterations=done)
+
+
+def _iterate(game: Game, state: State, observer: str, root: Node, rng: State) -> None:
+    node = root
+    path = [root]
+    while state["outcome"] is None:
+        mover = mover_of(game.active_roles(state), observer)
+        actions = listed(game, state, mover)
+        untried = [a for a in actions if a not in node.children]
+        if untried:
+            action = untried[randbelow(rng, len(untried))]
+            child = Node(mover)
+            node.children[action] = child
+            child.available += 1
+            _apply(game, state, action)
+            path.append(child)
+            break
+        chosen: Action | None = None
+        best = -1.0
+        for action in actions:
+            child = node.children[action]
+            child.available += 1
+        for action in actions:
+            child = node.children[action]
+            score = child.reward / child.visits + EXPLORATION * math.sqrt(
+                math.log(child.available) / child.visits
+            )
+            if score > best:
+                best, chosen = score, action
+        assert chosen is not None
+        _apply(game, state, chosen)
+        node = node.children[chosen]
+        path.append(node)
+    result = rollout(game, state, rng)
+    root.visits += 1
+    for node in path[1:]:
+        node.visits += 1
+        if node.mover is not None:
+            node.reward += result[node.mover]
+
+
+def _mix(key: int, n: int) -> int:
+    """The determinization key of iteration ``n`` of the search keyed ``key``."""
+    return (key ^ (n * 0x9E3779B97F4A7C15)) & ((1 << 64) - 1)
+
+
+def _apply(game: Game, state: State, action: Action) -> None:
+    role, verb, arg = action
+    game.act(state, role, verb, arg, record_undo=False, trusted=True)
+
+
+def describe(result: SearchResult, top: int = 5) -> list[dict[str, Any]]:
+    """The observer's most visited root actions with their visits and mean result."""
+    rows: list[dict[str, Any]] = [
+        {"action": (verb, arg), "visits": child.visits, "mean": child.reward / child.visits}
+        for (_, verb, arg), child in result.root.children.items()
+        if child.visits
+    ]
+    rows.sort(key=lambda row: -int(row["visits"]))
+    return rows[:top]

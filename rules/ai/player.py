@@ -1,0 +1,145 @@
+"""Players a seat can be given: the game's greedy policy (easy) or the search (normal, hard).
+
+A player is made for one role of one game and asked ``choose(view)`` whenever that role
+owes a decision; it reads nothing but the view. The search player keeps its tree between
+decisions: when it has just chosen an action that reveals nothing (one token of a value
+play, one face-down placement) and the next view is exactly the one the tree expected,
+it carries on in the same tree, playing the planned next action at once when the tree
+already explored it well enough, or searching on from that node otherwise. So the small
+decisions of one turn share one search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from rules.ai.ismcts import Node, SearchResult, fingerprint, search, search_key
+from rules.core import Arg, Game, View
+
+#: Thinking time per decision of each search level, in seconds of one core; the caller
+#: turns it into a deadline (``rules`` reads no clock).
+LEVEL_SECONDS: dict[str, float] = {"normal": 1.0, "hard": 5.0}
+#: Every level, weakest first.
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+#: A planned action is played without searching again once it has this many visits.
+REUSE_VISITS = 30
+
+
+class Player(Protocol):
+    """Anything that picks one of ``view["actions"]`` from a role's own view."""
+
+    def choose(
+        self, view: View, should_stop: Callable[[], bool] | None = None
+    ) -> tuple[str, Arg]: ...
+
+
+class GreedyPlayer:
+    """Easy: the game's own automated player (``Game.policy``)."""
+
+    def __init__(self, game: Game) -> None:
+        policy = game.automated_player()
+        if policy is None:
+            raise ValueError(f"{game.title} has no automated player for the easy level")
+        self.game = game
+        self._policy = policy
+
+    def choose(self, view: View, should_stop: Callable[[], bool] | None = None) -> tuple[str, Arg]:
+        return self._policy(self.game, view)
+
+
+class SearchPlayer:
+    """Normal and hard: information-set MCTS from the view (see ``rules.ai.ismcts``).
+
+    ``iterations`` fixes the budget of each search (deterministic for a given ``seed``);
+    otherwise the caller passes ``should_stop`` (a deadline) to :meth:`choose`.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        role: str,
+        *,
+        seed: int,
+        iterations: int | None = None,
+        reuse_visits: int = REUSE_VISITS,
+    ) -> None:
+        self.game = game
+        self.role = role
+        self.seed = seed
+        self.iterations = iterations
+        self.reuse_visits = reuse_visits
+        #: Searches run, and decisions taken from an earlier search without a new one.
+        self.searches = 0
+        self.reused = 0
+        self.last: SearchResult | None = None
+        #: The view the tree expects next (its fingerprint) and the node it would be at.
+        self._expected: tuple[str, Node] | None = None
+
+    def choose(self, view: View, should_stop: Callable[[], bool] | None = None) -> tuple[str, Arg]:
+        if view["role"] != self.role:
+            raise ValueError(f"this player plays {self.role}, not {view['role']}")
+        here = fingerprint(view)
+        node: Node | None = None
+        if self._expected is not None and self._expected[0] == here:
+            node = self._expected[1]
+            found = node.best(self.role)
+            if found is not None and found[1].visits >= self.reuse_visits:
+                (_, verb, arg), child = found
+                if _listed(view, verb, arg):
+                    self.reused += 1
+                    self._expect(view, (verb, arg), child)
+                    return verb, arg
+        if self.iterations is None and should_stop is None:
+            raise ValueError("a search player needs iterations or a deadline")
+        result = search(
+            self.game,
+            view,
+            seed=self.seed,
+            iterations=self.iterations,
+            should_stop=should_stop,
+            root=node,
+        )
+        self.searches += 1
+        self.last = result
+        verb, arg = result.action
+        self._expect(view, (verb, arg), result.root.children[(self.role, verb, arg)])
+        return verb, arg
+
+    def _expect(self, view: View, action: tuple[str, Arg], child: Node) -> None:
+        """Remember which view follows ``action`` if it reveals nothing, and where the
+        tree is then. Worked out on one determinization: the view after the action
+        matches the real one exactly when the action drew or revealed nothing."""
+        self._expected = None
+        if not child.children:
+            return
+        state = self.game.determinize(view, self.role, search_key(self.seed, view))
+        verb, arg = action
+        self.game.act(state, self.role, verb, arg, record_undo=False)
+        if self.game.outcome(state) is None and self.role in self.game.active_roles(state):
+            self._expected = (fingerprint(self.game.view(state, self.role)), child)
+
+
+def _listed(view: View, verb: str, arg: Arg) -> bool:
+    args = view["actions"].get(verb)
+    return args is True if arg is None else isinstance(args, list) and arg in args
+
+
+def supports_search(game: Game) -> bool:
+    """Whether ``game`` implements the search hooks (``known_state``, ``determinize``)."""
+    method = getattr(type(game), "determinize", None)
+    return method is not None and method is not Game.determinize
+
+
+def make_player(
+    game: Game, role: str, level: str, *, seed: int, iterations: int | None = None
+) -> Player:
+    """A player for ``role`` at ``level`` (one of :data:`LEVELS`)."""
+    if level == "easy":
+        return GreedyPlayer(game)
+    if level in LEVEL_SECONDS:
+        if not supports_search(game):
+            # A game without the search hooks still has its greedy player.
+            return GreedyPlayer(game)
+        return SearchPlayer(game, role, seed=seed, iterations=iterations)
+    raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")

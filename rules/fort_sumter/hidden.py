@@ -1,0 +1,91 @@
+"""What a side knows of the crisis, and complete states consistent with it (for search).
+
+``known_state`` is the state as one side sees it: the map, tracks, boxes, VP, the flow
+of play (step and call stack), every card played, claimed, discarded or revealed (the
+table saw them all face up), the counts of everything face down, and the side's own
+hand, objective offer, kept objective, set-aside cards and Final Crisis order. Left out:
+the random generator, the logs, the order and contents of both decks, and the other
+side's hand, objective offer, kept objective, set-aside cards and Final Crisis order.
+
+``determinize`` deals the strategy cards the knower has not seen at random into the
+other side's hand, set-aside cards and Final Crisis order and the strategy deck (sizes
+as known), and the unseen objective cards into the other side's offer and the objective
+deck; a kept objective the knower knows exists is one of that offer while it is still
+on the table, else one more unseen card. The result plays on with a fresh generator.
+
+Not used: what the knower could infer from history, e.g. that the objective it gave
+back this round cannot be the one the other side kept (both offers were dealt before
+it went back). The sample is then a little wider than a perfect memory would allow.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core import State, View, choice, shuffle
+from rules.core.rng import generator
+from rules.core.undo import copy_json
+from rules.fort_sumter.board import opponent
+from rules.fort_sumter.cards import OBJECTIVES, ROLES, STRATEGY
+
+#: State keys never part of what a side knows, and what stands in their place.
+_BLANK: dict[str, Any] = {"rng": None, "seed": None, "log": [], "private_log": {}, "undo": []}
+
+
+def known_state(state: State, role: str) -> State:
+    other = opponent(role)
+    known: State = {
+        k: copy_json(_BLANK[k]) if k in _BLANK else copy_json(v) for k, v in state.items()
+    }
+    known["strategy_deck"] = len(state["strategy_deck"])
+    known["objective_deck"] = len(state["objective_deck"])
+    known["hands"][other] = len(state["hands"][other])
+    known["objective_offer"][other] = len(state["objective_offer"][other])
+    known["objective"][other] = state["objective"][other] is not None or None
+    known["set_aside"][other] = len(state["set_aside"][other])
+    fc = known["final_crisis"]
+    if fc is not None and fc["order"][other] is not None:
+        fc["order"][other] = len(fc["order"][other])
+    return known
+
+
+def determinize(view: View, role: str, key: int | str) -> State:
+    other = opponent(role)
+    sampler: State = {"rng": generator(key), "undo": [], "seal": 0}
+    state: State = copy_json(view["known_state"])
+    fc = state["final_crisis"]
+
+    seen = set(state["out_of_play"]["strategy"])
+    seen.update(state["hands"][role], state["set_aside"][role])
+    if fc is not None:
+        seen.update(fc["order"][role] or [])
+        for r in ROLES:
+            seen.update(fc["revealed"][r])
+    unseen = [c for c in STRATEGY if c not in seen]
+    shuffle(sampler, unseen)
+    state["hands"][other] = [unseen.pop() for _ in range(state["hands"][other])]
+    state["set_aside"][other] = [unseen.pop() for _ in range(state["set_aside"][other])]
+    if fc is not None and fc["order"][other] is not None:
+        fc["order"][other] = [unseen.pop() for _ in range(fc["order"][other])]
+    if len(unseen) != state["strategy_deck"]:
+        raise ValueError(
+            f"{len(unseen)} unseen strategy cards for a deck of {state['strategy_deck']}"
+        )
+    state["strategy_deck"] = unseen
+
+    seen = set(state["out_of_play"]["objective"]) | set(state["objective_offer"][role])
+    if state["objective"][role]:
+        seen.add(state["objective"][role])
+    unseen = [c for c in OBJECTIVES if c not in seen]
+    shuffle(sampler, unseen)
+    offer = [unseen.pop() for _ in range(state["objective_offer"][other])]
+    state["objective_offer"][other] = offer
+    if state["objective"][other]:
+        state["objective"][other] = choice(sampler, offer) if offer else unseen.pop()
+    if len(unseen) != state["objective_deck"]:
+        raise ValueError(f"{len(unseen)} unseen objectives for a deck of {state['objective_deck']}")
+    state["objective_deck"] = unseen
+
+    state["rng"] = sampler["rng"]
+    state["private_log"] = {r: [] for r in ROLES}
+    return state

@@ -1,0 +1,279 @@
+"""The search opponent (issue 12): determinization from the view alone, no peeking,
+determinism, legal play only, and one search shared by the small decisions of a turn."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from rules import BUILTIN_GAMES, IllegalAction, get_game
+from rules.ai import SearchPlayer, make_player, search, supports_search
+from rules.ai.player import GreedyPlayer
+from rules.core import Game
+from rules.core.undo import copy_json
+
+#: View keys a determinized state need not reproduce: the logs (history, not position),
+#: undo (a determinized state has no snapshots) and War's record of the last battle.
+_HISTORY = ("log", "private_log", "last_battle")
+#: Every built-in game that implements the search hooks.
+SEARCHABLE = [name for name in BUILTIN_GAMES if supports_search(get_game(name))]
+#: Games for which the no-peeking test knows how to swap a hidden card (see
+#: ``_twin_with_other_hidden_cards``); a new game adds its own swap there.
+TWINNED = ("war", "fort_sumter")
+
+
+def _random_states(game: Game, seed: int, every: int = 1) -> list[dict[str, Any]]:
+    """Copies of the states of one random game."""
+    chooser = random.Random(seed)
+    state = game.setup(seed=seed)
+    states = []
+    n = 0
+    while game.outcome(state) is None:
+        if n % every == 0:
+            states.append(copy_json(state))
+        n += 1
+        role = chooser.choice(game.active_roles(state))
+        legal = game.legal_actions(state, role)
+        verb = chooser.choice(sorted(v for v in legal if v != "undo"))
+        args = legal[verb]
+        game.act(state, role, verb, None if args is True else chooser.choice(args))
+    return states
+
+
+def _comparable(view: dict[str, Any]) -> dict[str, Any]:
+    view = {k: v for k, v in view.items() if k not in _HISTORY}
+    view["actions"] = {k: v for k, v in view["actions"].items() if k != "undo"}
+    view["labels"] = {k: v for k, v in view["labels"].items() if k != "undo"}
+    return view
+
+
+@pytest.mark.parametrize("name", SEARCHABLE)
+def test_a_determinized_state_shows_the_same_view(name: str) -> None:
+    """Whatever it samples, the knower sees exactly what it saw: the same board, counts,
+    own cards, prompt and legal actions; and the sampled state is a sound state."""
+    game = get_game(name)
+    checked = 0
+    for seed in range(4):
+        for state in _random_states(game, seed, every=3):
+            for role in game.roles:
+                view = game.view(state, role)
+                sampled = game.determinize(view, role, seed * 7919 + checked)
+                assert _comparable(game.view(sampled, role)) == _comparable(view)
+                assert game.invariants(sampled) == []
+                assert json.loads(json.dumps(sampled)) == sampled
+                checked += 1
+    assert checked > 200
+
+
+@pytest.mark.parametrize("name", SEARCHABLE)
+def test_determinization_samples_the_hidden_cards(name: str) -> None:
+    """Different keys deal the other side different cards: the sample is not the truth."""
+    game = get_game(name)
+    state = _random_states(game, 3)[5]
+    role = game.roles[0]
+    view = game.view(state, role)
+    other = game.opponent(role)
+    samples = {
+        json.dumps(sorted(game.secrets(game.determinize(view, role, key), other)))
+        for key in range(12)
+    }
+    assert len(samples) > 1
+
+
+def _twin_with_other_hidden_cards(name: str) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """A state where the opponent of the returned role holds a hidden card, and a twin
+    that differs only in which card it is (swapped with one from its face-down deck)."""
+    game = get_game(name)
+    for state in _random_states(game, 11):
+        for role in game.active_roles(state):
+            other = game.opponent(role)
+            twin = copy_json(state)
+            if name == "war":
+                here = twin["sides"][other]
+                if not here["hand"] or not here["deck"]:
+                    continue
+                here["hand"][0], here["deck"][-1] = here["deck"][-1], here["hand"][0]
+            else:
+                if not twin["hands"][other] or not twin["strategy_deck"]:
+                    continue
+                hand, deck = twin["hands"][other], twin["strategy_deck"]
+                hand[0], deck[0] = deck[0], hand[0]
+            if game.view(state, role) == game.view(twin, role):
+                return role, state, twin
+    raise AssertionError("no state with a hidden opponent card")
+
+
+@pytest.mark.parametrize("name", TWINNED)
+def test_no_peeking_the_search_is_the_same_whatever_the_opponent_holds(name: str) -> None:
+    game = get_game(name)
+    role, state, twin = _twin_with_other_hidden_cards(name)
+    other = game.opponent(role)
+    assert game.secrets(state, other) != game.secrets(twin, other)
+    first = search(game, game.view(state, role), seed=5, iterations=60)
+    second = search(game, game.view(twin, role), seed=5, iterations=60)
+    assert first.action == second.action
+    assert first.visits() == second.visits()
+    assert _tree(first.root) == _tree(second.root)
+    # And a player fed the two views decides the same.
+    a = SearchPlayer(game, role, seed=9, iterations=40).choose(game.view(state, role))
+    b = SearchPlayer(game, role, seed=9, iterations=40).choose(game.view(twin, role))
+    assert a == b
+
+
+def _tree(node: Any, depth: int = 3) -> Any:
+    """The whole tree's statistics, a few plies deep, as plain data."""
+    if depth == 0:
+        return None
+    return [
+        [
+            list(action),
+            child.visits,
+            child.available,
+            round(child.reward, 6),
+            _tree(child, depth - 1),
+        ]
+        for action, child in node.children.items()
+    ]
+
+
+@pytest.mark.parametrize("name", SEARCHABLE)
+def test_a_fixed_search_seed_gives_the_same_search(name: str) -> None:
+    game = get_game(name)
+    states = _random_states(game, 2)
+    picked = [s for s in states[:: max(1, len(states) // 6)]][:6]
+    differs = False
+    for state in picked:
+        role = game.active_roles(state)[0]
+        view = game.view(state, role)
+        one = search(game, view, seed=17, iterations=40)
+        again = search(game, copy_json(view), seed=17, iterations=40)
+        assert one.action == again.action and _tree(one.root) == _tree(again.root)
+        other = search(game, view, seed=18, iterations=40)
+        differs = differs or _tree(other.root) != _tree(one.root)
+    assert differs  # the seed does steer the search
+
+
+@pytest.mark.parametrize("name", SEARCHABLE)
+@pytest.mark.parametrize("opponent", ["random", "easy", "search"])
+def test_the_search_player_only_takes_legal_actions(name: str, opponent: str) -> None:
+    """Whole games at a small budget, the bot on each side; every action goes through the
+    checked path, which raises on anything not listed."""
+    game = get_game(name)
+    games = 6 if name == "war" else 8
+    for seed in range(games):
+        bot_role = game.roles[seed % 2]
+        players = {bot_role: SearchPlayer(game, bot_role, seed=seed, iterations=6)}
+        other = game.opponent(bot_role)
+        if opponent == "easy":
+            players[other] = GreedyPlayer(game)
+        elif opponent == "search":
+            players[other] = SearchPlayer(game, other, seed=seed + 50, iterations=6)
+        chooser = random.Random(seed)
+        state = game.setup(seed=seed + 300)
+        decisions = 0
+        while game.outcome(state) is None:
+            role = game.active_roles(state)[0]
+            view = game.view(state, role)
+            if role in players:
+                verb, arg = players[role].choose(view)
+                listed = view["actions"][verb]
+                assert verb != "undo" and (arg is None if listed is True else arg in listed)
+                decisions += role == bot_role
+            else:
+                moves = [
+                    (v, a)
+                    for v, args in view["actions"].items()
+                    if v != "undo"
+                    for a in (args if isinstance(args, list) else [None])
+                ]
+                verb, arg = chooser.choice(moves)
+            try:
+                game.act(state, role, verb, arg)
+            except IllegalAction as error:  # pragma: no cover - the failure being tested
+                raise AssertionError(f"{role} tried an illegal {verb} {arg}: {error}") from None
+        assert decisions > 0
+
+
+def test_the_small_decisions_of_a_turn_share_one_search() -> None:
+    """Fort Sumter's value play is one token per decision: after the search that chose the
+    card, the tokens come from the same tree without a new search each time."""
+    game = get_game("fort_sumter")
+    role = "unionist"
+    bot = SearchPlayer(game, role, seed=3, iterations=400, reuse_visits=10)
+    easy = GreedyPlayer(game)
+    state = game.setup(seed=21)
+    decisions = 0
+    while game.outcome(state) is None:
+        mover = game.active_roles(state)[0]
+        view = game.view(state, mover)
+        if mover == role:
+            verb, arg = bot.choose(view)
+            decisions += 1
+        else:
+            verb, arg = easy.choose(view)
+        game.act(state, mover, verb, arg)
+    assert bot.reused > 0
+    assert bot.searches + bot.reused == decisions
+
+
+def test_a_planned_action_is_reused_only_for_the_view_it_expected() -> None:
+    """The tree is carried on only when the next view is the one it expected: the real
+    next view of a value play is, a view that differs in anything gets a fresh search."""
+    game = get_game("fort_sumter")
+    state = next(
+        s
+        for s in _random_states(game, 4)
+        if s["step"] == "value_play" and s["value_play"]["left"] >= 3
+    )
+    role = game.active_roles(state)[0]
+    view = game.view(state, role)
+    trusting, wary = (
+        SearchPlayer(game, role, seed=3, iterations=300, reuse_visits=1) for _ in range(2)
+    )
+    verb, arg = trusting.choose(view)
+    assert (verb, arg) == wary.choose(view)
+    assert verb == "place"
+    game.act(state, role, verb, arg)
+    after = game.view(state, role)
+    trusting.choose(after)
+    assert (trusting.searches, trusting.reused) == (1, 1)
+    changed = copy_json(after)
+    changed["known_state"]["seal"] += 1
+    wary.choose(changed)
+    assert (wary.searches, wary.reused) == (2, 0)
+
+
+def test_searchable_games() -> None:
+    assert {"war", "fort_sumter"} <= set(SEARCHABLE)
+
+
+def test_a_game_without_the_search_hooks_gets_its_greedy_player_at_every_level() -> None:
+    from rules.war import WarBetweenTheStates
+
+    class WithoutSearch(WarBetweenTheStates):
+        determinize = Game.determinize
+
+    game = WithoutSearch()
+    assert not supports_search(game)
+    for level in ("easy", "normal", "hard"):
+        assert isinstance(make_player(game, "union", level, seed=1), GreedyPlayer)
+
+
+def test_levels() -> None:
+    game = get_game("war")
+    assert isinstance(make_player(game, "union", "easy", seed=1), GreedyPlayer)
+    assert isinstance(make_player(game, "union", "hard", seed=1, iterations=5), SearchPlayer)
+    with pytest.raises(ValueError, match="levels"):
+        make_player(game, "union", "impossible", seed=1)
+    player = SearchPlayer(game, "union", seed=1)
+    state = game.setup(seed=1)
+    with pytest.raises(ValueError, match="deadline"):
+        player.choose(game.view(state, "union"))
+    # A deadline callback stops the search: here after three iterations.
+    calls = iter(range(100))
+    verb, _ = player.choose(game.view(state, "union"), should_stop=lambda: next(calls) >= 2)
+    assert player.last is not None and player.last.iterations == 3
+    assert verb in game.legal_actions(state, "union")

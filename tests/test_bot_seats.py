@@ -1,0 +1,198 @@
+"""Dispatch in a seat (issue 12): the bot plays its own moves through the manager, off
+the event loop, from its own view; bot-versus-bot games run by themselves; a move that
+was due when the process stopped is made after the restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import FakeClock, RecordingFrontEnd
+
+from bot import errors
+from bot.delivery.port import GameInfo
+from bot.tables.bots import BOT_USERS, BotSeats, bot_user, decide, is_bot
+from bot.tables.manager import GameManager
+from rules import get_game
+
+
+def _bots(manager: GameManager, iterations: int = 8) -> BotSeats:
+    """Thread workers and a small fixed budget: quick, and the same every run."""
+    manager.bots = BotSeats(manager, workers="thread", iterations=iterations)
+    return manager.bots
+
+
+async def _play_human(manager: GameManager, game_id: int, user: str) -> None:
+    """The human side plays the game's greedy policy until the game ends."""
+    policy = get_game((await manager.get_game_info(game_id)).game_name).automated_player()
+    assert policy is not None
+    for _ in range(2000):
+        await manager.bots.idle()
+        info = await manager.get_game_info(game_id)
+        if info.status != "active":
+            return
+        mine = [s.role for s in info.seats if s.user_id == user and s.role in info.active_roles]
+        assert mine, "the bot owes nothing, yet the human is not asked to act"
+        pv = await manager.view_for(game_id, user, role=mine[0])
+        verb, arg = policy(get_game(info.game_name), pv.view)
+        await manager.act(game_id, user, verb, arg, pv.version, role=mine[0])
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("name", ["fort_sumter", "war"])
+async def test_a_human_plays_a_whole_game_against_dispatch(
+    name: str, db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        moves: list[tuple[int, str, str, object]] = []
+        _bots(manager).on_move = lambda *move: moves.append(move)
+        info = await manager.create_game(
+            "g1", "c1", name, "alice", seat=get_game(name).roles[1], opponent_id=bot_user("hard")
+        )
+        await _play_human(manager, info.id, "alice")
+        done = await manager.get_game_info(info.id)
+        assert done.status == "finished"
+        bot_role = get_game(name).roles[0]
+        assert moves and all(role == bot_role for _, role, _, _ in moves)
+        # Every bot move is in the action log, replayable like a person's.
+        exported = await manager.export(info.id)
+        logged = [a for a in exported["actions"] if a["role"] == bot_role]
+        assert len(logged) == len(moves)
+        assert await manager.verify_replay(info.id)
+        # Nothing was ever sent to the bot in private; the table saw its moves.
+        assert front_end.privates(BOT_USERS["hard"]) == []
+        assert front_end.posts
+    finally:
+        await manager.close()
+
+
+async def test_dispatch_against_dispatch_plays_to_the_end(
+    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        _bots(manager, iterations=4)
+        info = await manager.create_game(
+            "g1", "c1", "fort_sumter", bot_user("easy"), opponent_id=bot_user("normal")
+        )
+        await manager.bots.idle()
+        done = await manager.get_game_info(info.id)
+        assert done.status == "finished"
+        assert await manager.verify_replay(info.id)
+    finally:
+        await manager.close()
+
+
+async def test_a_bot_move_due_at_a_crash_is_made_after_the_restart(
+    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        owed = await _leave_a_bot_move_owed(manager)
+    finally:
+        await manager.close()
+
+    restarted = await GameManager.open(db_path, front_end, clock=clock, bot_workers="thread")
+    try:
+        restarted.bots.iterations = 8
+        await restarted.bots.idle()
+        after = await restarted.get_game_info(owed.id)
+        assert after.version > owed.version
+        assert "confederate" in after.active_roles or after.status == "finished"
+    finally:
+        await restarted.close()
+
+
+async def _leave_a_bot_move_owed(manager: GameManager) -> GameInfo:
+    bots = _bots(manager)
+    bots.nudge = lambda game_id: None  # type: ignore[method-assign]  # the process dies first
+    info = await manager.create_game(
+        "g1", "c1", "war", "alice", seat="confederate", opponent_id=bot_user("normal")
+    )
+    # War: both sides place at once; alice commits, and the bot still owes its move.
+    policy = get_game("war").automated_player()
+    assert policy is not None
+    pv = await manager.view_for(info.id, "alice")
+    while pv.view["actions"]:
+        verb, arg = policy(get_game("war"), pv.view)
+        await manager.act(info.id, "alice", verb, arg, pv.version)
+        pv = await manager.view_for(info.id, "alice")
+    owed = await manager.get_game_info(info.id)
+    assert owed.active_roles == ("union",)
+    return owed
+
+
+def test_bot_users_and_levels() -> None:
+    assert bot_user() == BOT_USERS["normal"] and is_bot(bot_user("HARD"))
+    assert not is_bot("alice") and not is_bot(None)
+    with pytest.raises(errors.BadInput, match="levels"):
+        bot_user("grandmaster")
+
+
+def test_the_decision_is_legal_and_the_same_for_the_same_view() -> None:
+    game = get_game("fort_sumter")
+    state = game.setup(seed=4)
+    view = game.view(state, "unionist")
+    first = decide("fort_sumter", 901, "unionist", "hard", view, 0.0, iterations=20)
+    assert first in [(verb, arg) for verb, args in view["actions"].items() for arg in args]
+    assert decide("fort_sumter", 901, "unionist", "hard", view, 0.0, iterations=20) == first
+
+
+async def test_decisions_run_in_a_worker_process(
+    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    """The default: the decision is made in another process, never on the event loop."""
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        assert manager.bots.workers == "process"
+        manager.bots.iterations = 4
+        info = await manager.create_game(
+            "g1", "c1", "fort_sumter", "alice", seat="secessionist", opponent_id=bot_user("hard")
+        )
+        pv = await manager.view_for(info.id, "alice")
+        await manager.act(info.id, "alice", "keep", pv.view["actions"]["keep"][0], pv.version)
+        await manager.bots.idle()
+        after = await manager.get_game_info(info.id)
+        assert after.version > pv.version + 1  # the bot kept its objective too
+        assert manager.bots._pool is not None
+    finally:
+        await manager.close()
+
+
+def test_messages_do_not_carry_the_known_state() -> None:
+    """The state as a role knows it is for the search; outbox rows leave it out."""
+    from bot.delivery.outbox import message_payload
+    from bot.delivery.port import PrivateMessage
+
+    game = get_game("war")
+    view = game.view(game.setup(seed=1), "union")
+    assert "known_state" in view
+    message = PrivateMessage(kind="turn", role="union", version=0, headline="", view=view)
+    payload = message_payload(message)
+    assert payload["view"] is not None and "known_state" not in payload["view"]
+    assert payload["view"]["actions"] == view["actions"]
+
+
+async def test_a_dead_worker_process_is_replaced(
+    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        manager.bots.iterations = 4
+        manager.bots.nudge = lambda game_id: None  # type: ignore[method-assign]
+        info = await manager.create_game(
+            "g1", "c1", "fort_sumter", "alice", seat="secessionist", opponent_id=bot_user("easy")
+        )
+        assert await manager.bots.play_one(info.id)  # the worker process is up
+        pool = manager.bots._pool
+        assert pool is not None
+        for process in list(pool._processes.values()):
+            process.kill()
+            process.join()
+        pv = await manager.view_for(info.id, "alice")
+        await manager.act(info.id, "alice", "keep", pv.view["actions"]["keep"][0], pv.version)
+        assert await manager.bots.play_one(info.id)  # a new worker made the move
+        assert manager.bots._pool is not pool
+    finally:
+        await manager.close()

@@ -1,0 +1,64 @@
+"""End-to-end: ``/game new opponent: Dispatch`` seats the bot itself, which then plays
+its side through the same manager as a person; a move it owed when the bot stopped is
+made after the restart."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.tables.bots import bot_user
+from tests.discord_helpers import catch_errors, table
+
+pytestmark = pytest.mark.slow
+
+
+async def _version_after(t, game_id: int, version: int) -> int:  # type: ignore[no-untyped-def]
+    for _ in range(600):
+        info = await t.bot.manager.get_game_info(game_id)
+        if info.version > version:
+            return int(info.version)
+        await asyncio.sleep(0.05)
+    raise TimeoutError("Dispatch did not move")
+
+
+async def test_a_game_against_dispatch_with_a_restart_while_it_owes_a_move(tmp_path):
+    with catch_errors() as errors:
+        async with table(tmp_path, "alice") as t:
+            await t.start()
+            alice = str(t.players["alice"].id)
+            refused = await t.slash("alice", "game new", game="war", level="hard")
+            assert "A level is for games against Dispatch" in refused.text
+            result = await t.slash(
+                "alice",
+                "game new",
+                game="fort_sumter",
+                opponent=t.emu.bot_user,
+                side="secessionist",
+                level="easy",
+            )
+            assert "the game is on" in result.text, result.text
+            info = await t.bot.manager.game_in_channel(str(t.channel.id))
+            assert info is not None
+            assert {s.role: s.user_id for s in info.seats} == {
+                "secessionist": alice,
+                "unionist": bot_user("easy"),
+            }
+            # Both keep an objective at once: Dispatch's comes by itself.
+            await _version_after(t, info.id, info.version)
+            pv = await t.bot.manager.view_for(info.id, alice)
+            assert pv.view["active"] == ["secessionist"]
+            # The bot process dies before it can answer alice's move...
+            t.bot.manager.bots.nudge = lambda game_id: None
+            await t.bot.manager.act(
+                info.id, alice, "keep", pv.view["actions"]["keep"][0], pv.version
+            )
+            owed = await t.bot.manager.get_game_info(info.id)
+            assert owed.active_roles == ("unionist",)  # first player on a 0-0 tie
+            await t.restart()
+            # ...and the restarted bot makes the move it owes.
+            await _version_after(t, info.id, owed.version)
+            text = t.public_text()
+            assert "Dispatch (easy)" in text
+    assert errors.discord_errors() == []
