@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rules.core import Actions, Arg, State, Step, goto, heading, log
+from rules.core.log import plural
 from rules.lincoln import board, combat, events, piles
 from rules.lincoln.board import describe, unit_key
 from rules.lincoln.common import finish_action, naval_cards, options, train_cards
@@ -197,7 +198,8 @@ class Pay(Step):
         if doing["naval_due"]:
             return f"Deploying {card_name(doing['card'])} by sea: discard a naval card."
         left = cost - doing["paid"]
-        return f"Deploying {card_name(doing['card'])}: discard {left} more card(s) to pay."
+        more = plural(left, "more card", "more cards")
+        return f"Deploying {card_name(doing['card'])}: discard {more} to pay."
 
     def actions(self, game: Game, state: State, role: str) -> Actions:
         doing = _doing(state)
@@ -477,9 +479,10 @@ class NavalPick(Step):
     def prompt(self, game: Game, state: State, role: str) -> str:
         doing = _doing(state)
         return (
-            f"Naval movement to {name(doing['to'])}: {len(doing['moving'])} army(ies) chosen, "
-            f"{len(doing['cards'])} naval card(s) played. Choose an army for each card, play "
-            "another naval card for another army, or Go."
+            f"Naval movement to {name(doing['to'])}: "
+            f"{plural(len(doing['moving']), 'army', 'armies')} chosen, "
+            f"{plural(len(doing['cards']), 'naval card')} played. Choose an army for each card, "
+            "play another naval card for another army, or Go."
         )
 
     def actions(self, game: Game, state: State, role: str) -> Actions:
@@ -729,7 +732,7 @@ class DiscardPick(Step):
             self.on_done(game, state, role, None)
 
     def on_done(self, game: Game, state: State, role: str, arg: Arg) -> None:
-        log(state, f"{ROLE_NAMES[role]} discards {_doing(state)['count']} card(s).")
+        log(state, f"{ROLE_NAMES[role]} discards {plural(_doing(state)['count'], 'card')}.")
         finish_action(game, state)
 
 
