@@ -88,6 +88,8 @@ def passable(
     ``starts`` (location, halves one may leave by), with the halves one may leave it by."""
     reached: dict[str, set[int]] = {}
     queue: list[tuple[str, tuple[int, ...]]] = []
+    # Nothing moves during the search: each location's passable halves, worked out once.
+    own_of: dict[str, tuple[int, ...]] = {}
     for location, halves in starts:
         new = set(halves) - reached.get(location, set())
         if new:
@@ -100,7 +102,9 @@ def passable(
                 continue
             if side == "confederate" and there in TOP_THREE:
                 continue
-            own = own_halves(state, there, side)
+            own = own_of.get(there)
+            if own is None:
+                own = own_of[there] = own_halves(state, there, side)
             if own == (0, 1):
                 onward: tuple[int, ...] = (0, 1)
             elif arrive in own:

@@ -24,6 +24,7 @@ from rules.lincoln.data import (
     LOCATIONS,
     PORTS,
     ROLE_NAMES,
+    SUPPLY_SOURCES,
     card_name,
     half_name,
     name,
@@ -68,6 +69,22 @@ def deploy_places(state: State, role: str, card: str) -> dict[str, bool]:
     return places
 
 
+def _places_exist(state: State, role: str, card: str) -> bool:
+    """Whether ``deploy_places`` would offer anything, without tracing supply: a side that
+    controls one of its supply sources has that source among its supplied locations, and
+    a controlled port is open to a naval deployment (listing the hand's deployments traced
+    supply once per card and was most of a random game's time)."""
+    cost = int(CARDS[card]["top"]["cost"])
+    others = len(_hand(state, role)) - 1
+    if others >= cost and any(board.control(state, s) == role for s in SUPPLY_SOURCES[role]):
+        return True
+    return (
+        others >= cost + 1
+        and bool(naval_cards(state, role, exclude=(card,)))
+        and any(board.control(state, port) == role for port in PORTS)
+    )
+
+
 def deployable(state: State, role: str, card: str) -> bool:
     top = CARDS[card]["top"]
     kind, cost = top["kind"], int(top["cost"])
@@ -76,9 +93,9 @@ def deployable(state: State, role: str, card: str) -> bool:
     if kind == "army":
         if state["stock"][role]["armies"][str(top["strength"])] <= 0:
             return False
-        return bool(deploy_places(state, role, card))
+        return _places_exist(state, role, card)
     if kind == "fort":
-        return state["stock"][role]["forts"] > 0 and bool(deploy_places(state, role, card))
+        return state["stock"][role]["forts"] > 0 and _places_exist(state, role, card)
     if len(_hand(state, role)) - 1 < cost:
         return False
     if kind == "ship":
