@@ -101,5 +101,5 @@ async def test_a_whole_game_by_clicks_with_closed_dms_and_a_restart(tmp_path, na
             assert len(ends) == 1
             assert t.emu.dms(t.players["bob"].id) == []
             assert t.emu.world.invalid_bodies == []
-    assert errors.discord_errors() == []
+    assert errors.all_errors() == []
     print(f"\n{name} e2e: {clicks} clicks, {time.perf_counter() - started:.1f}s")

@@ -34,7 +34,7 @@ GAME = rules.get_game("fort_sumter")
 def _guard():
     with catch_errors() as errors_seen:
         yield errors_seen
-    assert errors_seen.discord_errors() == []
+    assert errors_seen.all_errors() == []
 
 
 def dm_prompts(t, who: str) -> list:

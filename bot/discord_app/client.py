@@ -26,7 +26,7 @@ from bot.config import Config
 from bot.discord_app import checks, components, interactions
 from bot.discord_app.cogs import EXTENSIONS
 from bot.discord_app.frontend import DiscordFrontEnd
-from bot.discord_app.solo_components import SOLO_ITEMS
+from bot.discord_app.solo_components import SOLO_ITEMS, is_solo_id
 from bot.tables.manager import GameManager
 
 log = logging.getLogger("dispatch.discord")
@@ -43,10 +43,6 @@ def intents() -> discord.Intents:
     chosen.members = False
     chosen.presences = False
     return chosen
-
-
-#: Every kind of button and select Dispatch sends, in the order their ids are matched.
-ITEM_CLASSES = (*components.DYNAMIC_ITEMS, *SOLO_ITEMS)
 
 
 class DispatchTree(app_commands.CommandTree):
@@ -120,6 +116,7 @@ class DispatchBot(commands.Bot):
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
+        self.add_dynamic_items(*components.DYNAMIC_ITEMS, *SOLO_ITEMS)
         if self.sync_on_start:
             await self.sync_commands()
         # Redeliver what a previous run committed but did not send, then keep retrying
@@ -162,14 +159,18 @@ class DispatchBot(commands.Bot):
 
     # -- every interaction ------------------------------------------------------------
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Every component click: to its item class (``components.dispatch``), or, for a
-        forged, malformed or foreign id, a polite refusal."""
+        """Answer components that no DynamicItem will: forged, malformed or foreign ids."""
         if interaction.type is not discord.InteractionType.component:
-            return
-        if await components.dispatch(interaction, ITEM_CLASSES):
             return
         data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
         custom_id = str(data.get("custom_id", ""))
+        on_message = (
+            custom_id in components.component_ids(interaction.message)
+            if interaction.message is not None
+            else False
+        )
+        if (components.is_ours(custom_id) or is_solo_id(custom_id)) and on_message:
+            return  # a DynamicItem handles it
         log.warning("unrecognised component %r from %s", custom_id[:100], interaction.user.id)
         with contextlib.suppress(discord.HTTPException):
             if not interaction.response.is_done():

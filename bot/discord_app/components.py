@@ -301,7 +301,7 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELE
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         from bot.discord_app import interactions
 
-        values = chosen_values(interaction)
+        values = list(self.item.values)
         if not values or len(set(values)) != len(values):
             await interactions.refuse(interaction, self.game_id, "Choose one or more options.")
             return
@@ -402,60 +402,6 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PromptButton,
     RematchButton,
 )
-
-
-# ----------------------------------------------------------------- the dispatch
-#
-# discord.py can route a click to a DynamicItem itself (``Client.add_dynamic_items``), but
-# it first rebuilds the whole message's View to find the component: about a quarter of a
-# millisecond before our first line runs, on every click, which put the acknowledgement
-# far behind a bare client's (issue 9, item 8). ``dispatch`` does the same matching
-# directly: the item class's template, the clicked component from the message, then
-# ``from_custom_id`` and ``callback`` as discord.py would call them.
-
-
-def chosen_values(interaction: discord.Interaction[Any]) -> list[str]:
-    """The values a select interaction carries, as Discord sent them."""
-    data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
-    return [str(v) for v in data.get("values") or []]
-
-
-def find_component(message: discord.Message | None, custom_id: str) -> Any | None:
-    """The component with ``custom_id`` on ``message`` (None if it is not there)."""
-
-    def walk(items: Any) -> Any | None:
-        for item in items or ():
-            if getattr(item, "custom_id", None) == custom_id:
-                return item
-            found = walk(getattr(item, "children", None))
-            if found is not None:
-                return found
-        return None
-
-    return walk(message.components) if message is not None else None
-
-
-async def dispatch(
-    interaction: discord.Interaction[Any],
-    classes: tuple[type[discord.ui.DynamicItem[Any]], ...],
-) -> bool:
-    """Hand a component click to the item class whose template its custom_id matches;
-    False when none does or the component is not on the message clicked."""
-    data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
-    custom_id = str(data.get("custom_id", ""))
-    if len(custom_id) > MAX_CUSTOM_ID:
-        return False
-    for cls in classes:
-        match = cls.__discord_ui_compiled_template__.fullmatch(custom_id)
-        if match is None:
-            continue
-        component = find_component(interaction.message, custom_id)
-        if component is None:
-            return False
-        item = await cls.from_custom_id(interaction, component, match)
-        await item.callback(interaction)
-        return True
-    return False
 
 
 # --------------------------------------------------------------------- the builder
@@ -686,3 +632,18 @@ def build_table_view(game_id: int) -> discord.ui.View:
     ui = discord.ui.View(timeout=None)
     ui.add_item(PromptButton(game_id))
     return ui
+
+
+def component_ids(message: discord.Message) -> set[str]:
+    """Every custom_id on a received message (to spot ids that were never sent)."""
+    found: set[str] = set()
+
+    def walk(components: Any) -> None:
+        for component in components or ():
+            cid = getattr(component, "custom_id", None)
+            if cid:
+                found.add(cid)
+            walk(getattr(component, "children", None))
+
+    walk(message.components)
+    return found

@@ -34,7 +34,6 @@ from bot.discord_app.components import (
     ActionSelect,
     BadCustomId,
     build_prompt_view,
-    chosen_values,
     decode_arg,
     encode_arg,
 )
@@ -50,6 +49,11 @@ SOLO_SELECT = rf"dsp:q:(?P<game>{_NUM}):(?P<version>{_NUM}):(?P<verb>{_VERB}):(?
 SOLO_FACTS = rf"dsp:f:(?P<game>{_NUM}):(?P<version>{_NUM})"
 #: The log lines a session message shows at most (the rest: ``/solo log``).
 LOG_LINES_SHOWN = 12
+
+
+def is_solo_id(custom_id: str) -> bool:
+    """Is this a solo session's component id (see the forms above)?"""
+    return any(re.fullmatch(t, custom_id) for t in (SOLO_ACTION, SOLO_SELECT, SOLO_FACTS))
 
 
 def solo_action_id(game_id: int, version: int, verb: str, arg: Any) -> str:
@@ -120,7 +124,7 @@ class SoloSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SOLO_S
         return cls(int(f["game"]), int(f["version"]), f["verb"], int(f["part"]), options=options)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = chosen_values(interaction)
+        values = list(self.item.values)
         if len(values) != 1:
             await refuse(interaction, self.game_id, "Choose exactly one option.")
             return
