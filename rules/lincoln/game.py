@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rules.core import Game, State, Step, View, goto, heading, log
-from rules.lincoln import board, piles
+from rules.lincoln import board, hidden, piles
 from rules.lincoln.combat import battle_view
 from rules.lincoln.data import (
     BLOCKADE,
@@ -170,6 +170,14 @@ class Lincoln(Game):
 
     def catalogue(self) -> list[dict[str, Any]]:
         return [card_facts(c) for c in CARDS]
+
+    # ----------------------------------------- hooks for search (rules.ai)
+
+    def known_state(self, state: State, role: str) -> State:
+        return hidden.known_state(state, role)
+
+    def determinize(self, view: View, role: str, key: int | str) -> State:
+        return hidden.determinize(view, role, key)
 
     # ---------------------------------------------------------- generic test hooks
 

@@ -1,0 +1,94 @@
+"""What a side knows of the war, and complete states consistent with it (for search).
+
+``known_state`` is the state as one side sees it: the map, flags, stock, both tracks, the
+turn and the action under way, every battle as far as it has been revealed, each side's
+I and II cards (which cards they are is public), the counts of every pile, and the side's
+own hand, discard pile and removed cards (it played or built them). Left out: the random
+generator, the logs and undo snapshots, the order of both decks, the other side's hand,
+discard and removed cards (counts only), and the other side's battle card while it lies
+face down.
+
+``determinize`` deals the other side's cards the knower has not located (its cards less
+its I and II cards and a revealed battle card) at random into its hand, discard, removed
+cards, face-down battle card and deck, to the known sizes, and shuffles the knower's own
+unseen cards into its own deck. The result plays on with a fresh generator.
+
+Not used: what the knower could infer from history (the cards the other side built or
+fought with went to its removed cards or discard pile in plain sight). The sample is
+then a little wider than a perfect memory would allow.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core import State, View, shuffle
+from rules.core.rng import generator
+from rules.core.undo import copy_json
+from rules.lincoln.data import CARDS, ROLES, opponent
+
+#: State keys never part of what a side knows, and what stands in their place.
+_BLANK: dict[str, Any] = {"rng": None, "seed": None, "log": [], "private_log": {}, "undo": []}
+#: Stands for the other side's face-down battle card.
+FACE_DOWN = "face down"
+
+
+def known_state(state: State, role: str) -> State:
+    other = opponent(role)
+    known: State = {
+        k: copy_json(_BLANK[k]) if k in _BLANK else copy_json(v) for k, v in state.items()
+    }
+    for side in ROLES:
+        known["piles"][side]["deck"] = len(state["piles"][side]["deck"])
+    theirs = known["piles"][other]
+    for pile in ("hand", "discard", "removed"):
+        theirs[pile] = len(state["piles"][other][pile])
+    battle = known["battle"]
+    if battle is not None and not battle["revealed"] and battle["cards"].get(other):
+        battle["cards"][other] = FACE_DOWN
+    return known
+
+
+def _unlocated(state: State, side: str, located: list[str]) -> list[str]:
+    waves = state["piles"][side]["waves"]
+    placed = set(located) | set(waves["I"]) | set(waves["II"])
+    return [c for c, data in CARDS.items() if data["side"] == side and c not in placed]
+
+
+def determinize(view: View, role: str, key: int | str) -> State:
+    other = opponent(role)
+    sampler: State = {"rng": generator(key), "undo": [], "seal": 0}
+    state: State = copy_json(view["known_state"])
+    battle = state["battle"]
+
+    mine = state["piles"][role]
+    located = mine["hand"] + mine["discard"] + mine["removed"]
+    if battle is not None and battle["cards"].get(role):
+        located.append(battle["cards"][role])
+    deck = _unlocated(state, role, located)
+    if len(deck) != mine["deck"]:
+        raise ValueError(f"{len(deck)} unseen cards of {role} for a deck of {mine['deck']}")
+    shuffle(sampler, deck)
+    mine["deck"] = deck
+
+    theirs = state["piles"][other]
+    face_down = battle is not None and battle["cards"].get(other) == FACE_DOWN
+    seen = (
+        []
+        if face_down or battle is None or not battle["cards"].get(other)
+        else [battle["cards"][other]]
+    )
+    unseen = _unlocated(state, other, seen)
+    shuffle(sampler, unseen)
+    for pile in ("hand", "discard", "removed"):
+        theirs[pile] = [unseen.pop() for _ in range(theirs[pile])]
+    if face_down and battle is not None:
+        battle["cards"][other] = unseen.pop()
+    if len(unseen) != theirs["deck"]:
+        raise ValueError(f"{len(unseen)} unseen cards of {other} for a deck of {theirs['deck']}")
+    theirs["deck"] = unseen
+
+    state["rng"] = sampler["rng"]
+    state["seed"] = None
+    state["private_log"] = {r: [] for r in ROLES}
+    return state
