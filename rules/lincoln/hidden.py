@@ -5,13 +5,14 @@ turn and the action under way, every battle as far as it has been revealed, each
 I and II cards (which cards they are is public), the counts of every pile, and the side's
 own hand, discard pile and removed cards (it played or built them). Left out: the random
 generator, the logs and undo snapshots, the order of both decks, the other side's hand,
-discard and removed cards (counts only), and the other side's battle card while it lies
-face down.
+discard and removed cards (counts only), the other side's battle card while it lies face
+down, and the other side's cards named by an action under way (shown as their pile).
 
 ``determinize`` deals the other side's cards the knower has not located (its cards less
 its I and II cards and a revealed battle card) at random into its hand, discard, removed
 cards, face-down battle card and deck, to the known sizes, and shuffles the knower's own
-unseen cards into its own deck. The result plays on with a fresh generator.
+unseen cards into its own deck; an action under way names cards of the piles it named.
+The result plays on with a fresh generator.
 
 Not used: what the knower could infer from history (the cards the other side built or
 fought with went to its removed cards or discard pile in plain sight). The sample is
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.core import State, View, shuffle
+from rules.core import State, View, randbelow, shuffle
 from rules.core.rng import generator
 from rules.core.undo import copy_json
 from rules.lincoln.data import CARDS, ROLES, opponent
@@ -38,6 +39,11 @@ def known_state(state: State, role: str) -> State:
     known: State = {
         k: copy_json(_BLANK[k]) if k in _BLANK else copy_json(v) for k, v in state.items()
     }
+    # The other side's cards named by an action under way (the card it is deploying, a
+    # card paid to move before the battle that move caused) show only as their pile.
+    where = {c: pile for pile in _PILES for c in state["piles"][other][pile]}
+    for key in ("doing", "event"):
+        known[key] = _mask(known[key], where)
     for side in ROLES:
         known["piles"][side]["deck"] = len(state["piles"][side]["deck"])
     theirs = known["piles"][other]
@@ -47,6 +53,35 @@ def known_state(state: State, role: str) -> State:
     if battle is not None and not battle["revealed"] and battle["cards"].get(other):
         battle["cards"][other] = FACE_DOWN
     return known
+
+
+_PILES = ("hand", "deck", "discard", "removed")
+
+
+def _mask(value: Any, where: dict[str, str]) -> Any:
+    """``value`` with every card id in ``where`` replaced by "face down:<its pile>"."""
+    if isinstance(value, str):
+        return f"{FACE_DOWN}:{where[value]}" if value in where else value
+    if isinstance(value, list):
+        return [_mask(v, where) for v in value]
+    if isinstance(value, dict):
+        return {k: _mask(v, where) for k, v in value.items()}
+    return value
+
+
+def _unmask(value: Any, piles: dict[str, Any], taken: set[str], sampler: State) -> Any:
+    """``value`` with each "face down:<pile>" replaced by a card of that (dealt) pile."""
+    if isinstance(value, str) and value.startswith(f"{FACE_DOWN}:"):
+        pile = value.split(":", 1)[1]
+        free = [c for c in piles[pile] if c not in taken]
+        card = free[randbelow(sampler, len(free))]
+        taken.add(card)
+        return card
+    if isinstance(value, list):
+        return [_unmask(v, piles, taken, sampler) for v in value]
+    if isinstance(value, dict):
+        return {k: _unmask(v, piles, taken, sampler) for k, v in value.items()}
+    return value
 
 
 def _unlocated(state: State, side: str, located: list[str]) -> list[str]:
@@ -87,6 +122,9 @@ def determinize(view: View, role: str, key: int | str) -> State:
     if len(unseen) != theirs["deck"]:
         raise ValueError(f"{len(unseen)} unseen cards of {other} for a deck of {theirs['deck']}")
     theirs["deck"] = unseen
+    taken: set[str] = set()
+    for key in ("doing", "event"):
+        state[key] = _unmask(state[key], theirs, taken, sampler)
 
     state["rng"] = sampler["rng"]
     state["seed"] = None
