@@ -280,3 +280,17 @@ def headline(
     if status and room > 60:
         line = fit(status, size - 8, room)
         text(draw, (width - 16, h // 2), line, size - 8, COLOURS["paper"], "rm")
+
+
+def offered_places(view: dict[str, Any], known: Any) -> list[str]:
+    """The places (ids in ``known``) the role's prompt offers, in the prompt's order: every
+    action argument that names one, or names one before a colon ("space:side")."""
+    found: list[str] = []
+    for verb, args in (view.get("actions") or {}).items():
+        if verb == "undo" or not isinstance(args, list):
+            continue
+        for arg in args:
+            place = str(arg).split(":", 1)[0]
+            if place in known and place not in found:
+                found.append(place)
+    return found

@@ -24,6 +24,7 @@ from render.common import (
     canvas,
     fit,
     headline,
+    offered_places,
     rounded_box,
     text,
     text_width,
@@ -108,16 +109,7 @@ CHOICE: Colour = (236, 150, 0)
 
 def choice_spaces(view: dict[str, Any]) -> list[str]:
     """The map spaces the role's prompt offers (an arg names a space, or "space:side")."""
-    known = {s["id"] for s in view.get("spaces", [])}
-    found: list[str] = []
-    for verb, args in (view.get("actions") or {}).items():
-        if verb == "undo" or not isinstance(args, list):
-            continue
-        for arg in args:
-            space = str(arg).split(":", 1)[0]
-            if space in known and space not in found:
-                found.append(space)
-    return found
+    return offered_places(view, {s["id"] for s in view.get("spaces", [])})
 
 
 def draw_choices(view: dict[str, Any]) -> Image.Image | None:

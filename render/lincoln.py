@@ -49,6 +49,7 @@ from render.common import (
     canvas,
     fit,
     headline,
+    offered_places,
     text,
     text_width,
 )
@@ -248,16 +249,7 @@ CHOICE: Colour = (236, 150, 0)
 def choice_locations(view: dict[str, Any]) -> list[str]:
     """The locations the role's prompt offers: every action argument that names one
     (a deployment, a move's start or end, an attack, a retreat), in the prompt's order."""
-    known = view.get("locations") or {}
-    found: list[str] = []
-    for verb, args in (view.get("actions") or {}).items():
-        if verb == "undo" or not isinstance(args, list):
-            continue
-        for arg in args:
-            loc = str(arg).split(":", 1)[0]
-            if loc in known and loc not in found:
-                found.append(loc)
-    return found
+    return offered_places(view, view.get("locations") or {})
 
 
 def draw_choices(view: dict[str, Any]) -> Image.Image | None:
