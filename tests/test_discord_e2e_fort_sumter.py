@@ -290,7 +290,8 @@ async def test_event_discard_option_chosen_at_game_new(tmp_path):
             state = await t.bot.manager.replay(game_id)
             assert state["options"]["event_discard"] is True
             assert rules.get_game("fort_sumter").view(state, None)["options"] == {
-                "event_discard": True
+                "event_discard": True,
+                "fate": "",
             }
             assert await t.bot.manager.verify_replay(game_id)
     assert errors.discord_errors() == []

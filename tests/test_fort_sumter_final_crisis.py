@@ -193,7 +193,8 @@ def _gray_for_value(options: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_event_discard_is_off_by_default() -> None:
-    assert GAME.default_options == {"event_discard": False}
+    assert GAME.default_options["event_discard"] is False
+    assert GAME.default_options["fate"] == ""  # no side run by the Fate Die
     state = _gray_for_value({})
     assert "claim" not in actions(state, S)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from rules.core import EventGame, Game, State, Step, View, goto, shuffle
+from rules.core import EventGame, Game, IllegalAction, State, Step, View, goto, shuffle
 from rules.core.events import current_frame, frames_from_version_1
 from rules.core.flow import main_frame
 from rules.core.rng import upgrade_generator
@@ -24,6 +24,7 @@ from rules.fort_sumter.cards import (
 from rules.fort_sumter.events import EVENT_VOCABULARY, source_title
 from rules.fort_sumter.steps import STEPS
 from rules.fort_sumter.tracks import ROLE_NAMES, initial_tracks, track_view
+from rules.solo import opponent as fate
 
 TOKENS_PER_SIDE = 25
 
@@ -33,7 +34,9 @@ class FortSumter(EventGame, Game):
     title = "Fort Sumter: The Secession Crisis, 1860-61"
     roles = ROLES
     role_names: ClassVar[Mapping[str, str]] = ROLE_NAMES
-    default_options: ClassVar[Mapping[str, Any]] = {"event_discard": False}
+    #: ``fate``: the side whose hand is a Card Display run by the Fate Die (playsheet
+    #: ``rules/solo/data/fort_sumter.json``, designed by Dispatch); empty for none.
+    default_options: ClassVar[Mapping[str, Any]] = {"event_discard": False, "fate": ""}
     #: 2: procedures (breaches, events, pivotal bonuses, objective events) moved from
     #: top-level keys to the flow's call stack.
     state_version = 3
@@ -84,6 +87,11 @@ class FortSumter(EventGame, Game):
             }
         )
         state.update(initial_tracks())
+        fated = state["options"].get("fate") or ""
+        if fated:
+            if fated not in ROLES:
+                raise IllegalAction(f"Option 'fate' names a side: {' or '.join(ROLES)}.")
+            fate.setup(state, fated, "fort_sumter")
         goto(self, state, "deal")
 
     def event_instructions(self, state: State, source: str) -> Sequence[Mapping[str, Any]]:
@@ -189,6 +197,7 @@ class FortSumter(EventGame, Game):
                 "left_to_reveal": {r: len(fc["order"][r] or ()) for r in ROLES},
             },
             "options": dict(state["options"]),
+            "fate": fate.public(state, strategy_facts),
         }
 
     def _current_event(self, state: State) -> dict[str, Any] | None:
@@ -230,7 +239,10 @@ class FortSumter(EventGame, Game):
     # ---------------------------------------------------------- generic test hooks
 
     def secrets(self, state: State, role: str) -> set[str]:
-        hidden = set(state["hands"][role]) | set(state["set_aside"][role])
+        hand = set(state["hands"][role])
+        if fate.fate_role(state) == role:
+            hand &= fate.secret_cards(state)  # the display's face-up cards are public
+        hidden = hand | set(state["set_aside"][role])
         hidden |= set(state["objective_offer"][role])
         if state["objective"][role]:
             hidden.add(state["objective"][role])
@@ -267,6 +279,15 @@ class FortSumter(EventGame, Game):
                 objectives.append(state["objective"][role])
         if sorted(objectives) != sorted(OBJECTIVES):
             problems.append(f"objective cards: {len(objectives)} found, not each of the 12 once")
+        fated = fate.fate_role(state)
+        # The display is the hand of a round; the Final Crisis takes the set-aside cards
+        # back into the hand, outside the display.
+        if (
+            fated is not None
+            and state["phase"] == "rounds"
+            and sorted(fate.cards(state["fate"])) != sorted(state["hands"][fated])
+        ):
+            problems.append(f"the {fated} Card Display does not hold exactly its hand")
         return problems
 
 

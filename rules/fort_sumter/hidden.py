@@ -27,6 +27,7 @@ from rules.core.rng import generator
 from rules.core.undo import copy_json
 from rules.fort_sumter.board import opponent
 from rules.fort_sumter.cards import OBJECTIVES, ROLES, STRATEGY
+from rules.solo import opponent as fate
 
 #: State keys never part of what a side knows, and what stands in their place.
 _BLANK: dict[str, Any] = {"rng": None, "seed": None, "log": [], "private_log": {}, "undo": []}
@@ -46,6 +47,8 @@ def known_state(state: State, role: str) -> State:
     fc = known["final_crisis"]
     if fc is not None and fc["order"][other] is not None:
         fc["order"][other] = len(fc["order"][other])
+    if "fate" in state:
+        known["fate"] = fate.known(state["fate"], role)
     return known
 
 
@@ -61,9 +64,17 @@ def determinize(view: View, role: str, key: int | str) -> State:
         seen.update(fc["order"][role] or [])
         for r in ROLES:
             seen.update(fc["revealed"][r])
+    shown: list[str] = []  # the other side's face-up display cards: in its hand, known
+    display = state.get("fate")
+    if display is not None and display["role"] == other:
+        shown = [c for c in fate.cards(display) if c is not None]
+        seen.update(shown)
     unseen = [c for c in STRATEGY if c not in seen]
     shuffle(sampler, unseen)
-    state["hands"][other] = [unseen.pop() for _ in range(state["hands"][other])]
+    dealt = [unseen.pop() for _ in range(state["hands"][other] - len(shown))]
+    state["hands"][other] = shown + dealt
+    if display is not None and display["role"] == other:
+        fate.fill_unknown(display, dealt)
     state["set_aside"][other] = [unseen.pop() for _ in range(state["set_aside"][other])]
     if fc is not None and fc["order"][other] is not None:
         fc["order"][other] = [unseen.pop() for _ in range(fc["order"][other])]

@@ -19,7 +19,7 @@ an event and then the breaches for each side that scored its objective.
 from __future__ import annotations
 
 from itertools import permutations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rules.core import (
     Actions,
@@ -54,6 +54,7 @@ from rules.fort_sumter.cards import (
 )
 from rules.fort_sumter.events import place_peace_commissioner
 from rules.fort_sumter.tracks import ROLE_NAMES, both_final_crisis_zones_breached, process_breaches
+from rules.solo import opponent as fate
 
 if TYPE_CHECKING:
     from rules.core import Game
@@ -97,6 +98,10 @@ class Deal(Step):
             titles = ", ".join(STRATEGY[c].title for c in state["hands"][role])
             private_log(state, role, f"You are dealt {titles}.")
         log(state, "Each side is dealt 4 strategy cards and 2 objective cards.")
+        fated = fate.fate_role(state)
+        if fated is not None:
+            fate.deal(state, state["hands"][fated])
+            log(state, f"{_name(fated)}'s cards fill its Card Display: A and B face up.")
         goto(game, state, "choose_objective")
 
 
@@ -142,6 +147,22 @@ def start_card_play(game: Game, state: State) -> None:
     state.update(revealed_objectives=None, last_play=None)
     state["turn"] = first_player(state)
     log(state, f"{_name(state['turn'])} is first player and plays first this round.")
+    to_card_play(game, state)
+
+
+def to_card_play(game: Game, state: State) -> None:
+    """The side whose turn it is plays a card; a side run by the Fate Die rolls first."""
+    role = state["turn"]
+    if fate.fate_role(state) == role:
+        allowed = fate.roll(
+            state,
+            _name(role),
+            lambda c: STRATEGY[c].value,
+            lambda c: STRATEGY[c].event_allowed(role),
+        )
+        face = fate.FACE_TITLES[state["fate"]["face"]]
+        titles = ", ".join(STRATEGY[c].title for c in allowed)
+        log(state, f"Fate Die for {_name(role)}: {face}. It may play {titles}.")
     goto(game, state, "play_cards")
 
 
@@ -163,10 +184,15 @@ class PlayCards(Step):
                 f" Event Discard: you may give up a card of value {STRATEGY[claim].value} or "
                 f"more to claim {STRATEGY[claim].title} and play it for its event."
             )
+        if fate.fate_role(state) == role:
+            titles = ", ".join(
+                STRATEGY[c].title for c in fate.restrict(state, role, _hand(state, role))
+            )
+            text += f" The Fate Die allows {titles}."
         return text
 
     def actions(self, game: Game, state: State, role: str) -> Actions:
-        hand = state["hands"][role]
+        hand: list[Any] = fate.restrict(state, role, state["hands"][role])
         actions: Actions = {}
         events = [c for c in hand if STRATEGY[c].event_allowed(role)]
         if events:
@@ -201,6 +227,8 @@ class PlayCards(Step):
         claimed = str(_claimable(state, role))
         given = str(arg)
         state["hands"][role].remove(given)
+        if fate.fate_role(state) == role:
+            fate.played(state, given)
         state["out_of_play"]["strategy"].append(given)
         state["played"][role] += 1
         state["last_play"] = {"role": role, "card": claimed, "how": "claimed event"}
@@ -221,8 +249,15 @@ def _claimable(state: State, role: str) -> str | None:
     return card
 
 
+def _hand(state: State, role: str) -> list[str]:
+    hand: list[str] = state["hands"][role]
+    return hand
+
+
 def _play(state: State, role: str, card: str, how: str) -> str:
     state["hands"][role].remove(card)
+    if fate.fate_role(state) == role:
+        fate.played(state, card)
     state["out_of_play"]["strategy"].append(card)
     state["played"][role] += 1
     state["last_play"] = {"role": role, "card": card, "how": how}
@@ -345,7 +380,7 @@ class NextCardPlay(Step):
         other = opponent(state["turn"])
         if state["played"][other] < CARD_PLAYS_PER_ROUND:
             state["turn"] = other
-        goto(game, state, "play_cards")
+        to_card_play(game, state)
 
 
 class SetAside(Step):
@@ -355,6 +390,8 @@ class SetAside(Step):
         for role in ROLES:
             state["set_aside"][role].extend(state["hands"][role])
             state["hands"][role] = []
+        if fate.fate_role(state) is not None:
+            fate.sync(state, [])
         state["claimable"] = None
         log(state, "Each side sets its remaining card aside, face down, for the Final Crisis.")
         call(game, state, "pivotal_bonuses", then="dimension_scoring")
