@@ -1,6 +1,7 @@
 """Fort Sumter: the board and a player's hand, drawn from a view.
 
-The board (1200 x 800): the two Crisis Tracks on the left with the bonus boxes between
+The board (1200 x 812, and 128 px more for the Fate Die's Card Display when a side is run
+by the die, ``render.fate``): the two Crisis Tracks on the left with the bonus boxes between
 them, zone by zone as on the real board; the map in the middle, one panel per Crisis
 Dimension with its three spaces; each side's score, pool and counts on the right, above
 the last card played and the revealed objectives (or, during the Final Crisis, the
@@ -29,6 +30,7 @@ from render.common import (
     text,
     text_width,
 )
+from render.fate import with_fate_band
 from render.fort_sumter_parts import (
     NAMES,
     PC_EDGE,
@@ -100,7 +102,9 @@ def draw_board(view: dict[str, Any]) -> Image.Image:
         y = _outcome(draw, view, y)
     _deck_counts(draw, view)
     _footer(draw, view)
-    return image
+    return with_fate_band(
+        image, view, dict(NAMES), SIDE, lambda d, box, card: mini_card(d, box, card, dims)
+    )
 
 
 #: The mark around a space a prompt offers.

@@ -62,3 +62,55 @@ async def test_a_game_against_dispatch_with_a_restart_while_it_owes_a_move(tmp_p
             text = t.public_text()
             assert "Dispatch (easy)" in text
     assert errors.discord_errors() == []
+
+
+async def test_a_game_against_dispatch_run_by_the_fate_die(tmp_path):
+    """``style: fate``: the Fate Die picks Dispatch's cards, and the table sees the die
+    and the display (a band under the board) in the posts."""
+    import io
+
+    from PIL import Image
+
+    with catch_errors() as errors:
+        async with table(tmp_path, "alice") as t:
+            await t.start()
+            refused = await t.slash("alice", "game new", game="fort_sumter", style="fate")
+            assert "A style is for games against Dispatch" in refused.text
+            refused = await t.slash(
+                "alice", "game new", game="war", opponent=t.emu.bot_user, style="fate"
+            )
+            assert "no Fate Die playsheet" in refused.text
+            result = await t.slash(
+                "alice",
+                "game new",
+                game="fort_sumter",
+                opponent=t.emu.bot_user,
+                side="secessionist",
+                level="easy",
+                style="fate",
+            )
+            assert "the game is on" in result.text, result.text
+            info = await t.bot.manager.game_in_channel(str(t.channel.id))
+            assert info is not None
+            state = await t.bot.manager.replay(info.id)
+            assert state["options"]["fate"] == "unionist"
+            # alice keeps an objective; Dispatch, first player on a tie, rolls and plays.
+            await _version_after(t, info.id, info.version)
+            pv = await t.bot.manager.view_for(info.id, str(t.players["alice"].id))
+            await t.bot.manager.act(
+                info.id,
+                str(t.players["alice"].id),
+                "keep",
+                pv.view["actions"]["keep"][0],
+                pv.version,
+            )
+            for _ in range(200):
+                if "Fate Die for Unionist" in t.public_text():
+                    break
+                await asyncio.sleep(0.05)
+            assert "Fate Die for Unionist" in t.public_text()
+            channel = t.emu.channel_messages(t.channel.id)
+            boards = [a for m in channel for a in m.attachments if a.filename == "board.png"]
+            assert boards
+            assert Image.open(io.BytesIO(boards[-1].data)).height == 812 + 128
+    assert errors.all_errors() == []

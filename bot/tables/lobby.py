@@ -51,6 +51,8 @@ class NewGame:
     hotseat: bool = False
     #: The finished game this one follows (Rematch).
     rematch_of: int | None = None
+    #: The opponent's side is run by the Fate Die (game option ``fate``).
+    fate_opponent: bool = False
 
 
 async def create_game(store: Store, request: NewGame, *, reminder_hours: float) -> GameInfo:
@@ -66,14 +68,6 @@ async def create_game(store: Store, request: NewGame, *, reminder_hours: float) 
     # cards they see (see rules.core.rng). It lives only in the state; the seed column
     # then holds NO_SEED.
     key: int | str = int(seed) if seed is not None else new_key()
-    try:
-        # Set up now, not at start: bad options are refused while the creator is
-        # still here, and the stored state is exactly setup(key) either way.
-        state = game.setup(seed=key, options=options)
-    except rules.RulesError as exc:
-        raise errors.BadOptions(str(exc)) from None
-    except (TypeError, ValueError, KeyError) as exc:
-        raise errors.BadOptions(str(exc) or type(exc).__name__) from None
 
     if seat is None:
         creator_role = roles[0]
@@ -91,6 +85,23 @@ async def create_game(store: Store, request: NewGame, *, reminder_hours: float) 
         if not free:
             raise errors.NoFreeSeat()
         seating.append((free[0], opponent_id))
+    if request.fate_opponent:
+        if "fate" not in game.default_options:
+            raise errors.BadOptions(
+                f"{game.title} has no Fate Die playsheet (Fort Sumter and Lincoln have one)."
+            )
+        if opponent_id is None or len(seating) < 2:
+            raise errors.BadOptions("The Fate Die runs the opponent's side: name an opponent.")
+        options["fate"] = seating[1][0]
+
+    try:
+        # Set up now, not at start: bad options are refused while the creator is
+        # still here, and the stored state is exactly setup(key) either way.
+        state = game.setup(seed=key, options=options)
+    except rules.RulesError as exc:
+        raise errors.BadOptions(str(exc)) from None
+    except (TypeError, ValueError, KeyError) as exc:
+        raise errors.BadOptions(str(exc) or type(exc).__name__) from None
 
     try:
         async with store.transaction() as db:

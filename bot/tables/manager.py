@@ -123,12 +123,15 @@ class GameManager:
         opponent_id: str | None = None,
         *,
         hotseat: bool = False,
+        fate: bool = False,
     ) -> GameInfo:
         """Open a game in a channel and seat its creator.
 
         ``seat``: the creator's role, ``"random"``, or None for the first role.
         ``opponent_id`` takes the next free role (the game then starts at once if every
         role is seated). ``hotseat`` lets one user hold several seats (sandbox, testing).
+        ``fate``: the opponent's side is run by the Fate Die (the game's ``fate`` option
+        set to that side; Fort Sumter and Lincoln have a playsheet for it).
         """
         guild_id = validate.guild_id(guild_id)
         channel_id = validate.channel_id(channel_id)
@@ -139,8 +142,18 @@ class GameManager:
         seat = validate.role(seat)
         opponent_id = validate.optional_user_id(opponent_id, "opponent")
         hotseat = validate.flag(hotseat, "hotseat")
+        fate = validate.flag(fate, "fate")
         request = lobby.NewGame(
-            guild_id, channel_id, game_name, creator_id, options, seed, seat, opponent_id, hotseat
+            guild_id,
+            channel_id,
+            game_name,
+            creator_id,
+            options,
+            seed,
+            seat,
+            opponent_id,
+            hotseat,
+            fate_opponent=fate,
         )
         info = await lobby.create_game(
             self.store, request, reminder_hours=self.default_reminder_hours
@@ -176,12 +189,17 @@ class GameManager:
         first, second = players
         if sides == "swap" or (sides == "random" and secrets.randbelow(2)):
             first, second = second, first
+        options = json.loads(old.options_json or "{}")
+        if options.get("fate"):
+            # The Fate Die keeps running the same player's side, whichever side it is now.
+            fated = next(s.user_id for s in seats if s.role == options["fate"])
+            options["fate"] = roles[0] if fated == first else roles[1]
         request = lobby.NewGame(
             old.guild_id,
             old.channel_id,
             old.game_name,
             first,
-            json.loads(old.options_json or "{}"),
+            options,
             seat=roles[0],
             opponent_id=second,
             rematch_of=old.id,

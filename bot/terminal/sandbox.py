@@ -42,8 +42,9 @@ Commands:
   new solo <playsheet> [side] [scenario] [seed]
                       a CDG Solo System session for the player at the keyboard, e.g.
                       `new solo paths_of_glory central_powers` (side: the one the die runs)
-  new <game> [seed] dispatch [level]
-                      Dispatch (the bot) takes the second side: easy, normal or hard
+  new <game> [seed] dispatch [level] [fate]
+                      Dispatch (the bot) takes the second side: easy, normal or hard;
+                      with `fate` the Fate Die picks its cards (fort_sumter, lincoln)
   as <player>         switch who is at the keyboard (alice or bob)
   <n> | <verb> [arg]  take the numbered action, or name it
   hand                your side's private view (and hand image)
@@ -257,9 +258,12 @@ class Sandbox:
         seed = None
         opponent = PLAYERS[1]
         words = [w.lower() for w in args[1:]]
+        fate = False
         if "dispatch" in words:
             at = words.index("dispatch")
-            opponent = bot_user(" ".join(words[at + 1 :]) or None)
+            rest = words[at + 1 :]
+            fate = "fate" in rest
+            opponent = bot_user(" ".join(w for w in rest if w != "fate") or None)
             args = args[: at + 1]
         if len(args) > 1:
             seed = number(args[1])
@@ -272,12 +276,19 @@ class Sandbox:
         if game is not None:
             players = (PLAYERS[0], opponent)
             seats = ", ".join(f"{u} plays {r}" for u, r in zip(players, game.roles, strict=False))
-            self.say(f"New game of {game.title}: {seats}.")
+            dice = " (the Fate Die picks Dispatch's cards)" if fate else ""
+            self.say(f"New game of {game.title}: {seats}{dice}.")
         info = None
         for table in range(1, 1000):
             try:
                 info = await self.manager.create_game(
-                    GUILD, f"table-{table}", name, PLAYERS[0], seed=seed, opponent_id=opponent
+                    GUILD,
+                    f"table-{table}",
+                    name,
+                    PLAYERS[0],
+                    seed=seed,
+                    opponent_id=opponent,
+                    fate=fate,
                 )
                 break
             except errors.ChannelBusy:

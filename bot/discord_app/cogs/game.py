@@ -95,6 +95,7 @@ class GameCog(
         options: str | None = None,
         seed: app_commands.Range[int, 0, 2**53 - 1] | None = None,
         level: Literal["easy", "normal", "hard"] | None = None,
+        style: Literal["search", "fate"] | None = None,
     ) -> None:
         """Open a game in this channel
 
@@ -112,6 +113,8 @@ class GameCog(
             Practice only: a fixed seed makes the cards predictable to anyone who knows it
         level:
             With opponent Dispatch (this bot): easy, normal (about 1 s a move) or hard (5 s)
+        style:
+            With opponent Dispatch: search (default), or fate: the Fate Die picks its cards
         """
         me = self.bot.user
         dispatch = opponent is not None and me is not None and opponent.id == me.id
@@ -119,6 +122,8 @@ class GameCog(
             raise errors.NotAllowed("Bots cannot be seated (choose Dispatch itself to play it).")
         if level is not None and not dispatch:
             raise errors.BadInput("A level is for games against Dispatch (opponent: Dispatch).")
+        if style is not None and not dispatch:
+            raise errors.BadInput("A style is for games against Dispatch (opponent: Dispatch).")
         # Refuse the common mistakes before deferring, so the answer is ephemeral (the
         # manager checks the same again; a forged payload can carry any seed).
         parsed = validate.options(parse_options(options))
@@ -142,6 +147,7 @@ class GameCog(
             seed=seed,
             seat=side or None,
             opponent_id=bot_user(level) if dispatch else str(opponent.id) if opponent else None,
+            fate=style == "fate",
         )
         payload = lobby_payload(info)
         if seed is not None:

@@ -1,0 +1,232 @@
+"""The Fate Die opponent in Fort Sumter (issue 12): one side's hand is a Card Display
+(``rules.solo.opponent``, playsheet ``rules/solo/data/fort_sumter.json``); before each of
+its card plays the die is rolled and only the cards it allows may be played."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import FakeClock, RecordingFrontEnd
+
+import render
+from bot import errors
+from bot.tables.bots import bot_user
+from bot.tables.manager import GameManager
+from rules import IllegalAction, get_game
+from rules.ai import SearchPlayer
+from rules.core.undo import copy_json
+from rules.solo import opponent as fate
+
+GAME = get_game("fort_sumter")
+OTHER = {"unionist": "secessionist", "secessionist": "unionist"}
+
+
+def _random_game(seed: int, side: str, stop: Any = None) -> list[dict[str, Any]]:
+    """Every state of a random game with ``side`` run by the die (or up to ``stop``)."""
+    rng = random.Random(seed)
+    state = GAME.setup(seed=seed, options={"fate": side})
+    states = [copy_json(state)]
+    while GAME.outcome(state) is None and not (stop and stop(state)):
+        role = rng.choice(GAME.active_roles(state))
+        actions = {k: a for k, a in GAME.view(state, role)["actions"].items() if k != "undo"}
+        verb = rng.choice(sorted(actions))
+        arg = None if actions[verb] is True else rng.choice(actions[verb])
+        state = GAME.act(state, role, verb, arg)
+        states.append(copy_json(state))  # act may change the state in place
+    return states
+
+
+def _fate_plays(state: dict[str, Any]) -> bool:
+    return bool(state["step"] == "play_cards" and state["turn"] == state["fate"]["role"])
+
+
+@pytest.mark.parametrize("side", ["unionist", "secessionist"])
+def test_whole_games_keep_the_display_equal_to_the_hand(side: str) -> None:
+    for seed in range(6):
+        states = _random_game(seed, side)
+        assert GAME.outcome(states[-1]) is not None
+        for state in states:
+            assert GAME.invariants(state) == []
+        # Nine card plays a game, each after a roll (rolls again when a face allowed nothing).
+        assert states[-1]["fate"]["rolls"] >= 9
+        lines = [str(line) for line in states[-1]["log"]]
+        may_play = [line for line in lines if "Fate Die for" in line and "It may play" in line]
+        no_card = [line for line in lines if "Fate Die for" in line and "allows no card" in line]
+        # The table reads every roll: one line per play, one per face that allowed nothing.
+        assert len(may_play) == 9
+        assert len(may_play) + len(no_card) >= states[-1]["fate"]["rolls"]
+
+
+@pytest.mark.parametrize("side", ["unionist", "secessionist"])
+def test_only_the_cards_the_die_allows_may_be_played(side: str) -> None:
+    seen = 0
+    for seed in range(8):
+        for state in _random_game(seed, side):
+            if not _fate_plays(state):
+                continue
+            seen += 1
+            allowed = state["fate"]["allowed"]
+            assert allowed, "a play without a roll"
+            actions = GAME.legal_actions(state, side)
+            assert actions["value"] == allowed  # every card may be played for its value
+            for verb in ("event", "claim"):
+                assert set(actions.get(verb, [])) <= set(allowed)
+            # What the die allows was turned face up: the table sees it.
+            assert set(allowed) <= set(fate.face_up(state["fate"]))
+            prompt = GAME.view(state, side)["prompt"]
+            assert "The Fate Die allows" in prompt
+    assert seen >= 8 * 9
+
+
+def test_the_other_side_plays_as_usual() -> None:
+    for state in _random_game(1, "secessionist"):
+        if state["step"] == "play_cards" and state["turn"] == "unionist":
+            assert GAME.legal_actions(state, "unionist")["value"] == state["hands"]["unionist"]
+
+
+def test_face_down_cards_stay_hidden_from_the_table_and_the_other_side() -> None:
+    checked = 0
+    for state in _random_game(2, "unionist"):
+        if state["phase"] != "rounds":
+            continue
+        hidden = fate.secret_cards(state)
+        for role in (None, "secessionist"):
+            shown = json.dumps(GAME.view(state, role))
+            assert not [c for c in hidden if f'"{c}"' in shown], (role, hidden)
+            checked += bool(hidden)
+        # Face-up display cards are public, so they are not the side's secrets.
+        assert not set(fate.face_up(state["fate"])) & GAME.secrets(state, "unionist")
+    assert checked > 20
+
+
+def test_a_face_down_card_changes_no_pixel_of_the_board() -> None:
+    state = next(s for s in _random_game(4, "secessionist") if _fate_plays(s))
+    down = sorted(fate.secret_cards(state))
+    assert down
+    other = json.loads(json.dumps(state))
+    stranger = other["strategy_deck"][0]
+    swapped = down[0]
+    # Swap a face-down display card with an unseen deck card: nobody can tell.
+    other["strategy_deck"][0] = swapped
+    hand = other["hands"]["secessionist"]
+    hand[hand.index(swapped)] = stranger
+    for slot in other["fate"]["slots"].values():
+        for entry in slot:
+            if entry["card"] == swapped:
+                entry["card"] = stranger
+    assert GAME.invariants(other) == []
+    before = render.board_png("fort_sumter", GAME.view(state, None))
+    after = render.board_png("fort_sumter", GAME.view(other, "unionist"))
+    assert before == after
+    # The band is there: the board is taller by it.
+    import io
+
+    from PIL import Image
+
+    assert Image.open(io.BytesIO(before)).height == 812 + 128
+
+
+def test_the_allowed_cards_are_ringed_on_the_board() -> None:
+    import io
+
+    from PIL import Image
+
+    from render.fate import ALLOWED
+
+    state = next(s for s in _random_game(5, "unionist") if _fate_plays(s))
+    image = Image.open(io.BytesIO(render.board_png("fort_sumter", GAME.view(state, None))))
+    band = image.convert("RGB").crop((0, 812, image.width, image.height))
+    ringed = sum(1 for p in band.getdata() if p == ALLOWED)
+    assert ringed > 100
+    played = json.loads(json.dumps(state))
+    played["fate"]["allowed"] = None  # the roll spent: nothing ringed
+    image = Image.open(io.BytesIO(render.board_png("fort_sumter", GAME.view(played, None))))
+    band = image.convert("RGB").crop((0, 812, image.width, image.height))
+    assert sum(1 for p in band.getdata() if p == ALLOWED) == 0
+
+
+@pytest.mark.parametrize("side", ["unionist", "secessionist"])
+def test_determinize_keeps_the_face_up_cards_and_deals_the_rest(side: str) -> None:
+    knower = OTHER[side]
+    for state in _random_game(3, side)[::7]:
+        view = GAME.view(state, knower)
+        known = view["known_state"]["fate"]
+        assert all(e["card"] is None for s in known["slots"].values() for e in s if not e["up"])
+        sample = GAME.determinize(view, knower, 17)
+        assert GAME.invariants(sample) == []
+        assert fate.face_up(sample["fate"]) == fate.face_up(state["fate"])
+        assert sorted(fate.cards(sample["fate"])) == sorted(
+            sample["hands"][side] if state["phase"] == "rounds" else fate.cards(sample["fate"])
+        )
+        # The side itself knows its whole display.
+        own = GAME.view(state, side)["known_state"]["fate"]
+        assert own == state["fate"]
+
+
+def test_the_search_plays_within_the_die() -> None:
+    state = GAME.setup(seed=8, options={"fate": "unionist"})
+    player = SearchPlayer(GAME, "unionist", seed=1, iterations=6)
+    rng = random.Random(8)
+    plays = 0
+    while GAME.outcome(state) is None:
+        role = GAME.active_roles(state)[0]
+        view = GAME.view(state, role)
+        if role == "unionist":
+            verb, arg = player.choose(view)
+            if _fate_plays(state):
+                assert arg in state["fate"]["allowed"]
+                plays += 1
+        else:
+            actions = {k: a for k, a in view["actions"].items() if k != "undo"}
+            verb = rng.choice(sorted(actions))
+            arg = None if actions[verb] is True else rng.choice(actions[verb])
+        state = GAME.act(state, role, verb, arg)
+    assert plays == 9
+
+
+def test_a_side_that_is_no_side_is_refused() -> None:
+    with pytest.raises(IllegalAction, match="names a side"):
+        GAME.setup(seed=1, options={"fate": "nobody"})
+
+
+async def test_dispatch_with_the_fate_die_takes_the_opponents_side(
+    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    from bot.tables.bots import BotSeats
+
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        manager.bots = BotSeats(manager, workers="thread", iterations=4)
+        info = await manager.create_game(
+            "g1",
+            "c1",
+            "fort_sumter",
+            "alice",
+            seat="unionist",
+            opponent_id=bot_user("normal"),
+            fate=True,
+        )
+        state = await manager.replay(info.id)
+        assert state["options"]["fate"] == "secessionist"
+        assert state["fate"]["role"] == "secessionist"
+        with pytest.raises(errors.BadOptions, match="no Fate Die playsheet"):
+            await manager.create_game(
+                "g1", "c2", "war", "alice", opponent_id=bot_user("easy"), fate=True
+            )
+        with pytest.raises(errors.BadOptions, match="name an opponent"):
+            await manager.create_game("g1", "c3", "fort_sumter", "alice", fate=True)
+        await manager.bots.idle()
+        await manager.resign(info.id, "alice")
+        # A rematch with the sides swapped: the die still runs Dispatch's side.
+        again = await manager.rematch(info.id, "alice", "swap")
+        seats = {s.user_id: s.role for s in again.seats}
+        assert seats["alice"] == "secessionist"
+        state = await manager.replay(again.id)
+        assert state["options"]["fate"] == "unionist"
+        await manager.bots.idle()
+    finally:
+        await manager.close()
