@@ -11,7 +11,10 @@ is reproducible; the issue's levels are 1 s and 5 s of one core per decision, wh
 ``--normal``/``--hard`` should match on the machine at hand (see the decision times the
 bench prints: one search per decision, except the small decisions a search already
 planned, which cost nothing). "greedy" is the easy level (the game's policy), "random"
-picks uniformly among the legal actions.
+picks uniformly among the legal actions, and "fate" is the Fate Die opponent: its side is
+run by the die (the game's ``fate`` option; Fort Sumter and Lincoln) and what the die
+leaves open is decided by the greedy policy. A game without a playsheet skips the
+"fate" pairings.
 
 Prints one row per game and pairing: wins of the measured player as each side, draws,
 and overall; then the decision times of each level (median and 99th percentile, CPU
@@ -35,6 +38,8 @@ from rules.ai import GreedyPlayer, SearchPlayer, supports_search
 from rules.core import Arg, View
 
 PAIRINGS = ("hard:random", "hard:greedy", "hard:normal", "normal:greedy")
+#: Each level against the Fate Die opponent, in games with a playsheet for it.
+FATE_PAIRINGS = ("hard:fate", "normal:fate", "greedy:fate")
 
 
 class RandomPlayer:
@@ -54,7 +59,7 @@ class RandomPlayer:
 def make(game: Game, role: str, level: str, seed: int, budgets: dict[str, int]) -> Any:
     if level == "random":
         return RandomPlayer(seed)
-    if level == "greedy":
+    if level in ("greedy", "fate"):
         return GreedyPlayer(game)
     return SearchPlayer(game, role, seed=seed, iterations=budgets[level])
 
@@ -71,7 +76,8 @@ def play(
         role: make(game, role, level, seed * 31 + i, budgets)
         for i, (role, level) in enumerate(levels.items())
     }
-    state = game.setup(seed=seed)
+    fated = [role for role, level in levels.items() if level == "fate"]
+    state = game.setup(seed=seed, options={"fate": fated[0]} if fated else None)
     while game.outcome(state) is None:
         role = game.active_roles(state)[0]
         view = game.view(state, role)
@@ -104,7 +110,7 @@ def main() -> None:
     options = parser.parse_args()
     budgets = {"normal": options.normal, "hard": options.hard}
     names = options.game or sorted(n for n in GAMES if supports_search(GAMES[n]))
-    pairings = options.pairing or list(PAIRINGS)
+    pairings = options.pairing or list(PAIRINGS + FATE_PAIRINGS)
     times: dict[str, list[float]] = {}
     print(
         f"{options.games} games per pairing and side; normal = {options.normal} iterations, "
@@ -117,6 +123,8 @@ def main() -> None:
         game = GAMES[name]
         for pairing in pairings:
             measured, other = pairing.split(":")
+            if "fate" in (measured, other) and "fate" not in game.default_options:
+                continue
             rates = []
             draws = 0
             score = 0.0
