@@ -11,6 +11,14 @@ Three figures, each as median and p99 in milliseconds:
    finished (manager.act committed, table post and DMs delivered, prompt message edited),
    on the small test game (no images) and on War Between the States (board and hand PNGs
    rendered in a worker thread).
+
+The target (issue 9) is about a player's click: "as a player" clicks wait until the bot
+has finished what the previous click started, as a person's next click does. "Back to
+back" clicks arrive while the bot is still sending the previous click's prompt; they
+measure the queue, not the acknowledgement. The emulator runs in this process, so its
+check of every body against Discord's OpenAPI description would be charged to the bot
+alone (the bare client sends no body to check): the bench turns that check off unless
+``--validate`` is given. The tests keep it on.
 """
 
 from __future__ import annotations
@@ -143,7 +151,7 @@ async def run(clicks: int, actions: int) -> None:
         ("floor: bare client, ack only", floor["median_ms"], floor["p99_ms"]),
         ("bot: ack of 'My prompt' click", ack["median_ms"], ack["p99_ms"]),
         ("floor, clicks as a player (bot idle)", floor_alone["median_ms"], floor_alone["p99_ms"]),
-        ("bot ack, clicks as a player (bot idle)", ack_alone["median_ms"], ack_alone["p99_ms"]),
+        ("bot ack, clicks as a player: TARGET", ack_alone["median_ms"], ack_alone["p99_ms"]),
         ("bot: action click, test game, no images", acted["median_ms"], acted["p99_ms"]),
         ("bot: action click, War, with images", war["median_ms"], war["p99_ms"]),
     ]
@@ -163,8 +171,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clicks", type=int, default=300)
     parser.add_argument("--actions", type=int, default=200)
+    parser.add_argument(
+        "--validate", action="store_true", help="check every body against Discord's OpenAPI"
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
+    if not args.validate:
+        import tests.emulator.rest as rest
+        import tests.emulator.rest_interactions as rest_interactions
+
+        rest.conform = rest_interactions.conform = lambda *args, **kwargs: None
     asyncio.run(run(args.clicks, args.actions))
 
 
