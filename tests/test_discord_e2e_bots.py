@@ -90,6 +90,7 @@ async def test_a_game_against_dispatch_run_by_the_fate_die(tmp_path):
                 style="fate",
             )
             assert "the game is on" in result.text, result.text
+            assert "Fate Die picks which of Dispatch's cards" in result.text
             info = await t.bot.manager.game_in_channel(str(t.channel.id))
             assert info is not None
             state = await t.bot.manager.replay(info.id)

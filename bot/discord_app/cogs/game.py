@@ -150,6 +150,12 @@ class GameCog(
             fate=style == "fate",
         )
         payload = lobby_payload(info)
+        if style == "fate":
+            payload["content"] += (
+                "\nThe CDG Solo System's Fate Die picks which of Dispatch's cards it may play "
+                "each time; its Card Display, the last roll and the cards allowed are drawn "
+                "under the board."
+            )
         if seed is not None:
             # The seed fixes every shuffle, so whoever knows it (and the open rules code)
             # can work out hidden cards. Saying it openly keeps such a game fair: both
