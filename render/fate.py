@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import ImageDraw
 
-from render.common import COLOURS, Box, Colour, canvas, draw_card, draw_card_back, fit, text
+from render.common import COLOURS, Box, Colour, draw_card, draw_card_back, fit, text
 
 BAND_H = 128
 SLOT_W = 150
@@ -37,23 +37,26 @@ def plain_card(draw: ImageDraw.ImageDraw, box: Box, card: dict[str, Any]) -> Non
     )
 
 
-def with_fate_band(
-    image: Image.Image,
+def band_height(view: dict[str, Any]) -> int:
+    """How much taller a board is for the display band (0 when no side is run by the die)."""
+    return BAND_H if view.get("fate") else 0
+
+
+def draw_fate_band(
+    draw: ImageDraw.ImageDraw,
+    y0: int,
+    width: int,
     view: dict[str, Any],
     side_names: dict[str, str],
     side_colours: dict[str, Colour],
     card: CardDrawer = plain_card,
-) -> Image.Image:
-    """``image`` with the display band added below it, or ``image`` itself when no side
-    is run by the Fate Die."""
+) -> None:
+    """The display band from ``y0`` down (``band_height`` tall); nothing when no side is
+    run by the Fate Die. The board makes its canvas that much taller."""
     fate = view.get("fate")
     if not fate:
-        return image
-    out = canvas(image.width, image.height + BAND_H).copy()
-    out.paste(image, (0, 0))
-    draw = ImageDraw.Draw(out)
-    y0 = image.height
-    draw.rectangle((0, y0, image.width, y0 + BAND_H), fill=COLOURS["paper_dark"])
+        return
+    draw.rectangle((0, y0, width, y0 + BAND_H), fill=COLOURS["paper_dark"])
     role = str(fate.get("role") or "")
     colour = side_colours.get(role, COLOURS["muted"])
     name = side_names.get(role, role)
@@ -66,7 +69,7 @@ def with_fate_band(
         text(draw, (16, y0 + 62), "Ringed: the cards it allows", 13, COLOURS["muted"])
     sheet = f"{fate.get('playsheet', '')} playsheet, designed by {fate.get('designed_by', '')}"
     text(draw, (16, y0 + BAND_H - 24), fit(sheet, 12, 320), 12, COLOURS["muted"])
-    x = image.width - 5 * SLOT_W - 4 * SLOT_GAP - 16
+    x = width - 5 * SLOT_W - 4 * SLOT_GAP - 16
     top = y0 + 36
     for slot in fate.get("slots", []):
         text(draw, (x + SLOT_W // 2, y0 + 18), str(slot.get("slot", "")), 16, COLOURS["ink"], "mm")
@@ -87,6 +90,7 @@ def with_fate_band(
                         width=4,
                     )
             else:
-                draw_card_back(draw, box, colour, "face down", pattern=False)
+                draw_card_back(draw, box, colour, pattern=False)
+                centre = ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2)
+                text(draw, centre, "face down", 13, COLOURS["white"], "mm")
         x += SLOT_W + SLOT_GAP
-    return out

@@ -30,7 +30,7 @@ from render.common import (
     text,
     text_width,
 )
-from render.fate import with_fate_band
+from render.fate import band_height, draw_fate_band
 from render.fort_sumter_parts import (
     NAMES,
     PC_EDGE,
@@ -85,7 +85,7 @@ def _dims(view: dict[str, Any]) -> Dims:
 
 def draw_board(view: dict[str, Any]) -> Image.Image:
     """The public board (only public keys are read: any role's view draws the same)."""
-    image = canvas(WIDTH, HEIGHT)
+    image = canvas(WIDTH, HEIGHT + band_height(view))
     draw = ImageDraw.Draw(image)
     dims = _dims(view)
     _header(draw, view)
@@ -102,9 +102,10 @@ def draw_board(view: dict[str, Any]) -> Image.Image:
         y = _outcome(draw, view, y)
     _deck_counts(draw, view)
     _footer(draw, view)
-    return with_fate_band(
-        image, view, dict(NAMES), SIDE, lambda d, box, card: mini_card(d, box, card, dims)
+    draw_fate_band(
+        draw, HEIGHT, WIDTH, view, dict(NAMES), SIDE, lambda d, box, c: mini_card(d, box, c, dims)
     )
+    return image
 
 
 #: The mark around a space a prompt offers.
