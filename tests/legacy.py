@@ -3,7 +3,7 @@
 Since those records were written, log lines say counts in words ("3 reinforcements", not
 "3 reinforcement(s)"; issue 9); views carry the running ``score``, the ``batch`` of
 multi-choice verbs, their ``repeats`` and ``done_implied`` (issue 9), and the viewer's
-``known_state`` (issue 12); a value play's prompt no longer says "one at a time, then
+``known_state`` and the Fate Die's ``fate`` display (issue 12); a value play's prompt no longer says "one at a time, then
 Done" (front ends pick several spaces at once and send the Done). ``as_old`` rewrites a
 document of today in the old wording and without the new keys, so everything else of it
 must match the old record exactly.
@@ -26,8 +26,9 @@ _OLD_WORDING = [
 ]
 
 #: Keys views gained after the fixtures were frozen (``known_state``: issue 12, the state
-#: as the viewer knows it, for search players).
-NEW_VIEW_KEYS = ("score", "batch", "done_implied", "repeats", "known_state")
+#: as the viewer knows it, for search players; ``fate``: issue 12, the display of a side
+#: run by the Fate Die, None in the old games).
+NEW_VIEW_KEYS = ("score", "batch", "done_implied", "repeats", "known_state", "fate")
 
 
 def old_line(text: str) -> str:
