@@ -47,12 +47,14 @@ from render.common import (
     Colour,
     blend,
     canvas,
+    draw_card,
     fit,
     headline,
     offered_places,
     text,
     text_width,
 )
+from render.fate import band_height, draw_fate_band
 from render.lincoln_parts import (
     CONTESTED,
     COUNTER,
@@ -196,7 +198,7 @@ def _attach(box: Box, loc: dict[str, Any], half: int, towards: tuple[int, int]) 
 
 def draw_board(view: dict[str, Any]) -> Image.Image:
     """The public board (see the module docstring for what is where)."""
-    image = canvas(WIDTH, HEIGHT)
+    image = canvas(WIDTH, HEIGHT + band_height(view))
     draw = ImageDraw.Draw(image)
     _header(draw, view)
     _map(draw, view)
@@ -213,7 +215,24 @@ def draw_board(view: dict[str, Any]) -> Image.Image:
     _legend(draw, MAP_Y0 + MAP_H)
     _tracks(draw, view)
     _footer(draw, view)
+    draw_fate_band(draw, HEIGHT, WIDTH, view, NAMES, SIDE, _display_card)
     return image
+
+
+def _display_card(draw: ImageDraw.ImageDraw, box: Box, card: dict[str, Any]) -> None:
+    """A face-up card of the Fate Die's display: leadership and name, its top item."""
+    top = card.get("top") or {}
+    kind = str(top.get("kind", "none"))
+    item = "" if kind == "none" else f"{kind} {top.get('strength') or ''}".strip()
+    draw_card(
+        draw,
+        box,
+        title=str(card.get("name", "?")),
+        value=str((card.get("icons") or {}).get("leadership", "")),
+        accent=SIDE.get(str(card.get("side", "")), COLOURS["muted"]),
+        kind=f"{item}, cost {top.get('cost', 0)}" if item else str(card.get("timing", "")),
+        shadow=False,
+    )
 
 
 def headline_parts(view: dict[str, Any]) -> tuple[str, list[tuple[str, Colour]], str]:

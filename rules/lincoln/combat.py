@@ -156,6 +156,7 @@ class AttackerCard(Step):
     def on_card(self, game: Game, state: State, role: str, arg: Arg) -> None:
         battle = state["battle"]
         _hand(state, role).remove(str(arg))
+        piles.follow_hand(state, role)
         battle["cards"][role] = str(arg)
         battle["stage"] = "defender_choice"
         log(state, f"{ROLE_NAMES[role]} plays a card face down.")
@@ -238,6 +239,7 @@ class DefenderChoice(Step):
 
     def on_card(self, game: Game, state: State, role: str, arg: Arg) -> None:
         _hand(state, role).remove(str(arg))
+        piles.follow_hand(state, role)
         state["battle"]["cards"][role] = str(arg)
         log(state, f"{ROLE_NAMES[role]} stands and fights, playing a card face down.")
         goto(game, state, "battle_reveal")

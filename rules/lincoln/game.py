@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from rules.core import Game, State, Step, View, goto, heading, log
+from rules.core import Game, IllegalAction, State, Step, View, goto, heading, log
 from rules.lincoln import board, hidden, piles
 from rules.lincoln.combat import battle_view
 from rules.lincoln.data import (
@@ -23,6 +23,7 @@ from rules.lincoln.data import (
     card_facts,
 )
 from rules.lincoln.steps import ACTIONS_PER_TURN, STEPS
+from rules.solo import opponent as fate
 
 TOTAL_CARDS = len(CARDS)
 
@@ -36,6 +37,9 @@ class Lincoln(Game):
     steps: ClassVar[Mapping[str, Step]] = STEPS
     renderer = "render.lincoln"
     policy = "rules.lincoln.strategy"
+    #: ``fate``: the side whose hand is a Card Display run by the Fate Die (playsheet
+    #: ``rules/solo/data/lincoln.json``, designed by Dispatch); empty for none.
+    default_options: ClassVar[Mapping[str, Any]] = {"fate": ""}
     summary = (
         "Two players, Union and Confederate, each with their own deck. A turn is two "
         "actions (plus free actions): deploy a unit by discarding cards (the card built is "
@@ -77,6 +81,13 @@ class Lincoln(Game):
         log(state, "Armies are deployed; the I and II cards are set aside; Union plays first.")
         for role in ROLES:
             piles.draw(self, state, role, int(SETUP["hand_size"][role]))
+        fated = state["options"].get("fate") or ""
+        if fated:
+            if fated not in ROLES:
+                raise IllegalAction(f"Option 'fate' names a side: {' or '.join(ROLES)}.")
+            fate.setup(state, fated, "lincoln")
+            fate.deal(state, state["piles"][fated]["hand"])
+            log(state, f"{ROLE_NAMES[fated]}'s cards fill its Card Display: A and B face up.")
         heading(state, "Turn 1: Union")
         goto(self, state, "turn")
 
@@ -158,6 +169,7 @@ class Lincoln(Game):
             "last_battle": state["last_battle"],
             "captures": list(state["captures"]),
             "moving": _moving(state),
+            "fate": fate.public(state, card_facts),
         }
 
     def private_view(self, state: State, role: str) -> View:
@@ -183,7 +195,10 @@ class Lincoln(Game):
 
     def secrets(self, state: State, role: str) -> set[str]:
         p = state["piles"][role]
-        hidden = set(p["hand"]) | set(p["deck"]) | set(p["discard"]) | set(p["removed"])
+        hand = set(p["hand"])
+        if fate.fate_role(state) == role:
+            hand &= fate.secret_cards(state)  # the display's face-up cards are public
+        hidden = hand | set(p["deck"]) | set(p["discard"]) | set(p["removed"])
         battle = state["battle"]
         if battle is not None and not battle["revealed"] and battle["cards"].get(role):
             hidden.add(battle["cards"][role])
@@ -233,6 +248,11 @@ class Lincoln(Game):
                 problems.append(f"{side} flag on its own colour in {loc}")
         if not 0 <= state["europe"] < len(EUROPE) or not 0 <= state["blockade"] < len(BLOCKADE):
             problems.append("a track marker is off its track")
+        fated = fate.fate_role(state)
+        if fated is not None:
+            hand = state["piles"][fated]["hand"]
+            if sorted(fate.cards(state["fate"])) != sorted(hand):
+                problems.append(f"the {fated} Card Display does not hold exactly its hand")
         return problems
 
 

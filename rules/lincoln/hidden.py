@@ -27,6 +27,7 @@ from rules.core import State, View, randbelow, shuffle
 from rules.core.rng import generator
 from rules.core.undo import copy_json
 from rules.lincoln.data import CARDS, ROLES, opponent
+from rules.solo import opponent as fate
 
 #: State keys never part of what a side knows, and what stands in their place.
 _BLANK: dict[str, Any] = {"rng": None, "seed": None, "log": [], "private_log": {}, "undo": []}
@@ -52,6 +53,8 @@ def known_state(state: State, role: str) -> State:
     battle = known["battle"]
     if battle is not None and not battle["revealed"] and battle["cards"].get(other):
         battle["cards"][other] = FACE_DOWN
+    if "fate" in state:
+        known["fate"] = fate.known(state["fate"], role)
     return known
 
 
@@ -113,9 +116,18 @@ def determinize(view: View, role: str, key: int | str) -> State:
         if face_down or battle is None or not battle["cards"].get(other)
         else [battle["cards"][other]]
     )
-    unseen = _unlocated(state, other, seen)
+    # The other side's face-up display cards (Fate Die) are in its hand, known.
+    display = state.get("fate")
+    shown: list[str] = []
+    if display is not None and display["role"] == other:
+        shown = [c for c in fate.cards(display) if c is not None]
+    unseen = _unlocated(state, other, seen + shown)
     shuffle(sampler, unseen)
-    for pile in ("hand", "discard", "removed"):
+    dealt = [unseen.pop() for _ in range(theirs["hand"] - len(shown))]
+    theirs["hand"] = shown + dealt
+    if display is not None and display["role"] == other:
+        fate.fill_unknown(display, dealt)
+    for pile in ("discard", "removed"):
         theirs[pile] = [unseen.pop() for _ in range(theirs[pile])]
     if face_down and battle is not None:
         battle["cards"][other] = unseen.pop()

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from rules.core import State, log, plural, private_log, seal, shuffle
 from rules.lincoln.board import union_vp
 from rules.lincoln.data import BLOCKADE, ROLE_NAMES, ROLES, card_name, cards_of
+from rules.solo import opponent as fate
 
 if TYPE_CHECKING:
     from rules.core import Game
@@ -117,7 +118,15 @@ def draw(game: Game, state: State, role: str, count: int) -> list[str]:
         drawn.append(card)
     if drawn:
         private_log(state, role, "You draw " + ", ".join(card_name(c) for c in drawn) + ".")
+        follow_hand(state, role)
     return drawn
+
+
+def follow_hand(state: State, role: str) -> None:
+    """A side run by the Fate Die keeps its Card Display equal to its hand: cards that
+    left go, new ones fill empty slots face down (``rules.solo.opponent.sync``)."""
+    if fate.fate_role(state) == role:
+        fate.sync(state, state["piles"][role]["hand"])
 
 
 def _due(piles: dict[str, Any]) -> list[str]:
@@ -139,9 +148,11 @@ def discard(state: State, role: str, card: str) -> None:
     piles = state["piles"][role]
     piles["hand"].remove(card)
     piles["discard"].append(card)
+    follow_hand(state, role)
 
 
 def remove(state: State, role: str, card: str) -> None:
     piles = state["piles"][role]
     piles["hand"].remove(card)
     piles["removed"].append(card)
+    follow_hand(state, role)

@@ -30,6 +30,7 @@ from rules.lincoln.data import (
     name,
     opponent,
 )
+from rules.solo import opponent as fate
 
 if TYPE_CHECKING:
     from rules.core import Game
@@ -590,6 +591,9 @@ class Turn(Step):
         role = _player(state)
         if state["turn"]["actions_left"] <= 0 and not free_cards(state, role):
             goto(game, state, "end_turn")
+            return
+        if fate.fate_role(state) == role and state["turn"]["actions_left"] > 0:
+            _roll_for_action(state, role)
 
     def active(self, game: Game, state: State) -> tuple[str, ...]:
         return (_player(state),)
@@ -600,11 +604,16 @@ class Turn(Step):
             return "Your two actions are done: play free actions, or end your turn."
         number = ACTIONS_PER_TURN - turn["actions_left"] + 1
         sail = "sail, " if role == "union" else ""
-        return (
+        text = (
             f"Turn {turn['number']}, action {number} of {ACTIONS_PER_TURN}: deploy a unit, "
             f"move, {sail}attack in a contested location, discard, play a card's action, or "
             "pass. Free actions cost no action."
         )
+        if fate.fate_role(state) == role:
+            allowed = fate.restrict(state, role, _hand(state, role))
+            names = ", ".join(card_name(c) for c in allowed) or "no card"
+            text += f" The Fate Die allows {names} for this action."
+        return text
 
     def actions(self, game: Game, state: State, role: str) -> Actions:
         hand = _hand(state, role)
@@ -615,13 +624,15 @@ class Turn(Step):
                 actions["free"] = options(free)
             actions["end"] = True
             return actions
-        deploy = [c for c in hand if deployable(state, role, c)]
+        # A side run by the Fate Die builds its action on a card the die allows.
+        ruled = fate.restrict(state, role, hand)
+        deploy = [c for c in ruled if deployable(state, role, c)]
         if deploy:
             actions["deploy"] = options(deploy)
-        trains = train_cards(state, role)
+        trains = fate.restrict(state, role, train_cards(state, role))
         if trains and movable_from(state, role):
             actions["move"] = options(trains)
-        navals = naval_cards(state, role)
+        navals = fate.restrict(state, role, naval_cards(state, role))
         if role == "union" and navals and naval_destinations(state, role):
             actions["naval"] = options(navals)
         attacks = attack_places(state, role)
@@ -630,7 +641,7 @@ class Turn(Step):
         if hand:
             actions["discard"] = True
         cards = [
-            c for c in hand if CARDS[c]["timing"] == "action" and events.playable(state, role, c)
+            c for c in ruled if CARDS[c]["timing"] == "action" and events.playable(state, role, c)
         ]
         if cards:
             actions["action"] = options(cards)
@@ -655,6 +666,8 @@ class Turn(Step):
 
     def _spend(self, state: State) -> None:
         state["turn"]["actions_left"] -= 1
+        if fate.fate_role(state) == _player(state):
+            state["fate"]["allowed"] = None  # this action's roll is spent
 
     def on_deploy(self, game: Game, state: State, role: str, arg: Arg) -> None:
         self._spend(state)
@@ -723,6 +736,25 @@ class Turn(Step):
 
     def on_end(self, game: Game, state: State, role: str, arg: Arg) -> None:
         goto(game, state, "end_turn")
+
+
+def _roll_for_action(state: State, role: str) -> None:
+    """Roll the Fate Die once for each action of the side's turn (``fate["at"]`` holds
+    the turn and action it was rolled for; a free action rolls nothing)."""
+    turn = state["turn"]
+    at = [turn["number"], turn["actions_left"]]
+    if state["fate"].get("at") == at:
+        return
+    state["fate"]["at"] = at
+    allowed = fate.roll(
+        state,
+        ROLE_NAMES[role],
+        lambda c: int(CARDS[c]["icons"]["leadership"]),
+        lambda c: CARDS[c]["timing"] in ("action", "free"),
+    )
+    face = fate.FACE_TITLES[state["fate"]["face"]]
+    titles = ", ".join(card_name(c) for c in allowed)
+    log(state, f"Fate Die for {ROLE_NAMES[role]}: {face}. Its action may use {titles}.")
 
 
 class DiscardPick(Step):

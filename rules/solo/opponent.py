@@ -141,6 +141,8 @@ def sync(state: State, hand: list[str]) -> None:
     held = set(hand)
     for slot in SLOTS:
         fate["slots"][slot] = [e for e in fate["slots"][slot] if e["card"] in held]
+    if fate["allowed"] is not None:
+        fate["allowed"] = [c for c in fate["allowed"] if c in held]
     shown = set(cards(fate))
     faces = _sheet(fate["sheet"])["faces"]
     up = faces[fate["face"] or "c_low"]["refill"] == "up"

@@ -1,0 +1,167 @@
+"""The Fate Die opponent in Lincoln (issue 12): one side's hand is a Card Display
+(``rules.solo.opponent``, playsheet ``rules/solo/data/lincoln.json``); before each of its
+two actions a turn the die is rolled, and the card an action is built on must be one it
+allows. Costs, battle cards and free actions stay the side's own choice."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from typing import Any
+
+import pytest
+from PIL import Image
+
+import render
+from rules import IllegalAction, get_game
+from rules.ai import SearchPlayer
+from rules.core.undo import copy_json
+from rules.solo import opponent as fate
+
+GAME = get_game("lincoln")
+OTHER = {"union": "confederate", "confederate": "union"}
+#: The verbs whose card the die governs.
+GOVERNED = ("deploy", "move", "naval", "action")
+
+
+def _random_game(seed: int, side: str, limit: int = 2000) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    state = GAME.setup(seed=seed, options={"fate": side})
+    states = [copy_json(state)]
+    while GAME.outcome(state) is None and len(states) < limit:
+        role = rng.choice(GAME.active_roles(state))
+        actions = {k: a for k, a in GAME.legal_actions(state, role).items() if k != "undo"}
+        verb = rng.choice(sorted(actions))
+        arg = None if actions[verb] is True else rng.choice(actions[verb])
+        state = GAME.act(state, role, verb, arg)
+        states.append(copy_json(state))  # act may change the state in place
+    return states
+
+
+def _main_action(state: dict[str, Any]) -> bool:
+    return bool(
+        state["step"] == "turn"
+        and state["turn"]["player"] == state["fate"]["role"]
+        and state["turn"]["actions_left"] > 0
+    )
+
+
+@pytest.mark.parametrize("side", ["union", "confederate"])
+def test_whole_games_keep_the_display_equal_to_the_hand(side: str) -> None:
+    for seed in range(3):
+        states = _random_game(seed, side)
+        assert GAME.outcome(states[-1]) is not None
+        for state in states:
+            assert GAME.invariants(state) == []
+        assert states[-1]["fate"]["rolls"] > 10
+
+
+@pytest.mark.parametrize("side", ["union", "confederate"])
+def test_each_action_rolls_once_and_builds_only_on_allowed_cards(side: str) -> None:
+    checked = 0
+    for state in _random_game(4, side, limit=900):
+        if not _main_action(state):
+            continue
+        turn = state["turn"]
+        assert state["fate"]["at"] == [turn["number"], turn["actions_left"]]
+        allowed = set(state["fate"]["allowed"] or [])
+        actions = GAME.legal_actions(state, side)
+        for verb in GOVERNED:
+            assert set(actions.get(verb, [])) <= allowed, verb
+        # What the die allows lies face up; the table reads it in the prompt and the log.
+        assert allowed <= set(fate.face_up(state["fate"]))
+        assert "The Fate Die allows" in GAME.view(state, side)["prompt"]
+        checked += 1
+    assert checked > 30
+    lines = [str(line) for line in _random_game(4, side, limit=900)[-1]["log"]]
+    assert any(f"Fate Die for {GAME.role_names[side]}" in line for line in lines)
+
+
+def test_the_restriction_bites_and_the_other_side_is_free() -> None:
+    """Without the die the side could use cards the die now forbids (so the filter is
+    doing something), and the other side is never filtered."""
+    bitten = 0
+    for state in _random_game(5, "confederate", limit=900):
+        if _main_action(state):
+            free = dict(state)
+            free["fate"] = {**state["fate"], "allowed": None}
+            bitten += GAME.legal_actions(free, "confederate") != GAME.legal_actions(
+                state, "confederate"
+            )
+        if state["step"] == "turn" and state["turn"]["player"] == "union":
+            unfated = {**state, "fate": None}
+            assert GAME.legal_actions(unfated, "union") == GAME.legal_actions(state, "union")
+    assert bitten > 5
+
+
+def test_face_down_cards_never_reach_the_table_or_the_other_side() -> None:
+    checked = 0
+    for state in _random_game(6, "union", limit=700):
+        hidden = fate.secret_cards(state)
+        for role in (None, "confederate"):
+            shown = json.dumps(GAME.view(state, role))
+            assert not [c for c in hidden if f'"{c}"' in shown], (role, hidden)
+        checked += bool(hidden)
+        assert not set(fate.face_up(state["fate"])) & GAME.secrets(state, "union")
+    assert checked > 50
+
+
+def test_the_board_shows_the_display_and_no_face_down_card() -> None:
+    state = next(s for s in _random_game(7, "confederate") if fate.secret_cards(s))
+    png = render.board_png("lincoln", GAME.view(state, None))
+    assert Image.open(io.BytesIO(png)).height == 1032 + 128
+    other = copy_json(state)
+    hand = other["piles"]["confederate"]["hand"]
+    deck = other["piles"]["confederate"]["deck"]
+    swapped = sorted(fate.secret_cards(state))[0]
+    stranger = deck[0]
+    deck[0] = swapped
+    hand[hand.index(swapped)] = stranger
+    for slot in other["fate"]["slots"].values():
+        for entry in slot:
+            if entry["card"] == swapped:
+                entry["card"] = stranger
+    assert GAME.invariants(other) == []
+    assert render.board_png("lincoln", GAME.view(other, "union")) == png
+
+
+@pytest.mark.parametrize("side", ["union", "confederate"])
+def test_determinize_keeps_the_face_up_cards_and_deals_the_rest(side: str) -> None:
+    knower = OTHER[side]
+    for state in _random_game(8, side, limit=600)[::37]:
+        view = GAME.view(state, knower)
+        known = view["known_state"]["fate"]
+        assert all(e["card"] is None for s in known["slots"].values() for e in s if not e["up"])
+        sample = GAME.determinize(view, knower, 23)
+        assert GAME.invariants(sample) == []
+        assert fate.face_up(sample["fate"]) == fate.face_up(state["fate"])
+        assert GAME.view(state, side)["known_state"]["fate"] == state["fate"]
+
+
+def test_the_search_keeps_to_the_die() -> None:
+    state = GAME.setup(seed=9, options={"fate": "union"})
+    player = SearchPlayer(GAME, "union", seed=2, iterations=2)
+    rng = random.Random(9)
+    governed = 0
+    for _ in range(160):
+        if GAME.outcome(state) is not None:
+            break
+        role = GAME.active_roles(state)[0]
+        view = GAME.view(state, role)
+        if role == "union":
+            verb, arg = player.choose(view)
+            if _main_action(state) and verb in GOVERNED:
+                assert arg in state["fate"]["allowed"]
+                governed += 1
+        else:
+            actions = {k: a for k, a in view["actions"].items() if k != "undo"}
+            verb = rng.choice(sorted(actions))
+            arg = None if actions[verb] is True else rng.choice(actions[verb])
+        state = GAME.act(state, role, verb, arg)
+    assert governed > 3
+
+
+def test_a_side_that_is_no_side_is_refused() -> None:
+    with pytest.raises(IllegalAction, match="names a side"):
+        GAME.setup(seed=1, options={"fate": "nobody"})
