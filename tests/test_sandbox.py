@@ -170,3 +170,20 @@ async def test_an_unknown_dispatch_level_is_refused_politely(tmp_path: Path) -> 
     text = await run_script(tmp_path, "new war dispatch grandmaster\n")
     assert "Dispatch plays at levels easy, normal, hard" in text
     assert "Traceback" not in text
+
+
+@pytest.mark.parametrize("name", ["fort_sumter", "lincoln"])
+async def test_alice_plays_against_dispatch_and_the_fate_die(tmp_path: Path, name: str) -> None:
+    text = await run_script(tmp_path, f"new {name} 4 dispatch easy fate\nauto\nstatus\n")
+    assert "(the Fate Die picks Dispatch's cards)" in text
+    assert "Fate Die for" in text  # each roll is in the table's log
+    assert "Game over:" in text
+    assert "Traceback" not in text
+
+
+async def test_the_fate_die_is_refused_politely_where_there_is_no_playsheet(
+    tmp_path: Path,
+) -> None:
+    text = await run_script(tmp_path, "new war dispatch easy fate\n")
+    assert "has no Fate Die playsheet" in text
+    assert "Traceback" not in text

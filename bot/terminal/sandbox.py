@@ -276,7 +276,9 @@ class Sandbox:
         if game is not None:
             players = (PLAYERS[0], opponent)
             seats = ", ".join(f"{u} plays {r}" for u, r in zip(players, game.roles, strict=False))
-            dice = " (the Fate Die picks Dispatch's cards)" if fate else ""
+            dice = ""
+            if fate and "fate" in game.default_options:
+                dice = " (the Fate Die picks Dispatch's cards)"
             self.say(f"New game of {game.title}: {seats}{dice}.")
         info = None
         for table in range(1, 1000):
