@@ -3,8 +3,9 @@
 Since those records were written, log lines say counts in words ("3 reinforcements", not
 "3 reinforcement(s)"; issue 9); views carry the running ``score``, the ``batch`` of
 multi-choice verbs, their ``repeats`` and ``done_implied`` (issue 9), and the viewer's
-``known_state`` and the Fate Die's ``fate`` display (issue 12); a value play's prompt no longer says "one at a time, then
-Done" (front ends pick several spaces at once and send the Done). ``as_old`` rewrites a
+``known_state`` and the Fate Die's ``fate`` display (issue 12); a value play's prompt no
+longer says "one at a time, then Done" (front ends pick several spaces at once and send
+the Done). ``as_old`` rewrites a
 document of today in the old wording and without the new keys, so everything else of it
 must match the old record exactly.
 """
