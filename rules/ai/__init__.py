@@ -14,6 +14,13 @@ consistent with that view with the hidden parts dealt at random. War and Fort Su
 implement both (``rules/war/hidden.py``, ``rules/fort_sumter/hidden.py``); a new game
 plugs in by doing the same.
 
+The Fate Die opponent is not a player here but a rules variant: a game's ``fate`` option
+(Fort Sumter and Lincoln, ``rules.solo.opponent``) makes one side's hand a CDG Solo
+System Card Display, and that side's card choices list only what the die allows. Any
+player above then decides within them (``/game new ... style: fate`` seats Dispatch at a
+level on such a side), and the search samples the display's face-down cards like the
+rest of a hand.
+
 Why our own search and not OpenSpiel's ISMCTS: OpenSpiel's games are C++ or Python
 ``pyspiel.State`` objects with integer actions, a chance-node model and its own
 information-state strings; to use its ISMCTS each of our engines would need an adapter

@@ -4,7 +4,9 @@ System: CDG Solo System, playsheets by Stuka Joe, Ken Kuhn, Chris Crane and Shan
 GMT Games 2022 (``shared/seeds/002_b741ae0d3c38ed66.txt``; facts beyond it in
 ``shared/reference/cdg_solo_system.md``). Seven playsheets, kept as data in ``data/``:
 Washington's War, Caesar: Rome vs Gaul, Paths of Glory, Illusions of Glory, For The
-People, Commands & Colors: Ancients, Commands & Colors: Samurai.
+People, Commands & Colors: Ancients, Commands & Colors: Samurai. Two more, designed by
+Dispatch in the same form, run a side of our own Fort Sumter and Lincoln as the Fate Die
+opponent (``opponent.py``; they are not offered to the assistant).
 
 One role, ``solo``: the player at the table. A side run by the system keeps its "hand"
 as a Card Display of five slots A-E (``display``); the Fate Die (``fate``) says which
