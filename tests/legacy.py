@@ -3,7 +3,7 @@
 Since those records were written, log lines say counts in words ("3 reinforcements", not
 "3 reinforcement(s)"; issue 9); views carry the running ``score``, the ``batch`` of
 multi-choice verbs, their ``repeats`` and ``done_implied`` (issue 9), and the viewer's
-``known_state`` and the Fate Die's ``fate`` display (issue 12); a value play's prompt no
+``known_state``, the Fate Die's ``fate`` display and option (issue 12); a value play's prompt no
 longer says "one at a time, then Done" (front ends pick several spaces at once and send
 the Done). ``as_old`` rewrites a
 document of today in the old wording and without the new keys, so everything else of it
@@ -45,5 +45,20 @@ def as_old(document: Any, *, view: bool = False) -> Any:
     if isinstance(document, list):
         return [as_old(x) for x in document]
     if isinstance(document, dict):
-        return {k: as_old(v) for k, v in document.items() if not (view and k in NEW_VIEW_KEYS)}
+        return {
+            k: _old_options(v) if k == "options" else as_old(v)
+            for k, v in document.items()
+            if not (view and k in NEW_VIEW_KEYS)
+        }
     return document
+
+
+#: Game options added since the records were frozen, at the value that changes nothing
+#: (``fate``: issue 12, no side run by the Fate Die).
+NEW_OPTIONS: dict[str, Any] = {"fate": ""}
+
+
+def _old_options(options: Any) -> Any:
+    if not isinstance(options, dict):
+        return as_old(options)
+    return {k: v for k, v in options.items() if not (k in NEW_OPTIONS and v == NEW_OPTIONS[k])}
