@@ -290,3 +290,82 @@ def test_levels() -> None:
     verb, _ = player.choose(game.view(state, "union"), should_stop=lambda: next(calls) >= 2)
     assert player.last is not None and player.last.iterations == 3
     assert verb in game.legal_actions(state, "union")
+
+
+# ------------------------------------------------ the Fate Die opponent (issue 12)
+
+#: Games with a Fate Die playsheet: one side's hand is a Card Display (``fate`` option).
+FATED = [name for name in SEARCHABLE if "fate" in get_game(name).default_options]
+
+
+def _fate_states(name: str, side: str, seed: int, every: int) -> list[dict[str, Any]]:
+    game = get_game(name)
+    chooser = random.Random(seed)
+    state = game.setup(seed=seed, options={"fate": side})
+    states = []
+    n = 0
+    while game.outcome(state) is None and n < 900:
+        if n % every == 0:
+            states.append(copy_json(state))
+        n += 1
+        role = chooser.choice(game.active_roles(state))
+        legal = game.legal_actions(state, role)
+        verb = chooser.choice(sorted(v for v in legal if v != "undo"))
+        args = legal[verb]
+        game.act(state, role, verb, None if args is True else chooser.choice(args))
+    return states
+
+
+def test_every_game_with_a_fate_playsheet_is_searchable() -> None:
+    assert FATED == ["fort_sumter", "lincoln"]
+
+
+@pytest.mark.parametrize("name", FATED)
+def test_a_determinized_fate_game_shows_the_same_view(name: str) -> None:
+    """With one side run by the Fate Die, both sides' samples still show exactly what
+    they saw: the display's face-up cards, its backs, the roll and the allowed cards."""
+    game = get_game(name)
+    checked = 0
+    for side in game.roles:
+        for state in _fate_states(name, side, 2, every=7 if name == "fort_sumter" else 41):
+            for role in game.roles:
+                view = game.view(state, role)
+                sampled = game.determinize(view, role, checked)
+                assert _comparable(game.view(sampled, role)) == _comparable(view)
+                assert game.invariants(sampled) == []
+                checked += 1
+    assert checked > 40
+
+
+@pytest.mark.parametrize("name", FATED)
+def test_no_peeking_at_the_fate_displays_face_down_cards(name: str) -> None:
+    """The search of the side facing a Fate Die display is the same whichever card lies
+    face down in it (swapped with an unseen card of the deck)."""
+    game = get_game(name)
+    side = game.roles[1]
+    role = game.opponent(side)
+    for state in _fate_states(name, side, 12, every=1):
+        if role not in game.active_roles(state):
+            continue
+        down = [e for s in state["fate"]["slots"].values() for e in s if not e["up"]]
+        if not down:
+            continue
+        twin = copy_json(state)
+        hand = twin["hands"][side] if name == "fort_sumter" else twin["piles"][side]["hand"]
+        deck = twin["strategy_deck"] if name == "fort_sumter" else twin["piles"][side]["deck"]
+        hidden, stranger = down[0]["card"], deck[0]
+        deck[0] = hidden
+        hand[hand.index(hidden)] = stranger
+        for entries in twin["fate"]["slots"].values():
+            for entry in entries:
+                if entry["card"] == hidden:
+                    entry["card"] = stranger
+        assert game.invariants(twin) == []
+        assert game.view(state, side) != game.view(twin, side)
+        assert game.view(state, role) == game.view(twin, role)
+        first = search(game, game.view(state, role), seed=5, iterations=30)
+        second = search(game, game.view(twin, role), seed=5, iterations=30)
+        assert first.action == second.action
+        assert _tree(first.root) == _tree(second.root)
+        return
+    raise AssertionError("no position with a face-down display card while the other side acts")
