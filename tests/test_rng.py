@@ -61,6 +61,29 @@ def test_shuffles_are_uniform_over_all_permutations() -> None:
     assert chi_square(counts, 24, total) < CHI2_23_DOF
 
 
+def reference_shuffle(state: dict[str, Any], items: list[Any]) -> None:
+    """Fisher-Yates as first written: one ``randbelow`` (and its seal) per position."""
+    for i in range(len(items) - 1, 0, -1):
+        j = randbelow(state, i + 1)
+        items[i], items[j] = items[j], items[i]
+    state["undo"] = []
+    state["seal"] += 1
+
+
+@pytest.mark.parametrize("seed", [7, "ab" * 32, legacy_seed(11)])
+def test_shuffle_is_randbelow_per_position(seed: int | str) -> None:
+    """The inlined shuffle makes the same draws, the same order and the same seal count as
+    a draw per position, so stored games replay unchanged."""
+    fast, slow = state_for(seed), state_for(seed)
+    for size in [0, 1, 2, 3, 7, 52, 110, 3, 0, 1]:
+        fast["undo"] = slow["undo"] = [{"role": "a", "state": {}}]
+        ours, theirs = list(range(size)), list(range(size))
+        shuffle(fast, ours)
+        reference_shuffle(slow, theirs)
+        assert ours == theirs
+        assert fast == slow
+
+
 def test_die_rolls_are_uniform_for_every_kind_of_seed() -> None:
     for seed in (new_key(), 7, legacy_seed(7)):
         state = state_for(seed)
