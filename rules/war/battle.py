@@ -17,10 +17,12 @@ State layout (all ids; card facts come from ``rules.war.cards``)::
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from rules.core import State, deck, log
 from rules.core.deck import Piles
+from rules.core.undo import seal
 from rules.war.cards import SIDES, card, cards
 
 COLUMNS = ("left", "centre", "right")
@@ -80,10 +82,18 @@ def draw(state: State, role: str) -> str | None:
     closes the undo window.
     """
 
+    here = side(state, role)
+    pile: list[str] = here["deck"]
+    if pile:
+        # What deck.draw does with cards left, without its reshuffle machinery: battles
+        # draw a card at every flip.
+        seal(state)
+        return pile.pop()
+
     def used_up(_number: int) -> None:
         log(state, f"The {ADJECTIVE[role]} deck is used up: Survivors shuffled into a new deck.")
 
-    return deck.draw(state, side(state, role), PILES, used_up)
+    return deck.draw(state, here, PILES, used_up)
 
 
 def alive(state: State, role: str) -> int:
@@ -100,6 +110,7 @@ def alive(state: State, role: str) -> int:
     )
 
 
+@cache
 def describe(cid: str) -> str:
     """A card as the log names it: its name and, for fighting cards, its value."""
     c = card(cid)

@@ -110,7 +110,9 @@ def cards() -> dict[str, Card]:
     return {raw["id"]: _card(side, raw) for side in SIDES for raw in data["decks"][side]["cards"]}
 
 
+@cache
 def card(card_id: str) -> Card:
+    """One card by id (cached: every step of a battle asks for cards by id)."""
     return cards()[card_id]
 
 

@@ -142,6 +142,16 @@ class DrawReinforcements(Step):
         goto(game, state, "position")
 
 
+#: The sides still to commit, by the (Union, Confederate) commit flags.
+_UNCOMMITTED: dict[tuple[bool, bool], tuple[str, ...]] = {
+    (union, confederate): tuple(
+        role for role, done in zip(SIDES, (union, confederate), strict=True) if not done
+    )
+    for union in (False, True)
+    for confederate in (False, True)
+}
+
+
 class PositionReinforcements(Step):
     """Step 3: one face-down reinforcement per column, then commit; both revealed together."""
 
@@ -150,8 +160,10 @@ class PositionReinforcements(Step):
             self.reveal(game, state)
 
     def active(self, game: Game, state: State) -> tuple[str, ...]:
+        # Asked several times per action; the answer for each pair of commit flags is
+        # worked out once.
         sides = state["sides"]
-        return tuple([role for role in SIDES if not sides[role]["committed"]])
+        return _UNCOMMITTED[sides["union"]["committed"], sides["confederate"]["committed"]]
 
     def free_columns(self, state: State, role: str) -> list[str]:
         taken = {column for column, _ in side(state, role)["placed"]}
