@@ -50,24 +50,55 @@ def half_side(state: State, location: str, half: int) -> str | None:
     return str(here[0]["side"]) if here else None
 
 
+#: Each location's own colour: who controls it when nobody stands there and no flag lies.
+COLOUR: dict[str, str] = {location: str(data["colour"]) for location, data in LOCATIONS.items()}
+
+
+def _occupant(state: State, location: str) -> str | None:
+    """The one side with units in ``location``; None when it is empty or contested.
+
+    Outside a battle all units in a half are of one side, so the first unit of each half
+    tells; the battle's own location may hold both sides in a half and is read unit by
+    unit. Control is asked for every location at every legal-action listing, so this is
+    the shortcut (``tests/test_lincoln_fast_paths.py`` holds it to the definition)."""
+    first, second = state["board"][location]
+    battle = state["battle"]
+    if battle is not None and battle["location"] == location:
+        present = sides_in(state, location)
+        return next(iter(present)) if len(present) == 1 else None
+    one: str | None = first[0]["side"] if first else None
+    two: str | None = second[0]["side"] if second else None
+    if one is None or one == two:
+        return two
+    return one if two is None else None
+
+
 def sides_in(state: State, location: str) -> set[str]:
     return {u["side"] for half in state["board"][location] for u in half}
 
 
 def contested(state: State, location: str) -> bool:
-    return len(sides_in(state, location)) == 2
+    first, second = state["board"][location]
+    return bool(first or second) and _occupant(state, location) is None
 
 
 def control(state: State, location: str) -> str | None:
     """Who controls a location: nobody while contested; else the side with units there,
     else the side whose flag lies there, else the location's own colour."""
-    present = sides_in(state, location)
-    if len(present) == 2:
-        return None
-    if present:
-        return next(iter(present))
+    first, second = state["board"][location]
+    if first or second:
+        return _occupant(state, location)
     flag: str | None = state["flags"].get(location)
-    return flag if flag is not None else str(LOCATIONS[location]["colour"])
+    return flag if flag is not None else COLOUR[location]
+
+
+def has_army(state: State, location: str, side: str) -> bool:
+    """Whether ``side`` has an army (not only a fort) in ``location``."""
+    return any(
+        unit["side"] == side and unit["kind"] == "army"
+        for half in state["board"][location]
+        for unit in half
+    )
 
 
 def own_halves(state: State, location: str, side: str) -> tuple[int, ...]:
@@ -81,41 +112,68 @@ def own_halves(state: State, location: str, side: str) -> tuple[int, ...]:
     return ()
 
 
+#: Halves as bit masks inside the path search: bit 0 for half 0, bit 1 for half 1.
+_HALF_SETS: dict[int, frozenset[int]] = {
+    mask: frozenset(h for h in (0, 1) if mask >> h & 1) for mask in range(4)
+}
+
+
+def _own_mask(state: State, location: str, side: str) -> int:
+    """:func:`own_halves` as a bit mask."""
+    who = control(state, location)
+    if who == side:
+        return 3
+    if who is None:
+        first, second = state["board"][location]
+        return (1 if first and first[0]["side"] == side else 0) | (
+            2 if second and second[0]["side"] == side else 0
+        )
+    return 0
+
+
 def passable(
     state: State, side: str, starts: Iterable[tuple[str, tuple[int, ...]]]
-) -> dict[str, set[int]]:
+) -> dict[str, frozenset[int]]:
     """Every location reachable along rail links through friendly locations from
-    ``starts`` (location, halves one may leave by), with the halves one may leave it by."""
-    reached: dict[str, set[int]] = {}
-    queue: list[tuple[str, tuple[int, ...]]] = []
-    # Nothing moves during the search: each location's passable halves, worked out once.
-    own_of: dict[str, tuple[int, ...]] = {}
+    ``starts`` (location, halves one may leave by), with the halves one may leave it by.
+
+    Supply and every move trace paths here, so the search keeps halves as bit masks and
+    works out each location's passable halves once (nothing moves meanwhile); the
+    locations come out in the order a plain search of sets finds them
+    (``tests/test_lincoln_fast_paths.py`` holds it to that form)."""
+    reached: dict[str, int] = {}
+    queue: list[tuple[str, int]] = []
+    own_of: dict[str, int] = {}
     for location, halves in starts:
-        new = set(halves) - reached.get(location, set())
+        mask = 0
+        for half in halves:
+            mask |= 1 << half
+        new = mask & ~reached.get(location, 0)
         if new:
-            reached.setdefault(location, set()).update(new)
-            queue.append((location, tuple(new)))
+            reached[location] = reached.get(location, 0) | new
+            queue.append((location, new))
+    confederate = side == "confederate"
     while queue:
         location, halves = queue.pop()
         for here, there, arrive, _index in ADJACENT[location]:
-            if here not in halves:
+            if not halves >> here & 1:
                 continue
-            if side == "confederate" and there in TOP_THREE:
+            if confederate and there in TOP_THREE:
                 continue
             own = own_of.get(there)
             if own is None:
-                own = own_of[there] = own_halves(state, there, side)
-            if own == (0, 1):
-                onward: tuple[int, ...] = (0, 1)
-            elif arrive in own:
-                onward = (arrive,)
+                own = own_of[there] = _own_mask(state, there, side)
+            if own == 3:
+                onward = 3
+            elif own >> arrive & 1:
+                onward = 1 << arrive
             else:
                 continue
-            new = set(onward) - reached.get(there, set())
+            new = onward & ~reached.get(there, 0)
             if new:
-                reached.setdefault(there, set()).update(new)
-                queue.append((there, tuple(new)))
-    return reached
+                reached[there] = reached.get(there, 0) | new
+                queue.append((there, new))
+    return {location: _HALF_SETS[mask] for location, mask in reached.items()}
 
 
 def supplied(state: State, side: str) -> set[str]:

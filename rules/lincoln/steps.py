@@ -242,13 +242,20 @@ class Pay(Step):
 # ----------------------------------------------------------------------- move army
 
 
+def _can_move_from(state: State, role: str, loc: str) -> bool:
+    return board.has_army(state, loc, role) and bool(
+        board.adjacent_arrivals(state, role, loc) or board.arrivals(state, role, loc)
+    )
+
+
 def movable_from(state: State, role: str) -> list[str]:
-    return [
-        loc
-        for loc in LOCATIONS
-        if any(u["kind"] == "army" for u in board.units(state, loc, role))
-        and (board.adjacent_arrivals(state, role, loc) or board.arrivals(state, role, loc))
-    ]
+    return [loc for loc in LOCATIONS if _can_move_from(state, role, loc)]
+
+
+def can_move(state: State, role: str) -> bool:
+    """Whether ``movable_from`` lists anything, stopping at the first army that can move
+    (the turn's action list only asks whether a move is possible)."""
+    return any(_can_move_from(state, role, loc) for loc in LOCATIONS)
 
 
 def move_destinations(state: State, role: str, start: str) -> list[str]:
@@ -469,6 +476,11 @@ def naval_destinations(state: State, role: str) -> list[str]:
     return [p for p in PORTS if naval_sources(state, role, p, [])]
 
 
+def can_sail(state: State, role: str) -> bool:
+    """Whether ``naval_destinations`` lists anything, stopping at the first port."""
+    return any(naval_sources(state, role, p, []) for p in PORTS)
+
+
 class NavalTo(Step):
     def active(self, game: Game, state: State) -> tuple[str, ...]:
         return (_player(state),)
@@ -567,10 +579,7 @@ class NavalPick(Step):
 
 def attack_places(state: State, role: str) -> list[str]:
     return [
-        loc
-        for loc in LOCATIONS
-        if board.contested(state, loc)
-        and any(u["kind"] == "army" for u in board.units(state, loc, role))
+        loc for loc in LOCATIONS if board.contested(state, loc) and board.has_army(state, loc, role)
     ]
 
 
@@ -630,10 +639,10 @@ class Turn(Step):
         if deploy:
             actions["deploy"] = options(deploy)
         trains = fate.restrict(state, role, train_cards(state, role))
-        if trains and movable_from(state, role):
+        if trains and can_move(state, role):
             actions["move"] = options(trains)
         navals = fate.restrict(state, role, naval_cards(state, role))
-        if role == "union" and navals and naval_destinations(state, role):
+        if role == "union" and navals and can_sail(state, role):
             actions["naval"] = options(navals)
         attacks = attack_places(state, role)
         if attacks:
