@@ -154,9 +154,9 @@ def passable(
             queue.append((location, new))
     confederate = side == "confederate"
     while queue:
-        location, halves = queue.pop()
+        location, leaving = queue.pop()
         for here, there, arrive, _index in ADJACENT[location]:
-            if not halves >> here & 1:
+            if not leaving >> here & 1:
                 continue
             if confederate and there in TOP_THREE:
                 continue
