@@ -36,11 +36,14 @@ weight and fit, not a measured comparison.
 Figures (issue 12; 2 cores shared by five sessions, CPU seconds, so roughly):
 
 - Engine speed, random games per second per core on the simulation path
-  (``bench/bench_engine_speed.py --games 200``): Fort Sumter 599-635 before (main,
+  (``bench/bench_engine_speed.py``): Fort Sumter 599-635 before (main,
   ``record_undo=False``), 673-689 after on the same checked path, 870-896 with
-  ``trusted=True``; War 233-238 before, 305-322 after, 366-371 trusted. The targets
-  (2,000 and 500) are not reached: what is left is spread thin over the flow machinery
-  (steps, call stack, keyed generator, log lines), not one hot spot.
+  ``trusted=True``; War 233-238 before, 305-322 after, 366-371 trusted. A later pass
+  (an unloaded machine, before and after measured side by side, trusted path): War
+  447-456 to 515-532, past its target of 500; Lincoln 71-74 to 103-108; Fort Sumter
+  1,092-1,116 unchanged. Fort Sumter (2,000) and Lincoln (200) are not reached: what is
+  left is spread thin over the flow machinery (steps, call stack, event interpreter, log
+  lines) and, in Lincoln, control asked location by location, not one hot spot.
 - Search speed with the real deadlines (8 decisions of a random game each): a normal
   decision took 1.001 s (median; at most 1.007 s) and ran about 840 iterations in Fort
   Sumter (300-1,400, fewer early in the game) and 360 in War (its simulations play the
