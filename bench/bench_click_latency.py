@@ -1,6 +1,6 @@
 """Button-click latency of the real Dispatch bot through the loopback emulator, vs the floor.
 
-Run:  python bench/bench_click_latency.py [--clicks 300] [--actions 200]
+Run:  python bench/bench_click_latency.py [--clicks 300] [--actions 200] [--rounds 7]
 
 Three figures, each as median and p99 in milliseconds:
 1. floor: a bare discord.py client that only acknowledges (tests/emulator/latency.py) a
@@ -15,7 +15,10 @@ Three figures, each as median and p99 in milliseconds:
 The target (issue 9) is about a player's click: "as a player" clicks wait until the bot
 has finished what the previous click started, as a person's next click does. "Back to
 back" clicks arrive while the bot is still sending the previous click's prompt; they
-measure the queue, not the acknowledgement. The emulator runs in this process, so its
+measure the queue, not the acknowledgement. At well under a millisecond a click, one
+measurement of each drifts with the machine, so the target is measured in ``--rounds``
+rounds of the bare client and the bot side by side, and the median of the rounds' ratios
+is the figure. The emulator runs in this process, so its
 check of every body against Discord's OpenAPI description would be charged to the bot
 alone (the bare client sends no body to check): the bench turns that check off unless
 ``--validate`` is given. The tests keep it on.
@@ -136,13 +139,33 @@ async def bench_bot_actions(actions: int, workdir: Path, game: str) -> dict[str,
     return stats(samples)
 
 
-async def run(clicks: int, actions: int) -> None:
+async def as_a_player(clicks: int, rounds: int, workdir: Path) -> list[tuple[float, float]]:
+    """The target figure, in ``rounds`` rounds: the bare client and the bot measured back
+    to back (in alternating order), so drift in a shared machine's speed between the two
+    measurements weighs on one round, not on the result. Each round gives the bot's
+    (median, p99) over the bare client's."""
+    ratios: list[tuple[float, float]] = []
+    for number in range(rounds):
+        folder = workdir / f"alone{number}"
+        folder.mkdir()
+        if number % 2:
+            ack = await bench_bot_ack(clicks, folder, isolated=True)
+            floor = await bench_floor(clicks, isolated=True)
+        else:
+            floor = await bench_floor(clicks, isolated=True)
+            ack = await bench_bot_ack(clicks, folder, isolated=True)
+        ratios.append((ack["median_ms"] / floor["median_ms"], ack["p99_ms"] / floor["p99_ms"]))
+    return ratios
+
+
+async def run(clicks: int, actions: int, rounds: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         ack = await bench_bot_ack(clicks, Path(tmp))
         floor = await bench_floor(clicks)  # the same message the bot's figures click
         floor_alone = await bench_floor(clicks, isolated=True)
         (Path(tmp) / "alone").mkdir()
         ack_alone = await bench_bot_ack(clicks, Path(tmp) / "alone", isolated=True)
+        ratios = await as_a_player(clicks, rounds, Path(tmp))
         acted = await bench_bot_actions(actions, Path(tmp), "skirmish")
         war = await bench_bot_actions(actions, Path(tmp), "war")
     print(f"click latency through the emulator ({clicks} clicks; {actions} game actions)")
@@ -151,7 +174,7 @@ async def run(clicks: int, actions: int) -> None:
         ("floor: bare client, ack only", floor["median_ms"], floor["p99_ms"]),
         ("bot: ack of 'My prompt' click", ack["median_ms"], ack["p99_ms"]),
         ("floor, clicks as a player (bot idle)", floor_alone["median_ms"], floor_alone["p99_ms"]),
-        ("bot ack, clicks as a player: TARGET", ack_alone["median_ms"], ack_alone["p99_ms"]),
+        ("bot ack, clicks as a player", ack_alone["median_ms"], ack_alone["p99_ms"]),
         ("bot: action click, test game, no images", acted["median_ms"], acted["p99_ms"]),
         ("bot: action click, War, with images", war["median_ms"], war["p99_ms"]),
     ]
@@ -159,9 +182,14 @@ async def run(clicks: int, actions: int) -> None:
         print(f"  {name:<42} {median:>10.2f} {p99:>10.2f}")
     print(
         f"  bot ack / floor: back to back {ack['median_ms'] / floor['median_ms']:.2f}x median, "
-        f"{ack['p99_ms'] / floor['p99_ms']:.2f}x p99; as a player "
-        f"{ack_alone['median_ms'] / floor_alone['median_ms']:.2f}x median, "
-        f"{ack_alone['p99_ms'] / floor_alone['p99_ms']:.2f}x p99"
+        f"{ack['p99_ms'] / floor['p99_ms']:.2f}x p99"
+    )
+    each = ", ".join(f"{m:.2f}/{p:.2f}" for m, p in ratios)
+    print(f"  as a player, bot / floor per round (median/p99): {each}")
+    print(
+        f"  TARGET (at most 1.3x), median of {len(ratios)} rounds: "
+        f"{statistics.median(m for m, _ in ratios):.2f}x median, "
+        f"{statistics.median(p for _, p in ratios):.2f}x p99"
     )
     if floor["failures"] or ack["failures"]:
         print(f"  failures: floor {floor['failures']}, bot {ack['failures']}")
@@ -171,6 +199,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clicks", type=int, default=300)
     parser.add_argument("--actions", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=7, help="rounds of the target figure")
     parser.add_argument(
         "--validate", action="store_true", help="check every body against Discord's OpenAPI"
     )
@@ -181,7 +210,7 @@ def main() -> None:
         import tests.emulator.rest_interactions as rest_interactions
 
         rest.conform = rest_interactions.conform = lambda *args, **kwargs: None
-    asyncio.run(run(args.clicks, args.actions))
+    asyncio.run(run(args.clicks, args.actions, args.rounds))
 
 
 if __name__ == "__main__":
