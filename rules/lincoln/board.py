@@ -118,9 +118,29 @@ _HALF_SETS: dict[int, frozenset[int]] = {
 }
 
 
+#: Rail links out of each location as the path search reads them, by side: (bit of the
+#: half left by, location reached, half entered, bit of that half); the Confederates'
+#: lists leave out the three locations they may never enter.
+_PATHS: dict[str, dict[str, tuple[tuple[int, str, int, int], ...]]] = {
+    side: {
+        location: tuple(
+            (1 << here, there, arrive, 1 << arrive)
+            for here, there, arrive, _index in links
+            if not (side == "confederate" and there in TOP_THREE)
+        )
+        for location, links in ADJACENT.items()
+    }
+    for side in ("union", "confederate")
+}
+
+
 def _own_mask(state: State, location: str, side: str) -> int:
     """:func:`own_halves` as a bit mask."""
-    who = control(state, location)
+    first, second = state["board"][location]
+    if not first and not second:
+        flag = state["flags"].get(location)
+        return 3 if (flag if flag is not None else COLOUR[location]) == side else 0
+    who = _occupant(state, location)
     if who == side:
         return 3
     if who is None:
@@ -152,21 +172,19 @@ def passable(
         if new:
             reached[location] = reached.get(location, 0) | new
             queue.append((location, new))
-    confederate = side == "confederate"
+    paths = _PATHS[side]
     while queue:
         location, leaving = queue.pop()
-        for here, there, arrive, _index in ADJACENT[location]:
-            if not leaving >> here & 1:
-                continue
-            if confederate and there in TOP_THREE:
+        for here_bit, there, _arrive, arrive_bit in paths[location]:
+            if not leaving & here_bit:
                 continue
             own = own_of.get(there)
             if own is None:
                 own = own_of[there] = _own_mask(state, there, side)
             if own == 3:
                 onward = 3
-            elif own >> arrive & 1:
-                onward = 1 << arrive
+            elif own & arrive_bit:
+                onward = arrive_bit
             else:
                 continue
             new = onward & ~reached.get(there, 0)

@@ -477,8 +477,9 @@ def naval_destinations(state: State, role: str) -> list[str]:
 
 
 def can_sail(state: State, role: str) -> bool:
-    """Whether ``naval_destinations`` lists anything, stopping at the first port."""
-    return any(naval_sources(state, role, p, []) for p in PORTS)
+    """Whether ``naval_destinations`` lists anything: an army in any port can sail to
+    every other port, and there are several ports."""
+    return len(PORTS) > 1 and any(board.has_army(state, port, role) for port in PORTS)
 
 
 class NavalTo(Step):
