@@ -14,6 +14,7 @@ from rules.ai import SearchPlayer, make_player, search, supports_search
 from rules.ai.player import GreedyPlayer
 from rules.core import Game
 from rules.core.undo import copy_json
+from tests.fate_helpers import swap_a_face_down_card
 
 #: View keys a determinized state need not reproduce: the logs (history, not position),
 #: undo (a determinized state has no snapshots) and War's record of the last battle.
@@ -347,19 +348,12 @@ def test_no_peeking_at_the_fate_displays_face_down_cards(name: str) -> None:
     for state in _fate_states(name, side, 12, every=1):
         if role not in game.active_roles(state):
             continue
-        down = [e for s in state["fate"]["slots"].values() for e in s if not e["up"]]
-        if not down:
+        if not any(not e["up"] for s in state["fate"]["slots"].values() for e in s):
             continue
         twin = copy_json(state)
         hand = twin["hands"][side] if name == "fort_sumter" else twin["piles"][side]["hand"]
         deck = twin["strategy_deck"] if name == "fort_sumter" else twin["piles"][side]["deck"]
-        hidden, stranger = down[0]["card"], deck[0]
-        deck[0] = hidden
-        hand[hand.index(hidden)] = stranger
-        for entries in twin["fate"]["slots"].values():
-            for entry in entries:
-                if entry["card"] == hidden:
-                    entry["card"] = stranger
+        swap_a_face_down_card(twin, hand, deck)
         assert game.invariants(twin) == []
         assert game.view(state, side) != game.view(twin, side)
         assert game.view(state, role) == game.view(twin, role)

@@ -18,26 +18,20 @@ from bot.tables.bots import bot_user
 from bot.tables.manager import GameManager
 from rules import IllegalAction, get_game
 from rules.ai import SearchPlayer
-from rules.core.undo import copy_json
 from rules.solo import opponent as fate
+from tests.fate_helpers import (
+    assert_determinize_keeps_the_face_up_cards,
+    assert_face_down_cards_unseen,
+    random_fate_game,
+    swap_a_face_down_card,
+)
 
 GAME = get_game("fort_sumter")
 OTHER = {"unionist": "secessionist", "secessionist": "unionist"}
 
 
 def _random_game(seed: int, side: str, stop: Any = None) -> list[dict[str, Any]]:
-    """Every state of a random game with ``side`` run by the die (or up to ``stop``)."""
-    rng = random.Random(seed)
-    state = GAME.setup(seed=seed, options={"fate": side})
-    states = [copy_json(state)]
-    while GAME.outcome(state) is None and not (stop and stop(state)):
-        role = rng.choice(GAME.active_roles(state))
-        actions = {k: a for k, a in GAME.view(state, role)["actions"].items() if k != "undo"}
-        verb = rng.choice(sorted(actions))
-        arg = None if actions[verb] is True else rng.choice(actions[verb])
-        state = GAME.act(state, role, verb, arg)
-        states.append(copy_json(state))  # act may change the state in place
-    return states
+    return random_fate_game(GAME, seed, side, stop=stop)
 
 
 def _fate_plays(state: dict[str, Any]) -> bool:
@@ -91,16 +85,9 @@ def test_the_other_side_plays_as_usual() -> None:
 def test_face_down_cards_stay_hidden_from_the_table_and_the_other_side() -> None:
     checked = 0
     for state in _random_game(2, "unionist"):
-        if state["phase"] != "rounds":
-            continue
-        hidden = fate.secret_cards(state)
-        for role in (None, "secessionist"):
-            shown = json.dumps(GAME.view(state, role))
-            assert not [c for c in hidden if f'"{c}"' in shown], (role, hidden)
-            checked += bool(hidden)
-        # Face-up display cards are public, so they are not the side's secrets.
-        assert not set(fate.face_up(state["fate"])) & GAME.secrets(state, "unionist")
-    assert checked > 20
+        if state["phase"] == "rounds":
+            checked += assert_face_down_cards_unseen(GAME, state, "unionist", "secessionist")
+    assert checked > 10
 
 
 def test_a_face_down_card_changes_no_pixel_of_the_board() -> None:
@@ -108,16 +95,8 @@ def test_a_face_down_card_changes_no_pixel_of_the_board() -> None:
     down = sorted(fate.secret_cards(state))
     assert down
     other = json.loads(json.dumps(state))
-    stranger = other["strategy_deck"][0]
-    swapped = down[0]
     # Swap a face-down display card with an unseen deck card: nobody can tell.
-    other["strategy_deck"][0] = swapped
-    hand = other["hands"]["secessionist"]
-    hand[hand.index(swapped)] = stranger
-    for slot in other["fate"]["slots"].values():
-        for entry in slot:
-            if entry["card"] == swapped:
-                entry["card"] = stranger
+    swap_a_face_down_card(other, other["hands"]["secessionist"], other["strategy_deck"])
     assert GAME.invariants(other) == []
     before = render.board_png("fort_sumter", GAME.view(state, None))
     after = render.board_png("fort_sumter", GAME.view(other, "unionist"))
@@ -158,18 +137,10 @@ def test_the_allowed_cards_are_ringed_on_the_board() -> None:
 def test_determinize_keeps_the_face_up_cards_and_deals_the_rest(side: str) -> None:
     knower = OTHER[side]
     for state in _random_game(3, side)[::7]:
-        view = GAME.view(state, knower)
-        known = view["known_state"]["fate"]
-        assert all(e["card"] is None for s in known["slots"].values() for e in s if not e["up"])
-        sample = GAME.determinize(view, knower, 17)
-        assert GAME.invariants(sample) == []
-        assert fate.face_up(sample["fate"]) == fate.face_up(state["fate"])
+        sample = assert_determinize_keeps_the_face_up_cards(GAME, state, side, knower, 17)
         assert sorted(fate.cards(sample["fate"])) == sorted(
             sample["hands"][side] if state["phase"] == "rounds" else fate.cards(sample["fate"])
         )
-        # The side itself knows its whole display.
-        own = GAME.view(state, side)["known_state"]["fate"]
-        assert own == state["fate"]
 
 
 def test_the_search_plays_within_the_die() -> None:

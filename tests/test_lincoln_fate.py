@@ -6,7 +6,6 @@ allows. Costs, battle cards and free actions stay the side's own choice."""
 from __future__ import annotations
 
 import io
-import json
 import random
 from typing import Any
 
@@ -18,6 +17,12 @@ from rules import IllegalAction, get_game
 from rules.ai import SearchPlayer
 from rules.core.undo import copy_json
 from rules.solo import opponent as fate
+from tests.fate_helpers import (
+    assert_determinize_keeps_the_face_up_cards,
+    assert_face_down_cards_unseen,
+    random_fate_game,
+    swap_a_face_down_card,
+)
 
 GAME = get_game("lincoln")
 OTHER = {"union": "confederate", "confederate": "union"}
@@ -26,17 +31,7 @@ GOVERNED = ("deploy", "move", "naval", "action")
 
 
 def _random_game(seed: int, side: str, limit: int = 2000) -> list[dict[str, Any]]:
-    rng = random.Random(seed)
-    state = GAME.setup(seed=seed, options={"fate": side})
-    states = [copy_json(state)]
-    while GAME.outcome(state) is None and len(states) < limit:
-        role = rng.choice(GAME.active_roles(state))
-        actions = {k: a for k, a in GAME.legal_actions(state, role).items() if k != "undo"}
-        verb = rng.choice(sorted(actions))
-        arg = None if actions[verb] is True else rng.choice(actions[verb])
-        state = GAME.act(state, role, verb, arg)
-        states.append(copy_json(state))  # act may change the state in place
-    return states
+    return random_fate_game(GAME, seed, side, limit=limit)
 
 
 def _main_action(state: dict[str, Any]) -> bool:
@@ -98,12 +93,7 @@ def test_the_restriction_bites_and_the_other_side_is_free() -> None:
 def test_face_down_cards_never_reach_the_table_or_the_other_side() -> None:
     checked = 0
     for state in _random_game(6, "union", limit=700):
-        hidden = fate.secret_cards(state)
-        for role in (None, "confederate"):
-            shown = json.dumps(GAME.view(state, role))
-            assert not [c for c in hidden if f'"{c}"' in shown], (role, hidden)
-        checked += bool(hidden)
-        assert not set(fate.face_up(state["fate"])) & GAME.secrets(state, "union")
+        checked += assert_face_down_cards_unseen(GAME, state, "union", "confederate")
     assert checked > 50
 
 
@@ -112,16 +102,8 @@ def test_the_board_shows_the_display_and_no_face_down_card() -> None:
     png = render.board_png("lincoln", GAME.view(state, None))
     assert Image.open(io.BytesIO(png)).height == 1032 + 128
     other = copy_json(state)
-    hand = other["piles"]["confederate"]["hand"]
-    deck = other["piles"]["confederate"]["deck"]
-    swapped = sorted(fate.secret_cards(state))[0]
-    stranger = deck[0]
-    deck[0] = swapped
-    hand[hand.index(swapped)] = stranger
-    for slot in other["fate"]["slots"].values():
-        for entry in slot:
-            if entry["card"] == swapped:
-                entry["card"] = stranger
+    piles = other["piles"]["confederate"]
+    swap_a_face_down_card(other, piles["hand"], piles["deck"])
     assert GAME.invariants(other) == []
     assert render.board_png("lincoln", GAME.view(other, "union")) == png
 
@@ -130,13 +112,7 @@ def test_the_board_shows_the_display_and_no_face_down_card() -> None:
 def test_determinize_keeps_the_face_up_cards_and_deals_the_rest(side: str) -> None:
     knower = OTHER[side]
     for state in _random_game(8, side, limit=600)[::37]:
-        view = GAME.view(state, knower)
-        known = view["known_state"]["fate"]
-        assert all(e["card"] is None for s in known["slots"].values() for e in s if not e["up"])
-        sample = GAME.determinize(view, knower, 23)
-        assert GAME.invariants(sample) == []
-        assert fate.face_up(sample["fate"]) == fate.face_up(state["fate"])
-        assert GAME.view(state, side)["known_state"]["fate"] == state["fate"]
+        assert_determinize_keeps_the_face_up_cards(GAME, state, side, knower, 23)
 
 
 def test_the_search_keeps_to_the_die() -> None:
