@@ -159,7 +159,7 @@ async def test_decisions_run_in_a_worker_process(
         await manager.bots.idle()
         after = await manager.get_game_info(info.id)
         assert after.version > pv.version + 1  # the bot kept its objective too
-        assert manager.bots._pool is not None
+        assert manager.bots._pools
     finally:
         await manager.close()
 
@@ -189,14 +189,61 @@ async def test_a_dead_worker_process_is_replaced(
             "g1", "c1", "fort_sumter", "alice", seat="secessionist", opponent_id=bot_user("easy")
         )
         assert await manager.bots.play_one(info.id)  # the worker process is up
-        pool = manager.bots._pool
-        assert pool is not None
+        [pool] = manager.bots._pools.values()
         for process in list(pool._processes.values()):
             process.kill()
             process.join()
         pv = await manager.view_for(info.id, "alice")
         await manager.act(info.id, "alice", "keep", pv.view["actions"]["keep"][0], pv.version)
         assert await manager.bots.play_one(info.id)  # a new worker made the move
-        assert manager.bots._pool is not pool
+        assert pool not in manager.bots._pools.values()
     finally:
         await manager.close()
+
+
+async def test_bot_games_decide_in_separate_workers_each_keeping_its_own(
+    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    """With two worker processes, two bot games decide in different processes (side by
+    side), and every decision of one game goes to the same process, where its search
+    tree is kept between the small decisions of a turn."""
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        bots = manager.bots
+        bots.iterations = 4
+        bots.processes = 2
+        bots.nudge = lambda game_id: None  # type: ignore[method-assign]
+        games = [
+            await manager.create_game(
+                f"g{n}",
+                f"c{n}",
+                "fort_sumter",
+                "alice",
+                seat="secessionist",
+                opponent_id=bot_user("normal"),
+            )
+            for n in (1, 2)
+        ]
+        workers: dict[int, set[int]] = {}
+        for info in games:
+            assert await bots.play_one(info.id)
+            workers[info.id] = set(bots._pools[info.id % 2]._processes)
+        assert len(bots._pools) == 2
+        first, second = (workers[info.id] for info in games)
+        assert first and second and first.isdisjoint(second)
+        # The first game's next decision: the same worker process as before.
+        info = games[0]
+        pv = await manager.view_for(info.id, "alice")
+        await manager.act(info.id, "alice", "keep", pv.view["actions"]["keep"][0], pv.version)
+        assert await bots.play_one(info.id)
+        assert set(bots._pools[info.id % 2]._processes) == first
+    finally:
+        await manager.close()
+
+
+def test_the_bot_leaves_a_core_to_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.tables import bots
+
+    for cores, expected in [(None, 1), (1, 1), (2, 1), (3, 2), (8, 4), (64, 4)]:
+        monkeypatch.setattr(bots.os, "cpu_count", lambda cores=cores: cores)
+        assert bots.default_processes() == expected

@@ -12,10 +12,13 @@ click, with the seat's role and the version it decided on, so a move decided on 
 that has since changed is refused as stale and decided again. The decision itself (the
 game's greedy policy, or the search of ``rules.ai``) runs off the event loop, in a
 worker process by default (``workers="process"``) or a thread (tests, the sandbox), and
-reads only the bot's own view. After a change the manager calls :meth:`BotSeats.nudge`,
-which returns at once; the moves are made by a task. :meth:`BotSeats.resume` (the
-manager calls it on start) makes every move that was due when a previous process
-stopped.
+reads only the bot's own view. There are several worker processes on a machine with the
+cores for them (:func:`default_processes`: one core is left to the bot itself), so bot
+games decide side by side; each game always goes to the same worker, which keeps its
+search tree between the small decisions of a turn. After a change the manager calls
+:meth:`BotSeats.nudge`, which returns at once; the moves are made by a task.
+:meth:`BotSeats.resume` (the manager calls it on start) makes every move that was due
+when a previous process stopped.
 
 Search seeds are fixed per game and role, so a bot's decision depends only on what its
 view shows (and on the thinking time, which stops the search).
@@ -29,6 +32,7 @@ import concurrent.futures.process
 import hashlib
 import logging
 import multiprocessing
+import os
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -110,6 +114,15 @@ def decide(
 
 # -- the seats -------------------------------------------------------------------------
 
+#: The most worker processes for decisions, however many cores there are.
+MAX_PROCESSES = 4
+
+
+def default_processes() -> int:
+    """Worker processes for the bot's decisions: one per core but one (which the event
+    loop keeps for clicks and images), at least one, at most :data:`MAX_PROCESSES`."""
+    return max(1, min(MAX_PROCESSES, (os.cpu_count() or 2) - 1))
+
 
 class BotSeats:
     """Plays the bot seats of one manager's games."""
@@ -121,6 +134,7 @@ class BotSeats:
         workers: str = "process",
         seconds: dict[str, float] | None = None,
         iterations: int | None = None,
+        processes: int | None = None,
     ) -> None:
         if workers not in ("process", "thread"):
             raise ValueError("workers is 'process' or 'thread'")
@@ -128,7 +142,9 @@ class BotSeats:
         self.workers = workers
         self.seconds = dict(LEVEL_SECONDS if seconds is None else seconds)
         self.iterations = iterations
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self.processes = max(1, processes or default_processes())
+        #: One single-process pool per worker, started when first needed.
+        self._pools: dict[int, concurrent.futures.ProcessPoolExecutor] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
         #: Called after each bot move (game id, role, verb, arg); for logs and tests.
@@ -165,9 +181,9 @@ class BotSeats:
         for task in self._tasks.values():
             task.cancel()
         await asyncio.gather(*self._tasks.values(), return_exceptions=True)
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-            self._pool = None
+        for pool in self._pools.values():
+            pool.shutdown(cancel_futures=True)
+        self._pools.clear()
 
     # -- the work -----------------------------------------------------------------
 
@@ -223,19 +239,23 @@ class BotSeats:
         if self.workers == "thread":
             return await asyncio.to_thread(decide, *args)
         loop = asyncio.get_running_loop()
+        # A game always decides in the same worker: its search tree lives there.
+        worker = game_id % self.processes
         for attempt in (1, 2):
-            if self._pool is None:
+            pool = self._pools.get(worker)
+            if pool is None:
                 # Spawned, not forked: the parent has threads (the store's) that a fork
                 # would copy mid-flight.
-                self._pool = concurrent.futures.ProcessPoolExecutor(
+                pool = self._pools[worker] = concurrent.futures.ProcessPoolExecutor(
                     max_workers=1, mp_context=multiprocessing.get_context("spawn")
                 )
             try:
-                return await loop.run_in_executor(self._pool, decide, *args)
+                return await loop.run_in_executor(pool, decide, *args)
             except concurrent.futures.process.BrokenProcessPool:
                 # The worker died (killed, out of memory): start a new one, once.
                 log.warning("game=%d: the bot's worker process died (attempt %d)", game_id, attempt)
-                self._pool = None
+                if self._pools.get(worker) is pool:  # not already replaced by another move
+                    del self._pools[worker]
                 if attempt == 2:
                     raise
         raise AssertionError("unreachable")
