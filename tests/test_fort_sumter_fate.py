@@ -206,3 +206,28 @@ async def test_dispatch_with_the_fate_die_takes_the_opponents_side(
         await manager.bots.idle()
     finally:
         await manager.close()
+
+
+def test_three_rolls_that_allow_no_card_give_way_and_the_table_is_told() -> None:
+    """A display whose only card lies face down in A: half the faces allow nothing. After
+    three such rolls every card is allowed, and the table reads that, not the last face."""
+    from rules.core.rng import generator
+
+    outcomes = set()
+    for seed in range(120):
+        state: dict[str, Any] = {"rng": generator(seed), "seal": 0, "undo": [], "log": []}
+        fate.setup(state, "unionist", "fort_sumter")
+        state["fate"]["slots"]["A"] = [{"card": "S14", "up": False}]
+        assert fate.roll(state, "Unionist", lambda c: 2, lambda c: False) == ["S14"]
+        title = fate.roll_title(state["fate"])
+        refusals = [line for line in state["log"] if "allows no card" in line]
+        if state["fate"]["gave_way"]:
+            assert state["fate"]["rolls"] == fate.MAX_ROLLS == len(refusals)
+            assert title == "3 rolls allowed no card, so any card"
+        else:
+            assert title == fate.FACE_TITLES[state["fate"]["face"]]
+            assert len(refusals) == state["fate"]["rolls"] - 1
+        shown = fate.public(state, lambda c: {"id": c})
+        assert shown is not None and shown["face_title"] == title
+        outcomes.add(state["fate"]["gave_way"])
+    assert outcomes == {True, False}

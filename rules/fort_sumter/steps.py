@@ -160,7 +160,7 @@ def to_card_play(game: Game, state: State) -> None:
             lambda c: STRATEGY[c].value,
             lambda c: STRATEGY[c].event_allowed(role),
         )
-        face = fate.FACE_TITLES[state["fate"]["face"]]
+        face = fate.roll_title(state["fate"])
         titles = ", ".join(STRATEGY[c].title for c in allowed)
         log(state, f"Fate Die for {_name(role)}: {face}. It may play {titles}.")
     goto(game, state, "play_cards")

@@ -762,7 +762,7 @@ def _roll_for_action(state: State, role: str) -> None:
         lambda c: int(CARDS[c]["icons"]["leadership"]),
         lambda c: CARDS[c]["timing"] in ("action", "free"),
     )
-    face = fate.FACE_TITLES[state["fate"]["face"]]
+    face = fate.roll_title(state["fate"])
     titles = ", ".join(card_name(c) for c in allowed)
     log(state, f"Fate Die for {ROLE_NAMES[role]}: {face}. Its action may use {titles}.")
 

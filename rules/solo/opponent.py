@@ -13,6 +13,7 @@ A host game keeps the display in ``state["fate"]`` (plain JSON)::
     {"role": side run by the die, "sheet": playsheet name,
      "slots": {"A": [{"card": id, "up": bool}, ...], ...},
      "face": the last face rolled or None,
+     "gave_way": whether that roll was the last of three that allowed no card,
      "allowed": the cards the roll allows, None once its card is played,
      "rolls": how many times the die was rolled}
 
@@ -94,6 +95,7 @@ def setup(state: State, role: str, sheet: str) -> None:
         "sheet": sheet,
         "slots": {s: [] for s in SLOTS},
         "face": None,
+        "gave_way": False,
         "allowed": None,
         "rolls": 0,
     }
@@ -186,6 +188,7 @@ def roll(
     fate = state["fate"]
     allowed: list[str] = []
     face = FACES[0]
+    gave_way = False
     for attempt in range(1, MAX_ROLLS + 1):
         face = FACES[randbelow(state, 6)]
         fate["rolls"] += 1
@@ -202,8 +205,17 @@ def roll(
         if attempt == MAX_ROLLS:
             allowed = cards(fate)
             _flip(fate, SLOTS)
-    fate.update(face=face, allowed=allowed)
+            gave_way = True
+    fate.update(face=face, allowed=allowed, gave_way=gave_way)
     return allowed
+
+
+def roll_title(fate: dict[str, Any]) -> str:
+    """How the table reads the last roll: its face, or, when three rolls in a row
+    allowed no card, that every card of the display was turned up and allowed."""
+    if fate.get("gave_way"):
+        return f"{MAX_ROLLS} rolls allowed no card, so any card"
+    return FACE_TITLES[fate["face"]] if fate.get("face") else ""
 
 
 def restrict(state: State, role: str, choices: list[str]) -> list[str]:
@@ -253,7 +265,7 @@ def public(state: State, facts: Callable[[str], dict[str, Any]]) -> dict[str, An
             for slot in SLOTS
         ],
         "face": face,
-        "face_title": FACE_TITLES[face] if face else None,
+        "face_title": roll_title(fate) or None,
         "allowed": [facts(c) for c in fate["allowed"] or []],
         "rolls": fate["rolls"],
     }
