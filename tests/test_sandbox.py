@@ -126,14 +126,17 @@ def test_every_game_plays_to_the_end_through_auto(tmp_path: Path, game: str) -> 
     assert all(p.read_bytes().startswith(b"\x89PNG") for p in pngs)
 
 
-@pytest.mark.parametrize(("game", "heading"), [("war", "hand:"), ("fort_sumter", "hand:")])
-async def test_hand_lists_cards_as_readable_lines(tmp_path: Path, game: str, heading: str) -> None:
+@pytest.mark.parametrize("game", ["war", "fort_sumter", "lincoln"])
+async def test_hand_lists_cards_as_readable_lines(tmp_path: Path, game: str) -> None:
     out = await run_script(tmp_path, f"new {game} 4\nas alice\nhand\n")
     section = out[out.index("side:") :]
-    assert heading in section
-    cards = [line for line in section.splitlines() if line.strip().startswith("· [")]
+    assert "hand:" in section
+    block = section[section.index("hand:") :].splitlines()[1:]
+    cards = [line for line in block if line.startswith("     · ")]  # under the heading
     assert len(cards) >= 3, section  # one line per card: "[value] name — text"
     assert '{"id"' not in section  # no raw JSON
+    # The view as the search reads it is not for a person.
+    assert "known state" not in section
     assert list((tmp_path / "out").glob("*hand*.png"))
 
 

@@ -354,7 +354,8 @@ class Sandbox:
         if pv.role is None:
             raise errors.NotSeated()
         public = (await self.manager.view_for(info.id, None)).view
-        skip = {"prompt", "actions", "labels", "role", "private_log", "log"}
+        # known_state is the view as the search reads it, not for a person.
+        skip = {"prompt", "actions", "labels", "role", "private_log", "log", "known_state"}
         private = {k: v for k, v in pv.view.items() if k not in skip and public.get(k) != v}
         self.say(f"── {self.user}'s side: {pv.role} ──")
         for key, value in private.items():
