@@ -187,6 +187,9 @@ async def test_alice_plays_against_dispatch_and_the_fate_die(tmp_path: Path, nam
 async def test_the_fate_die_is_refused_politely_where_there_is_no_playsheet(
     tmp_path: Path,
 ) -> None:
-    text = await run_script(tmp_path, "new war dispatch easy fate\n")
+    text = await run_script(tmp_path, "new war dispatch easy fate\ngames\n")
     assert "has no Fate Die playsheet" in text
     assert "Traceback" not in text
+    # Refused before anything is announced, and no game was opened.
+    assert "New game of" not in text
+    assert "No open games" in text

@@ -55,6 +55,14 @@ class NewGame:
     fate_opponent: bool = False
 
 
+def require_fate_playsheet(game: rules.Game) -> None:
+    """Refuse the Fate Die opponent in a game without a playsheet for it."""
+    if "fate" not in game.default_options:
+        raise errors.BadOptions(
+            f"{game.title} has no Fate Die playsheet (Fort Sumter and Lincoln have one)."
+        )
+
+
 async def create_game(store: Store, request: NewGame, *, reminder_hours: float) -> GameInfo:
     """Open a game in a channel and seat its creator (see ``GameManager.create_game``)."""
     game_name, seed, seat, hotseat = request.game_name, request.seed, request.seat, request.hotseat
@@ -86,10 +94,7 @@ async def create_game(store: Store, request: NewGame, *, reminder_hours: float) 
             raise errors.NoFreeSeat()
         seating.append((free[0], opponent_id))
     if request.fate_opponent:
-        if "fate" not in game.default_options:
-            raise errors.BadOptions(
-                f"{game.title} has no Fate Die playsheet (Fort Sumter and Lincoln have one)."
-            )
+        require_fate_playsheet(game)
         if opponent_id is None or len(seating) < 2:
             raise errors.BadOptions("The Fate Die runs the opponent's side: name an opponent.")
         options["fate"] = seating[1][0]

@@ -23,7 +23,7 @@ import rules
 from bot import errors
 from bot.delivery.port import GameInfo, View
 from bot.storage.store import StoreUnavailable
-from bot.tables import solo, validate
+from bot.tables import lobby, solo, validate
 from bot.tables.bots import bot_user, is_bot
 from bot.tables.manager import GameManager
 from bot.terminal.frontend import TerminalFrontEnd
@@ -273,11 +273,13 @@ class Sandbox:
                 )
             validate.seed(seed)  # refused before the new game is announced
         game = rules.get_game(name) if name in rules.GAMES else None
+        if game is not None and fate:
+            lobby.require_fate_playsheet(game)  # refused before the new game is announced
         if game is not None:
             players = (PLAYERS[0], opponent)
             seats = ", ".join(f"{u} plays {r}" for u, r in zip(players, game.roles, strict=False))
             dice = ""
-            if fate and "fate" in game.default_options:
+            if fate:
                 dice = " (the Fate Die picks Dispatch's cards)"
             self.say(f"New game of {game.title}: {seats}{dice}.")
         info = None
