@@ -39,11 +39,11 @@ Figures (issue 12; 2 cores shared by five sessions, CPU seconds, so roughly):
   (``bench/bench_engine_speed.py``): Fort Sumter 599-635 before (main,
   ``record_undo=False``), 673-689 after on the same checked path, 870-896 with
   ``trusted=True``; War 233-238 before, 305-322 after, 366-371 trusted. A later pass
-  (an unloaded machine, before and after measured side by side, trusted path): War
-  447-456 to 515-532, past its target of 500; Lincoln 71-74 to 103-108; Fort Sumter
-  1,092-1,116 unchanged. Fort Sumter (2,000) and Lincoln (200) are not reached: what is
-  left is spread thin over the flow machinery (steps, call stack, event interpreter, log
-  lines) and, in Lincoln, control asked location by location, not one hot spot.
+  (before and after measured side by side, trusted path): War 447-456 to 524-543, past
+  its target of 500; Lincoln 71-74 to 121-125; Fort Sumter 1,092-1,116 to 1,168-1,185.
+  Fort Sumter (2,000) and Lincoln (200) are not reached: what is left is spread thin over
+  the flow machinery (steps, call stack, event interpreter, log lines) and, in Lincoln,
+  control asked location by location, not one hot spot.
 - Search speed with the real deadlines (8 decisions of a random game each): a normal
   decision took 1.001 s (median; at most 1.007 s) and ran about 840 iterations in Fort
   Sumter (300-1,400, fewer early in the game) and 360 in War (its simulations play the
