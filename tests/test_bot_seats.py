@@ -4,6 +4,7 @@ was due when the process stopped is made after the restart."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -244,6 +245,9 @@ async def test_bot_games_decide_in_separate_workers_each_keeping_its_own(
 def test_the_bot_leaves_a_core_to_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
     from bot.tables import bots
 
-    for cores, expected in [(None, 1), (1, 1), (2, 1), (3, 2), (8, 4), (64, 4)]:
-        monkeypatch.setattr(bots.os, "cpu_count", lambda cores=cores: cores)
+    for cores, expected in [(1, 1), (2, 1), (3, 2), (8, 4), (64, 4)]:
+        monkeypatch.setattr(bots, "usable_cores", lambda cores=cores: cores)
         assert bots.default_processes() == expected
+    # The cores the process may use, not every core of the machine.
+    monkeypatch.undo()
+    assert 1 <= bots.usable_cores() <= (os.cpu_count() or 1)

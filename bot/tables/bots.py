@@ -118,10 +118,17 @@ def decide(
 MAX_PROCESSES = 4
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system says)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
 def default_processes() -> int:
     """Worker processes for the bot's decisions: one per core but one (which the event
     loop keeps for clicks and images), at least one, at most :data:`MAX_PROCESSES`."""
-    return max(1, min(MAX_PROCESSES, (os.cpu_count() or 2) - 1))
+    return max(1, min(MAX_PROCESSES, usable_cores() - 1))
 
 
 class BotSeats:
