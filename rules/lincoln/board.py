@@ -119,12 +119,12 @@ _HALF_SETS: dict[int, frozenset[int]] = {
 
 
 #: Rail links out of each location as the path search reads them, by side: (bit of the
-#: half left by, location reached, half entered, bit of that half); the Confederates'
-#: lists leave out the three locations they may never enter.
-_PATHS: dict[str, dict[str, tuple[tuple[int, str, int, int], ...]]] = {
+#: half left by, location reached, bit of the half entered); the Confederates' lists
+#: leave out the three locations they may never enter.
+_PATHS: dict[str, dict[str, tuple[tuple[int, str, int], ...]]] = {
     side: {
         location: tuple(
-            (1 << here, there, arrive, 1 << arrive)
+            (1 << here, there, 1 << arrive)
             for here, there, arrive, _index in links
             if not (side == "confederate" and there in TOP_THREE)
         )
@@ -144,7 +144,6 @@ def _own_mask(state: State, location: str, side: str) -> int:
     if who == side:
         return 3
     if who is None:
-        first, second = state["board"][location]
         return (1 if first and first[0]["side"] == side else 0) | (
             2 if second and second[0]["side"] == side else 0
         )
@@ -175,7 +174,7 @@ def passable(
     paths = _PATHS[side]
     while queue:
         location, leaving = queue.pop()
-        for here_bit, there, _arrive, arrive_bit in paths[location]:
+        for here_bit, there, arrive_bit in paths[location]:
             if not leaving & here_bit:
                 continue
             own = own_of.get(there)
