@@ -328,7 +328,7 @@ def test_a_determinized_fate_game_shows_the_same_view(name: str) -> None:
     game = get_game(name)
     checked = 0
     for side in game.roles:
-        for state in _fate_states(name, side, 2, every=7 if name == "fort_sumter" else 41):
+        for state in _fate_states(name, side, 2, every=7 if name == "fort_sumter" else 29):
             for role in game.roles:
                 view = game.view(state, role)
                 sampled = game.determinize(view, role, checked)

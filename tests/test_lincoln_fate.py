@@ -6,6 +6,7 @@ allows. Costs, battle cards and free actions stay the side's own choice."""
 from __future__ import annotations
 
 import io
+import itertools
 import random
 from typing import Any
 
@@ -141,3 +142,63 @@ def test_the_search_keeps_to_the_die() -> None:
 def test_a_side_that_is_no_side_is_refused() -> None:
     with pytest.raises(IllegalAction, match="names a side"):
         GAME.setup(seed=1, options={"fate": "nobody"})
+
+
+def _fate_battle_card(state: dict[str, Any]) -> str | None:
+    """The Fate side's battle card while it lies face down, else None."""
+    battle = state["battle"]
+    role = state["fate"]["role"]
+    if battle is None or battle["revealed"]:
+        return None
+    card: str | None = battle["cards"].get(role)
+    return card
+
+
+@pytest.mark.parametrize("side", ["union", "confederate"])
+def test_the_display_never_tells_which_card_went_into_battle(side: str) -> None:
+    """The face-down battle card keeps its place in the display until it is revealed (or
+    discarded unrevealed at the battle's end): the table sees the same display before and
+    after it is played, and it is one of the face-down cards whenever there were any."""
+    plays = 0
+    for seed in range(10, 16):
+        states = _random_game(seed, side, limit=1500)
+        for before, after in itertools.pairwise(states):
+            played = _fate_battle_card(after)
+            if played is None or _fate_battle_card(before) is not None:
+                continue
+            plays += 1
+            assert fate.public(after, _facts) == fate.public(before, _facts)
+            # Played from the face-down cards when it had any.
+            hidden_before = fate.secret_cards(before)
+            if hidden_before & set(before["piles"][side]["hand"]):
+                assert played in hidden_before
+        for state in states:
+            played = _fate_battle_card(state)
+            if played is not None:
+                assert played in fate.cards(state["fate"])
+                assert played not in state["piles"][side]["hand"]
+            elif state["battle"] is None:
+                assert sorted(fate.cards(state["fate"])) == sorted(state["piles"][side]["hand"])
+    assert plays >= 3
+
+
+def test_a_sample_facing_a_face_down_battle_card_keeps_it_in_the_display() -> None:
+    """The other side's samples deal the unrevealed battle card into one of the display's
+    face-down places, so every sample keeps the display equal to hand and battle card."""
+    checked = 0
+    for seed in range(10, 16):
+        for state in _random_game(seed, "confederate", limit=1500):
+            if _fate_battle_card(state) is None:
+                continue
+            view = GAME.view(state, "union")
+            for key in range(3):
+                sample = GAME.determinize(view, "union", key)
+                assert GAME.invariants(sample) == []
+                assert _fate_battle_card(sample) in fate.cards(sample["fate"])
+                assert GAME.view(sample, "union")["fate"] == view["fate"]
+                checked += 1
+    assert checked >= 6
+
+
+def _facts(card: str) -> dict[str, Any]:
+    return {"id": card}

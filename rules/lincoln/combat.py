@@ -148,7 +148,7 @@ class AttackerCard(Step):
         )
 
     def actions(self, game: Game, state: State, role: str) -> Actions:
-        return {"card": list(_hand(state, role))}
+        return {"card": options(piles.battle_cards(state, role))}
 
     def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
         return _card_label(str(arg))
@@ -156,8 +156,8 @@ class AttackerCard(Step):
     def on_card(self, game: Game, state: State, role: str, arg: Arg) -> None:
         battle = state["battle"]
         _hand(state, role).remove(str(arg))
-        piles.follow_hand(state, role)
         battle["cards"][role] = str(arg)
+        piles.follow_hand(state, role)
         battle["stage"] = "defender_choice"
         log(state, f"{ROLE_NAMES[role]} plays a card face down.")
         goto(game, state, "battle_defender")
@@ -215,7 +215,7 @@ class DefenderChoice(Step):
         battle = state["battle"]
         actions: Actions = {"fight": True}
         if _hand(state, role):
-            actions["card"] = list(_hand(state, role))
+            actions["card"] = options(piles.battle_cards(state, role))
         armies = [u for u in battle_units(state, role) if u["kind"] == "army"]
         if armies and _can_withdraw(state, role):
             actions["withdraw"] = True
@@ -239,8 +239,8 @@ class DefenderChoice(Step):
 
     def on_card(self, game: Game, state: State, role: str, arg: Arg) -> None:
         _hand(state, role).remove(str(arg))
-        piles.follow_hand(state, role)
         state["battle"]["cards"][role] = str(arg)
+        piles.follow_hand(state, role)
         log(state, f"{ROLE_NAMES[role]} stands and fights, playing a card face down.")
         goto(game, state, "battle_reveal")
 
@@ -308,6 +308,8 @@ class Reveal(Step):
         battle = state["battle"]
         battle["revealed"] = True
         attacker, defender = battle["attacker"], battle["defender"]
+        for role in (attacker, defender):
+            piles.follow_hand(state, role)  # a revealed card leaves the Card Display
         by = battle["by"]
         att_card, def_card = battle["cards"][attacker], battle["cards"][defender]
         attack = sum(u["strength"] for u in battle["attackers"])
@@ -588,6 +590,8 @@ class BattleEnd(Step):
             },
         }
         state["battle"] = None
+        for role in (attacker, defender):
+            piles.follow_hand(state, role)  # a card discarded unrevealed leaves it now
         finish_action(game, state)
 
 

@@ -250,9 +250,12 @@ class Lincoln(Game):
             problems.append("a track marker is off its track")
         fated = fate.fate_role(state)
         if fated is not None:
-            hand = state["piles"][fated]["hand"]
-            if sorted(fate.cards(state["fate"])) != sorted(hand):
-                problems.append(f"the {fated} Card Display does not hold exactly its hand")
+            held = piles.display_cards(state, fated)
+            if sorted(fate.cards(state["fate"])) != sorted(held):
+                problems.append(
+                    f"the {fated} Card Display does not hold exactly its hand "
+                    "(and its unrevealed battle card)"
+                )
         return problems
 
 

@@ -123,10 +123,21 @@ def determinize(view: View, role: str, key: int | str) -> State:
         shown = [c for c in fate.cards(display) if c is not None]
     unseen = _unlocated(state, other, seen + shown)
     shuffle(sampler, unseen)
-    dealt = [unseen.pop() for _ in range(theirs["hand"] - len(shown))]
-    theirs["hand"] = shown + dealt
-    if display is not None and display["role"] == other:
-        fate.fill_unknown(display, dealt)
+    if face_down and battle is not None and display is not None and display["role"] == other:
+        # The display still holds the unrevealed battle card: one of its face-down cards
+        # (the playsheet has it played from them), or of its face-up ones if it had none.
+        down = [unseen.pop() for _ in range(len(fate.cards(display)) - len(shown))]
+        fate.fill_unknown(display, down)
+        pool = down or shown
+        played = pool[randbelow(sampler, len(pool))]
+        battle["cards"][other] = played
+        theirs["hand"] = [c for c in shown + down if c != played]
+        face_down = False  # dealt
+    else:
+        dealt = [unseen.pop() for _ in range(theirs["hand"] - len(shown))]
+        theirs["hand"] = shown + dealt
+        if display is not None and display["role"] == other:
+            fate.fill_unknown(display, dealt)
     for pile in ("discard", "removed"):
         theirs[pile] = [unseen.pop() for _ in range(theirs[pile])]
     if face_down and battle is not None:

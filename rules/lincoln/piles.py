@@ -122,11 +122,36 @@ def draw(game: Game, state: State, role: str, count: int) -> list[str]:
     return drawn
 
 
+def display_cards(state: State, role: str) -> list[str]:
+    """What the Card Display of a side run by the Fate Die holds: its hand and, until it
+    is revealed, the card it played face down in a battle. That card keeps its slot (and
+    its facing) meanwhile, so the table cannot tell from the display which card it was."""
+    held = list(state["piles"][role]["hand"])
+    battle = state["battle"]
+    if battle is not None and not battle["revealed"] and battle["cards"].get(role):
+        held.append(battle["cards"][role])
+    return held
+
+
 def follow_hand(state: State, role: str) -> None:
-    """A side run by the Fate Die keeps its Card Display equal to its hand: cards that
-    left go, new ones fill empty slots face down (``rules.solo.opponent.sync``)."""
+    """A side run by the Fate Die keeps its Card Display equal to :func:`display_cards`:
+    cards that left go, new ones fill empty slots face down
+    (``rules.solo.opponent.sync``)."""
     if fate.fate_role(state) == role:
-        fate.sync(state, state["piles"][role]["hand"])
+        fate.sync(state, display_cards(state, role))
+
+
+def battle_cards(state: State, role: str) -> list[str]:
+    """The cards ``role`` may play face down in a battle: its hand, except that a side
+    run by the Fate Die plays one of its face-down display cards when it has any (the
+    Lincoln playsheet), so that the table never knows its battle card in advance."""
+    hand: list[str] = state["piles"][role]["hand"]
+    if fate.fate_role(state) == role:
+        hidden = fate.secret_cards(state)
+        face_down = [c for c in hand if c in hidden]
+        if face_down:
+            return face_down
+    return list(hand)
 
 
 def _due(piles: dict[str, Any]) -> list[str]:
