@@ -193,3 +193,12 @@ async def test_the_fate_die_is_refused_politely_where_there_is_no_playsheet(
     # Refused before anything is announced, and no game was opened.
     assert "New game of" not in text
     assert "No open games" in text
+
+
+async def test_a_bad_count_is_refused_and_plays_nothing(tmp_path: Path) -> None:
+    """`auto -3` used to play the whole game; a count must be a positive whole number."""
+    text = await run_script(tmp_path, "new war 7\nauto -3\nauto x\nauto 0\nlog x\nstatus\n")
+    assert text.count("`auto` takes how many moves to play") == 3
+    assert "`log` takes how many lines to show" in text
+    assert "auto:" not in text  # no move was played
+    assert "version 0" in text

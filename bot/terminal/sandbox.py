@@ -69,6 +69,17 @@ def number(text: str | None) -> int | None:
     return int(text) if text is not None and _NUMBER.fullmatch(text) else None
 
 
+def count_arg(args: list[str], usage: str) -> int | None:
+    """The optional count a command takes (``auto 20``, ``log 5``): None when none was
+    given; anything but a positive whole number is refused with ``usage``."""
+    if not args:
+        return None
+    count = number(args[0])
+    if count is None or count < 1 or len(args) > 1:
+        raise errors.BadInput(usage)
+    return count
+
+
 def legal_actions(view: View) -> list[Action]:
     """Every listed action, numbered in the order the rules list them."""
     listed: list[Action] = []
@@ -376,7 +387,7 @@ class Sandbox:
 
     async def cmd_log(self, args: list[str]) -> None:
         info = await self.current()
-        count = number(args[0] if args else None)
+        count = count_arg(args, "`log` takes how many lines to show, such as `log 20`.")
         count = 10 if count is None else count
         for line in await self.manager.log(info.id, count):
             self.say(f"   {line}")
@@ -437,8 +448,9 @@ class Sandbox:
         self.running = False
 
     async def cmd_auto(self, args: list[str]) -> None:
+        usage = "`auto` takes how many moves to play, such as `auto 20` (none: to the end)."
+        limit = count_arg(args, usage)
         info = await self.current()
-        limit = number(args[0] if args else None)
         limit = AUTO_CAP if limit is None else limit
         played = 0
         self.fe.draw_boards = False
