@@ -202,3 +202,17 @@ def test_a_sample_facing_a_face_down_battle_card_keeps_it_in_the_display() -> No
 
 def _facts(card: str) -> dict[str, Any]:
     return {"id": card}
+
+
+def test_the_turn_prompt_offers_pass_only_when_it_is_listed() -> None:
+    """The Union with a full hand may not pass; its prompt must not offer it either."""
+    seen = set()
+    for state in _random_game(21, "confederate", limit=600):
+        if state["step"] != "turn" or state["turn"]["actions_left"] <= 0:
+            continue
+        role = state["turn"]["player"]
+        view = GAME.view(state, role)
+        listed = "pass" in view["actions"]
+        assert ("or pass" in view["prompt"]) == listed, view["prompt"]
+        seen.add(listed)
+    assert seen == {True, False}

@@ -592,6 +592,11 @@ def free_cards(state: State, role: str) -> list[str]:
     ]
 
 
+def _may_pass(state: State, role: str) -> bool:
+    """Passing is an action, except for the Union while its hand is full."""
+    return not (role == "union" and len(_hand(state, role)) >= piles.UNION_HAND)
+
+
 class Turn(Step):
     """The active side takes two actions, plus any number of free actions."""
 
@@ -614,10 +619,14 @@ class Turn(Step):
             return "Your two actions are done: play free actions, or end your turn."
         number = ACTIONS_PER_TURN - turn["actions_left"] + 1
         sail = "sail, " if role == "union" else ""
+        if _may_pass(state, role):
+            last = "play a card's action, or pass"
+        else:
+            last = "or play a card's action (a full Union hand may not pass)"
         text = (
             f"Turn {turn['number']}, action {number} of {ACTIONS_PER_TURN}: deploy a unit, "
-            f"move, {sail}attack in a contested location, discard, play a card's action, or "
-            "pass. Free actions cost no action."
+            f"move, {sail}attack in a contested location, discard, {last}. Free actions cost "
+            "no action."
         )
         if fate.fate_role(state) == role:
             allowed = fate.restrict(state, role, _hand(state, role))
@@ -657,7 +666,7 @@ class Turn(Step):
             actions["action"] = options(cards)
         if free:
             actions["free"] = options(free)
-        if not (role == "union" and len(hand) >= piles.UNION_HAND):
+        if _may_pass(state, role):
             actions["pass"] = True
         return actions
 
