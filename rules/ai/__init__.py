@@ -61,8 +61,8 @@ Figures (issue 12; 2 cores shared by five sessions, CPU seconds, so roughly):
   Later runs with more games or bigger budgets: Fort Sumter hard at 100 iterations, 100
   games a side: v random 100/100/100%, v greedy 41/44/42.5% (too small a budget to beat
   the policy); hard at 1,000, 20 games a side: v greedy 75/80/77.5%, v the Fate Die
-  opponent 70/60/65.0%, v normal at 200 iterations 80/80/80.0%. War hard at 1,000, 10
-  games a side: v greedy 40/70/55.0%.
+  opponent 70/60/65.0%, v normal at 200 iterations 80/80/80.0%; normal at 200 v greedy
+  50/70/60.0%. War hard at 1,000, 10 games a side: v greedy 40/70/55.0%.
 - Legality (``bench/bench_ai_legality.py --games 500 --iterations 2``): 0 illegal
   attempts in 500 games against random play and 500 against itself per game (Fort
   Sumter 26,069 and 52,515 bot decisions, War 33,597 and 67,005).
