@@ -591,7 +591,8 @@ def test_sandbox_answers_any_line_without_a_crash(
         ("new toy ²", "The seed must be a whole number"),
         ("new toy -5", "The seed must be a whole number"),
         ("new toy " + "9" * 20, "The seed must be a whole number from 0 to 9007199254740991."),
-        ("log ²", "Toy Twenty-One begins."),  # not a count: the default ten lines
+        ("log ²", "`log` takes how many lines to show"),  # not a count: refused
+        ("auto -3", "`auto` takes how many moves to play"),  # once played the whole game
         ("as " + "x" * 200, "That player is not recognised"),
         ("add " + "x" * 300, "That is not one of the choices offered to you."),
         ("''", ""),  # a line of two quotes: nothing to do
