@@ -39,8 +39,9 @@ Figures (issue 12; 2 cores shared by five sessions, CPU seconds, so roughly):
   (``bench/bench_engine_speed.py``): Fort Sumter 599-635 before (main,
   ``record_undo=False``), 673-689 after on the same checked path, 870-896 with
   ``trusted=True``; War 233-238 before, 305-322 after, 366-371 trusted. A later pass
-  (before and after measured side by side, trusted path): War 447-456 to 524-543, past
-  its target of 500; Lincoln 71-74 to 121-125; Fort Sumter 1,092-1,116 to 1,168-1,185.
+  (before and after measured side by side, trusted path, over several runs while the
+  machine's own speed drifted): War 437-456 to 498-543, about its target of 500 (+15%);
+  Lincoln 69-74 to 115-125 (+65%); Fort Sumter 1,064-1,116 to 1,083-1,185 (+3%).
   Fort Sumter (2,000) and Lincoln (200) are not reached: what is left is spread thin over
   the flow machinery (steps, call stack, event interpreter, log lines) and, in Lincoln,
   control asked location by location, not one hot spot.
