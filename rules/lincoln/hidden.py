@@ -123,7 +123,9 @@ def determinize(view: View, role: str, key: int | str) -> State:
         shown = [c for c in fate.cards(display) if c is not None]
     unseen = _unlocated(state, other, seen + shown)
     shuffle(sampler, unseen)
-    if face_down and battle is not None and display is not None and display["role"] == other:
+    # A Fate Die display still holds the other side's unrevealed battle card.
+    in_display = face_down and display is not None and display["role"] == other
+    if in_display and battle is not None and display is not None:
         # The display still holds the unrevealed battle card: one of its face-down cards
         # (the playsheet has it played from them), or of its face-up ones if it had none.
         down = [unseen.pop() for _ in range(len(fate.cards(display)) - len(shown))]
@@ -132,7 +134,6 @@ def determinize(view: View, role: str, key: int | str) -> State:
         played = pool[randbelow(sampler, len(pool))]
         battle["cards"][other] = played
         theirs["hand"] = [c for c in shown + down if c != played]
-        face_down = False  # dealt
     else:
         dealt = [unseen.pop() for _ in range(theirs["hand"] - len(shown))]
         theirs["hand"] = shown + dealt
@@ -140,7 +141,7 @@ def determinize(view: View, role: str, key: int | str) -> State:
             fate.fill_unknown(display, dealt)
     for pile in ("discard", "removed"):
         theirs[pile] = [unseen.pop() for _ in range(theirs[pile])]
-    if face_down and battle is not None:
+    if face_down and not in_display and battle is not None:
         battle["cards"][other] = unseen.pop()
     if len(unseen) != theirs["deck"]:
         raise ValueError(f"{len(unseen)} unseen cards of {other} for a deck of {theirs['deck']}")
