@@ -202,3 +202,12 @@ async def test_a_bad_count_is_refused_and_plays_nothing(tmp_path: Path) -> None:
     assert "`log` takes how many lines to show" in text
     assert "auto:" not in text  # no move was played
     assert "version 0" in text
+
+
+@pytest.mark.usefixtures("toy_game")
+async def test_the_last_table_post_gives_the_result_once(tmp_path: Path) -> None:
+    """Found by a newcomer: the end's "Game over: ..." used to be printed twice."""
+    text = await run_script(tmp_path, "new toy 3\nauto\n", "--seed", "1")
+    last_post = text[text.rindex("── table") :].split("── private", 1)[0]
+    result = [line for line in last_post.splitlines() if "wins (" in line]
+    assert result == ["   @alice @bob Game over: South wins (South reached 21)."], last_post

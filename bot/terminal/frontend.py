@@ -49,9 +49,8 @@ class TerminalFrontEnd:
         if post.kind in ("turn", "start") and mentions:
             self.say(f"   {mentions} to act.")
         elif post.headline:
+            # Once, the end's result included: it used to be printed a second time.
             self.say(f"   {mentions + ' ' if mentions else ''}{post.headline}")
-        if post.kind == "end" and post.headline and mentions:
-            self.say(f"   {post.headline}")
         if post.view is not None and self.draw_boards:
             await self.write_board(game, post.view, post.version)
 
