@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import rules
+from bot.terminal.frontend import TerminalFrontEnd
 from bot.terminal.sandbox import build_parser, run_sandbox
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -211,3 +212,26 @@ async def test_the_last_table_post_gives_the_result_once(tmp_path: Path) -> None
     last_post = text[text.rindex("── table") :].split("── private", 1)[0]
     result = [line for line in last_post.splitlines() if "wins (" in line]
     assert result == ["   @alice @bob Game over: South wins (South reached 21)."], last_post
+
+
+#: What the sandbox itself prints at column 0; everything a game says is indented.
+OWN_LINES = ("Dispatch sandbox", "Type `help`", "alice@", "bob@", "── ", "New game of", "! ")
+
+
+async def test_a_two_line_prompt_is_indented_as_one_block(tmp_path: Path) -> None:
+    """Found by a newcomer: a Fort Sumter event's prompt (its text, then what is left to
+    do) printed its second line at column 0."""
+    # Seed 1: both keep an objective, then alice plays Frederick Douglass for its event.
+    text = await run_script(tmp_path, "new fort_sumter 1\n1\nas bob\n1\nas alice\n1\n")
+    lines = text.splitlines()
+    at = max(i for i, line in enumerate(lines) if line.startswith("   alice (unionist): "))
+    continuation = lines[at + 1]
+    assert continuation.startswith("     ") and not continuation.strip()[0].isdigit(), text
+    stray = [line for line in lines if line and not line.startswith((" ", *OWN_LINES))]
+    assert stray == [], text
+
+
+def test_every_line_of_a_block_is_indented() -> None:
+    out = io.StringIO()
+    TerminalFrontEnd(out=out, out_dir=Path("unused")).say_block("Heading.\nWhat is left.")
+    assert out.getvalue() == "   Heading.\n     What is left.\n"

@@ -36,13 +36,23 @@ class TerminalFrontEnd:
         self.out.write(text + "\n")
         self.out.flush()
 
+    def say_block(self, text: str, indent: str = "   ") -> None:
+        """``text`` at ``indent``, every line of it. A prompt or a log line may hold
+        several lines (a Fort Sumter event's text, then what is left to do), and a second
+        line at column 0 reads like a message of its own: later lines hang two spaces
+        further in, under the first."""
+        first, *rest = text.split("\n")
+        self.say(f"{indent}{first}")
+        for line in rest:
+            self.say(f"{indent}  {line}")
+
     # -- the port ---------------------------------------------------------------------
 
     async def post_table(self, game: GameInfo, post: TablePost) -> None:
         self.last_post = (game, post)
         self.say(f"── table · {game.title} #{game.id} · v{post.version} ──")
         for line in post.log_lines:
-            self.say(f"   {line}")
+            self.say_block(line)
         # Both players sit at this terminal: it names whoever must act, pinged or not.
         actors = [s.user_id for r in post.active_roles if (s := game.seat_of(r)) is not None]
         mentions = " ".join(f"@{user}" for user in (actors or post.mention_user_ids))
@@ -50,7 +60,7 @@ class TerminalFrontEnd:
             self.say(f"   {mentions} to act.")
         elif post.headline:
             # Once, the end's result included: it used to be printed a second time.
-            self.say(f"   {mentions + ' ' if mentions else ''}{post.headline}")
+            self.say_block(f"{mentions + ' ' if mentions else ''}{post.headline}")
         if post.view is not None and self.draw_boards:
             await self.write_board(game, post.view, post.version)
 
@@ -74,9 +84,9 @@ class TerminalFrontEnd:
             return  # the prompt itself is printed with the player's actions
         self.say(f"── private to {user} ({message.role}) ──")
         if message.kind != "turn":
-            self.say(f"   {message.headline}")
+            self.say_block(message.headline)
         for line in message.log_lines:
-            self.say(f"   {line}")
+            self.say_block(line)
 
     def take_pending(self, user: str) -> list[Pending]:
         return self.pending.pop(user, [])

@@ -168,6 +168,9 @@ class Sandbox:
     def say(self, text: str = "") -> None:
         self.fe.say(text)
 
+    def say_block(self, text: str, indent: str = "   ") -> None:
+        self.fe.say_block(text, indent)
+
     def prompt(self) -> str:
         where = "no game"
         if self.game_id is not None:
@@ -217,7 +220,7 @@ class Sandbox:
             else:
                 await self.play(words)
         except errors.DispatchError as exc:
-            self.say(f"! {exc}")
+            self.say_block(f"! {exc}", indent="")
         except Exception as exc:  # the sandbox must never die on a bad command
             log.debug("command %r failed", line, exc_info=True)
             self.say(f"! Something went wrong: {exc!r}")
@@ -246,7 +249,7 @@ class Sandbox:
             waiting = ", ".join(f"@{u}" for u in info.waiting_on) or "nobody"
             self.say(f"   Waiting for {waiting}.")
             return
-        self.say(f"   {self.user} ({pv.role}): {view.get('prompt') or 'Your move.'}")
+        self.say_block(f"{self.user} ({pv.role}): {view.get('prompt') or 'Your move.'}")
         width = max(len(describe(view, a)) for a in actions) + 6
         columns = 1 if width > 40 or len(actions) <= 6 else max(1, 96 // width)
         cells = [f"{i:>2}) {describe(view, a)}" for i, a in enumerate(actions, 1)]
@@ -373,9 +376,9 @@ class Sandbox:
         self.say(f"── {self.user}'s side: {pv.role} ──")
         for key, value in private.items():
             for line in private_lines(key, value):
-                self.say(f"   {line}")
+                self.say_block(line)
         for line in (pv.view.get("private_log") or [])[-5:]:
-            self.say(f"   · {line}")
+            self.say_block(f"· {line}")
         await self.fe.write_hand(info, pv.view, pv.version, pv.role)
         await self.show_turn()
 
@@ -390,7 +393,7 @@ class Sandbox:
         count = count_arg(args, "`log` takes how many lines to show, such as `log 20`.")
         count = 10 if count is None else count
         for line in await self.manager.log(info.id, count):
-            self.say(f"   {line}")
+            self.say_block(line)
 
     async def cmd_undo(self, args: list[str]) -> None:
         info = await self.current()
@@ -417,11 +420,11 @@ class Sandbox:
             exported = await self.manager.export(info.id)
             result = exported["result"] or {}
             winner = result.get("winner") or "nobody (a draw)"
-            self.say(f"   Result: {winner} wins — {result.get('reason', '')}")
+            self.say_block(f"Result: {winner} wins — {result.get('reason', '')}")
         elif info.status == "active":
             status = (await self.manager.view_for(info.id, None)).view.get("status")
             if isinstance(status, str) and status:
-                self.say(f"   {status}")
+                self.say_block(status)
 
     async def cmd_games(self, args: list[str]) -> None:
         seen: dict[int, GameInfo] = {}
@@ -515,14 +518,14 @@ class Sandbox:
         if len(info.roles) == 1:
             # A solo session posts at the start and the end only: show each change here.
             for line in (result.view.get("log") or [])[len(pv.view.get("log") or []) :]:
-                self.say(f"   {line}")
+                self.say_block(line)
             if result.outcome is None and self.fe.draw_boards:
                 await self.fe.write_board(result.game, result.view, result.version)
         await self.manager.bots.idle()
         if result.private_log_lines:
             self.say(f"── private to {self.user} ({result.role}) ──")
             for line in result.private_log_lines:
-                self.say(f"   {line}")
+                self.say_block(line)
         if result.outcome is None:
             await self.show_turn()
 
