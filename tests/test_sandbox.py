@@ -235,3 +235,11 @@ def test_every_line_of_a_block_is_indented() -> None:
     out = io.StringIO()
     TerminalFrontEnd(out=out, out_dir=Path("unused")).say_block("Heading.\nWhat is left.")
     assert out.getvalue() == "   Heading.\n     What is left.\n"
+
+
+async def test_help_says_auto_shows_both_sides_choices(tmp_path: Path) -> None:
+    """`auto` prints every move it plays, face-down placements included, to whoever is at
+    the keyboard: fine for a test tool, and help says so."""
+    text = await run_script(tmp_path, "help\n")
+    auto = text[text.index("  auto [n]") :].splitlines()[:2]
+    assert "face-down ones too" in auto[1], auto

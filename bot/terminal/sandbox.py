@@ -53,6 +53,7 @@ Commands:
   undo                take back your last small decision, when allowed
   resign              concede the game
   auto [n]            play n random legal moves for whoever must act (default: to the end)
+                      a test tool: it shows both sides' choices, face-down ones too
   status | players    the game, its seats and whose turn it is
   games | use <id>    list the open games, switch to one
   help | quit"""
