@@ -596,6 +596,9 @@ def test_sandbox_answers_any_line_without_a_crash(
         ("as " + "x" * 200, "That player is not recognised"),
         ("add " + "x" * 300, "That is not one of the choices offered to you."),
         ("''", ""),  # a line of two quotes: nothing to do
+        ("new solo", "Which playsheet?"),  # once started Paths of Glory unasked
+        ("new solo 5", "Which playsheet?"),
+        ("new solo marsbar", "“marsbar” is not a playsheet"),
     ],
 )
 def test_sandbox_refuses_bad_numbers_and_words_politely(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.tables import solo
 from tests.test_sandbox import run_script
 
 
@@ -48,3 +49,14 @@ async def test_a_token_game_asks_the_facts_of_a_flipped_card(tmp_path: Path) -> 
     assert "What is its AP value?" in text
     assert "Does it have an event you could play?" in text
     assert "What kind of card is it?" in text
+
+
+async def test_new_solo_without_a_playsheet_asks_for_one(tmp_path: Path) -> None:
+    """Found by a newcomer: `new solo` alone used to start Paths of Glory unasked."""
+    text = await run_script(tmp_path, "new solo\nnew solo 5\nnew solo marsbar\ngames\n")
+    assert text.count("Which playsheet?") == 2
+    for name, title in solo.playsheets():
+        assert f"  · {name} — {title}" in text  # listed, one a line, under the question
+    assert "“marsbar” is not a playsheet" in text and "paths_of_glory" in text
+    assert "This is game" not in text and "── table" not in text
+    assert "No open games" in text  # nothing was started

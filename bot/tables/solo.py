@@ -74,6 +74,12 @@ def session_options(playsheet: str, side: str | None, scenario: str | None) -> d
     return options
 
 
+def which_playsheet() -> str:
+    """The answer to ``new solo`` without a playsheet (sandbox): the list to choose from."""
+    listed = "\n".join(f"· {name} — {title}" for name, title in playsheets())
+    return f"Which playsheet? `new solo <playsheet> [side] [scenario] [seed]`, one of:\n{listed}"
+
+
 def options_from_words(words: list[str]) -> tuple[dict[str, Any], int | None]:
     """``paths_of_glory central_powers [scenario] [seed]`` as options and a seed (sandbox)."""
     playsheet, side, scenario, seed = "", "", "", None
@@ -92,7 +98,10 @@ def options_from_words(words: list[str]) -> tuple[dict[str, Any], int | None]:
                 f"“{word[:40]}” is not a playsheet, side, scenario or seed. "
                 f"Playsheets: {', '.join(SHEETS)}."
             )
-    return session_options(playsheet or "paths_of_glory", side, scenario), seed
+    if not playsheet:
+        # Asked, not guessed: a session of a game the player does not own helps nobody.
+        raise errors.BadInput(which_playsheet())
+    return session_options(playsheet, side, scenario), seed
 
 
 def scope_of(guild_id: str | None, user_id: str) -> str:
