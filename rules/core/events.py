@@ -183,8 +183,8 @@ def run_events(game: Game, state: State) -> None:
     if top["proc"] != EVENT:
         return
     here: Frame = top["locals"]
+    instructions = _instructions(game, state, here)
     while True:
-        instructions = _instructions(game, state, here)
         if here["pc"] >= len(instructions):
             ret(game, state)
             return
@@ -209,11 +209,19 @@ class EventStep(Step):
     """The flow-of-play step in which an event runs and waits for decisions."""
 
     def _here(self, game: Game, state: State) -> tuple[Frame, Instruction, Op]:
-        if frame(state)["proc"] != EVENT:
+        # Asked several times for every decision in an event, so read straight from the
+        # innermost frame (the same checks as ``frame``, ``_instructions`` and ``_op``).
+        top = state["calls"][-1]
+        if top["proc"] != EVENT:
             raise IllegalAction("No event is waiting for a decision.")
-        here = local(state)
-        instruction = _instructions(game, state, here)[here["pc"]]
-        return here, instruction, _op(game, instruction)
+        if not isinstance(game, EventGame):
+            raise TypeError(f"{game.name} does not run events")
+        here: Frame = top["locals"]
+        instruction = game.event_instructions(state, here["source"])[here["pc"]]
+        op = game.event_ops.get(instruction["op"])
+        if op is None:
+            raise IllegalAction(f"Unknown event instruction {instruction.get('op')!r}.")
+        return here, instruction, op
 
     def enter(self, game: Game, state: State) -> None:
         here = local(state)

@@ -91,10 +91,12 @@ Frame = dict[str, Any]
 
 def goto(game: Game, state: State, name: str) -> None:
     """Move play to step ``name`` (in the same procedure) and run its automatic work."""
-    if name not in game.steps:
-        raise KeyError(f"{game.name}: no step named {name!r}")
+    try:
+        step = game.steps[name]
+    except KeyError:
+        raise KeyError(f"{game.name}: no step named {name!r}") from None
     state["step"] = name
-    game.steps[name].enter(game, state)
+    step.enter(game, state)
 
 
 def main_frame() -> Frame:

@@ -165,14 +165,19 @@ class Game:
         """Carry out a checked decision: the step's handler, then undo bookkeeping."""
         before = undo.snapshot(state) if record_undo else None
         seal_before = state["seal"]
-        active_before = self.active_roles(state)
-        self._step(state).handle(self, state, role, verb, arg)
-        if state["seal"] == seal_before:
-            if self.active_roles(state) == active_before and state["outcome"] is None:
+        step = self.steps.get(state["step"]) or self._step(state)
+        # Listed actions exist only while the game is on, so no outcome check here.
+        active_before = step.active(self, state)
+        step.handle(self, state, role, verb, arg)
+        if state["seal"] != seal_before:
+            return state
+        if state["outcome"] is None:
+            step = self.steps.get(state["step"]) or self._step(state)
+            if step.active(self, state) == active_before:
                 if before is not None:
                     undo.push(state, role, before)
-            else:
-                undo.seal(state)
+                return state
+        undo.seal(state)
         return state
 
     def upgrade(self, state: State) -> State:
@@ -209,7 +214,8 @@ class Game:
         """Roles that owe a decision now; empty once the game is over."""
         if state["outcome"] is not None:
             return ()
-        return self._step(state).active(self, state)
+        step = self.steps.get(state["step"]) or self._step(state)
+        return step.active(self, state)
 
     def outcome(self, state: State) -> Outcome | None:
         """``None`` while playing, else ``{"winner", "code", "reason", "score"}``."""
@@ -229,7 +235,7 @@ class Game:
         """Every legal action of ``role`` now, including ``undo`` when allowed."""
         if state["outcome"] is not None:
             return {}
-        step = self._step(state)
+        step = self.steps.get(state["step"]) or self._step(state)
         if role not in step.active(self, state):
             return {}
         actions = dict(step.actions(self, state, role))
@@ -238,7 +244,8 @@ class Game:
         return actions
 
     def can_undo(self, state: State, role: str) -> bool:
-        return undo.can_undo(state, role)
+        stack: list[dict[str, Any]] | None = state.get("undo")
+        return stack is not None and len(stack) > 0 and stack[-1]["role"] == role
 
     def undo(self, state: State, role: str) -> None:
         """Step back the newest decision of ``role`` (only listed when it is theirs)."""

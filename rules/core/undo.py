@@ -56,11 +56,6 @@ def push(state: State, role: str, before: dict[str, Any]) -> None:
     state.setdefault("undo", []).append({"role": role, **before})
 
 
-def can_undo(state: State, role: str) -> bool:
-    stack = state.get("undo") or []
-    return bool(stack) and stack[-1]["role"] == role
-
-
 def restore(state: State) -> None:
     """Step back to the newest snapshot, in place."""
     stack = state["undo"]

@@ -15,7 +15,7 @@ any rule or event; a move is a removal plus a placement, so it is blocked at bot
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rules.core import State
@@ -25,8 +25,11 @@ from rules.fort_sumter.cards import DIMENSIONS, ROLES, SPACE_IDS, SPACES
 MAX_PER_SPACE = 4
 
 
+_OPPONENT = {ROLES[0]: ROLES[1], ROLES[1]: ROLES[0]}
+
+
 def opponent(role: str) -> str:
-    return ROLES[1 - ROLES.index(role)]
+    return _OPPONENT[role]
 
 
 def first_player(state: State) -> str:
@@ -80,6 +83,32 @@ def can_remove(state: State, role: str, space: str) -> bool:
     return bool(state["spaces"][space][role] > 0 and state["peace_commissioner"] != space)
 
 
+# The same checks over a list of spaces, as the action lists need them: the state is read
+# once per list instead of once per space (the lists keep the order of ``spaces``).
+
+
+def placeable(state: State, role: str, spaces: Iterable[str]) -> list[str]:
+    """The spaces of ``spaces`` where ``role`` may place a token now."""
+    if state["pool"][role] + state["track"][role] <= 0:
+        return []
+    where, blocked_space = state["spaces"], state["peace_commissioner"]
+    return [s for s in spaces if where[s][role] < MAX_PER_SPACE and s != blocked_space]
+
+
+def removable(state: State, role: str, spaces: Iterable[str]) -> list[str]:
+    """The spaces of ``spaces`` from which a token of ``role`` may be removed now."""
+    where, blocked_space = state["spaces"], state["peace_commissioner"]
+    return [s for s in spaces if where[s][role] > 0 and s != blocked_space]
+
+
+def with_room(state: State, role: str, spaces: Iterable[str], source: str | None) -> list[str]:
+    """The spaces of ``spaces`` other than ``source`` that take one more ``role`` token."""
+    where, blocked_space = state["spaces"], state["peace_commissioner"]
+    return [
+        s for s in spaces if where[s][role] < MAX_PER_SPACE and s != blocked_space and s != source
+    ]
+
+
 def place(state: State, role: str, space: str) -> str:
     """Add one token of ``role`` to ``space``; says where it came from ("pool" or "track")."""
     if not can_place(state, role, space):
@@ -110,7 +139,8 @@ def move(state: State, role: str, source: str, target: str) -> None:
 
 def controller(state: State, space: str) -> str | None:
     """The side with strictly more tokens in the space, if any."""
-    u, s = tokens(state, space, "unionist"), tokens(state, space, "secessionist")
+    here = state["spaces"][space]
+    u, s = here["unionist"], here["secessionist"]
     if u > s:
         return "unionist"
     if s > u:

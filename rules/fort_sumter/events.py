@@ -112,6 +112,13 @@ def source_text(source: str) -> str:
     return OBJECTIVES[source].text
 
 
+def _spaces(where: Mapping[str, Any]) -> tuple[str, ...]:
+    """``board.resolve_where(where)``, worked out once for each place named in the card
+    data (those dicts live as long as the process, so their ids stay theirs)."""
+    known = _RESOLVED.get(id(where))
+    return known if known is not None else tuple(board.resolve_where(where))
+
+
 def _player(frame: Frame) -> str:
     return str(frame["role"])
 
@@ -246,21 +253,17 @@ class PlaceOp(_TokenOp):
         role = _player(frame)
         limit = instruction.get("per_space")
         per = frame["scratch"].get("per", {})
-        return [
-            s
-            for s in board.resolve_where(instruction["where"])
-            if board.can_place(state, role, s) and (limit is None or per.get(s, 0) < limit)
-        ]
+        spaces = board.placeable(state, role, _spaces(instruction["where"]))
+        if limit is None:
+            return spaces
+        return [s for s in spaces if per.get(s, 0) < limit]
 
     def start(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> bool:
         if super().start(game, state, frame, instruction):
             return True
         # A mandatory placement into a single space needs no decision.
-        if (
-            not instruction.get("up_to", True)
-            and len(board.resolve_where(instruction["where"])) == 1
-        ):
-            (space,) = board.resolve_where(instruction["where"])
+        if not instruction.get("up_to", True) and len(_spaces(instruction["where"])) == 1:
+            (space,) = _spaces(instruction["where"])
             while not self._finished(state, frame, instruction):
                 self.apply(state, frame, instruction, space)
                 frame["scratch"]["n"] = _done(frame) + 1
@@ -295,9 +298,7 @@ class RemoveOp(_TokenOp):
 
     def targets(self, state: State, frame: Frame, instruction: Instruction) -> list[str]:
         side = _side(frame, instruction)
-        return [
-            s for s in board.resolve_where(instruction["where"]) if board.can_remove(state, side, s)
-        ]
+        return board.removable(state, side, _spaces(instruction["where"]))
 
     def capacity(self, state: State, frame: Frame, instruction: Instruction, space: str) -> int:
         return board.tokens(state, space, _side(frame, instruction))
@@ -336,21 +337,18 @@ class MoveOp(Op):
 
     def _sources(self, state: State, frame: Frame, instruction: Instruction) -> list[str]:
         side = _side(frame, instruction)
+        room = board.with_room(state, side, _spaces(instruction["to"]), None)
         return [
             s
-            for s in board.resolve_where(instruction["from"])
-            if board.can_remove(state, side, s) and self._targets(state, frame, instruction, s)
+            for s in board.removable(state, side, _spaces(instruction["from"]))
+            # a token can move when some space other than its own has room for it
+            if len(room) > 1 or (room and room[0] != s)
         ]
 
     def _targets(
         self, state: State, frame: Frame, instruction: Instruction, source: str
     ) -> list[str]:
-        side = _side(frame, instruction)
-        return [
-            s
-            for s in board.resolve_where(instruction["to"])
-            if s != source and board.has_room(state, side, s)
-        ]
+        return board.with_room(state, _side(frame, instruction), _spaces(instruction["to"]), source)
 
     def _finished(self, state: State, frame: Frame, instruction: Instruction) -> bool:
         return _left(frame, instruction) <= 0 or not self._sources(state, frame, instruction)
@@ -493,5 +491,13 @@ _events: dict[str, Sequence[Mapping[str, Any]]] = {
     **{o.id: o.event for o in OBJECTIVES.values()},
 }
 _problems = [p for source, event in _events.items() for p in event_problems(event, source)]
+#: Every place named in the card data, resolved (see ``_spaces``).
+_RESOLVED: dict[int, tuple[str, ...]] = {
+    id(instruction[key]): tuple(board.resolve_where(instruction[key]))
+    for event in _events.values()
+    for instruction in event
+    for key in ("where", "from", "to")
+    if key in instruction
+}
 if _problems:
     raise DataError("Fort Sumter event data is invalid: " + "; ".join(_problems))

@@ -270,9 +270,7 @@ class ValuePlay(Step):
     ends apply by themselves once no token is left to place: see ``done_implied``)."""
 
     def done_implied(self, game: Game, state: State, role: str) -> bool:
-        return state["value_play"]["left"] <= 0 or not any(
-            board.can_place(state, role, s) for s in SPACE_IDS
-        )
+        return state["value_play"]["left"] <= 0 or not board.placeable(state, role, SPACE_IDS)
 
     def active(self, game: Game, state: State) -> tuple[str, ...]:
         return (state["turn"],)
@@ -292,7 +290,7 @@ class ValuePlay(Step):
     def actions(self, game: Game, state: State, role: str) -> Actions:
         actions: Actions = {}
         if state["value_play"]["left"] > 0:
-            spaces = [s for s in SPACE_IDS if board.can_place(state, role, s)]
+            spaces = board.placeable(state, role, SPACE_IDS)
             if spaces:
                 actions["place"] = list(spaces)
         actions["done"] = True
@@ -422,21 +420,22 @@ class PivotalBonuses(Step):
 
 def _bonus_tokens(state: State) -> list[str]:
     """``space:side`` for every token in the bonus dimension that may be picked up."""
-    dimension = SPACES[local(state)["space"]].dimension
-    return [
-        f"{s}:{side}"
-        for s in DIMENSIONS[dimension].spaces
-        for side in ROLES
-        if board.can_remove(state, side, s)
-    ]
+    spaces = DIMENSIONS[SPACES[local(state)["space"]].dimension].spaces
+    removable = {side: board.removable(state, side, spaces) for side in ROLES}
+    return [f"{s}:{side}" for s in spaces for side in ROLES if s in removable[side]]
 
 
 def _bonus_targets(state: State, token: str) -> list[str]:
     source, side = token.split(":")
-    dimension = SPACES[source].dimension
-    return [
-        s for s in DIMENSIONS[dimension].spaces if s != source and board.has_room(state, side, s)
-    ]
+    return board.with_room(state, side, DIMENSIONS[SPACES[source].dimension].spaces, source)
+
+
+def _room_elsewhere(room: dict[str, list[str]], token: str) -> bool:
+    """Whether the token ``space:side`` has somewhere to go: ``room[side]`` (the spaces
+    with room for that side) holds a space other than its own."""
+    source, side = token.split(":")
+    spaces = room[side]
+    return len(spaces) > 1 or (len(spaces) == 1 and spaces[0] != source)
 
 
 def next_pivotal_bonus(game: Game, state: State) -> None:
@@ -482,7 +481,10 @@ class PivotalBonus(Step):
         if bonus["moving"]:
             return {"to": list(_bonus_targets(state, bonus["moving"]))}
         tokens = _bonus_tokens(state)
-        movable = [t for t in tokens if _bonus_targets(state, t)]
+        # A token can move when its side has room in some other space of the dimension.
+        spaces = DIMENSIONS[SPACES[bonus["space"]].dimension].spaces
+        room = {side: board.with_room(state, side, spaces, None) for side in ROLES}
+        movable = [t for t in tokens if _room_elsewhere(room, t)]
         actions: Actions = {}
         if movable:
             actions["move"] = list(movable)
@@ -721,39 +723,37 @@ def _fc_card(state: State, role: str) -> str:
     return card
 
 
-def _own_spaces(state: State, role: str, spaces: tuple[str, ...] | list[str]) -> list[str]:
-    return [s for s in spaces if board.can_remove(state, role, s)]
-
-
 def _fc_options(state: State, role: str) -> Actions:
     fc = state["final_crisis"]
     actions: Actions = {}
     if fc["mode"] == "match":
         dimension = DIMENSIONS[_dimension_of(_fc_card(state, role))]
         if fc["removed"] == 0:
-            one = _own_spaces(state, role, dimension.spaces)
+            one = board.removable(state, role, dimension.spaces)
             if one:
                 actions["remove"] = list(one)
-        anywhere = _own_spaces(state, role, SPACE_IDS)
+        anywhere = board.removable(state, role, SPACE_IDS)
         if anywhere:
             actions["remove_any"] = list(anywhere)
         return actions
     if fc["moving"] is not None:
         return {"to": list(_fc_targets(state, role, fc["moving"]))}
     if fc["left"] > 0:
-        sources = (["pool"] if state["pool"][role] > 0 else []) + _own_spaces(
+        sources = (["pool"] if state["pool"][role] > 0 else []) + board.removable(
             state, role, SPACE_IDS
         )
-        sources = [s for s in sources if _fc_targets(state, role, s)]
+        room = _fc_targets(state, role, None)
+        # a token can move when some space other than its own has room for it
+        sources = [s for s in sources if len(room) > 1 or (room and room[0] != s)]
         if sources:
             actions["from"] = list(sources)
     actions["done"] = True
     return actions
 
 
-def _fc_targets(state: State, role: str, source: str) -> list[str]:
+def _fc_targets(state: State, role: str, source: str | None) -> list[str]:
     dimension = DIMENSIONS[_dimension_of(_fc_card(state, role))]
-    return [s for s in dimension.spaces if s != source and board.has_room(state, role, s)]
+    return board.with_room(state, role, dimension.spaces, source)
 
 
 def next_final_crisis_resolver(game: Game, state: State, fresh: bool = False) -> None:
@@ -818,7 +818,7 @@ class FinalCrisisMatch(_FinalCrisisStep):
         board.remove(state, role, str(arg))
         fc["removed"] += 1
         log(state, f"{_name(role)} removes its token from {space_name(str(arg))}.")
-        if fc["removed"] >= 2 or not _own_spaces(state, role, SPACE_IDS):
+        if fc["removed"] >= 2 or not board.removable(state, role, SPACE_IDS):
             next_final_crisis_resolver(game, state)
 
 

@@ -39,6 +39,8 @@ ROLE_NAMES = {"unionist": "Unionist", "secessionist": "Secessionist"}
 
 #: The highest track space of each zone, looked up on every breach check.
 _ZONE_TOP = {name: high for name, high, _ in ZONES}
+#: The highest space of the first zone that can be breached.
+_FIRST_BREACH = max(_ZONE_TOP.values())
 
 
 def initial_tracks() -> dict[str, object]:
@@ -78,6 +80,8 @@ def process_breaches(state: State, acting: str) -> str | None:
     """
     places_commissioner: str | None = None
     for role in (acting, opponent(acting)):
+        if state["track"][role] > _FIRST_BREACH:
+            continue  # no zone uncovered yet (checked after every card play)
         name = ROLE_NAMES[role]
         for zone, _, _ in ZONES:
             if state["breached"][role][zone] or not uncovered(state, role, zone):
