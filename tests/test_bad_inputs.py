@@ -594,7 +594,7 @@ def test_sandbox_answers_any_line_without_a_crash(
         ("log ²", "`log` takes how many lines to show"),  # not a count: refused
         ("auto -3", "`auto` takes how many moves to play"),  # once played the whole game
         ("as " + "x" * 200, "That player is not recognised"),
-        ("add " + "x" * 300, "That is not one of the choices offered to you."),
+        ("add " + "x" * 300, "is not one of the choices for `add` now; you may choose: 1"),
         ("''", ""),  # a line of two quotes: nothing to do
         ("new solo", "Which playsheet?"),  # once started Paths of Glory unasked
         ("new solo 5", "Which playsheet?"),

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 import rules
+from bot.tables.manager import GameManager
 from bot.terminal.frontend import TerminalFrontEnd
-from bot.terminal.sandbox import build_parser, run_sandbox
+from bot.terminal.sandbox import Sandbox, build_parser, choices_text, run_sandbox
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -243,3 +244,62 @@ async def test_help_says_auto_shows_both_sides_choices(tmp_path: Path) -> None:
     text = await run_script(tmp_path, "help\n")
     auto = text[text.index("  auto [n]") :].splitlines()[:2]
     assert "face-down ones too" in auto[1], auto
+
+
+async def test_a_real_action_now_or_not_is_told_apart_from_an_unknown_word(tmp_path: Path) -> None:
+    """Found by a newcomer: in Fort Sumter, `place mars` answered "Unknown command or
+    action" although `place` was an action right then; only the space was wrong."""
+    out = io.StringIO()
+    front_end = TerminalFrontEnd(out=out, out_dir=tmp_path / "out")
+    manager = await GameManager.open(tmp_path / "s.sqlite3", front_end, deliver=False)
+    sandbox = Sandbox(manager, front_end, seed=1)
+
+    async def answer(line: str) -> str:
+        """What the sandbox says to ``line``, which must change nothing."""
+        assert sandbox.game_id is not None
+        before = await manager.view_for(sandbox.game_id, "alice")
+        start = len(out.getvalue())
+        await sandbox.handle(line)
+        after = await manager.view_for(sandbox.game_id, "alice")
+        assert (after.version, after.view) == (before.version, before.view), line
+        said = out.getvalue()[start:].strip()
+        assert said.startswith("! ") and "\n" not in said, said
+        return said
+
+    try:
+        await sandbox.handle("new fort_sumter 1")  # alice keeps an objective first
+        assert "`place` is not possible now; you may: `keep`" in await answer("place mars")
+        assert "Unknown command or action “fly”" in await answer("fly")
+        keep = await answer("keep mars")
+        assert "“mars” is not one of the choices for `keep` now; you may choose: O" in keep
+        await sandbox.handle("1")
+        waiting = await answer("place mars")  # bob keeps his now
+        assert "`place` is not possible now: alice has no move (waiting for @bob)" in waiting
+        assert "is not a command" in await answer("fly")
+        for line in ("as bob", "1", "as alice", "1"):  # alice plays an event: place tokens
+            await sandbox.handle(line)
+        place = await answer("place mars")
+        assert place == (
+            "! “mars” is not one of the choices for `place` now; you may choose: abolitionists."
+        )
+        assert "`keep` is not possible now; you may: `place`, `done`" in await answer("keep O07")
+        assert "Unknown command or action “fly”" in await answer("fly")
+        assert "`place` needs one of: abolitionists." in await answer("place")
+        assert "`done` takes nothing after it" in await answer("done now")
+        assert "Traceback" not in out.getvalue() and "Something went wrong" not in out.getvalue()
+        # The space as it is listed, whatever its case, is taken.
+        game_id = sandbox.game_id
+        assert game_id is not None
+        before = await manager.view_for(game_id, "alice")
+        await sandbox.handle("place Abolitionists")
+        after = await manager.view_for(game_id, "alice")
+        assert after.version == before.version + 1
+        assert "places a token in Abolitionists" in after.view["log"][-1]
+    finally:
+        await manager.close()
+
+
+def test_choices_beyond_a_dozen_are_summarised() -> None:
+    assert choices_text(list(range(1, 21))) == (
+        "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 and 8 more (type the number of one from the list)"
+    )

@@ -129,6 +129,68 @@ def describe(view: View, action: Action) -> str:
     return text
 
 
+def game_verbs(name: str) -> frozenset[str]:
+    """Every action word of a game, whether legal now or not, so that a real action typed
+    at the wrong moment is told "not now" rather than "unknown": the ``on_<verb>``
+    handlers of its steps (see ``rules.core.flow``), the verbs of its event ops, and
+    ``undo``. A game built otherwise (a test's toy) offers only ``undo`` here."""
+    game = rules.GAMES.get(name)
+    verbs = {"undo"}
+    for step in (getattr(game, "steps", None) or {}).values():
+        verbs.update(attr[3:] for attr in dir(type(step)) if attr.startswith("on_"))
+    for op in (getattr(game, "event_ops", None) or {}).values():
+        if isinstance(verb := getattr(op, "verb", None), str) and verb:
+            verbs.add(verb)
+    return frozenset(verbs)
+
+
+#: At most this many choices are spelled out in a refusal; the numbered list has them all.
+MAX_CHOICES_SHOWN = 12
+
+
+def choices_text(args: list[Any]) -> str:
+    """The choices of a verb, or the first of them and how many more."""
+    shown = ", ".join(str(a) for a in args[:MAX_CHOICES_SHOWN])
+    more = len(args) - MAX_CHOICES_SHOWN
+    if more > 0:
+        shown += f" and {more} more (type the number of one from the list)"
+    return shown
+
+
+def named_action(view: View, words: list[str], verbs: frozenset[str]) -> Action:
+    """The action ``<verb> [arg]`` names, checked against the listed actions, or a refusal
+    that says what is wrong and what may be typed instead (nothing is changed)."""
+    listed = view.get("actions") or {}
+    verb = words[0].lower()
+    typed = " ".join(words[1:])
+    if verb not in listed:
+        if verb in verbs:
+            now = ", ".join(f"`{v}`" for v in listed)
+            raise errors.NotAllowed(f"`{verb}` is not possible now; you may: {now}, or a number.")
+        raise errors.NotAllowed(
+            f"Unknown command or action “{words[0]}”. Type a number, or `help`."
+        )
+    args = listed[verb]
+    if not isinstance(args, list):
+        if typed:
+            raise errors.NotAllowed(f"`{verb}` takes nothing after it: type `{verb}` alone.")
+        return verb, None
+    if not typed:
+        raise errors.NotAllowed(f"`{verb}` needs one of: {choices_text(args)}.")
+    for arg in args:
+        if str(arg) == typed:
+            return verb, arg
+    # "Fort_Pickens" or "fort pickens" for fort_pickens: only when it names one choice.
+    key = typed.lower().replace(" ", "_")
+    near = [arg for arg in args if str(arg).lower() == key]
+    if len(near) == 1:
+        return verb, near[0]
+    raise errors.NotAllowed(
+        f"“{typed[:40]}” is not one of the choices for `{verb}` now; "
+        f"you may choose: {choices_text(args)}."
+    )
+
+
 class Sandbox:
     def __init__(
         self,
@@ -499,6 +561,11 @@ class Sandbox:
             if info.status != "active":
                 raise errors.GameNotActive(info.status)
             waiting = ", ".join(f"@{u}" for u in info.waiting_on)
+            if words[0].lower() in game_verbs(info.game_name):
+                raise errors.NotAllowed(
+                    f"`{words[0].lower()}` is not possible now: {self.user} has no move "
+                    f"(waiting for {waiting}). Type `as <player>` to play for them, or `help`."
+                )
             raise errors.NotAllowed(
                 f"“{' '.join(words)}” is not a command, and {self.user} has no move now "
                 f"(waiting for {waiting}). Type `help`, or `as <player>`."
@@ -509,12 +576,7 @@ class Sandbox:
                 raise errors.NotAllowed(f"Choose a number from 1 to {len(actions)}.")
             verb, arg = actions[n - 1]
         else:
-            verb = words[0]
-            if verb not in (pv.view.get("actions") or {}):
-                raise errors.NotAllowed(
-                    f"Unknown command or action “{verb}”. Type a number, or `help`."
-                )
-            arg = " ".join(words[1:]) or None
+            verb, arg = named_action(pv.view, words, game_verbs(info.game_name))
         result = await self.manager.act(info.id, self.user, verb, arg, pv.version, role=pv.role)
         if len(info.roles) == 1:
             # A solo session posts at the start and the end only: show each change here.
