@@ -1,0 +1,156 @@
+"""Fort Sumter's shortcuts give the same answers as the rules they stand for (issue 12:
+engine speed for search). Each is checked at every position of random games, with the
+Peace Commissioner and full spaces included, against the per-space definitions in
+``rules.fort_sumter.board`` (``can_place``, ``can_remove``, ``has_room``)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from rules import get_game
+from rules.fort_sumter import board, events, steps, tracks
+from rules.fort_sumter.cards import DIMENSIONS, OBJECTIVES, ROLES, SPACE_IDS, STRATEGY
+
+GAME = get_game("fort_sumter")
+State = dict[str, Any]
+#: Every group of spaces the rules list: the whole map and each dimension.
+GROUPS = [SPACE_IDS, *(d.spaces for d in DIMENSIONS.values())]
+
+
+def positions(seed: int) -> Iterator[State]:
+    """Every position of one random game (the live state: read it before moving on)."""
+    rng = random.Random(seed)
+    state = GAME.setup(seed=seed, options={"event_discard": seed % 2 == 0})
+    while GAME.outcome(state) is None:
+        yield state
+        role = rng.choice(GAME.active_roles(state))
+        actions = GAME.legal_actions(state, role)
+        actions.pop("undo", None)
+        verb = rng.choice(sorted(actions))
+        args = actions[verb]
+        state = GAME.act(state, role, verb, rng.choice(args) if isinstance(args, list) else None)
+
+
+def variants(state: State, rng: random.Random) -> Iterator[State]:
+    """The position itself, and a copy with a full space and the Peace Commissioner put
+    somewhere at random (random games seldom fill a space)."""
+    yield state
+    copy: State = json.loads(json.dumps(state))
+    copy["spaces"][rng.choice(SPACE_IDS)][rng.choice(ROLES)] = board.MAX_PER_SPACE
+    copy["peace_commissioner"] = rng.choice(SPACE_IDS)
+    yield copy
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_space_lists_agree_with_the_per_space_checks(seed: int) -> None:
+    rng = random.Random(seed)
+    checked = 0
+    for position in positions(seed):
+        for state in variants(position, rng):
+            for role in ROLES:
+                for spaces in GROUPS:
+                    assert board.placeable(state, role, spaces) == [
+                        s for s in spaces if board.can_place(state, role, s)
+                    ]
+                    assert board.removable(state, role, spaces) == [
+                        s for s in spaces if board.can_remove(state, role, s)
+                    ]
+                    for source in (None, *spaces):
+                        assert board.with_room(state, role, spaces, source) == [
+                            s for s in spaces if s != source and board.has_room(state, role, s)
+                        ]
+                    checked += 1
+    assert checked > 1000
+
+
+def test_event_places_are_resolved_as_the_data_names_them() -> None:
+    """Every place in the card data, and places made up on the spot (not in the data)."""
+    named = 0
+    for card in [*STRATEGY.values(), *OBJECTIVES.values()]:
+        for instruction in card.event:
+            for key in ("where", "from", "to"):
+                if key in instruction:
+                    where = instruction[key]
+                    assert events._spaces(where) == tuple(board.resolve_where(where))
+                    named += 1
+    assert named > 50
+    for where in ({"anywhere": True}, {"dimension": "armaments"}, {"spaces": ["charleston"]}):
+        assert events._spaces(where) == tuple(board.resolve_where(where))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_breaches_are_only_skipped_while_no_zone_is_uncovered(seed: int) -> None:
+    """``process_breaches`` looks at a side only once its track has reached the first
+    breachable zone: before that, no zone of that side may be uncovered."""
+    early = 0
+    for state in positions(seed):
+        for role in ROLES:
+            if state["track"][role] > tracks._FIRST_BREACH:
+                early += 1
+                assert not any(tracks.uncovered(state, role, zone) for zone, _, _ in tracks.ZONES)
+    assert early > 50
+
+
+def crowded(state: State, rng: random.Random) -> Iterator[State]:
+    """The position itself, and a copy where all but one space of each dimension is full
+    for both sides, so that a token often has room only in its own space."""
+    yield state
+    copy: State = json.loads(json.dumps(state))
+    for dimension in DIMENSIONS.values():
+        spare = rng.choice(dimension.spaces)
+        for space in dimension.spaces:
+            if space != spare:
+                copy["spaces"][space] = {r: board.MAX_PER_SPACE for r in ROLES}
+    yield copy
+
+
+def test_movable_tokens_agree_with_their_targets() -> None:
+    """The pivotal bonus, the Final Crisis and move events offer a token to move exactly
+    when it has somewhere to go, as asking its targets one by one would say."""
+    seen = {"pivotal_bonus": 0, "final_crisis_move": 0, "event": 0}
+    rng = random.Random(1)
+    for position in (state for seed in range(40) for state in positions(seed)):
+        for state in crowded(position, rng):
+            role = GAME.active_roles(state)[0]
+            slow = slow_movable(state, role)
+            if slow is not None:
+                verb = "from" if state["step"] != "pivotal_bonus" else "move"
+                assert GAME.legal_actions(state, role).get(verb, []) == slow
+                seen[state["step"]] += 1
+    assert all(seen.values()), seen
+
+
+def slow_movable(state: State, role: str) -> list[str] | None:
+    """The tokens the position should offer to move, each source's targets asked one by
+    one; None where no token is being picked up."""
+    step = state["step"]
+    if step == "pivotal_bonus" and not state["calls"][-1]["locals"]["moving"]:
+        return [t for t in steps._bonus_tokens(state) if steps._bonus_targets(state, t)]
+    if step == "final_crisis_move" and state["final_crisis"]["moving"] is None:
+        if state["final_crisis"]["left"] <= 0:
+            return []
+        sources = (["pool"] if state["pool"][role] > 0 else []) + [
+            s for s in SPACE_IDS if board.can_remove(state, role, s)
+        ]
+        return [s for s in sources if steps._fc_targets(state, role, s)]
+    if step != "event":
+        return None
+    here = state["calls"][-1]["locals"]
+    instruction = GAME.event_instructions(state, here["source"])[here["pc"]]
+    if instruction["op"] != "move" or here["scratch"].get("from") is not None:
+        return None
+    op = events.EVENT_VOCABULARY["move"]
+    assert isinstance(op, events.MoveOp)
+    side = events._side(here, instruction)
+    if events._left(here, instruction) <= 0:
+        return []
+    return [
+        s
+        for s in board.resolve_where(instruction["from"])
+        if board.can_remove(state, side, s) and op._targets(state, here, instruction, s)
+    ]
