@@ -16,7 +16,8 @@ usage: dispatch                 run the Discord bot (needs DISCORD_TOKEN)
 
 exit codes: 0 stopped, 2 usage or no token, 3 the database file cannot be used
             (damaged, not a database, read-only, disk full, locked), 4 another
-            Dispatch process is already using the database file"""
+            Dispatch process is already using the database file, 5 Discord
+            cannot be reached (no network, DNS, firewall, outage)"""
 
 NO_TOKEN = """\
 Dispatch needs a Discord bot token to connect to Discord.
@@ -36,7 +37,12 @@ def run_discord(config: Config) -> int:
     """Start the Discord front end; imported lazily so the sandbox never needs discord."""
     from bot import discord_app
 
-    discord_app.run(config)
+    try:
+        discord_app.run(config)
+    except discord_app.DiscordUnreachable as exc:
+        # One line, as for a database that cannot be used: no traceback of the DNS lookup.
+        print(f"dispatch: {exc}", file=sys.stderr)
+        return exc.exit_code
     return 0
 
 

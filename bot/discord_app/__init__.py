@@ -9,7 +9,19 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from bot.config import Config
+from bot.config import Config, setup_logging
+
+
+class DiscordUnreachable(Exception):
+    """Discord could not be reached at start-up (no network, DNS, a firewall, an outage);
+    ``str()`` is one line for an administrator."""
+
+    #: Exit code of ``python -m bot`` for this failure: unlike a damaged database, it may
+    #: well pass, so a supervisor may start the bot again later.
+    exit_code = 5
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"Cannot reach Discord: {reason}. Check the network and try again.")
 
 
 def create_bot(config: Config, **kwargs: Any) -> Any:
@@ -18,14 +30,35 @@ def create_bot(config: Config, **kwargs: Any) -> Any:
     return DispatchBot(config, **kwargs)
 
 
+def unreachable_reason(error: BaseException) -> str:
+    """Why Discord could not be reached, in a few words (the host and the system's own)."""
+    import aiohttp
+    import discord
+
+    if isinstance(error, aiohttp.ClientConnectorError):
+        why = error.os_error.strerror or str(error.os_error) or type(error.os_error).__name__
+        return f"cannot connect to {error.host}:{error.port} ({why})"
+    if isinstance(error, discord.DiscordServerError):
+        return f"Discord answered {error.status} {error.response.reason or ''}".rstrip()
+    if isinstance(error, TimeoutError):
+        return "the connection timed out"
+    return str(error) or type(error).__name__
+
+
 def run(config: Config) -> None:
-    """Start the bot and block until it stops (Ctrl+C)."""
+    """Start the bot and block until it stops (Ctrl+C).
+
+    Raises ``DiscordUnreachable`` when Discord cannot be reached at start-up, and
+    ``SystemExit`` with a sentence when it refuses the token.
+    """
+    import aiohttp
     import discord
 
     if not config.token:
         raise SystemExit("DISCORD_TOKEN is not set; see docs/discord.md.")
-    discord.utils.setup_logging(level=getattr(logging, config.log_level, logging.INFO))
-    # Our own loggers ("dispatch.*") share discord.py's handler and format.
+    # One handler on the root logger, ours, for discord.py's loggers and ours alike:
+    # discord.py's own (discord.utils.setup_logging) next to it printed every line twice.
+    setup_logging(config.log_level)
     logging.getLogger("dispatch").setLevel(getattr(logging, config.log_level, logging.INFO))
     bot = create_bot(config)
     try:
@@ -35,6 +68,10 @@ def run(config: Config) -> None:
             "Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer "
             "Portal (Bot > Reset Token); see docs/discord.md."
         ) from None
+    except (aiohttp.ClientConnectionError, discord.DiscordServerError, TimeoutError) as error:
+        # Logging in is the first thing that needs the network; once connected,
+        # discord.py reconnects by itself.
+        raise DiscordUnreachable(unreachable_reason(error)) from None
 
 
-__all__ = ["create_bot", "run"]
+__all__ = ["DiscordUnreachable", "create_bot", "run"]
