@@ -4,7 +4,7 @@ Levels (``rules.ai.player``): ``easy`` is the game's own greedy policy (``Game.p
 ``normal`` and ``hard`` are information-set Monte Carlo tree search (``rules.ai.ismcts``)
 with about 1 s and 5 s of one core per decision (the caller supplies the deadline, or a
 fixed number of iterations). Pure like the rest of ``rules``: no I/O, no clock, and no
-randomness but the keyed generator of ``rules.core.rng``.
+randomness that the search's seed and the view do not fix (see ``rules.ai.ismcts``).
 
 A game supports search by implementing two optional hooks of the contract
 (``rules.core.game.Game``): ``known_state(state, role)``, the state as the role knows it,
