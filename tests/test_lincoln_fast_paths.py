@@ -3,13 +3,14 @@ engine speed for search). Checked at every position of random games."""
 
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
 
 from rules import get_game
-from rules.lincoln import board, steps
-from rules.lincoln.data import LOCATIONS, SUPPLY_SOURCES
+from rules.lincoln import board, events, steps
+from rules.lincoln.data import BLOCKADE, LOCATIONS, PORTS, SUPPLY_SOURCES, opponent
 
 GAME = get_game("lincoln")
 
@@ -122,3 +123,156 @@ def test_control_reads_every_unit_where_a_battle_mixes_a_half() -> None:
     assert board.control(state, location) is None
     assert board.contested(state, location)
     assert board.control(state, location) == slow_control(state, location)
+
+
+def slow_army_places(state, role):
+    """``board.army_places`` from the definitions, location by location."""
+    return [
+        (loc, board.contested(state, loc), board._mask_of(board.own_halves(state, loc, role)))
+        for loc in LOCATIONS
+        if board.has_army(state, loc, role)
+    ]
+
+
+def slow_movable_from(state, role):
+    """``steps.movable_from`` as the rules define it: every location whose armies have
+    somewhere to go, one army or group at a time."""
+    return [loc for loc in LOCATIONS if steps._can_move_from(state, role, loc)]
+
+
+def slow_attack_places(state, role):
+    return [
+        loc for loc in LOCATIONS if board.contested(state, loc) and board.has_army(state, loc, role)
+    ]
+
+
+def test_one_pass_over_the_armies_agrees_with_asking_location_by_location() -> None:
+    """``board.army_places`` and what the turn derives from it (move, attack) against the
+    definitions, at every position of several games, battles included."""
+    battles = moves = attacks = 0
+    for state in (s for seed in range(9, 15) for s in positions(seed, limit=600)):
+        battles += state["battle"] is not None
+        for role in GAME.roles:
+            assert board.army_places(state, role) == slow_army_places(state, role)
+            movable = slow_movable_from(state, role)
+            assert steps.movable_from(state, role) == movable
+            assert steps.can_move(state, role) == bool(movable)
+            attack = slow_attack_places(state, role)
+            assert steps.attack_places(state, role) == attack
+            moves += bool(movable)
+            attacks += bool(attack)
+    assert battles > 10 and moves > 500 and attacks > 10
+
+
+def army(side):
+    return {"side": side, "kind": "army", "strength": 1}
+
+
+@pytest.mark.parametrize("seed", [12, 13])
+def test_the_hand_read_once_agrees_with_each_card_asked_alone(seed: int) -> None:
+    """``steps.deployable_cards`` (sources, ports and naval cards read once per hand)
+    against ``steps.deployable`` card by card, for the hand and parts of it (a Fate Die
+    lists only the cards it allows); ``events.can_raise`` against the raise places; and
+    the map VP and captures against reading every location."""
+    deployments = raises = by_sea = 0
+    for state in positions(seed, limit=600):
+        for role in GAME.roles:
+            hand = state["piles"][role]["hand"]
+            for cards in (hand, hand[1:], hand[::2], hand[-1:]):
+                expected = [c for c in cards if steps.deployable(state, role, c)]
+                assert steps.deployable_cards(state, role, list(cards)) == expected
+                deployments += len(expected)
+            for strength in (1, 2, 3):
+                places = events.raise_places(state, role, strength)
+                assert events.can_raise(state, role, strength) == bool(places)
+                raises += bool(places)
+            # Random games seldom use up a strength's counters: take them off.
+            emptied = copy.deepcopy(state)
+            emptied["stock"][role]["armies"] = {"1": 0, "2": 0, "3": 0}
+            emptied["stock"][role]["forts"] = 0
+            cards = emptied["piles"][role]["hand"]
+            expected = [c for c in cards if steps.deployable(emptied, role, c)]
+            assert steps.deployable_cards(emptied, role, list(cards)) == expected
+            for strength in (1, 2, 3):
+                assert not events.can_raise(emptied, role, strength)
+                assert not events.raise_places(emptied, role, strength)
+            # Nor do they often lose their supply sources and hold a port: put the enemy in
+            # the sources and the side in a port, so that only the port by sea is left.
+            cut = copy.deepcopy(state)
+            for source in SUPPLY_SOURCES[role]:
+                cut["board"][source] = [[army(opponent(role))], []]
+            cut["board"][PORTS[0]] = [[army(role)], []]
+            cards = cut["piles"][role]["hand"]
+            expected = [c for c in cards if steps.deployable(cut, role, c)]
+            assert steps.deployable_cards(cut, role, list(cards)) == expected
+            by_sea += len(expected)
+        union = [
+            loc
+            for loc, data in LOCATIONS.items()
+            if data["vp"] and board.control(state, loc) == "union"
+        ]
+        assert board.union_vp(state) == sum(int(LOCATIONS[loc]["vp"]) for loc in union) + int(
+            BLOCKADE[state["blockade"]]["union_vp"]
+        )
+        assert board.captured(state) == sorted(
+            loc
+            for loc, data in LOCATIONS.items()
+            if data["colour"] == "union" and board.control(state, loc) == "confederate"
+        )
+    assert deployments > 500 and raises > 100 and by_sea > 10
+
+
+def test_one_pass_over_the_armies_reads_forts_and_the_battle_as_the_definitions_do() -> None:
+    """Cases random games seldom reach: a half of forts only, a side's fort beside its own
+    army, and the battle's location with both sides in one half."""
+    state = GAME.setup(seed=3)
+    empty = [loc for loc in LOCATIONS if not board.units(state, loc)]
+
+    def unit(side, kind="army"):
+        return {"side": side, "kind": kind, "strength": 0 if kind == "fort" else 2}
+
+    on_map = state["board"]
+    on_map[empty[0]] = [[unit("union", "fort")], []]
+    on_map[empty[1]] = [[unit("union", "fort")], [unit("union")]]
+    on_map[empty[2]] = [[unit("confederate")], [unit("union", "fort"), unit("union")]]
+    on_map[empty[3]] = [[unit("confederate", "fort")], [unit("union", "fort")]]
+    on_map[empty[4]] = [[unit("union"), unit("confederate")], [unit("confederate", "fort")]]
+    state["battle"] = {"location": empty[4]}
+    for role in GAME.roles:
+        assert board.army_places(state, role) == slow_army_places(state, role)
+        assert steps.movable_from(state, role) == slow_movable_from(state, role)
+        assert steps.attack_places(state, role) == slow_attack_places(state, role)
+    places = {loc for loc, _contested, _leave in board.army_places(state, "union")}
+    assert empty[0] not in places and {empty[1], empty[2], empty[4]} <= places
+    # Elsewhere a half holds one side only, so the mixed half goes before the battle moves.
+    on_map[empty[4]] = [[unit("union")], [unit("confederate", "fort")]]
+    for location in empty[:5]:
+        state["battle"] = {"location": location}
+        for role in GAME.roles:
+            assert board.army_places(state, role) == slow_army_places(state, role)
+
+
+def test_moves_out_of_a_half_without_links_and_captures_in_sorted_order() -> None:
+    """A contested location whose side's half has no link it may take (Fort Monroe's and
+    Harpers Ferry's land halves; Cincinnati's toward the top three for the Confederates),
+    and several captures at once (kept sorted)."""
+    state = GAME.setup(seed=4)
+    on_map = state["board"]
+    on_map["fort_monroe"] = [[army("confederate")], [army("union")]]
+    on_map["harpers_ferry"] = [[army("confederate")], [army("union")]]
+    on_map["cincinnati"] = [[army("union")], [army("confederate")]]
+    for role in GAME.roles:
+        assert steps.movable_from(state, role) == slow_movable_from(state, role)
+    assert "fort_monroe" not in steps.movable_from(state, "union")
+    assert "harpers_ferry" not in steps.movable_from(state, "confederate")
+    # Cincinnati's second half leads only into the top three, closed to the Confederates.
+    assert "cincinnati" not in steps.movable_from(state, "confederate")
+    for location, data in LOCATIONS.items():
+        if data["colour"] == "union" and not board.units(state, location):
+            state["flags"][location] = "confederate"
+    expected = sorted(
+        loc
+        for loc, data in LOCATIONS.items()
+        if data["colour"] == "union" and board.control(state, loc) == "confederate"
+    )
+    assert len(expected) > 2 and board.captured(state) == expected

@@ -18,6 +18,7 @@ from rules.lincoln.data import (
     COUNTERS,
     EUROPE_END,
     LINKS,
+    LOCATION_IDS,
     LOCATIONS,
     ROLE_NAMES,
     SUPPLY_SOURCES,
@@ -113,6 +114,13 @@ def own_halves(state: State, location: str, side: str) -> tuple[int, ...]:
 
 
 #: Halves as bit masks inside the path search: bit 0 for half 0, bit 1 for half 1.
+def _mask_of(halves: Iterable[int]) -> int:
+    mask = 0
+    for half in halves:
+        mask |= 1 << half
+    return mask
+
+
 _HALF_SETS: dict[int, frozenset[int]] = {
     mask: frozenset(h for h in (0, 1) if mask >> h & 1) for mask in range(4)
 }
@@ -132,6 +140,62 @@ _PATHS: dict[str, dict[str, tuple[tuple[int, str, int], ...]]] = {
     }
     for side in ("union", "confederate")
 }
+
+
+#: For each side and location: the halves (bit mask) with a rail link that side may
+#: leave by (the Confederates' links toward the top three left out).
+LINKED_HALVES: dict[str, dict[str, int]] = {
+    side: {
+        location: _mask_of(
+            here
+            for here, there, _arrive, _index in links
+            if not (side == "confederate" and there in TOP_THREE)
+        )
+        for location, links in ADJACENT.items()
+    }
+    for side in ("union", "confederate")
+}
+
+
+def _armed(half: list[Unit]) -> bool:
+    """Whether a half holds an army (not only forts); a plain loop, quicker here than
+    ``any`` over a generator."""
+    for unit in half:  # noqa: SIM110
+        if unit["kind"] == "army":
+            return True
+    return False
+
+
+def army_places(state: State, side: str) -> list[tuple[str, bool, int]]:
+    """Every location where ``side`` has an army, in map order, with whether it is
+    contested and the halves (bit mask) ``side`` may leave it by (:func:`own_halves`).
+
+    The turn's action list asks this of every location (can a side move, where may it
+    attack), so one pass reads each half's first unit instead of asking control, contest
+    and armies location by location. Outside a battle a half holds one side only; the
+    battle's own location is read by the definitions
+    (``tests/test_lincoln_fast_paths.py`` holds it to them)."""
+    found: list[tuple[str, bool, int]] = []
+    board = state["board"]
+    battle = state["battle"]
+    fought = battle["location"] if battle is not None else None
+    for location in LOCATION_IDS:
+        first, second = board[location]
+        if location == fought:
+            if has_army(state, location, side):
+                found.append(
+                    (location, contested(state, location), _own_mask(state, location, side))
+                )
+            continue
+        one = first[0]["side"] if first else None
+        two = second[0]["side"] if second else None
+        if not ((one == side and _armed(first)) or (two == side and _armed(second))):
+            continue
+        if one is None or two is None or one == two:
+            found.append((location, False, 3))
+        else:
+            found.append((location, True, 1 if one == side else 2))
+    return found
 
 
 def _own_mask(state: State, location: str, side: str) -> int:
@@ -306,11 +370,19 @@ def take_empty(state: State, side: str, location: str) -> None:
     settle_control(state, location)
 
 
+#: The locations worth map VP, with their VP.
+VP_LOCATIONS: tuple[tuple[str, int], ...] = tuple(
+    (i, int(loc["vp"])) for i, loc in LOCATIONS.items() if loc["vp"]
+)
+#: The Union-coloured locations, in sorted order (the order of ``state["captures"]``).
+UNION_COLOURED: tuple[str, ...] = tuple(
+    sorted(i for i, loc in LOCATIONS.items() if loc["colour"] == "union")
+)
+
+
 def union_vp(state: State) -> int:
     """Map VP of every location the Union controls, plus the Blockade track's VP."""
-    vp = sum(
-        int(loc["vp"]) for i, loc in LOCATIONS.items() if loc["vp"] and control(state, i) == "union"
-    )
+    vp = sum(value for i, value in VP_LOCATIONS if control(state, i) == "union")
     return vp + int(BLOCKADE[state["blockade"]]["union_vp"])
 
 
@@ -322,14 +394,15 @@ def move_europe(state: State, toward: str, steps: int) -> int:
     return abs(int(state["europe"]) - before)
 
 
+def captured(state: State) -> list[str]:
+    """The Union-coloured locations the Confederates control, sorted."""
+    return [i for i in UNION_COLOURED if control(state, i) == "confederate"]
+
+
 def sync_captures(state: State) -> None:
     """A Union-coloured location the Confederates control is worth one Europe space to
     them; the space is given back when they lose it."""
-    held = sorted(
-        i
-        for i, loc in LOCATIONS.items()
-        if loc["colour"] == "union" and control(state, i) == "confederate"
-    )
+    held = captured(state)
     before = state["captures"]
     for location in held:
         if location not in before:

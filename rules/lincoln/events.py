@@ -23,7 +23,15 @@ from typing import TYPE_CHECKING, Any
 from rules.core import State, goto, log, plural, randbelow, seal
 from rules.lincoln import board, piles
 from rules.lincoln.common import check_europe, finish_action
-from rules.lincoln.data import BLOCKADE, CARDS, EUROPE_END, ROLE_NAMES, card_name, opponent
+from rules.lincoln.data import (
+    BLOCKADE,
+    CARDS,
+    EUROPE_END,
+    ROLE_NAMES,
+    SUPPLY_SOURCES,
+    card_name,
+    opponent,
+)
 
 if TYPE_CHECKING:
     from rules.core import Game
@@ -83,11 +91,20 @@ def raise_places(state: State, role: str, strength: int) -> list[str]:
     return sorted(board.supplied(state, role))
 
 
+def can_raise(state: State, role: str, strength: int) -> bool:
+    """Whether ``raise_places`` offers anything, without tracing supply: a side's supply
+    sources it controls are among its supplied locations, and with none it supplies
+    nothing (the turn asks this of every Action and Free action card it lists)."""
+    return state["stock"][role]["armies"][str(strength)] > 0 and any(
+        board.control(state, source) == role for source in SUPPLY_SOURCES[role]
+    )
+
+
 def playable(state: State, role: str, card: str) -> bool:
     """An Action or Free action card may be played when it would do something."""
     for op in CARDS[card]["event"]:
         kind = op["op"]
-        if kind == "raise" and raise_places(state, role, int(op["strength"])):
+        if kind == "raise" and can_raise(state, role, int(op["strength"])):
             return True
         if kind == "europe" and europe_room(state, role):
             return True
@@ -140,7 +157,7 @@ def resume(game: Game, state: State) -> None:
             seal(state)
         elif kind == "raise":
             strength = int(op["strength"])
-            if raise_places(state, role, strength):
+            if can_raise(state, role, strength):
                 state["doing"] = {"kind": "raise", "strength": strength, "at": None}
                 goto(game, state, "place")
                 return

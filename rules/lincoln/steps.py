@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 
 ACTIONS_PER_TURN = 2
 
+#: ``board.army_places``: (location, contested, halves it may be left by).
+Armies = list[tuple[str, bool, int]]
+
 
 def _player(state: State) -> str:
     return str(state["turn"]["player"])
@@ -102,6 +105,39 @@ def deployable(state: State, role: str, card: str) -> bool:
     if kind == "ship":
         return events.blockade_room(state, role)
     return events.europe_room(state, role)
+
+
+def deployable_cards(state: State, role: str, cards: list[str]) -> list[str]:
+    """The cards of ``cards`` (cards of the hand) that are :func:`deployable`, in order.
+
+    The turn lists every card of the hand, so whether the side holds a supply source and
+    a port, and how many naval cards it holds, are read once for all of them rather than
+    per card (``tests/test_lincoln_fast_paths.py`` holds it to the definition)."""
+    hand = _hand(state, role)
+    others = len(hand) - 1
+    stock = state["stock"][role]
+    source = any(board.control(state, s) == role for s in SUPPLY_SOURCES[role])
+    port = any(board.control(state, p) == role for p in PORTS)
+    navals = sum(1 for c in hand if CARDS[c]["icons"]["naval"])
+    found: list[str] = []
+    for card in cards:
+        data = CARDS[card]
+        top = data["top"]
+        kind, cost = top["kind"], int(top["cost"])
+        if kind == "none":
+            continue
+        if kind in ("army", "fort"):
+            counters = stock["armies"][str(top["strength"])] if kind == "army" else stock["forts"]
+            naval_left = navals - (1 if data["icons"]["naval"] else 0)
+            if counters > 0 and (
+                (others >= cost and source) or (others >= cost + 1 and naval_left > 0 and port)
+            ):
+                found.append(card)
+        elif others >= cost and (
+            events.blockade_room(state, role) if kind == "ship" else events.europe_room(state, role)
+        ):
+            found.append(card)
+    return found
 
 
 def _top_text(card: str) -> str:
@@ -243,19 +279,28 @@ class Pay(Step):
 
 
 def _can_move_from(state: State, role: str, loc: str) -> bool:
+    """The definition: ``role`` has an army in ``loc`` that can go somewhere."""
     return board.has_army(state, loc, role) and bool(
         board.adjacent_arrivals(state, role, loc) or board.arrivals(state, role, loc)
     )
 
 
-def movable_from(state: State, role: str) -> list[str]:
-    return [loc for loc in LOCATIONS if _can_move_from(state, role, loc)]
+def movable_from(state: State, role: str, armies: Armies | None = None) -> list[str]:
+    """Every location whose armies can move (:func:`_can_move_from`), in map order.
+
+    Any move, however far, starts along a link out of a half the armies may leave by, so
+    a location's armies can move exactly when one of those halves has a link the side may
+    take (``board.LINKED_HALVES``); ``armies`` is ``board.army_places`` when the caller
+    has it already."""
+    linked = board.LINKED_HALVES[role]
+    if armies is None:
+        armies = board.army_places(state, role)
+    return [loc for loc, _contested, leave in armies if leave & linked[loc]]
 
 
-def can_move(state: State, role: str) -> bool:
-    """Whether ``movable_from`` lists anything, stopping at the first army that can move
-    (the turn's action list only asks whether a move is possible)."""
-    return any(_can_move_from(state, role, loc) for loc in LOCATIONS)
+def can_move(state: State, role: str, armies: Armies | None = None) -> bool:
+    """Whether ``movable_from`` lists anything (the turn's action list only asks this)."""
+    return bool(movable_from(state, role, armies))
 
 
 def move_destinations(state: State, role: str, start: str) -> list[str]:
@@ -578,10 +623,12 @@ class NavalPick(Step):
 # ------------------------------------------------------------------------ the turn
 
 
-def attack_places(state: State, role: str) -> list[str]:
-    return [
-        loc for loc in LOCATIONS if board.contested(state, loc) and board.has_army(state, loc, role)
-    ]
+def attack_places(state: State, role: str, armies: Armies | None = None) -> list[str]:
+    """Contested locations where ``role`` has an army, in map order; ``armies`` is
+    ``board.army_places`` when the caller has it already."""
+    if armies is None:
+        armies = board.army_places(state, role)
+    return [loc for loc, contested, _leave in armies if contested]
 
 
 def free_cards(state: State, role: str) -> list[str]:
@@ -645,16 +692,17 @@ class Turn(Step):
             return actions
         # A side run by the Fate Die builds its action on a card the die allows.
         ruled = fate.restrict(state, role, hand)
-        deploy = [c for c in ruled if deployable(state, role, c)]
+        deploy = deployable_cards(state, role, ruled)
         if deploy:
             actions["deploy"] = options(deploy)
+        armies = board.army_places(state, role)
         trains = fate.restrict(state, role, train_cards(state, role))
-        if trains and can_move(state, role):
+        if trains and can_move(state, role, armies):
             actions["move"] = options(trains)
         navals = fate.restrict(state, role, naval_cards(state, role))
         if role == "union" and navals and can_sail(state, role):
             actions["naval"] = options(navals)
-        attacks = attack_places(state, role)
+        attacks = attack_places(state, role, armies)
         if attacks:
             actions["attack"] = options(attacks)
         if hand:
