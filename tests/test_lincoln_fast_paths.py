@@ -4,6 +4,7 @@ engine speed for search). Checked at every position of random games."""
 from __future__ import annotations
 
 import copy
+import itertools
 import random
 
 import pytest
@@ -276,3 +277,53 @@ def test_moves_out_of_a_half_without_links_and_captures_in_sorted_order() -> Non
         if data["colour"] == "union" and board.control(state, loc) == "confederate"
     )
     assert len(expected) > 2 and board.captured(state) == expected
+
+
+def slow_supplied(state, side):
+    """``board.supplied`` as first written, on the plain path search."""
+    sources = [(s, (0, 1)) for s in SUPPLY_SOURCES[side] if board.control(state, s) == side]
+    reach = slow_passable(state, side, sources)
+    return {loc for loc in reach if board.control(state, loc) == side}
+
+
+def slow_arrivals(state, side, start):
+    """``board.arrivals`` as first written, on the plain path search."""
+    halves = board.own_halves(state, start, side) or tuple(
+        h for h in (0, 1) if board.half_side(state, start, h) == side
+    )
+    found = {}
+    for location, leave in slow_passable(state, side, [(start, halves)]).items():
+        for here, there, arrive, index in board.ADJACENT[location]:
+            if here not in leave or there == start:
+                continue
+            if side == "confederate" and there in board.TOP_THREE:
+                continue
+            way = (location, arrive, index)
+            if way not in found.setdefault(there, []):
+                found[there].append(way)
+    return found
+
+
+def test_path_searches_kept_per_board_reading_agree_with_the_plain_search() -> None:
+    """``board.own_masks`` against ``_own_mask`` location by location, and supply and
+    arrivals (kept per reading of the board) against the plain search, in their order, at
+    every position of several games (battles included) and of the hand-made cases."""
+    battles = far = 0
+    made = GAME.setup(seed=3)
+    made["board"]["st_louis"] = [[army("union"), army("confederate")], []]
+    made["battle"] = {"location": "st_louis"}
+    games = (s for seed in range(15, 19) for s in positions(seed, limit=500))
+    for state in itertools.chain([made], games):  # lazily: a game's positions are one state
+        battles += state["battle"] is not None
+        for side in GAME.roles:
+            masks = board.own_masks(state, side)
+            assert masks == tuple(board._own_mask(state, loc, side) for loc in LOCATIONS)
+            assert board.supplied(state, side) == slow_supplied(state, side)
+            assert board.supplied_in_order(state, side) == sorted(slow_supplied(state, side))
+            for start in LOCATIONS:
+                if not board.units(state, start, side):
+                    continue
+                fast, slow = board.arrivals(state, side, start), slow_arrivals(state, side, start)
+                assert fast == slow and list(fast) == list(slow)
+                far += len(fast) > len(board.adjacent_arrivals(state, side, start))
+    assert battles > 10 and far > 100

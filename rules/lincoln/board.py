@@ -9,6 +9,7 @@ until the battle is decided.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from rules.core import State, log
@@ -214,36 +215,65 @@ def _own_mask(state: State, location: str, side: str) -> int:
     return 0
 
 
-def passable(
-    state: State, side: str, starts: Iterable[tuple[str, tuple[int, ...]]]
-) -> dict[str, frozenset[int]]:
-    """Every location reachable along rail links through friendly locations from
-    ``starts`` (location, halves one may leave by), with the halves one may leave it by.
+#: Each location's place in map order: the index of its entry in :func:`own_masks`.
+_INDEX: dict[str, int] = {location: i for i, location in enumerate(LOCATION_IDS)}
 
-    Supply and every move trace paths here, so the search keeps halves as bit masks and
-    works out each location's passable halves once (nothing moves meanwhile); the
-    locations come out in the order a plain search of sets finds them
-    (``tests/test_lincoln_fast_paths.py`` holds it to that form)."""
+#: :data:`_PATHS` with each location reached also given by its index.
+_PATHS_BY_INDEX: dict[str, dict[str, tuple[tuple[int, str, int, int], ...]]] = {
+    side: {
+        location: tuple((here, there, _INDEX[there], arrive) for here, there, arrive in links)
+        for location, links in paths.items()
+    }
+    for side, paths in _PATHS.items()
+}
+
+
+def own_masks(state: State, side: str) -> tuple[int, ...]:
+    """:func:`_own_mask` of every location, in map order, read in one pass.
+
+    This is all a path search reads of the board, so it also keys the searches' memos
+    below. Outside a battle a half holds one side only, so its first unit tells; the
+    battle's own location is read by the definition."""
+    board = state["board"]
+    flags = state["flags"]
+    battle = state["battle"]
+    fought = battle["location"] if battle is not None else None
+    masks: list[int] = []
+    for location in LOCATION_IDS:
+        first, second = board[location]
+        if location == fought:
+            masks.append(_own_mask(state, location, side))
+        elif first and second:
+            one, two = first[0]["side"], second[0]["side"]
+            if one == two:
+                masks.append(3 if one == side else 0)
+            else:
+                masks.append(1 if one == side else 2)
+        elif first or second:
+            masks.append(3 if (first or second)[0]["side"] == side else 0)
+        else:
+            flag = flags.get(location)
+            masks.append(3 if (flag if flag is not None else COLOUR[location]) == side else 0)
+    return tuple(masks)
+
+
+def _reach(side: str, masks: tuple[int, ...], starts: Iterable[tuple[str, int]]) -> dict[str, int]:
+    """The path search of :func:`passable` on :func:`own_masks`: location -> the halves
+    (bit mask) one may leave it by, in the order the search first reaches them."""
     reached: dict[str, int] = {}
     queue: list[tuple[str, int]] = []
-    own_of: dict[str, int] = {}
-    for location, halves in starts:
-        mask = 0
-        for half in halves:
-            mask |= 1 << half
+    for location, mask in starts:
         new = mask & ~reached.get(location, 0)
         if new:
             reached[location] = reached.get(location, 0) | new
             queue.append((location, new))
-    paths = _PATHS[side]
+    paths = _PATHS_BY_INDEX[side]
     while queue:
         location, leaving = queue.pop()
-        for here_bit, there, arrive_bit in paths[location]:
+        for here_bit, there, index, arrive_bit in paths[location]:
             if not leaving & here_bit:
                 continue
-            own = own_of.get(there)
-            if own is None:
-                own = own_of[there] = _own_mask(state, there, side)
+            own = masks[index]
             if own == 3:
                 onward = 3
             elif own & arrive_bit:
@@ -254,35 +284,75 @@ def passable(
             if new:
                 reached[there] = reached.get(there, 0) | new
                 queue.append((there, new))
+    return reached
+
+
+def passable(
+    state: State, side: str, starts: Iterable[tuple[str, tuple[int, ...]]]
+) -> dict[str, frozenset[int]]:
+    """Every location reachable along rail links through friendly locations from
+    ``starts`` (location, halves one may leave by), with the halves one may leave it by.
+
+    Supply and every move trace paths here, so the search keeps halves as bit masks and
+    reads each location's passable halves once (nothing moves meanwhile); the locations
+    come out in the order a plain search of sets finds them
+    (``tests/test_lincoln_fast_paths.py`` holds it to that form)."""
+    masked = [(location, _mask_of(halves)) for location, halves in starts]
+    reached = _reach(side, own_masks(state, side), masked)
     return {location: _HALF_SETS[mask] for location, mask in reached.items()}
+
+
+@lru_cache(maxsize=256)
+def _supplied(side: str, masks: tuple[int, ...]) -> tuple[str, ...]:
+    """:func:`supplied` for a board read as :func:`own_masks`, sorted. A pure function of
+    its arguments, so it is kept: listing the places and taking one trace the same supply."""
+    sources = [(s, 3) for s in SUPPLY_SOURCES[side] if masks[_INDEX[s]] == 3]
+    reached = _reach(side, masks, sources)
+    return tuple(sorted(loc for loc in reached if masks[_INDEX[loc]] == 3))
 
 
 def supplied(state: State, side: str) -> set[str]:
     """Locations ``side`` controls that trace a rail path to one of its supply sources it
-    controls (through friendly locations, and through a contested one only via its half)."""
-    sources = [(s, (0, 1)) for s in SUPPLY_SOURCES[side] if control(state, s) == side]
-    return {loc for loc in passable(state, side, sources) if control(state, loc) == side}
+    controls (through friendly locations, and through a contested one only via its half).
+    A side controls exactly the locations it may pass by both halves."""
+    return set(_supplied(side, own_masks(state, side)))
 
 
-def arrivals(state: State, side: str, start: str) -> dict[str, list[tuple[str, int, int]]]:
-    """Where one army may move from ``start`` along friendly links: for each destination,
-    the ways in (previous location, half entered, link index). Movement ends on entering
-    an enemy-occupied or enemy-controlled location; friendly ones may be passed through."""
-    halves = own_halves(state, start, side) or tuple(
-        h for h in (0, 1) if half_side(state, start, h) == side
-    )
-    reach = passable(state, side, [(start, halves)])
+def supplied_in_order(state: State, side: str) -> list[str]:
+    """:func:`supplied`, sorted (the order places are offered in)."""
+    return list(_supplied(side, own_masks(state, side)))
+
+
+Ways = tuple[tuple[str, tuple[tuple[str, int, int], ...]], ...]
+
+
+@lru_cache(maxsize=256)
+def _arrivals(side: str, masks: tuple[int, ...], start: str) -> Ways:
+    """:func:`arrivals` for a board read as :func:`own_masks`. A pure function of its
+    arguments, so it is kept: listing the destinations and taking one trace the same paths."""
+    reach = _reach(side, masks, [(start, masks[_INDEX[start]])])
     found: dict[str, list[tuple[str, int, int]]] = {}
     for location, leave in reach.items():
         for here, there, arrive, index in ADJACENT[location]:
-            if here not in leave or there == start:
+            if not leave >> here & 1 or there == start:
                 continue
             if side == "confederate" and there in TOP_THREE:
                 continue
             way = (location, arrive, index)
             if way not in found.setdefault(there, []):
                 found[there].append(way)
-    return found
+    return tuple((there, tuple(ways)) for there, ways in found.items())
+
+
+def arrivals(state: State, side: str, start: str) -> dict[str, list[tuple[str, int, int]]]:
+    """Where one army may move from ``start`` along friendly links: for each destination,
+    the ways in (previous location, half entered, link index). Movement ends on entering
+    an enemy-occupied or enemy-controlled location; friendly ones may be passed through.
+
+    Armies leave ``start`` by the halves :func:`own_halves` gives (where they stand, the
+    location is theirs or contested, so those are the halves their units hold)."""
+    found = _arrivals(side, own_masks(state, side), start)
+    return {there: list(ways) for there, ways in found}
 
 
 def adjacent_arrivals(state: State, side: str, start: str) -> dict[str, tuple[int, int]]:

@@ -88,7 +88,7 @@ def move_blockade(state: State, role: str, steps: int) -> int:
 def raise_places(state: State, role: str, strength: int) -> list[str]:
     if state["stock"][role]["armies"][str(strength)] <= 0:
         return []
-    return sorted(board.supplied(state, role))
+    return board.supplied_in_order(state, role)
 
 
 def can_raise(state: State, role: str, strength: int) -> bool:

@@ -65,7 +65,7 @@ def deploy_places(state: State, role: str, card: str) -> dict[str, bool]:
     others = len(_hand(state, role)) - 1
     places: dict[str, bool] = {}
     if others >= cost:
-        places = {loc: False for loc in sorted(board.supplied(state, role))}
+        places = {loc: False for loc in board.supplied_in_order(state, role)}
     if others >= cost + 1 and naval_cards(state, role, exclude=(card,)):
         for port in PORTS:
             if port not in places and board.control(state, port) == role:
