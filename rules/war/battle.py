@@ -17,18 +17,39 @@ State layout (all ids; card facts come from ``rules.war.cards``)::
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from rules.core import State, deck, log
 from rules.core.deck import Piles
 from rules.core.undo import seal
-from rules.war.cards import SIDES, card, cards
+from rules.war.cards import SIDES, Boost, card, cards
 
 COLUMNS = ("left", "centre", "right")
 COLUMN_LABELS = {"left": "Left", "centre": "Centre", "right": "Right"}
 SIDE_NAMES = {"union": "Union", "confederate": "Confederacy"}
 ADJECTIVE = {"union": "Union", "confederate": "Confederate"}
+
+
+# Card facts by id, as plain tables: every flip, draw and total reads them, and a dict or
+# set look-up is the cheapest way there is (``rules.war.cards`` stays the source).
+
+#: What each card counts in a column before boosts and modifiers: an Event counts zero
+#: (rule 4), a unit or commander its printed value.
+WORTH: dict[str, int] = {cid: 0 if c.is_event else c.value for cid, c in cards().items()}
+#: Each card's kind, which boosts and per-card modifiers select on.
+KIND: dict[str, str] = {cid: c.kind for cid, c in cards().items()}
+#: The Event cards.
+EVENTS = frozenset(cid for cid, c in cards().items() if c.is_event)
+#: The cards marked "play another card immediately".
+PLAYS_ANOTHER = frozenset(cid for cid, c in cards().items() if c.another)
+#: The commanders that carry a boost, and their boosts.
+BOOSTS: dict[str, Boost] = {cid: c.boost for cid, c in cards().items() if c.boost is not None}
+BOOSTERS = frozenset(BOOSTS)
+#: Each card as the log names it: its name and, for fighting cards, its value.
+DESCRIPTIONS: dict[str, str] = {
+    cid: f"{c.name} (event)" if c.is_event else f"{c.name} ({c.value})"
+    for cid, c in cards().items()
+}
 
 
 def opponent(role: str) -> str:
@@ -82,7 +103,7 @@ def draw(state: State, role: str) -> str | None:
     closes the undo window.
     """
 
-    here = side(state, role)
+    here = state["sides"][role]
     pile: list[str] = here["deck"]
     if pile:
         # What deck.draw does with cards left, without its reshuffle machinery: battles
@@ -99,22 +120,21 @@ def draw(state: State, role: str) -> str | None:
 def alive(state: State, role: str) -> int:
     """Cards of ``role`` not in the Graveyard: its forces still alive."""
     here = side(state, role)
-    on_field = sum(len(stack(state, column, role)) for column in COLUMNS)
-    return (
+    count = (
         len(here["deck"])
         + len(here["hand"])
         + len(here["placed"])
         + len(here["beside"])
         + len(here["survivors"])
-        + on_field
     )
+    for column in COLUMNS:
+        count += len(stack(state, column, role))
+    return count
 
 
-@cache
 def describe(cid: str) -> str:
-    """A card as the log names it: its name and, for fighting cards, its value."""
-    c = card(cid)
-    return f"{c.name} (event)" if c.is_event else f"{c.name} ({c.value})"
+    """A card as the log names it (see ``DESCRIPTIONS``)."""
+    return DESCRIPTIONS[cid]
 
 
 # ------------------------------------------------------------- cards into columns
@@ -127,17 +147,17 @@ def play_late(state: State, role: str, column: str, cid: str, how: str) -> None:
     Such a card, and every card its chain brings, is played to the column normally; if it
     is an Event, the event is ignored and it counts zero (rule 4 note, rule 6 note).
     """
-    stack(state, column, role).append(cid)
-    log(state, f"{ADJECTIVE[role]} {how} {describe(cid)} on the {column}.")
-    current = card(cid)
-    while current.another:
+    pile = stack(state, column, role)
+    pile.append(cid)
+    log(state, f"{ADJECTIVE[role]} {how} {DESCRIPTIONS[cid]} on the {column}.")
+    while cid in PLAYS_ANOTHER:
         nxt = draw(state, role)
         if nxt is None:
             log(state, f"The {ADJECTIVE[role]} side has no card left to play on it.")
             return
-        stack(state, column, role).append(nxt)
-        log(state, f"{ADJECTIVE[role]} plays another: {describe(nxt)} on the {column}.")
-        current = card(nxt)
+        cid = nxt
+        pile.append(cid)
+        log(state, f"{ADJECTIVE[role]} plays another: {DESCRIPTIONS[cid]} on the {column}.")
 
 
 # ----------------------------------------------------------------------- totals
@@ -185,41 +205,55 @@ def column_total(state: State, role: str, column: str) -> int:
 
     The sum of :func:`card_points` over the column, plus the flat column modifiers, never
     below zero. Totals are asked for at every tie and by every view and policy, so this
-    gathers the side's boosts and this column's modifiers once instead of once per card
-    (``test_column_total_is_the_sum_of_card_points`` holds the two to the same rules).
+    gathers the boosts that reach the column and its modifiers once instead of once per
+    card, and when there are none it just adds up the printed values
+    (``test_column_total_is_the_sum_of_card_points`` holds it to the per-card rules).
     """
-    cards_here = stack(state, column, role)
+    columns = state["columns"]
+    cards_here: list[str] = columns[column][role]
     if not cards_here:
         return 0
-    lookup = cards()
-    boosts = [
-        (other_column, other_index, boost)
-        for other_column in COLUMNS
-        for other_index, other_id in enumerate(stack(state, other_column, role))
-        if (boost := lookup[other_id].boost) is not None
-    ]
+    boosts = _boosts_reaching(columns, role, column)
     modifiers = [m for m in state["modifiers"] if m["side"] == role and column in m["columns"]]
+    if not boosts and not modifiers:
+        # Nothing modifies these cards: each counts its worth, which is never negative.
+        return sum(map(WORTH.__getitem__, cards_here))
     total = 0
-    for index, cid in enumerate(cards_here):
-        this = lookup[cid]
-        if this.kind == "event":
+    for cid in cards_here:
+        kind = KIND[cid]
+        if kind == "event":
             continue
-        points = this.value
-        for other_column, other_index, boost in boosts:
-            if other_column == column and other_index == index:
-                continue
-            if boost.unit is not None and boost.unit != this.kind:
-                continue
-            if boost.where == "battlefield" or other_column == column:
+        points = WORTH[cid]
+        for source, boost in boosts:
+            # A commander does not boost itself (a card is in one place only).
+            if source != cid and (boost.unit is None or boost.unit == kind):
                 points += boost.amount
         for modifier in modifiers:
-            if modifier["unit"] is not None and modifier["unit"] == this.kind:
+            if modifier["unit"] is not None and modifier["unit"] == kind:
                 points += modifier["amount"]
         total += max(0, points)
     for modifier in modifiers:
         if modifier["unit"] is None:
             total += modifier["amount"]
     return max(0, total)
+
+
+def _boosts_reaching(
+    columns: dict[str, dict[str, list[str]]], role: str, column: str
+) -> list[tuple[str, Boost]]:
+    """``(commander, boost)`` for each boost of ``role``'s commanders that reaches
+    ``column``: those in it, and those elsewhere that boost the whole battlefield. Most
+    columns hold no commander with a boost, which one set test tells."""
+    found = []
+    for other_column in COLUMNS:
+        pile = columns[other_column][role]
+        if BOOSTERS.isdisjoint(pile):
+            continue
+        for cid in pile:
+            boost = BOOSTS.get(cid)
+            if boost is not None and (other_column == column or boost.where == "battlefield"):
+                found.append((cid, boost))
+    return found
 
 
 # ------------------------------------------------------------------- resolution

@@ -38,6 +38,9 @@ from rules.war.battle import (
     ADJECTIVE,
     COLUMN_LABELS,
     COLUMNS,
+    DESCRIPTIONS,
+    EVENTS,
+    PLAYS_ANOTHER,
     SIDE_NAMES,
     alive,
     column_total,
@@ -49,7 +52,7 @@ from rules.war.battle import (
     side,
     stack,
 )
-from rules.war.cards import SIDES, card
+from rules.war.cards import SIDES, card, cards
 
 if TYPE_CHECKING:
     from rules.core import Game
@@ -88,29 +91,24 @@ class Flip(Step):
 
     def flip_column(self, state: State, role: str, column: str) -> None:
         """One opening card for ``column``, and the cards its "play another" calls for."""
-        current = self.opening_card(state, role, column)
-        while current is not None and card(current).another:
-            current = self.opening_card(state, role, column, chained=True)
+        pile = stack(state, column, role)
+        verb = "flips"
+        while (cid := self.opening_card(state, role)) is not None:
+            pile.append(cid)
+            log(state, f"{ADJECTIVE[role]} {verb} {DESCRIPTIONS[cid]} on the {column}.")
+            if cid not in PLAYS_ANOTHER:
+                return
+            verb = "plays another:"
 
-    def opening_card(
-        self, state: State, role: str, column: str, chained: bool = False
-    ) -> str | None:
-        """Flip cards until one can stand in ``column``: an Event goes beside the
-        battlefield (its directions are followed in step 4) and the next card is flipped
-        in its place. None when the side has no card left."""
-        while True:
-            cid = draw(state, role)
-            if cid is None:
-                return None
-            if card(cid).is_event:
-                side(state, role)["beside"].append(cid)
-                state["event_queue"].append([role, cid])
-                log(state, f"{ADJECTIVE[role]} flips {card(cid).name}: beside the battlefield.")
-                continue
-            stack(state, column, role).append(cid)
-            verb = "plays another:" if chained else "flips"
-            log(state, f"{ADJECTIVE[role]} {verb} {describe(cid)} on the {column}.")
-            return cid
+    def opening_card(self, state: State, role: str) -> str | None:
+        """The next card that can stand in a column: an Event flipped on the way goes
+        beside the battlefield (its directions are followed in step 4) and the next card
+        is flipped in its place. None when the side has no card left."""
+        while (cid := draw(state, role)) in EVENTS:
+            side(state, role)["beside"].append(cid)
+            state["event_queue"].append([role, cid])
+            log(state, f"{ADJECTIVE[role]} flips {card(cid).name}: beside the battlefield.")
+        return cid
 
 
 class FollowEvents(Step):
@@ -137,9 +135,26 @@ class DrawReinforcements(Step):
                 here["hand"].append(cid)
             here["committed"] = not here["hand"]
             if here["hand"]:
-                drawn = ", ".join(describe(c) for c in here["hand"])
+                drawn = ", ".join(map(describe, here["hand"]))
                 private_log(state, role, f"Battle {state['battle']}: you draw {drawn}.")
         goto(game, state, "position")
+
+
+#: Each card's placement args, "column:card" for every column in order: ready-made, as
+#: the placements are listed before every decision of step 3.
+_PLACE_ARGS: dict[str, tuple[str, ...]] = {
+    cid: tuple(f"{column}:{cid}" for column in COLUMNS) for cid in cards()
+}
+
+
+def placements(hand: list[str], placed: list[list[str]]) -> list[int | str]:
+    """Every "column:card" a side may place: each card of its hand on each column it has
+    not yet reinforced, card by card. Before the first placement every column is free,
+    and the args come ready-made."""
+    if not placed:
+        return [arg for cid in hand for arg in _PLACE_ARGS[cid]]
+    taken = {column for column, _ in placed}
+    return [f"{column}:{cid}" for cid in hand for column in COLUMNS if column not in taken]
 
 
 #: The sides still to commit, by the (Union, Confederate) commit flags.
@@ -165,15 +180,10 @@ class PositionReinforcements(Step):
         sides = state["sides"]
         return _UNCOMMITTED[sides["union"]["committed"], sides["confederate"]["committed"]]
 
-    def free_columns(self, state: State, role: str) -> list[str]:
-        taken = {column for column, _ in side(state, role)["placed"]}
-        return [column for column in COLUMNS if column not in taken]
-
     def actions(self, game: Game, state: State, role: str) -> Actions:
         here = side(state, role)
         if here["hand"]:
-            free = self.free_columns(state, role)
-            return {"place": [f"{column}:{cid}" for cid in here["hand"] for column in free]}
+            return {"place": placements(here["hand"], here["placed"])}
         return {"done": True}
 
     def prompt(self, game: Game, state: State, role: str) -> str:

@@ -1,0 +1,73 @@
+"""War's shortcuts on the simulation path (issue 12, engine speed), each held to the plain
+definition it stands for: the card tables to the cards, and the rest at every position of
+random games."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from rules.war import GAME as WAR
+from rules.war.battle import (
+    BOOSTS,
+    COLUMNS,
+    DESCRIPTIONS,
+    EVENTS,
+    KIND,
+    PLAYS_ANOTHER,
+    WORTH,
+)
+from rules.war.cards import SIDES, card, cards
+from rules.war.steps import placements
+
+
+def positions(seeds: range) -> Iterator[dict[str, Any]]:
+    """Every state of random games (checked path, no undo), one seed each."""
+    for seed in seeds:
+        chooser = random.Random(seed)
+        state = WAR.setup(seed=seed)
+        while WAR.outcome(state) is None:
+            yield state
+            role = chooser.choice(WAR.active_roles(state))
+            legal = WAR.legal_actions(state, role)
+            verb = chooser.choice(sorted(v for v in legal if v != "undo"))
+            args = legal[verb]
+            arg = chooser.choice(args) if isinstance(args, list) else None
+            state = WAR.act(state, role, verb, arg, record_undo=False)
+        yield state
+
+
+def test_card_tables_say_what_the_cards_say() -> None:
+    """Each table read on the hot path agrees with ``card(id)`` for every card."""
+    for cid in cards():
+        this = card(cid)
+        assert WORTH[cid] == (0 if this.is_event else this.value)
+        assert KIND[cid] == this.kind
+        assert (cid in EVENTS) == this.is_event
+        assert (cid in PLAYS_ANOTHER) == this.another
+        assert BOOSTS.get(cid) == this.boost
+        worth = "event" if this.is_event else this.value
+        assert DESCRIPTIONS[cid] == f"{this.name} ({worth})"
+
+
+def test_placements_are_each_card_on_each_free_column() -> None:
+    """The ready-made placement args match the rule: every card in hand, in hand order,
+    on every column not yet reinforced, in column order."""
+    compared = with_placed = 0
+    for state in positions(range(25)):
+        for role in SIDES:
+            here = state["sides"][role]
+            if not here["hand"]:
+                continue
+            taken = [column for column, _ in here["placed"]]
+            plain = [
+                f"{column}:{cid}"
+                for cid in here["hand"]
+                for column in COLUMNS
+                if column not in taken
+            ]
+            assert placements(here["hand"], here["placed"]) == plain
+            compared += 1
+            with_placed += bool(taken)
+    assert compared > 1_000 and with_placed > 500
