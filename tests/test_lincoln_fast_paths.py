@@ -305,7 +305,8 @@ def slow_arrivals(state, side, start):
 
 
 def test_path_searches_kept_per_board_reading_agree_with_the_plain_search() -> None:
-    """``board.own_masks`` against ``_own_mask`` location by location, and supply and
+    """``board.own_masks``, ``controllers``, ``holds_any`` and ``army_in_any`` against the
+    definitions location by location, and supply and
     arrivals (kept per reading of the board) against the plain search, in their order, at
     every position of several games (battles included) and of the hand-made cases."""
     battles = far = 0
@@ -315,7 +316,17 @@ def test_path_searches_kept_per_board_reading_agree_with_the_plain_search() -> N
     games = (s for seed in range(15, 19) for s in positions(seed, limit=500))
     for state in itertools.chain([made], games):  # lazily: a game's positions are one state
         battles += state["battle"] is not None
+        assert board.controllers(state, LOCATIONS) == [
+            board.control(state, loc) for loc in LOCATIONS
+        ]
         for side in GAME.roles:
+            for where in (SUPPLY_SOURCES[side], PORTS, LOCATIONS):
+                assert board.holds_any(state, side, where) == any(
+                    board.control(state, loc) == side for loc in where
+                )
+                assert board.army_in_any(state, side, where) == any(
+                    board.has_army(state, loc, side) for loc in where
+                )
             masks = board.own_masks(state, side)
             assert masks == tuple(board._own_mask(state, loc, side) for loc in LOCATIONS)
             assert board.supplied(state, side) == slow_supplied(state, side)

@@ -103,6 +103,47 @@ def has_army(state: State, location: str, side: str) -> bool:
     )
 
 
+def army_in_any(state: State, side: str, locations: Iterable[str]) -> bool:
+    """Whether ``side`` has an army in any of ``locations`` (:func:`has_army` of each, in
+    plain loops: the turn asks it of every port)."""
+    board = state["board"]
+    for location in locations:
+        for half in board[location]:
+            for unit in half:
+                if unit["side"] == side and unit["kind"] == "army":
+                    return True
+    return False
+
+
+def controllers(state: State, locations: Iterable[str]) -> list[str | None]:
+    """:func:`control` of each of ``locations``, in one loop (VP and Europe captures read
+    a dozen locations after every action). Outside a battle a half holds one side, so
+    its first unit tells; the battle's own location is read by :func:`control`."""
+    board = state["board"]
+    flags = state["flags"]
+    battle = state["battle"]
+    fought = battle["location"] if battle is not None else None
+    found: list[str | None] = []
+    for location in locations:
+        first, second = board[location]
+        if location == fought:
+            found.append(control(state, location))
+        elif first:
+            one: str = first[0]["side"]
+            found.append(one if not second or second[0]["side"] == one else None)
+        elif second:
+            found.append(second[0]["side"])
+        else:
+            flag: str | None = flags.get(location)
+            found.append(flag if flag is not None else COLOUR[location])
+    return found
+
+
+def holds_any(state: State, side: str, locations: Iterable[str]) -> bool:
+    """Whether ``side`` controls any of ``locations``."""
+    return side in controllers(state, locations)
+
+
 def own_halves(state: State, location: str, side: str) -> tuple[int, ...]:
     """The halves through which ``side`` may pass a location: both when it controls it,
     the half it occupies when the location is contested, none otherwise."""
@@ -182,20 +223,24 @@ def army_places(state: State, side: str) -> list[tuple[str, bool, int]]:
     fought = battle["location"] if battle is not None else None
     for location in LOCATION_IDS:
         first, second = board[location]
+        if not first and not second:
+            continue
         if location == fought:
             if has_army(state, location, side):
                 found.append(
                     (location, contested(state, location), _own_mask(state, location, side))
                 )
-            continue
-        one = first[0]["side"] if first else None
-        two = second[0]["side"] if second else None
-        if not ((one == side and _armed(first)) or (two == side and _armed(second))):
-            continue
-        if one is None or two is None or one == two:
-            found.append((location, False, 3))
-        else:
-            found.append((location, True, 1 if one == side else 2))
+        elif not first:
+            if second[0]["side"] == side and _armed(second):
+                found.append((location, False, 3))
+        elif first[0]["side"] == side:
+            if second and second[0]["side"] != side:
+                if _armed(first):
+                    found.append((location, True, 1))
+            elif _armed(first) or _armed(second):
+                found.append((location, False, 3))
+        elif second and second[0]["side"] == side and _armed(second):
+            found.append((location, True, 2))
     return found
 
 
@@ -326,21 +371,38 @@ def supplied_in_order(state: State, side: str) -> list[str]:
 Ways = tuple[tuple[str, tuple[tuple[str, int, int], ...]], ...]
 
 
+#: Rail links out of each location by side, as :func:`_arrivals` reads them: (bit of the
+#: half left by, location reached, the way in: (this location, half entered, link index));
+#: the Confederates' lists leave out the three locations they may never enter.
+_WAYS_OUT: dict[str, dict[str, tuple[tuple[int, str, tuple[str, int, int]], ...]]] = {
+    side: {
+        location: tuple(
+            (1 << here, there, (location, arrive, index))
+            for here, there, arrive, index in links
+            if not (side == "confederate" and there in TOP_THREE)
+        )
+        for location, links in ADJACENT.items()
+    }
+    for side in ("union", "confederate")
+}
+
+
 @lru_cache(maxsize=256)
 def _arrivals(side: str, masks: tuple[int, ...], start: str) -> Ways:
     """:func:`arrivals` for a board read as :func:`own_masks`. A pure function of its
     arguments, so it is kept: listing the destinations and taking one trace the same paths."""
     reach = _reach(side, masks, [(start, masks[_INDEX[start]])])
     found: dict[str, list[tuple[str, int, int]]] = {}
+    ways_out = _WAYS_OUT[side]
     for location, leave in reach.items():
-        for here, there, arrive, index in ADJACENT[location]:
-            if not leave >> here & 1 or there == start:
+        for here_bit, there, way in ways_out[location]:
+            if not leave & here_bit or there == start:
                 continue
-            if side == "confederate" and there in TOP_THREE:
-                continue
-            way = (location, arrive, index)
-            if way not in found.setdefault(there, []):
-                found[there].append(way)
+            ways = found.get(there)
+            if ways is None:
+                found[there] = [way]
+            elif way not in ways:
+                ways.append(way)
     return tuple((there, tuple(ways)) for there, ways in found.items())
 
 
@@ -444,6 +506,7 @@ def take_empty(state: State, side: str, location: str) -> None:
 VP_LOCATIONS: tuple[tuple[str, int], ...] = tuple(
     (i, int(loc["vp"])) for i, loc in LOCATIONS.items() if loc["vp"]
 )
+_VP_IDS = tuple(i for i, _vp in VP_LOCATIONS)
 #: The Union-coloured locations, in sorted order (the order of ``state["captures"]``).
 UNION_COLOURED: tuple[str, ...] = tuple(
     sorted(i for i, loc in LOCATIONS.items() if loc["colour"] == "union")
@@ -452,7 +515,8 @@ UNION_COLOURED: tuple[str, ...] = tuple(
 
 def union_vp(state: State) -> int:
     """Map VP of every location the Union controls, plus the Blockade track's VP."""
-    vp = sum(value for i, value in VP_LOCATIONS if control(state, i) == "union")
+    held = controllers(state, _VP_IDS)
+    vp = sum(value for (_i, value), who in zip(VP_LOCATIONS, held, strict=True) if who == "union")
     return vp + int(BLOCKADE[state["blockade"]]["union_vp"])
 
 
@@ -466,7 +530,8 @@ def move_europe(state: State, toward: str, steps: int) -> int:
 
 def captured(state: State) -> list[str]:
     """The Union-coloured locations the Confederates control, sorted."""
-    return [i for i in UNION_COLOURED if control(state, i) == "confederate"]
+    held = controllers(state, UNION_COLOURED)
+    return [i for i, who in zip(UNION_COLOURED, held, strict=True) if who == "confederate"]
 
 
 def sync_captures(state: State) -> None:

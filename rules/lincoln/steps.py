@@ -107,36 +107,56 @@ def deployable(state: State, role: str, card: str) -> bool:
     return events.europe_room(state, role)
 
 
+#: Each card's top as :func:`deployable_cards` reads it: kind, cost, the stock key of its
+#: army's strength (None for any other kind) and whether the card bears the naval icon.
+_TOPS: dict[str, tuple[str, int, str | None, bool]] = {
+    card: (
+        str(data["top"]["kind"]),
+        int(data["top"]["cost"]),
+        str(data["top"]["strength"]) if data["top"]["kind"] == "army" else None,
+        bool(data["icons"]["naval"]),
+    )
+    for card, data in CARDS.items()
+}
+
+
 def deployable_cards(state: State, role: str, cards: list[str]) -> list[str]:
     """The cards of ``cards`` (cards of the hand) that are :func:`deployable`, in order.
 
-    The turn lists every card of the hand, so whether the side holds a supply source and
-    a port, and how many naval cards it holds, are read once for all of them rather than
-    per card (``tests/test_lincoln_fast_paths.py`` holds it to the definition)."""
+    The turn lists every card of the hand, so whether the side holds a supply source or
+    a port, and how many naval cards it holds, are read at most once for all of them, and
+    only when a card needs them (``tests/test_lincoln_fast_paths.py`` holds it to the
+    definition)."""
     hand = _hand(state, role)
     others = len(hand) - 1
     stock = state["stock"][role]
-    source = any(board.control(state, s) == role for s in SUPPLY_SOURCES[role])
-    port = any(board.control(state, p) == role for p in PORTS)
-    navals = sum(1 for c in hand if CARDS[c]["icons"]["naval"])
+    source: bool | None = None
+    port: bool | None = None
+    navals: int | None = None
     found: list[str] = []
     for card in cards:
-        data = CARDS[card]
-        top = data["top"]
-        kind, cost = top["kind"], int(top["cost"])
-        if kind == "none":
-            continue
-        if kind in ("army", "fort"):
-            counters = stock["armies"][str(top["strength"])] if kind == "army" else stock["forts"]
-            naval_left = navals - (1 if data["icons"]["naval"] else 0)
-            if counters > 0 and (
-                (others >= cost and source) or (others >= cost + 1 and naval_left > 0 and port)
-            ):
+        kind, cost, strength, naval = _TOPS[card]
+        if kind == "army" or kind == "fort":
+            if (stock["armies"][strength] if strength is not None else stock["forts"]) <= 0:
+                continue
+            if others >= cost:
+                if source is None:
+                    source = board.holds_any(state, role, SUPPLY_SOURCES[role])
+                if source:
+                    found.append(card)
+                    continue
+            if others >= cost + 1:
+                if navals is None:
+                    navals = len(naval_cards(state, role))
+                if navals - naval > 0:
+                    if port is None:
+                        port = board.holds_any(state, role, PORTS)
+                    if port:
+                        found.append(card)
+        elif kind != "none" and others >= cost:
+            room = events.blockade_room if kind == "ship" else events.europe_room
+            if room(state, role):
                 found.append(card)
-        elif others >= cost and (
-            events.blockade_room(state, role) if kind == "ship" else events.europe_room(state, role)
-        ):
-            found.append(card)
     return found
 
 
@@ -524,7 +544,7 @@ def naval_destinations(state: State, role: str) -> list[str]:
 def can_sail(state: State, role: str) -> bool:
     """Whether ``naval_destinations`` lists anything: an army in any port can sail to
     every other port, and there are several ports."""
-    return len(PORTS) > 1 and any(board.has_army(state, port, role) for port in PORTS)
+    return len(PORTS) > 1 and board.army_in_any(state, role, PORTS)
 
 
 class NavalTo(Step):
