@@ -15,11 +15,12 @@ from rules.war.battle import (
     DESCRIPTIONS,
     EVENTS,
     KIND,
+    OPPONENT,
     PLAYS_ANOTHER,
     WORTH,
 )
-from rules.war.cards import SIDES, card, cards
-from rules.war.steps import placements
+from rules.war.cards import SIDES, card, cards, deck_ids
+from rules.war.steps import STEPS, placements
 
 
 def positions(seeds: range) -> Iterator[dict[str, Any]]:
@@ -71,3 +72,28 @@ def test_placements_are_each_card_on_each_free_column() -> None:
             compared += 1
             with_placed += bool(taken)
     assert compared > 1_000 and with_placed > 500
+
+
+def test_deck_ids_are_a_fresh_list_of_the_sides_cards_in_data_order() -> None:
+    """Worked out once, handed out as a new list each time: set-up shuffles it in place."""
+    for role in SIDES:
+        plain = [c.id for c in cards().values() if c.side == role]
+        first = deck_ids(role)
+        assert first == plain
+        first.reverse()
+        assert deck_ids(role) == plain
+    assert OPPONENT == {"union": "confederate", "confederate": "union"}
+
+
+def test_the_sides_still_to_commit_are_those_not_committed() -> None:
+    """Step 3 asks ``active`` (a table by commit flags) where the rule says "until both
+    have committed"."""
+    position = STEPS["position"]
+    compared = 0
+    for state in positions(range(10)):
+        if state["step"] != "position":
+            continue
+        plain = tuple(role for role in SIDES if not state["sides"][role]["committed"])
+        assert position.active(WAR, state) == plain
+        compared += 1
+    assert compared > 500

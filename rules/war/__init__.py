@@ -179,7 +179,7 @@ class WarBetweenTheStates(EventGame, Game):
 
     def can_undo(self, state: State, role: str) -> bool:
         if state["step"] == "position":
-            here = side(state, role)
+            here = state["sides"][role]
             return not here["committed"] and bool(here["placed"])
         return super().can_undo(state, role)
 

@@ -52,8 +52,12 @@ DESCRIPTIONS: dict[str, str] = {
 }
 
 
+#: Each side's opponent.
+OPPONENT = {SIDES[0]: SIDES[1], SIDES[1]: SIDES[0]}
+
+
 def opponent(role: str) -> str:
-    return SIDES[1 - SIDES.index(role)]
+    return OPPONENT[role]
 
 
 def side(state: State, role: str) -> dict[str, Any]:
@@ -297,7 +301,7 @@ def resolve_column(state: State, column: str, returning: dict[str, list[str]]) -
         now = {role: column_total(state, role, column) for role in SIDES}
         totals = now
         if now["union"] != now["confederate"]:
-            winner = max(SIDES, key=lambda r: now[r])
+            winner = max(now, key=now.__getitem__)
             break
         able = [role for role in SIDES if can_draw(state, role)]
         if not able:
@@ -330,8 +334,8 @@ def resolve_column(state: State, column: str, returning: dict[str, list[str]]) -
         "sides": _snapshot(state, column, totals),
     }
     for role in SIDES:
-        cards_here = stack(state, column, role)
-        pile = returning[role] if role == winner else side(state, role)["graveyard"]
+        cards_here = here[role]
+        pile = returning[role] if role == winner else state["sides"][role]["graveyard"]
         pile.extend(cards_here)
         cards_here.clear()
     return summary
@@ -339,9 +343,10 @@ def resolve_column(state: State, column: str, returning: dict[str, list[str]]) -
 
 def _snapshot(state: State, column: str, totals: dict[str, int] | None = None) -> dict[str, Any]:
     """Each side's cards and total in ``column`` (``totals``: already worked out)."""
+    here = state["columns"][column]
     return {
         role: {
-            "cards": list(stack(state, column, role)),
+            "cards": list(here[role]),
             "total": column_total(state, role, column) if totals is None else totals[role],
         }
         for role in SIDES

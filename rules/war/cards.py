@@ -118,7 +118,13 @@ def card(card_id: str) -> Card:
 
 def deck_ids(side: str) -> list[str]:
     """The ids of one side's deck, in data order (the game shuffles them)."""
-    return [c.id for c in cards().values() if c.side == side]
+    return list(_deck_order(side))
+
+
+@cache
+def _deck_order(side: str) -> tuple[str, ...]:
+    """``deck_ids``, worked out once: every set-up and every determinization asks."""
+    return tuple(c.id for c in cards().values() if c.side == side)
 
 
 def validate(data: dict[str, Any]) -> list[str]:

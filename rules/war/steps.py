@@ -135,7 +135,7 @@ class DrawReinforcements(Step):
                 here["hand"].append(cid)
             here["committed"] = not here["hand"]
             if here["hand"]:
-                drawn = ", ".join(map(describe, here["hand"]))
+                drawn = ", ".join(map(DESCRIPTIONS.__getitem__, here["hand"]))
                 private_log(state, role, f"Battle {state['battle']}: you draw {drawn}.")
         goto(game, state, "position")
 
@@ -171,17 +171,17 @@ class PositionReinforcements(Step):
     """Step 3: one face-down reinforcement per column, then commit; both revealed together."""
 
     def enter(self, game: Game, state: State) -> None:
-        if all(side(state, role)["committed"] for role in SIDES):
+        if not self.active(game, state):
             self.reveal(game, state)
 
     def active(self, game: Game, state: State) -> tuple[str, ...]:
-        # Asked several times per action; the answer for each pair of commit flags is
-        # worked out once.
+        """The sides that have not committed. Asked several times per action, so the
+        answer for each pair of commit flags is worked out once."""
         sides = state["sides"]
         return _UNCOMMITTED[sides["union"]["committed"], sides["confederate"]["committed"]]
 
     def actions(self, game: Game, state: State, role: str) -> Actions:
-        here = side(state, role)
+        here = state["sides"][role]
         if here["hand"]:
             return {"place": placements(here["hand"], here["placed"])}
         return {"done": True}
@@ -220,7 +220,7 @@ class PositionReinforcements(Step):
         here = side(state, role)
         here["committed"] = True
         log(state, f"{ADJECTIVE[role]} commits {plural(len(here['placed']), 'reinforcement')}.")
-        if all(side(state, r)["committed"] for r in SIDES):
+        if not self.active(game, state):
             self.reveal(game, state)
 
     def take_back(self, state: State, role: str) -> None:
