@@ -8,6 +8,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+from rules.core.undo import copy_json
 from rules.war import GAME as WAR
 from rules.war.battle import (
     BOOSTS,
@@ -18,8 +19,10 @@ from rules.war.battle import (
     OPPONENT,
     PLAYS_ANOTHER,
     WORTH,
+    card_points,
+    column_total,
 )
-from rules.war.cards import SIDES, card, cards, deck_ids
+from rules.war.cards import SIDES, UNIT_KINDS, card, cards, deck_ids
 from rules.war.steps import STEPS, placements
 
 
@@ -97,3 +100,57 @@ def test_the_sides_still_to_commit_are_those_not_committed() -> None:
         assert position.active(WAR, state) == plain
         compared += 1
     assert compared > 500
+
+
+def _plain_total(state: dict[str, Any], role: str, column: str) -> int:
+    """Rule 5 card by card: each card's points, the flat modifiers, never below zero."""
+    cards_here = state["columns"][column][role]
+    if not cards_here:
+        return 0
+    total = sum(card_points(state, role, column, i) for i in range(len(cards_here)))
+    for modifier in state["modifiers"]:
+        if modifier["side"] == role and column in modifier["columns"] and modifier["unit"] is None:
+            total += modifier["amount"]
+    return max(0, total)
+
+
+def test_column_totals_clamp_like_the_per_card_rule() -> None:
+    """The decks never push a card below zero, so random games alone would not show a
+    total that forgot to clamp: here each position also gets harsh modifiers (a unit
+    kind at -6, a column at -4) before both ways of adding up are compared."""
+    chooser = random.Random(3)
+    clamped = 0
+    for state in positions(range(12)):
+        harsh = copy_json(state)
+        for role in SIDES:
+            kind = chooser.choice([*UNIT_KINDS, "commander"])
+            harsh["modifiers"].append(
+                {
+                    "source": "",
+                    "owner": role,
+                    "side": role,
+                    "columns": list(COLUMNS),
+                    "amount": -6,
+                    "unit": kind,
+                }
+            )
+            harsh["modifiers"].append(
+                {
+                    "source": "",
+                    "owner": role,
+                    "side": role,
+                    "columns": [chooser.choice(COLUMNS)],
+                    "amount": -4,
+                    "unit": None,
+                }
+            )
+        for role in SIDES:
+            for column in COLUMNS:
+                plain = _plain_total(harsh, role, column)
+                assert column_total(harsh, role, column) == plain
+                cards_here = harsh["columns"][column][role]
+                clamped += any(
+                    card_points(harsh, role, column, i) == 0 and WORTH[cid] > 0
+                    for i, cid in enumerate(cards_here)
+                )
+    assert clamped > 200

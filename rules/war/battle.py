@@ -218,7 +218,9 @@ def column_total(state: State, role: str, column: str) -> int:
     if not cards_here:
         return 0
     boosts = _boosts_reaching(columns, role, column)
-    modifiers = [m for m in state["modifiers"] if m["side"] == role and column in m["columns"]]
+    modifiers = state["modifiers"]
+    if modifiers:
+        modifiers = [m for m in modifiers if m["side"] == role and column in m["columns"]]
     if not boosts and not modifiers:
         # Nothing modifies these cards: each counts its worth, which is never negative.
         return sum(map(WORTH.__getitem__, cards_here))
@@ -235,7 +237,8 @@ def column_total(state: State, role: str, column: str) -> int:
         for modifier in modifiers:
             if modifier["unit"] is not None and modifier["unit"] == kind:
                 points += modifier["amount"]
-        total += max(0, points)
+        if points > 0:  # a card never counts below zero
+            total += points
     for modifier in modifiers:
         if modifier["unit"] is None:
             total += modifier["amount"]
