@@ -262,62 +262,53 @@ class Resolve(Step):
             goto(game, state, "flip")
 
     def war_is_over(self, game: Game, state: State) -> bool:
+        """Step 7's check after each battle (ruling 11): log the forces alive and end the
+        war if a side has none left or the battle cap is reached."""
         forces = {role: alive(state, role) for role in SIDES}
-        score: dict[str, Any] = {**forces, "battles": state["battle"]}
-        standing_line = ", ".join(f"{SIDE_NAMES[r]} {forces[r]}" for r in SIDES)
+        standing_line = ", ".join([f"{SIDE_NAMES[r]} {forces[r]}" for r in SIDES])
         log(state, f"Forces alive: {standing_line}.")
-        if not any(forces.values()):
-            game.finish(
-                state,
-                None,
-                "both armies were destroyed in the same battle",
-                score,
-                code="mutual_destruction",
-            )
-        elif not forces["union"] or not forces["confederate"]:
-            winner = "union" if forces["union"] else "confederate"
-            loser = SIDE_NAMES[opponent(winner)]
-            game.finish(state, winner, f"the {loser} has no forces left", score, code="no_forces")
-        elif state["battle"] >= BATTLE_CAP:
-            if forces["union"] == forces["confederate"]:
-                game.finish(
-                    state,
-                    None,
-                    f"after {BATTLE_CAP} battles the armies are even",
-                    score,
-                    code="battle_cap",
-                )
-            else:
-                winner = max(SIDES, key=lambda r: forces[r])
-                game.finish(
-                    state,
-                    winner,
-                    f"after {BATTLE_CAP} battles it has more forces alive",
-                    score,
-                    code="battle_cap",
-                )
-        else:
+        ending = self.ending(state, forces)
+        if ending is None:
             return False
+        winner, reason, code = ending
+        score: dict[str, Any] = {**forces, "battles": state["battle"]}
+        game.finish(state, winner, reason, score, code=code)
         log(state, f"# {game.status(state)}")
         return True
 
+    def ending(self, state: State, forces: dict[str, int]) -> tuple[str | None, str, str] | None:
+        """``(winner, reason, code)`` when the war ends after this battle, else None."""
+        if not any(forces.values()):
+            return None, "both armies were destroyed in the same battle", "mutual_destruction"
+        if not forces["union"] or not forces["confederate"]:
+            winner = "union" if forces["union"] else "confederate"
+            loser = SIDE_NAMES[opponent(winner)]
+            return winner, f"the {loser} has no forces left", "no_forces"
+        if state["battle"] >= BATTLE_CAP:
+            if forces["union"] == forces["confederate"]:
+                return None, f"after {BATTLE_CAP} battles the armies are even", "battle_cap"
+            winner = max(SIDES, key=lambda r: forces[r])
+            return winner, f"after {BATTLE_CAP} battles it has more forces alive", "battle_cap"
+        return None
+
 
 def result_line(summary: dict[str, Any]) -> str:
-    column = summary["column"]
-    totals = {role: summary["sides"][role]["total"] for role in SIDES}
+    """The log line of one settled column."""
+    label = COLUMN_LABELS[summary["column"]]
+    sides = summary["sides"]
     winner = summary["winner"]
     how = summary["how"]
     if how == "empty":
-        return f"{COLUMN_LABELS[column]}: no cards."
+        return f"{label}: no cards."
     if how == "both fell":
-        both = f"{totals['union']} to {totals['confederate']}"
-        return f"{COLUMN_LABELS[column]}: both sides fall ({both})."
+        both = f"{sides['union']['total']} to {sides['confederate']['total']}"
+        return f"{label}: both sides fall ({both})."
     assert winner is not None
     if how == "unopposed":
-        return f"{COLUMN_LABELS[column]}: {SIDE_NAMES[winner]} unopposed."
+        return f"{label}: {SIDE_NAMES[winner]} unopposed."
     return (
-        f"{COLUMN_LABELS[column]}: {SIDE_NAMES[winner]} wins "
-        f"{totals[winner]} to {totals[opponent(winner)]}."
+        f"{label}: {SIDE_NAMES[winner]} wins "
+        f"{sides[winner]['total']} to {sides[opponent(winner)]['total']}."
     )
 
 
