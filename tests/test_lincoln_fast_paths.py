@@ -306,9 +306,10 @@ def slow_arrivals(state, side, start):
 
 def test_path_searches_kept_per_board_reading_agree_with_the_plain_search() -> None:
     """``board.own_masks``, ``controllers``, ``holds_any`` and ``army_in_any`` against the
-    definitions location by location, and supply and
-    arrivals (kept per reading of the board) against the plain search, in their order, at
-    every position of several games (battles included) and of the hand-made cases."""
+    definitions location by location, and supply and arrivals (kept per reading of the
+    board; the destinations alone and the ways into each one too) against the plain
+    search, in their order, at every position of several games (battles included) and of
+    the hand-made cases."""
     battles = far = 0
     made = GAME.setup(seed=3)
     made["board"]["st_louis"] = [[army("union"), army("confederate")], []]
@@ -336,5 +337,8 @@ def test_path_searches_kept_per_board_reading_agree_with_the_plain_search() -> N
                     continue
                 fast, slow = board.arrivals(state, side, start), slow_arrivals(state, side, start)
                 assert fast == slow and list(fast) == list(slow)
+                assert board.destinations(state, side, start) == tuple(slow)
+                for dest in LOCATIONS:
+                    assert board.ways_in(state, side, start, dest) == slow.get(dest, [])
                 far += len(fast) > len(board.adjacent_arrivals(state, side, start))
     assert battles > 10 and far > 100

@@ -388,13 +388,20 @@ _WAYS_OUT: dict[str, dict[str, tuple[tuple[int, str, tuple[str, int, int]], ...]
 
 
 @lru_cache(maxsize=256)
+def _reach_from(side: str, masks: tuple[int, ...], start: str) -> tuple[tuple[str, int], ...]:
+    """The path search out of ``start`` on a board read as :func:`own_masks`: (location,
+    halves one may leave it by), in search order. Armies leave ``start`` by the halves
+    :func:`own_halves` gives. A pure function of its arguments, so it is kept: listing the
+    destinations and taking one trace the same paths."""
+    return tuple(_reach(side, masks, [(start, masks[_INDEX[start]])]).items())
+
+
+@lru_cache(maxsize=256)
 def _arrivals(side: str, masks: tuple[int, ...], start: str) -> Ways:
-    """:func:`arrivals` for a board read as :func:`own_masks`. A pure function of its
-    arguments, so it is kept: listing the destinations and taking one trace the same paths."""
-    reach = _reach(side, masks, [(start, masks[_INDEX[start]])])
+    """:func:`arrivals` for a board read as :func:`own_masks` (kept, like its search)."""
     found: dict[str, list[tuple[str, int, int]]] = {}
     ways_out = _WAYS_OUT[side]
-    for location, leave in reach.items():
+    for location, leave in _reach_from(side, masks, start):
         for here_bit, there, way in ways_out[location]:
             if not leave & here_bit or there == start:
                 continue
@@ -406,6 +413,20 @@ def _arrivals(side: str, masks: tuple[int, ...], start: str) -> Ways:
     return tuple((there, tuple(ways)) for there, ways in found.items())
 
 
+@lru_cache(maxsize=256)
+def _destinations(side: str, masks: tuple[int, ...], start: str) -> tuple[str, ...]:
+    """The keys of :func:`_arrivals`, in its order, without gathering the ways in: the
+    move's list of destinations needs only these, and the move then asks the ways into
+    the one destination chosen (:func:`ways_in`)."""
+    found: dict[str, None] = {}
+    ways_out = _WAYS_OUT[side]
+    for location, leave in _reach_from(side, masks, start):
+        for here_bit, there, _way in ways_out[location]:
+            if leave & here_bit and there != start:
+                found[there] = None
+    return tuple(found)
+
+
 def arrivals(state: State, side: str, start: str) -> dict[str, list[tuple[str, int, int]]]:
     """Where one army may move from ``start`` along friendly links: for each destination,
     the ways in (previous location, half entered, link index). Movement ends on entering
@@ -415,6 +436,26 @@ def arrivals(state: State, side: str, start: str) -> dict[str, list[tuple[str, i
     location is theirs or contested, so those are the halves their units hold)."""
     found = _arrivals(side, own_masks(state, side), start)
     return {there: list(ways) for there, ways in found}
+
+
+def destinations(state: State, side: str, start: str) -> tuple[str, ...]:
+    """The destinations of :func:`arrivals`, in its order."""
+    return _destinations(side, own_masks(state, side), start)
+
+
+def ways_in(state: State, side: str, start: str, dest: str) -> list[tuple[str, int, int]]:
+    """``arrivals(state, side, start)[dest]``, or empty: the ways into one destination, in
+    the order the search finds them, read off the kept search. The search reaches each
+    location once and a location's links are distinct, so no way comes up twice."""
+    ways: list[tuple[str, int, int]] = []
+    if dest == start:
+        return ways
+    ways_out = _WAYS_OUT[side]
+    for location, leave in _reach_from(side, own_masks(state, side), start):
+        for here_bit, there, way in ways_out[location]:
+            if there == dest and leave & here_bit:
+                ways.append(way)
+    return ways
 
 
 def adjacent_arrivals(state: State, side: str, start: str) -> dict[str, tuple[int, int]]:

@@ -324,8 +324,10 @@ def can_move(state: State, role: str, armies: Armies | None = None) -> bool:
 
 
 def move_destinations(state: State, role: str, start: str) -> list[str]:
+    """Adjacent destinations first (a group may go there), then those further on (one
+    army), each once."""
     near = board.adjacent_arrivals(state, role, start)
-    far = board.arrivals(state, role, start)
+    far = board.destinations(state, role, start)
     return list(near) + [d for d in far if d not in near]
 
 
@@ -396,7 +398,7 @@ class MoveTo(Step):
             doing.update(group=True, half=half, link=link, via=start)
             goto(game, state, "move_pick")
             return
-        ways = board.arrivals(state, role, start)[dest]
+        ways = board.ways_in(state, role, start, dest)
         doing["group"] = False
         if len(ways) > 1 and board.enemy_present(state, role, dest):
             goto(game, state, "move_via")
@@ -876,14 +878,15 @@ class EndTurn(Step):
     """The end of a turn: immediate ends, then the active side refills its hand."""
 
     def enter(self, game: Game, state: State) -> None:
+        # The Union's VP go into the final score only, so they are counted only when one
+        # of the immediate ends is met (nothing moves between here and there).
         role = _player(state)
-        vp = board.union_vp(state)
         if role == "union" and board.control(state, "washington") == "confederate":
             game.finish(
                 state,
                 "confederate",
                 "the Confederacy controls Washington at the end of a Union turn",
-                {"union": vp},
+                {"union": board.union_vp(state)},
                 code="washington",
             )
             return
@@ -896,7 +899,7 @@ class EndTurn(Step):
                 state,
                 "union",
                 "the Union controls Vicksburg and Richmond at the end of a Confederate turn",
-                {"union": vp},
+                {"union": board.union_vp(state)},
                 code="vicksburg_richmond",
             )
             return
