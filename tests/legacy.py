@@ -5,7 +5,8 @@ Since those records were written, log lines say counts in words ("3 reinforcemen
 multi-choice verbs, their ``repeats`` and ``done_implied`` (issue 9), and the viewer's
 ``known_state``, the Fate Die's ``fate`` display and option (issue 12); a value play's prompt no
 longer says "one at a time, then Done" (front ends pick several spaces at once and send
-the Done). ``as_old`` rewrites a
+the Done). In War, an Event that enters a column late says it is ignored and counts 0
+(it used to read only "(event)"). ``as_old`` rewrites a
 document of today in the old wording and without the new keys, so everything else of it
 must match the old record exactly.
 """
@@ -24,6 +25,7 @@ _OLD_WORDING = [
     ),
     (re.compile(r": (\d+) (\w+) cards? lost unseen\."), r": \1 \2 card(s) lost unseen."),
     (re.compile(r"more, one per space chosen \("), "more, one at a time, then Done ("),
+    (re.compile(r" \(event: ignored, counts 0\) on the "), " (event) on the "),
 ]
 
 #: Keys views gained after the fixtures were frozen (``known_state``: issue 12, the state

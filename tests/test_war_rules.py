@@ -293,6 +293,11 @@ def test_step4_reinforcement_event_counts_zero_and_is_ignored() -> None:
     assert left["sides"]["union"]["total"] == 5
     assert left["sides"]["confederate"]["total"] == 6
     assert left["winner"] == "confederate"
+    # The table is told so, where the card enters, not left to look for its effect.
+    assert (
+        "Union reinforces with Military Railroads (event: ignored, counts 0) on the left."
+        in state["log"]
+    )
 
 
 def test_step4_beside_modifier_lasts_this_battle_then_graveyard() -> None:

@@ -52,6 +52,14 @@ DESCRIPTIONS: dict[str, str] = {
 }
 
 
+#: A card entering after the opening flip, as the log names it: an Event there is ignored
+#: and counts zero (rule 4 note), which the line says so nobody looks for its effect.
+LATE_DESCRIPTIONS: dict[str, str] = {
+    cid: f"{c.name} (event: ignored, counts 0)" if c.is_event else DESCRIPTIONS[cid]
+    for cid, c in cards().items()
+}
+
+
 #: Each side's opponent.
 OPPONENT = {SIDES[0]: SIDES[1], SIDES[1]: SIDES[0]}
 
@@ -153,7 +161,7 @@ def play_late(state: State, role: str, column: str, cid: str, how: str) -> None:
     """
     pile = stack(state, column, role)
     pile.append(cid)
-    log(state, f"{ADJECTIVE[role]} {how} {DESCRIPTIONS[cid]} on the {column}.")
+    log(state, f"{ADJECTIVE[role]} {how} {LATE_DESCRIPTIONS[cid]} on the {column}.")
     while cid in PLAYS_ANOTHER:
         nxt = draw(state, role)
         if nxt is None:
@@ -161,7 +169,7 @@ def play_late(state: State, role: str, column: str, cid: str, how: str) -> None:
             return
         cid = nxt
         pile.append(cid)
-        log(state, f"{ADJECTIVE[role]} plays another: {DESCRIPTIONS[cid]} on the {column}.")
+        log(state, f"{ADJECTIVE[role]} plays another: {LATE_DESCRIPTIONS[cid]} on the {column}.")
 
 
 # ----------------------------------------------------------------------- totals
