@@ -96,6 +96,20 @@ def test_breaches_are_only_skipped_while_no_zone_is_uncovered(seed: int) -> None
     assert early > 50
 
 
+def test_a_breach_is_due_exactly_when_the_breaches_procedure_would_change_something() -> None:
+    """After a card play the breaches procedure is skipped unless ``breach_due``: that
+    must be exactly when processing the breaches would change the state."""
+    due = idle = 0
+    for state in (state for seed in range(40) for state in positions(seed)):
+        processed = json.loads(json.dumps(state))
+        tracks.process_breaches(processed, "unionist")
+        changed = processed != state
+        assert tracks.breach_due(state) == changed
+        due += changed
+        idle += not changed
+    assert due > 20 and idle > 1000
+
+
 def crowded(state: State, rng: random.Random) -> Iterator[State]:
     """The position itself, and a copy where all but one space of each dimension is full
     for both sides, so that a token often has room only in its own space."""

@@ -53,7 +53,12 @@ from rules.fort_sumter.cards import (
     space_name,
 )
 from rules.fort_sumter.events import place_peace_commissioner
-from rules.fort_sumter.tracks import ROLE_NAMES, both_final_crisis_zones_breached, process_breaches
+from rules.fort_sumter.tracks import (
+    ROLE_NAMES,
+    both_final_crisis_zones_breached,
+    breach_due,
+    process_breaches,
+)
 from rules.solo import opponent as fate
 
 if TYPE_CHECKING:
@@ -328,7 +333,10 @@ class CardPlayEnds(Step):
         state["claimable"] = None
         if played["how"] != "claimed event" and STRATEGY[played["card"]].colour == COLOUR[other]:
             state["claimable"] = {"role": other, "card": played["card"]}
-        call(game, state, "breaches", then="next_card_play", acting=role)
+        if breach_due(state):
+            call(game, state, "breaches", then="next_card_play", acting=role)
+        else:
+            goto(game, state, "next_card_play")  # the procedure would return at once
 
 
 class Breaches(Step):

@@ -72,6 +72,20 @@ def _take_bonus(state: State, role: str, zone: str, wanted: int) -> int:
     return taken
 
 
+def breach_due(state: State) -> bool:
+    """Whether some zone of either side is uncovered but not yet breached: the breaches
+    procedure has something to process (checked after every card play)."""
+    for role in ROLES:
+        left = state["track"][role]
+        if left > _FIRST_BREACH:
+            continue
+        breached = state["breached"][role]
+        for zone, top, _ in ZONES:
+            if left <= top and not breached[zone]:
+                return True
+    return False
+
+
 def process_breaches(state: State, acting: str) -> str | None:
     """Process every new breach, ``acting`` side first.
 
