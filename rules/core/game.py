@@ -300,6 +300,9 @@ class Game:
         undo.seal(state)
 
     def _step(self, state: State) -> Step:
+        """The current step. The simulation path (``active_roles``, ``legal_actions``,
+        ``_apply``) looks it up as ``self.steps.get(...) or self._step(state)``: the same
+        answer without a method call when the step exists, this error when it does not."""
         try:
             return self.steps[state["step"]]
         except KeyError:
