@@ -149,6 +149,10 @@ def shuffle(state: State, items: list[T]) -> None:
     """
     seal(state)
     state["seal"] += max(len(items) - 1, 0)
+    rng = state["rng"]
+    if rng["alg"] == KEYED:
+        _shuffle_keyed(rng, items)
+        return
     span = 1 << 64
     for i in range(len(items) - 1, 0, -1):
         n = i + 1
@@ -158,6 +162,28 @@ def shuffle(state: State, items: list[T]) -> None:
             r = _next64(state)
         j = r % n
         items[i], items[j] = items[j], items[i]
+
+
+def _shuffle_keyed(rng: dict[str, Any], items: list[T]) -> None:
+    """The Fisher-Yates loop of :func:`shuffle` for the keyed generator, with the keyed
+    hasher and the draw counter held in locals: the same digests, draw for draw, as
+    ``_next64`` (a search shuffles decks at every determinization)."""
+    keyed = _keyed(rng["key"])
+    count = rng["n"]
+    span = 1 << 64
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        limit = span - (span % n)
+        while True:
+            hasher = keyed.copy()
+            hasher.update(count.to_bytes(8, "little"))
+            count += 1
+            r = int.from_bytes(hasher.digest(), "little")
+            if r < limit:
+                break
+        j = r % n
+        items[i], items[j] = items[j], items[i]
+    rng["n"] = count
 
 
 def choice(state: State, items: list[T]) -> T:
