@@ -11,7 +11,10 @@ import pytest
 
 from rules import get_game
 from rules.lincoln import board, events, steps
-from rules.lincoln.data import BLOCKADE, LOCATIONS, PORTS, SUPPLY_SOURCES, opponent
+from rules.lincoln.common import naval_cards, train_cards
+from rules.lincoln.data import BLOCKADE, CARDS, LOCATIONS, PORTS, SUPPLY_SOURCES, opponent
+from rules.solo import opponent as fate
+from tests.fate_helpers import random_fate_game
 
 GAME = get_game("lincoln")
 
@@ -342,3 +345,73 @@ def test_path_searches_kept_per_board_reading_agree_with_the_plain_search() -> N
                     assert board.ways_in(state, side, start, dest) == slow.get(dest, [])
                 far += len(fast) > len(board.adjacent_arrivals(state, side, start))
     assert battles > 10 and far > 100
+
+
+def slow_turn_actions(state, role):
+    """The turn's action list as first written: each list of cards read from the card
+    data and restricted by the Fate Die on its own, sailing asked port by port."""
+    hand = state["piles"][role]["hand"]
+    actions = {}
+    free = [c for c in hand if CARDS[c]["timing"] == "free" and events.playable(state, role, c)]
+    if state["turn"]["actions_left"] <= 0:
+        if free:
+            actions["free"] = free
+        actions["end"] = True
+        return actions
+    ruled = fate.restrict(state, role, hand)
+    deploy = [c for c in ruled if steps.deployable(state, role, c)]
+    if deploy:
+        actions["deploy"] = deploy
+    trains = fate.restrict(state, role, train_cards(state, role))
+    if trains and slow_movable_from(state, role):
+        actions["move"] = trains
+    navals = fate.restrict(state, role, naval_cards(state, role))
+    if role == "union" and navals and steps.naval_destinations(state, role):
+        actions["naval"] = navals
+    attacks = slow_attack_places(state, role)
+    if attacks:
+        actions["attack"] = attacks
+    if hand:
+        actions["discard"] = True
+    cards = [c for c in ruled if CARDS[c]["timing"] == "action" and events.playable(state, role, c)]
+    if cards:
+        actions["action"] = cards
+    if free:
+        actions["free"] = free
+    if steps._may_pass(state, role):
+        actions["pass"] = True
+    return actions
+
+
+@pytest.mark.parametrize("fated", ["", "union", "confederate"])
+def test_the_turn_lists_what_each_card_and_location_asked_alone_gives(fated: str) -> None:
+    """``steps.Turn.actions`` (the hand sorted by card sets, the die asked once, sailing
+    read off the armies' places) against the list built from the definitions, verbs in
+    order, at every turn position of random games, with and without the Fate Die running
+    either side (it narrows the cards a side may build its action on)."""
+    turn = steps.STEPS["turn"]
+    listed = narrowed = sails = naval = 0
+    for seed in range(20, 23):
+        for state in random_fate_game(GAME, seed, fated, limit=500) if fated else positions(seed):
+            if state["step"] != "turn" or state["outcome"] is not None:
+                continue
+            role = state["turn"]["player"]
+            fast, slow = turn.actions(GAME, state, role), slow_turn_actions(state, role)
+            assert fast == slow and list(fast) == list(slow)
+            port = next((p for p in PORTS if not board.units(state, p)), None)
+            if role == "union" and port is not None:
+                # Random games seldom leave a Union army in a port: put one in an empty one.
+                afloat = copy.deepcopy(state)
+                afloat["board"][port][0].append(army("union"))
+                fast = turn.actions(GAME, afloat, role)
+                assert fast == slow_turn_actions(afloat, role)
+                naval += "naval" in fast
+            for side in GAME.roles:  # sailing, for either side, wherever its armies are
+                armies = board.army_places(state, side)
+                sail = steps.can_sail(state, side)
+                assert steps.can_sail(state, side, armies) == sail
+                sails += sail
+            listed += 1
+            hand = state["piles"][role]["hand"]
+            narrowed += fate.restrict(state, role, hand) != hand
+    assert listed > 300 and sails > 100 and naval > 50 and (narrowed > 100 or not fated)

@@ -37,14 +37,18 @@ def finish_action(game: Game, state: State) -> None:
     goto(game, state, "turn")
 
 
+#: The cards bearing the naval icon, and those bearing the train icon: the turn sorts its
+#: hand by them at every listing, so they are sets rather than lookups card by card.
+NAVAL_CARDS: frozenset[str] = frozenset(c for c, data in CARDS.items() if data["icons"]["naval"])
+TRAIN_CARDS: frozenset[str] = frozenset(c for c, data in CARDS.items() if data["icons"]["train"])
+
+
 def naval_cards(state: State, role: str, exclude: tuple[str, ...] = ()) -> list[str]:
-    return [
-        c for c in state["piles"][role]["hand"] if CARDS[c]["icons"]["naval"] and c not in exclude
-    ]
+    return [c for c in state["piles"][role]["hand"] if c in NAVAL_CARDS and c not in exclude]
 
 
 def train_cards(state: State, role: str) -> list[str]:
-    return [c for c in state["piles"][role]["hand"] if CARDS[c]["icons"]["train"]]
+    return [c for c in state["piles"][role]["hand"] if c in TRAIN_CARDS]
 
 
 def options(items: Iterable[int | str]) -> list[int | str]:

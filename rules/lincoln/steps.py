@@ -18,7 +18,13 @@ from rules.core import Actions, Arg, State, Step, goto, heading, log
 from rules.core.log import plural
 from rules.lincoln import board, combat, events, piles
 from rules.lincoln.board import describe, unit_key
-from rules.lincoln.common import finish_action, naval_cards, options, train_cards
+from rules.lincoln.common import (
+    NAVAL_CARDS,
+    TRAIN_CARDS,
+    finish_action,
+    naval_cards,
+    options,
+)
 from rules.lincoln.data import (
     CARDS,
     LOCATIONS,
@@ -43,6 +49,15 @@ Armies = list[tuple[str, bool, int]]
 
 def _player(state: State) -> str:
     return str(state["turn"]["player"])
+
+
+class PlayerStep(Step):
+    """A step where the side whose turn it is decides (every step of the turn but the
+    battle's). The core asks who is active several times per decision, so this reads the
+    turn directly."""
+
+    def active(self, game: Game, state: State) -> tuple[str, ...]:
+        return (state["turn"]["player"],)
 
 
 def _hand(state: State, role: str) -> list[str]:
@@ -198,7 +213,7 @@ def execute_deploy(game: Game, state: State, role: str) -> None:
     finish_action(game, state)
 
 
-class Place(Step):
+class Place(PlayerStep):
     """Where a deployed (or raised) unit goes: a location, then one of its halves."""
 
     def _places(self, state: State, role: str) -> dict[str, bool]:
@@ -206,9 +221,6 @@ class Place(Step):
         if doing["kind"] == "raise":
             return {p: False for p in events.raise_places(state, role, int(doing["strength"]))}
         return deploy_places(state, role, doing["card"])
-
-    def active(self, game: Game, state: State) -> tuple[str, ...]:
-        return (_player(state),)
 
     def prompt(self, game: Game, state: State, role: str) -> str:
         doing = _doing(state)
@@ -254,7 +266,7 @@ class Place(Step):
         goto(game, state, "pay")
 
 
-class Pay(Step):
+class Pay(PlayerStep):
     """Pay a deployment: discard as many other cards as its cost (plus a naval card for a
     port reached by sea)."""
 
@@ -262,9 +274,6 @@ class Pay(Step):
         doing = _doing(state)
         if doing["paid"] >= int(CARDS[doing["card"]]["top"]["cost"]) and not doing["naval_due"]:
             execute_deploy(game, state, _player(state))
-
-    def active(self, game: Game, state: State) -> tuple[str, ...]:
-        return (_player(state),)
 
     def prompt(self, game: Game, state: State, role: str) -> str:
         doing = _doing(state)
@@ -344,10 +353,7 @@ def arrive(
     combat.start_battle(game, state, role, dest, half, moving, **how)
 
 
-class MoveFrom(Step):
-    def active(self, game: Game, state: State) -> tuple[str, ...]:
-        return (_player(state),)
-
+class MoveFrom(PlayerStep):
     def prompt(self, game: Game, state: State, role: str) -> str:
         return "Move army: choose the location your armies move from."
 
@@ -363,10 +369,7 @@ class MoveFrom(Step):
         goto(game, state, "move_to")
 
 
-class MoveTo(Step):
-    def active(self, game: Game, state: State) -> tuple[str, ...]:
-        return (_player(state),)
-
+class MoveTo(PlayerStep):
     def prompt(self, game: Game, state: State, role: str) -> str:
         start = _doing(state)["from"]
         return (
@@ -408,10 +411,7 @@ class MoveTo(Step):
         goto(game, state, "move_pick")
 
 
-class MoveVia(Step):
-    def active(self, game: Game, state: State) -> tuple[str, ...]:
-        return (_player(state),)
-
+class MoveVia(PlayerStep):
     def _ways(self, state: State, role: str) -> list[tuple[str, int, int]]:
         doing = _doing(state)
         return board.arrivals(state, role, doing["from"])[doing["to"]]
@@ -437,7 +437,7 @@ class MoveVia(Step):
         goto(game, state, "move_pick")
 
 
-class MovePick(Step):
+class MovePick(PlayerStep):
     """Which armies move: some or all along one link, or a single one further."""
 
     def enter(self, game: Game, state: State) -> None:
@@ -456,9 +456,6 @@ class MovePick(Step):
         for key in doing["picked"]:
             keys.remove(key)
         return keys
-
-    def active(self, game: Game, state: State) -> tuple[str, ...]:
-        return (_player(state),)
 
     def prompt(self, game: Game, state: State, role: str) -> str:
         doing = _doing(state)
@@ -543,16 +540,21 @@ def naval_destinations(state: State, role: str) -> list[str]:
     return [p for p in PORTS if naval_sources(state, role, p, [])]
 
 
-def can_sail(state: State, role: str) -> bool:
+PORT_SET = frozenset(PORTS)
+
+
+def can_sail(state: State, role: str, armies: Armies | None = None) -> bool:
     """Whether ``naval_destinations`` lists anything: an army in any port can sail to
-    every other port, and there are several ports."""
-    return len(PORTS) > 1 and board.army_in_any(state, role, PORTS)
+    every other port, and there are several ports; ``armies`` is ``board.army_places``
+    when the caller has it already (the places of every army of ``role``)."""
+    if len(PORTS) < 2:
+        return False
+    if armies is None:
+        return board.army_in_any(state, role, PORTS)
+    return any(loc in PORT_SET for loc, _contested, _leave in armies)
 
 
-class NavalTo(Step):
-    def active(self, game: Game, state: State) -> tuple[str, ...]:
-        return (_player(state),)
-
+class NavalTo(PlayerStep):
     def prompt(self, game: Game, state: State, role: str) -> str:
         return "Naval movement: choose the port your armies sail to (one army per naval card)."
 
@@ -570,10 +572,7 @@ class NavalTo(Step):
         goto(game, state, "naval_pick")
 
 
-class NavalPick(Step):
-    def active(self, game: Game, state: State) -> tuple[str, ...]:
-        return (_player(state),)
-
+class NavalPick(PlayerStep):
     def prompt(self, game: Game, state: State, role: str) -> str:
         doing = _doing(state)
         return (
@@ -653,12 +652,15 @@ def attack_places(state: State, role: str, armies: Armies | None = None) -> list
     return [loc for loc, contested, _leave in armies if contested]
 
 
+#: The cards played for their Action, and those played as a Free action.
+ACTION_CARDS: frozenset[str] = frozenset(
+    c for c, data in CARDS.items() if data["timing"] == "action"
+)
+FREE_CARDS: frozenset[str] = frozenset(c for c, data in CARDS.items() if data["timing"] == "free")
+
+
 def free_cards(state: State, role: str) -> list[str]:
-    return [
-        c
-        for c in _hand(state, role)
-        if CARDS[c]["timing"] == "free" and events.playable(state, role, c)
-    ]
+    return [c for c in _hand(state, role) if c in FREE_CARDS and events.playable(state, role, c)]
 
 
 def _may_pass(state: State, role: str) -> bool:
@@ -666,7 +668,7 @@ def _may_pass(state: State, role: str) -> bool:
     return not (role == "union" and len(_hand(state, role)) >= piles.UNION_HAND)
 
 
-class Turn(Step):
+class Turn(PlayerStep):
     """The active side takes two actions, plus any number of free actions."""
 
     def enter(self, game: Game, state: State) -> None:
@@ -678,9 +680,6 @@ class Turn(Step):
             return
         if fate.fate_role(state) == role and state["turn"]["actions_left"] > 0:
             _roll_for_action(state, role)
-
-    def active(self, game: Game, state: State) -> tuple[str, ...]:
-        return (_player(state),)
 
     def prompt(self, game: Game, state: State, role: str) -> str:
         turn = state["turn"]
@@ -712,28 +711,31 @@ class Turn(Step):
                 actions["free"] = options(free)
             actions["end"] = True
             return actions
-        # A side run by the Fate Die builds its action on a card the die allows.
+        # A side run by the Fate Die builds its action on a card the die allows. The die's
+        # choice keeps the hand's order, so the allowed train and naval cards are the
+        # train and naval cards among ``ruled``.
         ruled = fate.restrict(state, role, hand)
         deploy = deployable_cards(state, role, ruled)
         if deploy:
             actions["deploy"] = options(deploy)
         armies = board.army_places(state, role)
-        trains = fate.restrict(state, role, train_cards(state, role))
+        trains: list[int | str] = [c for c in ruled if c in TRAIN_CARDS]
         if trains and can_move(state, role, armies):
-            actions["move"] = options(trains)
-        navals = fate.restrict(state, role, naval_cards(state, role))
-        if role == "union" and navals and can_sail(state, role):
-            actions["naval"] = options(navals)
+            actions["move"] = trains
+        if role == "union":
+            navals: list[int | str] = [c for c in ruled if c in NAVAL_CARDS]
+            if navals and can_sail(state, role, armies):
+                actions["naval"] = navals
         attacks = attack_places(state, role, armies)
         if attacks:
             actions["attack"] = options(attacks)
         if hand:
             actions["discard"] = True
-        cards = [
-            c for c in ruled if CARDS[c]["timing"] == "action" and events.playable(state, role, c)
+        cards: list[int | str] = [
+            c for c in ruled if c in ACTION_CARDS and events.playable(state, role, c)
         ]
         if cards:
-            actions["action"] = options(cards)
+            actions["action"] = cards
         if free:
             actions["free"] = options(free)
         if _may_pass(state, role):
@@ -846,10 +848,7 @@ def _roll_for_action(state: State, role: str) -> None:
     log(state, f"Fate Die for {ROLE_NAMES[role]}: {face}. Its action may use {titles}.")
 
 
-class DiscardPick(Step):
-    def active(self, game: Game, state: State) -> tuple[str, ...]:
-        return (_player(state),)
-
+class DiscardPick(PlayerStep):
     def prompt(self, game: Game, state: State, role: str) -> str:
         count = _doing(state)["count"]
         return f"Discard cards: choose a card to discard ({count} so far), or Done."
