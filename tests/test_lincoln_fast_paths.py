@@ -308,7 +308,7 @@ def slow_arrivals(state, side, start):
 
 
 def test_path_searches_kept_per_board_reading_agree_with_the_plain_search() -> None:
-    """``board.own_masks``, ``controllers``, ``holds_any`` and ``army_in_any`` against the
+    """``board.own_masks``, ``controlled_by``, ``holds_any`` and ``army_in_any`` against the
     definitions location by location, and supply and arrivals (kept per reading of the
     board; the destinations alone and the ways into each one too) against the plain
     search, in their order, at every position of several games (battles included) and of
@@ -320,10 +320,10 @@ def test_path_searches_kept_per_board_reading_agree_with_the_plain_search() -> N
     games = (s for seed in range(15, 19) for s in positions(seed, limit=500))
     for state in itertools.chain([made], games):  # lazily: a game's positions are one state
         battles += state["battle"] is not None
-        assert board.controllers(state, LOCATIONS) == [
-            board.control(state, loc) for loc in LOCATIONS
-        ]
         for side in GAME.roles:
+            assert board.controlled_by(state, side, LOCATIONS) == [
+                loc for loc in LOCATIONS if board.control(state, loc) == side
+            ]
             for where in (SUPPLY_SOURCES[side], PORTS, LOCATIONS):
                 assert board.holds_any(state, side, where) == any(
                     board.control(state, loc) == side for loc in where
@@ -415,3 +415,25 @@ def test_the_turn_lists_what_each_card_and_location_asked_alone_gives(fated: str
             hand = state["piles"][role]["hand"]
             narrowed += fate.restrict(state, role, hand) != hand
     assert listed > 300 and sails > 100 and naval > 50 and (narrowed > 100 or not fated)
+
+
+def test_taking_a_place_reads_by_sea_as_the_listing_does() -> None:
+    """``Place._by_sea`` against the places listed with their way there, for every place
+    of every placement of random games, and with the supply sources lost (so that the
+    ports by sea are all that is left)."""
+    place = steps.STEPS["place"]
+    placements = by_sea = 0
+    for state in (s for seed in range(24, 30) for s in positions(seed, limit=1000)):
+        if state["step"] != "place" or state["doing"]["at"] is not None:
+            continue
+        role = state["turn"]["player"]
+        cut = copy.deepcopy(state)
+        for source in SUPPLY_SOURCES[role]:
+            cut["board"][source] = [[army(opponent(role))], []]
+        cut["board"][PORTS[0]] = [[army(role)], []]
+        for case in (state, cut):
+            for at, sea in place._places(case, role).items():
+                assert place._by_sea(case, role, at) == sea
+                by_sea += sea
+            placements += 1
+    assert placements > 200 and by_sea > 20

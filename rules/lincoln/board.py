@@ -115,33 +115,36 @@ def army_in_any(state: State, side: str, locations: Iterable[str]) -> bool:
     return False
 
 
-def controllers(state: State, locations: Iterable[str]) -> list[str | None]:
-    """:func:`control` of each of ``locations``, in one loop (VP and Europe captures read
-    a dozen locations after every action). Outside a battle a half holds one side, so
-    its first unit tells; the battle's own location is read by :func:`control`."""
+def controlled_by(state: State, side: str, locations: Iterable[str]) -> list[str]:
+    """The locations of ``locations`` that ``side`` controls (:func:`control`), in order,
+    in one loop (VP and Europe captures read a dozen locations after every action, and
+    the turn asks whether a side holds a supply source or a port). Outside a battle a
+    half holds one side, so its first unit tells; the battle's own location is read by
+    :func:`control`."""
     board = state["board"]
     flags = state["flags"]
     battle = state["battle"]
     fought = battle["location"] if battle is not None else None
-    found: list[str | None] = []
+    found: list[str] = []
     for location in locations:
         first, second = board[location]
         if location == fought:
-            found.append(control(state, location))
+            held = control(state, location) == side
         elif first:
-            one: str = first[0]["side"]
-            found.append(one if not second or second[0]["side"] == one else None)
+            held = first[0]["side"] == side and (not second or second[0]["side"] == side)
         elif second:
-            found.append(second[0]["side"])
+            held = second[0]["side"] == side
         else:
             flag: str | None = flags.get(location)
-            found.append(flag if flag is not None else COLOUR[location])
+            held = (flag if flag is not None else COLOUR[location]) == side
+        if held:
+            found.append(location)
     return found
 
 
 def holds_any(state: State, side: str, locations: Iterable[str]) -> bool:
     """Whether ``side`` controls any of ``locations``."""
-    return side in controllers(state, locations)
+    return bool(controlled_by(state, side, locations))
 
 
 def own_halves(state: State, location: str, side: str) -> tuple[int, ...]:
@@ -544,10 +547,7 @@ def take_empty(state: State, side: str, location: str) -> None:
 
 
 #: The locations worth map VP, with their VP.
-VP_LOCATIONS: tuple[tuple[str, int], ...] = tuple(
-    (i, int(loc["vp"])) for i, loc in LOCATIONS.items() if loc["vp"]
-)
-_VP_IDS = tuple(i for i, _vp in VP_LOCATIONS)
+VP_LOCATIONS: dict[str, int] = {i: int(loc["vp"]) for i, loc in LOCATIONS.items() if loc["vp"]}
 #: The Union-coloured locations, in sorted order (the order of ``state["captures"]``).
 UNION_COLOURED: tuple[str, ...] = tuple(
     sorted(i for i, loc in LOCATIONS.items() if loc["colour"] == "union")
@@ -556,8 +556,7 @@ UNION_COLOURED: tuple[str, ...] = tuple(
 
 def union_vp(state: State) -> int:
     """Map VP of every location the Union controls, plus the Blockade track's VP."""
-    held = controllers(state, _VP_IDS)
-    vp = sum(value for (_i, value), who in zip(VP_LOCATIONS, held, strict=True) if who == "union")
+    vp = sum(VP_LOCATIONS[i] for i in controlled_by(state, "union", VP_LOCATIONS))
     return vp + int(BLOCKADE[state["blockade"]]["union_vp"])
 
 
@@ -571,8 +570,7 @@ def move_europe(state: State, toward: str, steps: int) -> int:
 
 def captured(state: State) -> list[str]:
     """The Union-coloured locations the Confederates control, sorted."""
-    held = controllers(state, UNION_COLOURED)
-    return [i for i, who in zip(UNION_COLOURED, held, strict=True) if who == "confederate"]
+    return controlled_by(state, "confederate", UNION_COLOURED)
 
 
 def sync_captures(state: State) -> None:

@@ -247,9 +247,19 @@ class Place(PlayerStep):
         by_sea = self._places(state, role).get(str(arg))
         return name(str(arg)) + (" (by sea: discard a naval card too)" if by_sea else "")
 
+    def _by_sea(self, state: State, role: str, at: str) -> bool:
+        """``self._places(state, role)[at]`` for a listed place ``at``: a raised army never
+        comes by sea, and a deployment does exactly when ``at`` is not a supplied place
+        (:func:`deploy_places` lists ports by sea only to a hand that can also pay by land,
+        so a hand too short for land lists nothing). Taking a place asks only this, so the
+        ports are not read again."""
+        if _doing(state)["kind"] == "raise":
+            return False
+        return at not in board.supplied_in_order(state, role)
+
     def on_at(self, game: Game, state: State, role: str, arg: Arg) -> None:
         doing = _doing(state)
-        doing["naval_due"] = self._places(state, role)[str(arg)]
+        doing["naval_due"] = self._by_sea(state, role, str(arg))
         doing["at"] = str(arg)
 
     def on_half(self, game: Game, state: State, role: str, arg: Arg) -> None:
