@@ -12,7 +12,15 @@ import pytest
 from rules import get_game
 from rules.lincoln import board, events, steps
 from rules.lincoln.common import naval_cards, train_cards
-from rules.lincoln.data import BLOCKADE, CARDS, LOCATIONS, PORTS, SUPPLY_SOURCES, opponent
+from rules.lincoln.data import (
+    BLOCKADE,
+    CARDS,
+    LOCATIONS,
+    PORTS,
+    SUPPLY_SOURCES,
+    cards_of,
+    opponent,
+)
 from rules.solo import opponent as fate
 from tests.fate_helpers import random_fate_game
 
@@ -271,6 +279,20 @@ def test_moves_out_of_a_half_without_links_and_captures_in_sorted_order() -> Non
     assert "harpers_ferry" not in steps.movable_from(state, "confederate")
     # Cincinnati's second half leads only into the top three, closed to the Confederates.
     assert "cincinnati" not in steps.movable_from(state, "confederate")
+    # With nothing else on the map, the side shut in such a half cannot move at all.
+    for location, halves in (
+        ("fort_monroe", [[army("confederate")], [army("union")]]),
+        ("harpers_ferry", [[army("confederate")], [army("union")]]),
+        ("cincinnati", [[army("union")], [army("confederate")]]),
+    ):
+        alone = copy.deepcopy(state)
+        alone["board"] = {loc: [[], []] for loc in LOCATIONS}
+        alone["board"][location] = halves
+        for role in GAME.roles:
+            movable = slow_movable_from(alone, role)
+            assert steps.can_move(alone, role) == bool(movable)
+            assert steps.movable_from(alone, role) == movable
+        assert not all(steps.can_move(alone, role) for role in GAME.roles)
     for location, data in LOCATIONS.items():
         if data["colour"] == "union" and not board.units(state, location):
             state["flags"][location] = "confederate"
@@ -437,3 +459,17 @@ def test_taking_a_place_reads_by_sea_as_the_listing_does() -> None:
                 by_sea += sea
             placements += 1
     assert placements > 200 and by_sea > 20
+
+
+def test_the_cards_of_each_wave_are_the_data_s_and_a_fresh_list_each_time() -> None:
+    """``data.cards_of`` (worked out once) against reading the card data, and a deck built
+    from it may be changed without changing the next one."""
+    for side in GAME.roles:
+        for wave in ("base", "I", "II", "III"):
+            expected = [
+                c for c, data in CARDS.items() if data["side"] == side and data["wave"] == wave
+            ]
+            dealt = cards_of(side, wave)
+            assert dealt == expected
+            dealt.clear()
+            assert cards_of(side, wave) == expected

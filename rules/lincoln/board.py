@@ -119,18 +119,16 @@ def controlled_by(state: State, side: str, locations: Iterable[str]) -> list[str
     """The locations of ``locations`` that ``side`` controls (:func:`control`), in order,
     in one loop (VP and Europe captures read a dozen locations after every action, and
     the turn asks whether a side holds a supply source or a port). Outside a battle a
-    half holds one side, so its first unit tells; the battle's own location is read by
-    :func:`control`."""
+    half holds one side, so its first unit tells; while a battle is fought :func:`control`
+    is asked location by location."""
+    if state["battle"] is not None:
+        return [location for location in locations if control(state, location) == side]
     board = state["board"]
     flags = state["flags"]
-    battle = state["battle"]
-    fought = battle["location"] if battle is not None else None
     found: list[str] = []
     for location in locations:
         first, second = board[location]
-        if location == fought:
-            held = control(state, location) == side
-        elif first:
+        if first:
             held = first[0]["side"] == side and (not second or second[0]["side"] == side)
         elif second:
             held = second[0]["side"] == side
@@ -204,7 +202,7 @@ LINKED_HALVES: dict[str, dict[str, int]] = {
 
 def _armed(half: list[Unit]) -> bool:
     """Whether a half holds an army (not only forts); a plain loop, quicker here than
-    ``any`` over a generator."""
+    ``any`` over a generator (and an army usually comes first)."""
     for unit in half:  # noqa: SIM110
         if unit["kind"] == "army":
             return True
@@ -217,33 +215,30 @@ def army_places(state: State, side: str) -> list[tuple[str, bool, int]]:
 
     The turn's action list asks this of every location (can a side move, where may it
     attack), so one pass reads each half's first unit instead of asking control, contest
-    and armies location by location. Outside a battle a half holds one side only; the
-    battle's own location is read by the definitions
-    (``tests/test_lincoln_fast_paths.py`` holds it to them)."""
+    and armies location by location: outside a battle a half holds one side only. While
+    a battle is fought its location may mix a half, and the definitions are asked
+    (``tests/test_lincoln_fast_paths.py`` holds the pass to them)."""
+    if state["battle"] is not None:
+        return [
+            (location, contested(state, location), _own_mask(state, location, side))
+            for location in LOCATION_IDS
+            if has_army(state, location, side)
+        ]
     found: list[tuple[str, bool, int]] = []
     board = state["board"]
-    battle = state["battle"]
-    fought = battle["location"] if battle is not None else None
     for location in LOCATION_IDS:
         first, second = board[location]
-        if not first and not second:
-            continue
-        if location == fought:
-            if has_army(state, location, side):
-                found.append(
-                    (location, contested(state, location), _own_mask(state, location, side))
-                )
-        elif not first:
-            if second[0]["side"] == side and _armed(second):
-                found.append((location, False, 3))
-        elif first[0]["side"] == side:
-            if second and second[0]["side"] != side:
-                if _armed(first):
+        if first:
+            if first[0]["side"] == side:
+                if not second or second[0]["side"] == side:
+                    if _armed(first) or _armed(second):
+                        found.append((location, False, 3))
+                elif _armed(first):
                     found.append((location, True, 1))
-            elif _armed(first) or _armed(second):
-                found.append((location, False, 3))
+            elif second and second[0]["side"] == side and _armed(second):
+                found.append((location, True, 2))
         elif second and second[0]["side"] == side and _armed(second):
-            found.append((location, True, 2))
+            found.append((location, False, 3))
     return found
 
 
@@ -276,32 +271,35 @@ _PATHS_BY_INDEX: dict[str, dict[str, tuple[tuple[int, str, int, int], ...]]] = {
 }
 
 
+#: Each location with its own colour, in map order (what an empty location without a
+#: flag falls back on).
+_COLOURED: tuple[tuple[str, str], ...] = tuple((i, COLOUR[i]) for i in LOCATION_IDS)
+
+
 def own_masks(state: State, side: str) -> tuple[int, ...]:
     """:func:`_own_mask` of every location, in map order, read in one pass.
 
     This is all a path search reads of the board, so it also keys the searches' memos
-    below. Outside a battle a half holds one side only, so its first unit tells; the
-    battle's own location is read by the definition."""
+    below. Outside a battle a half holds one side only, so its first unit tells; while a
+    battle is fought the definition is asked location by location."""
+    if state["battle"] is not None:
+        return tuple(_own_mask(state, location, side) for location in LOCATION_IDS)
     board = state["board"]
     flags = state["flags"]
-    battle = state["battle"]
-    fought = battle["location"] if battle is not None else None
     masks: list[int] = []
-    for location in LOCATION_IDS:
+    for location, colour in _COLOURED:
         first, second = board[location]
-        if location == fought:
-            masks.append(_own_mask(state, location, side))
-        elif first and second:
-            one, two = first[0]["side"], second[0]["side"]
-            if one == two:
-                masks.append(3 if one == side else 0)
-            else:
+        if first:
+            one = first[0]["side"]
+            if second and second[0]["side"] != one:  # contested: the half it holds
                 masks.append(1 if one == side else 2)
-        elif first or second:
-            masks.append(3 if (first or second)[0]["side"] == side else 0)
+            else:
+                masks.append(3 if one == side else 0)
+        elif second:
+            masks.append(3 if second[0]["side"] == side else 0)
         else:
             flag = flags.get(location)
-            masks.append(3 if (flag if flag is not None else COLOUR[location]) == side else 0)
+            masks.append(3 if (flag if flag is not None else colour) == side else 0)
     return tuple(masks)
 
 

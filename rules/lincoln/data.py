@@ -90,8 +90,18 @@ def card_facts(card: str) -> dict[str, Any]:
     }
 
 
+#: Each side's cards of each wave, in data order (every set-up deals from them).
+_CARDS_OF: dict[tuple[str, str], tuple[str, ...]] = {
+    (side, wave): tuple(
+        c for c, data in CARDS.items() if data["side"] == side and data["wave"] == wave
+    )
+    for side in ROLES
+    for wave in WAVES
+}
+
+
 def cards_of(side: str, wave: str) -> list[str]:
-    return [c for c, data in CARDS.items() if data["side"] == side and data["wave"] == wave]
+    return list(_CARDS_OF.get((side, wave), ()))
 
 
 def opponent(role: str) -> str:

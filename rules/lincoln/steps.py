@@ -27,6 +27,7 @@ from rules.lincoln.common import (
 )
 from rules.lincoln.data import (
     CARDS,
+    LINKS,
     LOCATIONS,
     PORTS,
     ROLE_NAMES,
@@ -42,6 +43,9 @@ if TYPE_CHECKING:
     from rules.core import Game
 
 ACTIONS_PER_TURN = 2
+
+#: The ports, as a set.
+PORT_SET = frozenset(PORTS)
 
 #: ``board.army_places``: (location, contested, halves it may be left by).
 Armies = list[tuple[str, bool, int]]
@@ -251,9 +255,10 @@ class Place(PlayerStep):
         """``self._places(state, role)[at]`` for a listed place ``at``: a raised army never
         comes by sea, and a deployment does exactly when ``at`` is not a supplied place
         (:func:`deploy_places` lists ports by sea only to a hand that can also pay by land,
-        so a hand too short for land lists nothing). Taking a place asks only this, so the
-        ports are not read again."""
-        if _doing(state)["kind"] == "raise":
+        so a hand too short for land lists nothing), and only ports are reached by sea.
+        Taking a place asks only this, so the ports are not read again nor, away from
+        them, supply traced."""
+        if _doing(state)["kind"] == "raise" or at not in PORT_SET:
             return False
         return at not in board.supplied_in_order(state, role)
 
@@ -338,8 +343,15 @@ def movable_from(state: State, role: str, armies: Armies | None = None) -> list[
 
 
 def can_move(state: State, role: str, armies: Armies | None = None) -> bool:
-    """Whether ``movable_from`` lists anything (the turn's action list only asks this)."""
-    return bool(movable_from(state, role, armies))
+    """Whether ``movable_from`` lists anything (the turn's action list only asks this, so
+    it stops at the first army that can move)."""
+    linked = board.LINKED_HALVES[role]
+    if armies is None:
+        armies = board.army_places(state, role)
+    for loc, _contested, leave in armies:  # noqa: SIM110
+        if leave & linked[loc]:
+            return True
+    return False
 
 
 def move_destinations(state: State, role: str, start: str) -> list[str]:
@@ -522,8 +534,6 @@ class MovePick(PlayerStep):
 
 
 def _leaving_half(via: str, dest: str, link: int) -> int:
-    from rules.lincoln.data import LINKS
-
     data = LINKS[link]
     return int(data["a_half"] if data["a"] == via else data["b_half"])
 
@@ -548,9 +558,6 @@ def naval_sources(state: State, role: str, dest: str, picked: list[str]) -> list
 
 def naval_destinations(state: State, role: str) -> list[str]:
     return [p for p in PORTS if naval_sources(state, role, p, [])]
-
-
-PORT_SET = frozenset(PORTS)
 
 
 def can_sail(state: State, role: str, armies: Armies | None = None) -> bool:
