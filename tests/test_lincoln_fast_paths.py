@@ -249,19 +249,24 @@ def test_one_pass_over_the_armies_reads_forts_and_the_battle_as_the_definitions_
     on_map[empty[2]] = [[unit("confederate")], [unit("union", "fort"), unit("union")]]
     on_map[empty[3]] = [[unit("confederate", "fort")], [unit("union", "fort")]]
     on_map[empty[4]] = [[unit("union"), unit("confederate")], [unit("confederate", "fort")]]
+    # A fort ahead of an army in a half, alone and facing the enemy.
+    on_map[empty[5]] = [[unit("union", "fort"), unit("union")], []]
+    on_map[empty[6]] = [[unit("union", "fort"), unit("union")], [unit("confederate")]]
     state["battle"] = {"location": empty[4]}
     for role in GAME.roles:
         assert board.army_places(state, role) == slow_army_places(state, role)
         assert steps.movable_from(state, role) == slow_movable_from(state, role)
         assert steps.attack_places(state, role) == slow_attack_places(state, role)
     places = {loc for loc, _contested, _leave in board.army_places(state, "union")}
-    assert empty[0] not in places and {empty[1], empty[2], empty[4]} <= places
+    assert empty[0] not in places and {empty[1], empty[2], empty[4], empty[5], empty[6]} <= places
     # Elsewhere a half holds one side only, so the mixed half goes before the battle moves.
     on_map[empty[4]] = [[unit("union")], [unit("confederate", "fort")]]
-    for location in empty[:5]:
-        state["battle"] = {"location": location}
+    for location in [*empty[:7], None]:  # a battle anywhere (it reads the definitions), or none
+        state["battle"] = None if location is None else {"location": location}
         for role in GAME.roles:
             assert board.army_places(state, role) == slow_army_places(state, role)
+            assert steps.movable_from(state, role) == slow_movable_from(state, role)
+            assert steps.attack_places(state, role) == slow_attack_places(state, role)
 
 
 def test_moves_out_of_a_half_without_links_and_captures_in_sorted_order() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
+from itertools import chain
 from typing import Any
 
 from rules.core import State, log
@@ -229,11 +230,14 @@ def army_places(state: State, side: str) -> list[tuple[str, bool, int]]:
     for location in LOCATION_IDS:
         first, second = board[location]
         if first:
-            if first[0]["side"] == side:
+            # A half's first unit is nearly always an army: asked before the whole half.
+            unit = first[0]
+            if unit["side"] == side:
+                armed = unit["kind"] == "army" or _armed(first)
                 if not second or second[0]["side"] == side:
-                    if _armed(first) or _armed(second):
+                    if armed or _armed(second):
                         found.append((location, False, 3))
-                elif _armed(first):
+                elif armed:
                     found.append((location, True, 1))
             elif second and second[0]["side"] == side and _armed(second):
                 found.append((location, True, 2))
@@ -261,10 +265,16 @@ def _own_mask(state: State, location: str, side: str) -> int:
 #: Each location's place in map order: the index of its entry in :func:`own_masks`.
 _INDEX: dict[str, int] = {location: i for i, location in enumerate(LOCATION_IDS)}
 
-#: :data:`_PATHS` with each location reached also given by its index.
-_PATHS_BY_INDEX: dict[str, dict[str, tuple[tuple[int, str, int, int], ...]]] = {
+#: :data:`_PATHS` by location and halves left by (bit mask): the links one may take out
+#: of those halves, as (location reached, its index, bit of the half entered), in link
+#: order. The path search takes a location's links once per halves newly reached, so
+#: they are sorted out here rather than tested link by link.
+_PATHS_BY_MASK: dict[str, dict[str, tuple[tuple[tuple[str, int, int], ...], ...]]] = {
     side: {
-        location: tuple((here, there, _INDEX[there], arrive) for here, there, arrive in links)
+        location: tuple(
+            tuple((there, _INDEX[there], arrive) for here, there, arrive in links if leave & here)
+            for leave in range(4)
+        )
         for location, links in paths.items()
     }
     for side, paths in _PATHS.items()
@@ -313,12 +323,10 @@ def _reach(side: str, masks: tuple[int, ...], starts: Iterable[tuple[str, int]])
         if new:
             reached[location] = reached.get(location, 0) | new
             queue.append((location, new))
-    paths = _PATHS_BY_INDEX[side]
+    paths = _PATHS_BY_MASK[side]
     while queue:
         location, leaving = queue.pop()
-        for here_bit, there, index, arrive_bit in paths[location]:
-            if not leaving & here_bit:
-                continue
+        for there, index, arrive_bit in paths[location][leaving]:
             own = masks[index]
             if own == 3:
                 onward = 3
@@ -414,17 +422,32 @@ def _arrivals(side: str, masks: tuple[int, ...], start: str) -> Ways:
     return tuple((there, tuple(ways)) for there, ways in found.items())
 
 
+#: For each side, location and halves left by (bit mask): the locations its links lead
+#: to, in link order (:data:`_WAYS_OUT` without the ways in).
+_LEADS_TO: dict[str, dict[str, tuple[tuple[str, ...], ...]]] = {
+    side: {
+        location: tuple(
+            tuple(there for here, there, _way in ways if leave & here) for leave in range(4)
+        )
+        for location, ways in ways_out.items()
+    }
+    for side, ways_out in _WAYS_OUT.items()
+}
+
+
 @lru_cache(maxsize=256)
 def _destinations(side: str, masks: tuple[int, ...], start: str) -> tuple[str, ...]:
     """The keys of :func:`_arrivals`, in its order, without gathering the ways in: the
     move's list of destinations needs only these, and the move then asks the ways into
-    the one destination chosen (:func:`ways_in`)."""
-    found: dict[str, None] = {}
-    ways_out = _WAYS_OUT[side]
-    for location, leave in _reach_from(side, masks, start):
-        for here_bit, there, _way in ways_out[location]:
-            if leave & here_bit and there != start:
-                found[there] = None
+    the one destination chosen (:func:`ways_in`). Every location the links out of the
+    search's halves lead to, first time first, except the start."""
+    leads = _LEADS_TO[side]
+    found = dict.fromkeys(
+        chain.from_iterable(
+            leads[location][leave] for location, leave in _reach_from(side, masks, start)
+        )
+    )
+    found.pop(start, None)
     return tuple(found)
 
 
