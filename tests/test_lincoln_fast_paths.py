@@ -334,6 +334,19 @@ def slow_arrivals(state, side, start):
     return found
 
 
+def slow_adjacent_arrivals(state, side, start):
+    """``board.adjacent_arrivals`` as first written: halves as tuples, links as data."""
+    halves = board.own_halves(state, start, side) or tuple(
+        h for h in (0, 1) if board.half_side(state, start, h) == side
+    )
+    found = {}
+    for here, there, arrive, index in board.ADJACENT[start]:
+        if here not in halves or (side == "confederate" and there in board.TOP_THREE):
+            continue
+        found.setdefault(there, (arrive, index))
+    return found
+
+
 def test_path_searches_kept_per_board_reading_agree_with_the_plain_search() -> None:
     """``board.own_masks``, ``controlled_by``, ``holds_any`` and ``army_in_any`` against the
     definitions location by location, and supply and arrivals (kept per reading of the
@@ -363,6 +376,9 @@ def test_path_searches_kept_per_board_reading_agree_with_the_plain_search() -> N
             assert board.supplied(state, side) == slow_supplied(state, side)
             assert board.supplied_in_order(state, side) == sorted(slow_supplied(state, side))
             for start in LOCATIONS:
+                near = board.adjacent_arrivals(state, side, start)
+                assert near == slow_adjacent_arrivals(state, side, start)
+                assert list(near) == list(slow_adjacent_arrivals(state, side, start))
                 if not board.units(state, start, side):
                     continue
                 fast, slow = board.arrivals(state, side, start), slow_arrivals(state, side, start)

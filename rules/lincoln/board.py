@@ -482,17 +482,37 @@ def ways_in(state: State, side: str, start: str, dest: str) -> list[tuple[str, i
     return ways
 
 
+#: Rail links out of each location by side, as :func:`adjacent_arrivals` reads them: (bit
+#: of the half left by, location reached, half entered, link index), in link order; the
+#: Confederates' lists leave out the three locations they may never enter.
+_ADJACENT_BY_SIDE: dict[str, dict[str, tuple[tuple[int, str, int, int], ...]]] = {
+    side: {
+        location: tuple(
+            (1 << here, there, arrive, index)
+            for here, there, arrive, index in links
+            if not (side == "confederate" and there in TOP_THREE)
+        )
+        for location, links in ADJACENT.items()
+    }
+    for side in ("union", "confederate")
+}
+
+
 def adjacent_arrivals(state: State, side: str, start: str) -> dict[str, tuple[int, int]]:
     """Where a group may move from ``start`` along one link: destination -> (half
-    entered, link index)."""
-    halves = own_halves(state, start, side) or tuple(
-        h for h in (0, 1) if half_side(state, start, h) == side
-    )
+    entered, link index).
+
+    The group leaves by the halves :func:`own_halves` gives: where its units stand, the
+    location is its own or contested, so those are the halves they hold (the first form
+    also asked for the halves its units stand in when that gave none, which never adds
+    one). A move asks this when it lists its destinations and again when it takes one,
+    so the halves are a bit mask and the links come sorted by side
+    (``tests/test_lincoln_fast_paths.py`` holds it to the first form)."""
+    leave = _own_mask(state, start, side)
     found: dict[str, tuple[int, int]] = {}
-    for here, there, arrive, index in ADJACENT[start]:
-        if here not in halves or (side == "confederate" and there in TOP_THREE):
-            continue
-        found.setdefault(there, (arrive, index))
+    for here_bit, there, arrive, index in _ADJACENT_BY_SIDE[side][start]:
+        if leave & here_bit and there not in found:
+            found[there] = (arrive, index)
     return found
 
 
