@@ -11,7 +11,7 @@ import pytest
 
 from rules import get_game
 from rules.lincoln import board, events, steps
-from rules.lincoln.common import naval_cards, train_cards
+from rules.lincoln.common import naval_cards, run_by_die, train_cards
 from rules.lincoln.data import (
     BLOCKADE,
     CARDS,
@@ -431,11 +431,15 @@ def test_the_turn_lists_what_each_card_and_location_asked_alone_gives(fated: str
     """``steps.Turn.actions`` (the hand sorted by card sets, the die asked once, sailing
     read off the armies' places) against the list built from the definitions, verbs in
     order, at every turn position of random games, with and without the Fate Die running
-    either side (it narrows the cards a side may build its action on)."""
+    either side (it narrows the cards a side may build its action on); and
+    ``common.run_by_die`` against ``fate_role`` at every position."""
     turn = steps.STEPS["turn"]
-    listed = narrowed = sails = naval = 0
+    listed = narrowed = sails = naval = ruled = 0
     for seed in range(20, 23):
         for state in random_fate_game(GAME, seed, fated, limit=500) if fated else positions(seed):
+            for side in GAME.roles:
+                assert run_by_die(state, side) == (fate.fate_role(state) == side)
+                ruled += run_by_die(state, side)
             if state["step"] != "turn" or state["outcome"] is not None:
                 continue
             role = state["turn"]["player"]
@@ -457,7 +461,8 @@ def test_the_turn_lists_what_each_card_and_location_asked_alone_gives(fated: str
             listed += 1
             hand = state["piles"][role]["hand"]
             narrowed += fate.restrict(state, role, hand) != hand
-    assert listed > 300 and sails > 100 and naval > 50 and (narrowed > 100 or not fated)
+    assert listed > 300 and sails > 100 and naval > 50
+    assert (narrowed > 100 and ruled > 1000) if fated else ruled == 0
 
 
 def test_taking_a_place_reads_by_sea_as_the_listing_does() -> None:

@@ -43,6 +43,14 @@ NAVAL_CARDS: frozenset[str] = frozenset(c for c, data in CARDS.items() if data["
 TRAIN_CARDS: frozenset[str] = frozenset(c for c, data in CARDS.items() if data["icons"]["train"])
 
 
+def run_by_die(state: State, role: str) -> bool:
+    """Whether the Fate Die runs ``role`` (``rules.solo.opponent.fate_role(state) ==
+    role``). Asked at every card drawn or discarded and every action spent, so the
+    die's record is read here directly."""
+    fate = state.get("fate")
+    return fate is not None and fate["role"] == role
+
+
 def naval_cards(state: State, role: str, exclude: tuple[str, ...] = ()) -> list[str]:
     return [c for c in state["piles"][role]["hand"] if c in NAVAL_CARDS and c not in exclude]
 

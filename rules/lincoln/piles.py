@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.core import State, log, plural, private_log, seal, shuffle
 from rules.lincoln.board import union_vp
+from rules.lincoln.common import run_by_die
 from rules.lincoln.data import BLOCKADE, ROLE_NAMES, ROLES, card_name, cards_of
 from rules.solo import opponent as fate
 
@@ -137,7 +138,7 @@ def follow_hand(state: State, role: str) -> None:
     """A side run by the Fate Die keeps its Card Display equal to :func:`display_cards`:
     cards that left go, new ones fill empty slots face down
     (``rules.solo.opponent.sync``)."""
-    if fate.fate_role(state) == role:
+    if run_by_die(state, role):
         fate.sync(state, display_cards(state, role))
 
 

@@ -24,6 +24,7 @@ from rules.lincoln.common import (
     finish_action,
     naval_cards,
     options,
+    run_by_die,
 )
 from rules.lincoln.data import (
     CARDS,
@@ -695,7 +696,7 @@ class Turn(PlayerStep):
         if state["turn"]["actions_left"] <= 0 and not free_cards(state, role):
             goto(game, state, "end_turn")
             return
-        if fate.fate_role(state) == role and state["turn"]["actions_left"] > 0:
+        if run_by_die(state, role) and state["turn"]["actions_left"] > 0:
             _roll_for_action(state, role)
 
     def prompt(self, game: Game, state: State, role: str) -> str:
@@ -774,7 +775,7 @@ class Turn(PlayerStep):
 
     def _spend(self, state: State) -> None:
         state["turn"]["actions_left"] -= 1
-        if fate.fate_role(state) == _player(state):
+        if run_by_die(state, _player(state)):
             state["fate"]["allowed"] = None  # this action's roll is spent
 
     def on_deploy(self, game: Game, state: State, role: str, arg: Arg) -> None:
