@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from rules import get_game
+from rules.core import run_events
 from rules.fort_sumter import board, events, steps, tracks
 from rules.fort_sumter.cards import DIMENSIONS, OBJECTIVES, ROLES, SPACE_IDS, STRATEGY
 
@@ -168,3 +169,40 @@ def slow_movable(state: State, role: str) -> list[str] | None:
         for s in board.resolve_where(instruction["from"])
         if board.can_remove(state, side, s) and op._targets(state, here, instruction, s)
     ]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_one_chooser_steps_have_exactly_the_deciding_role_active(seed: int) -> None:
+    """``Game._apply`` takes the deciding role as the one active role of a step marked
+    ``one_chooser`` instead of asking ``active``: such a step must name exactly one."""
+    flagged = 0
+    for state in positions(seed):
+        step = GAME.steps[state["step"]]
+        if step.one_chooser:
+            assert len(step.active(GAME, state)) == 1, state["step"]
+            flagged += 1
+    assert flagged > 40
+
+
+def test_listed_event_tokens_are_targets_and_a_waiting_event_runs_no_further() -> None:
+    """The token ops' ``handle`` takes its arg as one of the op's targets (``Game.act``
+    checked it against the list), and ``EventStep.handle`` runs the event on only once an
+    instruction is done: at every position in an event, each listed token is a target,
+    and running the event on would change nothing."""
+    seen = 0
+    for state in (state for seed in range(30) for state in positions(seed)):
+        if state["step"] != "event":
+            continue
+        here = state["calls"][-1]["locals"]
+        instruction = GAME.event_instructions(state, here["source"])[here["pc"]]
+        op = events.EVENT_VOCABULARY[instruction["op"]]
+        if isinstance(op, events._TokenOp):
+            listed = GAME.legal_actions(state, GAME.active_roles(state)[0]).get(op.verb, [])
+            targets = op.targets(state, here, instruction)
+            assert all(arg in targets for arg in listed)
+        before = json.dumps(state)
+        copy = json.loads(before)
+        run_events(GAME, copy)
+        assert json.dumps(copy) == before
+        seen += 1
+    assert seen > 200

@@ -208,6 +208,8 @@ def _advance(here: Frame) -> None:
 class EventStep(Step):
     """The flow-of-play step in which an event runs and waits for decisions."""
 
+    one_chooser = True  # the op's chooser
+
     def _here(self, game: Game, state: State) -> tuple[Frame, Instruction, Op]:
         # Asked several times for every decision in an event, so read straight from the
         # innermost frame (the same checks as ``frame``, ``_instructions`` and ``_op``).
@@ -260,7 +262,9 @@ class EventStep(Step):
         here, instruction, op = self._here(game, state)
         if op.handle(game, state, here, instruction, verb, arg):
             _advance(here)
-        run_events(game, state)
+            run_events(game, state)
+        # Otherwise the instruction is still waiting for a decision (or for a procedure
+        # it called, which has run up to its own decision): running on would stop at once.
 
 
 def frames_from_version_1(events: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -20,7 +20,7 @@ frame belongs to the game's main sequence and is never popped.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.core.errors import IllegalAction
 from rules.core.types import Actions, Arg, State
@@ -31,6 +31,10 @@ if TYPE_CHECKING:
 
 class Step:
     """One named state of the flow of play. Subclasses override what they need."""
+
+    #: True when ``active`` always names exactly one role: then the role that decides
+    #: here is that role, and ``Game._apply`` need not ask ``active`` before the handler.
+    one_chooser: ClassVar[bool] = False
 
     def enter(self, game: Game, state: State) -> None:
         """Automatic work when play arrives here. Default: wait for decisions."""

@@ -166,8 +166,10 @@ class Game:
         before = undo.snapshot(state) if record_undo else None
         seal_before = state["seal"]
         step = self.steps.get(state["step"]) or self._step(state)
-        # Listed actions exist only while the game is on, so no outcome check here.
-        active_before = step.active(self, state)
+        # Listed actions exist only while the game is on, so no outcome check here. The
+        # role deciding is active (listed actions are only given to active roles), so a
+        # step with one chooser had exactly that role active.
+        active_before = (role,) if step.one_chooser else step.active(self, state)
         step.handle(self, state, role, verb, arg)
         if state["seal"] != seal_before:
             return state

@@ -197,7 +197,8 @@ class _TokenOp(Op):
     ) -> bool:
         if verb == "done":
             return True
-        if verb != self.verb or arg not in self.targets(state, frame, instruction):
+        # Game.act hands over only a listed action: ``arg`` is one of the targets.
+        if verb != self.verb:
             raise IllegalAction(f"'{verb} {arg}' is not possible now.")
         self.apply(state, frame, instruction, str(arg))
         frame["scratch"]["n"] = _done(frame) + 1

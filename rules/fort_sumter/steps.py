@@ -174,6 +174,8 @@ def to_card_play(game: Game, state: State) -> None:
 class PlayCards(Step):
     """Play one strategy card for its event (own colour or both) or for its value."""
 
+    one_chooser = True
+
     def active(self, game: Game, state: State) -> tuple[str, ...]:
         return (state["turn"],)
 
@@ -274,6 +276,8 @@ class ValuePlay(Step):
     """Add up to the card's value in tokens, one per action, then ``done`` (which front
     ends apply by themselves once no token is left to place: see ``done_implied``)."""
 
+    one_chooser = True
+
     def done_implied(self, game: Game, state: State, role: str) -> bool:
         return state["value_play"]["left"] <= 0 or not board.placeable(state, role, SPACE_IDS)
 
@@ -355,6 +359,8 @@ class Breaches(Step):
 
 class TensionPeaceCommissioner(Step):
     """After the first Tension breach of the game, the other side places the Commissioner."""
+
+    one_chooser = True
 
     def active(self, game: Game, state: State) -> tuple[str, ...]:
         return (local(state)["chooser"],)
@@ -467,6 +473,8 @@ def next_pivotal_bonus(game: Game, state: State) -> None:
 
 class PivotalBonus(Step):
     """Within the dimension: two actions, each moving or removing any one token."""
+
+    one_chooser = True
 
     def active(self, game: Game, state: State) -> tuple[str, ...]:
         bonus = local(state)
@@ -790,6 +798,8 @@ def next_final_crisis_resolver(game: Game, state: State, fresh: bool = False) ->
 
 
 class _FinalCrisisStep(Step):
+    one_chooser = True
+
     def active(self, game: Game, state: State) -> tuple[str, ...]:
         return (state["final_crisis"]["resolve"][0],)
 
