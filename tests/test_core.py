@@ -233,3 +233,31 @@ def test_finish_records_the_outcome_and_stops_play() -> None:
     assert GAME.status(state) == "A won: took the last counter"
     with pytest.raises(IllegalAction, match="over"):
         GAME.act(state, "b", "take")
+
+
+def test_each_step_handles_a_verb_with_its_own_on_verb_method() -> None:
+    """``Step.handle`` finds ``on_<verb>`` in a table made once per class: the same
+    method ``getattr`` finds, for every step of every game, and no verb more."""
+    from rules import GAMES
+
+    steps = [step for game in GAMES.values() for step in game.steps.values()]
+    steps += [Turn(), Step(), EventStep()]
+    for step in steps:
+        names = [name for name in dir(step) if name.startswith("on_")]
+        assert sorted(step.handlers) == sorted(name[3:] for name in names)
+        for name in names:
+            assert step.handlers[name[3:]] is getattr(type(step), name)
+            assert getattr(step, name) == step.handlers[name[3:]].__get__(step)
+
+
+def test_undo_is_asked_of_a_game_only_when_it_may_say_yes() -> None:
+    """``legal_actions`` asks ``can_undo`` only with snapshots on the stack, unless the
+    game answers it in its own way (``own_can_undo``): the plain answer with none is no."""
+    from rules import GAMES
+
+    for game in [*GAMES.values(), Tiny()]:
+        mine = type(game).can_undo is not Game.can_undo
+        assert game.own_can_undo == mine
+    state = Tiny().setup(seed=1)
+    for role in Tiny.roles:
+        assert state["undo"] == [] and not Game.can_undo(Tiny(), state, role)

@@ -35,6 +35,12 @@ class Step:
     #: True when ``active`` always names exactly one role: then the role that decides
     #: here is that role, and ``Game._apply`` need not ask ``active`` before the handler.
     one_chooser: ClassVar[bool] = False
+    #: ``{verb: on_<verb>}``, every handler of the class, for ``handle``.
+    handlers: ClassVar[dict[str, Any]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.handlers = {name[3:]: getattr(cls, name) for name in dir(cls) if name.startswith("on_")}
 
     def enter(self, game: Game, state: State) -> None:
         """Automatic work when play arrives here. Default: wait for decisions."""
@@ -84,10 +90,10 @@ class Step:
 
     def handle(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> None:
         """Run the handler ``on_<verb>`` of this step."""
-        handler: Any = getattr(self, f"on_{verb}", None)
+        handler = self.handlers.get(verb)
         if handler is None:
             raise IllegalAction(f"'{verb}' is not possible now.")
-        handler(game, state, role, arg)
+        handler(self, game, state, role, arg)
 
 
 Frame = dict[str, Any]

@@ -46,6 +46,13 @@ class Game:
     #: used for golden playthroughs, balance figures and tests; None: random legal moves.
     policy: ClassVar[str | None] = None
 
+    #: Whether the game overrides :meth:`can_undo` (set for each subclass).
+    own_can_undo: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.own_can_undo = cls.can_undo is not Game.can_undo
+
     # ----------------------------------------------------------------- the contract
 
     def setup(self, seed: int | str, options: Mapping[str, Any] | None = None) -> State:
@@ -241,7 +248,9 @@ class Game:
         if role not in step.active(self, state):
             return {}
         actions = dict(step.actions(self, state, role))
-        if self.can_undo(state, role):
+        # With no snapshot on the stack the plain ``can_undo`` says no (simulations never
+        # keep any); a game with its own ``can_undo`` is always asked.
+        if (state.get("undo") or self.own_can_undo) and self.can_undo(state, role):
             actions["undo"] = True
         return actions
 
