@@ -206,3 +206,65 @@ def test_listed_event_tokens_are_targets_and_a_waiting_event_runs_no_further() -
         assert json.dumps(copy) == before
         seen += 1
     assert seen > 200
+
+
+def test_card_tables_agree_with_the_cards() -> None:
+    """Tables worked out once from the card data: the events a side may play, each
+    card's event instructions, each card's Final Crisis spaces, each space's dimension
+    and the bonus tokens ``space:side``."""
+    for role in ROLES:
+        assert steps._EVENTS_ALLOWED[role] == {
+            c for c, card in STRATEGY.items() if card.event_allowed(role)
+        }
+    for source in [*STRATEGY, *OBJECTIVES]:
+        card = STRATEGY[source] if source in STRATEGY else OBJECTIVES[source]
+        assert GAME.event_instructions({}, source) is card.event
+    for c in STRATEGY:
+        assert steps._FC_SPACES[c] == DIMENSIONS[steps._dimension_of(c)].spaces
+    for s in SPACE_IDS:
+        assert steps._DIMENSION_OF_SPACE[s] == DIMENSIONS[board.SPACES[s].dimension].spaces
+        for side in ROLES:
+            token = steps._TOKEN[s, side]
+            assert token == f"{s}:{side}"
+            assert steps._TOKEN_PARTS[token] == tuple(token.split(":"))
+    assert len(steps._TOKEN_PARTS) == len(SPACE_IDS) * len(ROLES)
+
+
+def slow_dimension_controller(state: State, dimension: str) -> str | None:
+    owners = {board.controller(state, s) for s in DIMENSIONS[dimension].spaces}
+    return owners.pop() if len(owners) == 1 else None
+
+
+def slow_bonus_tokens(state: State) -> list[str]:
+    spaces = DIMENSIONS[board.SPACES[state["calls"][-1]["locals"]["space"]].dimension].spaces
+    removable = {side: board.removable(state, side, spaces) for side in ROLES}
+    return [f"{s}:{side}" for s in spaces for side in ROLES if s in removable[side]]
+
+
+def test_one_pass_answers_agree_with_their_definitions() -> None:
+    """At every position of random games (and crowded copies, with the Peace
+    Commissioner somewhere): dimension control from each space's controller, the
+    pivotal bonus tokens from ``removable``, the tokens left of an event instruction, and
+    the counts the card play and objective steps read as a whole."""
+    rng = random.Random(2)
+    bonus = counted = 0
+    for position in (state for seed in range(30) for state in positions(seed)):
+        for crowd in crowded(position, rng):
+            for state in variants(crowd, rng):
+                for dimension in DIMENSIONS:
+                    assert board.dimension_controller(state, dimension) == (
+                        slow_dimension_controller(state, dimension)
+                    )
+                if state["step"] == "pivotal_bonus":
+                    assert steps._bonus_tokens(state) == slow_bonus_tokens(state)
+                    bonus += 1
+        state = position
+        assert list(state["played"]) == list(ROLES) == list(state["objective"])
+        if state["step"] == "event":
+            here = state["calls"][-1]["locals"]
+            instruction = GAME.event_instructions(state, here["source"])[here["pc"]]
+            assert events._left(here, instruction) == events._count(instruction) - events._done(
+                here
+            )
+            counted += 1
+    assert bonus > 100 and counted > 100

@@ -150,11 +150,16 @@ def controller(state: State, space: str) -> str | None:
 
 def dimension_controller(state: State, dimension: str) -> str | None:
     """The side controlling all three spaces of the dimension, if any."""
-    owners = {controller(state, s) for s in DIMENSIONS[dimension].spaces}
-    if len(owners) == 1:
-        (owner,) = owners
-        return owner
-    return None
+    # Each space's ``controller`` in one pass: the Unionist holds the dimension when it
+    # has more tokens in every space, the Secessionist likewise.
+    where = state["spaces"]
+    unionist = secessionist = True
+    for space in DIMENSIONS[dimension].spaces:
+        here = where[space]
+        u, s = here["unionist"], here["secessionist"]
+        unionist = unionist and u > s
+        secessionist = secessionist and s > u
+    return "unionist" if unionist else "secessionist" if secessionist else None
 
 
 def spaces_controlled(state: State, role: str) -> int:

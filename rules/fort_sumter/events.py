@@ -137,7 +137,8 @@ def _done(frame: Frame) -> int:
 
 
 def _left(frame: Frame, instruction: Instruction) -> int:
-    return _count(instruction) - _done(frame)
+    # ``_count(instruction) - _done(frame)``, asked for every list of actions
+    return int(instruction.get("count", 1)) - int(frame["scratch"].get("n", 0))
 
 
 def _noun(n: int) -> str:
@@ -251,12 +252,11 @@ class PlaceOp(_TokenOp):
         return most if limit is None else min(most, int(limit) - done_here)
 
     def targets(self, state: State, frame: Frame, instruction: Instruction) -> list[str]:
-        role = _player(frame)
+        spaces = board.placeable(state, frame["role"], _spaces(instruction["where"]))
         limit = instruction.get("per_space")
-        per = frame["scratch"].get("per", {})
-        spaces = board.placeable(state, role, _spaces(instruction["where"]))
         if limit is None:
             return spaces
+        per = frame["scratch"].get("per", {})
         return [s for s in spaces if per.get(s, 0) < limit]
 
     def start(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> bool:
@@ -487,15 +487,16 @@ def event_problems(instructions: Sequence[Mapping[str, Any]], label: str) -> lis
     return problems
 
 
-_events: dict[str, Sequence[Mapping[str, Any]]] = {
+#: The instructions of every event, strategy and objective cards alike, by card id.
+EVENTS: dict[str, Sequence[Mapping[str, Any]]] = {
     **{c.id: c.event for c in STRATEGY.values()},
     **{o.id: o.event for o in OBJECTIVES.values()},
 }
-_problems = [p for source, event in _events.items() for p in event_problems(event, source)]
+_problems = [p for source, event in EVENTS.items() for p in event_problems(event, source)]
 #: Every place named in the card data, resolved (see ``_spaces``).
 _RESOLVED: dict[int, tuple[str, ...]] = {
     id(instruction[key]): tuple(board.resolve_where(instruction[key]))
-    for event in _events.values()
+    for event in EVENTS.values()
     for instruction in event
     for key in ("where", "from", "to")
     if key in instruction

@@ -21,7 +21,7 @@ from rules.fort_sumter.cards import (
     objective_facts,
     strategy_facts,
 )
-from rules.fort_sumter.events import EVENT_VOCABULARY, source_title
+from rules.fort_sumter.events import EVENT_VOCABULARY, EVENTS, source_title
 from rules.fort_sumter.steps import STEPS
 from rules.fort_sumter.tracks import ROLE_NAMES, initial_tracks, track_view
 from rules.solo import opponent as fate
@@ -95,9 +95,7 @@ class FortSumter(EventGame, Game):
         goto(self, state, "deal")
 
     def event_instructions(self, state: State, source: str) -> Sequence[Mapping[str, Any]]:
-        if source in STRATEGY:
-            return STRATEGY[source].event
-        return OBJECTIVES[source].event
+        return EVENTS[source]  # each card's ``event``, strategy and objective
 
     def upgrade_from(self, document: State, version: int) -> None:
         if version == 1:

@@ -114,7 +114,8 @@ class ChooseObjective(Step):
     """Both sides secretly keep one objective; the other goes back into the deck unseen."""
 
     def active(self, game: Game, state: State) -> tuple[str, ...]:
-        return tuple(r for r in ROLES if state["objective"][r] is None)
+        objective = state["objective"]
+        return tuple([r for r in ROLES if objective[r] is None])
 
     def prompt(self, game: Game, state: State, role: str) -> str:
         return (
@@ -134,7 +135,7 @@ class ChooseObjective(Step):
         state["objective"][role] = str(arg)
         private_log(state, role, f"You keep the {OBJECTIVES[str(arg)].title} objective.")
         log(state, f"{_name(role)} chooses an objective.")
-        if any(state["objective"][r] is None for r in ROLES):
+        if None in state["objective"].values():  # the other side has yet to choose
             return
         for r in ROLES:
             state["objective_deck"].extend(
@@ -201,7 +202,7 @@ class PlayCards(Step):
     def actions(self, game: Game, state: State, role: str) -> Actions:
         hand: list[Any] = fate.restrict(state, role, state["hands"][role])
         actions: Actions = {}
-        events = [c for c in hand if STRATEGY[c].event_allowed(role)]
+        events = [c for c in hand if c in _EVENTS_ALLOWED[role]]
         if events:
             actions["event"] = events
         actions["value"] = list(hand)
@@ -245,6 +246,12 @@ class PlayCards(Step):
             f"{STRATEGY[claimed].title} and plays it for its event.",
         )
         begin_event(game, state, claimed, role, then="card_play_ends")
+
+
+#: The strategy cards whose event each side may play (``StrategyCard.event_allowed``).
+_EVENTS_ALLOWED: dict[str, frozenset[str]] = {
+    role: frozenset(c for c, card in STRATEGY.items() if card.event_allowed(role)) for role in ROLES
+}
 
 
 def _claimable(state: State, role: str) -> str | None:
@@ -386,7 +393,7 @@ class NextCardPlay(Step):
     """Alternate until both sides have played three cards."""
 
     def enter(self, game: Game, state: State) -> None:
-        if all(state["played"][r] >= CARD_PLAYS_PER_ROUND for r in ROLES):
+        if min(state["played"].values()) >= CARD_PLAYS_PER_ROUND:  # both sides
             goto(game, state, "set_aside")
             return
         other = opponent(state["turn"])
@@ -432,22 +439,37 @@ class PivotalBonuses(Step):
         next_pivotal_bonus(game, state)
 
 
+#: The spaces of each space's dimension (a pivotal bonus acts within them).
+_DIMENSION_OF_SPACE: dict[str, tuple[str, ...]] = {
+    s: DIMENSIONS[SPACES[s].dimension].spaces for s in SPACE_IDS
+}
+#: The bonus token ``space:side`` of each space and side, and back.
+_TOKEN: dict[tuple[str, str], str] = {(s, side): f"{s}:{side}" for s in SPACE_IDS for side in ROLES}
+_TOKEN_PARTS: dict[str, tuple[str, str]] = {token: parts for parts, token in _TOKEN.items()}
+
+
 def _bonus_tokens(state: State) -> list[str]:
-    """``space:side`` for every token in the bonus dimension that may be picked up."""
-    spaces = DIMENSIONS[SPACES[local(state)["space"]].dimension].spaces
-    removable = {side: board.removable(state, side, spaces) for side in ROLES}
-    return [f"{s}:{side}" for s in spaces for side in ROLES if s in removable[side]]
+    """``space:side`` for every token in the bonus dimension that may be picked up (each
+    space's tokens of either side, in map order, as ``board.removable`` has them)."""
+    where, blocked_space = state["spaces"], state["peace_commissioner"]
+    return [
+        _TOKEN[s, side]
+        for s in _DIMENSION_OF_SPACE[local(state)["space"]]
+        if s != blocked_space
+        for side in ROLES
+        if where[s][side] > 0
+    ]
 
 
 def _bonus_targets(state: State, token: str) -> list[str]:
-    source, side = token.split(":")
-    return board.with_room(state, side, DIMENSIONS[SPACES[source].dimension].spaces, source)
+    source, side = _TOKEN_PARTS[token]
+    return board.with_room(state, side, _DIMENSION_OF_SPACE[source], source)
 
 
 def _room_elsewhere(room: dict[str, list[str]], token: str) -> bool:
     """Whether the token ``space:side`` has somewhere to go: ``room[side]`` (the spaces
     with room for that side) holds a space other than its own."""
-    source, side = token.split(":")
+    source, side = _TOKEN_PARTS[token]
     spaces = room[side]
     return len(spaces) > 1 or (len(spaces) == 1 and spaces[0] != source)
 
@@ -498,7 +520,7 @@ class PivotalBonus(Step):
             return {"to": list(_bonus_targets(state, bonus["moving"]))}
         tokens = _bonus_tokens(state)
         # A token can move when its side has room in some other space of the dimension.
-        spaces = DIMENSIONS[SPACES[bonus["space"]].dimension].spaces
+        spaces = _DIMENSION_OF_SPACE[bonus["space"]]
         room = {side: board.with_room(state, side, spaces, None) for side in ROLES}
         movable = [t for t in tokens if _room_elsewhere(room, t)]
         actions: Actions = {}
@@ -522,7 +544,7 @@ class PivotalBonus(Step):
 
     def on_to(self, game: Game, state: State, role: str, arg: Arg) -> None:
         bonus = local(state)
-        source, side = bonus["moving"].split(":")
+        source, side = _TOKEN_PARTS[bonus["moving"]]
         board.move(state, side, source, str(arg))
         log(
             state,
@@ -533,7 +555,7 @@ class PivotalBonus(Step):
         self._spent(game, state)
 
     def on_remove(self, game: Game, state: State, role: str, arg: Arg) -> None:
-        space, side = str(arg).split(":")
+        space, side = _TOKEN_PARTS[str(arg)]
         board.remove(state, side, space)
         log(state, f"{_name(role)} removes a {_name(side)} token from {space_name(space)}.")
         self._spent(game, state)
@@ -673,7 +695,8 @@ class FinalCrisisOrder(Step):
     """Both sides secretly order their three cards (one decision each)."""
 
     def active(self, game: Game, state: State) -> tuple[str, ...]:
-        return tuple(r for r in ROLES if state["final_crisis"]["order"][r] is None)
+        order = state["final_crisis"]["order"]
+        return tuple([r for r in ROLES if order[r] is None])
 
     def prompt(self, game: Game, state: State, role: str) -> str:
         return (
@@ -739,13 +762,18 @@ def _fc_card(state: State, role: str) -> str:
     return card
 
 
+#: The spaces of each strategy card's Crisis Dimension (what counts in the Final Crisis).
+_FC_SPACES: dict[str, tuple[str, ...]] = {
+    c: DIMENSIONS[card.fc_dimension].spaces for c, card in STRATEGY.items()
+}
+
+
 def _fc_options(state: State, role: str) -> Actions:
     fc = state["final_crisis"]
     actions: Actions = {}
     if fc["mode"] == "match":
-        dimension = DIMENSIONS[_dimension_of(_fc_card(state, role))]
         if fc["removed"] == 0:
-            one = board.removable(state, role, dimension.spaces)
+            one = board.removable(state, role, _FC_SPACES[_fc_card(state, role)])
             if one:
                 actions["remove"] = list(one)
         anywhere = board.removable(state, role, SPACE_IDS)
@@ -768,8 +796,7 @@ def _fc_options(state: State, role: str) -> Actions:
 
 
 def _fc_targets(state: State, role: str, source: str | None) -> list[str]:
-    dimension = DIMENSIONS[_dimension_of(_fc_card(state, role))]
-    return board.with_room(state, role, dimension.spaces, source)
+    return board.with_room(state, role, _FC_SPACES[_fc_card(state, role)], source)
 
 
 def next_final_crisis_resolver(game: Game, state: State, fresh: bool = False) -> None:
