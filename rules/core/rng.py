@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import struct
 from functools import lru_cache
 from typing import Any, TypeVar
 
@@ -105,6 +106,10 @@ def _keyed(key: str) -> hashlib.blake2b:
     return hashlib.blake2b(key=bytes.fromhex(key), digest_size=8)
 
 
+#: An unsigned 64-bit integer, little-endian: a draw's counter and digest.
+_U64 = struct.Struct("<Q")
+
+
 def _next64(state: State) -> int:
     rng = state["rng"]
     if rng["alg"] == KEYED:
@@ -168,17 +173,17 @@ def _shuffle_keyed(rng: dict[str, Any], items: list[T]) -> None:
     """The Fisher-Yates loop of :func:`shuffle` for the keyed generator, with the keyed
     hasher and the draw counter held in locals: the same digests, draw for draw, as
     ``_next64`` (a search shuffles decks at every determinization)."""
-    keyed = _keyed(rng["key"])
+    copy = _keyed(rng["key"]).copy
     count = rng["n"]
     span = 1 << 64
     for i in range(len(items) - 1, 0, -1):
         n = i + 1
         limit = span - (span % n)
         while True:
-            hasher = keyed.copy()
-            hasher.update(count.to_bytes(8, "little"))
+            hasher = copy()
+            hasher.update(_U64.pack(count))  # ``count.to_bytes(8, "little")``
             count += 1
-            r = int.from_bytes(hasher.digest(), "little")
+            (r,) = _U64.unpack(hasher.digest())  # ``int.from_bytes(..., "little")``
             if r < limit:
                 break
         j = r % n
