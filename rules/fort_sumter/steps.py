@@ -72,8 +72,8 @@ FINAL_CRISIS_CARDS = 3
 FORT_SUMTER = "fort_sumter"
 
 
-def _name(role: str) -> str:
-    return ROLE_NAMES[role]
+#: A side's name in the log (``ROLE_NAMES[role]``, looked up without a call of our own).
+_name = ROLE_NAMES.__getitem__
 
 
 def _tokens(n: int) -> str:
@@ -100,7 +100,7 @@ class Deal(Step):
         for role in ROLES:
             state["hands"][role] = _draw(state, "strategy_deck", CARDS_PER_HAND)
             state["objective_offer"][role] = _draw(state, "objective_deck", OBJECTIVES_DEALT)
-            titles = ", ".join(STRATEGY[c].title for c in state["hands"][role])
+            titles = ", ".join([STRATEGY[c].title for c in state["hands"][role]])
             private_log(state, role, f"You are dealt {titles}.")
         log(state, "Each side is dealt 4 strategy cards and 2 objective cards.")
         fated = fate.fate_role(state)
@@ -139,7 +139,7 @@ class ChooseObjective(Step):
             return
         for r in ROLES:
             state["objective_deck"].extend(
-                c for c in state["objective_offer"][r] if c != state["objective"][r]
+                [c for c in state["objective_offer"][r] if c != state["objective"][r]]
             )
             state["objective_offer"][r] = []
         shuffle(state, state["objective_deck"])
