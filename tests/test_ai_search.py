@@ -11,6 +11,7 @@ import pytest
 
 from rules import BUILTIN_GAMES, IllegalAction, get_game
 from rules.ai import SearchPlayer, make_player, search, supports_search
+from rules.ai.ismcts import Node, fingerprint
 from rules.ai.player import GreedyPlayer
 from rules.core import Game
 from rules.core.undo import copy_json
@@ -363,3 +364,53 @@ def test_no_peeking_at_the_fate_displays_face_down_cards(name: str) -> None:
         assert _tree(first.root) == _tree(second.root)
         return
     raise AssertionError("no position with a face-down display card while the other side acts")
+
+
+def test_a_kept_tree_never_chooses_what_the_view_does_not_list() -> None:
+    """A tree carried over from an earlier search also holds actions that other chance
+    outcomes allowed at that point (another Fate Die roll, another card drawn); however
+    often the earlier search visited them, only what the view lists may be chosen."""
+    game = get_game("fort_sumter")
+    state = game.setup(seed=5)
+    role = game.active_roles(state)[0]
+    view = game.view(state, role)
+    kept = Node(None)
+    stale = Node(role)
+    stale.visits = stale.available = 10_000
+    stale.reward = 10_000.0
+    kept.children[(role, "keep", "not-a-card")] = stale
+    result = search(game, view, seed=1, iterations=5, root=kept)
+    verb, arg = result.action
+    assert verb == "keep" and arg in view["actions"]["keep"]
+    bot = SearchPlayer(game, role, seed=1, iterations=5, reuse_visits=1)
+    bot._expected = (fingerprint(view), kept)
+    assert bot.choose(view) == result.action
+
+
+def test_the_search_player_with_the_fate_die_keeps_to_the_listed_actions() -> None:
+    """A Lincoln game in which the Union's kept trees held moves and deployments that
+    another roll of the die had allowed (the bot chose them before this was fixed)."""
+    game = get_game("lincoln")
+    seed = 50098
+    bot = SearchPlayer(game, "union", seed=seed, iterations=2)
+    chooser = random.Random(seed)
+    state = game.setup(seed=seed, options={"fate": "union"})
+    decisions = 0
+    while game.outcome(state) is None:
+        role = chooser.choice(game.active_roles(state))
+        view = game.view(state, role)
+        if role == "union":
+            verb, arg = bot.choose(view)
+            listed = view["actions"][verb]
+            assert listed is True if arg is None else arg in listed
+            decisions += 1
+        else:
+            moves = [
+                (v, a)
+                for v, args in view["actions"].items()
+                if v != "undo"
+                for a in (args if isinstance(args, list) else [None])
+            ]
+            verb, arg = chooser.choice(moves)
+        game.act(state, role, verb, arg)
+    assert decisions > 50

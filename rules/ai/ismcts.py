@@ -63,12 +63,17 @@ class Node:
         #: Sum of results for ``mover``.
         self.reward = 0.0
 
-    def best(self, role: str | None = None) -> tuple[Action, Node] | None:
-        """The most visited child (of ``role``'s actions when given); ties go to the
-        action first added, so the choice is deterministic."""
+    def best(
+        self, role: str | None = None, among: set[Action] | None = None
+    ) -> tuple[Action, Node] | None:
+        """The most visited child (of ``role``'s actions when given, and only of the
+        actions ``among`` when given); ties go to the action first added, so the choice
+        is deterministic."""
         found: tuple[Action, Node] | None = None
         for action, child in self.children.items():
             if role is not None and action[0] != role:
+                continue
+            if among is not None and action not in among:
                 continue
             if found is None or child.visits > found[1].visits:
                 found = (action, child)
@@ -103,6 +108,20 @@ def search_key(seed: int, view: View) -> int:
     so a given view and seed always give the same search."""
     digest = hashlib.blake2b(f"{seed}|{fingerprint(view)}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "little")
+
+
+def view_actions(view: View) -> list[Action]:
+    """The actions ``view`` lists for its role (never ``undo``), as the tree names them."""
+    role = view["role"]
+    actions: list[Action] = []
+    for verb, args in view["actions"].items():
+        if verb == "undo":
+            continue
+        if args is True:
+            actions.append((role, verb, None))
+        elif isinstance(args, list):
+            actions.extend((role, verb, arg) for arg in args)
+    return actions
 
 
 def mover_of(active: tuple[str, ...], observer: str) -> str:
@@ -191,7 +210,10 @@ def search(
         state = game.determinize(view, role, _mix(key, done + 1))
         _iterate(game, state, role, tree, draw)
         done += 1
-    found = tree.best(role)
+    # A tree kept from an earlier search also holds actions that other chance outcomes
+    # allowed there (another Fate Die roll, another card drawn): only what the view lists
+    # now may be chosen.
+    found = tree.best(role, among=set(view_actions(view)))
     if found is None:
         raise RuntimeError("the search found no action for the observer")
     (_, verb, arg), _ = found

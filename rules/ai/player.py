@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from rules.ai.ismcts import Node, SearchResult, fingerprint, search, search_key
+from rules.ai.ismcts import Node, SearchResult, fingerprint, search, search_key, view_actions
 from rules.core import Arg, Game, View
 
 #: Thinking time per decision of each search level, in seconds of one core; the caller
@@ -83,13 +83,12 @@ class SearchPlayer:
         node: Node | None = None
         if self._expected is not None and self._expected[0] == here:
             node = self._expected[1]
-            found = node.best(self.role)
+            found = node.best(self.role, among=set(view_actions(view)))
             if found is not None and found[1].visits >= self.reuse_visits:
                 (_, verb, arg), child = found
-                if _listed(view, verb, arg):
-                    self.reused += 1
-                    self._expect(view, (verb, arg), child)
-                    return verb, arg
+                self.reused += 1
+                self._expect(view, (verb, arg), child)
+                return verb, arg
         if self.iterations is None and should_stop is None:
             raise ValueError("a search player needs iterations or a deadline")
         result = search(
@@ -118,11 +117,6 @@ class SearchPlayer:
         self.game.act(state, self.role, verb, arg, record_undo=False)
         if self.game.outcome(state) is None and self.role in self.game.active_roles(state):
             self._expected = (fingerprint(self.game.view(state, self.role)), child)
-
-
-def _listed(view: View, verb: str, arg: Arg) -> bool:
-    args = view["actions"].get(verb)
-    return args is True if arg is None else isinstance(args, list) and arg in args
 
 
 def supports_search(game: Game) -> bool:
