@@ -42,9 +42,15 @@ Figures (issue 12; 2 cores shared by five sessions, CPU seconds, so roughly):
   (before and after measured side by side, trusted path, over several runs while the
   machine's own speed drifted): War 437-456 to 498-543, about its target of 500 (+15%);
   Lincoln 69-74 to 115-125 (+65%); Fort Sumter 1,064-1,116 to 1,083-1,185 (+3%).
-  Fort Sumter (2,000) and Lincoln (200) are not reached: what is left is spread thin over
-  the flow machinery (steps, call stack, event interpreter, log lines) and, in Lincoln,
-  control asked location by location, not one hot spot.
+  A third pass (the bench's harness now draws once per choice; before is bdd0d45 run
+  with that harness, side by side, trusted path, 300 games, three runs): War 501-550 to
+  691-708 (target 500, met); Lincoln 120-124 to 213-226 (target 200, met); Fort Sumter
+  1,169-1,208 to 1,634-1,655 (target 2,000, not met). In Fort Sumter what is left is the
+  flow machinery itself: a card play is a chain of steps (card play ends, next card
+  play, play cards) and every decision asks its step who is active about three times.
+  The search gained with the engines: iterations a second at three mid-game positions,
+  Fort Sumter 1,047-1,096 to 1,404-1,478, War 600-634 to 769-816, Lincoln 117-156 to
+  199-294.
 - Search speed with the real deadlines (8 decisions of a random game each): a normal
   decision took 1.001 s (median; at most 1.007 s) and ran about 840 iterations in Fort
   Sumter (300-1,400, fewer early in the game) and 360 in War (its simulations play the
