@@ -45,6 +45,17 @@ def _random_states(game: Game, seed: int, every: int = 1) -> list[dict[str, Any]
     return states
 
 
+def random_move(chooser: random.Random, view: dict[str, Any]) -> tuple[str, Any]:
+    """A uniformly random action of those ``view`` lists (never ``undo``)."""
+    moves = [
+        (verb, arg)
+        for verb, args in view["actions"].items()
+        if verb != "undo"
+        for arg in (args if isinstance(args, list) else [None])
+    ]
+    return chooser.choice(moves)
+
+
 def _comparable(view: dict[str, Any]) -> dict[str, Any]:
     view = {k: v for k, v in view.items() if k not in _HISTORY}
     view["actions"] = {k: v for k, v in view["actions"].items() if k != "undo"}
@@ -198,13 +209,7 @@ def test_the_search_player_only_takes_legal_actions(name: str, opponent: str) ->
                 assert verb != "undo" and (arg is None if listed is True else arg in listed)
                 decisions += role == bot_role
             else:
-                moves = [
-                    (v, a)
-                    for v, args in view["actions"].items()
-                    if v != "undo"
-                    for a in (args if isinstance(args, list) else [None])
-                ]
-                verb, arg = chooser.choice(moves)
+                verb, arg = random_move(chooser, view)
             try:
                 game.act(state, role, verb, arg)
             except IllegalAction as error:  # pragma: no cover - the failure being tested
@@ -405,12 +410,6 @@ def test_the_search_player_with_the_fate_die_keeps_to_the_listed_actions() -> No
             assert listed is True if arg is None else arg in listed
             decisions += 1
         else:
-            moves = [
-                (v, a)
-                for v, args in view["actions"].items()
-                if v != "undo"
-                for a in (args if isinstance(args, list) else [None])
-            ]
-            verb, arg = chooser.choice(moves)
+            verb, arg = random_move(chooser, view)
         game.act(state, role, verb, arg)
     assert decisions > 50

@@ -38,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rules.core import Arg, Game, State, View
+from rules.core import Actions, Arg, Game, State, View
 
 #: An action in the tree: who takes it, the verb and its argument.
 Action = tuple[str, str, Arg]
@@ -110,11 +110,11 @@ def search_key(seed: int, view: View) -> int:
     return int.from_bytes(digest, "little")
 
 
-def view_actions(view: View) -> list[Action]:
-    """The actions ``view`` lists for its role (never ``undo``), as the tree names them."""
-    role = view["role"]
+def as_tree_actions(role: str, legal: Actions) -> list[Action]:
+    """``legal`` (a role's listed actions) as the tree names them, in the same order,
+    without ``undo``."""
     actions: list[Action] = []
-    for verb, args in view["actions"].items():
+    for verb, args in legal.items():
         if verb == "undo":
             continue
         if args is True:
@@ -122,6 +122,11 @@ def view_actions(view: View) -> list[Action]:
         elif isinstance(args, list):
             actions.extend((role, verb, arg) for arg in args)
     return actions
+
+
+def view_actions(view: View) -> list[Action]:
+    """The actions ``view`` lists for its role."""
+    return as_tree_actions(view["role"], view["actions"])
 
 
 def mover_of(active: tuple[str, ...], observer: str) -> str:
@@ -131,15 +136,7 @@ def mover_of(active: tuple[str, ...], observer: str) -> str:
 
 def listed(game: Game, state: State, role: str) -> list[Action]:
     """Every legal action of ``role`` (never ``undo``), in the engine's order."""
-    actions: list[Action] = []
-    for verb, args in game.legal_actions(state, role).items():
-        if verb == "undo":
-            continue
-        if args is True:
-            actions.append((role, verb, None))
-        elif isinstance(args, list):
-            actions.extend((role, verb, arg) for arg in args)
-    return actions
+    return as_tree_actions(role, game.legal_actions(state, role))
 
 
 def rewards(game: Game, state: State) -> dict[str, float]:
