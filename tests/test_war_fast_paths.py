@@ -21,6 +21,7 @@ from rules.war.battle import (
     WORTH,
     card_points,
     column_total,
+    stack,
 )
 from rules.war.cards import SIDES, UNIT_KINDS, card, cards, deck_ids
 from rules.war.steps import STEPS, placements
@@ -112,6 +113,29 @@ def _plain_total(state: dict[str, Any], role: str, column: str) -> int:
         if modifier["side"] == role and column in modifier["columns"] and modifier["unit"] is None:
             total += modifier["amount"]
     return max(0, total)
+
+
+def test_column_total_is_the_sum_of_card_points() -> None:
+    """Checked in every state of 40 random games, including boosts and modifiers."""
+    compared = with_boost = with_modifier = 0
+    for seed in range(40):
+        chooser = random.Random(seed)
+        state = WAR.setup(seed=seed)
+        while WAR.outcome(state) is None:
+            for role in SIDES:
+                on_field = [c for column in COLUMNS for c in stack(state, column, role)]
+                for column in COLUMNS:
+                    assert column_total(state, role, column) == _plain_total(state, role, column)
+                    compared += 1
+                with_boost += any(card(c).boost is not None for c in on_field)
+                with_modifier += any(m["side"] == role for m in state["modifiers"])
+            role = chooser.choice(WAR.active_roles(state))
+            legal = WAR.legal_actions(state, role)
+            verb = chooser.choice(sorted(v for v in legal if v != "undo"))
+            args = legal[verb]
+            arg = None if args is True else chooser.choice(args)
+            WAR.act(state, role, verb, arg, record_undo=False)
+    assert compared > 10_000 and with_boost > 100 and with_modifier > 100
 
 
 def test_column_totals_clamp_like_the_per_card_rule() -> None:
