@@ -147,6 +147,15 @@ def test_a_keyed_game_never_shows_its_key(name: str) -> None:
     assert key not in json.dumps(state["log"]) + json.dumps(state["private_log"])
 
 
+def _unsealed(document: Any) -> Any:
+    """A state (undo snapshots included) without its seal counts."""
+    if isinstance(document, dict):
+        return {k: _unsealed(v) for k, v in document.items() if k != "seal"}
+    if isinstance(document, list):
+        return [_unsealed(x) for x in document]
+    return document
+
+
 @pytest.mark.parametrize("index", [0, 1, 2])
 def test_a_game_stored_before_the_keyed_generator_keeps_splitmix(index: int) -> None:
     """Games the old engine stored (frozen in ``fixtures/legacy_games.json``) are upgraded
@@ -161,13 +170,22 @@ def test_a_game_stored_before_the_keyed_generator_keeps_splitmix(index: int) -> 
         replayed = game.act(replayed, role, verb, arg)
     if stored["outcome"] is not None:  # the old engine wrote no reason code
         assert replayed["outcome"].pop("code") == "no_forces"
-    assert json.dumps(as_old(replayed), sort_keys=True) == json.dumps(stored, sort_keys=True)
+    # The seal counts are compared apart: the old engine also counted hand-overs (one
+    # side's decision answered by another's), which now empty the undo stack without a
+    # count. Nothing reads a count but ``Game._apply``, within one action, so the game's
+    # future is the same; the replay's count is the old one less the hand-overs.
+    assert replayed["seal"] <= stored["seal"]
+    assert json.dumps(_unsealed(as_old(replayed)), sort_keys=True) == json.dumps(
+        _unsealed(stored), sort_keys=True
+    )
     # and the upgraded game goes on drawing from the same generator as the replay
     if game.outcome(stored) is None:
         role, verb, arg = legal_moves(game, stored)[0]
         a = game.act(stored, role, verb, arg)
         b = game.act(replayed, role, verb, arg)
-        assert json.dumps(as_old(a), sort_keys=True) == json.dumps(as_old(b), sort_keys=True)
+        assert json.dumps(_unsealed(as_old(a)), sort_keys=True) == json.dumps(
+            _unsealed(as_old(b)), sort_keys=True
+        )
 
 
 async def test_the_key_of_a_game_reaches_no_player_until_the_game_is_over(

@@ -88,6 +88,27 @@ def test_simulation_without_snapshots_reaches_the_same_final_state(name: str) ->
         assert json.dumps(fast) == json.dumps(normal)
 
 
+def test_a_hand_over_closes_undo_without_counting_a_seal_and_a_draw_counts_one() -> None:
+    """Both sides choose a Fort Sumter objective. The first choice hands the decision to
+    the other side: its undo is gone, but nothing was revealed, so the seal count stays.
+    The second choice shuffles the unkept objectives: new information, counted."""
+    game = get_game("fort_sumter")
+    state = game.setup(seed=4)
+    assert state["step"] == "choose_objective" and game.active_roles(state) == (
+        "unionist",
+        "secessionist",
+    )
+    seal = state["seal"]
+    offer = state["objective_offer"]["unionist"]
+    state = game.act(state, "unionist", "keep", offer[0])
+    assert game.active_roles(state) == ("secessionist",)
+    assert state["undo"] == [] and state["seal"] == seal
+    assert "undo" not in game.legal_actions(state, "unionist")
+    offer = state["objective_offer"]["secessionist"]
+    state = game.act(state, "secessionist", "keep", offer[0])
+    assert state["undo"] == [] and state["seal"] > seal
+
+
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_an_undo_stored_by_the_old_engine_still_restores(name: str) -> None:
     """A version-1 undo entry (a whole copy, logs included) is converted on upgrade."""

@@ -37,10 +37,14 @@ class Step:
     one_chooser: ClassVar[bool] = False
     #: ``{verb: on_<verb>}``, every handler of the class, for ``handle``.
     handlers: ClassVar[dict[str, Any]] = {}
+    #: False when the class keeps the default ``enter`` (nothing to do on arrival), so
+    #: that ``goto`` need not call it.
+    enters: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.handlers = {name[3:]: getattr(cls, name) for name in dir(cls) if name.startswith("on_")}
+        cls.enters = cls.enter is not Step.enter
 
     def enter(self, game: Game, state: State) -> None:
         """Automatic work when play arrives here. Default: wait for decisions."""
@@ -106,7 +110,8 @@ def goto(game: Game, state: State, name: str) -> None:
     except KeyError:
         raise KeyError(f"{game.name}: no step named {name!r}") from None
     state["step"] = name
-    step.enter(game, state)
+    if step.enters:
+        step.enter(game, state)
 
 
 def main_frame() -> Frame:

@@ -146,6 +146,12 @@ class Game:
         game then goes exactly as through the checked path. Anything a player sends stays
         on the checked path."""
         if trusted:
+            if not record_undo and not state.get("undo"):
+                # A simulation: nothing for ``_apply`` to keep or wipe, only the handler.
+                (self.steps.get(state["step"]) or self._step(state)).handle(
+                    self, state, role, verb, arg
+                )
+                return state
             return self._apply(state, role, verb, arg, record_undo)
         if role not in self.roles:
             raise MalformedAction(f"There is no role {role!r} in {self.title}.")
@@ -170,23 +176,28 @@ class Game:
 
     def _apply(self, state: State, role: str, verb: str, arg: Arg, record_undo: bool) -> State:
         """Carry out a checked decision: the step's handler, then undo bookkeeping."""
+        step = self.steps.get(state["step"]) or self._step(state)
+        if not record_undo and not state.get("undo"):
+            # No snapshot to keep and none on the stack: the bookkeeping below could only
+            # empty an empty stack, so a simulation skips it.
+            step.handle(self, state, role, verb, arg)
+            return state
         before = undo.snapshot(state) if record_undo else None
         seal_before = state["seal"]
-        step = self.steps.get(state["step"]) or self._step(state)
         # Listed actions exist only while the game is on, so no outcome check here. The
         # role deciding is active (listed actions are only given to active roles), so a
         # step with one chooser had exactly that role active.
         active_before = (role,) if step.one_chooser else step.active(self, state)
         step.handle(self, state, role, verb, arg)
         if state["seal"] != seal_before:
-            return state
+            return state  # new information: the stack is already gone
         if state["outcome"] is None:
             step = self.steps.get(state["step"]) or self._step(state)
             if step.active(self, state) == active_before:
                 if before is not None:
                     undo.push(state, role, before)
                 return state
-        undo.seal(state)
+        undo.hand_over(state)
         return state
 
     def upgrade(self, state: State) -> State:
@@ -247,12 +258,29 @@ class Game:
         step = self.steps.get(state["step"]) or self._step(state)
         if role not in step.active(self, state):
             return {}
-        actions = dict(step.actions(self, state, role))
+        actions = step.actions(self, state, role)
         # With no snapshot on the stack the plain ``can_undo`` says no (simulations never
         # keep any); a game with its own ``can_undo`` is always asked.
         if (state.get("undo") or self.own_can_undo) and self.can_undo(state, role):
-            actions["undo"] = True
+            return {**actions, "undo": True}
         return actions
+
+    def decisions(self, state: State) -> dict[str, Actions]:
+        """``{role: actions}`` for every role that owes a decision now, in the order of
+        :meth:`active_roles`: each role's :meth:`legal_actions` without ``undo``, which
+        random play and searches never take. Empty once the game is over.
+
+        The simulation path's question at every position, answered in one call: the step
+        is looked up and asked who is active once, where ``active_roles`` followed by
+        ``legal_actions`` asks twice. The dicts are new on every call."""
+        if state["outcome"] is not None:
+            return {}
+        step = self.steps.get(state["step"]) or self._step(state)
+        # ``legal_actions`` is the step's list plus ``undo``: the step's list is the answer.
+        active = step.active(self, state)
+        if len(active) == 1:
+            return {active[0]: step.actions(self, state, active[0])}
+        return {role: step.actions(self, state, role) for role in active}
 
     def can_undo(self, state: State, role: str) -> bool:
         stack: list[dict[str, Any]] | None = state.get("undo")

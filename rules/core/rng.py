@@ -174,19 +174,18 @@ def _shuffle_keyed(rng: dict[str, Any], items: list[T]) -> None:
     hasher and the draw counter held in locals: the same digests, draw for draw, as
     ``_next64`` (a search shuffles decks at every determinization)."""
     copy = _keyed(rng["key"]).copy
+    pack, unpack = _U64.pack, _U64.unpack  # ``to_bytes`` and ``from_bytes``, little-endian
     count = rng["n"]
     span = 1 << 64
     for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        limit = span - (span % n)
-        while True:
+        limit = span - span % (i + 1)
+        r = limit
+        while r >= limit:  # a draw is refused about once in 2**59 times
             hasher = copy()
-            hasher.update(_U64.pack(count))  # ``count.to_bytes(8, "little")``
+            hasher.update(pack(count))
             count += 1
-            (r,) = _U64.unpack(hasher.digest())  # ``int.from_bytes(..., "little")``
-            if r < limit:
-                break
-        j = r % n
+            (r,) = unpack(hasher.digest())
+        j = r % (i + 1)
         items[i], items[j] = items[j], items[i]
     rng["n"] = count
 

@@ -1,8 +1,10 @@
 """Undo: a stack of snapshots that new information wipes out.
 
 Before each action the engine takes a snapshot of the state; afterwards it keeps the
-snapshot on ``state["undo"]`` unless the action *sealed* the state: revealed hidden
-information, drew from the random generator, or passed the decision to another role.
+snapshot on ``state["undo"]`` unless the action *sealed* the state (revealed hidden
+information or drew from the random generator: ``state["seal"]`` counts these) or
+passed the decision to another role (a *hand-over*, which empties the stack the same
+way but is not counted).
 ``undo`` restores the newest snapshot, and only its own author may take it, so a player
 can step back through their own small decisions but never un-see a card or take back a
 move the opponent has already answered.
@@ -25,9 +27,17 @@ _LOGS = ("log", "private_log")
 
 
 def seal(state: State) -> None:
-    """Mark that new information arrived: nothing before this point may be undone."""
+    """Mark that new information arrived: nothing before this point may be undone.
+    ``state["seal"]`` counts these moments (the engine compares it before and after a
+    decision to see whether the decision revealed anything)."""
     state["undo"] = []
     state["seal"] = int(state.get("seal", 0)) + 1
+
+
+def hand_over(state: State) -> None:
+    """The decision passed to another role (or the game ended): nothing before this point
+    may be undone. No information arrived, so the seal count stays as it is."""
+    state["undo"] = []
 
 
 def copy_json(value: Any) -> Any:
