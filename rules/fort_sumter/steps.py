@@ -202,7 +202,8 @@ class PlayCards(Step):
     def actions(self, game: Game, state: State, role: str) -> Actions:
         hand: list[Any] = fate.restrict(state, role, state["hands"][role])
         actions: Actions = {}
-        events = [c for c in hand if c in _EVENTS_ALLOWED[role]]
+        allowed = _EVENTS_ALLOWED[role]
+        events = [c for c in hand if c in allowed]
         if events:
             actions["event"] = events
         actions["value"] = list(hand)
@@ -519,14 +520,14 @@ class PivotalBonus(Step):
         if bonus["moving"]:
             return {"to": list(_bonus_targets(state, bonus["moving"]))}
         tokens = _bonus_tokens(state)
-        # A token can move when its side has room in some other space of the dimension.
-        spaces = _DIMENSION_OF_SPACE[bonus["space"]]
-        room = {side: board.with_room(state, side, spaces, None) for side in ROLES}
-        movable = [t for t in tokens if _room_elsewhere(room, t)]
         actions: Actions = {}
-        if movable:
-            actions["move"] = list(movable)
         if tokens:
+            # A token can move when its side has room in some other space of the dimension.
+            spaces = _DIMENSION_OF_SPACE[bonus["space"]]
+            room = {side: board.with_room(state, side, spaces, None) for side in ROLES}
+            movable = [t for t in tokens if _room_elsewhere(room, t)]
+            if movable:
+                actions["move"] = list(movable)
             actions["remove"] = list(tokens)
         actions["done"] = True
         return actions
@@ -783,14 +784,17 @@ def _fc_options(state: State, role: str) -> Actions:
     if fc["moving"] is not None:
         return {"to": list(_fc_targets(state, role, fc["moving"]))}
     if fc["left"] > 0:
-        sources = (["pool"] if state["pool"][role] > 0 else []) + board.removable(
-            state, role, SPACE_IDS
-        )
+        # A token can move when some space other than its own has room for it: any
+        # token when two spaces have room, none when no space has.
         room = _fc_targets(state, role, None)
-        # a token can move when some space other than its own has room for it
-        sources = [s for s in sources if len(room) > 1 or (room and room[0] != s)]
-        if sources:
-            actions["from"] = list(sources)
+        if room:
+            sources = (["pool"] if state["pool"][role] > 0 else []) + board.removable(
+                state, role, SPACE_IDS
+            )
+            if len(room) == 1:
+                sources = [s for s in sources if s != room[0]]
+            if sources:
+                actions["from"] = list(sources)
     actions["done"] = True
     return actions
 
