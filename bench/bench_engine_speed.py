@@ -33,20 +33,35 @@ def play(game: Game, seed: int, trusted: bool) -> int:
 
     Whoever must act, then a verb, then its argument, each chosen uniformly: with one
     draw of ``random()`` apiece (a list of one needs none), and the verbs in the engine's
-    own order, so that the harness costs little next to the engine it measures."""
+    own order, so that the harness costs little next to the engine it measures. The
+    trusted path asks ``decisions`` (every active role's actions in one call), as a
+    search's playouts do; the checked path asks ``active_roles`` and ``legal_actions``,
+    as engines without ``decisions`` allow. Both play the same game."""
     draw = random.Random(seed).random
     state = game.setup(seed=seed)
-    extra = {"trusted": True} if trusted else {}
+    act = game.act
     actions = 0
     while state["outcome"] is None:
-        active = game.active_roles(state)
-        role = active[0] if len(active) == 1 else active[int(draw() * len(active))]
-        legal = game.legal_actions(state, role)
-        verbs = [v for v in legal if v != "undo"]
+        if trusted:
+            options = game.decisions(state)
+            if len(options) == 1:
+                ((role, legal),) = options.items()
+            else:
+                role = list(options)[int(draw() * len(options))]
+                legal = options[role]
+        else:
+            active = game.active_roles(state)
+            role = active[0] if len(active) == 1 else active[int(draw() * len(active))]
+            legal = game.legal_actions(state, role)
+            legal.pop("undo", None)  # a fresh dict each call: never part of random play
+        verbs = list(legal)
         verb = verbs[0] if len(verbs) == 1 else verbs[int(draw() * len(verbs))]
         args = legal[verb]
         arg = None if args is True else args[0] if len(args) == 1 else args[int(draw() * len(args))]
-        state = game.act(state, role, verb, arg, record_undo=False, **extra)
+        if trusted:
+            state = act(state, role, verb, arg, record_undo=False, trusted=True)
+        else:
+            state = act(state, role, verb, arg, record_undo=False)
         actions += 1
     return actions
 

@@ -154,10 +154,12 @@ def rollout(game: Game, state: State, draw: Callable[[], float]) -> dict[str, fl
     for _ in range(ROLLOUT_CAP):
         if state["outcome"] is not None:
             break
-        active = game.active_roles(state)
-        role = active[0] if len(active) == 1 else active[int(draw() * len(active))]
-        legal = game.legal_actions(state, role)
-        legal.pop("undo", None)  # a fresh dict: the engine keeps no reference to it
+        options = game.decisions(state)  # who may act, and how: one call, never undo
+        if len(options) == 1:
+            ((role, legal),) = options.items()
+        else:
+            role = list(options)[int(draw() * len(options))]
+            legal = options[role]
         sizes = [
             len(args) if isinstance(args, list) else 1 if args is True else 0
             for args in legal.values()
