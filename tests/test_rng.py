@@ -84,6 +84,47 @@ def test_shuffle_is_randbelow_per_position(seed: int | str) -> None:
         assert fast == slow
 
 
+class _RiggedHasher:
+    """A stand-in for the keyed BLAKE2b hasher whose draw for counter ``n`` is chosen by
+    the test: refused draws (at or above the bound) happen about once in 2**59 for real."""
+
+    def __init__(self, words: dict[int, int]) -> None:
+        self.words, self.counter = words, -1
+
+    def copy(self) -> _RiggedHasher:
+        return _RiggedHasher(self.words)
+
+    def update(self, data: bytes) -> None:
+        self.counter = int.from_bytes(data, "little")
+
+    def digest(self) -> bytes:
+        word = self.words.get(self.counter, self.counter * 0x9E3779B97F4A7C15 % 2**64)
+        return word.to_bytes(8, "little")
+
+
+def test_a_refused_draw_moves_every_later_position_on_by_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The batched shuffle draws again after a refusal, as a draw per position does: the
+    same order and the same counter, with refusals at the first, a middle and the last
+    position, and two in a row."""
+    from rules.core import rng
+
+    top = 2**64 - 1  # refused for every bound that is not a power of two
+    rigged = _RiggedHasher({0: top, 6: top, 7: top, 12: top, 40: top})
+    monkeypatch.setattr(rng, "_keyed", lambda key: rigged)
+    monkeypatch.setattr(rng, "_COPY", _RiggedHasher.copy)
+    monkeypatch.setattr(rng, "_UPDATE", _RiggedHasher.update)
+    monkeypatch.setattr(rng, "_DIGEST", _RiggedHasher.digest)
+    for size in (2, 3, 11, 30):
+        fast, slow = state_for(chosen_key(1)), state_for(chosen_key(1))
+        ours, theirs = list(range(size)), list(range(size))
+        shuffle(fast, ours)
+        reference_shuffle(slow, theirs)
+        assert ours == theirs and fast["rng"] == slow["rng"]
+    assert fast["rng"]["n"] > 29  # the 30 cards took refused draws too
+
+
 def test_die_rolls_are_uniform_for_every_kind_of_seed() -> None:
     for seed in (new_key(), 7, legacy_seed(7)):
         state = state_for(seed)

@@ -34,7 +34,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 import struct
+import sys
+from array import array
+from collections import deque
 from functools import lru_cache
+from itertools import repeat
 from typing import Any, TypeVar
 
 from rules.core.types import State
@@ -108,6 +112,10 @@ def _keyed(key: str) -> hashlib.blake2b:
 
 #: An unsigned 64-bit integer, little-endian: a draw's counter and digest.
 _U64 = struct.Struct("<Q")
+#: The hasher methods ``keyed_words`` maps over its hashers.
+_COPY = hashlib.blake2b.copy
+_UPDATE = hashlib.blake2b.update
+_DIGEST = hashlib.blake2b.digest
 
 
 def _next64(state: State) -> int:
@@ -169,25 +177,43 @@ def shuffle(state: State, items: list[T]) -> None:
         items[i], items[j] = items[j], items[i]
 
 
+def keyed_words(key: str, start: int, count: int) -> list[int]:
+    """Draws ``start`` to ``start + count - 1`` of the keyed generator, as ``_next64``
+    makes them one at a time, made together: the hashers are copied, fed their counters
+    and finished inside C loops (``map``), and the digests are read as one array of
+    64-bit words, so a draw costs no Python bytecode."""
+    hashers = list(map(_COPY, repeat(_keyed(key), count)))
+    deque(map(_UPDATE, hashers, map(_U64.pack, range(start, start + count))), maxlen=0)
+    words = array("Q", b"".join(map(_DIGEST, hashers)))
+    if sys.byteorder != "little":  # the digests are little-endian, as in ``_next64``
+        words.byteswap()
+    return words.tolist()
+
+
 def _shuffle_keyed(rng: dict[str, Any], items: list[T]) -> None:
-    """The Fisher-Yates loop of :func:`shuffle` for the keyed generator, with the keyed
-    hasher and the draw counter held in locals: the same digests, draw for draw, as
-    ``_next64`` (a search shuffles decks at every determinization)."""
-    copy = _keyed(rng["key"]).copy
-    pack, unpack = _U64.pack, _U64.unpack  # ``to_bytes`` and ``from_bytes``, little-endian
-    count = rng["n"]
+    """The Fisher-Yates loop of :func:`shuffle` for the keyed generator: the same draws
+    as ``_next64`` one per position, taken from one batch of ``keyed_words`` (a search
+    shuffles decks at every determinization)."""
+    key, top = rng["key"], len(items) - 1
     span = 1 << 64
-    for i in range(len(items) - 1, 0, -1):
-        limit = span - span % (i + 1)
-        r = limit
-        while r >= limit:  # a draw is refused about once in 2**59 times
-            hasher = copy()
-            hasher.update(pack(count))
-            count += 1
-            (r,) = unpack(hasher.digest())
-        j = r % (i + 1)
-        items[i], items[j] = items[j], items[i]
-    rng["n"] = count
+    # ``span % n`` is below ``n``, so a draw under ``span - len(items)`` is never refused:
+    # the exact bound is worked out only above that.
+    sure = span - len(items)
+    while top > 0:  # once, unless a draw is refused
+        start = rng["n"]
+        for i, r in zip(range(top, 0, -1), keyed_words(key, start, top), strict=True):
+            n = i + 1
+            if r >= sure and r >= span - span % n:
+                # Refused (about once in 2**59 draws), to keep ``r % n`` unbiased: this
+                # position draws again, so every later draw is one counter further on.
+                rng["n"] = start + top - i + 1
+                top = i
+                break
+            j = r % n
+            items[i], items[j] = items[j], items[i]
+        else:
+            rng["n"] = start + top
+            return
 
 
 def choice(state: State, items: list[T]) -> T:
