@@ -161,29 +161,17 @@ def current_frame(state: State) -> Frame | None:
     return None
 
 
-def _instructions(game: Game, state: State, here: Frame) -> Sequence[Instruction]:
-    if not isinstance(game, EventGame):
-        raise TypeError(f"{game.name} does not run events")
-    return game.event_instructions(state, here["source"])
-
-
-def _op(game: Game, instruction: Instruction) -> Op:
-    if not isinstance(game, EventGame):
-        raise TypeError(f"{game.name} does not run events")
-    try:
-        return game.event_ops[instruction["op"]]
-    except KeyError:
-        raise IllegalAction(f"Unknown event instruction {instruction.get('op')!r}.") from None
-
-
 def run_events(game: Game, state: State) -> None:
     """Run the innermost event's instructions until one needs a decision (or waits for a
     procedure it called), or the event is over and has returned to its caller."""
     top = frame(state)
     if top["proc"] != EVENT:
         return
+    if not isinstance(game, EventGame):
+        raise TypeError(f"{game.name} does not run events")
     here: Frame = top["locals"]
-    instructions = _instructions(game, state, here)
+    instructions = game.event_instructions(state, here["source"])
+    ops = game.event_ops
     while True:
         if here["pc"] >= len(instructions):
             ret(game, state)
@@ -191,7 +179,9 @@ def run_events(game: Game, state: State) -> None:
         if here["started"]:
             return  # waiting for a decision
         instruction = instructions[here["pc"]]
-        op = _op(game, instruction)
+        op = ops.get(instruction["op"])
+        if op is None:
+            raise IllegalAction(f"Unknown event instruction {instruction.get('op')!r}.")
         here["started"] = True
         here["scratch"] = {}
         if not op.start(game, state, here, instruction):

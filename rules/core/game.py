@@ -277,10 +277,10 @@ class Game:
             return {}
         step = self.steps.get(state["step"]) or self._step(state)
         # ``legal_actions`` is the step's list plus ``undo``: the step's list is the answer.
-        active = step.active(self, state)
-        if len(active) == 1:
-            return {active[0]: step.actions(self, state, active[0])}
-        return {role: step.actions(self, state, role) for role in active}
+        if step.one_chooser:
+            (role,) = step.active(self, state)
+            return {role: step.actions(self, state, role)}
+        return {role: step.actions(self, state, role) for role in step.active(self, state)}
 
     def can_undo(self, state: State, role: str) -> bool:
         stack: list[dict[str, Any]] | None = state.get("undo")
