@@ -241,13 +241,26 @@ def slow_bonus_tokens(state: State) -> list[str]:
     return [f"{s}:{side}" for s in spaces for side in ROLES if s in removable[side]]
 
 
+def slow_fc_sources(state: State, role: str) -> list[str] | None:
+    """The Final Crisis tokens ``role`` may move (pool first, then spaces in map order):
+    those with some space of the card's dimension other than their own with room."""
+    fc = state["final_crisis"]
+    if fc["moving"] is not None or fc["left"] <= 0:
+        return None
+    card = fc["revealed"][role][-1]
+    room = board.with_room(state, role, DIMENSIONS[STRATEGY[card].fc_dimension].spaces, None)
+    pool = ["pool"] if state["pool"][role] > 0 else []
+    found = [s for s in pool + board.removable(state, role, SPACE_IDS) if set(room) - {s}]
+    return found or None
+
+
 def test_one_pass_answers_agree_with_their_definitions() -> None:
     """At every position of random games (and crowded copies, with the Peace
     Commissioner somewhere): dimension control from each space's controller, the
     pivotal bonus tokens from ``removable``, the tokens left of an event instruction, and
     the counts the card play and objective steps read as a whole."""
     rng = random.Random(2)
-    bonus = counted = 0
+    bonus = counted = moves = 0
     for position in (state for seed in range(30) for state in positions(seed)):
         for crowd in crowded(position, rng):
             for state in variants(crowd, rng):
@@ -258,6 +271,12 @@ def test_one_pass_answers_agree_with_their_definitions() -> None:
                 if state["step"] == "pivotal_bonus":
                     assert steps._bonus_tokens(state) == slow_bonus_tokens(state)
                     bonus += 1
+                if state["step"] == "final_crisis_move":
+                    role = state["final_crisis"]["resolve"][0]
+                    assert steps._fc_options(state, role).get("from") == slow_fc_sources(
+                        state, role
+                    )
+                    moves += 1
         state = position
         assert list(state["played"]) == list(ROLES) == list(state["objective"])
         if state["step"] == "event":
@@ -267,4 +286,4 @@ def test_one_pass_answers_agree_with_their_definitions() -> None:
                 here
             )
             counted += 1
-    assert bonus > 100 and counted > 100
+    assert bonus > 100 and counted > 100 and moves > 100

@@ -161,16 +161,18 @@ def controller(state: State, space: str) -> str | None:
 
 def dimension_controller(state: State, dimension: str) -> str | None:
     """The side controlling all three spaces of the dimension, if any."""
-    # Each space's ``controller`` in one pass: the Unionist holds the dimension when it
-    # has more tokens in every space, the Secessionist likewise.
+    # Each space's ``controller`` in one pass, stopping at the first space that is not
+    # held, or held by another side than the spaces before it.
     where = state["spaces"]
-    unionist = secessionist = True
+    owner = None
     for space in DIMENSIONS[dimension].spaces:
         here = where[space]
         u, s = here["unionist"], here["secessionist"]
-        unionist = unionist and u > s
-        secessionist = secessionist and s > u
-    return "unionist" if unionist else "secessionist" if secessionist else None
+        side = "unionist" if u > s else "secessionist" if s > u else None
+        if side is None or (owner is not None and side != owner):
+            return None
+        owner = side
+    return owner
 
 
 def spaces_controlled(state: State, role: str) -> int:
@@ -202,4 +204,4 @@ def describe_where(where: Mapping[str, Any]) -> str:
 
 
 def empty_map() -> dict[str, dict[str, int]]:
-    return {s: {r: 0 for r in ROLES} for s in SPACE_IDS}
+    return {s: dict.fromkeys(ROLES, 0) for s in SPACE_IDS}

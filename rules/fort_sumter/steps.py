@@ -348,7 +348,7 @@ class CardPlayEnds(Step):
         if breach_due(state):
             call(game, state, "breaches", then="next_card_play", acting=role)
         else:
-            goto(game, state, "next_card_play")  # the procedure would return at once
+            next_card_play(game, state)  # the procedure would return at once
 
 
 class Breaches(Step):
@@ -391,16 +391,21 @@ class TensionPeaceCommissioner(Step):
 
 
 class NextCardPlay(Step):
-    """Alternate until both sides have played three cards."""
+    """Where the breaches procedure returns after a card play: see ``next_card_play``."""
 
     def enter(self, game: Game, state: State) -> None:
-        if min(state["played"].values()) >= CARD_PLAYS_PER_ROUND:  # both sides
-            goto(game, state, "set_aside")
-            return
-        other = opponent(state["turn"])
-        if state["played"][other] < CARD_PLAYS_PER_ROUND:
-            state["turn"] = other
-        to_card_play(game, state)
+        next_card_play(game, state)
+
+
+def next_card_play(game: Game, state: State) -> None:
+    """Alternate until both sides have played three cards."""
+    if min(state["played"].values()) >= CARD_PLAYS_PER_ROUND:  # both sides
+        goto(game, state, "set_aside")
+        return
+    other = opponent(state["turn"])
+    if state["played"][other] < CARD_PLAYS_PER_ROUND:
+        state["turn"] = other
+    to_card_play(game, state)
 
 
 class SetAside(Step):
@@ -447,6 +452,10 @@ _DIMENSION_OF_SPACE: dict[str, tuple[str, ...]] = {
 #: The bonus token ``space:side`` of each space and side, and back.
 _TOKEN: dict[tuple[str, str], str] = {(s, side): f"{s}:{side}" for s in SPACE_IDS for side in ROLES}
 _TOKEN_PARTS: dict[str, tuple[str, str]] = {token: parts for parts, token in _TOKEN.items()}
+#: Each space's ``(side, token)`` pairs, sides in ``ROLES`` order.
+_SIDE_TOKENS: dict[str, tuple[tuple[str, str], ...]] = {
+    s: tuple((side, _TOKEN[s, side]) for side in ROLES) for s in SPACE_IDS
+}
 
 
 def _bonus_tokens(state: State) -> list[str]:
@@ -454,11 +463,11 @@ def _bonus_tokens(state: State) -> list[str]:
     space's tokens of either side, in map order, as ``board.removable`` has them)."""
     where, blocked_space = state["spaces"], state["peace_commissioner"]
     return [
-        _TOKEN[s, side]
+        token
         for s in _DIMENSION_OF_SPACE[local(state)["space"]]
         if s != blocked_space
-        for side in ROLES
-        if where[s][side] > 0
+        for side, token in _SIDE_TOKENS[s]
+        if where[s][side]  # a count, so true when above 0
     ]
 
 

@@ -46,9 +46,9 @@ _FIRST_BREACH = max(_ZONE_TOP.values())
 def initial_tracks() -> dict[str, object]:
     """The set-up: full tracks, full bonus boxes, nothing breached."""
     return {
-        "track": {r: TRACK_SPACES for r in ROLES},
-        "bonus_boxes": {zone: {r: n for r in ROLES} for zone, n in BONUS.items()},
-        "breached": {r: {zone: False for zone, _, _ in ZONES} for r in ROLES},
+        "track": dict.fromkeys(ROLES, TRACK_SPACES),
+        "bonus_boxes": {zone: dict.fromkeys(ROLES, n) for zone, n in BONUS.items()},
+        "breached": {r: dict.fromkeys(_ZONE_TOP, False) for r in ROLES},
         "final_crisis_breaches": 0,
         "tension_peace_commissioner_given": False,
     }
@@ -72,16 +72,20 @@ def _take_bonus(state: State, role: str, zone: str, wanted: int) -> int:
     return taken
 
 
+#: ``_UNCOVERED[n]``: the zones whose highest space is uncovered when ``n`` tokens are
+#: left on a track (``uncovered`` for each zone, worked out once for every count).
+_UNCOVERED: tuple[tuple[str, ...], ...] = tuple(
+    tuple(zone for zone, top, _ in ZONES if left <= top) for left in range(TRACK_SPACES + 1)
+)
+
+
 def breach_due(state: State) -> bool:
     """Whether some zone of either side is uncovered but not yet breached: the breaches
     procedure has something to process (checked after every card play)."""
+    track, breached = state["track"], state["breached"]
     for role in ROLES:
-        left = state["track"][role]
-        if left > _FIRST_BREACH:
-            continue
-        breached = state["breached"][role]
-        for zone, top, _ in ZONES:
-            if left <= top and not breached[zone]:
+        for zone in _UNCOVERED[track[role]]:
+            if not breached[role][zone]:
                 return True
     return False
 
