@@ -21,6 +21,7 @@ import inspect
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -28,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rules import GAMES, Game
 
 
-def play(game: Game, seed: int, trusted: bool) -> int:
+def play(game: Game, seed: int, trusted: bool, draw: Callable[[], float]) -> int:
     """One random game; returns the number of actions taken.
 
     Whoever must act, then a verb, then its argument, each chosen uniformly: with one
@@ -36,8 +37,9 @@ def play(game: Game, seed: int, trusted: bool) -> int:
     own order, so that the harness costs little next to the engine it measures. The
     trusted path asks ``decisions`` (every active role's actions in one call), as a
     search's playouts do; the checked path asks ``active_roles`` and ``legal_actions``,
-    as engines without ``decisions`` allow. Both play the same game."""
-    draw = random.Random(seed).random
+    as engines without ``decisions`` allow. Both play the same game. ``draw`` is one
+    seeded generator for a whole figure, as a search keeps one for all its playouts
+    (seeding a new one costs about as much as a tenth of a Fort Sumter turn)."""
     state = game.setup(seed=seed)
     act = game.act
     actions = 0
@@ -54,10 +56,14 @@ def play(game: Game, seed: int, trusted: bool) -> int:
             role = active[0] if len(active) == 1 else active[int(draw() * len(active))]
             legal = game.legal_actions(state, role)
             legal.pop("undo", None)  # a fresh dict each call: never part of random play
-        verbs = list(legal)
-        verb = verbs[0] if len(verbs) == 1 else verbs[int(draw() * len(verbs))]
+        n = len(legal)
+        verb = next(iter(legal)) if n == 1 else list(legal)[int(draw() * n)]
         args = legal[verb]
-        arg = None if args is True else args[0] if len(args) == 1 else args[int(draw() * len(args))]
+        if not isinstance(args, list):  # True: the verb takes no argument
+            arg = None
+        else:
+            n = len(args)
+            arg = args[0] if n == 1 else args[int(draw() * n)]
         if trusted:
             state = act(state, role, verb, arg, record_undo=False, trusted=True)
         else:
@@ -77,8 +83,9 @@ def main() -> None:
         has_trusted = "trusted" in inspect.signature(game.act).parameters
         paths = [("checked", False)] + ([("trusted", True)] if has_trusted else [])
         for label, trusted in paths:
+            draw = random.Random(0).random
             started = time.process_time()
-            total = sum(play(game, seed, trusted) for seed in range(options.games))
+            total = sum(play(game, seed, trusted, draw) for seed in range(options.games))
             elapsed = time.process_time() - started
             print(
                 f"{name:12} {label:8} {options.games / elapsed:8.1f} games/s "
