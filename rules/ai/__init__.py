@@ -50,7 +50,15 @@ Figures (issue 12; 2 cores shared by five sessions, CPU seconds, so roughly):
   play, play cards) and every decision asks its step who is active about three times.
   The search gained with the engines: iterations a second at three mid-game positions,
   Fort Sumter 1,047-1,096 to 1,404-1,478, War 600-634 to 769-816, Lincoln 117-156 to
-  199-294.
+  199-294. A fourth pass (before is c200948 with the same harness, which asks
+  ``active_roles`` and ``legal_actions`` since that engine has no ``decisions``; five
+  alternating runs of 600 games): Fort Sumter 1,660-1,708 to 1,900-2,001 (median 1,931;
+  an earlier set of runs gave 1,972-2,044, median 1,994), so about at 2,000 but not
+  clear of this machine's drift; checked path 1,242-1,291 to 1,372-1,453. War 684-700
+  to 694-744 and Lincoln 208-216 to 223-229. By instruction counts (valgrind), which do
+  not drift, a Fort Sumter game went from 6.21 to 5.43 million instructions (-12.5%).
+  Most of the gain is the simulation path's bookkeeping: a hand-over no longer counts as
+  a seal, so with no undo snapshots ``act`` only runs the handler.
 - Search speed with the real deadlines (8 decisions of a random game each): a normal
   decision took 1.001 s (median; at most 1.007 s) and ran about 840 iterations in Fort
   Sumter (300-1,400, fewer early in the game) and 360 in War (its simulations play the
