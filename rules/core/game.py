@@ -146,12 +146,6 @@ class Game:
         game then goes exactly as through the checked path. Anything a player sends stays
         on the checked path."""
         if trusted:
-            if not record_undo and not state.get("undo"):
-                # A simulation: nothing for ``_apply`` to keep or wipe, only the handler.
-                (self.steps.get(state["step"]) or self._step(state)).handle(
-                    self, state, role, verb, arg
-                )
-                return state
             return self._apply(state, role, verb, arg, record_undo)
         if role not in self.roles:
             raise MalformedAction(f"There is no role {role!r} in {self.title}.")
