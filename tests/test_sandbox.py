@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 import rules
 from bot.tables.manager import GameManager
 from bot.terminal.frontend import TerminalFrontEnd
-from bot.terminal.sandbox import Sandbox, build_parser, choices_text, run_sandbox
+from bot.terminal.sandbox import Sandbox, build_parser, choices_text, game_verbs, run_sandbox
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -244,6 +245,33 @@ async def test_help_says_auto_shows_both_sides_choices(tmp_path: Path) -> None:
     text = await run_script(tmp_path, "help\n")
     auto = text[text.index("  auto [n]") :].splitlines()[:2]
     assert "face-down ones too" in auto[1], auto
+
+
+@pytest.mark.parametrize("name", sorted(rules.GAMES))
+def test_every_verb_a_game_lists_is_one_of_its_known_words(name: str) -> None:
+    """``game_verbs`` is what tells "not possible now" from "unknown": every verb that
+    random games of each game list, events' choices included, must be in it. War's
+    event columns were once missing, so `column center` typed at the wrong moment was
+    called an unknown command."""
+    game = rules.GAMES[name]
+    known = game_verbs(name)
+    listed: set[str] = set()
+    chooser = random.Random(12)
+    for seed in range(8):
+        state = game.setup(seed=seed)
+        for _ in range(2000):
+            if state["outcome"] is not None:
+                break
+            options = game.decisions(state)
+            role = chooser.choice(list(options))
+            legal = options[role]
+            listed.update(legal)
+            verb = chooser.choice(list(legal))
+            args = legal[verb]
+            arg = chooser.choice(args) if isinstance(args, list) else None
+            state = game.act(state, role, verb, arg, record_undo=False)
+    assert listed, name
+    assert listed <= known, sorted(listed - known)
 
 
 async def test_a_real_action_now_or_not_is_told_apart_from_an_unknown_word(tmp_path: Path) -> None:

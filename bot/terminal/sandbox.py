@@ -132,15 +132,15 @@ def describe(view: View, action: Action) -> str:
 def game_verbs(name: str) -> frozenset[str]:
     """Every action word of a game, whether legal now or not, so that a real action typed
     at the wrong moment is told "not now" rather than "unknown": the ``on_<verb>``
-    handlers of its steps (``Step.handlers``, see ``rules.core.flow``), the verbs of its
-    event ops, and ``undo``. A game built otherwise (a test's toy) offers only ``undo`` here."""
+    handlers of its steps (``Step.handlers``, see ``rules.core.flow``), the verbs its
+    event ops declare (``Op.verbs``, see ``rules.core.events``), and ``undo``. A game built
+    otherwise (a test's toy) offers only ``undo`` here."""
     game = rules.GAMES.get(name)
     verbs = {"undo"}
     for step in (getattr(game, "steps", None) or {}).values():
         verbs.update(getattr(step, "handlers", ()))
     for op in (getattr(game, "event_ops", None) or {}).values():
-        if isinstance(verb := getattr(op, "verb", None), str) and verb:
-            verbs.add(verb)
+        verbs.update(getattr(op, "verbs", ()))
     return frozenset(verbs)
 
 

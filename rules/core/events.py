@@ -67,6 +67,10 @@ class Op:
     """
 
     parameters: ClassVar[Mapping[str, Param]] = {}
+    #: Every verb ``actions`` may ever list, so that front ends know the game's words
+    #: even when they are not legal now (a word typed at the wrong moment is "not now",
+    #: not "unknown").
+    verbs: ClassVar[tuple[str, ...]] = ()
 
     def start(self, game: Game, state: State, frame: Frame, instruction: Instruction) -> bool:
         return True

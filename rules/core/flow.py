@@ -35,7 +35,8 @@ class Step:
     #: True when ``active`` always names exactly one role: then the role that decides
     #: here is that role, and ``Game._apply`` need not ask ``active`` before the handler.
     one_chooser: ClassVar[bool] = False
-    #: ``{verb: on_<verb>}``, every handler of the class, for ``handle``.
+    #: ``{verb: on_<verb>}``, every handler of the class, for ``handle``; collected when
+    #: the class is defined, so handlers belong in the class body.
     handlers: ClassVar[dict[str, Any]] = {}
     #: False when the class keeps the default ``enter`` (nothing to do on arrival), so
     #: that ``goto`` need not call it.

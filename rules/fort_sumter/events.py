@@ -236,6 +236,7 @@ class _TokenOp(Op):
 
 class PlaceOp(_TokenOp):
     verb = "place"
+    verbs = ("place", "done")
     parameters: ClassVar[Mapping[str, Param]] = {
         "count": COUNT,
         "up_to": UP_TO,
@@ -289,6 +290,7 @@ class PlaceOp(_TokenOp):
 
 class RemoveOp(_TokenOp):
     verb = "remove"
+    verbs = ("remove", "done")
     parameters: ClassVar[Mapping[str, Param]] = {
         "count": COUNT,
         "up_to": UP_TO,
@@ -326,6 +328,8 @@ class RemoveOp(_TokenOp):
 
 class MoveOp(Op):
     """Move tokens one at a time: pick the space to take one ``from``, then ``to``."""
+
+    verbs = ("from", "to", "done")
 
     parameters: ClassVar[Mapping[str, Param]] = {
         "count": COUNT,
@@ -431,6 +435,8 @@ class MoveOp(Op):
 
 class PeaceCommissionerOp(Op):
     """Place the Peace Commissioner (or move it, if it is already on the map)."""
+
+    verbs = ("space",)
 
     parameters: ClassVar[Mapping[str, Param]] = {"where": PLACE, "if_control": IF_CONTROL}
 

@@ -77,6 +77,7 @@ def _standing(state: State, role: str, column: str) -> str:
 class ColumnOp(Op):
     """An op that asks its owner for a column, then applies itself there."""
 
+    verbs = ("column",)
     question = ""
 
     def options(self, state: State, frame: Frame, instruction: Instruction) -> list[str]:
