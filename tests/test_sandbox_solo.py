@@ -39,7 +39,23 @@ async def test_bad_solo_words_are_refused_politely(tmp_path: Path) -> None:
         tmp_path,
         "new solo no_such_sheet\nnew solo caesar martians\nnew solo cc_ancients blue atlantis\n",
     )
-    assert text.count("is not a playsheet, side, scenario or seed") == 3
+    assert text.count("is not a playsheet, side, scenario or seed") == 1  # no_such_sheet
+    # Once a playsheet is named, the refusal lists that playsheet's own words.
+    assert "“martians” is not a side, scenario or seed of Caesar: Rome vs Gaul (sides: " in text
+    assert "“atlantis” is not a side, scenario or seed of Commands & Colors: Ancients" in text
+    assert "This is game" not in text
+
+
+async def test_a_side_named_before_its_playsheet_says_which_playsheet_has_it(
+    tmp_path: Path,
+) -> None:
+    """Found by a newcomer: `new solo central_powers` answered that central_powers was
+    "not a playsheet, side, scenario or seed", although it is a side (of two playsheets)."""
+    text = await run_script(tmp_path, "new solo central_powers\n")
+    assert (
+        "“central_powers” is a side of Paths of Glory and Illusions of Glory: name the "
+        "playsheet first, as in `new solo paths_of_glory central_powers`." in text
+    )
     assert "This is game" not in text
 
 

@@ -94,14 +94,45 @@ def options_from_words(words: list[str]) -> tuple[dict[str, Any], int | None]:
         elif playsheet and low in scenarios(playsheet):
             scenario = low
         else:
-            raise errors.BadInput(
-                f"“{word[:40]}” is not a playsheet, side, scenario or seed. "
-                f"Playsheets: {', '.join(SHEETS)}."
-            )
+            raise errors.BadInput(_unknown_word(word, playsheet))
     if not playsheet:
         # Asked, not guessed: a session of a game the player does not own helps nobody.
         raise errors.BadInput(which_playsheet())
     return session_options(playsheet, side, scenario), seed
+
+
+def _unknown_word(word: str, playsheet: str) -> str:
+    """Why ``word`` fits nowhere in ``new solo ...``, and what would: a side or scenario
+    of some playsheet is named with its playsheet, in the order the command takes."""
+    low = word.lower()
+    owners = [
+        (name, what)
+        for name in SHEETS
+        for what, names in (
+            ("side", [s for s, _n in sides(name)]),
+            ("scenario", scenarios(name)),
+        )
+        if low in names
+    ]
+    if playsheet:
+        title = sheet(playsheet)["title"]
+        names = ", ".join(s for s, _n in sides(playsheet))
+        listed = ", ".join(scenarios(playsheet))
+        return (
+            f"“{word[:40]}” is not a side, scenario or seed of {title} "
+            f"(sides: {names}{f'; scenarios: {listed}' if listed else ''})."
+        )
+    if owners:
+        name, what = owners[0]
+        titles = " and ".join(sheet(n)["title"] for n, _w in owners)
+        return (
+            f"“{word[:40]}” is a {what} of {titles}: name the playsheet first, "
+            f"as in `new solo {name} {low}`."
+        )
+    return (
+        f"“{word[:40]}” is not a playsheet, side, scenario or seed. "
+        f"Playsheets: {', '.join(SHEETS)}."
+    )
 
 
 def scope_of(guild_id: str | None, user_id: str) -> str:
