@@ -102,6 +102,13 @@ def test_each_log_line_is_printed_once(offline: subprocess.CompletedProcess[str]
     assert offline.stdout.split()[-2:] == ["1", "0"]  # one printing handler, on the root
 
 
+def test_no_voice_library_warning_at_start(offline: subprocess.CompletedProcess[str]) -> None:
+    """Dispatch never joins voice, so an administrator is not told at every start that
+    PyNaCl and davey are missing (discord.py warns unless told not to)."""
+    assert "logging in using static token" in offline.stderr  # the client was built
+    assert "voice will NOT be supported" not in offline.stderr, offline.stderr
+
+
 def test_run_adds_no_second_log_handler_and_reports_the_network(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

@@ -71,6 +71,10 @@ class DispatchBot(commands.Bot):
         sync_on_start: bool = True,
         manager_options: dict[str, Any] | None = None,
     ) -> None:
+        # Dispatch never joins a voice channel: without this, discord.py warns at every
+        # start that the voice libraries (PyNaCl, davey) are not installed.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
