@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import platform
 import random
 import sys
 import time
@@ -78,6 +79,10 @@ def main() -> None:
     parser.add_argument("--game", action="append", help="a game name (default: every one)")
     options = parser.parse_args()
     names = options.game or sorted(GAMES)
+    # The figures depend on how the interpreter was built: an optimised build (PGO and
+    # LTO, as Debian's python3 and the official Docker images have it) runs these games
+    # about 8% faster than a plain source build (pyenv's default).
+    print(f"Python {platform.python_version()} at {sys.executable}")
     for name in names:
         game = GAMES[name]
         has_trusted = "trusted" in inspect.signature(game.act).parameters
