@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import io
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import rules
+from bot.tables.bots import BotSeats
 from bot.tables.manager import GameManager
 from bot.terminal.frontend import TerminalFrontEnd
 from bot.terminal.sandbox import Sandbox, build_parser, choices_text, game_verbs, run_sandbox
@@ -331,3 +334,97 @@ def test_choices_beyond_a_dozen_are_summarised() -> None:
     assert choices_text(list(range(1, 21))) == (
         "1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 and 8 more (type the number of one from the list)"
     )
+
+
+async def test_every_word_of_new_is_understood_or_refused(tmp_path: Path) -> None:
+    """Found by a hostile player: `new fort_sumter 7 fate` started a game against bob (no
+    Dispatch, no Fate Die) and `new war 7 8 dispatch easy` dropped the 8, both silently."""
+    text = await run_script(
+        tmp_path,
+        "new fort_sumter 7 fate\n"
+        "new war 7 8 dispatch easy\n"
+        "new fort_sumter fate dispatch easy\n"
+        "new war 7 dispatch easy hard\n"
+        "games\n",
+    )
+    assert text.count("so `fate` comes after `dispatch`") == 2
+    assert "“8” is not understood here" in text
+    assert "“hard” is not understood here" in text
+    assert "This is game" not in text and "No open games" in text
+    # The game's name in any case, the level and `fate` too.
+    text = await run_script(tmp_path, "new Fort_Sumter 4 DISPATCH Easy FATE\nstatus\n")
+    assert "This is game #1, seed 4" in text
+    assert "the Fate Die picks Dispatch's cards" in text
+
+
+async def test_small_slips_get_a_clear_answer_and_change_nothing(tmp_path: Path) -> None:
+    """Found by a hostile player: `1 2` was an "unknown command", a 5,000-character word
+    was echoed whole, `as " "` seated a blank name and `resign now` conceded at once."""
+    text = await run_script(
+        tmp_path,
+        f'new war 3\n1 2\n{"x" * 5000}\nas " "\n""\nresign now\nstatus\n',
+    )
+    assert "One number at a time: type `1` alone." in text
+    [unknown] = [line for line in text.splitlines() if line.startswith("! Unknown command")]
+    assert f"“{'x' * 40}”" in unknown and "x" * 41 not in unknown  # the echo is cut short
+    assert "Who? `as alice` or `as bob` (one name)." in text
+    assert "`resign` takes nothing after it: type `resign` alone to concede game #1." in text
+    assert "#1 War Between the States · active · version" in text
+    assert "Traceback" not in text and "Something went wrong" not in text
+    assert "“”" not in text  # a line of two quotes is nothing, as an empty line
+
+
+async def test_status_names_the_winner_as_the_table_does(tmp_path: Path) -> None:
+    text = await run_script(tmp_path, "new war 3\nresign\nstatus\n")
+    winner = rules.get_game("war").role_name(rules.get_game("war").roles[1])
+    assert f"Result: {winner} wins — " in text
+
+
+async def test_auto_in_a_solo_session_says_each_move_and_draws_the_board_as_it_ends(
+    tmp_path: Path,
+) -> None:
+    """Found by a hostile player: after `auto 6` in a solo session the board written was
+    the one from the start (version 0) and the moves' log lines were never shown."""
+    text = await run_script(tmp_path, "new solo paths_of_glory central_powers 5\nauto 6\nstatus\n")
+    after = text[text.index("Played 6 moves.") :]
+    version = int(re.findall(r"· version (\d+)", text)[-1])
+    assert f"board-v{version}.png" in after
+    moves = text[text.index("auto 6") : text.index("Played 6 moves.")]
+    assert moves.count("   auto: alice") == 6
+    assert "   Central Powers plays #" in moves  # each move's log lines, as a typed move
+
+
+async def test_a_bot_move_that_failed_is_tried_again_at_the_next_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by a hostile player: when the bot's worker process died twice, the game
+    waited on Dispatch for ever; the Discord bot's background loop retries, the sandbox
+    had nothing that did."""
+    failures = []
+    decide = BotSeats._decide
+
+    async def dies_once(self: BotSeats, *args: object) -> object:
+        if not failures:
+            failures.append(args)
+            raise concurrent.futures.process.BrokenProcessPool("killed")
+        return await decide(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(BotSeats, "_decide", dies_once)
+    out = io.StringIO()
+    front_end = TerminalFrontEnd(out=out, out_dir=tmp_path / "out")
+    manager = await GameManager.open(
+        tmp_path / "s.sqlite3", front_end, deliver=False, bot_workers="thread"
+    )
+    sandbox = Sandbox(manager, front_end, seed=1)
+    try:
+        await sandbox.handle("new fort_sumter 2 dispatch easy")
+        assert failures  # the bot's first move failed
+        assert sandbox.game_id is not None
+        info = await manager.get_game_info(sandbox.game_id)
+        bot_role = info.roles[1]
+        assert bot_role in info.active_roles  # and it still owes its objective
+        await sandbox.handle("status")
+        info = await manager.get_game_info(sandbox.game_id)
+        assert bot_role not in info.active_roles, info.active_roles
+    finally:
+        await manager.close()

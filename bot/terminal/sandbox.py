@@ -168,7 +168,7 @@ def named_action(view: View, words: list[str], verbs: frozenset[str]) -> Action:
             now = ", ".join(f"`{v}`" for v in listed)
             raise errors.NotAllowed(f"`{verb}` is not possible now; you may: {now}, or a number.")
         raise errors.NotAllowed(
-            f"Unknown command or action “{words[0]}”. Type a number, or `help`."
+            f"Unknown command or action “{words[0][:40]}”. Type a number, or `help`."
         )
     args = listed[verb]
     if not isinstance(args, list):
@@ -189,6 +189,44 @@ def named_action(view: View, words: list[str], verbs: frozenset[str]) -> Action:
         f"“{typed[:40]}” is not one of the choices for `{verb}` now; "
         f"you may choose: {choices_text(args)}."
     )
+
+
+NEW_USAGE = "`new <game> [seed]`, or `new <game> [seed] dispatch [level] [fate]`"
+
+
+def new_game_words(words: list[str]) -> tuple[int | None, str, bool]:
+    """The words after ``new <game>``: the seed, who takes the second side, and whether
+    the Fate Die runs Dispatch's cards. Every word must be understood: one that is not
+    (a second seed, ``fate`` without ``dispatch``) is refused, never dropped."""
+    seed: int | None = None
+    opponent = PLAYERS[1]
+    fate = False
+    level: str | None = None
+    seated = False
+    for word in (w.lower() for w in words):
+        if word == "dispatch" and not seated:
+            seated = True
+        elif seated and word == "fate" and not fate:
+            fate = True
+        elif seated and level is None and word != "fate" and number(word) is None:
+            level = word
+        elif not seated and seed is None and number(word) is not None:
+            seed = number(word)
+        elif word == "fate" and not seated:
+            raise errors.BadInput(
+                "The Fate Die runs Dispatch's cards, so `fate` comes after `dispatch`: "
+                "`new fort_sumter 7 dispatch easy fate`."
+            )
+        elif not seated and seed is None:
+            raise errors.BadInput(
+                f"The seed must be a whole number from 0 to {validate.MAX_SEED}, "
+                f"not “{word[:40]}” ({NEW_USAGE})."
+            )
+        else:
+            raise errors.BadInput(f"“{word[:40]}” is not understood here: {NEW_USAGE}.")
+    if seated:
+        opponent = bot_user(level)
+    return seed, opponent, fate
 
 
 class Sandbox:
@@ -271,12 +309,14 @@ class Sandbox:
         if not line or line.startswith("#"):
             return
         try:
-            words = shlex.split(line)
+            words = [word for word in shlex.split(line) if word]
         except ValueError:
             words = line.split()
         if not words:  # e.g. a line of two quotes
             return
         try:
+            if words[0].lower() not in ("help", "quit", "exit"):
+                await self.bots_catch_up()
             command = self.commands.get(words[0].lower())
             if command is not None:
                 await command(words[1:])
@@ -287,6 +327,14 @@ class Sandbox:
         except Exception as exc:  # the sandbox must never die on a bad command
             log.debug("command %r failed", line, exc_info=True)
             self.say(f"! Something went wrong: {exc!r}")
+
+    async def bots_catch_up(self) -> None:
+        """Let Dispatch's seats make the moves they owe before the next command. A bot
+        move that failed (its worker process died twice) is tried again here, as the
+        Discord bot's background loop tries it again, so a game never stalls on it."""
+        await self.manager.bots.idle()
+        if await self.manager.bots.resume():
+            await self.manager.bots.idle()
 
     async def current(self) -> GameInfo:
         if self.game_id is None:
@@ -326,28 +374,14 @@ class Sandbox:
         self.say(f"Games: {', '.join(sorted(rules.GAMES)) or 'none registered'}.")
 
     async def cmd_new(self, args: list[str]) -> None:
-        name = args[0] if args else self.default_game
+        name = (args[0] if args else self.default_game or "").lower()
         if not name:
             raise errors.NotAllowed("Say which game: `new <game> [seed]`.")
         if name in rules.GAMES and len(rules.get_game(name).roles) == 1:
             await self.new_one_seat(name, args[1:])
             return
-        seed = None
-        opponent = PLAYERS[1]
-        words = [w.lower() for w in args[1:]]
-        fate = False
-        if "dispatch" in words:
-            at = words.index("dispatch")
-            rest = words[at + 1 :]
-            fate = "fate" in rest
-            opponent = bot_user(" ".join(w for w in rest if w != "fate") or None)
-            args = args[: at + 1]
-        if len(args) > 1:
-            seed = number(args[1])
-            if seed is None:
-                raise errors.BadInput(
-                    f"The seed must be a whole number from 0 to {validate.MAX_SEED}."
-                )
+        seed, opponent, fate = new_game_words(args[1:])
+        if seed is not None:
             validate.seed(seed)  # refused before the new game is announced
         game = rules.get_game(name) if name in rules.GAMES else None
         if game is not None and fate:
@@ -420,7 +454,10 @@ class Sandbox:
     async def cmd_as(self, args: list[str]) -> None:
         if not args:
             raise errors.NotAllowed(f"Who? `as {PLAYERS[0]}` or `as {PLAYERS[1]}`.")
-        self.fe.current_user = validate.user_id(args[0].lower())
+        who = args[0].strip().lower()
+        if not who or len(args) > 1:
+            raise errors.BadInput(f"Who? `as {PLAYERS[0]}` or `as {PLAYERS[1]}` (one name).")
+        self.fe.current_user = validate.user_id(who)
         for pending in self.fe.take_pending(self.user):
             if pending.game_id == self.game_id or self.game_id is None:
                 self.fe.show_private(self.user, pending.message)
@@ -466,6 +503,11 @@ class Sandbox:
 
     async def cmd_resign(self, args: list[str]) -> None:
         info = await self.current()
+        if args:
+            # Conceding cannot be undone: only the bare word does it, never a typo.
+            raise errors.BadInput(
+                f"`resign` takes nothing after it: type `resign` alone to concede game #{info.id}."
+            )
         await self.manager.resign(info.id, self.user)
 
     async def cmd_status(self, args: list[str]) -> None:
@@ -482,8 +524,13 @@ class Sandbox:
         if info.status == "finished":
             exported = await self.manager.export(info.id)
             result = exported["result"] or {}
-            winner = result.get("winner") or "nobody (a draw)"
-            self.say_block(f"Result: {winner} wins — {result.get('reason', '')}")
+            winner = result.get("winner")
+            # By the game's name for the side, as the table post says it (a game built
+            # without ``rules.Game``, a test's toy, keeps its role ids).
+            naming = getattr(rules.GAMES.get(info.game_name), "role_name", str)
+            name = naming(winner) if winner else ""
+            said = f"{name} wins" if winner else "A draw"
+            self.say_block(f"Result: {said} — {result.get('reason', '')}")
         elif info.status == "active":
             status = (await self.manager.view_for(info.id, None)).view.get("status")
             if isinstance(status, str) and status:
@@ -537,7 +584,13 @@ class Sandbox:
                     raise errors.NotAllowed(f"{role} is to act but has no legal action.")
                 verb, arg = self.rng.choice(choices)
                 self.say(f"   auto: {seat.user_id} ({role}) {describe(pv.view, (verb, arg))}")
-                await self.manager.act(info.id, seat.user_id, verb, arg, pv.version, role=role)
+                result = await self.manager.act(
+                    info.id, seat.user_id, verb, arg, pv.version, role=role
+                )
+                if len(info.roles) == 1:
+                    # A solo session posts at its start and end only: say what each did.
+                    for line in (result.view.get("log") or [])[len(pv.view.get("log") or []) :]:
+                        self.say_block(line)
                 played += 1
         finally:
             self.fe.draw_boards = True
@@ -546,10 +599,12 @@ class Sandbox:
             if mine and user != self.user:
                 self.say(f"   ({len(mine)} private messages for {user} — type `as {user}`)")
         self.say(f"   Played {played} move{'s' if played != 1 else ''}.")
-        if self.fe.last_post is not None:
-            game, post = self.fe.last_post
-            if post.view is not None and game.id == info.id:
-                await self.fe.write_board(game, post.view, post.version)
+        if played:
+            # The board as it stands now (the last table post may be older: a solo
+            # session posts only at its start and end).
+            info = await self.manager.get_game_info(info.id)
+            public = await self.manager.view_for(info.id, None)
+            await self.fe.write_board(info, public.view, public.version)
         await self.show_turn()
 
     async def play(self, words: list[str]) -> None:
@@ -567,9 +622,11 @@ class Sandbox:
                     f"(waiting for {waiting}). Type `as <player>` to play for them, or `help`."
                 )
             raise errors.NotAllowed(
-                f"“{' '.join(words)}” is not a command, and {self.user} has no move now "
+                f"“{' '.join(words)[:40]}” is not a command, and {self.user} has no move now "
                 f"(waiting for {waiting}). Type `help`, or `as <player>`."
             )
+        if len(words) > 1 and number(words[0]) is not None:
+            raise errors.BadInput(f"One number at a time: type `{words[0][:40]}` alone.")
         n = number(words[0]) if len(words) == 1 else None
         if n is not None:
             if not 1 <= n <= len(actions):
