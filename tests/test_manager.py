@@ -156,6 +156,11 @@ async def test_undo(manager: GameManager) -> None:
     result = await manager.undo(game.id, "alice")
     assert result.view["counter"] == 0 and "add" in result.view["actions"]
     assert await manager.verify_replay(game.id)
+    await manager.act(game.id, "alice", "add", 1)
+    await manager.resign(game.id, "bob")
+    # Once the game is over, undo says so, not that there is nothing to undo.
+    with pytest.raises(errors.GameNotActive, match="This game is over"):
+        await manager.undo(game.id, "alice")
 
 
 async def test_refused_actions_change_nothing(

@@ -315,6 +315,8 @@ class GameManager:
         pv = await self.view_for(game, user_id, role=role)
         if pv.role is None:
             raise errors.NotSeated()
+        if pv.game.status != "active":
+            raise errors.GameNotActive(pv.game.status)  # "This game is over.", say
         listed = pv.view.get("actions", {}).get("undo")
         if not listed:
             raise errors.NothingToUndo()
