@@ -24,7 +24,10 @@ _OLD_WORDING = [
         r": \1 \2 card(s) return to the Survivors.",
     ),
     (re.compile(r": (\d+) (\w+) cards? lost unseen\."), r": \1 \2 card(s) lost unseen."),
-    (re.compile(r"more, one per space chosen \("), "more, one at a time, then Done ("),
+    (
+        re.compile(r"more, in any spaces, several in one if you like \("),
+        "more, one at a time, then Done (",
+    ),
     (re.compile(r" \(event: ignored, counts 0\) on the "), " (event) on the "),
 ]
 

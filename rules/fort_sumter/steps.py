@@ -301,7 +301,7 @@ class ValuePlay(Step):
         )
         return (
             f"{STRATEGY[play['card']].title} for its value: place up to {_tokens(play['left'])} "
-            f"more, one per space chosen (tokens left: {source})."
+            f"more, in any spaces, several in one if you like (tokens left: {source})."
         )
 
     def actions(self, game: Game, state: State, role: str) -> Actions:
