@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
 from pathlib import Path
 
 import aiosqlite
@@ -31,6 +33,18 @@ async def test_wal_foreign_keys_and_busy_timeout(db_path: Path) -> None:
         assert str(await store.pragma("journal_mode")).lower() == "wal"
         assert await store.pragma("foreign_keys") == 1
         assert await store.pragma("busy_timeout") >= 1000
+    finally:
+        await store.close()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX file modes")
+async def test_a_new_database_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    """It holds every hidden hand and every game's secret key."""
+    path = tmp_path / "new.sqlite3"
+    store = await Store.open(path)
+    try:
+        for file in (path, path.with_name(path.name + "-wal")):
+            assert stat.S_IMODE(file.stat().st_mode) & 0o077 == 0, file
     finally:
         await store.close()
 

@@ -669,6 +669,13 @@ class Store:
             raise StoreUnavailable(path, f"its folder cannot be created ({exc.strerror})") from None
         owner = ProcessLock.acquire(path)
         try:
+            if not path.exists():
+                # Every game is in here whole, hidden hands and secret keys included:
+                # a new database is readable by the bot's own account only (SQLite gives
+                # its -wal and -shm files the same permissions). A folder that refuses
+                # the file is reported by the connection just below.
+                with contextlib.suppress(OSError):
+                    path.touch(mode=0o600)
             db = await _connect(path)
         except BaseException:
             owner.release()
