@@ -888,7 +888,7 @@ def draw_hand(view: dict[str, Any]) -> Image.Image | None:
     text(draw, (MARGIN, 22), title, 20, COLOURS["white"], "lm")
     size = view.get("hand_size")
     if size is not None:
-        text(draw, (width - MARGIN, 22), f"hand size {size}", 16, COLOURS["white"], "rm")
+        text(draw, (width - MARGIN, 22), f"draws up to {size}", 16, COLOURS["white"], "rm")
     y = HAND_TOP
     for label, cards in rows:
         if label:

@@ -17,7 +17,14 @@ import rules
 from bot.tables.bots import BotSeats
 from bot.tables.manager import GameManager
 from bot.terminal.frontend import TerminalFrontEnd
-from bot.terminal.sandbox import Sandbox, build_parser, choices_text, game_verbs, run_sandbox
+from bot.terminal.sandbox import (
+    Sandbox,
+    build_parser,
+    choices_text,
+    game_verbs,
+    private_lines,
+    run_sandbox,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -428,3 +435,9 @@ async def test_a_bot_move_that_failed_is_tried_again_at_the_next_command(
         assert bot_role not in info.active_roles, info.active_roles
     finally:
         await manager.close()
+
+
+def test_a_hand_limit_is_not_shown_as_the_hand_it_limits() -> None:
+    """Found by a newcomer: Lincoln's `hand` printed "hand size: 6" under a hand of one."""
+    assert private_lines("hand_size", 6) == ["hand size (you draw up to it): 6"]
+    assert private_lines("objective", "O3") == ["objective: O3"]

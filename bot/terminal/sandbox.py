@@ -106,9 +106,13 @@ def card_line(card: Any) -> str:
     return f"{head} — {text}" if text else head
 
 
+#: Headings for private view keys whose plain name would mislead.
+PRIVATE_TITLES = {"hand_size": "hand size (you draw up to it)"}
+
+
 def private_lines(key: str, value: Any) -> list[str]:
     """A private part of a view, as readable lines (a heading and one line per card)."""
-    title = key.replace("_", " ")
+    title = PRIVATE_TITLES.get(key) or key.replace("_", " ")
     if isinstance(value, list):
         if not value:
             return [f"{title}: none"]
