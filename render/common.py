@@ -253,6 +253,8 @@ def blend(a: Colour, b: Colour, t: float) -> Colour:
 #: third of a board) it is still about 12 px, enough to read the score and whose turn.
 HEADLINE_SIZE = 36
 HEADLINE_H = 64
+#: The headline's status line: the first of these sizes at which it fits.
+STATUS_SIZES = (HEADLINE_SIZE - 8, HEADLINE_SIZE - 12, HEADLINE_SIZE - 16)
 
 
 def headline(
@@ -278,8 +280,11 @@ def headline(
         x += text_width(part, size) + 12
     room = width - 16 - (x + 16)
     if status and room > 60:
-        line = fit(status, size - 8, room)
-        text(draw, (width - 16, h // 2), line, size - 8, COLOURS["paper"], "rm")
+        # A long status ("Waiting for Unionist and Secessionist.") steps down a size or
+        # two before it is cut short; the smallest still reads at a third of the size.
+        small = next((s for s in STATUS_SIZES if text_width(status, s) <= room), STATUS_SIZES[-1])
+        line = fit(status, small, room)
+        text(draw, (width - 16, h // 2), line, small, COLOURS["paper"], "rm")
 
 
 def offered_places(view: dict[str, Any], known: Any) -> list[str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageDraw
 
+from render import common
 from render.common import COLOURS, canvas, font, text
 
 SAMPLES = ["Fort Sumter", "Round 2 of 3", "Unionist 3", "–", "Washington (2nd)", "0", "W"]
@@ -36,3 +37,31 @@ def test_text_on_other_image_modes_matches_too() -> None:
         text(ImageDraw.Draw(ours), (5, 5), "Final Crisis", 18, colour)  # type: ignore[arg-type]
         ImageDraw.Draw(pillow).text((5, 5), "Final Crisis", font=font(18), fill=colour)
         assert ours.tobytes() == pillow.tobytes(), mode
+
+
+def test_a_long_status_steps_down_a_size_before_it_is_cut(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Found by a newcomer: Fort Sumter's board read "Waiting for Unionist and Sece…"
+    while both sides chose their objectives."""
+    drawn: list[tuple[str, int]] = []
+    real = common.text
+
+    def spy(
+        draw: ImageDraw.ImageDraw, xy: tuple[int, int], content: str, size: int, *rest: object
+    ) -> None:
+        drawn.append((content, size))
+        real(draw, xy, content, size, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(common, "text", spy)
+    status = "Waiting for Unionist and Secessionist."
+    score = [
+        ("Unionist 0", COLOURS["paper"]),
+        ("-", COLOURS["paper"]),
+        ("0 Secessionist", COLOURS["paper"]),
+    ]
+    image = canvas(1200, common.HEADLINE_H)
+    common.headline(ImageDraw.Draw(image), 1200, marker="Round 1 of 3", score=score, status=status)
+    [(shown, size)] = [(c, s) for c, s in drawn if c.startswith("Waiting")]
+    assert shown == status  # whole, at a smaller size than the first (it did not fit)
+    assert size in common.STATUS_SIZES[1:]
