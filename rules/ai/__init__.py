@@ -85,10 +85,11 @@ Figures (issue 12; 2 cores shared by five sessions, CPU seconds, so roughly):
   opponent 70/60/65.0%, v normal at 200 iterations 80/80/80.0%; normal at 200 v greedy
   50/70/60.0%. War hard at 1,000, 10 games a side: v greedy 40/70/55.0%.
   Nearer the real budgets (a search of 1,000 iterations now takes a median 0.45 s of
-  CPU, so normal is about 2,200 iterations and hard about 11,000): Fort Sumter normal at
-  1,000 (about half its real budget) v greedy, 50 games a side, 80/82/81.0% (searches median 0.45 s, p99 0.74 s);
-  hard at 11,000 v greedy, 20 games a side, 85/90/87.5% (searches median 4.6 s, p99
-  8.2 s of CPU with two games running at once on two cores).
+  CPU, so normal is about 2,200 iterations and hard about 11,000): Fort Sumter normal
+  at 1,000 (about half its real budget) v greedy, 50 games a side, 80/82/81.0%
+  (searches median 0.45 s, p99 0.74 s); hard at 11,000 v greedy, 20 games a side,
+  85/90/87.5% (searches median 4.6 s, p99 8.2 s of CPU, two games at once on two
+  cores).
 - Legality (``bench/bench_ai_legality.py --games 500 --iterations 2``): 0 illegal
   attempts in 500 games against random play and 500 against itself per game (Fort
   Sumter 26,069 and 52,515 bot decisions, War 33,597 and 67,005).
