@@ -333,12 +333,18 @@ class Sandbox:
             self.say(f"! Something went wrong: {exc!r}")
 
     async def bots_catch_up(self) -> None:
-        """Let Dispatch's seats make the moves they owe before the next command. A bot
-        move that failed (its worker process died twice) is tried again here, as the
-        Discord bot's background loop tries it again, so a game never stalls on it."""
+        """Let Dispatch's seats in the current game make the moves they owe before the
+        next command. A bot move that failed (its worker process died twice) is tried
+        again here, as the Discord bot's background loop tries it again, so a game never
+        stalls on it; asking costs one look at the current game, however many are kept."""
+        if self.game_id is not None:
+            try:
+                info = await self.manager.get_game_info(self.game_id)
+            except errors.DispatchError:
+                info = None  # a damaged game: the command itself will say so, if it matters
+            if info and info.status == "active" and any(is_bot(s.user_id) for s in info.seats):
+                self.manager.bots.nudge(self.game_id)
         await self.manager.bots.idle()
-        if await self.manager.bots.resume():
-            await self.manager.bots.idle()
 
     async def current(self) -> GameInfo:
         if self.game_id is None:
