@@ -41,6 +41,11 @@ def scenarios(playsheet: str) -> list[str]:
     return list(sheet(playsheet).get("scenarios", {}))
 
 
+def side_ids(playsheet: str) -> list[str]:
+    """The ids of a playsheet's sides (``sides`` without their names)."""
+    return [side for side, _name in sides(playsheet)]
+
+
 def has_card_list(playsheet: str) -> bool:
     """Does Dispatch know every card of this game itself (Paths of Glory)?"""
     return playsheet in SHEETS and cards.managed(sheet(playsheet))
@@ -55,7 +60,7 @@ def session_options(playsheet: str, side: str | None, scenario: str | None) -> d
     side = (side or "").strip().lower()
     if side in ("both", "all"):
         side = ""
-    names = [s for s, _n in sides(playsheet)]
+    names = side_ids(playsheet)
     if side and side not in names:
         raise errors.BadInput(
             f"{sheet(playsheet)['title']} has the sides {', '.join(names)} "
@@ -89,7 +94,7 @@ def options_from_words(words: list[str]) -> tuple[dict[str, Any], int | None]:
             seed = int(low)
         elif not playsheet and low in SHEETS:
             playsheet = low
-        elif playsheet and low in [s for s, _n in sides(playsheet)] + ["both"]:
+        elif playsheet and low in [*side_ids(playsheet), "both"]:
             side = low
         elif playsheet and low in scenarios(playsheet):
             scenario = low
@@ -104,24 +109,21 @@ def options_from_words(words: list[str]) -> tuple[dict[str, Any], int | None]:
 def _unknown_word(word: str, playsheet: str) -> str:
     """Why ``word`` fits nowhere in ``new solo ...``, and what would: a side or scenario
     of some playsheet is named with its playsheet, in the order the command takes."""
-    low = word.lower()
-    owners = [
-        (name, what)
-        for name in SHEETS
-        for what, names in (
-            ("side", [s for s, _n in sides(name)]),
-            ("scenario", scenarios(name)),
-        )
-        if low in names
-    ]
     if playsheet:
         title = sheet(playsheet)["title"]
-        names = ", ".join(s for s, _n in sides(playsheet))
+        names = ", ".join(side_ids(playsheet))
         listed = ", ".join(scenarios(playsheet))
         return (
             f"“{word[:40]}” is not a side, scenario or seed of {title} "
             f"(sides: {names}{f'; scenarios: {listed}' if listed else ''})."
         )
+    low = word.lower()
+    owners = [
+        (name, what)
+        for name in SHEETS
+        for what, names in (("side", side_ids(name)), ("scenario", scenarios(name)))
+        if low in names
+    ]
     if owners:
         name, what = owners[0]
         titles = " and ".join(sheet(n)["title"] for n, _w in owners)

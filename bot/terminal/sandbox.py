@@ -332,6 +332,12 @@ class Sandbox:
             log.debug("command %r failed", line, exc_info=True)
             self.say(f"! Something went wrong: {exc!r}")
 
+    def say_new_lines(self, before: View, after: View) -> None:
+        """The log lines a decision added. A solo session posts only at its start and
+        end, so the sandbox shows each of its changes itself."""
+        for line in (after.get("log") or [])[len(before.get("log") or []) :]:
+            self.say_block(line)
+
     async def bots_catch_up(self) -> None:
         """Let Dispatch's seats in the current game make the moves they owe before the
         next command. A bot move that failed (its worker process died twice) is tried
@@ -598,9 +604,7 @@ class Sandbox:
                     info.id, seat.user_id, verb, arg, pv.version, role=role
                 )
                 if len(info.roles) == 1:
-                    # A solo session posts at its start and end only: say what each did.
-                    for line in (result.view.get("log") or [])[len(pv.view.get("log") or []) :]:
-                        self.say_block(line)
+                    self.say_new_lines(pv.view, result.view)
                 played += 1
         finally:
             self.fe.draw_boards = True
@@ -646,9 +650,7 @@ class Sandbox:
             verb, arg = named_action(pv.view, words, game_verbs(info.game_name))
         result = await self.manager.act(info.id, self.user, verb, arg, pv.version, role=pv.role)
         if len(info.roles) == 1:
-            # A solo session posts at the start and the end only: show each change here.
-            for line in (result.view.get("log") or [])[len(pv.view.get("log") or []) :]:
-                self.say_block(line)
+            self.say_new_lines(pv.view, result.view)
             if result.outcome is None and self.fe.draw_boards:
                 await self.fe.write_board(result.game, result.view, result.version)
         await self.manager.bots.idle()
