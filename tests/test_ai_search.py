@@ -267,7 +267,47 @@ def test_a_planned_action_is_reused_only_for_the_view_it_expected() -> None:
 
 
 def test_searchable_games() -> None:
-    assert {"war", "fort_sumter"} <= set(SEARCHABLE)
+    assert {"war", "fort_sumter", "lincoln"} <= set(SEARCHABLE)
+
+
+def test_a_playout_stops_at_the_games_horizon_and_takes_its_estimate() -> None:
+    from rules.ai.ismcts import rollout
+    from rules.lincoln import Lincoln
+
+    class Counted(Lincoln):
+        playout_horizon = 7
+        acts = 0
+
+        def act(self, *args: Any, **kwargs: Any) -> Any:
+            Counted.acts += 1
+            return super().act(*args, **kwargs)
+
+        def estimate(self, state: dict[str, Any]) -> dict[str, float] | None:
+            return {"union": 0.25, "confederate": 0.75}
+
+    game = Counted()
+    result = rollout(game, game.setup(seed=3), random.Random(1).random)
+    assert Counted.acts == 7
+    assert result == {"union": 0.25, "confederate": 0.75}
+    # With no horizon the playout goes on to the end of the game.
+    Counted.playout_horizon = None
+    state = game.setup(seed=3)
+    result = rollout(game, state, random.Random(1).random)
+    assert state["outcome"] is not None and Counted.acts > 7 + 60
+    assert sorted(result.values()) == [0.0, 1.0]
+
+
+def test_an_unfinished_playout_of_a_game_without_an_estimate_is_a_draw() -> None:
+    from rules.ai.ismcts import rollout
+    from rules.war import WarBetweenTheStates
+
+    class Short(WarBetweenTheStates):
+        playout_horizon = 3
+
+    game = Short()
+    assert game.estimate(game.setup(seed=1)) is None
+    result = rollout(game, game.setup(seed=1), random.Random(1).random)
+    assert result == {role: 0.5 for role in game.roles}
 
 
 def test_a_game_without_the_search_hooks_gets_its_greedy_player_at_every_level() -> None:

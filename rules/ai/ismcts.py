@@ -13,10 +13,15 @@ iteration:
    rather than how often its parent was visited (the ISMCTS correction for actions that
    exist only in some determinizations).
 3. **Expand** one action legal here but not yet in the tree.
-4. **Simulate** to the end of the game with uniformly random legal actions (the
-   simulation path: ``legal_actions`` and ``act(..., record_undo=False, trusted=True)``).
-5. **Back up** the result: 1 for a win, 0 for a loss, 1/2 for a draw, each node credited
-   from the point of view of the role whose action led to it.
+4. **Simulate** with uniformly random legal actions (the simulation path: ``decisions``
+   and ``act(..., record_undo=False, trusted=True)``) to the end of the game or, in a
+   game that sets a ``playout_horizon``, for that many actions, after which the game's
+   ``estimate`` judges each side's chance from the position reached. A long game (Lincoln
+   is several hundred actions) is mostly noise at its far end, and the cut playout
+   costs a fraction of a whole one.
+5. **Back up** the result: 1 for a win, 0 for a loss, 1/2 for a draw (or the estimated
+   chances), each node credited from the point of view of the role whose action led to
+   it.
 
 When several roles owe a decision at once (placements face down, secret objective
 choices), the tree lets the observer act first and then the others, in seating order.
@@ -45,7 +50,8 @@ Action = tuple[str, str, Arg]
 
 #: UCB1 exploration constant for rewards in [0, 1].
 EXPLORATION = 0.7
-#: A simulation that runs longer than this many actions is scored as a draw.
+#: A simulation that runs longer than this many actions stops there, and is scored by the
+#: game's ``estimate`` (as a draw when it has none).
 ROLLOUT_CAP = 20_000
 
 
@@ -140,18 +146,23 @@ def listed(game: Game, state: State, role: str) -> list[Action]:
 
 
 def rewards(game: Game, state: State) -> dict[str, float]:
-    """1 for the winner, 0 for the others; 1/2 each for a draw or an unfinished game."""
+    """1 for the winner, 0 for the others, 1/2 each for a draw; for an unfinished game the
+    game's ``estimate``, or 1/2 each when it has none."""
     outcome = game.outcome(state)
-    winner = outcome["winner"] if outcome is not None else None
+    if outcome is None:
+        guess = game.estimate(state)
+        return guess if guess is not None else {role: 0.5 for role in game.roles}
+    winner = outcome["winner"]
     if winner is None:
         return {role: 0.5 for role in game.roles}
     return {role: 1.0 if role == winner else 0.0 for role in game.roles}
 
 
 def rollout(game: Game, state: State, draw: Callable[[], float]) -> dict[str, float]:
-    """Play on with uniformly random legal actions to the end (or the cap); ``draw`` is
-    the search's own uniform generator in [0, 1)."""
-    for _ in range(ROLLOUT_CAP):
+    """Play on with uniformly random legal actions to the end, the game's playout horizon
+    or the cap, whichever comes first; ``draw`` is the search's own uniform generator in
+    [0, 1)."""
+    for _ in range(game.playout_horizon or ROLLOUT_CAP):
         if state["outcome"] is not None:
             break
         options = game.decisions(state)  # who may act, and how: one call, never undo

@@ -45,6 +45,9 @@ class Game:
     #: The module of this game's automated player (``choose(game, view) -> (verb, arg)``),
     #: used for golden playthroughs, balance figures and tests; None: random legal moves.
     policy: ClassVar[str | None] = None
+    #: How many actions a search's random playout makes before it stops and asks
+    #: :meth:`estimate` who is winning; None: every playout is played to the end.
+    playout_horizon: ClassVar[int | None] = None
 
     #: Whether the game overrides :meth:`can_undo` (set for each subclass).
     own_can_undo: ClassVar[bool] = False
@@ -415,6 +418,14 @@ class Game:
         view, never the real state: this is how a search player guesses what it cannot
         see. Games with :meth:`known_state` implement it."""
         raise NotImplementedError(f"{self.title} does not support search players")
+
+    def estimate(self, state: State) -> dict[str, float] | None:
+        """Each role's chance of winning from ``state``, judged without playing on (the
+        chances sum to 1), for a search playout cut short at :attr:`playout_horizon`.
+        ``state`` is a complete state (a determinized one, in a search). None (the
+        default): the game has no such judgement, and an unfinished playout counts as a
+        draw."""
+        return None
 
     def catalogue(self) -> list[dict[str, Any]]:
         """Every card of the game as public facts, for look-ups such as ``/card``.
