@@ -10,9 +10,11 @@ A game supports search by implementing two optional hooks of the contract
 (``rules.core.game.Game``): ``known_state(state, role)``, the state as the role knows it,
 which ``view`` carries as ``view["known_state"]`` (so hidden information is still
 decided in ``view`` alone), and ``determinize(view, role, key)``, a complete state
-consistent with that view with the hidden parts dealt at random. War and Fort Sumter
-implement both (``rules/war/hidden.py``, ``rules/fort_sumter/hidden.py``); a new game
-plugs in by doing the same.
+consistent with that view with the hidden parts dealt at random. Every built-in game
+implements both (``rules/<game>/hidden.py``); a new game plugs in by doing the same. A
+long game may also set ``playout_horizon`` and ``estimate(state)``: the search's random
+playouts then stop after that many actions and take the game's judgement of who is
+winning (Lincoln: a logistic model fitted to self-play, ``rules/lincoln/estimate.py``).
 
 The Fate Die opponent is not a player here but a rules variant: a game's ``fate`` option
 (Fort Sumter and Lincoln, ``rules.solo.opponent``) makes one side's hand a CDG Solo

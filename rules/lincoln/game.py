@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rules.core import Game, IllegalAction, State, Step, View, goto, heading, log
-from rules.lincoln import board, hidden, piles
+from rules.lincoln import board, estimate, hidden, piles
 from rules.lincoln.combat import battle_view
 from rules.lincoln.data import (
     BLOCKADE,
@@ -37,6 +37,9 @@ class Lincoln(Game):
     steps: ClassVar[Mapping[str, Step]] = STEPS
     renderer = "render.lincoln"
     policy = "rules.lincoln.strategy"
+    #: A search's random playout stops after this many actions (about five turns) and the
+    #: position is judged by :meth:`estimate`: a whole random game is about 350.
+    playout_horizon = 60
     #: ``fate``: the side whose hand is a Card Display run by the Fate Die (playsheet
     #: ``rules/solo/data/lincoln.json``, designed by Dispatch); empty for none.
     default_options: ClassVar[Mapping[str, Any]] = {"fate": ""}
@@ -190,6 +193,9 @@ class Lincoln(Game):
 
     def determinize(self, view: View, role: str, key: int | str) -> State:
         return hidden.determinize(view, role, key)
+
+    def estimate(self, state: State) -> dict[str, float] | None:
+        return estimate.chances(state)
 
     # ---------------------------------------------------------- generic test hooks
 
