@@ -1,6 +1,6 @@
 """Fort Sumter: full random games per second, and average actions per game.
 
-Run: /work/venv/bin/python bench/bench_fort_sumter.py [games]
+Run: .venv/bin/python bench/bench_fort_sumter.py [games]
 Each game is played with uniformly random legal actions (never undo) through the real
 contract (``act`` with its undo snapshots), from set-up to final scoring; then again on the
 simulation path (``act(..., record_undo=False)``: no snapshots), which ends in the same
@@ -9,6 +9,7 @@ final states.
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 import time
@@ -35,7 +36,9 @@ def play(seed: int, record_undo: bool = True) -> int:
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", type=int, nargs="?", default=300, help="games to play")
+    games: int = parser.parse_args().games
     for label, record_undo in (("with undo snapshots", True), ("simulation path", False)):
         start = time.perf_counter()
         total = sum(play(seed, record_undo) for seed in range(games))

@@ -7,6 +7,7 @@ path (``act(..., record_undo=False)``), from set-up to an ending; every game mus
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 import time
@@ -38,7 +39,9 @@ def play(seed: int) -> tuple[int, str]:
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", type=int, nargs="?", default=3000, help="games to play")
+    games: int = parser.parse_args().games
     start = time.perf_counter()
     total = 0
     endings: Counter[str] = Counter()

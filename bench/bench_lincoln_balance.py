@@ -6,6 +6,7 @@ Run: .venv/bin/python bench/bench_lincoln_balance.py [games]   (default 2,000)
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from collections import Counter
@@ -32,7 +33,9 @@ def play(seed: int) -> tuple[str, str, int]:
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", type=int, nargs="?", default=2000, help="games to play")
+    games: int = parser.parse_args().games
     start = time.perf_counter()
     wins: Counter[str] = Counter()
     endings: Counter[str] = Counter()
