@@ -37,16 +37,16 @@ from rules.lincoln.piles import RESHUFFLE_CHECKS, WIN_VP
 
 #: The fitted weights (``bench/fit_lincoln_estimate.py``), per unit of each feature.
 WEIGHTS: dict[str, float] = {
-    "bias": 0.2182,
-    "vp": 0.1059,
-    "margin": 0.0828,
+    "bias": 0.2235,
+    "vp": 0.1061,
+    "margin": 0.0826,
     "late_margin": 0.2090,
-    "europe": -0.0625,
+    "europe": -0.0624,
     "union_armies": 0.0552,
     "confederate_armies": -0.0369,
     "captures": -0.2231,
-    "union_cards": -0.0205,
-    "union_deck": 1.5994,
+    "union_cards": -0.0206,
+    "union_deck": 1.6004,
 }
 
 
