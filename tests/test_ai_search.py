@@ -453,3 +453,27 @@ def test_the_search_player_with_the_fate_die_keeps_to_the_listed_actions() -> No
             verb, arg = random_move(chooser, view)
         game.act(state, role, verb, arg)
     assert decisions > 50
+
+
+def test_a_policy_margin_keeps_the_policys_choice_unless_the_search_beats_it() -> None:
+    from rules.lincoln import Lincoln
+
+    class Alone(Lincoln):
+        policy_margin = None
+
+    class Deferring(Lincoln):
+        policy_margin = 1.0  # results run 0 to 1: the search can never beat the policy
+
+    view = Alone().view(Alone().setup(seed=6), "union")
+    policy = Alone().automated_player()
+    assert policy is not None
+    hint = policy(Alone(), view)
+    alone = SearchPlayer(Alone(), "union", seed=2, iterations=80)
+    own = alone.choose(view)
+    assert own != hint  # the position and seed where the two disagree
+    assert alone.deferred == 0
+    assert alone.last is not None and alone.last.action == own
+    deferring = SearchPlayer(Deferring(), "union", seed=2, iterations=80)
+    assert deferring.choose(view) == hint
+    assert deferring.deferred == 1
+    assert deferring.last is not None and deferring.last.action == own

@@ -72,6 +72,9 @@ class SearchPlayer:
         #: Searches run, and decisions taken from an earlier search without a new one.
         self.searches = 0
         self.reused = 0
+        #: Decisions where the game's policy was kept over the search's own best.
+        self.deferred = 0
+        self._policy = game.automated_player() if game.policy_margin is not None else None
         self.last: SearchResult | None = None
         #: The view the tree expects next (its fingerprint) and the node it would be at.
         self._expected: tuple[str, Node] | None = None
@@ -101,9 +104,25 @@ class SearchPlayer:
         )
         self.searches += 1
         self.last = result
-        verb, arg = result.action
+        verb, arg = self._overrule(view, result)
         self._expect(view, (verb, arg), result.root.children[(self.role, verb, arg)])
         return verb, arg
+
+    def _overrule(self, view: View, result: SearchResult) -> tuple[str, Arg]:
+        """The search's action, unless the game keeps its policy's choice: that stands
+        when the search tried it and its best did not beat it by ``policy_margin``."""
+        margin = self.game.policy_margin
+        if self._policy is None or margin is None:
+            return result.action
+        verb, arg = self._policy(self.game, view)
+        hint = result.root.children.get((self.role, verb, arg))
+        best = result.root.children[(self.role, *result.action)]
+        if hint is None or not hint.visits or hint is best:
+            return result.action
+        if best.reward / best.visits - hint.reward / hint.visits < margin:
+            self.deferred += 1
+            return verb, arg
+        return result.action
 
     def _expect(self, view: View, action: tuple[str, Arg], child: Node) -> None:
         """Remember which view follows ``action`` if it reveals nothing, and where the

@@ -48,6 +48,11 @@ class Game:
     #: How many actions a search's random playout makes before it stops and asks
     #: :meth:`estimate` who is winning; None: every playout is played to the end.
     playout_horizon: ClassVar[int | None] = None
+    #: A search player keeps :attr:`policy`'s choice unless the search's own best action
+    #: averaged at least this much more (results run 0 to 1); None: the search decides
+    #: alone. For a game whose hand-written policy outplays a search of the levels'
+    #: budgets, so the search only overrules it where it is clearly better.
+    policy_margin: ClassVar[float | None] = None
 
     #: Whether the game overrides :meth:`can_undo` (set for each subclass).
     own_can_undo: ClassVar[bool] = False

@@ -40,6 +40,9 @@ class Lincoln(Game):
     #: A search's random playout stops after this many actions (about five turns) and the
     #: position is judged by :meth:`estimate`: a whole random game is about 350.
     playout_horizon = 60
+    #: The search keeps the automated player's choice unless it finds one at least this
+    #: much better: at the normal level alone, the search won 5 of 16 games against it.
+    policy_margin = 0.05
     #: ``fate``: the side whose hand is a Card Display run by the Fate Die (playsheet
     #: ``rules/solo/data/lincoln.json``, designed by Dispatch); empty for none.
     default_options: ClassVar[Mapping[str, Any]] = {"fate": ""}
