@@ -6,7 +6,10 @@ decisions: when it has just chosen an action that reveals nothing (one token of 
 play, one face-down placement) and the next view is exactly the one the tree expected,
 it carries on in the same tree, playing the planned next action at once when the tree
 already explored it well enough, or searching on from that node otherwise. So the small
-decisions of one turn share one search.
+decisions of one turn share one search. In a game with a ``policy_margin`` (Lincoln), a
+search's verdict overrules the game's own policy only when its best action averaged that
+much more than the policy's choice; a planned action reused from the tree is not asked
+again.
 """
 
 from __future__ import annotations
