@@ -97,7 +97,10 @@ Figures (issue 12; 2 cores shared by five sessions, CPU seconds, so roughly):
   playouts (and 400 iterations) the search won 1 of 4; with playouts cut at 60 actions
   and judged by the fitted estimate, 25/38/31.2%; keeping the automated player's choice
   unless the search's best is 0.05 better (``Game.policy_margin``), 75/62/68.8%. A
-  second of search used to run about 240 whole playouts.
+  second of search used to run about 240 whole playouts. Hard at the real budget (5,800
+  iterations, a median 4.9 s) lost all 4 games to greedy, 2 a side: most of its
+  decisions were planned actions reused from its tree, which the policy margin does not
+  check, so Lincoln's hard level is not yet stronger than its normal one.
 - Legality (``bench/bench_ai_legality.py --games 500 --iterations 2``): 0 illegal
   attempts in 500 games against random play and 500 against itself per game (Fort
   Sumter 26,069 and 52,515 bot decisions, War 33,597 and 67,005).
