@@ -11,7 +11,7 @@ import pytest
 
 from rules import BUILTIN_GAMES, IllegalAction, get_game
 from rules.ai import SearchPlayer, make_player, search, supports_search
-from rules.ai.ismcts import Node, fingerprint
+from rules.ai.ismcts import Node, fingerprint, view_actions
 from rules.ai.player import GreedyPlayer
 from rules.core import Game
 from rules.core.undo import copy_json
@@ -477,3 +477,39 @@ def test_a_policy_margin_keeps_the_policys_choice_unless_the_search_beats_it() -
     assert deferring.choose(view) == hint
     assert deferring.deferred == 1
     assert deferring.last is not None and deferring.last.action == own
+
+
+def test_a_reused_plan_is_held_to_the_policy_margin_too() -> None:
+    """A planned action taken from the tree without a new search still yields to the
+    policy's choice when it did not average ``policy_margin`` more at its node."""
+    from rules.lincoln import Lincoln
+
+    class Alone(Lincoln):
+        policy_margin = None
+
+    class Deferring(Lincoln):
+        policy_margin = 0.5
+
+    view = Alone().view(Alone().setup(seed=6), "union")
+    policy = Alone().automated_player()
+    assert policy is not None
+    hint = ("union", *policy(Alone(), view))
+    planned = next(a for a in view_actions(view) if a != hint)
+
+    def carried_on(player: SearchPlayer, planned_mean: float) -> tuple[str, Any]:
+        node = Node(None)
+        node.children[planned] = Node("union")
+        node.children[planned].visits, node.children[planned].reward = 60, 60 * planned_mean
+        node.children[hint] = Node("union")
+        node.children[hint].visits, node.children[hint].reward = 20, 20 * 0.4
+        player._expected = (fingerprint(view), node)
+        return player.choose(view)
+
+    plan = planned[1:]
+    assert carried_on(SearchPlayer(Alone(), "union", seed=1, iterations=1), 0.8) == plan
+    deferring = SearchPlayer(Deferring(), "union", seed=1, iterations=1)
+    assert carried_on(deferring, 0.8) == hint[1:]  # 0.8 - 0.4 is under the margin
+    assert (deferring.searches, deferring.reused, deferring.deferred) == (0, 1, 1)
+    beaten = SearchPlayer(Deferring(), "union", seed=1, iterations=1)
+    assert carried_on(beaten, 0.95) == plan  # 0.95 - 0.4 clears it
+    assert beaten.deferred == 0

@@ -8,8 +8,8 @@ it carries on in the same tree, playing the planned next action at once when the
 already explored it well enough, or searching on from that node otherwise. So the small
 decisions of one turn share one search. In a game with a ``policy_margin`` (Lincoln), a
 search's verdict overrules the game's own policy only when its best action averaged that
-much more than the policy's choice; a planned action reused from the tree is not asked
-again.
+much more than the policy's choice, and a planned action reused from the tree is held to
+the same test at its node.
 """
 
 from __future__ import annotations
@@ -91,9 +91,10 @@ class SearchPlayer:
             node = self._expected[1]
             found = node.best(self.role, among=set(view_actions(view)))
             if found is not None and found[1].visits >= self.reuse_visits:
-                (_, verb, arg), child = found
                 self.reused += 1
-                self._expect(view, (verb, arg), child)
+                (_, planned_verb, planned_arg), _ = found
+                verb, arg = self._overrule(view, node, (planned_verb, planned_arg))
+                self._expect(view, (verb, arg), node.children[(self.role, verb, arg)])
                 return verb, arg
         if self.iterations is None and should_stop is None:
             raise ValueError("a search player needs iterations or a deadline")
@@ -107,25 +108,26 @@ class SearchPlayer:
         )
         self.searches += 1
         self.last = result
-        verb, arg = self._overrule(view, result)
+        verb, arg = self._overrule(view, result.root, result.action)
         self._expect(view, (verb, arg), result.root.children[(self.role, verb, arg)])
         return verb, arg
 
-    def _overrule(self, view: View, result: SearchResult) -> tuple[str, Arg]:
-        """The search's action, unless the game keeps its policy's choice: that stands
-        when the search tried it and its best did not beat it by ``policy_margin``."""
+    def _overrule(self, view: View, node: Node, action: tuple[str, Arg]) -> tuple[str, Arg]:
+        """The tree's ``action`` at ``node``, unless the game keeps its policy's choice:
+        that stands when the tree tried it there and ``action`` did not average
+        ``policy_margin`` more."""
         margin = self.game.policy_margin
         if self._policy is None or margin is None:
-            return result.action
+            return action
         verb, arg = self._policy(self.game, view)
-        hint = result.root.children.get((self.role, verb, arg))
-        best = result.root.children[(self.role, *result.action)]
+        hint = node.children.get((self.role, verb, arg))
+        best = node.children[(self.role, *action)]
         if hint is None or not hint.visits or hint is best:
-            return result.action
+            return action
         if best.reward / best.visits - hint.reward / hint.visits < margin:
             self.deferred += 1
             return verb, arg
-        return result.action
+        return action
 
     def _expect(self, view: View, action: tuple[str, Arg], child: Node) -> None:
         """Remember which view follows ``action`` if it reveals nothing, and where the
