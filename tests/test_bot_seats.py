@@ -11,8 +11,17 @@ import pytest
 from conftest import FakeClock, RecordingFrontEnd
 
 from bot import errors
+from bot.delivery.courier import mark_damaged
 from bot.delivery.port import GameInfo
-from bot.tables.bots import BOT_USERS, BotSeats, bot_user, decide, is_bot
+from bot.tables.bots import (
+    BOT_USERS,
+    RETRY_BASE_S,
+    RETRY_CAP_S,
+    BotSeats,
+    bot_user,
+    decide,
+    is_bot,
+)
 from bot.tables.manager import GameManager
 from rules import get_game
 
@@ -109,11 +118,11 @@ async def test_a_bot_move_due_at_a_crash_is_made_after_the_restart(
         await restarted.close()
 
 
-async def _leave_a_bot_move_owed(manager: GameManager) -> GameInfo:
+async def _leave_a_bot_move_owed(manager: GameManager, channel: str = "c1") -> GameInfo:
     bots = _bots(manager)
     bots.nudge = lambda game_id: None  # type: ignore[method-assign]  # the process dies first
     info = await manager.create_game(
-        "g1", "c1", "war", "alice", seat="confederate", opponent_id=bot_user("normal")
+        "g1", channel, "war", "alice", seat="confederate", opponent_id=bot_user("normal")
     )
     # War: both sides place at once; alice commits, and the bot still owes its move.
     policy = get_game("war").automated_player()
@@ -251,3 +260,72 @@ def test_the_bot_leaves_a_core_to_the_event_loop(monkeypatch: pytest.MonkeyPatch
     # The cores the process may use, not every core of the machine.
     monkeypatch.undo()
     assert 1 <= bots.usable_cores() <= (os.cpu_count() or 1)
+
+
+async def test_the_background_pass_nudges_only_games_where_a_bot_owes_a_move(
+    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        owed = await _leave_a_bot_move_owed(manager)  # nudges are switched off in here
+        waiting = await manager.create_game(  # the bot has played; alice is to move
+            "g1", "c2", "war", "alice", seat="confederate", opponent_id=bot_user("easy")
+        )
+        while await manager.bots.play_one(waiting.id):
+            pass
+        assert (await manager.get_game_info(waiting.id)).active_roles == ("confederate",)
+        damaged = await _leave_a_bot_move_owed(manager, channel="c3")
+        await mark_damaged(manager.store, damaged.id, "a test")
+        nudged: list[int] = []
+        manager.bots.nudge = nudged.append  # type: ignore[method-assign]
+        assert await manager.bots.resume() == 1
+        assert nudged == [owed.id]
+    finally:
+        await manager.close()
+
+
+async def test_a_failing_bot_move_is_tried_again_after_a_growing_wait(
+    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        owed = await _leave_a_bot_move_owed(manager)
+        bots = manager.bots
+        del bots.nudge  # the real nudge again (the helper switched it off)
+        attempts: list[float] = []
+
+        async def broken(*args: object) -> tuple[str, object]:
+            attempts.append(clock())
+            raise RuntimeError("the search broke")
+
+        real_decide = bots._decide
+        bots._decide = broken  # type: ignore[assignment, method-assign]
+
+        async def background_pass() -> None:
+            await bots.resume()
+            await bots.idle()
+
+        await background_pass()
+        assert len(attempts) == 1
+        await background_pass()  # at once: still waiting
+        clock.advance(RETRY_BASE_S)
+        await background_pass()  # the first wait is over
+        assert len(attempts) == 2
+        clock.advance(RETRY_BASE_S)
+        await background_pass()  # the second wait is twice as long
+        assert len(attempts) == 2
+        clock.advance(RETRY_BASE_S)
+        await background_pass()
+        assert len(attempts) == 3
+        for _ in range(12):
+            clock.advance(RETRY_CAP_S)
+            await background_pass()
+        assert attempts[-1] - attempts[-2] == RETRY_CAP_S  # the wait stops growing
+        bots._decide = real_decide  # type: ignore[method-assign]
+        clock.advance(RETRY_CAP_S)
+        await background_pass()
+        after = await manager.get_game_info(owed.id)
+        assert after.version > owed.version  # the bot moved at last
+        assert owed.id not in bots._failed
+    finally:
+        await manager.close()

@@ -227,6 +227,15 @@ HOT_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
         " WHERE s.user_id = ? AND g.status IN ('lobby', 'active') GROUP BY g.id ORDER BY g.id",
         ("u",),
     ),
+    # The background pass, every few seconds: only the ids of the games where the user
+    # (one of Dispatch's seats) owes a decision, from the seats index and the cached
+    # active roles, never a state.
+    "games_awaiting": (
+        "SELECT g.id FROM seats s JOIN games g ON g.id = s.game_id"
+        " WHERE s.user_id = ? AND g.status = 'active' AND g.damaged IS NULL"
+        " AND EXISTS (SELECT 1 FROM json_each(g.active_roles) WHERE value = s.role)",
+        ("u",),
+    ),
     "seats": ("SELECT * FROM seats WHERE game_id = ? ORDER BY joined_at, role", (1,)),
     "actions": ("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", (1,)),
     "undelivered_of_game": (
@@ -328,6 +337,14 @@ class Session:
         """The user's games being set up or played, oldest first."""
         rows = await self._all(_sql("games_of_user"), (user_id,))
         return [_game(r) for r in rows]
+
+    async def games_awaiting(self, users: Iterable[str]) -> list[int]:
+        """Ids of the healthy live games in which one of ``users`` owes a decision,
+        in order. One query per user: an equality is always answered from the index."""
+        found: set[int] = set()
+        for user in users:
+            found.update(int(r[0]) for r in await self._all(_sql("games_awaiting"), (user,)))
+        return sorted(found)
 
     async def set_posted_turn(self, game_id: int, active: Iterable[str], step: str) -> None:
         await self._run(

@@ -17,8 +17,12 @@ cores for them (:func:`default_processes`: one core is left to the bot itself), 
 games decide side by side; each game always goes to the same worker, which keeps its
 search tree between the small decisions of a turn. After a change the manager calls
 :meth:`BotSeats.nudge`, which returns at once; the moves are made by a task.
-:meth:`BotSeats.resume` (the manager calls it on start) makes every move that was due
-when a previous process stopped.
+:meth:`BotSeats.resume` (the manager calls it on start, and the Discord bot's background
+pass every few seconds) makes every move that was due when a previous process stopped,
+or that failed: a game whose bot move failed is tried again after a wait that doubles
+with each failure in a row (:data:`RETRY_BASE_S` up to :data:`RETRY_CAP_S`), so a move
+that keeps failing costs one attempt and one logged error every few minutes, not every
+pass. The pass reads only the ids of the games where a bot seat owes a decision.
 
 Search seeds are fixed per game and role, so a bot's decision depends only on what its
 view shows (and on the thinking time, which stops the search).
@@ -50,6 +54,10 @@ log = logging.getLogger("dispatch.bots")
 #: The user id of a bot seat at each level.
 BOT_USERS: dict[str, str] = {level: f"Dispatch ({level})" for level in LEVELS}
 DEFAULT_LEVEL = "normal"
+#: After a failed bot move, the background pass waits this long before trying the game
+#: again, twice as long after each further failure in a row, up to the cap.
+RETRY_BASE_S = 10.0
+RETRY_CAP_S = 900.0
 
 
 def bot_user(level: str | None = None) -> str:
@@ -154,6 +162,8 @@ class BotSeats:
         self._pools: dict[int, concurrent.futures.ProcessPoolExecutor] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
+        #: Games whose last bot move failed: (failures in a row, when to try again).
+        self._failed: dict[int, tuple[int, float]] = {}
         #: Called after each bot move (game id, role, verb, arg); for logs and tests.
         self.on_move: Callable[[int, str, str, Arg], None] | None = None
 
@@ -168,16 +178,15 @@ class BotSeats:
         self._tasks[game_id] = asyncio.get_running_loop().create_task(self._run(game_id))
 
     async def resume(self) -> int:
-        """Start-up: nudge every live game in which a bot owes a move; returns how many."""
-        games: set[int] = set()
+        """Nudge every live game in which a bot owes a move, except those waiting to
+        retry a failed move; returns how many were nudged."""
         async with self.manager.store.read() as db:
-            for user in BOT_USERS.values():
-                for row in await db.games_of_user(user):
-                    if row.status == "active" and not row.damaged:
-                        games.add(row.id)
-        for game_id in sorted(games):
+            games = await db.games_awaiting(BOT_USERS.values())
+        now = self.manager.clock()
+        due = [g for g in games if g not in self._failed or self._failed[g][1] <= now]
+        for game_id in due:
             self.nudge(game_id)
-        return len(games)
+        return len(due)
 
     async def idle(self) -> None:
         """Wait until no bot move is being made (tests, shutdown)."""
@@ -200,10 +209,19 @@ class BotSeats:
             try:
                 while await self.play_one(game_id):
                     pass
+                self._failed.pop(game_id, None)
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("game=%d: a bot move failed", game_id)
+                failures = self._failed.get(game_id, (0, 0.0))[0] + 1
+                wait = min(RETRY_CAP_S, RETRY_BASE_S * 2 ** min(failures - 1, 20))
+                self._failed[game_id] = (failures, self.manager.clock() + wait)
+                log.exception(
+                    "game=%d: a bot move failed (%d in a row); trying again in %.0f s",
+                    game_id,
+                    failures,
+                    wait,
+                )
                 return
             if game_id not in self._again:
                 return
