@@ -5,10 +5,13 @@
 1. Plays a few whole games of each registered game through ``GameManager`` with random
    legal moves (a null front end, so every outbox row is delivered), then copies their
    rows (game, seats, actions, outbox, result) until the store holds ``--finished``
-   finished games, as years of play would leave them. One player sits in 1,000 of them.
+   finished games, as years of play would leave them. One player sits in 1,000 of them,
+   and Dispatch (the bot, at normal) in the other 9,000.
 2. Measures ``act()`` on a handful of live games in an empty store and again in the big
-   one (p50 and p99), the file size per finished game, the hot queries' plans, and
-   ``games_for_user`` (``/games``) for the player with 1,000 finished games.
+   one (p50 and p99), the file size per finished game, the hot queries' plans,
+   ``games_for_user`` (``/games``) for the player with 1,000 finished games, and the bot
+   part of the background pass (``BotSeats.resume`` and the moves it starts) with
+   ``--waiting`` live games against Dispatch, each waiting for its human.
 
 Not a test: it asserts nothing and prints figures.
 """
@@ -29,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 import rules  # noqa: E402
 from bot.delivery.port import NullFrontEnd  # noqa: E402
+from bot.tables.bots import BOT_USERS, BotSeats, bot_user  # noqa: E402
 from bot.tables.manager import GameManager  # noqa: E402
 
 LIVE_GAMES = 10
@@ -56,8 +60,10 @@ async def random_move(manager: GameManager, game_id: int, rng: random.Random) ->
 
 
 async def new_game(manager: GameManager, name: str, n: int) -> int:
+    # A one-seat game (the solitaire assistant) has no opponent to seat.
+    opponent = f"u{n}b" if len(rules.GAMES[name].roles) > 1 else None
     info = await manager.create_game(
-        "bench", f"chan-{name}-{n}", name, f"u{n}a", seed=n, opponent_id=f"u{n}b"
+        "bench", f"chan-{name}-{n}", name, f"u{n}a", seed=n, opponent_id=opponent
     )
     return info.id
 
@@ -96,6 +102,16 @@ async def grow(manager: GameManager, target: int, rng: random.Random) -> None:
             cols = [c for c in tables[table] if c not in ("game_id", "id")]
             extra = ""
             sel = list(cols)
+            if table == "seats" and made > 1000:
+                # Dispatch sits in the others: years of solo play.
+                sel = [
+                    "CASE WHEN role = (SELECT MAX(role) FROM seats WHERE game_id = ?)"
+                    f" THEN '{BOT_USERS['normal']}' ELSE user_id END"
+                    if c == "user_id"
+                    else c
+                    for c in cols
+                ]
+                extra = "bot"
             if table == "seats" and made <= 1000:
                 # One regular player sits in the first 1,000 games.
                 sel = [
@@ -151,7 +167,30 @@ async def query_plans(manager: GameManager) -> list[str]:
     return lines
 
 
-async def bench(finished: int, actions: int, seed: int) -> None:
+async def measure_bot_pass(manager: GameManager, waiting: int) -> tuple[float, int]:
+    """(ms per background pass, games it nudged) with ``waiting`` live War games against
+    Dispatch, each waiting for the human's move: a pass should find nothing to do."""
+    manager.bots = BotSeats(manager, workers="thread", iterations=1)
+    for n in range(waiting):
+        info = await manager.create_game(
+            "bench",
+            f"solo-{n}",
+            "war",
+            f"solo{n}",
+            seat="confederate",
+            opponent_id=bot_user("easy"),
+        )
+        await manager.bots.idle()  # the bot places its cards; the human owes the move
+        assert (await manager.get_game_info(info.id)).active_roles == ("confederate",)
+    nudged = 0
+    t0 = time.perf_counter()
+    for _ in range(20):
+        nudged += await manager.bots.resume()
+        await manager.bots.idle()
+    return (time.perf_counter() - t0) * 1000 / 20, nudged // 20
+
+
+async def bench(finished: int, actions: int, seed: int, waiting: int) -> None:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         empty = await GameManager.open(Path(tmp) / "empty.sqlite3", NullFrontEnd())
@@ -177,6 +216,7 @@ async def bench(finished: int, actions: int, seed: int) -> None:
             for i in range(200):
                 await manager.game_in_channel(f"chan-war-{100_000 + i}")
             channel_ms = (time.perf_counter() - t0) * 1000 / 200
+            pass_ms, nudged = await measure_bot_pass(manager, waiting)
             try:
                 plans = await query_plans(manager)
             except ImportError:
@@ -194,6 +234,11 @@ async def bench(finished: int, actions: int, seed: int) -> None:
     )
     print(f"/games (1,000 finished, {len(listed)} live): {games_ms:.2f} ms")
     print(f"channel's game lookup: {channel_ms:.3f} ms")
+    print(
+        f"bot background pass ({max(0, finished - 1000):,} finished games with Dispatch,"
+        f" {waiting} live ones"
+        f" waiting for a human): {pass_ms:.2f} ms, {nudged} games nudged"
+    )
     print("query plans:")
     print("\n".join(plans))
 
@@ -203,8 +248,9 @@ def main() -> None:
     parser.add_argument("--finished", type=int, default=10_000)
     parser.add_argument("--actions", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--waiting", type=int, default=50, help="live games against Dispatch")
     args = parser.parse_args()
-    asyncio.run(bench(args.finished, args.actions, args.seed))
+    asyncio.run(bench(args.finished, args.actions, args.seed, args.waiting))
 
 
 if __name__ == "__main__":
