@@ -329,3 +329,20 @@ async def test_a_failing_bot_move_is_tried_again_after_a_growing_wait(
         assert owed.id not in bots._failed
     finally:
         await manager.close()
+
+
+async def test_dispatch_agrees_at_once_when_its_opponent_asks_to_abandon(
+    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    """Abandoning needs every seat to ask; Dispatch never would, so it counts as asking:
+    a player alone with the bot can always end the game without a moderator."""
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        owed = await _leave_a_bot_move_owed(manager)
+        result = await manager.abandon(owed.id, "alice")
+        assert result.abandoned and result.waiting_on == ()
+        assert (await manager.get_game_info(owed.id)).status == "abandoned"
+        assert front_end.posts[-1].headline == "The game was abandoned by agreement."
+        assert await manager.bots.resume() == 0  # nothing left for the bot to do
+    finally:
+        await manager.close()

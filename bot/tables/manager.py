@@ -337,7 +337,8 @@ class GameManager:
     async def abandon(
         self, game: GameRef, user_id: str, is_moderator: bool = False
     ) -> AbandonResult:
-        """End a game without a result: every seated player must ask, or one moderator.
+        """End a game without a result: every seated player must ask (Dispatch's seats
+        always agree), or one moderator.
 
         Works on a game whose saved state is damaged, so a channel is never stuck.
         """

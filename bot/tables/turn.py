@@ -23,6 +23,7 @@ from bot.delivery.notices import private_log, public_log, result_line, role_name
 from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import AbandonResult, ActResult, TablePost, View
 from bot.storage.store import GameRow, SeatRow, Session, Store, dumps
+from bot.tables.bots import is_bot
 from bot.tables.loading import (
     describe,
     find_row,
@@ -253,6 +254,8 @@ async def resign(db: Session, game_id: int, user_id: str, role: str | None) -> s
 
 async def abandon(db: Session, game_id: int, user_id: str, is_moderator: bool) -> AbandonResult:
     """Ask to end a game without a result; it ends when every seat asked, or a moderator.
+    Dispatch's seats count as asking (the bot never would), so a player alone with the
+    bot ends the game by asking.
 
     Works on a game whose saved state is damaged, so a channel is never stuck.
     """
@@ -265,7 +268,7 @@ async def abandon(db: Session, game_id: int, user_id: str, is_moderator: bool) -
         raise errors.NotSeated()
     for role in mine:
         await db.set_abandon_requested(game_id, role)
-    asked = {s.role for s in seats if s.abandon_requested} | set(mine)
+    asked = {s.role for s in seats if s.abandon_requested or is_bot(s.user_id)} | set(mine)
     waiting = tuple(dict.fromkeys(s.user_id for s in seats if s.role not in asked))
     done = is_moderator or not waiting
     if done:
