@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import FakeClock, RecordingFrontEnd
@@ -344,5 +345,81 @@ async def test_dispatch_agrees_at_once_when_its_opponent_asks_to_abandon(
         assert (await manager.get_game_info(owed.id)).status == "abandoned"
         assert front_end.posts[-1].headline == "The game was abandoned by agreement."
         assert await manager.bots.resume() == 0  # nothing left for the bot to do
+    finally:
+        await manager.close()
+
+
+async def test_a_rematch_against_dispatch_is_opened_by_the_player_whichever_side(
+    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        owed = await _leave_a_bot_move_owed(manager)  # alice is confederate, the bot union
+        await manager.resign(owed.id, "alice")
+        again = await manager.rematch(owed.id, "alice", sides="swap")
+        assert again.creator_id == "alice"
+        assert {s.role: s.user_id for s in again.seats} == {
+            "union": "alice",
+            "confederate": bot_user("normal"),
+        }
+    finally:
+        await manager.close()
+
+
+async def test_a_game_that_ends_while_dispatch_thinks_is_no_failure(
+    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The player resigns during the bot's (5 s, at hard) thinking: the move it then
+    offers is refused, and that is the end of it, with no error and no retry."""
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        owed = await _leave_a_bot_move_owed(manager)
+        bots = manager.bots
+        real_decide = bots._decide
+
+        async def resigned_meanwhile(*args: Any) -> tuple[str, Any]:
+            move = await real_decide(*args)
+            await manager.resign(owed.id, "alice")
+            return move
+
+        bots._decide = resigned_meanwhile  # type: ignore[method-assign]
+        del bots.nudge  # the real nudge again (the helper switched it off)
+        bots.nudge(owed.id)
+        await bots.idle()
+        assert (await manager.get_game_info(owed.id)).status == "finished"
+        assert owed.id not in bots._failed
+        assert not [r for r in caplog.records if r.levelname == "ERROR"]
+    finally:
+        await manager.close()
+
+
+async def test_nobody_is_reminded_that_dispatch_owes_a_move(
+    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    """A reminder clock runs for the human who owes a move, never for the bot's seat."""
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        owed = await _leave_a_bot_move_owed(manager)
+        async with manager.store.read() as db:
+            assert [t.role for t in await db.timers(owed.id)] == []
+        clock.advance(30 * 24 * 3600)
+        assert await manager.fire_due_timers() == 0
+        del manager.bots.nudge  # the bot moves: now alice owes one, and her clock runs
+        manager.bots.nudge(owed.id)
+        await manager.bots.idle()
+        async with manager.store.read() as db:
+            assert [t.role for t in await db.timers(owed.id)] == ["confederate"]
+    finally:
+        await manager.close()
+
+
+async def test_a_one_seat_game_says_it_takes_no_opponent(
+    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        with pytest.raises(errors.BadInput, match="one seat, yours: it takes no opponent"):
+            await manager.create_game("g1", "c1", "solo", "alice", opponent_id=bot_user())
+        assert await manager.game_in_channel("c1") is None
     finally:
         await manager.close()

@@ -242,8 +242,10 @@ class BotSeats:
         verb, arg = await self._decide(info.game_name, game_id, seat.role, level, pv.view)
         try:
             await self.manager.act(game_id, seat.user_id, verb, arg, pv.version, role=seat.role)
-        except errors.StalePrompt:
-            return True  # the game moved on meanwhile: decide again on the new view
+        except (errors.StalePrompt, errors.NotYourTurn):
+            return True  # the game moved on meanwhile: look again at what is owed now
+        except errors.GameNotActive:
+            return False  # it ended while the bot thought (a resignation, an abandon)
         log.info("game=%d bot %s (%s) plays %s %r", game_id, seat.role, level, verb, arg)
         if self.on_move is not None:
             self.on_move(game_id, seat.role, verb, arg)

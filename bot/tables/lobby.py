@@ -90,6 +90,8 @@ async def create_game(store: Store, request: NewGame, *, reminder_hours: float) 
         if opponent_id == creator_id and not hotseat:
             raise errors.AlreadySeated(creator_role)
         free = [r for r in roles if r != creator_role]
+        if len(roles) == 1:
+            raise errors.BadInput(f"{game.title} has one seat, yours: it takes no opponent.")
         if not free:
             raise errors.NoFreeSeat()
         seating.append((free[0], opponent_id))

@@ -194,14 +194,17 @@ class GameManager:
             # The Fate Die keeps running the same player's side, whichever side it is now.
             fated = next(s.user_id for s in seats if s.role == options["fate"])
             options["fate"] = roles[0] if fated == first else roles[1]
+        # Whoever asked opens the new game (never Dispatch, which asks for nothing),
+        # whichever side the draw gave them.
+        mine, other = (roles[0], second) if user_id == first else (roles[1], first)
         request = lobby.NewGame(
             old.guild_id,
             old.channel_id,
             old.game_name,
-            first,
+            user_id,
             options,
-            seat=roles[0],
-            opponent_id=second,
+            seat=mine,
+            opponent_id=other,
             rematch_of=old.id,
         )
         try:

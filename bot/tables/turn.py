@@ -432,14 +432,19 @@ async def commit_turn(
             await db.queue(row.id, "private", seat.role, message_payload(message))
 
     # Reminders: a fresh clock for whoever now owes a decision (acting counts as being
-    # present), none for anyone who does not.
+    # present), none for anyone who does not, nor for Dispatch, which is never late
+    # (a move of its that fails is retried by ``bot.tables.bots``).
     if outcome is not None:
         await db.delete_timers(row.id)
     else:
         for role in set(active_before) - set(active_now):
             await db.delete_timers(row.id, role)
         clocked = [
-            r for r in active_now if (r not in active_before or r == acting_role) and not one_seat
+            r
+            for r in active_now
+            if (r not in active_before or r == acting_role)
+            and not one_seat
+            and not is_bot(user_of.get(r))
         ]
         hours = await db.reminder_hours(row.channel_id, default_reminder_hours) if clocked else 0
         for role in clocked:
