@@ -340,11 +340,13 @@ async def test_dispatch_agrees_at_once_when_its_opponent_asks_to_abandon(
     manager = await GameManager.open(db_path, front_end, clock=clock)
     try:
         owed = await _leave_a_bot_move_owed(manager)
+        manager.bots._failed[owed.id] = (3, clock() + 60)  # as if its moves kept failing
         result = await manager.abandon(owed.id, "alice")
         assert result.abandoned and result.waiting_on == ()
         assert (await manager.get_game_info(owed.id)).status == "abandoned"
         assert front_end.posts[-1].headline == "The game was abandoned by agreement."
         assert await manager.bots.resume() == 0  # nothing left for the bot to do
+        assert manager.bots._failed == {}  # nor any retry to remember
     finally:
         await manager.close()
 

@@ -182,6 +182,8 @@ class BotSeats:
         retry a failed move; returns how many were nudged."""
         async with self.manager.store.read() as db:
             games = await db.games_awaiting(BOT_USERS.values())
+        for gone in self._failed.keys() - set(games):  # over, or no longer the bot's move
+            del self._failed[gone]
         now = self.manager.clock()
         due = [g for g in games if g not in self._failed or self._failed[g][1] <= now]
         for game_id in due:
