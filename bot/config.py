@@ -4,7 +4,8 @@ DISCORD_TOKEN       the bot token (required to run on Discord, not for the sandb
 DISPATCH_DB         SQLite file path (default ``dispatch.sqlite3`` in the working directory)
 DISPATCH_DEV_GUILD  optional guild id where slash commands are synced instantly while
                     developing (global sync can take an hour to show up)
-DISPATCH_LOG_LEVEL  logging level name (default INFO)
+DISPATCH_LOG_LEVEL  logging level name (default INFO); DEBUG applies to Dispatch's own
+                    lines, never to aiosqlite's or discord.py's (see ``setup_logging``)
 """
 
 from __future__ import annotations
@@ -37,8 +38,18 @@ class Config:
         return cls(token=token, db_path=Path(db).expanduser(), dev_guild_id=guild, log_level=level)
 
 
+#: Libraries whose debug lines carry what a player must not see: aiosqlite logs every
+#: statement with its parameters (whole game states, every hand), discord.py every
+#: request body and gateway event (the cards in a DM). Whoever reads the server log may
+#: be sitting at one of its tables, so these stay at INFO whatever the level asked for.
+PAYLOAD_LOGGERS = ("aiosqlite", "discord")
+
+
 def setup_logging(level: str) -> None:
     logging.basicConfig(
         level=level,
         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
     )
+    floor = max(logging.INFO, logging.getLevelName(level))
+    for name in PAYLOAD_LOGGERS:
+        logging.getLogger(name).setLevel(floor)

@@ -4,7 +4,9 @@ was due when the process stopped is made after the restart."""
 
 from __future__ import annotations
 
+import logging
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,7 @@ import pytest
 from conftest import FakeClock, RecordingFrontEnd
 
 from bot import errors
+from bot.config import PAYLOAD_LOGGERS, setup_logging
 from bot.delivery.courier import mark_damaged
 from bot.delivery.port import GameInfo
 from bot.tables.bots import (
@@ -80,6 +83,52 @@ async def test_a_human_plays_a_whole_game_against_dispatch(
         assert front_end.posts
     finally:
         await manager.close()
+
+
+@pytest.fixture
+def debug_logging(caplog: pytest.LogCaptureFixture) -> Iterator[pytest.LogCaptureFixture]:
+    """The server's logging set up as ``DISPATCH_LOG_LEVEL=DEBUG`` would, everything
+    captured; the library loggers' levels are put back afterwards."""
+    saved = {name: logging.getLogger(name).level for name in PAYLOAD_LOGGERS}
+    caplog.set_level(logging.DEBUG)
+    setup_logging("DEBUG")
+    try:
+        yield caplog
+    finally:
+        for name, level in saved.items():
+            logging.getLogger(name).setLevel(level)
+
+
+async def test_the_server_log_never_names_a_hidden_choice(
+    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock, debug_logging: Any
+) -> None:
+    """Whoever reads the server log may be the player across the table: even at DEBUG it
+    says who moved, never which face-down card went where, the human's or the bot's."""
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        _bots(manager)
+        info = await manager.create_game(
+            "g1", "c1", "war", "alice", seat="confederate", opponent_id=bot_user("normal")
+        )
+        # A refused move names a card (in a real hand, one the player holds), and the
+        # refusal lists what they may do: neither reaches the log.
+        await manager.bots.idle()  # Dispatch has chosen its columns: Alice's turn
+        with pytest.raises(errors.IllegalMove):
+            await manager.act(info.id, "alice", "place", "left:C99")
+        await _play_human(manager, info.id, "alice")
+        exported = await manager.export(info.id)
+    finally:
+        await manager.close()
+    placed = {a["role"]: set() for a in exported["actions"]}
+    for action in exported["actions"]:
+        if action["verb"] == "place":
+            placed[action["role"]].add(str(action["arg"]))
+    assert all(len(cards) > 10 for cards in placed.values()), placed.keys()
+    lines = [f"{r.name}: {r.getMessage()}" for r in debug_logging.records]
+    assert any("made a move: place" in line for line in lines)
+    assert any("verb=place" in line for line in lines)
+    every = set().union(*placed.values()) | {"left:C99"}
+    assert [line for line in lines if any(card in line for card in every)] == []
 
 
 async def test_dispatch_against_dispatch_plays_to_the_end(

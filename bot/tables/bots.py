@@ -248,7 +248,9 @@ class BotSeats:
             return True  # the game moved on meanwhile: look again at what is owed now
         except errors.GameNotActive:
             return False  # it ended while the bot thought (a resignation, an abandon)
-        log.info("game=%d bot %s (%s) plays %s %r", game_id, seat.role, level, verb, arg)
+        # The verb only: the argument may be a hidden choice (a face-down card, the
+        # order of a Final Crisis), and whoever reads the server log may be a player.
+        log.info("game=%d bot %s (%s) made a move: %s", game_id, seat.role, level, verb)
         if self.on_move is not None:
             self.on_move(game_id, seat.role, verb, arg)
         return True

@@ -290,12 +290,11 @@ class GameManager:
                 raise
         elapsed = (time.perf_counter() - started) * 1000
         log.info(
-            "game=%d user=%s role=%s verb=%s arg=%r version=%d %.1fms",
+            "game=%d user=%s role=%s verb=%s version=%d %.1fms",
             game_id,
             user_id,
             result.role,
             verb,
-            arg,
             result.version,
             elapsed,
         )

@@ -120,7 +120,9 @@ async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) 
             applied += [("done", None)] * implied_done(rules_game, after, role)
         encoded = dumps(after)
     except rules.IllegalAction as exc:
-        log.debug("game=%d %s %s %r refused: %s", game_id, user_id, verb, arg, exc)
+        # Neither the argument nor the engine's sentence (which lists the player's
+        # choices, their hand among them): the server log is no place for hidden cards.
+        log.debug("game=%d %s %s refused: %s", game_id, user_id, verb, type(exc).__name__)
         if move.more:
             raise errors.IllegalMove(
                 f"Those {len(move.more) + 1} choices cannot all be made ({exc}); nothing changed."
@@ -129,7 +131,7 @@ async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) 
     except Exception:
         # A record the rules cannot read is the game's damage, not this player's move.
         safe_view(row, role)
-        log.exception("game=%d rules engine failed on %s %r", game_id, verb, arg)
+        log.exception("game=%d rules engine failed on %s at v%d", game_id, verb, row.version)
         raise RULES_FAILED from None
     after = json.loads(encoded)
     version = row.version + len(applied)
@@ -155,7 +157,7 @@ async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) 
         except (errors.DispatchError, sqlite3.Error, OSError):
             raise
         except Exception:
-            log.exception("game=%d views failed after %s %r; rolled back", game_id, verb, arg)
+            log.exception("game=%d views failed after %s; rolled back", game_id, verb)
             raise RULES_FAILED from None
     # What the transaction wrote, without reading it back.
     saved = dataclasses.replace(
