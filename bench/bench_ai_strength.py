@@ -124,6 +124,12 @@ def main() -> None:
     parser.add_argument("--game", action="append", help="a game name (default: every one)")
     parser.add_argument("--pairing", action="append", help=f"one of {', '.join(PAIRINGS)}")
     parser.add_argument("--jobs", type=int, default=1, help="games played at a time")
+    parser.add_argument(
+        "--first-seed",
+        type=int,
+        default=0,
+        help="skip this many set-up seeds of each side (to add games to an earlier run)",
+    )
     options = parser.parse_args()
     workers = ProcessPoolExecutor(options.jobs) if options.jobs > 1 else None
     budgets = {"normal": options.normal, "hard": options.hard}
@@ -143,29 +149,51 @@ def main() -> None:
             measured, other = pairing.split(":")
             if "fate" in (measured, other) and "fate" not in game.default_options:
                 continue
-            rates = []
+            # The sides alternate game by game, and each game is reported as it ends
+            # (on standard error), so a run cut short still gives a balanced sample.
+            order = [
+                (index, 10_000 + options.first_seed + n + 100_000 * index)
+                for n in range(options.games)
+                for index in range(len(game.roles))
+            ]
+            sides = [
+                {r: (measured if r == role else other) for r in game.roles} for role in game.roles
+            ]
+            if workers is None:
+                results: Any = (
+                    (index, seed, *play_apart(name, seed, sides[index], budgets))
+                    for index, seed in order
+                )
+            else:
+                futures = [
+                    (index, seed, workers.submit(play_apart, name, seed, sides[index], budgets))
+                    for index, seed in order
+                ]
+                results = ((i, seed, *future.result()) for i, seed, future in futures)
+            wins = [0] * len(game.roles)
             draws = 0
-            score = 0.0
-            for index, role in enumerate(game.roles):
-                levels = {role: measured, game.opponent(role): other}
-                levels = {r: levels[r] for r in game.roles}
-                seeds = [10_000 + n + 100_000 * index for n in range(options.games)]
-                if workers is None:
-                    winners = [play(game, seed, levels, budgets, times) for seed in seeds]
-                else:
-                    games = [
-                        workers.submit(play_apart, name, seed, levels, budgets) for seed in seeds
-                    ]
-                    winners = []
-                    for future in games:
-                        winner, spent = future.result()
-                        winners.append(winner)
-                        for level, values in spent.items():
-                            times.setdefault(level, []).extend(values)
-                wins = sum(winner == role for winner in winners)
-                draws += sum(winner is None for winner in winners)
-                score += wins + 0.5 * sum(winner is None for winner in winners)
-                rates.append(f"{100 * wins / options.games:.0f}% {game.roles[index][:5]}")
+            for index, seed, winner, spent in results:
+                for level, values in spent.items():
+                    times.setdefault(level, []).extend(values)
+                wins[index] += winner == game.roles[index]
+                draws += winner is None
+                searched = spent.get(measured + " (searches only)", [])
+                print(
+                    f"  {name} {pairing} seed {seed}: {measured} as {game.roles[index]}, "
+                    f"winner {winner}; {measured} won {sum(wins)} so far"
+                    + (
+                        f" ({len(searched)} searches, median {statistics.median(searched):.3f} s)"
+                        if searched
+                        else ""
+                    ),
+                    file=sys.stderr,
+                    flush=True,
+                )
+            score = sum(wins) + 0.5 * draws
+            rates = [
+                f"{100 * won / options.games:.0f}% {role[:5]}"
+                for won, role in zip(wins, game.roles, strict=True)
+            ]
             overall = 100 * score / (2 * options.games)
             print(
                 f"{name:12} {measured + ' v ' + other:16} {rates[0]:>10} {rates[1]:>10} "
