@@ -172,6 +172,34 @@ async def take_seat(
     return role
 
 
+async def seat_dispatch(
+    db: Session,
+    game_id: int,
+    by: str,
+    bot: str,
+    role: str | None,
+    *,
+    is_moderator: bool,
+    reminder_hours: float,
+) -> str:
+    """Give an open seat of a lobby to Dispatch (``bot``, the user id of its level); return
+    the role. Asked by a player already seated there, or a moderator (who may also cancel
+    the lobby): nobody else decides whom its players face. The game then starts exactly as
+    when a person takes the last seat."""
+    row = await find_row(db, game_id, live=True)
+    if row.status != "lobby":
+        raise errors.GameNotActive(row.status)
+    seated = {s.user_id for s in await db.seats(game_id)}
+    if by not in seated and not is_moderator:
+        raise errors.NotAllowed(
+            "Only a player seated in this game (or a moderator) can give its open seat "
+            "to Dispatch. To play it yourself, take a seat."
+        )
+    if bot in seated:
+        raise errors.NotAllowed("Dispatch already plays a side here at that level.")
+    return await take_seat(db, game_id, bot, role, reminder_hours=reminder_hours)
+
+
 async def leave_seats(db: Session, game_id: int, user_id: str) -> None:
     """Give up every seat ``user_id`` holds in a lobby; an empty lobby is cancelled."""
     row = await find_row(db, game_id, live=True)

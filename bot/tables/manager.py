@@ -43,9 +43,10 @@ from bot.delivery.port import (
 from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queue_due_reminders
 from bot.storage.store import Store, dumps
 from bot.tables import lobby, turn, validate
-from bot.tables.bots import BotSeats, is_bot
+from bot.tables.bots import BotSeats, bot_user, is_bot
 from bot.tables.loading import GameRef, find_row, game_info, info_in, safe_view
 from bot.tables.replay import export_game, replayed_state, stored_state
+from rules.ai import LEVELS
 
 log = logging.getLogger("dispatch.manager")
 
@@ -232,6 +233,40 @@ class GameManager:
             )
             info = await info_in(db, game_id)
         log.info("game=%d %s joined as %s", game_id, user_id, role)
+        await self.deliver_due(game_id)
+        self._bots_may_owe(info)
+        return info
+
+    async def seat_dispatch(
+        self,
+        game: GameRef,
+        user_id: str,
+        level: str | None = None,
+        role: str | None = None,
+        *,
+        is_moderator: bool = False,
+    ) -> GameInfo:
+        """``user_id``, seated in a lobby (or a moderator), gives an open seat (``role``
+        or the first free one) to Dispatch at ``level`` (easy, normal or hard; None for
+        the default). The game starts when every seat is taken, as with ``join``."""
+        user_id, role = validate.user_id(user_id), validate.role(role)
+        is_moderator = validate.flag(is_moderator, "is_moderator")
+        if level is not None and not isinstance(level, str):
+            raise errors.BadInput(f"Dispatch plays at levels {', '.join(LEVELS)}.")
+        bot = bot_user(level)
+        game_id = await self._game_id(game)
+        async with self._game_locks[game_id], self.store.transaction() as db:
+            role = await lobby.seat_dispatch(
+                db,
+                game_id,
+                user_id,
+                bot,
+                role,
+                is_moderator=is_moderator,
+                reminder_hours=self.default_reminder_hours,
+            )
+            info = await info_in(db, game_id)
+        log.info("game=%d %s seated %s as %s", game_id, user_id, bot, role)
         await self.deliver_due(game_id)
         self._bots_may_owe(info)
         return info
