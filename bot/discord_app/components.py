@@ -9,13 +9,15 @@ custom_id forms (all at most 100 characters, Discord's limit)::
     dsp:a:<game>:<version>:<verb>:<arg>   a button for one action (arg empty for True-verbs)
     dsp:s:<game>:<version>:<verb>:<part>  a select for one verb; the options' values are args
     dsp:j:<game>:<role>                   take a seat in a lobby
+    dsp:d:<game>:<role>                   give that open seat to Dispatch; the options'
+                                          values are its levels (easy, normal, hard)
     dsp:h:<game>                          "My prompt": show the clicker their private view
     dsp:r:<game>:<sides>                  Rematch (same, swap or random sides) after the end
 
 Args keep their type: an int is written in decimal, a string as itself, or behind a ``'``
 when it would otherwise read as an int (or starts with ``'``) or is empty.
-Ids in the channel (join, my prompt) carry nothing hidden; action ids only ever go to the
-acting player (DM or ephemeral reply).
+Ids in the channel (join, Dispatch, my prompt) carry nothing hidden; action ids only ever go
+to the acting player (DM or ephemeral reply).
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ SELECT_TEMPLATE = (
     rf"dsp:s:(?P<game>{_NUM}):(?P<version>{_NUM}):(?P<verb>{_VERB}):(?P<part>\d{{1,2}})"
 )
 JOIN_TEMPLATE = rf"dsp:j:(?P<game>{_NUM}):(?P<role>{_ROLE})"
+DISPATCH_TEMPLATE = rf"dsp:d:(?P<game>{_NUM}):(?P<role>{_ROLE})"
 PROMPT_TEMPLATE = rf"dsp:h:(?P<game>{_NUM})"
 REMATCH_TEMPLATE = rf"dsp:r:(?P<game>{_NUM}):(?P<sides>same|swap|random)"
 
@@ -60,6 +63,7 @@ _PATTERNS = {
     "action": re.compile(ACTION_TEMPLATE),
     "select": re.compile(SELECT_TEMPLATE),
     "join": re.compile(JOIN_TEMPLATE),
+    "dispatch": re.compile(DISPATCH_TEMPLATE),
     "prompt": re.compile(PROMPT_TEMPLATE),
     "rematch": re.compile(REMATCH_TEMPLATE),
 }
@@ -164,6 +168,13 @@ def join_id(game_id: int, role: str) -> str:
     return _checked(cid)
 
 
+def dispatch_id(game_id: int, role: str) -> str:
+    cid = f"{PREFIX}:d:{int(game_id)}:{role}"
+    if not _PATTERNS["dispatch"].fullmatch(cid):
+        raise BadCustomId(f"cannot encode role {role!r}")
+    return _checked(cid)
+
+
 def prompt_id(game_id: int) -> str:
     return f"{PREFIX}:h:{int(game_id)}"
 
@@ -172,7 +183,7 @@ def prompt_id(game_id: int) -> str:
 class Parsed:
     """A decoded custom_id."""
 
-    kind: str  # "action" | "select" | "join" | "prompt"
+    kind: str  # "action" | "select" | "join" | "dispatch" | "prompt"
     game_id: int
     version: int | None = None
     verb: str | None = None
@@ -338,6 +349,50 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=JOIN_T
         await interactions.on_join(interaction, self.game_id, self.role)
 
 
+#: Dispatch's levels as the lobby offers them: (level, label, description).
+DISPATCH_LEVELS: tuple[tuple[str, str, str], ...] = (
+    ("easy", "Dispatch (easy)", "Moves at once, without looking ahead"),
+    ("normal", "Dispatch (normal)", "Thinks about 1 second a move"),
+    ("hard", "Dispatch (hard)", "Thinks about 5 seconds a move"),
+)
+
+
+class DispatchSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=DISPATCH_TEMPLATE):
+    """Under a lobby: give the open seat ``role`` to Dispatch at the level picked,
+    ``dsp:d:<game>:<role>`` (only a player seated there, or a moderator, may)."""
+
+    def __init__(self, game_id: int, role: str, *, placeholder: str | None = None) -> None:
+        self.game_id, self.role = game_id, role
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=dispatch_id(game_id, role),
+            options=[
+                discord.SelectOption(label=label, value=level, description=description)
+                for level, label, description in DISPATCH_LEVELS
+            ],
+            placeholder=placeholder,
+        )
+        super().__init__(select)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DispatchSelect:
+        f = _fields(match)
+        return cls(int(f["game"]), f["role"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot.discord_app import interactions
+
+        values = list(self.item.values)
+        levels = [level for level, _, _ in DISPATCH_LEVELS]
+        if len(values) != 1 or values[0] not in levels:
+            await interactions.refuse(
+                interaction, self.game_id, f"Choose one of Dispatch's levels: {', '.join(levels)}."
+            )
+            return
+        await interactions.on_seat_dispatch(interaction, self.game_id, self.role, values[0])
+
+
 class PromptButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PROMPT_TEMPLATE):
     """ "My prompt" under a table post: the clicker's own view, ephemerally: ``dsp:h:<game>``."""
 
@@ -399,6 +454,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActionButton,
     ActionSelect,
     JoinButton,
+    DispatchSelect,
     PromptButton,
     RematchButton,
 )
@@ -609,13 +665,25 @@ def build_prompt_view(game_id: int, version: int, view: dict[str, Any]) -> Promp
     return PromptComponents(ui, overflow, notes)
 
 
-def build_lobby_view(game_id: int, open_roles: list[tuple[str, str]]) -> discord.ui.View:
-    """One join button per open seat: ``open_roles`` is [(role, label)]."""
+def build_lobby_view(
+    game_id: int, open_roles: list[tuple[str, str]], *, dispatch: tuple[str, str] | None = None
+) -> discord.ui.View:
+    """One join button per open seat (``open_roles`` is [(role, label)]), and with
+    ``dispatch`` (role, label) a select in a row of its own that gives that seat to
+    Dispatch at the level picked."""
     ui = discord.ui.View(timeout=None)
-    for index, (role, label) in enumerate(open_roles[: MAX_ROWS * BUTTONS_PER_ROW]):
+    rows = MAX_ROWS - (1 if dispatch else 0)
+    buttons = open_roles[: rows * BUTTONS_PER_ROW]
+    for index, (role, label) in enumerate(buttons):
         button = JoinButton(game_id, role, label=_clip(f"Join as {label}", LABEL_MAX))
         button.row = index // BUTTONS_PER_ROW
         ui.add_item(button)
+    if dispatch:
+        role, label = dispatch
+        placeholder = _clip(f"Or let Dispatch (this bot) play {label}: choose its level", 150)
+        select = DispatchSelect(game_id, role, placeholder=placeholder)
+        select.row = (len(buttons) + BUTTONS_PER_ROW - 1) // BUTTONS_PER_ROW
+        ui.add_item(select)
     return ui
 
 

@@ -190,6 +190,7 @@ def lobby_text(game: GameInfo) -> str:
     lines.append(seat_line(game))
     if open_roles:
         lines.append("Press a button below (or use `/game join`) to take a seat.")
+        lines.append("No opponent? A seated player can let Dispatch (this bot) play instead.")
     return "\n".join(lines)
 
 

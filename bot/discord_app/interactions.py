@@ -19,6 +19,7 @@ import discord
 from bot import errors
 from bot.delivery.port import ActResult, GameInfo, PlayerView
 from bot.discord_app import formatting
+from bot.discord_app.checks import is_moderator
 from bot.discord_app.components import build_lobby_view
 from bot.discord_app.frontend import (
     ALLOWED_MENTIONS,
@@ -221,6 +222,27 @@ async def on_join(interaction: discord.Interaction[Any], game_id: int, role: str
             await reply(interaction, "You are seated. The game starts when every seat is taken.")
 
 
+async def on_seat_dispatch(
+    interaction: discord.Interaction[Any], game_id: int, role: str, level: str
+) -> None:
+    """A lobby's Dispatch select: a seated player (or a moderator) gives the open seat to
+    Dispatch at ``level``; the game then starts as when a person joins."""
+    async with handling(interaction, game_id, "dispatch"):
+        await interaction.response.defer()
+        info = await manager_of(interaction).seat_dispatch(
+            game_id, user_id(interaction), level, role, is_moderator=is_moderator(interaction)
+        )
+        await interaction.edit_original_response(**lobby_payload(info))
+        seat = formatting.role_label(info, role)
+        if info.status == "active":
+            await reply(interaction, f"Dispatch ({level}) plays {seat}; the game has begun.")
+        else:
+            await reply(
+                interaction,
+                f"Dispatch ({level}) plays {seat}. The game starts when every seat is taken.",
+            )
+
+
 async def on_rematch(interaction: discord.Interaction[Any], game_id: int, sides: str) -> None:
     """Rematch under a game's last post: one new game, however many press it."""
     async with handling(interaction, game_id, "rematch"):
@@ -268,5 +290,9 @@ def lobby_payload(info: GameInfo) -> dict[str, Any]:
         content += "\nEvery seat is taken: the game is on."
     elif info.status == "cancelled":
         content += "\nThis game was cancelled."
-    view = build_lobby_view(info.id, open_roles) if info.status == "lobby" and open_roles else None
+    view = None
+    if info.status == "lobby" and open_roles:
+        # Whoever sits here may give the first open seat to Dispatch instead of waiting.
+        dispatch = open_roles[0] if info.seats else None
+        view = build_lobby_view(info.id, open_roles, dispatch=dispatch)
     return {"content": content, "view": view, "allowed_mentions": discord.AllowedMentions.none()}
