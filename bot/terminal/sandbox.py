@@ -45,6 +45,11 @@ Commands:
   new <game> [seed] dispatch [level] [fate]
                       Dispatch (the bot) takes the second side: easy, normal or hard;
                       with `fate` the Fate Die picks its cards (fort_sumter, lincoln)
+  new <game> [seed] open
+                      a lobby: you take the first side and the second stays open
+  join [side]         take an open seat of the current lobby
+  dispatch [level]    give the current lobby's open seat to Dispatch: easy, normal
+                      (the default) or hard; only a player seated there may
   as <player>         switch who is at the keyboard (alice or bob)
   <n> | <verb> [arg]  take the numbered action, or name it
   hand                your side's private view (and hand image)
@@ -195,21 +200,31 @@ def named_action(view: View, words: list[str], verbs: frozenset[str]) -> Action:
     )
 
 
-NEW_USAGE = "`new <game> [seed]`, or `new <game> [seed] dispatch [level] [fate]`"
+NEW_USAGE = (
+    "`new <game> [seed]`, `new <game> [seed] dispatch [level] [fate]` or `new <game> [seed] open`"
+)
 
 
-def new_game_words(words: list[str]) -> tuple[int | None, str, bool]:
-    """The words after ``new <game>``: the seed, who takes the second side, and whether
-    the Fate Die runs Dispatch's cards. Every word must be understood: one that is not
-    (a second seed, ``fate`` without ``dispatch``) is refused, never dropped."""
+def new_game_words(words: list[str]) -> tuple[int | None, str | None, bool]:
+    """The words after ``new <game>``: the seed, who takes the second side (None: it
+    stays open, a lobby), and whether the Fate Die runs Dispatch's cards. Every word must
+    be understood: one that is not (a second seed, ``fate`` without ``dispatch``) is
+    refused, never dropped."""
     seed: int | None = None
-    opponent = PLAYERS[1]
+    opponent: str | None = PLAYERS[1]
     fate = False
     level: str | None = None
     seated = False
     for word in (w.lower() for w in words):
-        if word == "dispatch" and not seated:
+        if word == "open" and opponent is not None and not seated:
+            opponent = None
+        elif word == "dispatch" and not seated and opponent is not None:
             seated = True
+        elif word in ("open", "dispatch"):
+            raise errors.BadInput(
+                "`open` leaves the second side for later and `dispatch` gives it to "
+                f"Dispatch now: one or the other, once ({NEW_USAGE})."
+            )
         elif seated and word == "fate" and not fate:
             fate = True
         elif seated and level is None and word != "fate" and number(word) is None:
@@ -251,6 +266,8 @@ class Sandbox:
         self.commands: dict[str, Callable[[list[str]], Awaitable[None]]] = {
             "help": self.cmd_help,
             "new": self.cmd_new,
+            "join": self.cmd_join,
+            "dispatch": self.cmd_dispatch,
             "as": self.cmd_as,
             "hand": self.cmd_hand,
             "board": self.cmd_board,
@@ -363,6 +380,13 @@ class Sandbox:
     async def show_turn(self) -> None:
         """What the player at the keyboard may see and do now."""
         info = await self.current()
+        if info.status == "lobby":
+            open_roles = ", ".join(r for r in info.roles if info.seat_of(r) is None)
+            self.say(
+                f"   Game #{info.id} waits for players (open: {open_roles}): `join` takes a "
+                "seat, `dispatch [level]` gives one to Dispatch."
+            )
+            return
         if info.status != "active":
             self.say(f"   Game #{info.id} is {info.status}.")
             return
@@ -404,7 +428,10 @@ class Sandbox:
             lobby.require_fate_playsheet(game)  # refused before the new game is announced
         if game is not None:
             players = (PLAYERS[0], opponent)
-            seats = ", ".join(f"{u} plays {r}" for u, r in zip(players, game.roles, strict=False))
+            seats = ", ".join(
+                f"{u} plays {r}" if u else f"{r} is open"
+                for u, r in zip(players, game.roles, strict=False)
+            )
             dice = ""
             if fate:
                 dice = " (the Fate Die picks Dispatch's cards)"
@@ -435,6 +462,33 @@ class Sandbox:
                 "who knows the seed can work out."
             )
         await self.manager.bots.idle()
+        await self.show_turn()
+
+    async def cmd_join(self, args: list[str]) -> None:
+        info = await self.current()
+        if len(args) > 1:
+            raise errors.BadInput("`join` takes at most a side: `join` or `join <side>`.")
+        info = await self.manager.join(info.id, self.user, args[0].lower() if args else None)
+        await self.seated(info, self.user)
+
+    async def cmd_dispatch(self, args: list[str]) -> None:
+        info = await self.current()
+        if "fate" in (a.lower() for a in args):
+            raise errors.BadInput(
+                "The Fate Die is chosen when a game is opened: "
+                "`new fort_sumter dispatch easy fate`."
+            )
+        if len(args) > 1:
+            raise errors.BadInput("`dispatch` takes at most a level: easy, normal or hard.")
+        level = args[0].lower() if args else None
+        info = await self.manager.seat_dispatch(info.id, self.user, level)
+        await self.manager.bots.idle()
+        await self.seated(info, bot_user(level))
+
+    async def seated(self, info: GameInfo, user: str) -> None:
+        """Say who took which seat of a lobby, then what the player at the keyboard may do."""
+        roles = ", ".join(info.roles_of(user))
+        self.say(f"   {user} plays {roles} in game #{info.id}.")
         await self.show_turn()
 
     async def new_one_seat(self, name: str, words: list[str]) -> None:
