@@ -195,8 +195,6 @@ async def seat_dispatch(
             "Only a player seated in this game (or a moderator) can give its open seat "
             "to Dispatch. To play it yourself, take a seat."
         )
-    if bot in seated:
-        raise errors.NotAllowed("Dispatch already plays a side here at that level.")
     return await take_seat(db, game_id, bot, role, reminder_hours=reminder_hours)
 
 
