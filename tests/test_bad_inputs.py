@@ -261,6 +261,7 @@ def good_values(w: World, to_act: str) -> dict[str, st.SearchStrategy[Any]]:
         "expected_version": st.sampled_from([None, 0, 1, 2]),
         "role": st.sampled_from([None, "north", "south", "random"]),
         "is_moderator": st.booleans(),
+        "level": st.sampled_from([None, "easy", "normal", "hard", "expert"]),
         "count": st.sampled_from([1, 5, 0]),
         "channel_id": st.sampled_from([w.channel, "c-new"]),
         "guild_id": st.sampled_from([None, "g1"]),
@@ -308,8 +309,9 @@ METHODS: dict[str, tuple[str, ...]] = {
     "settings": ("channel_id", "reminder_hours", "guild_id"),
     "clear_dm_failed": ("user_id",),
     "play": ("game", "user_id", "text"),
+    "seat_dispatch": ("game", "user_id", "level", "role", "is_moderator"),
 }
-KEYWORD_ONLY = {"hotseat", "role"}
+KEYWORD_ONLY = {"hotseat", "role", "is_moderator"}
 READ_ONLY = {"game_in_channel", "get_game_info", "view_for", "log", "games_for_user", "export"}
 READ_ONLY |= {"replay", "verify_replay"}
 
@@ -341,8 +343,10 @@ def assert_well_formed(method: str, v: dict[str, Any]) -> None:
         hours = v["reminder_hours"]
         assert isinstance(hours, int | float) and not isinstance(hours, bool), v
         assert math.isfinite(hours) and 0.1 <= hours <= 720, v
-    if method in ("cancel", "abandon"):
+    if method in ("cancel", "abandon", "seat_dispatch"):
         assert isinstance(v["is_moderator"], bool), v
+    if method == "seat_dispatch":
+        assert v["level"] is None or isinstance(v["level"], str), v
     if method == "log":
         assert _whole(v["count"], -(10**5000), 10**5000), v
     for key in ("user_id", "creator_id", "channel_id"):
