@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+from bot.storage.store import Store
 from bot.tables import solo
 from tests.test_sandbox import run_script
 
@@ -76,3 +78,33 @@ async def test_new_solo_without_a_playsheet_asks_for_one(tmp_path: Path) -> None
     assert "“marsbar” is not a playsheet" in text and "paths_of_glory" in text
     assert "This is game" not in text and "── table" not in text
     assert "No open games" in text  # nothing was started
+
+
+async def test_new_solo_takes_the_options_of_slash_solo_new(tmp_path: Path) -> None:
+    """Issue 24 item 12: the sandbox's `new solo` could not set what `/solo new options:`
+    can. Both now read `key=value` with the one parser (``solo.extra_options``)."""
+    text = await run_script(
+        tmp_path,
+        "new solo caesar rome 3 deck_size=40 eight_card_hands=yes\n"
+        "new solo paths_of_glory allied_powers 4 guns_of_august=yes\n"
+        "new solo illusions_of_glory 5 offensive=galicia_offensive\n"
+        "new solo cc_ancients blue 6 blue_hand=4 red_hand=6\n"
+        "new solo caesar 7 card_list=x\n"
+        "new solo caesar 8 deck_size=5\n"
+        "new solo caesar 9 colour=red\n",
+    )
+    assert text.count("This is game #") == 4
+    assert "set card_list with its own field" in text
+    assert "deck size must be between 10 and 400" in text
+    assert "Traceback" not in text and "Something went wrong" not in text
+    store = await Store.open(tmp_path / "sandbox.sqlite3")
+    try:
+        async with store.read() as db:
+            rows = [await db.game(n) for n in (1, 2, 3, 4)]
+    finally:
+        await store.close()
+    chosen = [json.loads(row.options_json) for row in rows]
+    assert chosen[0]["deck_size"] == 40 and chosen[0]["eight_card_hands"] is True
+    assert chosen[1]["guns_of_august"] is True
+    assert chosen[2]["offensive"] == "galicia_offensive"
+    assert (chosen[3]["blue_hand"], chosen[3]["red_hand"]) == (4, 6)

@@ -12,6 +12,7 @@ from typing import Any
 
 from bot import errors
 from bot.storage.store import Store
+from bot.tables import validate
 from rules.core import IllegalAction
 from rules.solo import cards
 from rules.solo.sheets import SHEETS, sheet
@@ -79,16 +80,37 @@ def session_options(playsheet: str, side: str | None, scenario: str | None) -> d
     return options
 
 
+#: Options named by a field of their own (``/solo new``) or a word of their own (the
+#: sandbox), never as ``key=value``: the card list is the one imported, not typed.
+OWN_FIELDS = ("playsheet", "side", "scenario", "card_list")
+
+
+def extra_options(text: str | None) -> dict[str, Any]:
+    """The further options of a session typed as ``key=value, ...`` (deck_size,
+    blue_hand/red_hand, eight_card_hands, guns_of_august, offensive): one reading for
+    ``/solo new options:`` and the sandbox's ``new solo``; the game checks the values."""
+    extra = validate.options(validate.parse_options(text))
+    for key in OWN_FIELDS:
+        if key in extra:
+            raise errors.BadOptions(f"set {key} with its own field, not in options")
+    return extra
+
+
 def which_playsheet() -> str:
     """The answer to ``new solo`` without a playsheet (sandbox): the list to choose from."""
     listed = "\n".join(f"· {name} — {title}" for name, title in playsheets())
-    return f"Which playsheet? `new solo <playsheet> [side] [scenario] [seed]`, one of:\n{listed}"
+    return f"Which playsheet? `{SANDBOX_USAGE}`, one of:\n{listed}"
+
+
+SANDBOX_USAGE = "new solo <playsheet> [side] [scenario] [seed] [option=value ...]"
 
 
 def options_from_words(words: list[str]) -> tuple[dict[str, Any], int | None]:
-    """``paths_of_glory central_powers [scenario] [seed]`` as options and a seed (sandbox)."""
+    """``paths_of_glory central_powers [scenario] [seed] [deck_size=90 ...]`` as options and
+    a seed (sandbox); the ``key=value`` words are read as ``/solo new options:`` is."""
     playsheet, side, scenario, seed = "", "", "", None
-    for word in words:
+    typed = [word for word in words if "=" in word]
+    for word in (w for w in words if "=" not in w):
         low = word.lower()
         if low.isascii() and low.isdigit():
             seed = int(low)
@@ -103,7 +125,9 @@ def options_from_words(words: list[str]) -> tuple[dict[str, Any], int | None]:
     if not playsheet:
         # Asked, not guessed: a session of a game the player does not own helps nobody.
         raise errors.BadInput(which_playsheet())
-    return session_options(playsheet, side, scenario), seed
+    options = session_options(playsheet, side, scenario)
+    options.update(extra_options(", ".join(typed)))
+    return options, seed
 
 
 def _unknown_word(word: str, playsheet: str) -> str:

@@ -9,6 +9,7 @@ written, so a refused call changes nothing and never ends in a traceback.
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -137,6 +138,46 @@ def options(value: Any) -> dict[str, Any]:
             )
         checked[str(key)] = item
     return checked
+
+
+def parse_options(text: str | None) -> dict[str, Any]:
+    """``key=value, key=value`` or a JSON object; values typed as int, float, bool or str.
+
+    The one reading of typed game options, shared by ``/game new``, ``/solo new`` and the
+    sandbox (no discord import here), so every front end takes the same words."""
+    text = (text or "").strip()
+    if not text:
+        return {}
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise errors.BadOptions(f"not valid JSON ({exc})") from None
+        if not isinstance(data, dict):
+            raise errors.BadOptions("give a JSON object")
+        return data
+    options: dict[str, Any] = {}
+    for part in text.replace(";", ",").split(","):
+        if not part.strip():
+            continue
+        key, sep, raw = part.partition("=")
+        if not sep:
+            raise errors.BadOptions(f"“{part.strip()}” is not key=value")
+        raw = raw.strip()
+        value: Any = raw
+        if raw.lower() in ("true", "yes", "on"):
+            value = True
+        elif raw.lower() in ("false", "no", "off"):
+            value = False
+        else:
+            for kind in (int, float):
+                try:
+                    value = kind(raw)
+                    break
+                except ValueError:
+                    continue
+        options[key.strip()] = value
+    return options
 
 
 def _option_value_ok(item: Any) -> bool:

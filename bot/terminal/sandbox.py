@@ -39,9 +39,11 @@ AUTO_CAP = 20_000
 HELP = """\
 Commands:
   new <game> [seed]   start a game: alice takes the first side, bob the second
-  new solo <playsheet> [side] [scenario] [seed]
+  new solo <playsheet> [side] [scenario] [seed] [option=value ...]
                       a CDG Solo System session for the player at the keyboard, e.g.
-                      `new solo paths_of_glory central_powers` (side: the one the die runs)
+                      `new solo paths_of_glory central_powers` (side: the one the die runs);
+                      options as in /solo new: deck_size=90, blue_hand=5, red_hand=6,
+                      eight_card_hands=yes, guns_of_august=yes, offensive=galicia_offensive
   new <game> [seed] dispatch [level] [fate]
                       Dispatch (the bot) takes the second side: easy, normal or hard;
                       with `fate` the Fate Die picks its cards (fort_sumter, lincoln)

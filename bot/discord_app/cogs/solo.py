@@ -18,10 +18,9 @@ from discord.ext import commands
 
 from bot import errors
 from bot.discord_app import autocomplete, formatting
-from bot.discord_app.cogs.game import parse_options
 from bot.discord_app.interactions import manager_of, reply, user_id
 from bot.discord_app.solo_components import solo_payload
-from bot.tables import solo, validate
+from bot.tables import solo
 
 log = logging.getLogger("dispatch.discord.solo")
 
@@ -74,11 +73,7 @@ class SoloCog(commands.GroupCog, group_name="solo", group_description="CDG Solo 
             More playsheet options, e.g. guns_of_august=yes, deck_size=110
         """
         chosen = solo.session_options(playsheet, side, scenario)
-        extra = validate.options(parse_options(options))
-        for key in ("playsheet", "side", "scenario", "card_list"):
-            if key in extra:
-                raise errors.BadOptions(f"set {key} with its own field, not in options")
-        chosen.update(extra)
+        chosen.update(solo.extra_options(options))
         scope = solo.scope_of(_guild(interaction), user_id(interaction))
         listed = await solo.card_list_for(manager_of(interaction).store, scope, chosen["playsheet"])
         if listed:
