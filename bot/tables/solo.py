@@ -12,7 +12,7 @@ from typing import Any
 
 from bot import errors
 from bot.storage.store import Store
-from bot.tables import validate
+from bot.tables import card_csv, validate
 from rules.core import IllegalAction
 from rules.solo import cards
 from rules.solo.sheets import SHEETS, sheet
@@ -20,7 +20,7 @@ from rules.solo.sheets import SHEETS, sheet
 GAME_NAME = "solo"
 #: A card list larger than this is refused before it is parsed (Discord attachments can
 #: be large; the biggest host deck has about 130 cards).
-MAX_CSV_BYTES = 64_000
+MAX_CSV_BYTES = card_csv.MAX_BYTES
 
 
 def playsheets() -> list[tuple[str, str]]:
@@ -162,36 +162,48 @@ def _unknown_word(word: str, playsheet: str) -> str:
 
 
 def scope_of(guild_id: str | None, user_id: str) -> str:
-    """Where an imported card list applies: the server, or the user's own DMs."""
+    """Where an imported card list applies: the server, or the user's own DMs. A server's
+    list is shared by every session there, so only members who may manage the server
+    import, replace or delete it (the Discord cog checks); in DMs the list is the user's."""
     return str(guild_id) if guild_id else f"dm:{user_id}"
 
 
-def check_card_list(playsheet: str, text: str) -> int:
-    """Parse a CSV card list for ``playsheet``; the number of cards, or a polite refusal."""
+def check_card_list(playsheet: str, text: str) -> tuple[str, int]:
+    """A CSV card list for ``playsheet`` read strictly (``card_csv``): the text as it is
+    kept and its number of cards, or a polite refusal naming the line."""
     if playsheet not in SHEETS:
         raise errors.BadInput(f"There is no playsheet “{playsheet[:40]}”.")
+    data = sheet(playsheet)
     if has_card_list(playsheet):
         raise errors.NotAllowed(
-            f"{sheet(playsheet)['title']} needs no card list: Dispatch knows all its cards."
+            f"{data['title']} needs no card list: Dispatch knows all its cards."
         )
-    if len(text.encode("utf-8")) > MAX_CSV_BYTES:
-        raise errors.BadInput(f"That card list is too large (at most {MAX_CSV_BYTES} bytes).")
+    sides = list(data["sides"]) if data["deck"] == "dual" else []
     try:
-        library = cards.parse_card_list(text, sheet(playsheet))
-    except IllegalAction as exc:
+        clean, count = card_csv.clean_text(text, list(data["kinds"]), sides)
+        cards.parse_card_list(clean, data)  # the engine reads it as a session will
+    except (errors.BadInput, IllegalAction) as exc:
         raise errors.BadInput(f"The card list was not imported: {exc}") from None
-    return sum(len(deck) for deck in library.values())
+    return clean, count
 
 
 async def import_card_list(
     store: Store, scope: str, playsheet: str, text: str, user_id: str
 ) -> int:
-    """Check and keep a card list for new sessions of ``playsheet`` in ``scope``; nothing is
-    kept if a single line is wrong. Returns the number of cards."""
-    count = check_card_list(playsheet, text)
+    """Check and keep a card list for new sessions of ``playsheet`` in ``scope``, in place
+    of the one kept before; nothing is kept if a single line is wrong. Returns the number
+    of cards."""
+    clean, count = check_card_list(playsheet, text)
     async with store.transaction() as db:
-        await db.set_solo_card_list(scope, playsheet, text, count, user_id)
+        await db.set_solo_card_list(scope, playsheet, clean, count, user_id)
     return count
+
+
+async def delete_card_list(store: Store, scope: str, playsheet: str) -> bool:
+    """Forget the card list of ``playsheet`` in ``scope`` (False: there was none). Running
+    sessions keep theirs: a game holds its own copy, so its replay never changes."""
+    async with store.transaction() as db:
+        return await db.delete_solo_card_list(scope, playsheet)
 
 
 async def card_list_for(store: Store, scope: str, playsheet: str) -> str:

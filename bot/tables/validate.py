@@ -14,6 +14,7 @@ import math
 from typing import Any
 
 from bot import errors
+from bot.tables import card_csv
 from bot.tables.loading import GameRef
 
 #: SQLite stores integers in 64 bits: a larger game id cannot name a row.
@@ -30,6 +31,11 @@ MAX_WORD_LENGTH = 40
 MAX_ARG_LENGTH = 200
 MAX_OPTIONS = 50
 MAX_OPTION_TEXT = 200
+#: Option texts longer than ``MAX_OPTION_TEXT`` because they come from a file, not a typed
+#: field: a CDG Solo System card list, which a session must keep whole (a game is its
+#: name, options, seed and actions, so replays and exports need the list itself). It is
+#: read strictly here too, whoever passes it (``bot.tables.card_csv``).
+LONG_OPTIONS = {"card_list": card_csv.MAX_BYTES}
 #: The reminder interval of a channel, in hours: from 6 minutes to 30 days.
 MIN_REMINDER_HOURS = 0.1
 MAX_REMINDER_HOURS = 24.0 * 30
@@ -132,7 +138,12 @@ def options(value: Any) -> dict[str, Any]:
     for key, item in value.items():
         if not _short_text(key, MAX_WORD_LENGTH):
             raise errors.BadOptions("each option needs a short name.")
-        if not _option_value_ok(item):
+        if key in LONG_OPTIONS and isinstance(item, str) and _storable(item):
+            if len(item) > LONG_OPTIONS[key]:
+                raise errors.BadOptions(f"“{key}” is too long (at most {LONG_OPTIONS[key]}).")
+            if item:
+                card_csv.rows_of(item)
+        elif not _option_value_ok(item):
             raise errors.BadOptions(
                 f"“{key}” needs a plain value: a number, true or false, or a short text."
             )
