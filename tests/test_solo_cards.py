@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot import errors
+from bot.storage.store import Store
 from bot.tables import solo, validate
 from rules import IllegalAction
 from rules.solo import GAME
@@ -278,3 +279,22 @@ def test_a_card_list_passed_as_an_option_is_read_strictly_at_the_front_door() ->
         validate.options({"card_list": "number\n3\n3\n"})
     with pytest.raises(errors.BadOptions, match="a short text"):
         validate.options({"colour": "x" * 201})
+
+
+async def test_a_list_kept_before_the_strict_reading_is_refused_with_what_to_do(
+    tmp_path: Path,
+) -> None:
+    """A list stored by an older version (the same number twice) is not started with: the
+    player is told which list is wrong and how to mend it."""
+    store = await Store.open(tmp_path / "s.sqlite3")
+    try:
+        async with store.transaction() as db:
+            await db.set_solo_card_list("g1", "caesar", "number,value\n3,1\n3,2\n", 2, "u1")
+        with pytest.raises(errors.BadInput) as refused:
+            await solo.card_list_for(store, "g1", "caesar")
+        said = str(refused.value)
+        assert "card list imported here for Caesar: Rome vs Gaul does not pass" in said
+        assert "Line 3: card #3 is listed already on line 2" in said
+        assert await solo.card_list_for(store, "g2", "caesar") == ""
+    finally:
+        await store.close()

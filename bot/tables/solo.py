@@ -207,7 +207,20 @@ async def delete_card_list(store: Store, scope: str, playsheet: str) -> bool:
 
 
 async def card_list_for(store: Store, scope: str, playsheet: str) -> str:
-    """The CSV a new session of ``playsheet`` starts with ("" when none was imported)."""
+    """The CSV a new session of ``playsheet`` starts with ("" when none was imported). A
+    list kept before lists were read strictly, and wrong by today's reading, is refused
+    here with what to do, rather than by the manager with a line number out of context."""
     async with store.read() as db:
         found = await db.solo_card_list(scope, playsheet)
-    return found[0] if found else ""
+    if not found:
+        return ""
+    try:
+        clean, _count = check_card_list(playsheet, found[0])
+    except errors.BadInput as exc:
+        why = str(exc).removeprefix("The card list was not imported: ")
+        raise errors.BadInput(
+            f"The card list imported here for {sheet(playsheet)['title']} does not pass "
+            f"the checks any more ({why}). Import a corrected list, or delete it with "
+            "`/solo cards delete`; nothing was started."
+        ) from None
+    return clean

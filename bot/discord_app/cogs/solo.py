@@ -95,7 +95,8 @@ class SoloCog(commands.GroupCog, group_name="solo", group_description="CDG Solo 
         title = dict(solo.playsheets())[chosen["playsheet"]]
         text = f"Solo session #{info.id} of {title} started: its display and buttons are below."
         if listed:
-            text += " Your group's card list is loaded, so listed cards are not asked."
+            whose = "This server's" if _guild(interaction) else "Your"
+            text += f" {whose} card list is loaded, so listed cards are not asked."
         await interaction.followup.send(text)
 
     @app_commands.command(name="show")
