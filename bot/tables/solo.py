@@ -89,11 +89,11 @@ def extra_options(text: str | None) -> dict[str, Any]:
     """The further options of a session typed as ``key=value, ...`` (deck_size,
     blue_hand/red_hand, eight_card_hands, guns_of_august, offensive): one reading for
     ``/solo new options:`` and the sandbox's ``new solo``; the game checks the values."""
-    extra = validate.options(validate.parse_options(text))
+    typed = validate.parse_options(text)
     for key in OWN_FIELDS:
-        if key in extra:
+        if key in typed:
             raise errors.BadOptions(f"set {key} with its own field, not in options")
-    return extra
+    return validate.options(typed)
 
 
 def which_playsheet() -> str:
