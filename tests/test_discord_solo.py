@@ -21,6 +21,7 @@ from tests.emulator import Message
 pytestmark = pytest.mark.slow
 
 SOLO_ID = re.compile(r"^dsp:[oq]:")
+MANAGE_GUILD = 1 << 5
 
 
 def solo_choices(message: Message) -> list[tuple[str, str | None]]:
@@ -221,6 +222,9 @@ async def test_csv_card_lists_good_and_bad(tmp_path) -> None:
     good = b"number,name,value,event,kind\n1,Gallic Revolt,2,yes,plain\n2,Senate,1,no,plain\n"
     with catch_errors() as caught:
         async with table(tmp_path, "alice") as t:
+            # A server's list is shared by every session there: it takes Manage Server.
+            managers = t.emu.add_role(t.guild, "managers", permissions=MANAGE_GUILD)
+            t.guild.members[t.players["alice"].id].roles.append(managers.id)
             await start(t)
             emu, alice = t.emu, t.players["alice"]
             store = t.bot.manager.store
@@ -304,4 +308,70 @@ async def test_a_session_in_a_dm_and_polite_refusals(tmp_path) -> None:
             shown = await emu.slash(alice, None, "solo show")
             await shown.response()
             assert solo_choices(emu.message(shown.messages[-1].id))
+    assert caught.discord_errors() == []
+
+
+def realistic_list() -> bytes:
+    """A 110-card list as a spreadsheet saves it: BOM, CRLF, quoted names with commas."""
+    kinds = ["plain"] * 7 + ["surprise", "reaction"]
+    rows = [
+        f'{n},"{["Gallic Revolt", "Senate Orders, Rome", "Legio X"][n % 3]} {n}",'
+        f"{n % 4},{'yes' if n % 2 else 'no'},{kinds[n % len(kinds)]}"
+        for n in range(1, 111)
+    ]
+    text = "number,name,value,event,kind\r\n" + "\r\n".join(rows) + "\r\n"
+    return ("\ufeff" + text).encode("utf-8")
+
+
+async def test_a_real_card_list_works_end_to_end_and_only_managers_change_it(tmp_path) -> None:
+    """Issue 24 item 36: a 110-card list imported, then refused by /solo new (its options
+    were capped at 200 characters); any member could replace the server's list; none
+    could be deleted; a bare CR escaped as "Something went wrong"."""
+    with catch_errors() as caught:
+        async with table(tmp_path, "alice", "bob") as t:
+            managers = t.emu.add_role(t.guild, "managers", permissions=MANAGE_GUILD)
+            t.guild.members[t.players["alice"].id].roles.append(managers.id)
+            await start(t)
+            emu, store, guild = t.emu, t.bot.manager.store, str(t.guild.id)
+
+            async def command(who: str, name: str, **fields: Any) -> Any:
+                result = await emu.slash(t.players[who], t.channel, name, **fields)
+                await result.response()
+                return result
+
+            def upload(who: str, data: bytes) -> Any:
+                file = emu.attachment("cards.csv", data)
+                return command(who, "solo cards import", playsheet="caesar", file=file)
+
+            refused = await upload("bob", realistic_list())
+            assert refused.ephemeral and "needs the Manage Server permission" in refused.text
+            async with store.read() as db:
+                assert await db.solo_card_list(guild, "caesar") is None
+
+            cr = await upload("alice", b"number,name\n1,Senate\r2,Legion\n")
+            assert "Line 2: it holds a carriage return alone" in cr.text
+            assert "went wrong" not in cr.text.lower()
+
+            ok = await upload("alice", realistic_list())
+            assert "Imported 110 cards for Caesar: Rome vs Gaul" in ok.text
+
+            new = await t.slash("alice", "solo new", playsheet="caesar", side="rome")
+            assert "card list is loaded" in new.text
+            info = await t.bot.manager.game_in_channel(str(t.channel.id))
+            state = await t.bot.manager.replay(info.id)
+            assert len(state["library"]["shared"]) == 110
+            assert state["library"]["shared"]["1"]["name"] == "Senate Orders, Rome 1"
+            assert "\r" not in state["options"]["card_list"]
+
+            no = await command("bob", "solo cards delete", playsheet="caesar")
+            assert "needs the Manage Server permission" in no.text
+            gone = await command("alice", "solo cards delete", playsheet="caesar")
+            assert "The card list for Caesar: Rome vs Gaul in this server is deleted" in gone.text
+            again = await command("alice", "solo cards delete", playsheet="caesar")
+            assert "There is no card list for Caesar: Rome vs Gaul" in again.text
+            async with store.read() as db:
+                assert await db.solo_card_list(guild, "caesar") is None
+            # The running session keeps its own copy.
+            state = await t.bot.manager.replay(info.id)
+            assert len(state["library"]["shared"]) == 110
     assert caught.discord_errors() == []

@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from bot import errors
+from bot.storage.store import Store
+from bot.tables import solo, validate
 from rules import IllegalAction
 from rules.solo import GAME
 from rules.solo.cards import parse_card_list, pog_cards
@@ -203,3 +206,95 @@ def test_the_paths_of_glory_cards_match_the_shared_reference_list() -> None:
         assert facts["removed_after_event"] == ref["removed_after_event"]
         assert (facts["kind"] == "combat") == ref["combat_card"]
         assert facts["war_status"] == ref["war_status"]
+
+
+# -- imported lists, read strictly by the bot (bot.tables.card_csv; issue 24, 11 and 36)
+
+HEAD = "number,name,value,event,kind\n"
+
+
+def test_a_card_number_listed_twice_is_refused_naming_both_lines() -> None:
+    """Item 11: the later row used to win silently."""
+    text = HEAD + "3,Senate,1,no,plain\n5,Legion,2,no,plain\n3,Revolt,2,yes,plain\n"
+    with pytest.raises(errors.BadInput) as refused:
+        solo.check_card_list("caesar", text)
+    assert "Line 4: card #3 is listed already on line 2" in str(refused.value)
+    assert "lines 2 and 4" in str(refused.value)
+    # One number per side where each side has its own deck.
+    dual = "number,side,value\n3,allied_powers,2\n3,central_powers,4\n"
+    assert solo.check_card_list("illusions_of_glory", dual)[1] == 2
+    with pytest.raises(errors.BadInput, match="Line 4: card #3 is listed already on line 2"):
+        solo.check_card_list("illusions_of_glory", dual + "3,Allied Powers,1\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (HEAD + "1,Senate,1,no,plain\r2,Legion,2,no,plain\n", "Line 2: it holds a carriage"),
+        (HEAD + '1,"Senate,1,no,plain\n2,Legion,2,no,plain\n', 'Line 2: a quote (") is not'),
+        (HEAD + "1,Sen\x00ate,1,no,plain\n", "Line 2: it holds an invisible control character"),
+        (HEAD + "1,\x1b[31mRed\x1b[0m,1,no,plain\n", "(U+001B)"),
+        (HEAD + "1,Evil\u202eelaS,1,no,plain\n", "(U+202E)"),
+        (HEAD + "1,Tab\there,1,no,plain\n", "(U+0009)"),
+        (HEAD + "٣,Senate,1,no,plain\n", "the number “٣” is not a number from 1"),
+        (HEAD + "１２,Senate,1,no,plain\n", "the number “１２” is not a number"),
+        (HEAD + "1_000,Senate,1,no,plain\n", "the number “1_000” is not a number"),
+        (HEAD + "+7,Senate,1,no,plain\n", "the number “+7” is not a number"),
+        (HEAD + "0,Senate,1,no,plain\n", "the number “0” is not a number from 1"),
+        (HEAD + "7,Senate,٣,no,plain\n", "the value “٣” is not a number from 0 to 6"),
+        (HEAD + "7,Senate,9,no,plain\n", "the value “9” is not a number from 0 to 6"),
+        (HEAD + "7,Senate,1,no,plain,extra\n", "Line 2: it has 6 fields, the header 5"),
+        ("number,colour\n1,red\n", "Line 1: there is no column “colour”"),
+        ("number,name,name\n1,a,b\n", "Line 1: the column “name” is named twice"),
+        (HEAD + "7," + "N" * 81 + ",1,no,plain\n", "longer than 80"),
+    ],
+)
+def test_an_imported_list_is_read_strictly(text: str, message: str) -> None:
+    """Item 36: each of these was taken (or escaped as a raw ``_csv.Error``)."""
+    with pytest.raises(errors.BadInput) as refused:
+        solo.check_card_list("caesar", text)
+    said = str(refused.value)
+    assert said.startswith("The card list was not imported: ") and message in said
+    assert "\x00" not in said and "\x1b" not in said and "\r" not in said
+
+
+def test_a_realistic_list_is_kept_with_plain_line_ends() -> None:
+    rows = [
+        f'{n},"Card {n}, the {n}th",{n % 4},{"yes" if n % 2 else "no"},plain' for n in range(1, 111)
+    ]
+    text = "\ufeff" + HEAD.replace("\n", "\r\n") + "\r\n".join(rows) + "\r\n\r\n"
+    clean, count = solo.check_card_list("caesar", text)
+    assert count == 110 and "\r" not in clean and not clean.startswith("\ufeff")
+    state = GAME.setup(seed=2, options={"playsheet": "caesar", "card_list": clean})
+    assert state["library"]["shared"]["42"]["name"] == "Card 42, the 42th"
+
+
+def test_a_card_list_passed_as_an_option_is_read_strictly_at_the_front_door() -> None:
+    """Whoever passes ``card_list`` (``/solo new`` from the store, a typed JSON option),
+    the manager's front door reads it as strictly as an import, and takes a real list's
+    length (the 200-character cap is for typed option texts)."""
+    rows = "\n".join(f"{n},Card {n},1,no,plain" for n in range(1, 111))
+    assert len(validate.options({"card_list": HEAD + rows})["card_list"]) > 2000
+    with pytest.raises(errors.BadInput, match="Line 3: card #3 is listed already on line 2"):
+        validate.options({"card_list": "number\n3\n3\n"})
+    with pytest.raises(errors.BadOptions, match="a short text"):
+        validate.options({"colour": "x" * 201})
+
+
+async def test_a_list_kept_before_the_strict_reading_is_refused_with_what_to_do(
+    tmp_path: Path,
+) -> None:
+    """A list stored by an older version (the same number twice) is not started with: the
+    player is told which list is wrong and how to mend it."""
+    store = await Store.open(tmp_path / "s.sqlite3")
+    try:
+        async with store.transaction() as db:
+            await db.set_solo_card_list("g1", "caesar", "number,value\n3,1\n3,2\n", 2, "u1")
+        with pytest.raises(errors.BadInput) as refused:
+            await solo.card_list_for(store, "g1", "caesar")
+        said = str(refused.value)
+        assert "card list imported here for Caesar: Rome vs Gaul does not pass" in said
+        assert "Line 3: card #3 is listed already on line 2" in said
+        assert await solo.card_list_for(store, "g2", "caesar") == ""
+    finally:
+        await store.close()

@@ -645,6 +645,15 @@ class Session:
             (scope, playsheet, csv, cards, user_id, self.now),
         )
 
+    async def delete_solo_card_list(self, scope: str, playsheet: str) -> bool:
+        """Forget the card list of ``playsheet`` in ``scope``; False when there was none.
+        Sessions that started with it keep their copy (it is in their options)."""
+        where = (scope, playsheet)
+        if await self.solo_card_list(*where) is None:
+            return False
+        await self._run("DELETE FROM solo_card_lists WHERE scope = ? AND playsheet = ?", where)
+        return True
+
     # channel settings --------------------------------------------------------------
     async def reminder_hours(self, channel_id: str, default: float) -> float:
         r = await self._one(_sql("reminder_hours"), (channel_id,))

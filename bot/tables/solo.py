@@ -12,6 +12,7 @@ from typing import Any
 
 from bot import errors
 from bot.storage.store import Store
+from bot.tables import card_csv, validate
 from rules.core import IllegalAction
 from rules.solo import cards
 from rules.solo.sheets import SHEETS, sheet
@@ -19,7 +20,7 @@ from rules.solo.sheets import SHEETS, sheet
 GAME_NAME = "solo"
 #: A card list larger than this is refused before it is parsed (Discord attachments can
 #: be large; the biggest host deck has about 130 cards).
-MAX_CSV_BYTES = 64_000
+MAX_CSV_BYTES = card_csv.MAX_BYTES
 
 
 def playsheets() -> list[tuple[str, str]]:
@@ -79,16 +80,37 @@ def session_options(playsheet: str, side: str | None, scenario: str | None) -> d
     return options
 
 
+#: Options named by a field of their own (``/solo new``) or a word of their own (the
+#: sandbox), never as ``key=value``: the card list is the one imported, not typed.
+OWN_FIELDS = ("playsheet", "side", "scenario", "card_list")
+
+
+def extra_options(text: str | None) -> dict[str, Any]:
+    """The further options of a session typed as ``key=value, ...`` (deck_size,
+    blue_hand/red_hand, eight_card_hands, guns_of_august, offensive): one reading for
+    ``/solo new options:`` and the sandbox's ``new solo``; the game checks the values."""
+    typed = validate.parse_options(text)
+    for key in OWN_FIELDS:
+        if key in typed:
+            raise errors.BadOptions(f"set {key} with its own field, not in options")
+    return validate.options(typed)
+
+
 def which_playsheet() -> str:
     """The answer to ``new solo`` without a playsheet (sandbox): the list to choose from."""
     listed = "\n".join(f"· {name} — {title}" for name, title in playsheets())
-    return f"Which playsheet? `new solo <playsheet> [side] [scenario] [seed]`, one of:\n{listed}"
+    return f"Which playsheet? `{SANDBOX_USAGE}`, one of:\n{listed}"
+
+
+SANDBOX_USAGE = "new solo <playsheet> [side] [scenario] [seed] [option=value ...]"
 
 
 def options_from_words(words: list[str]) -> tuple[dict[str, Any], int | None]:
-    """``paths_of_glory central_powers [scenario] [seed]`` as options and a seed (sandbox)."""
+    """``paths_of_glory central_powers [scenario] [seed] [deck_size=90 ...]`` as options and
+    a seed (sandbox); the ``key=value`` words are read as ``/solo new options:`` is."""
     playsheet, side, scenario, seed = "", "", "", None
-    for word in words:
+    typed = [word for word in words if "=" in word]
+    for word in (w for w in words if "=" not in w):
         low = word.lower()
         if low.isascii() and low.isdigit():
             seed = int(low)
@@ -103,7 +125,9 @@ def options_from_words(words: list[str]) -> tuple[dict[str, Any], int | None]:
     if not playsheet:
         # Asked, not guessed: a session of a game the player does not own helps nobody.
         raise errors.BadInput(which_playsheet())
-    return session_options(playsheet, side, scenario), seed
+    options = session_options(playsheet, side, scenario)
+    options.update(extra_options(", ".join(typed)))
+    return options, seed
 
 
 def _unknown_word(word: str, playsheet: str) -> str:
@@ -138,40 +162,65 @@ def _unknown_word(word: str, playsheet: str) -> str:
 
 
 def scope_of(guild_id: str | None, user_id: str) -> str:
-    """Where an imported card list applies: the server, or the user's own DMs."""
+    """Where an imported card list applies: the server, or the user's own DMs. A server's
+    list is shared by every session there, so only members who may manage the server
+    import, replace or delete it (the Discord cog checks); in DMs the list is the user's."""
     return str(guild_id) if guild_id else f"dm:{user_id}"
 
 
-def check_card_list(playsheet: str, text: str) -> int:
-    """Parse a CSV card list for ``playsheet``; the number of cards, or a polite refusal."""
+def check_card_list(playsheet: str, text: str) -> tuple[str, int]:
+    """A CSV card list for ``playsheet`` read strictly (``card_csv``): the text as it is
+    kept and its number of cards, or a polite refusal naming the line."""
     if playsheet not in SHEETS:
         raise errors.BadInput(f"There is no playsheet “{playsheet[:40]}”.")
+    data = sheet(playsheet)
     if has_card_list(playsheet):
         raise errors.NotAllowed(
-            f"{sheet(playsheet)['title']} needs no card list: Dispatch knows all its cards."
+            f"{data['title']} needs no card list: Dispatch knows all its cards."
         )
-    if len(text.encode("utf-8")) > MAX_CSV_BYTES:
-        raise errors.BadInput(f"That card list is too large (at most {MAX_CSV_BYTES} bytes).")
+    sides = list(data["sides"]) if data["deck"] == "dual" else []
     try:
-        library = cards.parse_card_list(text, sheet(playsheet))
-    except IllegalAction as exc:
+        clean, count = card_csv.clean_text(text, list(data["kinds"]), sides)
+        cards.parse_card_list(clean, data)  # the engine reads it as a session will
+    except (errors.BadInput, IllegalAction) as exc:
         raise errors.BadInput(f"The card list was not imported: {exc}") from None
-    return sum(len(deck) for deck in library.values())
+    return clean, count
 
 
 async def import_card_list(
     store: Store, scope: str, playsheet: str, text: str, user_id: str
 ) -> int:
-    """Check and keep a card list for new sessions of ``playsheet`` in ``scope``; nothing is
-    kept if a single line is wrong. Returns the number of cards."""
-    count = check_card_list(playsheet, text)
+    """Check and keep a card list for new sessions of ``playsheet`` in ``scope``, in place
+    of the one kept before; nothing is kept if a single line is wrong. Returns the number
+    of cards."""
+    clean, count = check_card_list(playsheet, text)
     async with store.transaction() as db:
-        await db.set_solo_card_list(scope, playsheet, text, count, user_id)
+        await db.set_solo_card_list(scope, playsheet, clean, count, user_id)
     return count
 
 
+async def delete_card_list(store: Store, scope: str, playsheet: str) -> bool:
+    """Forget the card list of ``playsheet`` in ``scope`` (False: there was none). Running
+    sessions keep theirs: a game holds its own copy, so its replay never changes."""
+    async with store.transaction() as db:
+        return await db.delete_solo_card_list(scope, playsheet)
+
+
 async def card_list_for(store: Store, scope: str, playsheet: str) -> str:
-    """The CSV a new session of ``playsheet`` starts with ("" when none was imported)."""
+    """The CSV a new session of ``playsheet`` starts with ("" when none was imported). A
+    list kept before lists were read strictly, and wrong by today's reading, is refused
+    here with what to do, rather than by the manager with a line number out of context."""
     async with store.read() as db:
         found = await db.solo_card_list(scope, playsheet)
-    return found[0] if found else ""
+    if not found:
+        return ""
+    try:
+        clean, _count = check_card_list(playsheet, found[0])
+    except errors.BadInput as exc:
+        why = str(exc).removeprefix("The card list was not imported: ")
+        raise errors.BadInput(
+            f"The card list imported here for {sheet(playsheet)['title']} does not pass "
+            f"the checks any more ({why}). Import a corrected list, or delete it with "
+            "`/solo cards delete`; nothing was started."
+        ) from None
+    return clean

@@ -9,10 +9,12 @@ written, so a refused call changes nothing and never ends in a traceback.
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
 from bot import errors
+from bot.tables import card_csv
 from bot.tables.loading import GameRef
 
 #: SQLite stores integers in 64 bits: a larger game id cannot name a row.
@@ -29,6 +31,11 @@ MAX_WORD_LENGTH = 40
 MAX_ARG_LENGTH = 200
 MAX_OPTIONS = 50
 MAX_OPTION_TEXT = 200
+#: Option texts longer than ``MAX_OPTION_TEXT`` because they come from a file, not a typed
+#: field: a CDG Solo System card list, which a session must keep whole (a game is its
+#: name, options, seed and actions, so replays and exports need the list itself). It is
+#: read strictly here too, whoever passes it (``bot.tables.card_csv``).
+LONG_OPTIONS = {"card_list": card_csv.MAX_BYTES}
 #: The reminder interval of a channel, in hours: from 6 minutes to 30 days.
 MIN_REMINDER_HOURS = 0.1
 MAX_REMINDER_HOURS = 24.0 * 30
@@ -131,12 +138,57 @@ def options(value: Any) -> dict[str, Any]:
     for key, item in value.items():
         if not _short_text(key, MAX_WORD_LENGTH):
             raise errors.BadOptions("each option needs a short name.")
-        if not _option_value_ok(item):
+        if key in LONG_OPTIONS and isinstance(item, str) and _storable(item):
+            if len(item) > LONG_OPTIONS[key]:
+                raise errors.BadOptions(f"“{key}” is too long (at most {LONG_OPTIONS[key]}).")
+            if item:
+                card_csv.rows_of(item)
+        elif not _option_value_ok(item):
             raise errors.BadOptions(
                 f"“{key}” needs a plain value: a number, true or false, or a short text."
             )
         checked[str(key)] = item
     return checked
+
+
+def parse_options(text: str | None) -> dict[str, Any]:
+    """``key=value, key=value`` or a JSON object; values typed as int, float, bool or str.
+
+    The one reading of typed game options, shared by ``/game new``, ``/solo new`` and the
+    sandbox (no discord import here), so every front end takes the same words."""
+    text = (text or "").strip()
+    if not text:
+        return {}
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise errors.BadOptions(f"not valid JSON ({exc})") from None
+        if not isinstance(data, dict):
+            raise errors.BadOptions("give a JSON object")
+        return data
+    options: dict[str, Any] = {}
+    for part in text.replace(";", ",").split(","):
+        if not part.strip():
+            continue
+        key, sep, raw = part.partition("=")
+        if not sep:
+            raise errors.BadOptions(f"“{part.strip()}” is not key=value")
+        raw = raw.strip()
+        value: Any = raw
+        if raw.lower() in ("true", "yes", "on"):
+            value = True
+        elif raw.lower() in ("false", "no", "off"):
+            value = False
+        else:
+            for kind in (int, float):
+                try:
+                    value = kind(raw)
+                    break
+                except ValueError:
+                    continue
+        options[key.strip()] = value
+    return options
 
 
 def _option_value_ok(item: Any) -> bool:

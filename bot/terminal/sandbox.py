@@ -16,6 +16,7 @@ import re
 import shlex
 import sys
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -39,9 +40,11 @@ AUTO_CAP = 20_000
 HELP = """\
 Commands:
   new <game> [seed]   start a game: alice takes the first side, bob the second
-  new solo <playsheet> [side] [scenario] [seed]
+  new solo <playsheet> [side] [scenario] [seed] [option=value ...]
                       a CDG Solo System session for the player at the keyboard, e.g.
-                      `new solo paths_of_glory central_powers` (side: the one the die runs)
+                      `new solo paths_of_glory central_powers` (side: the one the die runs);
+                      options as in /solo new: deck_size=90, blue_hand=5, red_hand=6,
+                      eight_card_hands=yes, guns_of_august=yes, offensive=galicia_offensive
   new <game> [seed] dispatch [level] [fate]
                       Dispatch (the bot) takes the second side: easy, normal or hard;
                       with `fate` the Fate Die picks its cards (fort_sumter, lincoln)
@@ -51,7 +54,7 @@ Commands:
   dispatch [level]    give the current lobby's open seat to Dispatch: easy, normal
                       (the default) or hard; only a player seated there may
   as <player>         switch who is at the keyboard (alice or bob)
-  <n> | <verb> [arg]  take the numbered action, or name it
+  <n> | <verb> [arg]  take the action numbered so in the list last shown, or name it
   hand                your side's private view (and hand image)
   board               write the board image and print its path
   log [n]             the last n public log lines (default 10)
@@ -95,6 +98,62 @@ def legal_actions(view: View) -> list[Action]:
         elif args:
             listed.append((verb, None))
     return listed
+
+
+#: Questions whose answer is itself a number (a solo card's number, its value): their
+#: choices are listed under that number, so `20` answers #20 and `3` a value of 3, whatever
+#: numbers are used up; the other actions (unnumbered, undo) are then typed by name.
+ANSWERED_BY_NUMBER: dict[str, tuple[str, ...]] = {"solo": ("number", "value")}
+
+#: A list as shown: the key typed for each action (None: typed by name only).
+Menu = list[tuple[str | None, Action]]
+
+
+def _whole(arg: Any) -> bool:
+    return isinstance(arg, int) and not isinstance(arg, bool) and arg >= 0
+
+
+def keyed_verb(view: View, game_name: str) -> str | None:
+    """The verb whose choices are picked by their own number now, if any."""
+    listed = view.get("actions") or {}
+    for verb in ANSWERED_BY_NUMBER.get(game_name, ()):
+        args = listed.get(verb)
+        if isinstance(args, list) and args and all(_whole(a) for a in args):
+            return verb
+    return None
+
+
+def menu_of(view: View, game_name: str) -> Menu:
+    """The listed actions with the number that picks each: counted from 1 in the rules'
+    order, or, for a question answered by a number, that number itself."""
+    actions = legal_actions(view)
+    keyed = keyed_verb(view, game_name)
+    if keyed is None:
+        return [(str(i), action) for i, action in enumerate(actions, 1)]
+    return [(str(a[1]) if a[0] == keyed else None, a) for a in actions]
+
+
+@dataclass(frozen=True)
+class Shown:
+    """The list last shown to a player: a number typed means what it said, and only while
+    the game is still at the version it was shown for (nothing shifts under the fingers)."""
+
+    game_id: int
+    user: str
+    version: int
+    menu: Menu
+
+    def pick(self, key: str) -> Action | None:
+        return next((action for k, action in self.menu if k == key), None)
+
+    def refusal(self, typed: int) -> str:
+        keys = [int(k) for k, _a in self.menu if k is not None]
+        if keys != list(range(1, len(keys) + 1)):  # listed under their own numbers
+            return (
+                f"{typed} is not one of the choices now: they are listed under their own "
+                f"number, from {min(keys)} to {max(keys)}, leaving out those already used."
+            )
+        return f"Choose a number from 1 to {len(keys)}."
 
 
 def card_line(card: Any) -> str:
@@ -262,6 +321,7 @@ class Sandbox:
         self.rng = random.Random(seed)
         self.default_game = default_game
         self.game_id: int | None = None
+        self.shown: Shown | None = None
         self.running = True
         self.commands: dict[str, Callable[[list[str]], Awaitable[None]]] = {
             "help": self.cmd_help,
@@ -305,6 +365,7 @@ class Sandbox:
         if games:
             self.game_id = games[-1].game.id
             self.say(f"Resuming game #{self.game_id} ({games[-1].game.title}).")
+            await self.show_turn()  # the numbers typed next mean this list
 
     # -- the loop ---------------------------------------------------------------------
 
@@ -395,17 +456,22 @@ class Sandbox:
             return
         pv = await self.manager.view_for(info.id, self.user)
         view = pv.view
-        actions = legal_actions(view)
-        if not actions:
+        menu = menu_of(view, info.game_name)
+        if not menu:
             waiting = ", ".join(f"@{u}" for u in info.waiting_on) or "nobody"
             self.say(f"   Waiting for {waiting}.")
             return
+        self.shown = Shown(info.id, self.user, pv.version, menu)
         self.say_block(f"{self.user} ({pv.role}): {view.get('prompt') or 'Your move.'}")
-        width = max(len(describe(view, a)) for a in actions) + 6
-        columns = 1 if width > 40 or len(actions) <= 6 else max(1, 96 // width)
-        cells = [f"{i:>2}) {describe(view, a)}" for i, a in enumerate(actions, 1)]
+        numbered = [(key, a) for key, a in menu if key is not None]
+        width = max(len(describe(view, a)) for _k, a in numbered) + 7
+        columns = 1 if width > 40 or len(numbered) <= 6 else max(1, 96 // width)
+        cells = [f"{key:>2}) {describe(view, a)}" for key, a in numbered]
         for row in range(0, len(cells), columns):
             self.say("   " + "".join(c.ljust(width) for c in cells[row : row + columns]).rstrip())
+        named = [describe(view, a) for key, a in menu if key is None]
+        if named:
+            self.say(f"   or type: {'; '.join(named)}")
 
     # -- commands ---------------------------------------------------------------------
 
@@ -697,9 +763,25 @@ class Sandbox:
             raise errors.BadInput(f"One number at a time: type `{words[0][:40]}` alone.")
         n = number(words[0]) if len(words) == 1 else None
         if n is not None:
-            if not 1 <= n <= len(actions):
-                raise errors.NotAllowed(f"Choose a number from 1 to {len(actions)}.")
-            verb, arg = actions[n - 1]
+            shown = self.shown
+            if shown is None or (shown.game_id, shown.user, shown.version) != (
+                info.id,
+                self.user,
+                pv.version,
+            ):
+                # The list the player has in mind is not the game's any more (a bot moved,
+                # another game or player was shown since): say so, and show the new one.
+                self.say_block(
+                    "! The choices changed since this list was shown; nothing was done. "
+                    "Here they are now:",
+                    indent="",
+                )
+                await self.show_turn()
+                return
+            picked = shown.pick(str(n))
+            if picked is None:
+                raise errors.NotAllowed(shown.refusal(n))
+            verb, arg = picked
         else:
             verb, arg = named_action(pv.view, words, game_verbs(info.game_name))
         result = await self.manager.act(info.id, self.user, verb, arg, pv.version, role=pv.role)

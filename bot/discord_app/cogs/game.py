@@ -28,45 +28,9 @@ from bot.discord_app.interactions import (
 )
 from bot.tables import validate
 from bot.tables.bots import bot_user
+from bot.tables.validate import parse_options
 
 log = logging.getLogger("dispatch.discord")
-
-
-def parse_options(text: str | None) -> dict[str, Any]:
-    """``key=value, key=value`` or a JSON object; values typed as int, float, bool or str."""
-    text = (text or "").strip()
-    if not text:
-        return {}
-    if text.startswith("{"):
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise errors.BadOptions(f"not valid JSON ({exc})") from None
-        if not isinstance(data, dict):
-            raise errors.BadOptions("give a JSON object")
-        return data
-    options: dict[str, Any] = {}
-    for part in text.replace(";", ",").split(","):
-        if not part.strip():
-            continue
-        key, sep, raw = part.partition("=")
-        if not sep:
-            raise errors.BadOptions(f"“{part.strip()}” is not key=value")
-        raw = raw.strip()
-        value: Any = raw
-        if raw.lower() in ("true", "yes", "on"):
-            value = True
-        elif raw.lower() in ("false", "no", "off"):
-            value = False
-        else:
-            for kind in (int, float):
-                try:
-                    value = kind(raw)
-                    break
-                except ValueError:
-                    continue
-        options[key.strip()] = value
-    return options
 
 
 def channel_ref(interaction: discord.Interaction[Any]) -> str:

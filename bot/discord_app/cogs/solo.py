@@ -4,7 +4,8 @@
 the Card Display and the buttons, is posted where the command was typed (see
 ``bot.discord_app.solo_components``). ``/solo show`` posts it again, ``/solo log`` shows
 the session's log, ``/solo cards import`` keeps a CSV card list for a game that has no
-public one.
+public one and ``/solo cards delete`` forgets it. A server's list serves every session
+there, so changing it takes Manage Server; in DMs each user has their own.
 """
 
 from __future__ import annotations
@@ -18,10 +19,9 @@ from discord.ext import commands
 
 from bot import errors
 from bot.discord_app import autocomplete, formatting
-from bot.discord_app.cogs.game import parse_options
 from bot.discord_app.interactions import manager_of, reply, user_id
 from bot.discord_app.solo_components import solo_payload
-from bot.tables import solo, validate
+from bot.tables import solo
 
 log = logging.getLogger("dispatch.discord.solo")
 
@@ -74,11 +74,7 @@ class SoloCog(commands.GroupCog, group_name="solo", group_description="CDG Solo 
             More playsheet options, e.g. guns_of_august=yes, deck_size=110
         """
         chosen = solo.session_options(playsheet, side, scenario)
-        extra = validate.options(parse_options(options))
-        for key in ("playsheet", "side", "scenario", "card_list"):
-            if key in extra:
-                raise errors.BadOptions(f"set {key} with its own field, not in options")
-        chosen.update(extra)
+        chosen.update(solo.extra_options(options))
         scope = solo.scope_of(_guild(interaction), user_id(interaction))
         listed = await solo.card_list_for(manager_of(interaction).store, scope, chosen["playsheet"])
         if listed:
@@ -99,7 +95,8 @@ class SoloCog(commands.GroupCog, group_name="solo", group_description="CDG Solo 
         title = dict(solo.playsheets())[chosen["playsheet"]]
         text = f"Solo session #{info.id} of {title} started: its display and buttons are below."
         if listed:
-            text += " Your group's card list is loaded, so listed cards are not asked."
+            whose = "This server's" if _guild(interaction) else "Your"
+            text += f" {whose} card list is loaded, so listed cards are not asked."
         await interaction.followup.send(text)
 
     @app_commands.command(name="show")
@@ -140,7 +137,7 @@ class SoloCog(commands.GroupCog, group_name="solo", group_description="CDG Solo 
     async def import_cards(
         self, interaction: discord.Interaction[Any], playsheet: str, file: discord.Attachment
     ) -> None:
-        """Import a CSV card list for a game, so its cards are not asked again
+        """Import a CSV card list for a game (needs Manage Server in a server; DMs: yours)
 
         Parameters
         ----------
@@ -149,9 +146,7 @@ class SoloCog(commands.GroupCog, group_name="solo", group_description="CDG Solo 
         file:
             CSV with a header row: number, name, value, event, kind (and side for two decks)
         """
-        playsheet = (playsheet or "").strip().lower()
-        if playsheet not in [n for n, _t in solo.playsheets()]:
-            raise errors.BadInput(f"There is no playsheet “{playsheet[:40]}”.")
+        playsheet = _list_playsheet(interaction, playsheet)
         if file.size > MAX_ATTACHMENT_BYTES:
             raise errors.BadInput(
                 f"That file is too large for a card list (at most {MAX_ATTACHMENT_BYTES} bytes)."
@@ -173,13 +168,54 @@ class SoloCog(commands.GroupCog, group_name="solo", group_description="CDG Solo 
         where = "this server" if _guild(interaction) else "your direct messages"
         await reply(
             interaction,
-            f"Imported {count} card{'s' if count != 1 else ''} for {title} in {where}. New "
-            "sessions of it start with this list; a session already running keeps asking.",
+            f"Imported {count} card{'s' if count != 1 else ''} for {title} in {where}, in "
+            "place of any list kept before. New sessions of it start with this list; a "
+            "session already running keeps its own. `/solo cards delete` removes it.",
         )
+
+    @cards.command(name="delete")
+    @app_commands.autocomplete(playsheet=autocomplete.solo_list_playsheets)
+    async def delete_cards(self, interaction: discord.Interaction[Any], playsheet: str) -> None:
+        """Delete the card list imported for a game here (needs Manage Server in a server)
+
+        Parameters
+        ----------
+        playsheet:
+            The game whose card list to delete
+        """
+        playsheet = _list_playsheet(interaction, playsheet)
+        scope = solo.scope_of(_guild(interaction), user_id(interaction))
+        title = dict(solo.playsheets())[playsheet]
+        where = "this server" if _guild(interaction) else "your direct messages"
+        if await solo.delete_card_list(manager_of(interaction).store, scope, playsheet):
+            text = (
+                f"The card list for {title} in {where} is deleted. New sessions ask each "
+                "card's facts; sessions already running keep theirs."
+            )
+        else:
+            text = f"There is no card list for {title} in {where}; nothing changed."
+        await reply(interaction, text)
 
 
 def _guild(interaction: discord.Interaction[Any]) -> str | None:
     return str(interaction.guild_id) if interaction.guild_id else None
+
+
+def _list_playsheet(interaction: discord.Interaction[Any], playsheet: str | None) -> str:
+    """The playsheet a card-list command names, once the caller may change the list here:
+    a server's list serves every session in it, so it takes Manage Server (or
+    Administrator) to import, replace or delete it; in DMs the list is the caller's own."""
+    playsheet = (playsheet or "").strip().lower()
+    if playsheet not in [n for n, _t in solo.playsheets()]:
+        raise errors.BadInput(f"There is no playsheet “{playsheet[:40]}”.")
+    perms = interaction.permissions
+    if _guild(interaction) and not (perms and (perms.manage_guild or perms.administrator)):
+        raise errors.NotAllowed(
+            "A server's card list is shared by every session here, so importing, replacing "
+            "or deleting it needs the Manage Server permission. Ask a server manager, or "
+            "import your own list in a direct message with me for your sessions there."
+        )
+    return playsheet
 
 
 async def setup(bot: commands.Bot) -> None:
