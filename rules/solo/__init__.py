@@ -59,13 +59,20 @@ Ambiguities of the text and our rulings:
    the War Status Reshuffle with the new cards) is the player's call (verb commitment).
 12. Caesar's reaction check rolls the Fate Die and fires if the face names the card's
    slot: "event or lowest" names no slot, "C or lowest" names C only. A face-up surprise
-   or reaction card is also playable by the active side whatever the die says.
+   or reaction card is also playable by the active side whatever the die says, but only
+   one the die itself allows (its slot named, or lowest) may be discarded as unwanted
+   (7.5.4: "only ... if the card is playable as a result of the Fate Die roll").
 13. Named card effects (Washington's War random discards, For The People's random
-   removals, Mata Hari) fire when the card is played for its event. For The People's
+   removals, Mata Hari) fire when the card is played for its event. Washington's War's
+   random discards (its "Random Discard" section: the opposing side "must have Cards
+   Remaining") take nothing from a side whose Cards Remaining is 0, whether a named card
+   or the player (verb random_discard) calls them. For The People's
    Emancipation Proclamation (#81) and Foreign Intervention (#82) become mandatory only
    when their conditions hold: the player says so (verb mandatory, offered while either
-   is face up), and from then on they count as mandatory cards. Red River Campaign (#14)
-   is always mandatory on the Union display.
+   is face up), and from then on they count as mandatory cards. #81 is then a "First
+   Opportunity Mandatory Card" (its "Mandatory Cards" section): a face naming its slot
+   allows it alone, for its event; "event or lowest" names no slot (as in ruling 12).
+   Red River Campaign (#14) is always mandatory on the Union display.
 14. Reaction cards (For The People) are checked when the player says their requirements
    hold (verb reaction); 1-3 plays them. Battle (Washington's War) and combat (Paths /
    Illusions) cards: played combat cards do not move Cards Remaining (they are not the

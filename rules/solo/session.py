@@ -280,9 +280,18 @@ def cards_remaining_down(state: State, side: str) -> None:
 def random_discard(state: State, side: str, *, pool: str = "up") -> tuple[str | None, str | None]:
     """Discard one card of ``side`` picked by the Random Card Selection chart, slide its
     Cards Remaining one toward zero and refill face down. With no face-up card the marker
-    still slides (Washington's War). Returns (card, the slot it left)."""
-    card = random_face_up(state, side, pool)
+    still slides (Washington's War). Where the playsheet says the side must have Cards
+    Remaining (Washington's War), a side at 0 loses nothing. Returns (card, the slot it
+    left)."""
     who = side_name(state, side)
+    if (
+        of(state).get("random_discard_needs_remaining")
+        and state["displays"][side]["remaining"] == 0
+    ):
+        # Washington's War, random discards: the side must have Cards Remaining.
+        log(state, f"{who} has no Cards Remaining: no card is discarded.")
+        return None, None
+    card = random_face_up(state, side, pool)
     if card is None:
         if state["displays"][side]["remaining"] is None:
             log(state, f"{who} has no face-up card to discard.")

@@ -29,6 +29,7 @@ from rules.solo.display import (
     take,
 )
 from rules.solo.fate import LETTERS, face_title
+from rules.solo.fate import allowed as die_allowed
 from rules.solo.session import (
     RESUME,
     cards_remaining_down,
@@ -526,10 +527,11 @@ class Choose(SoloStep):
                 ]
                 if ops:
                     acts["exchange"] = ops
-        if sheet["name"] == "caesar" and not ts.get("surprise_dropped"):
-            dropped: list[int | str] = [
-                c for c in ts["allowed"] if cards.kind(state, c) == "surprise"
-            ]
+        if sheet["name"] == "caesar" and ts["face"] and not ts.get("surprise_dropped"):
+            # 7.5.4: only a Surprise card the die itself made playable, not one playable
+            # whatever the die says (ruling 12).
+            by_die = die_allowed(state, side, ts["face"])
+            dropped: list[int | str] = [c for c in by_die if cards.kind(state, c) == "surprise"]
             if dropped:
                 acts["drop_surprise"] = dropped
         if (
@@ -596,8 +598,9 @@ class Choose(SoloStep):
             ts["allowed"].append(event)
 
     def on_drop_surprise(self, game: Any, state: State, role: str, arg: Arg) -> None:
-        """Caesar 7.5.4: an unwanted face-up Surprise card the die allows is discarded and
-        replaced face up; the replacement may be played at once."""
+        """Caesar 7.5.4: an unwanted face-up Surprise card the Fate Die made playable (its
+        slot is one the face names, or it is the lowest card) is discarded and replaced
+        face up; the replacement may be played at once."""
         ts = state["ts"]
         side = ts["side"]
         card = str(arg)

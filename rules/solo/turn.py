@@ -23,7 +23,7 @@ from rules.solo.display import (
     slot_of,
     take,
 )
-from rules.solo.fate import FLIPS, allowed, face_title, roll_face
+from rules.solo.fate import FLIPS, LETTERS, allowed, face_title, roll_face
 from rules.solo.session import (
     cards_remaining_down,
     flip_whole_display,
@@ -175,6 +175,15 @@ def after_flip(game: Any, state: State) -> None:
             return
     ts["revealed"] = []
     choices = compute_allowed(state)
+    forced = first_opportunity(state, side, ts["face"], choices)
+    if forced:
+        choices = forced[:1]
+        ts["only_event"] = True
+        log(
+            state,
+            f"{cards.name(state, forced[0])} is a first-opportunity mandatory card in a slot "
+            "the Fate Die names: it must be played for its event now.",
+        )
     if (
         ts["face"]
         and sheet["surprise_only_reroll"]
@@ -206,6 +215,23 @@ def after_flip(game: Any, state: State) -> None:
     ts["allowed"] = choices
     state["die"] = {"side": side, "face": ts["face"], "allowed": list(choices)}
     goto(game, state, "choose")
+
+
+def first_opportunity(state: State, side: str, face: str | None, choices: list[str]) -> list[str]:
+    """For The People, Emancipation Proclamation (#81) once its conditions hold (ruling 13):
+    a "First Opportunity Mandatory Card" that "must be played in any round when its slot
+    appears" in the Fate Die result. Only a face naming lettered slots names its slot
+    (ruling 12's reading: "event or lowest" names none)."""
+    if not face:
+        return []
+    numbers = named(of(state), "first_opportunity")
+    return [
+        c
+        for c in choices
+        if cards.number(state, c) in numbers
+        and _is_mandatory(state, c, side)
+        and slot_of(state, side, c) in LETTERS[face]
+    ]
 
 
 def compute_allowed(state: State) -> list[str]:

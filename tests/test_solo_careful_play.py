@@ -1,0 +1,94 @@
+"""Issue 24, "What careful play turned up": the Solo System items, one test each."""
+
+from __future__ import annotations
+
+from tests.solo_helpers import act, actions, arrange, clean, force_faces, known, slot
+from tests.test_solo_playsheets import caesar, ftp, ww
+
+# ------------------------------------------------ 6. Washington's War random discards
+
+
+def test_ww_random_discard_card_spares_a_side_without_cards_remaining(monkeypatch) -> None:
+    """#84 George Rogers Clark: "the opposing side must have Cards Remaining"."""
+    state = ww()
+    known(state, "k1", value=0, event=True, number=84)
+    arrange(state, "american", {"A": [("k20", True)], "B": [("k21", True)]})
+    known(state, "k20", 1)
+    known(state, "k21", 2)
+    state["displays"]["american"]["remaining"] = 0
+    force_faces(monkeypatch, "ab")
+    act(state, "roll", "british")
+    act(state, "played", "k1")
+    act(state, "purpose", "event")
+    assert slot(state, "american", "A") == [("k20", True)]
+    assert slot(state, "american", "B") == [("k21", True)]
+    assert "k20" not in state["decks"]["shared"]["discard"]
+    assert "k21" not in state["decks"]["shared"]["discard"]
+    assert state["displays"]["american"]["remaining"] == 0
+    assert any("no Cards Remaining" in line for line in state["log"])
+    clean(state)
+
+
+def test_ww_table_random_discard_at_zero_cards_remaining_discards_nothing() -> None:
+    state = ww()
+    state["displays"]["british"]["remaining"] = 0
+    before = [slot(state, "british", s) for s in "ABCDE"]
+    act(state, "random_discard", "british")
+    assert [slot(state, "british", s) for s in "ABCDE"] == before
+    assert state["decks"]["shared"]["discard"] == []
+
+
+# ------------------------------------------------- 7. Caesar unwanted Surprise cards
+
+
+def test_caesar_surprise_not_made_playable_by_the_die_may_not_be_dropped(monkeypatch) -> None:
+    """7.5.4: only "if the card is playable as a result of the Fate Die roll"."""
+    state = caesar()
+    known(state, "k1", value=0, event=True, kind="surprise", number=52)
+    force_faces(monkeypatch, "de")
+    act(state, "roll", "gaul")
+    assert "k1" in actions(state)["played"], "still playable whatever the die (ruling 12)"
+    assert "drop_surprise" not in actions(state)
+
+
+def test_caesar_surprise_in_a_slot_the_die_names_may_be_dropped(monkeypatch) -> None:
+    state = caesar()
+    known(state, "k1", value=0, event=True, kind="surprise", number=52)
+    force_faces(monkeypatch, "ab")
+    act(state, "roll", "gaul")
+    assert actions(state)["drop_surprise"] == ["k1"]
+
+
+# ------------------------------------------- 8. For The People, Emancipation Proclamation
+
+
+def _emancipation(monkeypatch, face: str) -> dict:  # type: ignore[type-arg]
+    state = ftp()
+    known(state, "k1", value=2, event=True, number=81)
+    act(state, "mandatory", "k1")
+    force_faces(monkeypatch, face)
+    act(state, "roll", "union")
+    return state
+
+
+def test_ftp_emancipation_must_be_played_when_the_die_names_its_slot(monkeypatch) -> None:
+    state = _emancipation(monkeypatch, "ab")
+    assert actions(state)["played"] == ["k1"], "B may not be played instead"
+    act(state, "played", "k1")
+    assert actions(state)["purpose"] == ["event"]
+    act(state, "purpose", "event")
+    assert "k1" in state["decks"]["shared"]["discard"]
+    clean(state)
+
+
+def test_ftp_emancipation_waits_while_the_die_names_other_slots(monkeypatch) -> None:
+    state = _emancipation(monkeypatch, "de")
+    assert "k1" not in actions(state)["played"]
+
+
+def test_ftp_emancipation_before_its_conditions_hold_is_an_ordinary_card(monkeypatch) -> None:
+    state = ftp()
+    known(state, "k1", value=2, event=True, number=81)
+    force_faces(monkeypatch, "ab")
+    act(state, "roll", "union")
+    assert actions(state)["played"] == ["k1", "k2"]
