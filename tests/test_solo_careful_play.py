@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from tests.solo_helpers import act, actions, arrange, clean, force_faces, known, slot
+import pytest
+
+from rules.solo import GAME, expected_cards
+from rules.solo.sheets import sheet
+from tests.solo_helpers import act, actions, arrange, clean, force_faces, known, session, slot
 from tests.test_solo_playsheets import caesar, ftp, ww
 
 # ------------------------------------------------ 6. Washington's War random discards
@@ -92,3 +96,52 @@ def test_ftp_emancipation_before_its_conditions_hold_is_an_ordinary_card(monkeyp
     force_faces(monkeypatch, "ab")
     act(state, "roll", "union")
     assert actions(state)["played"] == ["k1", "k2"]
+
+
+# ------------------------------------------------------ 9. each deck has its real size
+
+
+@pytest.mark.parametrize(
+    ("playsheet", "sizes"),
+    [
+        ("washingtons_war", {"shared": 110}),
+        ("caesar", {"shared": 55}),
+        ("illusions_of_glory", {"central_powers": 55, "allied_powers": 55}),
+        ("for_the_people", {"shared": 130}),
+        ("cc_ancients", {"shared": 60}),
+        ("cc_samurai", {"shared": 60}),
+    ],
+)
+def test_each_playsheet_deck_has_the_games_card_count(playsheet: str, sizes: dict) -> None:  # type: ignore[type-arg]
+    state = GAME.setup(seed=3, options={"playsheet": playsheet})
+    assert {name: deck["size"] for name, deck in state["decks"].items()} == sizes
+    for name, size in sizes.items():
+        tokens = [c for c in expected_cards(state, name) if c[-1].isdigit()]
+        assert len(tokens) == size
+    assert sheet(playsheet)["deck_size_source"], "a stated card count cites its source"
+
+
+def test_ftp_card_numbers_run_to_130() -> None:
+    """The playsheet names #112, #119, #125 and #130: each may be told."""
+    state = GAME.setup(seed=3, options={"playsheet": "for_the_people"})
+    assert state["step"] == "identify"
+    numbers = actions(state)["number"]
+    assert {112, 119, 125, 130} <= set(numbers)
+    assert max(numbers) == 130
+
+
+def test_deck_size_option_still_overrides_the_games_count() -> None:
+    state = GAME.setup(seed=3, options={"playsheet": "for_the_people", "deck_size": 40})
+    assert state["decks"]["shared"]["size"] == 40
+    assert max(actions(state)["number"]) == 40
+
+
+def test_caesar_deck_runs_out_in_turn_3() -> None:
+    """55 cards, two displays of five: each of a turn's 2 x 8 plays refills one slot, so
+    the deck lasts two full turns and runs out during the third, as the playsheet's Draw
+    Deck Exhaustion expects (and again in turn 6, after the turn-3 reshuffle)."""
+    state = session("caesar")
+    left = len(state["decks"]["shared"]["draw"])
+    assert left == 55 - 2 * 5
+    plays_per_turn = 2 * 8
+    assert 0 < left - 2 * plays_per_turn < plays_per_turn

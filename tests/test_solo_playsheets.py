@@ -206,13 +206,13 @@ def test_caesar_reaction_check_by_fate_die_slot(monkeypatch, number, die, played
 def test_caesar_discard_unwanted_surprise_draws_a_face_up_replacement(monkeypatch) -> None:
     state = caesar()
     known(state, "k1", value=0, event=True, kind="surprise")
-    to_top(state, "k70")
-    known(state, "k70", value=3, event=True)
+    to_top(state, "k50")
+    known(state, "k50", value=3, event=True)
     force_faces(monkeypatch, "ab")
     act(state, "roll", "gaul")
     act(state, "drop_surprise", "k1")
-    assert slot(state, "gaul", "A") == [("k70", True)]
-    assert "k70" in actions(state)["played"]
+    assert slot(state, "gaul", "A") == [("k50", True)]
+    assert "k50" in actions(state)["played"]
 
 
 def test_caesar_senate_outraged_exchanges_then_any_face_up_card(monkeypatch) -> None:

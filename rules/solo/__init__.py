@@ -88,7 +88,10 @@ Ambiguities of the text and our rulings:
 18. Games without a card list: cards are anonymous tokens until turned face up; the player
    then gives the card number (or none), and, if the number is new, its value, event and
    kind. Numbered facts are remembered per deck; a token shuffled back is anonymous again.
-   The default deck size (110) is a placeholder: set ``deck_size`` or import a list.
+   Each deck holds the game's real number of cards (``deck_size`` in the playsheet data,
+   with its source), so card numbers run up to it (For The People's #130) and decks run
+   out when the game's do (Caesar's turns 3 and 6). The ``deck_size`` option (0: the
+   game's own) overrides it; an imported list sets it to the list's length.
 19. C&C unplayable results: "no card can be played" is the player's call (verb
    unplayable); five face-up unplayable cards start the slot-A search.
 20. Caesar, exhausted deck: when a Surprise or Reaction card makes its side draw (verb
@@ -141,7 +144,7 @@ class SoloSystem(Game):
         "playsheet": "paths_of_glory",
         "side": "",
         "scenario": "",
-        "deck_size": 110,
+        "deck_size": 0,
         "card_list": "",
         "eight_card_hands": False,
         "guns_of_august": False,

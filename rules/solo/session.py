@@ -53,8 +53,10 @@ def initialise(game: Any, state: State) -> None:
     if scenario_name and scenario_name not in scenarios:
         known = ", ".join(scenarios) or "none"
         raise IllegalAction(f"{data['title']} has no scenario {scenario_name!r} (known: {known}).")
-    if not 10 <= options["deck_size"] <= 400:
-        raise IllegalAction("The deck size must be between 10 and 400 cards.")
+    if options["deck_size"] and not 10 <= options["deck_size"] <= 400:
+        raise IllegalAction(
+            "The deck size must be between 10 and 400 cards (or 0 for the game's own size)."
+        )
     scenario: dict[str, Any] = scenarios.get(scenario_name, {})
     state["scenario"] = scenario_name
     state["side_names"] = {**data["side_names"], **scenario.get("sides", {})}
@@ -141,13 +143,23 @@ def _decks(state: State, data: dict[str, Any]) -> None:
             }
         else:
             listed = state["library"].get(deck, {})
-            size = len(listed) if listed else int(state["options"]["deck_size"])
+            size = len(listed) if listed else deck_size(state, data, deck)
             prefix = "k" if deck == "shared" else _token_prefix(deck)
             entry["prefix"] = prefix
             entry["size"] = size
             entry["draw"] = [f"{prefix}{n}" for n in range(1, size + 1)]
         shuffle(state, entry["draw"])
         state["decks"][deck] = entry
+
+
+def deck_size(state: State, data: dict[str, Any], deck: str) -> int:
+    """How many cards a deck of tokens holds: the ``deck_size`` option when given, else the
+    game's real card count from the playsheet data (per side for dual decks)."""
+    chosen = int(state["options"]["deck_size"])
+    if chosen:
+        return chosen
+    size = data["deck_size"]
+    return int(size[deck] if isinstance(size, dict) else size)
 
 
 def _set_aside_guns_of_august(state: State, data: dict[str, Any]) -> bool:
