@@ -145,3 +145,93 @@ def test_caesar_deck_runs_out_in_turn_3() -> None:
     assert left == 55 - 2 * 5
     plays_per_turn = 2 * 8
     assert 0 < left - 2 * plays_per_turn < plays_per_turn
+
+
+# ------------------------------------- 10. Samurai Dragon cards and Honor & Fortune tokens
+
+
+def samurai() -> dict:  # type: ignore[type-arg]
+    state = session("cc_samurai")
+    for side in state["displays"]:
+        for s in "ABCDE":
+            for card, _up in slot(state, side, s):
+                known(state, card, None, kind="section")
+    return state
+
+
+def choices(state: dict) -> dict:  # type: ignore[type-arg]
+    return {k: v for k, v in actions(state).items() if k != "undo"}
+
+
+def test_samurai_counts_tokens_and_dragon_cards_on_the_view() -> None:
+    state = samurai()
+    assert GAME.view(state, "solo")["honor"] == {
+        "tokens": {"blue": 0, "red": 0},
+        "dragons": {"blue": 0, "red": 0},
+        "draw": 40,
+        "discard": 0,
+    }
+    for _ in range(3):
+        act(state, "gain_token", "red")
+    act(state, "spend_token", "red")
+    act(state, "draw_dragon", "blue")
+    act(state, "draw_dragon", "blue")
+    act(state, "play_dragon", "blue")
+    shown = GAME.view(state, "solo")["honor"]
+    assert shown["tokens"] == {"blue": 0, "red": 2}
+    assert shown["dragons"] == {"blue": 1, "red": 0}
+    assert (shown["draw"], shown["discard"]) == (38, 1)
+    assert "play_dragon" not in actions(state) or actions(state)["play_dragon"] == ["blue"]
+    assert actions(state)["spend_token"] == ["red"]
+
+
+def test_samurai_end_of_turn_asks_only_what_the_sheet_leaves_to_the_player() -> None:
+    state = samurai()
+    for _ in range(3):
+        act(state, "gain_token", "blue")
+    act(state, "draw_dragon", "blue")
+    act(state, "end_of_turn", "blue")
+    assert choices(state) == {"reward": ["dragon", "tokens"]}, "3 tokens: the player chooses"
+    act(state, "reward", "tokens")
+    assert choices(state) == {"dragon_discard": ["yes", "no"]}
+    act(state, "dragon_discard", "yes")
+    assert state["honor"]["tokens"]["blue"] == 6 and state["honor"]["dragons"]["blue"] == 0
+    act(state, "draw_dragon", "blue")
+    act(state, "play_dragon", "blue")
+    act(state, "end_of_turn", "blue")
+    act(state, "reward", "dragon")
+    assert state["step"] == "table", "it played a Dragon card this turn: no discard offer"
+
+
+def test_samurai_shogun_reshuffle_shuffles_the_dragon_deck_with_its_discards() -> None:
+    state = samurai()
+    act(state, "draw_dragon", "red")
+    act(state, "play_dragon", "red")
+    assert state["honor"]["discard"] == 1
+    act(state, "reshuffle", "shared")
+    assert (state["honor"]["draw"], state["honor"]["discard"]) == (40, 0)
+
+
+def test_samurai_order_one_unit_draws_a_dragon_card(monkeypatch) -> None:
+    state = samurai()
+    known(state, slot(state, "blue", "A")[0][0], None, kind="order_one_unit")
+    card = slot(state, "blue", "A")[0][0]
+    force_faces(monkeypatch, "ab")
+    act(state, "roll", "blue")
+    act(state, "played", card)
+    act(state, "purpose", "order")
+    while state["step"] == "identify":
+        act(state, "unnumbered")
+        if state["step"] == "identify" and "kind" in actions(state):
+            act(state, "kind", "section")
+    assert state["honor"]["dragons"]["blue"] == 1 and state["honor"]["draw"] == 39
+
+
+def test_samurai_empty_dragon_deck_is_shuffled_from_its_discards() -> None:
+    state = samurai()
+    act(state, "draw_dragon", "red")
+    state["honor"]["draw"] = 0
+    act(state, "play_dragon", "red")
+    act(state, "draw_dragon", "red")
+    assert state["honor"]["dragons"]["red"] == 1
+    assert (state["honor"]["draw"], state["honor"]["discard"]) == (0, 0)

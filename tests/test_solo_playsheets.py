@@ -713,15 +713,15 @@ def test_samurai_tedorigawa_oda_shrinks_without_three_units_across(monkeypatch) 
 
 def test_samurai_end_of_turn_honor_choices() -> None:
     state = ccs()
+    act(state, "gain_token", "red")
     act(state, "end_of_turn", "red")
-    act(state, "tokens", 1)
-    assert "gains 2" in state["log"][-1]
-    act(state, "dragon_discard", "no")
+    assert "gains 2" in state["log"][-1], "1 token held: it takes 2 without asking"
+    assert state["step"] == "table", "no Dragon card held: nothing to discard"
     act(state, "end_of_turn", "red")
-    act(state, "tokens", 3)
     act(state, "reward", "dragon")
     act(state, "dragon_discard", "yes")
     assert state["step"] == "table"
+    assert state["honor"]["tokens"]["red"] == 4 and state["honor"]["dragons"]["red"] == 0
 
 
 def test_caesar_exhausted_deck_card_draw_takes_a_random_face_down_card_of_the_other_side(

@@ -81,7 +81,11 @@ Ambiguities of the text and our rulings:
    reshuffles every strategy card and deals the displays again.
 16. Samurai seppuku / command tent: with no face-up card the chart picks among all cards.
    If the slot that stops being double holds only one card, nothing moves and the display
-   simply holds one card fewer. Dragon cards and tokens are not tracked (log only).
+   simply holds one card fewer. Dragon cards and Honor & Fortune tokens are counted
+   (``honor.py``): per side the tokens and Dragon cards held, and the Dragon deck's draw
+   and discards, reshuffled with the "Shogun" reshuffle or when a draw finds it empty.
+   The end of turn gives a side holding 2 tokens or fewer its 2 tokens without asking
+   (End of Turn section); a scenario's starting counts are the player's to enter.
 17. Illusions of Glory: the set-aside offensive may be played on an Allied round of turns
    1-2 (it moves Cards Remaining, being that round's card) and is removed at the start of
    turn 3. The set-aside 4 Ops card refills the first slot the Central Powers empty.
@@ -123,7 +127,7 @@ from collections import Counter
 from typing import Any, ClassVar
 
 from rules.core import Game, State, Step, View
-from rules.solo import cards
+from rules.solo import cards, honor
 from rules.solo.display import SLOTS, all_entries, deck_label, entries
 from rules.solo.fate import face_title
 from rules.solo.session import initialise
@@ -212,6 +216,7 @@ class SoloSystem(Game):
             "decks": decks,
             "die": last,
             "war_status": dict(state["war_status"]) if sheet.get("war_status_reshuffle") else {},
+            "honor": honor.view(state),
             "campaign_face_up": _campaign_face_up(state),
         }
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import State, goto, log
-from rules.solo import cards
+from rules.solo import cards, honor
 from rules.solo.display import (
     SLOTS,
     all_entries,
@@ -308,8 +308,8 @@ def finish_refill(game: Any, state: State) -> None:
     facing = sheet["faces"][ts["face"]]["refill"] if ts["face"] else "down"
     if cards.kind(state, card) == "order_one_unit":
         facing = "up"
-        if sheet["name"] == "cc_samurai":
-            log(state, "Order One Unit: also draw a Dragon card and place it face up.")
+        if honor.tracked(state):
+            honor.draw_dragon(state, side)  # Order One Unit: a Dragon card, face up
     aside = state["displays"][side]["aside"]
     four_ops = [e for e in aside if e["card"] == "four_ops"]
     if four_ops and slot != "C":
