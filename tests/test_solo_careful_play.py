@@ -4,7 +4,21 @@ from __future__ import annotations
 
 import pytest
 
+from render.common import fit, font
+from render.fate import ALLOWED
+from render.solo import (
+    CARD_H,
+    CARD_W,
+    HEADER_H,
+    MARGIN,
+    SECOND_OFFSET,
+    SIDE_HEAD_H,
+    SLOT_W,
+    draw_board,
+    value_label,
+)
 from rules.solo import GAME, expected_cards
+from rules.solo.session import settle
 from rules.solo.sheets import sheet
 from tests.solo_helpers import act, actions, arrange, clean, force_faces, known, session, slot
 from tests.test_solo_playsheets import caesar, ftp, ww
@@ -235,3 +249,98 @@ def test_samurai_empty_dragon_deck_is_shuffled_from_its_discards() -> None:
     act(state, "draw_dragon", "red")
     assert state["honor"]["dragons"]["red"] == 1
     assert (state["honor"]["draw"], state["honor"]["discard"]) == (0, 0)
+
+
+# ------------------------------------------------------------- 14. the display image
+
+
+def _ww_identifying(monkeypatch) -> dict:  # type: ignore[type-arg]
+    """Washington's War: a British round is played, then the American roll turns C, D and
+    E face up and the player is asked their facts."""
+    state = session("washingtons_war")
+    force_faces(monkeypatch, "ab", "cde")
+    act(state, "roll", "british")
+    act(state, "played", state["ts"]["allowed"][0])
+    act(state, "purpose", actions(state)["purpose"][0])
+    while state["step"] == "identify":
+        known(state, state["asking"]["card"], 2)
+        settle(GAME, state, state["asking"]["resume"])
+    act(state, "roll", "american")
+    assert state["step"] == "identify"
+    return state
+
+
+def test_the_display_shows_the_new_roll_while_its_cards_are_told(monkeypatch) -> None:
+    state = _ww_identifying(monkeypatch)
+    die = GAME.view(state, None)["die"]
+    assert (die["side"], die["face"], die["pending"]) == ("american", "cde", True)
+    assert die["allowed"] == []
+    image = draw_board(GAME.view(state, None))
+    assert image.height > 0
+
+
+def test_allowed_cards_are_named_with_their_slot_letters(monkeypatch) -> None:
+    state = ww()
+    force_faces(monkeypatch, "ab")
+    act(state, "roll", "british")
+    die = GAME.view(state, None)["die"]
+    assert die["allowed"] == ["A: an unnumbered plain", "B: an unnumbered plain"]
+    assert die["allowed_ids"] == ["k1", "k2"] and die["pending"] is False
+
+
+def test_a_round_without_the_die_replaces_the_last_roll_on_the_display() -> None:
+    state = ftp()
+    known(state, "k1", value=2, event=True, kind="mandatory")
+    state["die"] = {"side": "confederate", "face": "ab", "allowed": []}
+    state["displays"]["union"]["remaining"] = 1
+    act(state, "roll", "union")
+    die = GAME.view(state, None)["die"]
+    assert (die["side"], die["face"], die["allowed_ids"]) == ("union", None, ["k1"])
+
+
+def test_allowed_cards_are_ringed_on_the_display(monkeypatch) -> None:
+    state = ww()
+    force_faces(monkeypatch, "ab")
+    act(state, "roll", "british")
+    image = draw_board(GAME.view(state, None)).convert("RGB")
+    ax, ay = card_corner(0)
+    cx, cy = card_corner(2)
+    assert image.getpixel((ax + CARD_W // 2, ay - 2)) == ALLOWED
+    assert image.getpixel((cx + CARD_W // 2, cy - 2)) != ALLOWED
+
+
+def card_corner(slot_index: int, nth: int = 0) -> tuple[int, int]:
+    x0 = MARGIN + slot_index * SLOT_W + 8
+    return x0, HEADER_H + 8 + SIDE_HEAD_H + 30 + nth * SECOND_OFFSET
+
+
+@pytest.mark.parametrize("playsheet", ["cc_ancients", "cc_samurai", "caesar", "for_the_people"])
+@pytest.mark.parametrize("told", [True, False])
+@pytest.mark.parametrize("value", [None, 3])
+def test_a_cards_value_strip_is_never_cut(playsheet: str, told: bool, value: int | None) -> None:
+    view = GAME.view(session(playsheet), None)
+    label, size = value_label({"told": told, "value": value}, view, CARD_W - 16)
+    assert font(size).getlength(label) <= CARD_W - 16
+    assert fit(label, size, CARD_W - 16) == label
+
+
+def test_a_face_down_second_card_leaves_the_first_card_whole() -> None:
+    state = session("cc_samurai", blue_hand=6, red_hand=5)
+    view = GAME.view(state, None)
+    display = view["displays"]["blue"]
+    assert "A" in display["double"]
+    display["slots"]["A"] = [
+        {"up": True, "told": True, "name": "card #3", "value": None, "kind": "section"},
+        {"up": False},
+    ]
+    image = draw_board(view).convert("RGB")
+    x, y = card_corner(0)
+    # the first card's kind line, near its foot, is on card paper, not under the back
+    assert image.getpixel((x + 100, y + CARD_H - 12)) == (250, 246, 236)
+
+
+def test_samurai_tokens_and_dragon_cards_are_drawn() -> None:
+    state = samurai()
+    before = draw_board(GAME.view(state, None)).tobytes()
+    act(state, "gain_token", "blue")
+    assert draw_board(GAME.view(state, None)).tobytes() != before

@@ -128,7 +128,7 @@ from typing import Any, ClassVar
 
 from rules.core import Game, State, Step, View
 from rules.solo import cards, honor
-from rules.solo.display import SLOTS, all_entries, deck_label, entries
+from rules.solo.display import SLOTS, all_entries, deck_label, entries, face_up, slot_of
 from rules.solo.fate import face_title
 from rules.solo.session import initialise
 from rules.solo.sheets import SHEETS, of
@@ -195,15 +195,7 @@ class SoloSystem(Game):
             }
             for name, deck in state["decks"].items()
         }
-        die = state["die"]
-        last = None
-        if die:
-            last = {
-                "side": die["side"],
-                "face": die["face"],
-                "title": face_title(state, die["face"]) if die["face"] else "",
-                "allowed": [cards.name(state, c) for c in die["allowed"]],
-            }
+        last = _last_die(state)
         return {
             "playsheet": sheet["name"],
             "title": sheet["title"],
@@ -228,6 +220,33 @@ class SoloSystem(Game):
 
     def invariants(self, state: State) -> list[str]:
         return invariants(state)
+
+
+def _last_die(state: State) -> dict[str, Any] | None:
+    """The last Fate Die (or die-less round) as the table sees it. ``allowed`` names each
+    allowed card with its slot letter while it is still on the display; ``allowed_ids``
+    are those of them face up now (to ring them: a card since turned face down, or dealt
+    again, is not named by id); ``pending``: the roll's newly turned cards are still being
+    told, so what it allows is not known yet."""
+    die = state["die"]
+    if not die:
+        return None
+    side = die["side"]
+    up = set(face_up(state, side)) if side in state["displays"] else set()
+    named_cards = []
+    for card in die["allowed"]:
+        slot = slot_of(state, side, card) if card in up else None
+        named_cards.append(
+            f"{slot}: {cards.name(state, card)}" if slot else cards.name(state, card)
+        )
+    return {
+        "side": side,
+        "face": die["face"],
+        "title": face_title(state, die["face"]) if die["face"] else "",
+        "allowed": named_cards,
+        "allowed_ids": [c for c in die["allowed"] if c in up],
+        "pending": bool(die.get("pending")),
+    }
 
 
 def _campaign_face_up(state: State) -> bool | None:

@@ -67,6 +67,7 @@ def begin_round(game: Any, state: State, side: str) -> None:
             "First Central Powers round: no Fate Die; Guns of August is played for its event.",
         )
         ts.update(no_die=True, allowed=["CP1"], only_event=True)
+        show_no_die(state)
         goto(game, state, "choose")
         return
     if sheet["mandatory"] == "before_zero":
@@ -75,6 +76,7 @@ def begin_round(game: Any, state: State, side: str) -> None:
         if mandatory and remaining is not None and remaining <= len(mandatory):
             log(state, f"{who} must play its face-up mandatory card now: no Fate Die.")
             ts.update(no_die=True, allowed=mandatory, only_event=True)
+            show_no_die(state)
             goto(game, state, "choose")
             return
     if (
@@ -90,6 +92,7 @@ def begin_round(game: Any, state: State, side: str) -> None:
         for slot in SLOTS:
             flip_slot(state, side, slot)
         ts.update(no_die=True, every=True)
+        state["die"] = {"side": side, "face": None, "allowed": [], "pending": True}
         settle(game, state, "after_flip")
         return
     roll_die(game, state)
@@ -105,6 +108,8 @@ def roll_die(game: Any, state: State) -> None:
     side = ts["side"]
     face = roll_face(state)
     ts["face"] = face
+    # the display shows this roll at once, even while its turned cards are being told
+    state["die"] = {"side": side, "face": face, "allowed": [], "pending": True}
     log(state, f"Fate Die for {side_name(state, side)}: {face_title(state, face)}.")
     for slot in FLIPS[face]:
         ts["revealed"] += flip_slot(state, side, slot)
@@ -210,11 +215,18 @@ def after_flip(game: Any, state: State) -> None:
             )
         else:
             log(state, f"The Fate Die allows {side_name(state, side)} no card this round.")
+        state["die"] = {"side": side, "face": ts["face"], "allowed": []}
         settle(game, state, "table")
         return
     ts["allowed"] = choices
     state["die"] = {"side": side, "face": ts["face"], "allowed": list(choices)}
     goto(game, state, "choose")
+
+
+def show_no_die(state: State) -> None:
+    """A round played without the Fate Die: the display says so, not the last roll."""
+    ts = state["ts"]
+    state["die"] = {"side": ts["side"], "face": None, "allowed": list(ts["allowed"])}
 
 
 def first_opportunity(state: State, side: str, face: str | None, choices: list[str]) -> list[str]:
