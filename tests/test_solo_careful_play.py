@@ -284,7 +284,7 @@ def test_allowed_cards_are_named_with_their_slot_letters(monkeypatch) -> None:
     force_faces(monkeypatch, "ab")
     act(state, "roll", "british")
     die = GAME.view(state, None)["die"]
-    assert die["allowed"] == ["A: an unnumbered plain", "B: an unnumbered plain"]
+    assert die["allowed"] == ["A: an unnumbered card", "B: an unnumbered card"]
     assert die["allowed_ids"] == ["k1", "k2"] and die["pending"] is False
 
 
