@@ -1,13 +1,18 @@
 """The CDG Solo System: the automated sides' Card Displays, drawn from a view.
 
 One band per automated side: its name, the Max Hand Size and Cards Remaining markers on a
-track, then slots A to E. A slot holding two cards shows both, the second below the first.
+track (and, for C&C Samurai, its Honor & Fortune tokens and Dragon cards), then slots A to
+E. A slot holding two cards shows both whole, the second below the first, so a face-down
+second card never hides the first. The cards the last Fate Die allows are ringed, as on
+the Fate band of the other games (``render.fate``).
 Face-up cards show their number and name, their value (Ops, AP...), whether they carry an
 event and their kind; face-down cards are plain backs, all alike, since the view says
 nothing about them. On sheets where the draw deck sits in slot C, C shows the deck's top.
 Below: each deck's draw, discard and removed counts, and the last Fate Die face with the
-cards it allowed. The header is drawn large enough to read when Discord shows the image
-about 400 pixels wide.
+cards it allowed, by slot letter and name (while the roll's newly turned cards are still
+being told, the face is shown and what it allows is said to be pending). The header is
+drawn large enough to read when Discord shows the image about 400 pixels wide. A card's
+value strip shrinks its type until its words fit whole ("Order count: board").
 """
 
 from __future__ import annotations
@@ -17,13 +22,17 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render.common import COLOURS, Colour, blend, canvas, draw_card_back, fit, font, text, wrap
+from render.fate import ALLOWED
 
 WIDTH = 960
 MARGIN = 20
 SLOT_W = (WIDTH - 2 * MARGIN) // 5
 CARD_W = SLOT_W - 16
 CARD_H = 150
-SECOND_OFFSET = 70
+#: A second card sits wholly below the first (a gap of 10 px).
+SECOND_OFFSET = CARD_H + 10
+#: The sizes a card's value strip is tried at, largest first, until its words fit.
+STRIP_SIZES = (26, 22, 19, 16, 14)
 HEADER_H = 104
 SIDE_HEAD_H = 96
 TRACK_MAX = 8
@@ -65,19 +74,10 @@ def _face_up(
     x0, y0, x1, y1 = box
     draw.rounded_rectangle((x0 + 2, y0 + 3, x1 + 2, y1 + 3), radius=8, fill=COLOURS["shadow"])
     draw.rounded_rectangle(box, radius=8, fill=COLOURS["card"], outline=COLOURS["card_edge"])
-    value = card.get("value")
-    word = str(view.get("value_word") or "Ops")
     strip = 44
     draw.rounded_rectangle((x0, y0, x1, y0 + strip), radius=8, fill=COLOURS["banner"])
     draw.rectangle((x0 + 1, y0 + strip - 8, x1 - 1, y0 + strip), fill=COLOURS["banner"])
-    # C&C order counts depend on the board: the view has no value, and neither do we.
-    if not card.get("told", True):
-        label = f"? {word}"
-    elif value is not None:
-        label = f"{value} {word}"
-    else:
-        label = f"{word.capitalize()}: board" if view.get("board_values") else f"No {word}"
-    size = 26 if font(26).getlength(label) <= x1 - x0 - 16 else 19
+    label, size = value_label(card, view, x1 - x0 - 16)
     text(
         draw,
         (x0 + 8, y0 + strip // 2),
@@ -105,6 +105,27 @@ def _face_up(
         text(draw, (x1 - 8, y0 + strip // 2 + 4), "*", 30, COLOURS["gold"], anchor="rm")
 
 
+def value_label(card: dict[str, Any], view: Any, room: int) -> tuple[str, int]:
+    """A face-up card's value strip and the largest size it fits ``room`` at, whole.
+    C&C order counts depend on the board: the view has no value, and neither do we."""
+    value = card.get("value")
+    word = str(view.get("value_word") or "Ops")
+    if not card.get("told", True):
+        label = f"? {word}"
+    elif value is not None:
+        label = f"{value} {word}"
+    else:
+        label = f"{word.capitalize()}: board" if view.get("board_values") else f"No {word}"
+    size = next((s for s in STRIP_SIZES if font(s).getlength(label) <= room), STRIP_SIZES[-1])
+    return label, size
+
+
+def _ring(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int]) -> None:
+    """The ring of a card the last Fate Die allows (the Fate band's colour)."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle((x0 - 4, y0 - 4, x1 + 4, y1 + 4), radius=10, outline=ALLOWED, width=4)
+
+
 def _track(draw: ImageDraw.ImageDraw, x: int, y: int, display: dict[str, Any]) -> None:
     """Boxes 0..8: Cards Remaining filled in gold, Max Hand Size framed in red."""
     remaining, most = display.get("remaining"), display.get("max_hand")
@@ -130,11 +151,15 @@ def _draw_display(
     most, remaining = display.get("max_hand"), display.get("remaining")
     markers = f"Max Hand Size {most}"
     markers += f" · Cards Remaining {remaining}" if remaining is not None else ""
+    markers += _honor_words(view, display)
     text(draw, (MARGIN, y + 52), markers, 24)
     if remaining is not None:
         _track(draw, WIDTH - MARGIN - (TRACK_MAX + 1) * 34, y + 56, display)
     top = y + SIDE_HEAD_H
     double = set(display.get("double") or [])
+    die = view.get("die") or {}
+    mine = die.get("side") == display.get("side_id")
+    ringed = set(die.get("allowed_ids") or []) if mine else set()
     for index, slot in enumerate(SLOTS):
         x0 = MARGIN + index * SLOT_W + 8
         label = f"{slot} (two cards)" if slot in double else slot
@@ -152,6 +177,8 @@ def _draw_display(
             box = (x0, cy, x0 + CARD_W, cy + CARD_H)
             if card.get("up"):
                 _face_up(draw, box, card, view)
+                if card.get("card") in ringed:
+                    _ring(draw, box)
             else:
                 draw_card_back(draw, box, accent, label="face down")
             cy += SECOND_OFFSET
@@ -160,6 +187,33 @@ def _draw_display(
         names = ", ".join(str(c.get("name") or "a card") for c in aside)
         text(draw, (MARGIN, y + height - 38), fit(f"Set aside: {names}", 20, WIDTH - 40), 20)
     return y + height
+
+
+def _honor_words(view: dict[str, Any], display: dict[str, Any]) -> str:
+    """C&C Samurai: the side's Honor & Fortune tokens and Dragon cards, after its markers."""
+    counts = view.get("honor")
+    side = display.get("side_id")
+    if not counts or side not in counts["tokens"]:
+        return ""
+    return f" · Honor & Fortune {counts['tokens'][side]} · Dragon cards {counts['dragons'][side]}"
+
+
+def _die_lines(view: dict[str, Any]) -> list[tuple[str, int]]:
+    """The last Fate Die face and what it allows, by slot and name."""
+    die = view.get("die")
+    if not die:
+        return [("The Fate Die has not been rolled yet.", 20)]
+    allowed = ", ".join(str(a) for a in die.get("allowed") or []) or "no card"
+    if die.get("pending"):
+        allowed = "known once the newly turned cards are told"
+    if not die.get("face"):
+        return [(fit(f"Playable without the Fate Die: {allowed}", 20, WIDTH - 40), 20)]
+    side = ((view.get("displays") or {}).get(die.get("side")) or {}).get("name")
+    rows = [(f"Last Fate Die{f' ({side})' if side else ''}: {die['title']}", 24)]
+    lead = "Allows" if die.get("pending") or not die.get("allowed_ids") else "Allows (ringed)"
+    for row in wrap(f"{lead}: {allowed}", 20, WIDTH - 2 * MARGIN, 3):
+        rows.append((row, 20))
+    return rows
 
 
 def _footer_lines(view: dict[str, Any]) -> list[tuple[str, int]]:
@@ -174,18 +228,10 @@ def _footer_lines(view: dict[str, Any]) -> list[tuple[str, int]]:
         if top and top.get("name"):
             line += f" · discard top {top['name']}"
         rows.append((line, 20))
-    die = view.get("die")
-    if die and die.get("face"):
-        side = ((view.get("displays") or {}).get(die.get("side")) or {}).get("name")
-        rows.append((f"Last Fate Die{f' ({side})' if side else ''}: {die['title']}", 24))
-        allowed = ", ".join(str(a) for a in die.get("allowed") or []) or "no card"
-        for row in wrap(f"Allows: {allowed}", 20, WIDTH - 2 * MARGIN, 3):
-            rows.append((row, 20))
-    elif die:
-        allowed = ", ".join(str(a) for a in die.get("allowed") or []) or "no card"
-        rows.append((fit(f"Playable without the Fate Die: {allowed}", 20, WIDTH - 40), 20))
-    else:
-        rows.append(("The Fate Die has not been rolled yet.", 20))
+    counts = view.get("honor")
+    if counts:
+        rows.append((f"Dragon deck: {counts['draw']} to draw · {counts['discard']} discarded", 20))
+    rows += _die_lines(view)
     removable = any(
         card.get("removed_after_event")
         for display in (view.get("displays") or {}).values()
@@ -225,8 +271,9 @@ def draw_board(view: dict[str, Any]) -> Image.Image:
         sub = "CDG Solo System" + (f" · {scenario}" if scenario else "")
     text(draw, (MARGIN, 64), fit(sub, 30, WIDTH - 2 * MARGIN), 30, COLOURS["gold"])
     y = HEADER_H + 8
-    for index, display in enumerate(displays):
-        y = _draw_display(draw, y, display, view, ACCENTS[index % len(ACCENTS)])
+    for index, (side, display) in enumerate((view.get("displays") or {}).items()):
+        shown = {**display, "side_id": side}
+        y = _draw_display(draw, y, shown, view, ACCENTS[index % len(ACCENTS)])
     y += 12
     for row, size in footer:
         text(draw, (MARGIN, y), fit(row, size, WIDTH - 2 * MARGIN), size)

@@ -46,6 +46,7 @@ CONFIGS = [
     ("paths_of_glory", {"side": "allied_powers"}),
     ("washingtons_war", {"deck_size": 20}),  # small deck: empty-deck paths get played
     ("caesar", {"deck_size": 24}),
+    ("caesar", {"side": "rome"}),  # one display: Rome's Winter Campaign comes up
     ("illusions_of_glory", {"deck_size": 20}),
     ("cc_ancients", {"scenario": "lake_trasimenus"}),
     ("cc_ancients", {"scenario": "hellespont", "red_hand": 7}),
@@ -139,7 +140,9 @@ def test_fuzz_reaches_every_playsheet_procedure() -> None:
         "commitment",
         "offensive",
         "across",
-        "tokens",
+        "gain_token",
+        "draw_dragon",
+        "play_dragon",
         "random_discard",
         "unplayable",
         "senate",

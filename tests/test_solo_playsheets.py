@@ -206,13 +206,13 @@ def test_caesar_reaction_check_by_fate_die_slot(monkeypatch, number, die, played
 def test_caesar_discard_unwanted_surprise_draws_a_face_up_replacement(monkeypatch) -> None:
     state = caesar()
     known(state, "k1", value=0, event=True, kind="surprise")
-    to_top(state, "k70")
-    known(state, "k70", value=3, event=True)
+    to_top(state, "k50")
+    known(state, "k50", value=3, event=True)
     force_faces(monkeypatch, "ab")
     act(state, "roll", "gaul")
     act(state, "drop_surprise", "k1")
-    assert slot(state, "gaul", "A") == [("k70", True)]
-    assert "k70" in actions(state)["played"]
+    assert slot(state, "gaul", "A") == [("k50", True)]
+    assert "k50" in actions(state)["played"]
 
 
 def test_caesar_senate_outraged_exchanges_then_any_face_up_card(monkeypatch) -> None:
@@ -713,15 +713,15 @@ def test_samurai_tedorigawa_oda_shrinks_without_three_units_across(monkeypatch) 
 
 def test_samurai_end_of_turn_honor_choices() -> None:
     state = ccs()
+    act(state, "gain_token", "red")
     act(state, "end_of_turn", "red")
-    act(state, "tokens", 1)
-    assert "gains 2" in state["log"][-1]
-    act(state, "dragon_discard", "no")
+    assert "gains 2" in state["log"][-1], "1 token held: it takes 2 without asking"
+    assert state["step"] == "table", "no Dragon card held: nothing to discard"
     act(state, "end_of_turn", "red")
-    act(state, "tokens", 3)
     act(state, "reward", "dragon")
     act(state, "dragon_discard", "yes")
     assert state["step"] == "table"
+    assert state["honor"]["tokens"]["red"] == 4 and state["honor"]["dragons"]["red"] == 0
 
 
 def test_caesar_exhausted_deck_card_draw_takes_a_random_face_down_card_of_the_other_side(

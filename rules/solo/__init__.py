@@ -59,13 +59,20 @@ Ambiguities of the text and our rulings:
    the War Status Reshuffle with the new cards) is the player's call (verb commitment).
 12. Caesar's reaction check rolls the Fate Die and fires if the face names the card's
    slot: "event or lowest" names no slot, "C or lowest" names C only. A face-up surprise
-   or reaction card is also playable by the active side whatever the die says.
+   or reaction card is also playable by the active side whatever the die says, but only
+   one the die itself allows (its slot named, or lowest) may be discarded as unwanted
+   (7.5.4: "only ... if the card is playable as a result of the Fate Die roll").
 13. Named card effects (Washington's War random discards, For The People's random
-   removals, Mata Hari) fire when the card is played for its event. For The People's
+   removals, Mata Hari) fire when the card is played for its event. Washington's War's
+   random discards (its "Random Discard" section: the opposing side "must have Cards
+   Remaining") take nothing from a side whose Cards Remaining is 0, whether a named card
+   or the player (verb random_discard) calls them. For The People's
    Emancipation Proclamation (#81) and Foreign Intervention (#82) become mandatory only
    when their conditions hold: the player says so (verb mandatory, offered while either
-   is face up), and from then on they count as mandatory cards. Red River Campaign (#14)
-   is always mandatory on the Union display.
+   is face up), and from then on they count as mandatory cards. #81 is then a "First
+   Opportunity Mandatory Card" (its "Mandatory Cards" section): a face naming its slot
+   allows it alone, for its event; "event or lowest" names no slot (as in ruling 12).
+   Red River Campaign (#14) is always mandatory on the Union display.
 14. Reaction cards (For The People) are checked when the player says their requirements
    hold (verb reaction); 1-3 plays them. Battle (Washington's War) and combat (Paths /
    Illusions) cards: played combat cards do not move Cards Remaining (they are not the
@@ -74,14 +81,21 @@ Ambiguities of the text and our rulings:
    reshuffles every strategy card and deals the displays again.
 16. Samurai seppuku / command tent: with no face-up card the chart picks among all cards.
    If the slot that stops being double holds only one card, nothing moves and the display
-   simply holds one card fewer. Dragon cards and tokens are not tracked (log only).
+   simply holds one card fewer. Dragon cards and Honor & Fortune tokens are counted
+   (``honor.py``): per side the tokens and Dragon cards held, and the Dragon deck's draw
+   and discards, reshuffled with the "Shogun" reshuffle or when a draw finds it empty.
+   The end of turn gives a side holding 2 tokens or fewer its 2 tokens without asking
+   (End of Turn section); a scenario's starting counts are the player's to enter.
 17. Illusions of Glory: the set-aside offensive may be played on an Allied round of turns
    1-2 (it moves Cards Remaining, being that round's card) and is removed at the start of
    turn 3. The set-aside 4 Ops card refills the first slot the Central Powers empty.
 18. Games without a card list: cards are anonymous tokens until turned face up; the player
    then gives the card number (or none), and, if the number is new, its value, event and
    kind. Numbered facts are remembered per deck; a token shuffled back is anonymous again.
-   The default deck size (110) is a placeholder: set ``deck_size`` or import a list.
+   Each deck holds the game's real number of cards (``deck_size`` in the playsheet data,
+   with its source), so card numbers run up to it (For The People's #130) and decks run
+   out when the game's do (Caesar's turns 3 and 6). The ``deck_size`` option (0: the
+   game's own) overrides it; an imported list sets it to the list's length.
 19. C&C unplayable results: "no card can be played" is the player's call (verb
    unplayable); five face-up unplayable cards start the slot-A search.
 20. Caesar, exhausted deck: when a Surprise or Reaction card makes its side draw (verb
@@ -113,8 +127,8 @@ from collections import Counter
 from typing import Any, ClassVar
 
 from rules.core import Game, State, Step, View
-from rules.solo import cards
-from rules.solo.display import SLOTS, all_entries, deck_label, entries
+from rules.solo import cards, honor
+from rules.solo.display import SLOTS, all_entries, deck_label, entries, face_up, slot_of
 from rules.solo.fate import face_title
 from rules.solo.session import initialise
 from rules.solo.sheets import SHEETS, of
@@ -134,7 +148,7 @@ class SoloSystem(Game):
         "playsheet": "paths_of_glory",
         "side": "",
         "scenario": "",
-        "deck_size": 110,
+        "deck_size": 0,
         "card_list": "",
         "eight_card_hands": False,
         "guns_of_august": False,
@@ -181,15 +195,7 @@ class SoloSystem(Game):
             }
             for name, deck in state["decks"].items()
         }
-        die = state["die"]
-        last = None
-        if die:
-            last = {
-                "side": die["side"],
-                "face": die["face"],
-                "title": face_title(state, die["face"]) if die["face"] else "",
-                "allowed": [cards.name(state, c) for c in die["allowed"]],
-            }
+        last = _last_die(state)
         return {
             "playsheet": sheet["name"],
             "title": sheet["title"],
@@ -202,6 +208,7 @@ class SoloSystem(Game):
             "decks": decks,
             "die": last,
             "war_status": dict(state["war_status"]) if sheet.get("war_status_reshuffle") else {},
+            "honor": honor.view(state),
             "campaign_face_up": _campaign_face_up(state),
         }
 
@@ -213,6 +220,33 @@ class SoloSystem(Game):
 
     def invariants(self, state: State) -> list[str]:
         return invariants(state)
+
+
+def _last_die(state: State) -> dict[str, Any] | None:
+    """The last Fate Die (or die-less round) as the table sees it. ``allowed`` names each
+    allowed card with its slot letter while it is still on the display; ``allowed_ids``
+    are those of them face up now (to ring them: a card since turned face down, or dealt
+    again, is not named by id); ``pending``: the roll's newly turned cards are still being
+    told, so what it allows is not known yet."""
+    die = state["die"]
+    if not die:
+        return None
+    side = die["side"]
+    up = set(face_up(state, side)) if side in state["displays"] else set()
+    named_cards = []
+    for card in die["allowed"]:
+        slot = slot_of(state, side, card) if card in up else None
+        named_cards.append(
+            f"{slot}: {cards.name(state, card)}" if slot else cards.name(state, card)
+        )
+    return {
+        "side": side,
+        "face": die["face"],
+        "title": face_title(state, die["face"]) if die["face"] else "",
+        "allowed": named_cards,
+        "allowed_ids": [c for c in die["allowed"] if c in up],
+        "pending": bool(die.get("pending")),
+    }
 
 
 def _campaign_face_up(state: State) -> bool | None:

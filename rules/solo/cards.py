@@ -97,7 +97,10 @@ def name(state: State, card: str) -> str:
         return f"#{known['number']} {known['name']}" if known.get("number") else str(known["name"])
     if known.get("number") is not None:
         return f"card #{known['number']}"
-    return f"an unnumbered {known.get('kind') or 'card'}"
+    kind = str(known.get("kind") or "plain")
+    if kind == "plain":
+        return "an unnumbered card"
+    return f"an unnumbered {kind.replace('_', ' ')} card"
 
 
 _TRUE = {"1", "yes", "y", "true", "t", "x"}

@@ -29,7 +29,6 @@ PREFERRED = (
     "kind",
     "playable",
     "across",
-    "tokens",
     "reward",
     "dragon_discard",
     "done",

@@ -53,8 +53,10 @@ def initialise(game: Any, state: State) -> None:
     if scenario_name and scenario_name not in scenarios:
         known = ", ".join(scenarios) or "none"
         raise IllegalAction(f"{data['title']} has no scenario {scenario_name!r} (known: {known}).")
-    if not 10 <= options["deck_size"] <= 400:
-        raise IllegalAction("The deck size must be between 10 and 400 cards.")
+    if options["deck_size"] and not 10 <= options["deck_size"] <= 400:
+        raise IllegalAction(
+            "The deck size must be between 10 and 400 cards (or 0 for the game's own size)."
+        )
     scenario: dict[str, Any] = scenarios.get(scenario_name, {})
     state["scenario"] = scenario_name
     state["side_names"] = {**data["side_names"], **scenario.get("sides", {})}
@@ -141,13 +143,23 @@ def _decks(state: State, data: dict[str, Any]) -> None:
             }
         else:
             listed = state["library"].get(deck, {})
-            size = len(listed) if listed else int(state["options"]["deck_size"])
+            size = len(listed) if listed else deck_size(state, data, deck)
             prefix = "k" if deck == "shared" else _token_prefix(deck)
             entry["prefix"] = prefix
             entry["size"] = size
             entry["draw"] = [f"{prefix}{n}" for n in range(1, size + 1)]
         shuffle(state, entry["draw"])
         state["decks"][deck] = entry
+
+
+def deck_size(state: State, data: dict[str, Any], deck: str) -> int:
+    """How many cards a deck of tokens holds: the ``deck_size`` option when given, else the
+    game's real card count from the playsheet data (per side for dual decks)."""
+    chosen = int(state["options"]["deck_size"])
+    if chosen:
+        return chosen
+    size = data["deck_size"]
+    return int(size[deck] if isinstance(size, dict) else size)
 
 
 def _set_aside_guns_of_august(state: State, data: dict[str, Any]) -> bool:
@@ -280,9 +292,18 @@ def cards_remaining_down(state: State, side: str) -> None:
 def random_discard(state: State, side: str, *, pool: str = "up") -> tuple[str | None, str | None]:
     """Discard one card of ``side`` picked by the Random Card Selection chart, slide its
     Cards Remaining one toward zero and refill face down. With no face-up card the marker
-    still slides (Washington's War). Returns (card, the slot it left)."""
-    card = random_face_up(state, side, pool)
+    still slides (Washington's War). Where the playsheet says the side must have Cards
+    Remaining (Washington's War), a side at 0 loses nothing. Returns (card, the slot it
+    left)."""
     who = side_name(state, side)
+    if (
+        of(state).get("random_discard_needs_remaining")
+        and state["displays"][side]["remaining"] == 0
+    ):
+        # Washington's War, random discards: the side must have Cards Remaining.
+        log(state, f"{who} has no Cards Remaining: no card is discarded.")
+        return None, None
+    card = random_face_up(state, side, pool)
     if card is None:
         if state["displays"][side]["remaining"] is None:
             log(state, f"{who} has no face-up card to discard.")

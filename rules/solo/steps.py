@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import Actions, Arg, State, Step, goto, heading, log, roll
-from rules.solo import cards
+from rules.solo import cards, honor
 from rules.solo.display import (
     SLOTS,
     all_entries,
@@ -29,6 +29,7 @@ from rules.solo.display import (
     take,
 )
 from rules.solo.fate import LETTERS, face_title
+from rules.solo.fate import allowed as die_allowed
 from rules.solo.session import (
     RESUME,
     cards_remaining_down,
@@ -78,6 +79,16 @@ def reaction_cards(state: State) -> list[str]:
         for key in keys:
             out += [c for c in _named_face_up(state, side, key) if c not in out]
     return out
+
+
+def card_words(state: State, side: str, card: str) -> str:
+    """A card as a button names it: its slot letter and its name."""
+    slot = slot_of(state, side, card)
+    return f"{slot}: {cards.name(state, card)}" if slot else cards.name(state, card)
+
+
+def yes_no(arg: Arg, yes: str, no: str) -> str:
+    return yes if arg == "yes" else no
 
 
 def kind_cards(state: State, side: str, kind: str) -> list[str]:
@@ -136,6 +147,8 @@ class Table(SoloStep):
         if sheet.get("seppuku"):
             acts["seppuku"] = [s for s in displays if state["hands"][s] > 1]
             acts["end_of_turn"] = list(displays)
+        if honor.tracked(state):
+            acts.update(honor_actions(state))
         if state["scenario"] == "hellespont":
             acts["leader_lost"] = [s for s in sheet["sides"] if state["hands"][s] > 1]
         if sheet.get("war_status_reshuffle"):
@@ -159,6 +172,10 @@ class Table(SoloStep):
             "end_of_turn": "End of turn for {}",
             "leader_lost": "{} loses a leader",
             "commitment": "{} raises its war commitment",
+            "gain_token": "{} gains an Honor & Fortune token",
+            "spend_token": "{} spends an Honor & Fortune token",
+            "draw_dragon": "{} draws a Dragon card",
+            "play_dragon": "{} plays a Dragon card",
         }
         if verb in names and isinstance(arg, str):
             return names[verb].format(side_name(state, arg))
@@ -208,6 +225,8 @@ class Table(SoloStep):
 
     def on_reshuffle(self, game: Any, state: State, role: str, arg: Arg) -> None:
         do_reshuffle(state, str(arg))
+        if honor.tracked(state):
+            honor.shuffle_dragons(state)  # "Shogun": the Dragon deck too
         settle(game, state, "table")
 
     def on_random_discard(self, game: Any, state: State, role: str, arg: Arg) -> None:
@@ -324,8 +343,24 @@ class Table(SoloStep):
         settle(game, state, "table")
 
     def on_end_of_turn(self, game: Any, state: State, role: str, arg: Arg) -> None:
-        state["flow"] = {"side": str(arg), "stage": "tokens"}
-        goto(game, state, "honor")
+        side = str(arg)
+        state["flow"] = {"side": side, "stage": "reward"}
+        if honor.honor(state)["tokens"][side] <= 2:
+            honor.gain_tokens(state, side, 2)  # "2 or fewer": it takes the tokens
+            state["flow"]["stage"] = "dragon"
+        honor_next(game, state)
+
+    def on_gain_token(self, game: Any, state: State, role: str, arg: Arg) -> None:
+        honor.gain_tokens(state, str(arg), 1)
+
+    def on_spend_token(self, game: Any, state: State, role: str, arg: Arg) -> None:
+        honor.spend_token(state, str(arg))
+
+    def on_draw_dragon(self, game: Any, state: State, role: str, arg: Arg) -> None:
+        honor.draw_dragon(state, str(arg))
+
+    def on_play_dragon(self, game: Any, state: State, role: str, arg: Arg) -> None:
+        honor.play_dragon(state, str(arg))
 
     def on_leader_lost(self, game: Any, state: State, role: str, arg: Arg) -> None:
         side = str(arg)
@@ -357,6 +392,37 @@ class Table(SoloStep):
         )
 
 
+def honor_actions(state: State) -> Actions:
+    """Samurai: what the player may tell about tokens and Dragon cards."""
+    counts = honor.honor(state) if state.get("honor") else None
+    sides: list[int | str] = list(state["displays"])
+    tokens = counts["tokens"] if counts else {}
+    dragons = counts["dragons"] if counts else {}
+    return {
+        "gain_token": sides,
+        "spend_token": [s for s in sides if tokens.get(s, 0) > 0],
+        "draw_dragon": sides,
+        "play_dragon": [s for s in sides if dragons.get(s, 0) > 0],
+    }
+
+
+def honor_next(game: Any, state: State) -> None:
+    """End of turn, after the reward: ask about discarding a Dragon card for a token when
+    the side played none this turn and holds one; then back to the table."""
+    flow = state["flow"]
+    side = flow["side"]
+    counts = honor.honor(state)
+    if flow["stage"] == "reward":
+        goto(game, state, "honor")
+        return
+    if flow["stage"] == "dragon" and not counts["played"][side] and counts["dragons"][side]:
+        goto(game, state, "honor")
+        return
+    counts["played"][side] = False  # a new turn begins for the side
+    state["flow"] = None
+    settle(game, state, "table")
+
+
 def _named_face_up_anyside(state: State, side: str, key: str) -> list[str]:
     if side not in state["displays"]:
         return []
@@ -371,6 +437,9 @@ class FlipOne(SoloStep):
 
     def actions(self, game: Any, state: State, role: str) -> Actions:
         return {"flip": list(face_down_slots(state, state["ts"]["side"]))}
+
+    def label(self, game: Any, state: State, role: str, verb: str, arg: Arg) -> str:
+        return f"Turn the face-down card in slot {arg}"
 
     def on_flip(self, game: Any, state: State, role: str, arg: Arg) -> None:
         ts = state["ts"]
@@ -434,6 +503,8 @@ class Identify(SoloStep):
             return "Yes, it has an event" if arg == "yes" else "No event"
         if verb == "kind":
             return str(arg).replace("_", " ").capitalize()
+        if verb == "value":
+            return f"{arg} {of(state)['value_word']}"
         return str(arg)
 
     def on_number(self, game: Any, state: State, role: str, arg: Arg) -> None:
@@ -526,10 +597,11 @@ class Choose(SoloStep):
                 ]
                 if ops:
                     acts["exchange"] = ops
-        if sheet["name"] == "caesar" and not ts.get("surprise_dropped"):
-            dropped: list[int | str] = [
-                c for c in ts["allowed"] if cards.kind(state, c) == "surprise"
-            ]
+        if sheet["name"] == "caesar" and ts["face"] and not ts.get("surprise_dropped"):
+            # 7.5.4: only a Surprise card the die itself made playable, not one playable
+            # whatever the die says (ruling 12).
+            by_die = die_allowed(state, side, ts["face"])
+            dropped: list[int | str] = [c for c in by_die if cards.kind(state, c) == "surprise"]
             if dropped:
                 acts["drop_surprise"] = dropped
         if (
@@ -596,8 +668,9 @@ class Choose(SoloStep):
             ts["allowed"].append(event)
 
     def on_drop_surprise(self, game: Any, state: State, role: str, arg: Arg) -> None:
-        """Caesar 7.5.4: an unwanted face-up Surprise card the die allows is discarded and
-        replaced face up; the replacement may be played at once."""
+        """Caesar 7.5.4: an unwanted face-up Surprise card the Fate Die made playable (its
+        slot is one the face names, or it is the lowest card) is discarded and replaced
+        face up; the replacement may be played at once."""
         ts = state["ts"]
         side = ts["side"]
         card = str(arg)
@@ -665,6 +738,9 @@ class Search(SoloStep):
     def actions(self, game: Any, state: State, role: str) -> Actions:
         return {"playable": YES_NO}
 
+    def label(self, game: Any, state: State, role: str, verb: str, arg: Arg) -> str:
+        return yes_no(arg, "Yes: it is played", "No: discard it and draw the next")
+
     def on_playable(self, game: Any, state: State, role: str, arg: Arg) -> None:
         ts = state["ts"]
         side = ts["side"]
@@ -712,6 +788,9 @@ class River(SoloStep):
 
     def actions(self, game: Any, state: State, role: str) -> Actions:
         return {"across": YES_NO}
+
+    def label(self, game: Any, state: State, role: str, verb: str, arg: Arg) -> str:
+        return yes_no(arg, "Yes, 3 or more Oda units are across", "No, fewer than 3")
 
     def on_across(self, game: Any, state: State, role: str, arg: Arg) -> None:
         if arg == "yes":
@@ -761,6 +840,18 @@ class Battle(SoloStep):
             if combat:
                 acts["combat"] = combat
         return acts
+
+    def label(self, game: Any, state: State, role: str, verb: str, arg: Arg) -> str:
+        side = self._side(state)
+        who = side_name(state, side)
+        if verb == "done":
+            return f"{who} plays no more cards" if arg is None else "Done"
+        words = card_words(state, side, str(arg))
+        return {
+            "battle": f"{who} plays {words} in the battle",
+            "discard": f"{who} discards {words} for +1",
+            "combat": f"{who} plays {words} as a Combat card",
+        }.get(verb, words)
 
     def _lift(self, state: State, card: str) -> str:
         side = self._side(state)
@@ -836,6 +927,12 @@ class DrawPhase(SoloStep):
             acts["discard"] = combat
         return acts
 
+    def label(self, game: Any, state: State, role: str, verb: str, arg: Arg) -> str:
+        side = self._side(state)
+        if verb == "done":
+            return f"Done discarding: reset the {side_name(state, side)} display"
+        return f"Discard {card_words(state, side, str(arg))}"
+
     def on_discard(self, game: Any, state: State, role: str, arg: Arg) -> None:
         side = self._side(state)
         take(state, side, str(arg))
@@ -857,48 +954,50 @@ class DrawPhase(SoloStep):
 
 
 class Honor(SoloStep):
-    """Samurai, end of turn: Dragon card or Honor & Fortune tokens."""
+    """Samurai, end of turn: a Dragon card or 2 Honor & Fortune tokens (the side takes the
+    tokens while it holds 2 or fewer), then perhaps a Dragon card discarded for a token."""
 
     def prompt(self, game: Any, state: State, role: str) -> str:
         flow = state["flow"]
         side = side_name(state, flow["side"])
-        return {
-            "tokens": f"How many Honor & Fortune tokens does {side} hold (3 means 3 or more)?",
-            "reward": f"{side} draws a Dragon card or gains 2 tokens: your choice.",
-            "dragon": f"If {side} played no Dragon card this turn, does it discard one "
-            "for a token?",
-        }[flow["stage"]]
+        counts = honor.honor(state)
+        if flow["stage"] == "reward":
+            held = counts["tokens"][flow["side"]]
+            return (
+                f"{side} holds {held} Honor & Fortune tokens: it draws a Dragon card or "
+                "gains 2 tokens, your choice."
+            )
+        held = counts["dragons"][flow["side"]]
+        return (
+            f"{side} played no Dragon card this turn: does it discard one of its {held} "
+            "for a token?"
+        )
 
     def actions(self, game: Any, state: State, role: str) -> Actions:
-        stage = state["flow"]["stage"]
-        if stage == "tokens":
-            return {"tokens": [0, 1, 2, 3]}
-        if stage == "reward":
+        if state["flow"]["stage"] == "reward":
             return {"reward": ["dragon", "tokens"]}
         return {"dragon_discard": YES_NO}
 
-    def on_tokens(self, game: Any, state: State, role: str, arg: Arg) -> None:
-        flow = state["flow"]
-        if isinstance(arg, int) and arg <= 2:
-            log(state, f"{side_name(state, flow['side'])} gains 2 Honor & Fortune tokens.")
-            flow["stage"] = "dragon"
-        else:
-            flow["stage"] = "reward"
+    def label(self, game: Any, state: State, role: str, verb: str, arg: Arg) -> str:
+        if verb == "reward":
+            return "Draw a Dragon card" if arg == "dragon" else "Gain 2 Honor & Fortune tokens"
+        return yes_no(arg, "Yes, discard a Dragon card for a token", "No, keep its Dragon cards")
 
     def on_reward(self, game: Any, state: State, role: str, arg: Arg) -> None:
         flow = state["flow"]
-        what = "draws a Dragon card" if arg == "dragon" else "gains 2 Honor & Fortune tokens"
-        log(state, f"{side_name(state, flow['side'])} {what}.")
+        if arg == "dragon":
+            honor.draw_dragon(state, flow["side"])
+        else:
+            honor.gain_tokens(state, flow["side"], 2)
         flow["stage"] = "dragon"
+        honor_next(game, state)
 
     def on_dragon_discard(self, game: Any, state: State, role: str, arg: Arg) -> None:
+        flow = state["flow"]
         if arg == "yes":
-            log(
-                state,
-                f"{side_name(state, state['flow']['side'])} discards a Dragon card for a token.",
-            )
-        state["flow"] = None
-        settle(game, state, "table")
+            honor.discard_dragon_for_token(state, flow["side"])
+        flow["stage"] = "done"
+        honor_next(game, state)
 
 
 STEPS: dict[str, Step] = {

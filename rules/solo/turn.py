@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import State, goto, log
-from rules.solo import cards
+from rules.solo import cards, honor
 from rules.solo.display import (
     SLOTS,
     all_entries,
@@ -23,7 +23,7 @@ from rules.solo.display import (
     slot_of,
     take,
 )
-from rules.solo.fate import FLIPS, allowed, face_title, roll_face
+from rules.solo.fate import FLIPS, LETTERS, allowed, face_title, roll_face
 from rules.solo.session import (
     cards_remaining_down,
     flip_whole_display,
@@ -67,6 +67,7 @@ def begin_round(game: Any, state: State, side: str) -> None:
             "First Central Powers round: no Fate Die; Guns of August is played for its event.",
         )
         ts.update(no_die=True, allowed=["CP1"], only_event=True)
+        show_no_die(state)
         goto(game, state, "choose")
         return
     if sheet["mandatory"] == "before_zero":
@@ -75,6 +76,7 @@ def begin_round(game: Any, state: State, side: str) -> None:
         if mandatory and remaining is not None and remaining <= len(mandatory):
             log(state, f"{who} must play its face-up mandatory card now: no Fate Die.")
             ts.update(no_die=True, allowed=mandatory, only_event=True)
+            show_no_die(state)
             goto(game, state, "choose")
             return
     if (
@@ -90,6 +92,7 @@ def begin_round(game: Any, state: State, side: str) -> None:
         for slot in SLOTS:
             flip_slot(state, side, slot)
         ts.update(no_die=True, every=True)
+        state["die"] = {"side": side, "face": None, "allowed": [], "pending": True}
         settle(game, state, "after_flip")
         return
     roll_die(game, state)
@@ -105,6 +108,8 @@ def roll_die(game: Any, state: State) -> None:
     side = ts["side"]
     face = roll_face(state)
     ts["face"] = face
+    # the display shows this roll at once, even while its turned cards are being told
+    state["die"] = {"side": side, "face": face, "allowed": [], "pending": True}
     log(state, f"Fate Die for {side_name(state, side)}: {face_title(state, face)}.")
     for slot in FLIPS[face]:
         ts["revealed"] += flip_slot(state, side, slot)
@@ -175,6 +180,15 @@ def after_flip(game: Any, state: State) -> None:
             return
     ts["revealed"] = []
     choices = compute_allowed(state)
+    forced = first_opportunity(state, side, ts["face"], choices)
+    if forced:
+        choices = forced[:1]
+        ts["only_event"] = True
+        log(
+            state,
+            f"{cards.name(state, forced[0])} is a first-opportunity mandatory card in a slot "
+            "the Fate Die names: it must be played for its event now.",
+        )
     if (
         ts["face"]
         and sheet["surprise_only_reroll"]
@@ -201,11 +215,35 @@ def after_flip(game: Any, state: State) -> None:
             )
         else:
             log(state, f"The Fate Die allows {side_name(state, side)} no card this round.")
+        state["die"] = {"side": side, "face": ts["face"], "allowed": []}
         settle(game, state, "table")
         return
     ts["allowed"] = choices
     state["die"] = {"side": side, "face": ts["face"], "allowed": list(choices)}
     goto(game, state, "choose")
+
+
+def show_no_die(state: State) -> None:
+    """A round played without the Fate Die: the display says so, not the last roll."""
+    ts = state["ts"]
+    state["die"] = {"side": ts["side"], "face": None, "allowed": list(ts["allowed"])}
+
+
+def first_opportunity(state: State, side: str, face: str | None, choices: list[str]) -> list[str]:
+    """For The People, Emancipation Proclamation (#81) once its conditions hold (ruling 13):
+    a "First Opportunity Mandatory Card" that "must be played in any round when its slot
+    appears" in the Fate Die result. Only a face naming lettered slots names its slot
+    (ruling 12's reading: "event or lowest" names none)."""
+    if not face:
+        return []
+    numbers = named(of(state), "first_opportunity")
+    return [
+        c
+        for c in choices
+        if cards.number(state, c) in numbers
+        and _is_mandatory(state, c, side)
+        and slot_of(state, side, c) in LETTERS[face]
+    ]
 
 
 def compute_allowed(state: State) -> list[str]:
@@ -282,8 +320,8 @@ def finish_refill(game: Any, state: State) -> None:
     facing = sheet["faces"][ts["face"]]["refill"] if ts["face"] else "down"
     if cards.kind(state, card) == "order_one_unit":
         facing = "up"
-        if sheet["name"] == "cc_samurai":
-            log(state, "Order One Unit: also draw a Dragon card and place it face up.")
+        if honor.tracked(state):
+            honor.draw_dragon(state, side)  # Order One Unit: a Dragon card, face up
     aside = state["displays"][side]["aside"]
     four_ops = [e for e in aside if e["card"] == "four_ops"]
     if four_ops and slot != "C":
