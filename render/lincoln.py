@@ -648,11 +648,17 @@ def _last_battle(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int
     totals = last.get("totals") or {}
     losses = last.get("losses") or {}
     fill = SIDE.get(str(winner), COLOURS["muted"])
-    bx = tag(draw, (RIGHT_X0 + 4, y + 12), f"{_name(winner)} won", 15, fill)[2] + 8
+    fought = _was_fought(last)
+    result = f"{_name(winner)} won" if fought else f"{_name(winner)} took it"
+    bx = tag(draw, (RIGHT_X0 + 4, y + 12), result, 15, fill)[2] + 8
     score = " - ".join(f"{_name(r)} {totals.get(r, 0)}" for r in ROLES if r in totals)
+    if not fought:
+        score = f"no battle: {_name(_other(attacker))} withdrew"
     text(draw, (bx, y + 12), fit(score, 14, RIGHT_X1 - bx), 14, COLOURS["ink"], "lm")
     y += 28
     lost = ", ".join(f"{_name(r)} {losses.get(r, 0)}" for r in ROLES if r in losses)
+    if not fought:
+        lost = "none"
     europe = int(last.get("europe") or 0)
     moved = (
         f"Europe {abs(europe)} toward {'the Confederacy' if europe > 0 else 'the Union'}"
@@ -673,6 +679,19 @@ def _last_battle(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int
             text(draw, (RIGHT_X0 + 6, y), row, 12, COLOURS["muted"])
             y += 15
     return y + 6
+
+
+def _was_fought(last: dict[str, Any]) -> bool:
+    """Whether the last battle was fought: not when the defender withdrew, which has no
+    totals or losses to show ("Union won · Union 0 - Confederate 0" said nothing true;
+    issue 24, item 20). A state saved before ``fought`` was kept says so in its text."""
+    if "fought" in last:
+        return bool(last["fought"])
+    return "withdrew" not in str(last.get("text") or "")
+
+
+def _other(role: Any) -> str:
+    return next((r for r in ROLES if r != role), "")
 
 
 def _outcome(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
