@@ -4,7 +4,10 @@ Each game names its module here (``Game.renderer``), which exposes
 ``draw_board(view) -> PIL.Image.Image`` and ``draw_hand(view) -> PIL.Image.Image | None``,
 and may expose ``draw_choices(view) -> PIL.Image.Image | None`` (the board with the places
 the role's prompt offers marked; None when the prompt is not about the board); this
-package turns those into PNG bytes.
+package turns those into PNG bytes. A renderer may also expose
+``draw_closeup(view) -> PIL.Image.Image | None``: a phone-sized close-up (400 px wide) of
+what the decision is about, to send beside the full board, whose names a phone shows a
+third of their size (``render.closeup``; issue 24, item 21).
 Because only views come in, an image can show nothing a view would not.
 """
 
@@ -117,5 +120,14 @@ def choices_png(game_name: str, view: dict[str, Any]) -> bytes | None:
     """The board with the role's choices marked, when its prompt is about places on the
     board; None otherwise (or when the game's renderer draws no such board)."""
     draw = getattr(_module(game_name), "draw_choices", None)
+    image = draw(view) if draw is not None else None
+    return None if image is None else _png(image, game_name)
+
+
+def closeup_png(game_name: str, view: dict[str, Any]) -> bytes | None:
+    """A phone-sized close-up of what the view's decision is about (the battle, the
+    ringed choices, a track, the Fate Die's display), to send beside the full board; None
+    when the game's renderer draws none or the decision is about nothing on the board."""
+    draw = getattr(_module(game_name), "draw_closeup", None)
     image = draw(view) if draw is not None else None
     return None if image is None else _png(image, game_name)

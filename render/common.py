@@ -280,11 +280,30 @@ def headline(
         x += text_width(part, size) + 12
     room = width - 16 - (x + 16)
     if status and room > 60:
-        # A long status ("Waiting for Unionist and Secessionist.") steps down a size or
-        # two before it is cut short; the smallest still reads at a third of the size.
-        small = next((s for s in STATUS_SIZES if text_width(status, s) <= room), STATUS_SIZES[-1])
-        line = fit(status, small, room)
-        text(draw, (width - 16, h // 2), line, small, COLOURS["paper"], "rm")
+        small, rows = status_lines(status, room)
+        top = h // 2 - (len(rows) - 1) * (small + 2) // 2
+        for number, row in enumerate(rows):
+            text(draw, (width - 16, top + number * (small + 2)), row, small, COLOURS["paper"], "rm")
+
+
+#: The sizes a status too long for one line is tried at on two lines (the band is 64 px).
+STATUS_TWO_LINE_SIZES = (24, 22, 20)
+
+
+def status_lines(status: str, room: int) -> tuple[int, list[str]]:
+    """The headline's status as (size, lines) in ``room`` pixels: one line at the first
+    of ``STATUS_SIZES`` it fits; else two lines, so that a game-over status ("Unionist
+    won: tied on VP; controls Fort Sumter") is read whole instead of cut (issue 24, item
+    20); only a status too long even for two lines is cut short, on its second line."""
+    for size in STATUS_SIZES:
+        if text_width(status, size) <= room:
+            return size, [status]
+    for size in STATUS_TWO_LINE_SIZES:
+        rows = wrap(status, size, room)
+        if len(rows) <= 2 and all(text_width(r, size) <= room for r in rows):
+            return size, rows
+    size = STATUS_TWO_LINE_SIZES[-1]
+    return size, [fit(r, size, room) for r in wrap(status, size, room, 2)]
 
 
 def offered_places(view: dict[str, Any], known: Any) -> list[str]:

@@ -16,6 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from render.closeup import closeup, fate_parts
 from render.common import (
     COLOURS,
     HEADLINE_H,
@@ -130,6 +131,29 @@ def draw_choices(view: dict[str, Any]) -> Image.Image | None:
         x0, y0, x1, y1 = boxes[space]
         draw.rounded_rectangle((x0 - 3, y0 - 3, x1 + 3, y1 + 3), radius=8, outline=CHOICE, width=5)
     return image
+
+
+#: The Crisis Tracks with the bonus boxes between them, as drawn by ``_tracks``.
+TRACKS_BOX: Box = (6, TOP, 318, BOTTOM)
+
+
+def closeup_parts(view: dict[str, Any]) -> list[Box]:
+    """What a decision is about, as boxes on the board (``render.closeup``): the ringed
+    spaces; else the Fate Die's display when a side is run by the die; else the Crisis
+    Tracks (unreadable on a phone on the full board: issue 24, item 21). The tracks are
+    as tall as the board, so they do not share a close-up with the display."""
+    boxes = space_boxes(view)
+    spaces = [boxes[s] for s in choice_spaces(view)]
+    if spaces:
+        return [(x0 - 8, y0 - 8, x1 + 8, y1 + 8) for x0, y0, x1, y1 in spaces]
+    return fate_parts(view, HEIGHT, WIDTH) or [TRACKS_BOX]
+
+
+def draw_closeup(view: dict[str, Any]) -> Image.Image | None:
+    """A phone-sized close-up of what the decision is about (``render.closeup``), to send
+    beside the full board."""
+    board = draw_choices(view) or draw_board(view)
+    return closeup(board, closeup_parts(view))
 
 
 # ------------------------------------------------------------------ header / footer
@@ -689,4 +713,4 @@ def draw_hand(view: dict[str, Any]) -> Image.Image | None:
     return hand_image(view)
 
 
-__all__ = ["draw_board", "draw_hand"]
+__all__ = ["closeup_parts", "draw_board", "draw_choices", "draw_closeup", "draw_hand"]

@@ -40,6 +40,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from render.closeup import closeup, fate_parts
 from render.common import (
     COLOURS,
     HEADLINE_H,
@@ -198,6 +199,11 @@ def _attach(box: Box, loc: dict[str, Any], half: int, towards: tuple[int, int]) 
 
 def draw_board(view: dict[str, Any]) -> Image.Image:
     """The public board (see the module docstring for what is where)."""
+    return _board(view)[0]
+
+
+def _board(view: dict[str, Any]) -> tuple[Image.Image, tuple[int, int] | None]:
+    """The board, and where (top, bottom) the current battle's panel was drawn."""
     image = canvas(WIDTH, HEIGHT + band_height(view))
     draw = ImageDraw.Draw(image)
     _header(draw, view)
@@ -208,15 +214,17 @@ def draw_board(view: dict[str, Any]) -> Image.Image:
     y = _flags_line(draw, view, y)
     if view.get("outcome"):
         y = _outcome(draw, view, y)
+    panel = None
     if view.get("battle"):
-        y = _battle(draw, view, y)
+        top, y = y, _battle(draw, view, y)
+        panel = (top, y)
     if view.get("last_battle"):
         y = _last_battle(draw, view, y)
     _legend(draw, MAP_Y0 + MAP_H)
     _tracks(draw, view)
     _footer(draw, view)
     draw_fate_band(draw, HEIGHT, WIDTH, view, NAMES, SIDE, _display_card)
-    return image
+    return image, panel
 
 
 def _display_card(draw: ImageDraw.ImageDraw, box: Box, card: dict[str, Any]) -> None:
@@ -278,12 +286,53 @@ def draw_choices(view: dict[str, Any]) -> Image.Image | None:
     if not chosen:
         return None
     image = draw_board(view)
-    draw = ImageDraw.Draw(image)
+    _ring(ImageDraw.Draw(image), view, chosen)
+    return image
+
+
+def _ring(draw: ImageDraw.ImageDraw, view: dict[str, Any], chosen: list[str]) -> None:
     boxes = location_boxes(view)
     for loc in chosen:
         x0, y0, x1, y1 = boxes[loc]
         draw.rounded_rectangle((x0 - 6, y0 - 6, x1 + 6, y1 + 6), radius=8, outline=CHOICE, width=5)
-    return image
+
+
+#: How many ringed locations a close-up shows (the first in the prompt's order): more
+#: would be drawn too small to read on a phone; the full board beside it has them all.
+CLOSEUP_CHOICES = 8
+
+
+def closeup_parts(view: dict[str, Any]) -> list[Box]:
+    """What a decision is about, as boxes on the board (``render.closeup``): the battle
+    (its location and its panel), else the ringed choices; and the Fate Die's display."""
+    return _parts(view, _board(view)[1] if view.get("battle") else None)
+
+
+def _parts(view: dict[str, Any], panel: tuple[int, int] | None) -> list[Box]:
+    boxes = location_boxes(view)
+    parts: list[Box] = []
+    battle = view.get("battle") or {}
+    if battle.get("location") in boxes:
+        x0, y0, x1, y1 = boxes[battle["location"]]
+        parts.append((x0 - 12, y0 - 12, x1 + 12, y1 + 12))
+        if panel is not None:
+            parts.append((RIGHT_X0 - 4, panel[0] - 4, RIGHT_X1 + 4, panel[1]))
+    else:
+        for loc in choice_locations(view)[:CLOSEUP_CHOICES]:
+            x0, y0, x1, y1 = boxes[loc]
+            parts.append((x0 - 12, y0 - 12, x1 + 12, y1 + 12))
+    return parts + fate_parts(view, HEIGHT, WIDTH)
+
+
+def draw_closeup(view: dict[str, Any]) -> Image.Image | None:
+    """A phone-sized close-up of what the decision is about (``render.closeup``), to send
+    beside the full board; None when the decision is about nothing on the board."""
+    image, panel = _board(view)
+    parts = _parts(view, panel)
+    if not parts:
+        return None
+    _ring(ImageDraw.Draw(image), view, choice_locations(view))
+    return closeup(image, parts)
 
 
 def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
@@ -648,11 +697,17 @@ def _last_battle(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int
     totals = last.get("totals") or {}
     losses = last.get("losses") or {}
     fill = SIDE.get(str(winner), COLOURS["muted"])
-    bx = tag(draw, (RIGHT_X0 + 4, y + 12), f"{_name(winner)} won", 15, fill)[2] + 8
+    fought = _was_fought(last)
+    result = f"{_name(winner)} won" if fought else f"{_name(winner)} took it"
+    bx = tag(draw, (RIGHT_X0 + 4, y + 12), result, 15, fill)[2] + 8
     score = " - ".join(f"{_name(r)} {totals.get(r, 0)}" for r in ROLES if r in totals)
+    if not fought:
+        score = f"no battle: {_name(_other(attacker))} withdrew"
     text(draw, (bx, y + 12), fit(score, 14, RIGHT_X1 - bx), 14, COLOURS["ink"], "lm")
     y += 28
     lost = ", ".join(f"{_name(r)} {losses.get(r, 0)}" for r in ROLES if r in losses)
+    if not fought:
+        lost = "none"
     europe = int(last.get("europe") or 0)
     moved = (
         f"Europe {abs(europe)} toward {'the Confederacy' if europe > 0 else 'the Union'}"
@@ -673,6 +728,19 @@ def _last_battle(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int
             text(draw, (RIGHT_X0 + 6, y), row, 12, COLOURS["muted"])
             y += 15
     return y + 6
+
+
+def _was_fought(last: dict[str, Any]) -> bool:
+    """Whether the last battle was fought: not when the defender withdrew, which has no
+    totals or losses to show ("Union won · Union 0 - Confederate 0" said nothing true;
+    issue 24, item 20). A state saved before ``fought`` was kept says so in its text."""
+    if "fought" in last:
+        return bool(last["fought"])
+    return "withdrew" not in str(last.get("text") or "")
+
+
+def _other(role: Any) -> str:
+    return next((r for r in ROLES if r != role), "")
 
 
 def _outcome(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
@@ -906,4 +974,4 @@ def draw_hand(view: dict[str, Any]) -> Image.Image | None:
     return image
 
 
-__all__ = ["draw_board", "draw_choices", "draw_hand"]
+__all__ = ["closeup_parts", "draw_board", "draw_choices", "draw_closeup", "draw_hand"]

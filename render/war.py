@@ -354,7 +354,10 @@ def _hand_card(
         value=_value_label(card),
         accent=blend(accent, COLOURS["gold"], 0.45) if is_event else accent,
         kind=kind,
-        body=card["text"] + (" As a reinforcement it counts 0." if is_event else ""),
+        body=card["text"],
+        # Said in the note, which is never cut short as a long event's body is (issue 24,
+        # item 20): an Event placed as a reinforcement is ignored (rule 4 note).
+        note="reinforcement: counts 0" if is_event else "",
         strip=STRIP,
     )
 

@@ -6,7 +6,8 @@ multi-choice verbs, their ``repeats`` and ``done_implied`` (issue 9), and the vi
 ``known_state``, the Fate Die's ``fate`` display and option (issue 12); a value play's prompt no
 longer says "one at a time, then Done" (front ends pick several spaces at once and send
 the Done). In War, an Event that enters a column late says it is ignored and counts 0
-(it used to read only "(event)"). ``as_old`` rewrites a
+(it used to read only "(event)"), and so does one drawn or placed as a reinforcement
+(issue 24). ``as_old`` rewrites a
 document of today in the old wording and without the new keys, so everything else of it
 must match the old record exactly.
 """
@@ -28,7 +29,7 @@ _OLD_WORDING = [
         re.compile(r"more, in any spaces, several in one if you like \("),
         "more, one at a time, then Done (",
     ),
-    (re.compile(r" \(event: ignored, counts 0\) on the "), " (event) on the "),
+    (re.compile(r" \(event: ignored, counts 0\)"), " (event)"),
 ]
 
 #: Keys views gained after the fixtures were frozen (``known_state``: issue 12, the state

@@ -236,3 +236,16 @@ def test_a_prompt_about_places_shows_the_board_with_exactly_its_choices_ringed()
         assert (ring == CHOICE) == (space in offered), space
     data = choices_png("fort_sumter", view)
     assert data is not None and data.startswith(b"\x89PNG")
+
+
+def test_the_game_over_headline_is_not_cut_short() -> None:
+    """Issue 24, item 20: "Unionist won: tied on VP; controls Fort Sumter" was cut to
+    "...controls Fort Su..." in the top band. Its last word must reach the image: a
+    status differing only there draws a different band."""
+    view = GAME.view(STAGES["game over"], None)
+    view["outcome"] = {"winner": "unionist", "reason": "tied on VP; controls Fort Sumter"}
+    view["score"] = {"unionist": 10, "secessionist": 10}
+    tied = dict(view, status="Unionist won: tied on VP; controls Fort Sumter")
+    other = dict(view, status="Unionist won: tied on VP; controls Fort Sumtex")
+    band = (0, 0, 1200, 64)
+    assert draw_board(tied).crop(band).tobytes() != draw_board(other).crop(band).tobytes()

@@ -885,3 +885,46 @@ def test_boards_and_hands_draw_through_a_whole_engine_game() -> None:
         state = game.act(state, role, *choose(game, game.view(state, role)))
         steps += 1
     assert steps > 20
+
+
+def _drawn_text(monkeypatch: pytest.MonkeyPatch, view: dict[str, Any]) -> list[str]:
+    """Every line of text ``draw_board`` draws for ``view``."""
+    import render.lincoln
+    import render.lincoln_parts
+
+    seen: list[str] = []
+    for module in (render.lincoln, render.lincoln_parts):
+        original = module.text
+
+        def record(draw: Any, xy: Any, content: str, *args: Any, _o: Any = original) -> None:
+            seen.append(content)
+            _o(draw, xy, content, *args)
+
+        monkeypatch.setattr(module, "text", record)
+    board(view)
+    return seen
+
+
+@pytest.mark.parametrize("kept", [True, False])
+def test_a_withdrawal_is_not_drawn_as_a_battle_won_0_to_0(
+    monkeypatch: pytest.MonkeyPatch, kept: bool
+) -> None:
+    """Issue 24, item 20: after the defender withdrew, the last battle box read "Union
+    won · Union 0 - Confederate 0". It must say the defender withdrew, with no score (also
+    for a state saved before the view said whether the battle was fought: ``kept``)."""
+    view = public("midgame")
+    view["last_battle"] = {
+        "location": view["last_battle"]["location"],
+        "attacker": "union",
+        "winner": "union",
+        "totals": {"union": 0, "confederate": 0},
+        "losses": {"union": 0, "confederate": 0},
+        "europe": 0,
+        "text": "Confederate withdrew; Union takes the half.",
+        "cards": {"union": None, "confederate": None},
+    }
+    if kept:
+        view["last_battle"]["fought"] = False
+    drawn = " | ".join(_drawn_text(monkeypatch, view))
+    assert "Union 0 - Confederate 0" not in drawn and "Union won" not in drawn
+    assert "Confederate withdrew" in drawn

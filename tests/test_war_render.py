@@ -120,3 +120,52 @@ def test_face_down_placements_are_drawn_as_a_count() -> None:
     names |= {p["card"]["name"] for p in GAME.view(state, "union")["placements"]}
     text = repr(view)
     assert not any(name in text for name in names)
+
+
+def _texts(monkeypatch: pytest.MonkeyPatch, draw: Any, view: dict[str, Any]) -> str:
+    """All the text ``draw(view)`` puts on its image, joined."""
+    from PIL import ImageDraw
+
+    import render.war
+
+    seen: list[str] = []
+    original_text, original_draw = render.war.text, ImageDraw.ImageDraw.text
+
+    def through_common(d: Any, xy: Any, content: str, *args: Any) -> None:
+        seen.append(content)
+        original_text(d, xy, content, *args)
+
+    def through_pillow(self: Any, xy: Any, content: Any, *args: Any, **kwargs: Any) -> None:
+        seen.append(str(content))
+        original_draw(self, xy, content, *args, **kwargs)
+
+    monkeypatch.setattr(render.war, "text", through_common)
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", through_pillow)
+    draw(view)
+    return " | ".join(seen)
+
+
+def test_an_event_reinforcement_in_hand_says_it_counts_0(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 24, item 20: the hand image appended "counts 0" to an Event's text, where a
+    long text cut it off. Every Event in hand says so, however long its text."""
+    from render.war import draw_hand
+    from rules.war.cards import cards
+
+    for card in (c for c in cards().values() if c.is_event):
+        view = {"role": card.side, "battle": 2, "hand": [card.facts()], "placements": []}
+        assert "counts 0" in _texts(monkeypatch, draw_hand, view), card.name
+
+
+def test_placing_an_event_reinforcement_says_it_counts_0() -> None:
+    """Issue 24, item 20: the draw line and the placement buttons named an Event as
+    "(event)" only; placed as a reinforcement it is ignored and counts 0 (rule 4 note)."""
+    state = _play(7, lambda s: s["step"] == "position")
+    from rules.war.cards import cards
+
+    event = next(c.id for c in cards().values() if c.is_event and c.side == "union")
+    state["sides"]["union"]["hand"][0] = event
+    view = GAME.view(state, "union")
+    labels = list(view["labels"]["place"].values())
+    name = cards()[event].name
+    assert all("counts 0" in label for label in labels if name in label)
+    assert any(name in label for label in labels)

@@ -50,6 +50,29 @@ def result_line(rules_game: rules.Game | None, outcome: dict[str, Any]) -> str:
     return f"Game over: {head}" + (f" ({reason})." if reason else ".")
 
 
+#: The most of the final turn's lines an end post carries: War's last post was a wall of
+#: 3,943 characters on a phone (every battle the automated side fought alone), while the
+#: result is what the table wants to read (issue 24, item 20).
+END_POST_LINES = 8
+END_POST_CHARS = 700
+
+
+def end_lines(lines: list[str]) -> list[str]:
+    """The last lines of the final turn that fit an end post, with a first line saying
+    how many earlier ones are in ``/game log`` when some were left out."""
+    kept: list[str] = []
+    size = 0
+    for line in reversed(lines):
+        if len(kept) == END_POST_LINES or (kept and size + len(line) + 1 > END_POST_CHARS):
+            break
+        kept.append(line)
+        size += len(line) + 1
+    left_out = len(lines) - len(kept)
+    if left_out:
+        kept.append(f"({left_out} earlier lines of the last turn: /game log)")
+    return kept[::-1]
+
+
 def turn_post(
     rules_game: rules.Game,
     game_name: str,
@@ -67,6 +90,7 @@ def turn_post(
     if outcome is not None:
         kind = "end"
         headline = result_line(rules_game, outcome)
+        new_lines = end_lines(new_lines)
     else:
         kind = "start" if start else "turn"
         names = " and ".join(role_name(rules_game, r) for r in active_now)

@@ -27,5 +27,18 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else (many or word + 's')}"
 
 
+#: Words starting with a vowel letter that are said with a consonant ("a Union card",
+#: "a European army"); any other vowel start takes "an" ("an American card").
+_CONSONANT_SOUNDS = ("uni", "use", "usu", "uti", "eu", "one")
+
+
+def a_or_an(word: str) -> str:
+    """``word`` with its indefinite article, as a person would say it: side names are
+    written into sentences ("A American card" read wrong; issue 24, item 20)."""
+    lower = word.lower()
+    vowel = lower[:1] in ("a", "e", "i", "o", "u") and not lower.startswith(_CONSONANT_SOUNDS)
+    return f"{'an' if vowel else 'a'} {word}"
+
+
 def private_log(state: State, role: str, text: str) -> None:
     state["private_log"].setdefault(role, []).append(text)

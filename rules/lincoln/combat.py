@@ -580,6 +580,7 @@ class BattleEnd(Step):
             "location": location,
             "attacker": attacker,
             "winner": winner,
+            "fought": fought,  # False: the defender withdrew (no totals, no losses)
             "totals": dict(battle["totals"] or {attacker: 0, defender: 0}),
             "losses": dict(battle["lost"]),
             "europe": moved if winner == "confederate" else -moved,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import Actions, Arg, State, Step, goto, heading, log, roll
+from rules.core.log import a_or_an
 from rules.solo import cards, honor
 from rules.solo.display import (
     SLOTS,
@@ -468,7 +469,8 @@ class Identify(SoloStep):
         where = slot_of(state, _owner(state, state["asking"]["card"]), state["asking"]["card"])
         place = f"slot {where}" if where else "beside the display"
         return {
-            "number": f"A {side} card is face up in {place}: which card number is it?",
+            "number": f"{a_or_an(side)[0].upper()}{a_or_an(side)[1:]} card is face up in "
+            f"{place}: which card number is it?",
             "value": f"What is its {of(state)['value_word']} value?",
             "event": "Does it have an event you could play?",
             "kind": "What kind of card is it?",

@@ -40,11 +40,11 @@ from rules.war.battle import (
     COLUMNS,
     DESCRIPTIONS,
     EVENTS,
+    LATE_DESCRIPTIONS,
     PLAYS_ANOTHER,
     SIDE_NAMES,
     alive,
     column_total,
-    describe,
     draw,
     opponent,
     play_late,
@@ -135,7 +135,7 @@ class DrawReinforcements(Step):
                 here["hand"].append(cid)
             here["committed"] = not here["hand"]
             if here["hand"]:
-                drawn = ", ".join(map(DESCRIPTIONS.__getitem__, here["hand"]))
+                drawn = ", ".join(map(LATE_DESCRIPTIONS.__getitem__, here["hand"]))
                 private_log(state, role, f"Battle {state['battle']}: you draw {drawn}.")
         goto(game, state, "position")
 
@@ -189,7 +189,9 @@ class PositionReinforcements(Step):
     def prompt(self, game: Game, state: State, role: str) -> str:
         here = side(state, role)
         opening = f"Battle {state['battle']}. Your columns: {standing(state, role)}."
-        placed = "; ".join(f"{describe(cid)} on the {column}" for column, cid in here["placed"])
+        placed = "; ".join(
+            f"{LATE_DESCRIPTIONS[cid]} on the {column}" for column, cid in here["placed"]
+        )
         if not here["hand"]:
             return f"{opening} Placed face down: {placed}. Commit them with done (or undo)."
         count = len(here["hand"])
@@ -208,7 +210,8 @@ class PositionReinforcements(Step):
         if verb == "done":
             return "Commit reinforcements"
         column, cid = str(arg).split(":", 1)
-        return f"{describe(cid)} → {COLUMN_LABELS[column]}"
+        # An Event placed here counts 0 (rule 4 note): the button says so (issue 24, item 20).
+        return f"{LATE_DESCRIPTIONS[cid]} → {COLUMN_LABELS[column]}"
 
     def on_place(self, game: Game, state: State, role: str, arg: Arg) -> None:
         column, cid = str(arg).split(":", 1)
