@@ -1,4 +1,5 @@
-"""Rules engines: pure, synchronous, deterministic. See DESIGN.md for the contract.
+"""Rules engines: pure, synchronous, deterministic. The contract every game keeps is
+described in docs/architecture.md ("The rules contract").
 
 >>> from rules import get_game
 >>> game = get_game("war")

@@ -1,5 +1,5 @@
 """A small JSON-Schema checker for Discord's OpenAPI description
-(``shared/reference/discord-openapi.json``): enough of the keywords (type, enum, const,
+(``fixtures/reference/discord-openapi.json.gz``): enough of the keywords (type, enum, const,
 lengths, item counts, required, properties, items, oneOf/anyOf/allOf, $ref) to tell
 whether a payload the bot sent is one Discord accepts."""
 
@@ -11,9 +11,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-#: Discord's published OpenAPI description, as the project's shared reference holds it
-#: (``shared/reference/discord-openapi.json``), kept here gzipped so that every checkout
-#: (CI's included) checks payloads against the same document.
+#: Discord's published OpenAPI description of its HTTP API, kept here gzipped so that every
+#: checkout (CI's included) checks payloads against the same document.
 SPEC = Path(__file__).resolve().parent / "fixtures" / "reference" / "discord-openapi.json.gz"
 
 _TYPES = {

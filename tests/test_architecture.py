@@ -74,3 +74,34 @@ def test_arrows_only_go_down(package: str, forbidden: tuple[str, ...]) -> None:
         m for m in imports_of(package) if any(m == f or m.startswith(f + ".") for f in forbidden)
     )
     assert bad == [], f"{package} imports {bad}"
+
+
+def repo_texts() -> list[Path]:
+    kept = ("bot", "rules", "render", "tests", "bench", "docs", ".ci")
+    found = [ROOT / "README.md", ROOT / "pyproject.toml", ROOT / "Dockerfile"]
+    for folder in kept:
+        found += [
+            p
+            for p in (ROOT / folder).rglob("*")
+            if p.is_file() and p.suffix in {".py", ".md", ".toml", ".json", ".sql", ""}
+        ]
+    return found
+
+
+def test_the_repo_cites_nothing_that_lives_outside_it() -> None:
+    """A reader of a clean checkout must find everything a file points at: no design
+    notes or rule texts from the workspace around the repository."""
+    outside = re.compile(r"DESIGN\.md|\.\./shared/|shared/seeds|shared/reference")
+    this_file = Path(__file__).resolve()
+    citing = [
+        str(p.relative_to(ROOT))
+        for p in repo_texts()
+        if p.resolve() != this_file and outside.search(p.read_text(errors="replace"))
+    ]
+    assert citing == []
+
+
+def test_the_architecture_page_describes_the_rules_contract() -> None:
+    section = DOC[DOC.index("## The rules contract") :]
+    for name in ("setup", "view", "act", "active_roles", "outcome", "IllegalAction"):
+        assert name in section, name

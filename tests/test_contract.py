@@ -1,4 +1,4 @@
-"""Generic tests: every registered game keeps the rules contract of DESIGN.md.
+"""Generic tests: every registered game keeps the rules contract (docs/architecture.md).
 
 They know nothing about any one game; a new game is covered the moment it is registered.
 """

@@ -187,9 +187,9 @@ def test_view_shows_face_up_facts_and_marker_values() -> None:
 
 
 def test_the_paths_of_glory_cards_match_the_shared_reference_list() -> None:
-    """rules/solo/data holds the 130 cards of ``shared/reference/paths_of_glory_cards.json``
-    in the engine's own field names; every fact must agree with the reference."""
-    # The shared reference list, as ``shared/reference`` holds it, kept in the tests.
+    """rules/solo/data holds the 130 cards of the public Paths of Glory card list
+    (``fixtures/reference/paths_of_glory_cards.json``) in the engine's own field names;
+    every fact must agree with the reference."""
     reference = (
         Path(__file__).resolve().parent / "fixtures" / "reference" / "paths_of_glory_cards.json"
     )

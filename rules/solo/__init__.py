@@ -1,8 +1,8 @@
 """The CDG Solo System: a Fate Die assistant for solitaire play of card-driven games.
 
 System: CDG Solo System, playsheets by Stuka Joe, Ken Kuhn, Chris Crane and Shane Avery,
-GMT Games 2022 (``shared/seeds/002_b741ae0d3c38ed66.txt``; facts beyond it in
-``shared/reference/cdg_solo_system.md``). Seven playsheets, kept as data in ``data/``:
+GMT Games 2022 (the playsheets' text; facts beyond it from public descriptions of the
+system). Seven playsheets, kept as data in ``data/``:
 Washington's War, Caesar: Rome vs Gaul, Paths of Glory, Illusions of Glory, For The
 People, Commands & Colors: Ancients, Commands & Colors: Samurai. Two more, designed by
 Dispatch in the same form, run a side of our own Fort Sumter and Lincoln as the Fate Die

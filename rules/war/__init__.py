@@ -1,7 +1,7 @@
 """War Between the States: a Civil War battle card game played like "War" in three columns.
 
 Game: War Between the States, by David and Joe McCord, NewVenture Games, 2016. Edition:
-the rulebook text of 2016 (``shared/seeds/003_bfa68c9ba45a4a7c.txt``), the only source.
+the rulebook text of 2016, the only source.
 No deck list is public, so both 72-card decks are designed by this project
 (``data/decks.json``, marked ``designed_by``). Roles: ``union`` and ``confederate``.
 
