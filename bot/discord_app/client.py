@@ -175,7 +175,12 @@ class DispatchBot(commands.Bot):
         )
         if (components.is_ours(custom_id) or is_solo_id(custom_id)) and on_message:
             return  # a DynamicItem handles it
-        log.warning("unrecognised component %r from %s", custom_id[:100], interaction.user.id)
+        # Its form and game only: a forged or outdated action id ends in a hidden argument.
+        log.warning(
+            "unrecognised component %r from %s",
+            interactions.id_label(custom_id),
+            interaction.user.id,
+        )
         with contextlib.suppress(discord.HTTPException):
             if not interaction.response.is_done():
                 await interaction.response.send_message(NOT_RECOGNISED, ephemeral=True)
