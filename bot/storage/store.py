@@ -381,6 +381,16 @@ class Session:
     async def set_rematch_of(self, game_id: int, previous: int) -> None:
         await self._run("UPDATE games SET rematch_of = ? WHERE id = ?", (previous, game_id))
 
+    # -- a keyed game's secret key, kept apart from the state (migration 0009) ---------
+
+    async def set_game_key(self, game_id: int, key: str) -> None:
+        await self._run("INSERT INTO game_keys (game_id, key) VALUES (?, ?)", (game_id, key))
+
+    async def game_key(self, game_id: int) -> str | None:
+        """Only for the export (after the end, or a moderator's rescue): never shown."""
+        row = await self._one("SELECT key FROM game_keys WHERE game_id = ?", (game_id,))
+        return str(row[0]) if row else None
+
     async def mark_damaged(self, game_id: int, reason: str) -> bool:
         """Record why a game cannot be handled; True when it was healthy until now."""
         rows = await self._all(

@@ -32,7 +32,8 @@ from bot.tables.loading import find_row, info_in, rules_of, rules_or_none, state
 from bot.tables.turn import commit_turn
 from rules.core.rng import new_key
 
-#: The seed column of a game set up from a secret key (the key is in the state).
+#: The seed column of a game set up from a secret key (the key is in the state and in
+#: ``game_keys``).
 NO_SEED = -1
 
 
@@ -114,8 +115,8 @@ async def create_game(store: Store, request: NewGame, *, reminder_hours: float) 
     roles = tuple(game.roles)
     options = dict(request.options or {})
     # No seed chosen: a secret key nobody at the table can guess or work back from the
-    # cards they see (see rules.core.rng). It lives only in the state; the seed column
-    # then holds NO_SEED.
+    # cards they see (see rules.core.rng). It lives in the state and, for a moderator's
+    # rescue export of a damaged state, in ``game_keys``; the seed column holds NO_SEED.
     key: int | str = int(seed) if seed is not None else new_key()
 
     if seat is None:
@@ -167,6 +168,8 @@ async def create_game(store: Store, request: NewGame, *, reminder_hours: float) 
                 hotseat=hotseat,
                 state=state,
             )
+            if seed is None:
+                await db.set_game_key(game_id, str(key))
             if request.rematch_of is not None:
                 await db.set_rematch_of(game_id, request.rematch_of)
             for role, user in seating:
