@@ -6,7 +6,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from bot.config import Config, setup_logging
+from bot.config import Config, ConfigError, setup_logging
 from bot.storage.store import Store, StoreUnavailable
 
 USAGE = """\
@@ -14,7 +14,7 @@ usage: dispatch                 run the Discord bot (needs DISCORD_TOKEN)
        dispatch sandbox [--db PATH] [--out DIR] [--game NAME] [--seed N]
                                 play in the terminal, no Discord needed
 
-exit codes: 0 stopped, 2 usage or no token, 3 the database file cannot be used
+exit codes: 0 stopped, 2 usage, no token or a wrong setting, 3 the database file cannot be used
             (damaged, not a database, read-only, disk full, locked), 4 another
             Dispatch process is already using the database file, 5 Discord
             cannot be reached (no network, DNS, firewall, outage)"""
@@ -39,8 +39,9 @@ def run_discord(config: Config) -> int:
 
     try:
         discord_app.run(config)
-    except discord_app.DiscordUnreachable as exc:
-        # One line, as for a database that cannot be used: no traceback of the DNS lookup.
+    except (discord_app.DiscordUnreachable, discord_app.DevGuildUnusable) as exc:
+        # One line, as for a database that cannot be used: no traceback of the DNS lookup
+        # or of the refused command sync.
         print(f"dispatch: {exc}", file=sys.stderr)
         return exc.exit_code
     return 0
@@ -73,7 +74,11 @@ def main(argv: list[str] | None = None) -> int:
     if args:
         print(f"dispatch: unknown command {args[0]!r}\n{USAGE}", file=sys.stderr)
         return 2
-    config = Config.from_env()
+    try:
+        config = Config.from_env()
+    except ConfigError as exc:
+        print(f"dispatch: {exc}", file=sys.stderr)
+        return exc.exit_code
     if not config.token:
         print(NO_TOKEN, file=sys.stderr)
         return 2

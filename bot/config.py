@@ -12,11 +12,21 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_DB = "dispatch.sqlite3"
+#: A Discord id (a snowflake): a positive number of at most 20 digits.
+SNOWFLAKE = re.compile(r"[0-9]{1,20}")
+
+
+class ConfigError(ValueError):
+    """A setting that cannot be right; ``str()`` is one line for an administrator."""
+
+    #: Exit code of ``python -m bot``, as for a usage error.
+    exit_code = 2
 
 
 @dataclass(frozen=True)
@@ -32,6 +42,11 @@ class Config:
         token = (env.get("DISCORD_TOKEN") or "").strip() or None
         db = (env.get("DISPATCH_DB") or "").strip() or DEFAULT_DB
         guild = (env.get("DISPATCH_DEV_GUILD") or "").strip() or None
+        if guild is not None and not (SNOWFLAKE.fullmatch(guild) and 0 < int(guild) < 2**64):
+            raise ConfigError(
+                f"DISPATCH_DEV_GUILD must be a server id (a number such as "
+                f"123456789012345678), not {guild[:40]!r}; leave it unset to sync globally."
+            )
         level = (env.get("DISPATCH_LOG_LEVEL") or "INFO").strip().upper()
         if not isinstance(logging.getLevelName(level), int):
             level = "INFO"

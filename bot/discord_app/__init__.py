@@ -24,6 +24,21 @@ class DiscordUnreachable(Exception):
         super().__init__(f"Cannot reach Discord: {reason}. Check the network and try again.")
 
 
+class DevGuildUnusable(Exception):
+    """Discord refused to sync the commands to ``DISPATCH_DEV_GUILD`` (the bot is not in
+    that server, or was invited without ``applications.commands``); one line."""
+
+    #: Exit code of ``python -m bot``: a setting to correct, like a usage error.
+    exit_code = 2
+
+    def __init__(self, guild_id: str, reason: str) -> None:
+        super().__init__(
+            f"Cannot sync the commands to DISPATCH_DEV_GUILD {guild_id}: {reason}. Invite "
+            "the bot there with the applications.commands scope (docs/discord.md), or "
+            "unset DISPATCH_DEV_GUILD."
+        )
+
+
 def create_bot(config: Config, **kwargs: Any) -> Any:
     from bot.discord_app.client import DispatchBot
 
@@ -48,8 +63,9 @@ def unreachable_reason(error: BaseException) -> str:
 def run(config: Config) -> None:
     """Start the bot and block until it stops (Ctrl+C).
 
-    Raises ``DiscordUnreachable`` when Discord cannot be reached at start-up, and
-    ``SystemExit`` with a sentence when it refuses the token.
+    Raises ``DiscordUnreachable`` when Discord cannot be reached at start-up,
+    ``DevGuildUnusable`` when the dev guild refuses the commands, and ``SystemExit`` with
+    a sentence when it refuses the token.
     """
     import aiohttp
     import discord
@@ -74,4 +90,4 @@ def run(config: Config) -> None:
         raise DiscordUnreachable(unreachable_reason(error)) from None
 
 
-__all__ = ["DiscordUnreachable", "create_bot", "run"]
+__all__ = ["DevGuildUnusable", "DiscordUnreachable", "create_bot", "run"]

@@ -23,7 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
-from bot.discord_app import checks, components, interactions
+from bot.discord_app import DevGuildUnusable, checks, components, interactions
 from bot.discord_app.cogs import EXTENSIONS
 from bot.discord_app.frontend import DiscordFrontEnd
 from bot.discord_app.solo_components import SOLO_ITEMS, is_solo_id
@@ -138,10 +138,7 @@ class DispatchBot(commands.Bot):
     async def sync_commands(self) -> None:
         guild_id = self.config.dev_guild_id
         if guild_id:
-            guild = discord.Object(id=int(guild_id))
-            self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to dev guild %s", len(synced), guild_id)
+            await self._sync_to_dev_guild(guild_id)
             return
         digest = self.commands_digest()
         marker = self._digest_file()
@@ -152,8 +149,24 @@ class DispatchBot(commands.Bot):
         marker.write_text(digest)
         log.info("synced %d global commands (the command set changed)", len(synced))
 
+    async def _sync_to_dev_guild(self, guild_id: str) -> None:
+        guild = discord.Object(id=int(guild_id))
+        self.tree.copy_global_to(guild=guild)
+        try:
+            synced = await self.tree.sync(guild=guild)
+        except discord.Forbidden:
+            raise DevGuildUnusable(guild_id, "the bot is not in that server") from None
+        except discord.NotFound:
+            raise DevGuildUnusable(guild_id, "Discord knows no such server") from None
+        log.info("synced %d commands to dev guild %s", len(synced), guild_id)
+
     def commands_digest(self) -> str:
-        payload = [c.to_dict(self.tree) for c in self.tree.get_commands()]
+        """The command set and the application it was synced to: a new token for another
+        application on the same database must sync, though the commands are the same."""
+        payload = {
+            "application": str(self.application_id),
+            "commands": [c.to_dict(self.tree) for c in self.tree.get_commands()],
+        }
         text = json.dumps(payload, sort_keys=True, default=str)
         return hashlib.sha256(text.encode()).hexdigest()
 
@@ -175,7 +188,12 @@ class DispatchBot(commands.Bot):
         )
         if (components.is_ours(custom_id) or is_solo_id(custom_id)) and on_message:
             return  # a DynamicItem handles it
-        log.warning("unrecognised component %r from %s", custom_id[:100], interaction.user.id)
+        # Its form and game only: a forged or outdated action id ends in a hidden argument.
+        log.warning(
+            "unrecognised component %r from %s",
+            interactions.id_label(custom_id),
+            interaction.user.id,
+        )
         with contextlib.suppress(discord.HTTPException):
             if not interaction.response.is_done():
                 await interaction.response.send_message(NOT_RECOGNISED, ephemeral=True)

@@ -10,8 +10,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -34,6 +35,25 @@ if TYPE_CHECKING:
 log = logging.getLogger("dispatch.discord")
 
 UNEXPECTED = "Something went wrong on my side; nothing was changed. Please try again."
+#: The move was applied, but the clicked message could not become the next prompt.
+APPLIED_NOT_SHOWN = (
+    "Your move was made, but I could not update this message. "
+    "Use /game hand for your current prompt."
+)
+
+
+_ID_HEAD = re.compile(r"dsp:[a-z]:[0-9]{1,18}")
+
+
+def id_label(custom_id: object) -> str:
+    """What a log line may show of a component's custom id: its form and game id only.
+
+    An action id ends in the action's argument (``dsp:a:1:2:place:left:U48`` names the
+    card played face down), and whoever reads the server log may sit at the table; a
+    forged id may carry anything. So only ``dsp:<form>:<game>`` goes to the log.
+    """
+    known = _ID_HEAD.match(str(custom_id))
+    return known.group(0) if known else "(not a Dispatch id)"
 
 
 def manager_of(interaction: discord.Interaction[Any]) -> GameManager:
@@ -70,10 +90,12 @@ async def report(interaction: discord.Interaction[Any], error: BaseException) ->
     if isinstance(error, errors.DispatchError):
         text = formatting.error_text(error)
     else:
+        custom_id = getattr(interaction.data, "get", lambda _k: None)("custom_id")
         log.error(
             "interaction %s by %s failed",
-            getattr(interaction.data, "get", lambda _k: None)("custom_id")
-            or getattr(interaction.command, "qualified_name", "?"),
+            id_label(custom_id)
+            if custom_id
+            else getattr(interaction.command, "qualified_name", "?"),
             interaction.user.id,
             exc_info=error,
         )
@@ -160,10 +182,44 @@ async def on_action(
         # The player's new prompt and the table post and DMs the action caused are
         # independent: drawn and sent at the same time (images render in worker threads),
         # so the reply does not wait for the board. Both finish before the handler does.
-        await asyncio.gather(
+        outcomes = await asyncio.gather(
             _answer(interaction, result, game_id, uid),
             manager.deliver_due(game_id),
+            return_exceptions=True,
         )
+        await _after_applied(interaction, game_id, verb, outcomes)
+
+
+async def _after_applied(
+    interaction: discord.Interaction[Any], game_id: int, verb: str, outcomes: Sequence[object]
+) -> None:
+    """The move is in the store whatever failed after it: never answer "nothing was
+    changed" then. The log names the verb and the error's kind, never the argument."""
+    failures = [o for o in outcomes if isinstance(o, BaseException)]
+    for failure in failures:
+        if not isinstance(failure, Exception):
+            raise failure  # cancelled (shutting down): not ours to swallow
+    if not failures:
+        return
+    log.warning(
+        "game=%d: %s by %s was applied, but answering it failed: %s",
+        game_id,
+        verb,
+        interaction.user.id,
+        ", ".join(_error_kind(f) for f in failures),
+    )
+    try:
+        await reply(interaction, APPLIED_NOT_SHOWN)
+    except Exception as exc:
+        log.warning(
+            "could not tell %s the move was made: %s", interaction.user.id, _error_kind(exc)
+        )
+
+
+def _error_kind(error: BaseException) -> str:
+    """An error's type and HTTP status, without its text (which may echo a payload)."""
+    status = getattr(error, "status", None)
+    return f"{type(error).__name__}{f' {status}' if status else ''}"
 
 
 async def _answer(

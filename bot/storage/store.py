@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import logging
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -379,6 +381,16 @@ class Session:
     async def set_rematch_of(self, game_id: int, previous: int) -> None:
         await self._run("UPDATE games SET rematch_of = ? WHERE id = ?", (previous, game_id))
 
+    # -- a keyed game's secret key, kept apart from the state (migration 0009) ---------
+
+    async def set_game_key(self, game_id: int, key: str) -> None:
+        await self._run("INSERT INTO game_keys (game_id, key) VALUES (?, ?)", (game_id, key))
+
+    async def game_key(self, game_id: int) -> str | None:
+        """Only for the export (after the end, or a moderator's rescue): never shown."""
+        row = await self._one("SELECT key FROM game_keys WHERE game_id = ?", (game_id,))
+        return str(row[0]) if row else None
+
     async def mark_damaged(self, game_id: int, reason: str) -> bool:
         """Record why a game cannot be handled; True when it was healthy until now."""
         rows = await self._all(
@@ -693,15 +705,9 @@ class Store:
                 path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreUnavailable(path, f"its folder cannot be created ({exc.strerror})") from None
+        # Creates a missing file, readable by the bot's own account only.
         owner = ProcessLock.acquire(path)
         try:
-            if not path.exists():
-                # Every game is in here whole, hidden hands and secret keys included:
-                # a new database is readable by the bot's own account only (SQLite gives
-                # its -wal and -shm files the same permissions). A folder that refuses
-                # the file is reported by the connection just below.
-                with contextlib.suppress(OSError):
-                    path.touch(mode=0o600)
             db = await _connect(path)
         except BaseException:
             owner.release()
@@ -793,6 +799,7 @@ async def _connect(path: Path) -> aiosqlite.Connection:
         # loss may drop the last transactions, never corrupt the file.
         await db.execute("PRAGMA synchronous = NORMAL")
         await migrate(db)
+        await _probe_writing(db)
     except (sqlite3.Error, OSError) as exc:
         await db.close()
         raise StoreUnavailable(path, _why(exc)) from None
@@ -802,12 +809,23 @@ async def _connect(path: Path) -> aiosqlite.Connection:
     return db
 
 
+async def _probe_writing(db: aiosqlite.Connection) -> None:
+    """Take the write lock once and let it go: a database SQLite could only open
+    read-only (its folder or file not writable) fails here, at start, with one line,
+    instead of at every write afterwards."""
+    await db.execute("BEGIN IMMEDIATE")
+    await db.execute("ROLLBACK")
+
+
+READ_ONLY = "it is read-only: Dispatch needs to write to it and to its folder"
+
+
 def _why(exc: BaseException) -> str:
     text = str(exc).lower()
     if "not a database" in text or "malformed" in text or "corrupt" in text:
         return "it is not a Dispatch database, or it is damaged"
     if "readonly" in text or "read-only" in text or "permission" in text:
-        return "it is read-only: Dispatch needs to write to it and to its folder"
+        return READ_ONLY
     if "full" in text:
         return "the disk is full"
     if "locked" in text or "busy" in text:
@@ -843,37 +861,45 @@ class StoreInUse(StoreUnavailable):
 
 
 class ProcessLock:
-    """One Dispatch process per database file: an exclusive lock on ``<file>.lock``.
+    """One Dispatch process per database file: an exclusive ``flock`` on the file itself.
 
-    The operating system drops the lock when the process ends, however it ends, so a
-    crash never leaves a stale lock behind. Within one process the lock is shared by
-    every store on the file (tests restart a manager on the same file).
+    Locking the database file's own inode (not a ``<file>.lock`` beside it) means a hard
+    link to the database under another name, or deleting a lock file while the bot runs,
+    cannot let a second process in. ``flock`` locks are separate from the POSIX byte-range
+    locks SQLite takes on the same file, so the two never interfere. The operating system
+    drops the lock when the process ends, however it ends, so a crash never leaves a stale
+    lock behind. Within one process the lock is shared by every store on the file (tests
+    restart a manager on the same file), whatever name each used.
+
+    Opening the file for writing is also where a read-only database file is found: it
+    cannot be used, and the administrator is told so at start (exit code 3).
     """
 
-    _held: ClassVar[dict[str, tuple[ProcessLock, int]]] = {}
+    _held: ClassVar[dict[tuple[int, int], tuple[ProcessLock, int]]] = {}
 
-    def __init__(self, key: str, handle: Any) -> None:
+    def __init__(self, key: tuple[int, int], fd: int) -> None:
         self.key = key
-        self._handle = handle
+        self._fd = fd
 
     @classmethod
     def acquire(cls, path: Path) -> ProcessLock:
-        key = str(path.resolve())
-        held = cls._held.get(key)
+        known = _file_key(path)
+        held = cls._held.get(known) if known is not None else None
         if held is not None:
-            cls._held[key] = (held[0], held[1] + 1)
+            # Found by name, without opening it: closing a second descriptor of the file
+            # would drop the POSIX locks this process's SQLite connections hold on it.
+            cls._held[held[0].key] = (held[0], held[1] + 1)
             return held[0]
-        try:
-            handle = open(key + ".lock", "a+b")  # noqa: SIM115 - held for the store's life
-        except OSError as exc:
-            raise StoreUnavailable(path, _why(exc)) from None
+        fd = _open_for_writing(path)
+        stat = os.fstat(fd)
+        key = (stat.st_dev, stat.st_ino)
         if fcntl is not None:
             try:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
-                handle.close()
+                os.close(fd)
                 raise StoreInUse(path) from None
-        lock = cls(key, handle)
+        lock = cls(key, fd)
         cls._held[key] = (lock, 1)
         return lock
 
@@ -883,4 +909,28 @@ class ProcessLock:
             self._held[self.key] = (lock, count - 1)
             return
         self._held.pop(self.key, None)
-        self._handle.close()  # closing the file releases the lock
+        os.close(self._fd)  # closing the descriptor releases the lock
+
+
+def _file_key(path: Path) -> tuple[int, int] | None:
+    """The file's identity (device, inode): the same for every name of a hard link."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return (stat.st_dev, stat.st_ino)
+
+
+def _open_for_writing(path: Path) -> int:
+    """The database file opened read-write (created, readable by its owner only, when
+    missing); a file or folder the bot may not write is refused here with one sentence.
+
+    Every game is in here whole, hidden hands and secret keys included, hence 0600
+    (SQLite gives its -wal and -shm files the same permissions).
+    """
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    except OSError as exc:
+        if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            raise StoreUnavailable(path, READ_ONLY) from None
+        raise StoreUnavailable(path, _why(exc)) from None

@@ -15,7 +15,8 @@ worker process by default (``workers="process"``) or a thread (tests, the sandbo
 reads only the bot's own view. There are several worker processes on a machine with the
 cores for them (:func:`default_processes`: one core is left to the bot itself), so bot
 games decide side by side; each game always goes to the same worker, which keeps its
-search tree between the small decisions of a turn. After a change the manager calls
+search tree between the small decisions of a turn; a worker ends by itself when the bot's
+process is gone, however it ended (:func:`watch_parent`). After a change the manager calls
 :meth:`BotSeats.nudge`, which returns at once; the moves are made by a task.
 :meth:`BotSeats.resume` (the manager calls it on start, and the Discord bot's background
 pass every few seconds) makes every move that was due when a previous process stopped,
@@ -37,6 +38,7 @@ import hashlib
 import logging
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -118,6 +120,43 @@ def decide(
         return player.choose(view)
     deadline = time.monotonic() + seconds
     return player.choose(view, should_stop=lambda: time.monotonic() >= deadline)
+
+
+# -- the worker processes ----------------------------------------------------------------
+
+#: How often a worker looks whether the bot's process still runs.
+PARENT_WATCH_S = 0.5
+
+
+def watch_parent(parent: int, interval: float = PARENT_WATCH_S) -> None:
+    """Worker initializer: end this worker as soon as the bot's process is gone.
+
+    A worker waits on a queue whose pipe it holds both ends of, so a bot killed with
+    SIGKILL (no shutdown) left it waiting for good, and with it the resource tracker
+    that a spawned pool starts (it stays while any worker holds its pipe). A daemon
+    thread polls the parent id (reparenting changes it) and ends the process at once:
+    portable, and unlike PR_SET_PDEATHSIG not tied to the thread that started it.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(interval)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="dispatch-parent-watch", daemon=True).start()
+
+
+def new_worker_pool() -> concurrent.futures.ProcessPoolExecutor:
+    """One worker process for decisions, which ends when the bot's process does.
+
+    Spawned, not forked: the parent has threads (the store's) that a fork would copy
+    mid-flight."""
+    return concurrent.futures.ProcessPoolExecutor(
+        max_workers=1,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=watch_parent,
+        initargs=(os.getpid(),),
+    )
 
 
 # -- the seats -------------------------------------------------------------------------
@@ -275,11 +314,7 @@ class BotSeats:
         for attempt in (1, 2):
             pool = self._pools.get(worker)
             if pool is None:
-                # Spawned, not forked: the parent has threads (the store's) that a fork
-                # would copy mid-flight.
-                pool = self._pools[worker] = concurrent.futures.ProcessPoolExecutor(
-                    max_workers=1, mp_context=multiprocessing.get_context("spawn")
-                )
+                pool = self._pools[worker] = new_worker_pool()
             try:
                 return await loop.run_in_executor(pool, decide, *args)
             except concurrent.futures.process.BrokenProcessPool:

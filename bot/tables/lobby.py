@@ -3,11 +3,20 @@
 Seats are fixed once every role is taken: the game then starts at once, in the same
 transaction as the last seat. These functions work inside the caller's transaction (and
 its game lock), except ``create_game``, which opens its own to catch the race for a channel.
+
+Ruling (issue 24, item 28), who the Fate Die may play for: the game option ``fate`` hands
+a side's decisions to the die and lays two of its cards face up on the table, so it may
+only run Dispatch's own side, or a side whose player asked for it: the creator's own
+side, or every side at a hotseat table (the sandbox). Naming another person's side in
+``options`` is refused; a lobby's open side that the die runs can be given to Dispatch,
+never taken by a person. A rematch keeps the die with the same player, who agreed the
+first time (see ``GameManager.rematch``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import secrets
 import sqlite3
@@ -18,11 +27,13 @@ import rules
 from bot import errors
 from bot.delivery.port import GameInfo
 from bot.storage.store import Session, Store
+from bot.tables.bots import is_bot
 from bot.tables.loading import find_row, info_in, rules_of, rules_or_none, state_of
 from bot.tables.turn import commit_turn
 from rules.core.rng import new_key
 
-#: The seed column of a game set up from a secret key (the key is in the state).
+#: The seed column of a game set up from a secret key (the key is in the state and in
+#: ``game_keys``).
 NO_SEED = -1
 
 
@@ -53,6 +64,8 @@ class NewGame:
     rematch_of: int | None = None
     #: The opponent's side is run by the Fate Die (game option ``fate``).
     fate_opponent: bool = False
+    #: The player whose side the ``fate`` option names agreed to it earlier (a rematch).
+    fate_agreed: bool = False
 
 
 def require_fate_playsheet(game: rules.Game) -> None:
@@ -61,6 +74,35 @@ def require_fate_playsheet(game: rules.Game) -> None:
         raise errors.BadOptions(
             f"{game.title} has no Fate Die playsheet (Fort Sumter and Lincoln have one)."
         )
+
+
+FATE_ON_A_PERSON = (
+    "The Fate Die runs only Dispatch's side or your own: {who} did not ask for it to play "
+    "their cards. To play against the Fate Die, choose Dispatch as the opponent with "
+    "style fate."
+)
+
+
+def check_fate_side(
+    options: dict[str, Any], seating: Sequence[tuple[str, str]], request: NewGame
+) -> None:
+    """Refuse a ``fate`` option that names a side another person holds (module ruling)."""
+    fated = options.get("fate")
+    if not fated or request.hotseat or request.fate_agreed:
+        return
+    holder = dict(seating).get(str(fated))
+    if holder is None or holder == request.creator_id or is_bot(holder):
+        return  # an open seat (only Dispatch may take it), yours, or Dispatch's
+    raise errors.BadOptions(FATE_ON_A_PERSON.format(who=f"<@{holder}>"))
+
+
+def fate_side(options_json: str | None) -> str:
+    """The side the Fate Die runs in a stored game ("" for none)."""
+    try:
+        fated = json.loads(options_json or "{}").get("fate")
+    except (ValueError, AttributeError):
+        return ""
+    return str(fated or "")
 
 
 async def create_game(store: Store, request: NewGame, *, reminder_hours: float) -> GameInfo:
@@ -73,8 +115,8 @@ async def create_game(store: Store, request: NewGame, *, reminder_hours: float) 
     roles = tuple(game.roles)
     options = dict(request.options or {})
     # No seed chosen: a secret key nobody at the table can guess or work back from the
-    # cards they see (see rules.core.rng). It lives only in the state; the seed column
-    # then holds NO_SEED.
+    # cards they see (see rules.core.rng). It lives in the state and, for a moderator's
+    # rescue export of a damaged state, in ``game_keys``; the seed column holds NO_SEED.
     key: int | str = int(seed) if seed is not None else new_key()
 
     if seat is None:
@@ -100,6 +142,7 @@ async def create_game(store: Store, request: NewGame, *, reminder_hours: float) 
         if opponent_id is None or len(seating) < 2:
             raise errors.BadOptions("The Fate Die runs the opponent's side: name an opponent.")
         options["fate"] = seating[1][0]
+    check_fate_side(options, seating, request)
 
     try:
         # Set up now, not at start: bad options are refused while the creator is
@@ -125,6 +168,8 @@ async def create_game(store: Store, request: NewGame, *, reminder_hours: float) 
                 hotseat=hotseat,
                 state=state,
             )
+            if seed is None:
+                await db.set_game_key(game_id, str(key))
             if request.rematch_of is not None:
                 await db.set_rematch_of(game_id, request.rematch_of)
             for role, user in seating:
@@ -153,10 +198,13 @@ async def take_seat(
     mine = [s.role for s in seats if s.user_id == user_id]
     if mine and not row.hotseat:
         raise errors.AlreadySeated(mine[0])
+    fated = fate_side(row.options_json)
+    die_only = "" if is_bot(user_id) or row.hotseat else fated
     if role is None or role == "random":
         free = [r for r in roles if r not in taken]
         if not free:
             raise errors.NoFreeSeat()
+        free = [r for r in free if r != die_only] or free  # the die's side: refused below
         role = (
             draw_seat(row.seed if row.seed != NO_SEED else None, free)
             if role == "random"
@@ -166,6 +214,11 @@ async def take_seat(
         raise errors.UnknownRole(role, roles)
     elif role in taken:
         raise errors.SeatTaken(role)
+    if role == die_only:
+        raise errors.NotAllowed(
+            "The Fate Die runs this side: only Dispatch can take it (a seated player can "
+            "give it to Dispatch from the lobby). Take another side, or open your own game."
+        )
     await db.add_seat(game_id, role, user_id)
     if len(taken) + 1 == len(roles):
         await start(db, game_id, reminder_hours=reminder_hours)

@@ -207,6 +207,7 @@ class GameManager:
             seat=mine,
             opponent_id=other,
             rematch_of=old.id,
+            fate_agreed=True,  # the die stays with the player who had it (lobby ruling)
         )
         try:
             info = await lobby.create_game(

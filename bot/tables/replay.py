@@ -23,6 +23,7 @@ async def export_game(store: Store, game: GameRef) -> dict[str, Any]:
         seats = await db.seats(row.id)
         actions = await db.actions(row.id)
         result = await db.result(row.id)
+        key = await db.game_key(row.id) if row.seed < 0 else None
     try:
         options = json.loads(row.options_json)
     except ValueError:
@@ -31,7 +32,7 @@ async def export_game(store: Store, game: GameRef) -> dict[str, Any]:
         "id": row.id,
         "game": row.game_name,
         "options": options,
-        "seed": replay_seed(row),
+        "seed": replay_seed(row, key),
         "status": row.status,
         "version": row.version,
         "seats": {s.role: s.user_id for s in seats},
@@ -56,10 +57,14 @@ def replayed_state(data: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def replay_seed(row: GameRow) -> int | str | None:
+def replay_seed(row: GameRow, key: str | None = None) -> int | str | None:
     """What ``setup`` needs to deal the same cards: the chosen seed, the secret key (hence
     no export before the end), or for a game stored before the keyed generator, its old
-    seed marked so (``rules.core.rng.legacy_seed``)."""
+    seed marked so (``rules.core.rng.legacy_seed``).
+
+    The key is kept apart from the state too (``key``, from ``game_keys``), so a game whose
+    state is damaged still exports with it for a moderator's rescue.
+    """
     try:
         rng = state_of(row).get("rng") if rules_or_none(row.game_name) else None
     except Exception:  # a damaged record: export what the row itself says
@@ -68,8 +73,9 @@ def replay_seed(row: GameRow) -> int | str | None:
         return legacy_seed(row.seed)
     if row.seed >= 0:
         return row.seed
-    key = rng.get("key") if isinstance(rng, dict) else None
-    return str(key) if key else None
+    in_state = rng.get("key") if isinstance(rng, dict) else None
+    found = key or in_state
+    return str(found) if found else None
 
 
 async def stored_state(store: Store, game: GameRef) -> str | None:
