@@ -365,7 +365,11 @@ class Sandbox:
         if games:
             self.game_id = games[-1].game.id
             self.say(f"Resuming game #{self.game_id} ({games[-1].game.title}).")
-            await self.show_turn()  # the numbers typed next mean this list
+            try:
+                await self.show_turn()  # the numbers typed next mean this list
+            except errors.DispatchError as exc:
+                # A damaged game must not stop the sandbox: say why, as any command would.
+                self.say(f"! {exc}")
 
     # -- the loop ---------------------------------------------------------------------
 
