@@ -52,9 +52,13 @@ Ambiguities of the rules text and how we resolved them
     a defender of the port's colour, and not inside an already contested location.
 11. **Attack in a contested location.** Every army of the attacker in the location
     attacks the enemy's half; the attacker's forts stay out. No modifier applies.
-12. **The attacker's face-down card is required**; an attacker with an empty hand plays
-    none. Any card may be played face down; only its leadership (and a Benefit of the
-    right kind) counts when revealed. Battle cards are discarded afterwards.
+12. **The face-down cards.** The attacker's is required and may be any card (Combat,
+    step 2: "one card face down", some of which have leadership); an attacker with an
+    empty hand plays none. The defender's is optional and must be a Leadership card
+    (step 3: "a Leadership card face down"): one with leadership, or a Benefit that
+    strengthens a defender, since a Benefit's own text is the combat modifier it
+    brings. Only leadership (and a Benefit of the right kind) counts when revealed.
+    Battle cards are discarded afterwards.
 13. **Benefits** are the ``strength`` instructions of a card: they count only for the
     card played face down in a battle, for attack or defence as the card says.
 14. **Withdrawal.** From a location the defender held alone, its armies go to the other

@@ -208,14 +208,15 @@ class DefenderChoice(Step):
             f"Battle of {name(battle['location'])}: {ROLE_NAMES[battle['attacker']]} attacks "
             f"with {theirs} strength and a face-down card; you have {mine} in armies"
             + (f" and {plural(forts, 'fort')} (3 each)" if forts else "")
-            + ". Fight (with a face-down card or without) or withdraw."
+            + ". Fight (with a Leadership card face down, or without) or withdraw."
         )
 
     def actions(self, game: Game, state: State, role: str) -> Actions:
         battle = state["battle"]
         actions: Actions = {"fight": True}
-        if _hand(state, role):
-            actions["card"] = options(piles.battle_cards(state, role))
+        cards = piles.battle_cards(state, role, defending=True)
+        if cards:
+            actions["card"] = options(cards)
         armies = [u for u in battle_units(state, role) if u["kind"] == "army"]
         if armies and _can_withdraw(state, role):
             actions["withdraw"] = True

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from rules.core import State, log, plural, private_log, seal, shuffle
 from rules.lincoln.board import union_vp
 from rules.lincoln.common import run_by_die
-from rules.lincoln.data import BLOCKADE, ROLE_NAMES, ROLES, card_name, cards_of
+from rules.lincoln.data import BLOCKADE, CARDS, ROLE_NAMES, ROLES, card_name, cards_of
 from rules.solo import opponent as fate
 
 if TYPE_CHECKING:
@@ -142,11 +142,25 @@ def follow_hand(state: State, role: str) -> None:
         fate.sync(state, display_cards(state, role))
 
 
-def battle_cards(state: State, role: str) -> list[str]:
-    """The cards ``role`` may play face down in a battle: its hand, except that a side
-    run by the Fate Die plays one of its face-down display cards when it has any (the
-    Lincoln playsheet), so that the table never knows its battle card in advance."""
+def leads(card: str) -> bool:
+    """Whether a defender may play ``card`` face down (ruling 12): a Leadership card, or
+    a Benefit that strengthens a defender (its own text is a combat modifier)."""
+    data = CARDS[card]
+    if int(data["icons"]["leadership"]) > 0:
+        return True
+    return data["timing"] == "benefit" and any(
+        op["op"] == "strength" and op["when"] in ("any", "defend") for op in data["event"]
+    )
+
+
+def battle_cards(state: State, role: str, defending: bool = False) -> list[str]:
+    """The cards ``role`` may play face down in a battle: its hand (a defender's only
+    the cards that :func:`leads`), except that a side run by the Fate Die plays one of
+    its face-down display cards when it has any (the Lincoln playsheet), so that the
+    table never knows its battle card in advance."""
     hand: list[str] = state["piles"][role]["hand"]
+    if defending:
+        hand = [c for c in hand if leads(c)]
     if fate.fate_role(state) == role:
         hidden = fate.secret_cards(state)
         face_down = [c for c in hand if c in hidden]
