@@ -232,6 +232,27 @@ def test_ruling_5_a_unit_needs_a_counter_in_stock() -> None:
 # --------------------------------------------------------------------------- moves
 
 
+def test_ruling_4_a_fort_is_never_deployed_by_sea_it_follows_the_supply_rule() -> None:
+    # Deploy Unit: a naval card deploys "an army counter" into a port you control.
+    state = empty_board()
+    put(state, "washington", "union", 3)
+    put(state, "new_orleans", "union", 2)
+    flag(state, "new_orleans", "union")
+    fort, _monitor, _sigel = hand(
+        state, "union", ["Fort Pickens Garrison", "USS Monitor", "Franz Sigel"]
+    )
+    act(state, "union", "deploy", fort)
+    places = GAME.view(state, "union")["actions"]["at"]
+    assert "washington" in places and "new_orleans" not in places
+    # Cut off from supply with no land place left, the fort is not deployable at all.
+    alone = empty_board()
+    put(alone, "new_orleans", "union", 2)
+    flag(alone, "new_orleans", "union")
+    flag(alone, "washington", "confederate")
+    fort = hand(alone, "union", ["Fort Pickens Garrison", "USS Monitor", "Franz Sigel"])[0]
+    assert fort not in GAME.view(alone, "union")["actions"].get("deploy", [])
+
+
 def test_move_some_or_all_armies_along_one_link_with_a_train_card() -> None:
     state = empty_board()
     put(state, "washington", "union", 3)

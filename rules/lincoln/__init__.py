@@ -26,9 +26,11 @@ Ambiguities of the rules text and how we resolved them
    half) and through a contested location only when the link in and the link out both use
    the half it occupies. Supply is traced from a supply source the side controls
    (Washington; Richmond or Atlanta); a source the enemy holds supplies nothing.
-4. **Deploy into a port by sea.** A controlled port may receive an army or fort without a
-   supply path when the player also discards a naval card (on top of the cost). Only
-   Union cards carry the naval icon, so only the Union can do this.
+4. **Deploy into a port by sea.** A controlled port may receive an army (never a fort:
+   the text lets a naval card deploy "an army counter" there, and forts follow the
+   supply rule) without a supply path when the player also discards a naval card (on
+   top of the cost). Only Union cards carry the naval icon, so only the Union can do
+   this.
 5. **Deploying needs a counter.** A card whose army strength (or fort) has no counter
    left in stock cannot be deployed; ships and politicians cannot be played when the
    marker already stands at that end of its track. Forts: 2 tiles per side (of the 4).

@@ -80,17 +80,25 @@ def _doing(state: State) -> dict[str, Any]:
 
 def deploy_places(state: State, role: str, card: str) -> dict[str, bool]:
     """Where a card's army or fort may be placed: controlled supplied locations (False),
-    and controlled ports reached by also discarding a naval card (True)."""
+    and, for an army only, controlled ports reached by also discarding a naval card
+    (True; a fort follows the supply rule, ruling 4)."""
     cost = int(CARDS[card]["top"]["cost"])
     others = len(_hand(state, role)) - 1
     places: dict[str, bool] = {}
     if others >= cost:
         places = {loc: False for loc in board.supplied_in_order(state, role)}
+    if not _by_sea_allowed(card):
+        return places
     if others >= cost + 1 and naval_cards(state, role, exclude=(card,)):
         for port in PORTS:
             if port not in places and board.control(state, port) == role:
                 places[port] = True
     return places
+
+
+def _by_sea_allowed(card: str) -> bool:
+    """Only an army may be deployed into a port by sea (ruling 4)."""
+    return bool(CARDS[card]["top"]["kind"] == "army")
 
 
 def _places_exist(state: State, role: str, card: str) -> bool:
@@ -103,7 +111,8 @@ def _places_exist(state: State, role: str, card: str) -> bool:
     if others >= cost and any(board.control(state, s) == role for s in SUPPLY_SOURCES[role]):
         return True
     return (
-        others >= cost + 1
+        _by_sea_allowed(card)
+        and others >= cost + 1
         and bool(naval_cards(state, role, exclude=(card,)))
         and any(board.control(state, port) == role for port in PORTS)
     )
@@ -165,7 +174,7 @@ def deployable_cards(state: State, role: str, cards: list[str]) -> list[str]:
                 if source:
                     found.append(card)
                     continue
-            if others >= cost + 1:
+            if strength is not None and others >= cost + 1:
                 if navals is None:
                     navals = len(naval_cards(state, role))
                 if navals - naval > 0:
@@ -235,9 +244,10 @@ class Place(PlayerStep):
             else _top_text(doing["card"])
         )
         if doing["at"] is None:
-            return (
-                f"Place {what}: choose a location you control that traces supply by rail "
-                "(or a port you control, by also discarding a naval card)."
+            return f"Place {what}: choose a location you control that traces supply by rail" + (
+                " (or, for an army, a port you control, by also discarding a naval card)."
+                if doing["kind"] != "raise"
+                else "."
             )
         return f"Place {what} in {name(doing['at'])}: choose the half."
 
