@@ -421,8 +421,7 @@ def slow_turn_actions(state, role):
         actions["action"] = cards
     if free:
         actions["free"] = free
-    if steps._may_pass(state, role):
-        actions["pass"] = True
+    actions["pass"] = True
     return actions
 
 

@@ -4,9 +4,6 @@ Combat is in test_lincoln_combat.py."""
 
 from __future__ import annotations
 
-import pytest
-
-from rules import IllegalAction
 from rules.lincoln import GAME, board
 from rules.lincoln.data import BLOCKADE, CARDS, EUROPE, EUROPE_END, EUROPE_START
 from tests.lincoln_helpers import (
@@ -106,14 +103,65 @@ def test_free_actions_cost_no_action_and_may_follow_the_two_actions() -> None:
     assert haupt in state["piles"]["union"]["hand"]
 
 
-def test_ruling_23_the_union_may_not_pass_with_a_full_hand() -> None:
+def test_ruling_23_pass_is_always_an_action_even_for_a_full_union_hand() -> None:
+    # Taking Actions lists Pass among the six with no condition.
     state = GAME.setup(seed=3)
     assert len(state["piles"]["union"]["hand"]) == 6
-    assert "pass" not in GAME.view(state, "union")["actions"]
-    with pytest.raises(IllegalAction):
-        act(state, "union", "pass")
+    assert GAME.view(state, "union")["actions"]["pass"] is True
+    act(state, "union", "pass")
+    assert state["turn"]["actions_left"] == 1
     confederate_turn(state)
     assert "pass" in GAME.view(state, "confederate")["actions"]
+
+
+def test_ruling_23_a_union_turn_ending_with_nothing_to_draw_turns_its_draw_pile() -> None:
+    state = GAME.setup(seed=3)
+    piles = state["piles"]["union"]
+    hand_before, top = list(piles["hand"]), piles["deck"][-1]
+    deck = len(piles["deck"])
+    act(state, "union", "pass")
+    act(state, "union", "pass")
+    if state["turn"]["player"] == "union":
+        act(state, "union", "end")  # it holds a free action it does not play
+    assert piles["hand"] == hand_before
+    assert len(piles["deck"]) == deck - 1 and piles["discard"] == [top]
+    assert top not in str(GAME.view(state, "confederate"))
+    assert top not in str(GAME.view(state, None))
+    assert_sound(state)
+
+
+def test_ruling_23_the_clock_reshuffles_an_empty_union_pile_with_the_vp_check() -> None:
+    state = empty_board()
+    put(state, "washington", "union", 3)
+    piles = state["piles"]["union"]
+    piles["discard"] += piles["deck"]
+    piles["deck"] = []
+    assert len(piles["hand"]) == 6
+    act(state, "union", "pass")
+    act(state, "union", "pass")
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome["code"] == "reshuffle_1_check"
+
+
+def test_ruling_23_the_confederacy_draws_as_ever_and_burns_nothing() -> None:
+    state = GAME.setup(seed=3)
+    confederate_turn(state)
+    piles = state["piles"]["confederate"]
+    deck = len(piles["deck"])
+    act(state, "confederate", "pass")
+    act(state, "confederate", "pass")
+    assert len(piles["deck"]) == deck and piles["discard"] == []
+
+
+def test_two_passing_sides_still_reach_the_end_of_the_game() -> None:
+    state = GAME.setup(seed=5)
+    for _ in range(2000):
+        if GAME.outcome(state) is not None:
+            break
+        role = GAME.active_roles(state)[0]
+        act(state, role, "pass")
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome["code"] == "reshuffle_1_check"
 
 
 # -------------------------------------------------------------------------- deploy

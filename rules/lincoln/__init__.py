@@ -103,10 +103,16 @@ Ambiguities of the rules text and how we resolved them
 22. **Hidden information.** Hands, the face-down battle cards until the reveal, deck
     order and the contents of discard piles and removed cards are never in another
     role's view; the log names cards only when they are played face up or revealed.
-23. **The game must end.** Only the Union's draws bring the end nearer, and a Union that
-    passes with a full hand never draws, so the game could stall for ever. We therefore
-    do not offer Pass to the Union while it holds its full hand of six: it must use a card
-    (deploy, move, discard...). The Confederacy may always pass.
+23. **Pass, and the game must end.** Pass is always one of the actions (Taking Actions
+    lists it among the six with no condition). Only the Union's draws bring the end
+    nearer, and a Union that passes with a full hand draws nothing, so the game could
+    stall for ever. Two safeties leave Pass as it is. Designed (the clock): a Union turn
+    that ends with nothing to draw discards the top card of the Union draw pile (an empty
+    pile reshuffles first, with its VP check, as for a draw), so every Union turn turns
+    the pile by at least one card and a hostile Union cannot hold off a losing reshuffle
+    check by passing. And the automated players never pass while their hand is full (the
+    policy discards its weakest card instead; the search leaves such a pass out of its
+    tree, ``Game.idle_actions``), since that pass changes nothing.
 """
 
 from rules.lincoln.game import GAME, Lincoln

@@ -174,14 +174,40 @@ def _due(piles: dict[str, Any]) -> list[str]:
     return list(piles["waves"][wave]) if wave else []
 
 
+def idle_pass(state: State, role: str) -> bool:
+    """Whether a pass by ``role`` now changes nothing: its hand is full, so its refill
+    draws nothing for it (the automated players never pass so, ruling 23)."""
+    return len(state["piles"][role]["hand"]) >= hand_size(state, role)
+
+
 def refill(game: Game, state: State, role: str) -> None:
-    """At the end of its turn the active side draws up to its hand size."""
+    """At the end of its turn the active side draws up to its hand size; a Union with a
+    full hand discards the top card of its draw pile instead (ruling 23)."""
     piles = state["piles"][role]
     short = hand_size(state, role) - len(piles["hand"])
     if short > 0:
         drawn = draw(game, state, role, short)
         if drawn or state["outcome"] is None:
             log(state, f"{ROLE_NAMES[role]} draws {plural(len(drawn), 'card')}.")
+    elif role == "union":
+        run_the_clock(game, state)
+
+
+def run_the_clock(game: Game, state: State) -> None:
+    """Designed (ruling 23): a Union turn that ends with nothing to draw still turns the
+    Union's draw pile by one card, so that passing with a full hand cannot hold the game
+    for ever. The card goes to the discard pile face down, as a drawn card would go to
+    the hand; an empty pile reshuffles first, with the VP checks, as for a draw."""
+    piles = state["piles"]["union"]
+    if not piles["deck"] and not reshuffle(game, state, "union"):
+        return
+    if not piles["deck"]:
+        return
+    seal(state)
+    card = piles["deck"].pop()
+    piles["discard"].append(card)
+    private_log(state, "union", f"The top card of your draw pile, {card_name(card)}, is discarded.")
+    log(state, "Union draws nothing: the top card of its draw pile is discarded (ruling 23).")
 
 
 def discard(state: State, role: str, card: str) -> None:

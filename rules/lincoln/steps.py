@@ -691,11 +691,6 @@ def free_cards(state: State, role: str) -> list[str]:
     return [c for c in _hand(state, role) if c in FREE_CARDS and events.playable(state, role, c)]
 
 
-def _may_pass(state: State, role: str) -> bool:
-    """Passing is an action, except for the Union while its hand is full."""
-    return not (role == "union" and len(_hand(state, role)) >= piles.UNION_HAND)
-
-
 class Turn(PlayerStep):
     """The active side takes two actions, plus any number of free actions."""
 
@@ -715,14 +710,10 @@ class Turn(PlayerStep):
             return "Your two actions are done: play free actions, or end your turn."
         number = ACTIONS_PER_TURN - turn["actions_left"] + 1
         sail = "sail, " if role == "union" else ""
-        if _may_pass(state, role):
-            last = "play a card's action, or pass"
-        else:
-            last = "or play a card's action (a full Union hand may not pass)"
         text = (
             f"Turn {turn['number']}, action {number} of {ACTIONS_PER_TURN}: deploy a unit, "
-            f"move, {sail}attack in a contested location, discard, {last}. Free actions cost "
-            "no action."
+            f"move, {sail}attack in a contested location, discard, play a card's action, or "
+            "pass. Free actions cost no action."
         )
         if fate.fate_role(state) == role:
             allowed = fate.restrict(state, role, _hand(state, role))
@@ -766,8 +757,7 @@ class Turn(PlayerStep):
             actions["action"] = cards
         if free:
             actions["free"] = options(free)
-        if _may_pass(state, role):
-            actions["pass"] = True
+        actions["pass"] = True
         return actions
 
     def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:

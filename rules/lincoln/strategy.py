@@ -276,9 +276,11 @@ def _turn(view: View, actions: dict[str, Any]) -> tuple[str, Arg] | None:
         return "action", actions["action"][0]
     if "move" in actions and best is not None and best[0] >= 0:
         return "move", _pick_cheapest(view, actions["move"])
-    if "pass" in actions:
-        return "pass", None
-    return "discard", None
+    if "pass" in actions and len(hand) < view["hand_size"]:
+        return "pass", None  # a pass with a full hand would change nothing (ruling 23)
+    if "discard" in actions:
+        return "discard", None
+    return "pass", None
 
 
 def _naval_target(view: View) -> str | None:
