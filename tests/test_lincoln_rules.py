@@ -406,16 +406,84 @@ def test_naval_movement_one_army_per_naval_card_from_port_to_port() -> None:
     flag(state, "fort_monroe", "union")
     monitor, porter = hand(state, "union", ["USS Monitor", "David Dixon Porter"])
     act(state, "union", "naval", monitor)
-    act(state, "union", "to", "wilmington")
     act(state, "union", "army", "fort_monroe:army2")
+    assert "fort_monroe" not in GAME.view(state, "union")["actions"]["to"]
+    act(state, "union", "to", "wilmington")
     assert "army" not in GAME.view(state, "union")["actions"]  # one army per card
     act(state, "union", "naval", porter)
     act(state, "union", "army", "fort_monroe:army1")
+    act(state, "union", "to", "wilmington")
     act(state, "union", "go")
     sea = int(GAME.view(state, None)["locations"]["wilmington"]["sea_half"])
     assert units(state, "wilmington", sea) == [("union", "army1"), ("union", "army2")]
     assert board.control(state, "wilmington") == "union"
     assert state["turn"]["actions_left"] == 1
+
+
+def test_ruling_10_each_army_of_one_naval_action_may_sail_to_a_port_of_its_own() -> None:
+    # Naval Movement: one army per card, each "from a port location to any other".
+    state = empty_board()
+    put(state, "washington", "union", 3)
+    put(state, "fort_monroe", "union", 2)
+    put(state, "fort_monroe", "union", 1)
+    flag(state, "fort_monroe", "union")
+    put(state, "savannah", "confederate", 1)
+    put(state, "richmond", "confederate", 2)
+    monitor, porter, sigel = hand(
+        state, "union", ["USS Monitor", "David Dixon Porter", "Iron Brigade"]
+    )
+    act(state, "union", "naval", monitor)
+    act(state, "union", "army", "fort_monroe:army2")
+    act(state, "union", "to", "savannah")
+    act(state, "union", "naval", porter)
+    act(state, "union", "army", "fort_monroe:army1")
+    act(state, "union", "to", "mobile")
+    act(state, "union", "go")
+    # Savannah (a battle) and Mobile (no enemy) land in port order: the battle comes
+    # first, and the army bound for Mobile waits at sea meanwhile.
+    assert state["battle"]["location"] == "savannah"
+    assert units(state, "mobile") == []
+    assert_sound(state)
+    act(state, "union", "card", sigel)
+    act(state, "confederate", "fight")
+    assert state["battle"] is None and state["doing"] is None
+    mobile = int(GAME.view(state, None)["locations"]["mobile"]["sea_half"])
+    assert units(state, "mobile", mobile) == [("union", "army1")]
+    assert board.control(state, "mobile") == "union"
+    assert state["turn"]["actions_left"] == 1
+    assert_sound(state)
+
+
+def test_ruling_10_two_landings_against_the_enemy_are_two_battles_one_after_the_other() -> None:
+    state = empty_board()
+    put(state, "washington", "union", 3)
+    put(state, "fort_monroe", "union", 3)
+    put(state, "fort_monroe", "union", 3)
+    flag(state, "fort_monroe", "union")
+    put(state, "savannah", "confederate", 1)
+    put(state, "mobile", "confederate", 1)
+    put(state, "richmond", "confederate", 2)
+    monitor, porter = hand(state, "union", ["USS Monitor", "David Dixon Porter"])
+    act(state, "union", "naval", monitor)
+    act(state, "union", "army", "fort_monroe:army3")
+    act(state, "union", "to", "mobile")
+    act(state, "union", "naval", porter)
+    act(state, "union", "army", "fort_monroe:army3")
+    act(state, "union", "to", "savannah")
+    act(state, "union", "go")
+    fought = []
+    while state["battle"] is not None:
+        fought.append(state["battle"]["location"])
+        assert_sound(state)
+        role = GAME.active_roles(state)[0]
+        actions = GAME.view(state, role)["actions"]
+        verb = "fight" if "fight" in actions else next(v for v in actions if v != "undo")
+        arg = actions[verb] if actions[verb] is True else actions[verb][0]
+        act(state, role, verb, None if arg is True else arg)
+    assert list(dict.fromkeys(fought)) == ["savannah", "mobile"]
+    assert board.control(state, "savannah") == "union" and board.control(state, "mobile") == "union"
+    assert state["turn"]["actions_left"] == 1
+    assert_sound(state)
 
 
 def test_only_the_union_has_naval_movement() -> None:

@@ -48,10 +48,14 @@ Ambiguities of the rules text and how we resolved them
 9. **Entering a location whose only enemy units are forts in the other half** starts no
    battle: no defender can reach the attacked half, so the attackers occupy it and the
    location becomes contested.
-10. **Naval movement** (Union only): one naval card per army; every army of one action
-    sails to the same port (from any other ports) and lands in the port's sea half; a
-    battle there is fought once all have landed. The port's naval defense modifier helps
-    a defender of the port's colour, and not inside an already contested location.
+10. **Naval movement** (Union only): one naval card per army, and each army sails from
+    the port it is in to any other port of its own choosing (Naval Movement: one army
+    counter per card, each "to any other port location"; nothing binds the armies of one
+    action to one port). Armies bound for the same port land together in its sea half.
+    All sail at once; they land port by port in map order, and a landing among enemy
+    units is a battle fought out before the next port's landing (the armies bound there
+    wait at sea meanwhile). The port's naval defense modifier helps a defender of the
+    port's colour, and not inside an already contested location.
 11. **Attack in a contested location.** Every army of the attacker in the location
     attacks the enemy's half; the attacker's forts stay out. No modifier applies.
 12. **The face-down cards.** The attacker's is required and may be any card (Combat,

@@ -240,6 +240,7 @@ class Lincoln(Game):
             extra = []
             if battle is not None:
                 extra = [u for u in battle["attackers"] + battle["retreating"] if u["side"] == role]
+            extra += [u for u in _at_sea(state) if u["side"] == role]
             for unit in [u for loc in LOCATIONS for u in board.units(state, loc, role)] + extra:
                 if unit["kind"] == "fort":
                     forts += 1
@@ -275,6 +276,15 @@ class Lincoln(Game):
                     "(and its unrevealed battle card)"
                 )
         return problems
+
+
+def _at_sea(state: State) -> list[Any]:
+    """Armies of a naval movement still waiting to land (while an earlier landing of the
+    same action is fought out)."""
+    doing = state["doing"]
+    if doing is None or doing.get("kind") != "naval":
+        return []
+    return [unit for _port, units in doing.get("landings", []) for unit in units]
 
 
 def _moving(state: State) -> dict[str, Any] | None:

@@ -398,8 +398,11 @@ def _naval_to(view: View, actions: dict[str, Any]) -> tuple[str, Arg] | None:
 
 
 def _naval_pick(view: View, actions: dict[str, Any]) -> tuple[str, Arg] | None:
+    """The strongest army in a port sails (the one its naval card was played for)."""
     if "army" in actions:
-        return "army", max(actions["army"], key=lambda a: (a.split(":")[1], a))
+        target = _naval_target(view)
+        armies = [a for a in actions["army"] if a.split(":")[0] != target] or actions["army"]
+        return "army", max(armies, key=lambda a: (a.split(":")[1], a))
     return "go", None
 
 
