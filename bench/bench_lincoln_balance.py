@@ -42,12 +42,16 @@ def play(seed: int, sea: Counter[str]) -> tuple[str, str, int]:
     choose = GAME.automated_player()
     assert choose is not None
     state = GAME.setup(seed=seed)
+    before = Counter(sea)
     actions = 0
     while GAME.outcome(state) is None:
         role = GAME.active_roles(state)[0]
         verb, arg = choose(GAME, GAME.view(state, role))
         used = _sea_use(state, verb, arg)
         if used is not None:
+            if not sea[f"{role} {used}"] - before[f"{role} {used}"]:
+                sea[f"{role} first {used} turn"] += state["turn"]["number"]
+                sea[f"{role} games with {used}"] += 1
             sea[f"{role} {used}"] += 1
         state = GAME.act(state, role, verb, arg, record_undo=False)
         actions += 1
@@ -81,6 +85,13 @@ def main() -> None:
     for side in ("union", "confederate"):
         figures: list[Any] = [f"{sea[f'{side} {what}'] / games:.2f} {what}" for what in SEA]
         print(f"    {side}: {', '.join(figures)}")
+    for what in SEA:
+        some = sea[f"union games with {what}"]
+        first = sea[f"union first {what} turn"] / some if some else 0.0
+        print(
+            f"  Union games with {what}: {some} ({100 * some / games:.0f}%), "
+            f"the first on turn {first:.1f} on average"
+        )
 
 
 if __name__ == "__main__":

@@ -486,6 +486,20 @@ def test_ruling_10_two_landings_against_the_enemy_are_two_battles_one_after_the_
     assert_sound(state)
 
 
+def test_the_union_may_sail_from_washington_on_its_first_turn() -> None:
+    state = GAME.setup(seed=3)
+    monitor = hand(state, "union", ["USS Monitor", "Franz Sigel", "Irish Brigade"])[0]
+    assert monitor in GAME.view(state, "union")["actions"]["naval"]
+    act(state, "union", "naval", monitor)
+    assert GAME.view(state, "union")["actions"]["army"] == ["washington:army3"]
+    act(state, "union", "army", "washington:army3")
+    assert "washington" not in GAME.view(state, "union")["actions"]["to"]
+    act(state, "union", "to", "wilmington")
+    act(state, "union", "go")
+    assert board.control(state, "wilmington") == "union"
+    assert_sound(state)
+
+
 def test_only_the_union_has_naval_movement() -> None:
     state = empty_board()
     put(state, "washington", "union", 3)

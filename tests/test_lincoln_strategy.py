@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules.lincoln import GAME
 from rules.lincoln.strategy import choose
-from tests.lincoln_helpers import act, confederate_turn, empty_board, flag, hand, put
+from tests.lincoln_helpers import act, card, confederate_turn, empty_board, flag, hand, put
 
 
 def test_the_automated_player_only_takes_listed_actions_and_finishes_games() -> None:
@@ -115,3 +115,17 @@ def test_it_withdraws_from_a_hopeless_fight_but_never_from_its_capital() -> None
     act(state, "confederate", "army", "army3")
     act(state, "confederate", "card", hand(state, "confederate", ["Robert E. Lee"])[0])
     assert choose(GAME, GAME.view(state, "union"))[0] in ("card", "fight")
+
+
+def test_it_sails_only_what_a_port_can_spare() -> None:
+    state = empty_board()
+    put(state, "washington", "union", 3)
+    put(state, "manassas", "confederate", 3)
+    put(state, "richmond", "confederate", 1)
+    hand(state, "union", ["USS Monitor"])
+    assert choose(GAME, GAME.view(state, "union"))[0] != "naval"  # Washington would fall
+    put(state, "washington", "union", 3)
+    put(state, "washington", "union", 3)  # 6 stay against Manassas' 3 and its card; 3 spare
+    assert choose(GAME, GAME.view(state, "union")) == ("naval", card("USS Monitor"))
+    act(state, "union", "naval", card("USS Monitor"))
+    assert choose(GAME, GAME.view(state, "union")) == ("army", "washington:army3")

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from rules.core import Game
 
 WASHINGTON = "washington"
+#: The half of Washington that Union units reach by sea.
+_SEA_HALF = int(LOCATIONS[WASHINGTON]["sea_half"] or 0)
 
 
 def start_battle(
@@ -314,7 +316,7 @@ class DefenderChoice(Step):
         armies = [u for u in battle_units(state, role) if u["kind"] == "army"]
         for unit in armies:
             state["board"][battle["location"]][battle["half"]].remove(unit)
-        state["board"][WASHINGTON][0].extend(armies)
+        state["board"][WASHINGTON][_SEA_HALF].extend(armies)
         log(
             state,
             f"Union withdraws {_list(armies)} to Washington by sea ({card_name(str(arg))}).",
@@ -575,7 +577,7 @@ class Retreat(Step):
         battle = state["battle"]
         piles.discard(state, role, str(arg))
         moving, battle["retreating"] = battle["retreating"], []
-        state["board"][WASHINGTON][0].extend(moving)
+        state["board"][WASHINGTON][_SEA_HALF].extend(moving)
         log(state, f"Union takes {_list(moving)} to Washington by sea ({card_name(str(arg))}).")
         self.enter(game, state)
 
