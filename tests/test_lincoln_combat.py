@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
+from rules.core.errors import IllegalAction
 from rules.lincoln import GAME, board
 from rules.lincoln.data import EUROPE_START
 from tests.lincoln_helpers import (
@@ -85,6 +88,49 @@ def test_the_defender_may_fight_with_a_face_down_card_or_without() -> None:
     assert state["last_battle"]["totals"] == {"union": 3, "confederate": 3}
     assert price in state["piles"]["confederate"]["discard"]
     assert card("Franz Sigel") in state["piles"]["union"]["discard"]
+
+
+def test_ruling_12_the_defender_may_play_only_a_leadership_card_face_down() -> None:
+    # Combat step 3: the defender may play "a Leadership card face down".
+    state = _front_royal([(2, 0)], [3])
+    _move(state, "union", "harpers_ferry", "front_royal", ["army3"])
+    act(state, "union", "card", card("Franz Sigel"))
+    actions = GAME.view(state, "confederate")["actions"]
+    assert actions["card"] == [card("Sterling Price")]  # not Bread Riots (no leadership)
+    before = copy.deepcopy(state)
+    with pytest.raises(IllegalAction):
+        act(state, "confederate", "card", card("Bread Riots"))
+    assert state == before
+
+
+def test_ruling_12_a_defender_without_leadership_cards_fights_without_one() -> None:
+    state = _front_royal([(2, 0)], [3])
+    hand(state, "confederate", ["Bread Riots", "Inflation"])
+    _move(state, "union", "harpers_ferry", "front_royal", ["army3"])
+    act(state, "union", "card", card("Franz Sigel"))
+    assert "card" not in GAME.view(state, "confederate")["actions"]
+    assert "fight" in GAME.view(state, "confederate")["actions"]
+
+
+def test_ruling_12_a_defence_benefit_without_leadership_may_be_played_by_the_defender() -> None:
+    state = empty_board()
+    put(state, "washington", "union", 2)
+    put(state, "manassas", "confederate", 3)
+    put(state, "richmond", "confederate", 1)
+    confederate_turn(state)
+    _move(state, "confederate", "manassas", "washington", ["army3"])
+    act(state, "confederate", "card", card("Stonewall Brigade"))
+    hand(state, "union", ["Defenses of Washington", "Franz Sigel"])
+    assert GAME.view(state, "union")["actions"]["card"] == [card("Defenses of Washington")]
+
+
+def test_ruling_12_the_attacker_may_play_any_card_face_down() -> None:
+    # Combat step 2: the attacker plays "one card face down", leadership or not.
+    state = _front_royal([(2, 0)], [3])
+    _move(state, "union", "harpers_ferry", "front_royal", ["army3"])
+    offered = GAME.view(state, "union")["actions"]["card"]
+    assert card("Franz Sigel") in offered  # leadership 0
+    assert card("Iron Brigade") in offered
 
 
 def test_the_defender_wins_ties() -> None:
@@ -331,10 +377,11 @@ def _savannah(naval_cards: list[str]) -> dict:
     put(state, "richmond", "confederate", 1)
     hand(state, "union", ["USS Monitor", "David Dixon Porter", "Franz Sigel", *naval_cards])
     act(state, "union", "naval", card("USS Monitor"))
-    act(state, "union", "to", "savannah")
     act(state, "union", "army", "fort_monroe:army2")
+    act(state, "union", "to", "savannah")
     act(state, "union", "naval", card("David Dixon Porter"))
     act(state, "union", "army", "fort_monroe:army2")
+    act(state, "union", "to", "savannah")
     act(state, "union", "go")
     act(state, "union", "card", card("Franz Sigel"))
     act(state, "confederate", "fight")

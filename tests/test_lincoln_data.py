@@ -76,6 +76,17 @@ def test_known_facts_of_the_board() -> None:
     assert [(m["modifier"], m["colour"]) for m in manassas] == [(1, "confederate")]
 
 
+def test_washington_is_a_designed_port_so_the_union_navy_sails_from_turn_1() -> None:
+    washington = LOCATIONS["washington"]
+    assert washington["port"] and washington["naval_defense"] == 0
+    assert washington["port_source"] == "designed" and "Washington" in washington["port_fact"]
+    assert "washington" in PORTS
+    # Fort Monroe keeps the colour the text's set-up and naval defense imply, and says why.
+    assert LOCATIONS["fort_monroe"]["colour"] == "confederate" and LOCATIONS["fort_monroe"]["note"]
+    union_ports = [p for p in PORTS if LOCATIONS[p]["colour"] == "union"]
+    assert union_ports == ["washington"]
+
+
 def test_every_location_has_two_halves_and_ports_a_sea_half() -> None:
     for loc, data in LOCATIONS.items():
         assert len(data["halves"]) == 2 and data["halves"][0] != data["halves"][1]

@@ -4,9 +4,6 @@ Combat is in test_lincoln_combat.py."""
 
 from __future__ import annotations
 
-import pytest
-
-from rules import IllegalAction
 from rules.lincoln import GAME, board
 from rules.lincoln.data import BLOCKADE, CARDS, EUROPE, EUROPE_END, EUROPE_START
 from tests.lincoln_helpers import (
@@ -106,14 +103,65 @@ def test_free_actions_cost_no_action_and_may_follow_the_two_actions() -> None:
     assert haupt in state["piles"]["union"]["hand"]
 
 
-def test_ruling_23_the_union_may_not_pass_with_a_full_hand() -> None:
+def test_ruling_23_pass_is_always_an_action_even_for_a_full_union_hand() -> None:
+    # Taking Actions lists Pass among the six with no condition.
     state = GAME.setup(seed=3)
     assert len(state["piles"]["union"]["hand"]) == 6
-    assert "pass" not in GAME.view(state, "union")["actions"]
-    with pytest.raises(IllegalAction):
-        act(state, "union", "pass")
+    assert GAME.view(state, "union")["actions"]["pass"] is True
+    act(state, "union", "pass")
+    assert state["turn"]["actions_left"] == 1
     confederate_turn(state)
     assert "pass" in GAME.view(state, "confederate")["actions"]
+
+
+def test_ruling_23_a_union_turn_ending_with_nothing_to_draw_turns_its_draw_pile() -> None:
+    state = GAME.setup(seed=3)
+    piles = state["piles"]["union"]
+    hand_before, top = list(piles["hand"]), piles["deck"][-1]
+    deck = len(piles["deck"])
+    act(state, "union", "pass")
+    act(state, "union", "pass")
+    if state["turn"]["player"] == "union":
+        act(state, "union", "end")  # it holds a free action it does not play
+    assert piles["hand"] == hand_before
+    assert len(piles["deck"]) == deck - 1 and piles["discard"] == [top]
+    assert top not in str(GAME.view(state, "confederate"))
+    assert top not in str(GAME.view(state, None))
+    assert_sound(state)
+
+
+def test_ruling_23_the_clock_reshuffles_an_empty_union_pile_with_the_vp_check() -> None:
+    state = empty_board()
+    put(state, "washington", "union", 3)
+    piles = state["piles"]["union"]
+    piles["discard"] += piles["deck"]
+    piles["deck"] = []
+    assert len(piles["hand"]) == 6
+    act(state, "union", "pass")
+    act(state, "union", "pass")
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome["code"] == "reshuffle_1_check"
+
+
+def test_ruling_23_the_confederacy_draws_as_ever_and_burns_nothing() -> None:
+    state = GAME.setup(seed=3)
+    confederate_turn(state)
+    piles = state["piles"]["confederate"]
+    deck = len(piles["deck"])
+    act(state, "confederate", "pass")
+    act(state, "confederate", "pass")
+    assert len(piles["deck"]) == deck and piles["discard"] == []
+
+
+def test_two_passing_sides_still_reach_the_end_of_the_game() -> None:
+    state = GAME.setup(seed=5)
+    for _ in range(2000):
+        if GAME.outcome(state) is not None:
+            break
+        role = GAME.active_roles(state)[0]
+        act(state, role, "pass")
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome["code"] == "reshuffle_1_check"
 
 
 # -------------------------------------------------------------------------- deploy
@@ -232,6 +280,27 @@ def test_ruling_5_a_unit_needs_a_counter_in_stock() -> None:
 # --------------------------------------------------------------------------- moves
 
 
+def test_ruling_4_a_fort_is_never_deployed_by_sea_it_follows_the_supply_rule() -> None:
+    # Deploy Unit: a naval card deploys "an army counter" into a port you control.
+    state = empty_board()
+    put(state, "washington", "union", 3)
+    put(state, "new_orleans", "union", 2)
+    flag(state, "new_orleans", "union")
+    fort, _monitor, _sigel = hand(
+        state, "union", ["Fort Pickens Garrison", "USS Monitor", "Franz Sigel"]
+    )
+    act(state, "union", "deploy", fort)
+    places = GAME.view(state, "union")["actions"]["at"]
+    assert "washington" in places and "new_orleans" not in places
+    # Cut off from supply with no land place left, the fort is not deployable at all.
+    alone = empty_board()
+    put(alone, "new_orleans", "union", 2)
+    flag(alone, "new_orleans", "union")
+    flag(alone, "washington", "confederate")
+    fort = hand(alone, "union", ["Fort Pickens Garrison", "USS Monitor", "Franz Sigel"])[0]
+    assert fort not in GAME.view(alone, "union")["actions"].get("deploy", [])
+
+
 def test_move_some_or_all_armies_along_one_link_with_a_train_card() -> None:
     state = empty_board()
     put(state, "washington", "union", 3)
@@ -337,16 +406,98 @@ def test_naval_movement_one_army_per_naval_card_from_port_to_port() -> None:
     flag(state, "fort_monroe", "union")
     monitor, porter = hand(state, "union", ["USS Monitor", "David Dixon Porter"])
     act(state, "union", "naval", monitor)
-    act(state, "union", "to", "wilmington")
     act(state, "union", "army", "fort_monroe:army2")
+    assert "fort_monroe" not in GAME.view(state, "union")["actions"]["to"]
+    act(state, "union", "to", "wilmington")
     assert "army" not in GAME.view(state, "union")["actions"]  # one army per card
     act(state, "union", "naval", porter)
     act(state, "union", "army", "fort_monroe:army1")
+    act(state, "union", "to", "wilmington")
     act(state, "union", "go")
     sea = int(GAME.view(state, None)["locations"]["wilmington"]["sea_half"])
     assert units(state, "wilmington", sea) == [("union", "army1"), ("union", "army2")]
     assert board.control(state, "wilmington") == "union"
     assert state["turn"]["actions_left"] == 1
+
+
+def test_ruling_10_each_army_of_one_naval_action_may_sail_to_a_port_of_its_own() -> None:
+    # Naval Movement: one army per card, each "from a port location to any other".
+    state = empty_board()
+    put(state, "washington", "union", 3)
+    put(state, "fort_monroe", "union", 2)
+    put(state, "fort_monroe", "union", 1)
+    flag(state, "fort_monroe", "union")
+    put(state, "savannah", "confederate", 1)
+    put(state, "richmond", "confederate", 2)
+    monitor, porter, sigel = hand(
+        state, "union", ["USS Monitor", "David Dixon Porter", "Iron Brigade"]
+    )
+    act(state, "union", "naval", monitor)
+    act(state, "union", "army", "fort_monroe:army2")
+    act(state, "union", "to", "savannah")
+    act(state, "union", "naval", porter)
+    act(state, "union", "army", "fort_monroe:army1")
+    act(state, "union", "to", "mobile")
+    act(state, "union", "go")
+    # Savannah (a battle) and Mobile (no enemy) land in port order: the battle comes
+    # first, and the army bound for Mobile waits at sea meanwhile.
+    assert state["battle"]["location"] == "savannah"
+    assert units(state, "mobile") == []
+    assert_sound(state)
+    act(state, "union", "card", sigel)
+    act(state, "confederate", "fight")
+    assert state["battle"] is None and state["doing"] is None
+    mobile = int(GAME.view(state, None)["locations"]["mobile"]["sea_half"])
+    assert units(state, "mobile", mobile) == [("union", "army1")]
+    assert board.control(state, "mobile") == "union"
+    assert state["turn"]["actions_left"] == 1
+    assert_sound(state)
+
+
+def test_ruling_10_two_landings_against_the_enemy_are_two_battles_one_after_the_other() -> None:
+    state = empty_board()
+    put(state, "washington", "union", 3)
+    put(state, "fort_monroe", "union", 3)
+    put(state, "fort_monroe", "union", 3)
+    flag(state, "fort_monroe", "union")
+    put(state, "savannah", "confederate", 1)
+    put(state, "mobile", "confederate", 1)
+    put(state, "richmond", "confederate", 2)
+    monitor, porter = hand(state, "union", ["USS Monitor", "David Dixon Porter"])
+    act(state, "union", "naval", monitor)
+    act(state, "union", "army", "fort_monroe:army3")
+    act(state, "union", "to", "mobile")
+    act(state, "union", "naval", porter)
+    act(state, "union", "army", "fort_monroe:army3")
+    act(state, "union", "to", "savannah")
+    act(state, "union", "go")
+    fought = []
+    while state["battle"] is not None:
+        fought.append(state["battle"]["location"])
+        assert_sound(state)
+        role = GAME.active_roles(state)[0]
+        actions = GAME.view(state, role)["actions"]
+        verb = "fight" if "fight" in actions else next(v for v in actions if v != "undo")
+        arg = actions[verb] if actions[verb] is True else actions[verb][0]
+        act(state, role, verb, None if arg is True else arg)
+    assert list(dict.fromkeys(fought)) == ["savannah", "mobile"]
+    assert board.control(state, "savannah") == "union" and board.control(state, "mobile") == "union"
+    assert state["turn"]["actions_left"] == 1
+    assert_sound(state)
+
+
+def test_the_union_may_sail_from_washington_on_its_first_turn() -> None:
+    state = GAME.setup(seed=3)
+    monitor = hand(state, "union", ["USS Monitor", "Franz Sigel", "Irish Brigade"])[0]
+    assert monitor in GAME.view(state, "union")["actions"]["naval"]
+    act(state, "union", "naval", monitor)
+    assert GAME.view(state, "union")["actions"]["army"] == ["washington:army3"]
+    act(state, "union", "army", "washington:army3")
+    assert "washington" not in GAME.view(state, "union")["actions"]["to"]
+    act(state, "union", "to", "wilmington")
+    act(state, "union", "go")
+    assert board.control(state, "wilmington") == "union"
+    assert_sound(state)
 
 
 def test_only_the_union_has_naval_movement() -> None:

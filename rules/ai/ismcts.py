@@ -141,8 +141,15 @@ def mover_of(active: tuple[str, ...], observer: str) -> str:
 
 
 def listed(game: Game, state: State, role: str) -> list[Action]:
-    """Every legal action of ``role`` (never ``undo``), in the engine's order."""
-    return as_tree_actions(role, game.legal_actions(state, role))
+    """Every legal action of ``role`` (never ``undo``), in the engine's order, less the
+    game's ``idle_actions`` unless nothing else is left (a search that may pass when
+    passing changes nothing can pass for ever against itself)."""
+    actions = as_tree_actions(role, game.legal_actions(state, role))
+    idle = game.idle_actions(state, role)
+    if idle:
+        kept = [a for a in actions if (a[1], a[2]) not in idle]
+        return kept or actions
+    return actions
 
 
 def rewards(game: Game, state: State) -> dict[str, float]:

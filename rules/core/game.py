@@ -432,6 +432,12 @@ class Game:
         draw."""
         return None
 
+    def idle_actions(self, state: State, role: str) -> set[tuple[str, Arg]]:
+        """Legal actions of ``role`` that a search player leaves out of its tree because
+        they change nothing (a Lincoln pass with a full hand: two searches passing so
+        would play for ever). The rules still offer them to people. Empty by default."""
+        return set()
+
     def catalogue(self) -> list[dict[str, Any]]:
         """Every card of the game as public facts, for look-ups such as ``/card``.
 

@@ -26,9 +26,11 @@ Ambiguities of the rules text and how we resolved them
    half) and through a contested location only when the link in and the link out both use
    the half it occupies. Supply is traced from a supply source the side controls
    (Washington; Richmond or Atlanta); a source the enemy holds supplies nothing.
-4. **Deploy into a port by sea.** A controlled port may receive an army or fort without a
-   supply path when the player also discards a naval card (on top of the cost). Only
-   Union cards carry the naval icon, so only the Union can do this.
+4. **Deploy into a port by sea.** A controlled port may receive an army (never a fort:
+   the text lets a naval card deploy "an army counter" there, and forts follow the
+   supply rule) without a supply path when the player also discards a naval card (on
+   top of the cost). Only Union cards carry the naval icon, so only the Union can do
+   this.
 5. **Deploying needs a counter.** A card whose army strength (or fort) has no counter
    left in stock cannot be deployed; ships and politicians cannot be played when the
    marker already stands at that end of its track. Forts: 2 tiles per side (of the 4).
@@ -46,15 +48,23 @@ Ambiguities of the rules text and how we resolved them
 9. **Entering a location whose only enemy units are forts in the other half** starts no
    battle: no defender can reach the attacked half, so the attackers occupy it and the
    location becomes contested.
-10. **Naval movement** (Union only): one naval card per army; every army of one action
-    sails to the same port (from any other ports) and lands in the port's sea half; a
-    battle there is fought once all have landed. The port's naval defense modifier helps
-    a defender of the port's colour, and not inside an already contested location.
+10. **Naval movement** (Union only): one naval card per army, and each army sails from
+    the port it is in to any other port of its own choosing (Naval Movement: one army
+    counter per card, each "to any other port location"; nothing binds the armies of one
+    action to one port). Armies bound for the same port land together in its sea half.
+    All sail at once; they land port by port in map order, and a landing among enemy
+    units is a battle fought out before the next port's landing (the armies bound there
+    wait at sea meanwhile). The port's naval defense modifier helps a defender of the
+    port's colour, and not inside an already contested location.
 11. **Attack in a contested location.** Every army of the attacker in the location
     attacks the enemy's half; the attacker's forts stay out. No modifier applies.
-12. **The attacker's face-down card is required**; an attacker with an empty hand plays
-    none. Any card may be played face down; only its leadership (and a Benefit of the
-    right kind) counts when revealed. Battle cards are discarded afterwards.
+12. **The face-down cards.** The attacker's is required and may be any card (Combat,
+    step 2: "one card face down", some of which have leadership); an attacker with an
+    empty hand plays none. The defender's is optional and must be a Leadership card
+    (step 3: "a Leadership card face down"): one with leadership, or a Benefit that
+    strengthens a defender, since a Benefit's own text is the combat modifier it
+    brings. Only leadership (and a Benefit of the right kind) counts when revealed.
+    Battle cards are discarded afterwards.
 13. **Benefits** are the ``strength`` instructions of a card: they count only for the
     card played face down in a battle, for attack or defence as the card says.
 14. **Withdrawal.** From a location the defender held alone, its armies go to the other
@@ -97,10 +107,16 @@ Ambiguities of the rules text and how we resolved them
 22. **Hidden information.** Hands, the face-down battle cards until the reveal, deck
     order and the contents of discard piles and removed cards are never in another
     role's view; the log names cards only when they are played face up or revealed.
-23. **The game must end.** Only the Union's draws bring the end nearer, and a Union that
-    passes with a full hand never draws, so the game could stall for ever. We therefore
-    do not offer Pass to the Union while it holds its full hand of six: it must use a card
-    (deploy, move, discard...). The Confederacy may always pass.
+23. **Pass, and the game must end.** Pass is always one of the actions (Taking Actions
+    lists it among the six with no condition). Only the Union's draws bring the end
+    nearer, and a Union that passes with a full hand draws nothing, so the game could
+    stall for ever. Two safeties leave Pass as it is. Designed (the clock): a Union turn
+    that ends with nothing to draw discards the top card of the Union draw pile (an empty
+    pile reshuffles first, with its VP check, as for a draw), so every Union turn turns
+    the pile by at least one card and a hostile Union cannot hold off a losing reshuffle
+    check by passing. And the automated players never pass while their hand is full (the
+    policy discards its weakest card instead; the search leaves such a pass out of its
+    tree, ``Game.idle_actions``), since that pass changes nothing.
 """
 
 from rules.lincoln.game import GAME, Lincoln

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from rules.core import Actions, Arg, State, Step, goto, heading, log, plural
 from rules.lincoln import board, piles
-from rules.lincoln.board import FORT_VALUE, Unit, describe, unit_key
-from rules.lincoln.common import finish_action, naval_cards, options
+from rules.lincoln.board import FORT_VALUE, Unit, describe, sync_captures, unit_key
+from rules.lincoln.common import check_europe, finish_action, naval_cards, options
 from rules.lincoln.data import (
     ADJACENT,
     CARDS,
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from rules.core import Game
 
 WASHINGTON = "washington"
+#: The half of Washington that Union units reach by sea.
+_SEA_HALF = int(LOCATIONS[WASHINGTON]["sea_half"] or 0)
 
 
 def start_battle(
@@ -73,7 +75,7 @@ def start_battle(
             f"No {ROLE_NAMES[defender]} unit can fight in that half: the attackers occupy it.",
         )
         board.settle_control(state, location)
-        finish_action(game, state)
+        action_done(game, state)
         return
     state["battle"] = {
         "location": location,
@@ -97,6 +99,47 @@ def start_battle(
         "retreating": [],
     }
     goto(game, state, "battle_attacker_card")
+
+
+def land_next(game: Game, state: State) -> None:
+    """Land the armies of a naval movement, port by port (``doing["landings"]``): into a
+    port without enemy units they simply land; into one with enemy units they attack, and
+    the next port waits for the end of that battle (ruling 10)."""
+    doing = state["doing"]
+    role = str(state["turn"]["player"])
+    while doing["landings"]:
+        port, units = doing["landings"].pop(0)
+        half = int(LOCATIONS[port]["sea_half"])
+        if board.enemy_present(state, role, port) and board.half_side(state, port, half) != role:
+            start_battle(
+                game,
+                state,
+                role,
+                port,
+                half,
+                units,
+                by="naval",
+                link=None,
+                origin=None,
+                origin_half=None,
+            )
+            return
+        state["board"][port][half].extend(units)
+        board.take_empty(state, role, port)
+    finish_action(game, state)
+
+
+def action_done(game: Game, state: State) -> None:
+    """A battle is over: the action ends, unless armies of the same naval movement are
+    still to land (after the Europe captures are brought up to date, and unless the game
+    ended meanwhile)."""
+    doing = state["doing"]
+    if doing is not None and doing.get("landings") and state["outcome"] is None:
+        sync_captures(state)
+        if not check_europe(game, state):
+            land_next(game, state)
+        return
+    finish_action(game, state)
 
 
 def _list(units: list[Unit]) -> str:
@@ -208,14 +251,15 @@ class DefenderChoice(Step):
             f"Battle of {name(battle['location'])}: {ROLE_NAMES[battle['attacker']]} attacks "
             f"with {theirs} strength and a face-down card; you have {mine} in armies"
             + (f" and {plural(forts, 'fort')} (3 each)" if forts else "")
-            + ". Fight (with a face-down card or without) or withdraw."
+            + ". Fight (with a Leadership card face down, or without) or withdraw."
         )
 
     def actions(self, game: Game, state: State, role: str) -> Actions:
         battle = state["battle"]
         actions: Actions = {"fight": True}
-        if _hand(state, role):
-            actions["card"] = options(piles.battle_cards(state, role))
+        cards = piles.battle_cards(state, role, defending=True)
+        if cards:
+            actions["card"] = options(cards)
         armies = [u for u in battle_units(state, role) if u["kind"] == "army"]
         if armies and _can_withdraw(state, role):
             actions["withdraw"] = True
@@ -272,7 +316,7 @@ class DefenderChoice(Step):
         armies = [u for u in battle_units(state, role) if u["kind"] == "army"]
         for unit in armies:
             state["board"][battle["location"]][battle["half"]].remove(unit)
-        state["board"][WASHINGTON][0].extend(armies)
+        state["board"][WASHINGTON][_SEA_HALF].extend(armies)
         log(
             state,
             f"Union withdraws {_list(armies)} to Washington by sea ({card_name(str(arg))}).",
@@ -533,7 +577,7 @@ class Retreat(Step):
         battle = state["battle"]
         piles.discard(state, role, str(arg))
         moving, battle["retreating"] = battle["retreating"], []
-        state["board"][WASHINGTON][0].extend(moving)
+        state["board"][WASHINGTON][_SEA_HALF].extend(moving)
         log(state, f"Union takes {_list(moving)} to Washington by sea ({card_name(str(arg))}).")
         self.enter(game, state)
 
@@ -593,7 +637,7 @@ class BattleEnd(Step):
         state["battle"] = None
         for role in (attacker, defender):
             piles.follow_hand(state, role)  # a card discarded unrevealed leaves it now
-        finish_action(game, state)
+        action_done(game, state)
 
 
 def battle_view(state: State, role: str | None) -> dict[str, Any] | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from rules.core import Game, IllegalAction, State, Step, View, goto, heading, log
+from rules.core import Arg, Game, IllegalAction, State, Step, View, goto, heading, log
 from rules.lincoln import board, estimate, hidden, piles
 from rules.lincoln.combat import battle_view
 from rules.lincoln.data import (
@@ -198,6 +198,13 @@ class Lincoln(Game):
     def determinize(self, view: View, role: str, key: int | str) -> State:
         return hidden.determinize(view, role, key)
 
+    def idle_actions(self, state: State, role: str) -> set[tuple[str, Arg]]:
+        """A pass while the hand is full changes nothing: the turn's refill draws no card
+        for it (ruling 23)."""
+        if piles.idle_pass(state, role):
+            return {("pass", None)}
+        return set()
+
     def estimate(self, state: State) -> dict[str, float] | None:
         return estimate.chances(state)
 
@@ -205,14 +212,15 @@ class Lincoln(Game):
 
     def secrets(self, state: State, role: str) -> set[str]:
         p = state["piles"][role]
-        hand = set(p["hand"])
-        if fate.fate_role(state) == role:
-            hand &= fate.secret_cards(state)  # the display's face-up cards are public
-        hidden = hand | set(p["deck"]) | set(p["discard"]) | set(p["removed"])
+        held = set(p["hand"])
         battle = state["battle"]
         if battle is not None and not battle["revealed"] and battle["cards"].get(role):
-            hidden.add(battle["cards"][role])
-        return hidden
+            held.add(battle["cards"][role])
+        if fate.fate_role(state) == role:
+            # The display's face-up cards are public, the unrevealed battle card among
+            # them (it keeps its slot and facing until the reveal).
+            held &= fate.secret_cards(state)
+        return held | set(p["deck"]) | set(p["discard"]) | set(p["removed"])
 
     def invariants(self, state: State) -> list[str]:
         problems: list[str] = []
@@ -232,6 +240,7 @@ class Lincoln(Game):
             extra = []
             if battle is not None:
                 extra = [u for u in battle["attackers"] + battle["retreating"] if u["side"] == role]
+            extra += [u for u in _at_sea(state) if u["side"] == role]
             for unit in [u for loc in LOCATIONS for u in board.units(state, loc, role)] + extra:
                 if unit["kind"] == "fort":
                     forts += 1
@@ -267,6 +276,15 @@ class Lincoln(Game):
                     "(and its unrevealed battle card)"
                 )
         return problems
+
+
+def _at_sea(state: State) -> list[Any]:
+    """Armies of a naval movement still waiting to land (while an earlier landing of the
+    same action is fought out)."""
+    doing = state["doing"]
+    if doing is None or doing.get("kind") != "naval":
+        return []
+    return [unit for _port, units in doing.get("landings", []) for unit in units]
 
 
 def _moving(state: State) -> dict[str, Any] | None:

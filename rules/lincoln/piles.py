@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from rules.core import State, log, plural, private_log, seal, shuffle
 from rules.lincoln.board import union_vp
 from rules.lincoln.common import run_by_die
-from rules.lincoln.data import BLOCKADE, ROLE_NAMES, ROLES, card_name, cards_of
+from rules.lincoln.data import BLOCKADE, CARDS, ROLE_NAMES, ROLES, card_name, cards_of
 from rules.solo import opponent as fate
 
 if TYPE_CHECKING:
@@ -142,11 +142,25 @@ def follow_hand(state: State, role: str) -> None:
         fate.sync(state, display_cards(state, role))
 
 
-def battle_cards(state: State, role: str) -> list[str]:
-    """The cards ``role`` may play face down in a battle: its hand, except that a side
-    run by the Fate Die plays one of its face-down display cards when it has any (the
-    Lincoln playsheet), so that the table never knows its battle card in advance."""
+def leads(card: str) -> bool:
+    """Whether a defender may play ``card`` face down (ruling 12): a Leadership card, or
+    a Benefit that strengthens a defender (its own text is a combat modifier)."""
+    data = CARDS[card]
+    if int(data["icons"]["leadership"]) > 0:
+        return True
+    return data["timing"] == "benefit" and any(
+        op["op"] == "strength" and op["when"] in ("any", "defend") for op in data["event"]
+    )
+
+
+def battle_cards(state: State, role: str, defending: bool = False) -> list[str]:
+    """The cards ``role`` may play face down in a battle: its hand (a defender's only
+    the cards that :func:`leads`), except that a side run by the Fate Die plays one of
+    its face-down display cards when it has any (the Lincoln playsheet), so that the
+    table never knows its battle card in advance."""
     hand: list[str] = state["piles"][role]["hand"]
+    if defending:
+        hand = [c for c in hand if leads(c)]
     if fate.fate_role(state) == role:
         hidden = fate.secret_cards(state)
         face_down = [c for c in hand if c in hidden]
@@ -160,14 +174,40 @@ def _due(piles: dict[str, Any]) -> list[str]:
     return list(piles["waves"][wave]) if wave else []
 
 
+def idle_pass(state: State, role: str) -> bool:
+    """Whether a pass by ``role`` now changes nothing: its hand is full, so its refill
+    draws nothing for it (the automated players never pass so, ruling 23)."""
+    return len(state["piles"][role]["hand"]) >= hand_size(state, role)
+
+
 def refill(game: Game, state: State, role: str) -> None:
-    """At the end of its turn the active side draws up to its hand size."""
+    """At the end of its turn the active side draws up to its hand size; a Union with a
+    full hand discards the top card of its draw pile instead (ruling 23)."""
     piles = state["piles"][role]
     short = hand_size(state, role) - len(piles["hand"])
     if short > 0:
         drawn = draw(game, state, role, short)
         if drawn or state["outcome"] is None:
             log(state, f"{ROLE_NAMES[role]} draws {plural(len(drawn), 'card')}.")
+    elif role == "union":
+        run_the_clock(game, state)
+
+
+def run_the_clock(game: Game, state: State) -> None:
+    """Designed (ruling 23): a Union turn that ends with nothing to draw still turns the
+    Union's draw pile by one card, so that passing with a full hand cannot hold the game
+    for ever. The card goes to the discard pile face down, as a drawn card would go to
+    the hand; an empty pile reshuffles first, with the VP checks, as for a draw."""
+    piles = state["piles"]["union"]
+    if not piles["deck"] and not reshuffle(game, state, "union"):
+        return
+    if not piles["deck"]:
+        return
+    seal(state)
+    card = piles["deck"].pop()
+    piles["discard"].append(card)
+    private_log(state, "union", f"The top card of your draw pile, {card_name(card)}, is discarded.")
+    log(state, "Union draws nothing: the top card of its draw pile is discarded (ruling 23).")
 
 
 def discard(state: State, role: str, card: str) -> None:

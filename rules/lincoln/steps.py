@@ -2,7 +2,7 @@
 
 ``turn`` (two actions and any free actions) -> one of the actions: ``place`` / ``pay``
 (deploy a unit), ``move_from`` / ``move_to`` / ``move_via`` / ``move_pick`` (move army),
-``naval_to`` / ``naval_pick`` (naval movement), ``discard_pick`` (discard cards), a card's
+``naval_pick`` / ``naval_to`` (naval movement), ``discard_pick`` (discard cards), a card's
 action or free action (``place`` when it raises an army), a declared attack, or pass ->
 back to ``turn`` -> ``end_turn`` (immediate ends, refill) -> the other side's ``turn``.
 A move or naval movement into an enemy-occupied location, and a declared attack, run the
@@ -80,17 +80,25 @@ def _doing(state: State) -> dict[str, Any]:
 
 def deploy_places(state: State, role: str, card: str) -> dict[str, bool]:
     """Where a card's army or fort may be placed: controlled supplied locations (False),
-    and controlled ports reached by also discarding a naval card (True)."""
+    and, for an army only, controlled ports reached by also discarding a naval card
+    (True; a fort follows the supply rule, ruling 4)."""
     cost = int(CARDS[card]["top"]["cost"])
     others = len(_hand(state, role)) - 1
     places: dict[str, bool] = {}
     if others >= cost:
         places = {loc: False for loc in board.supplied_in_order(state, role)}
+    if not _by_sea_allowed(card):
+        return places
     if others >= cost + 1 and naval_cards(state, role, exclude=(card,)):
         for port in PORTS:
             if port not in places and board.control(state, port) == role:
                 places[port] = True
     return places
+
+
+def _by_sea_allowed(card: str) -> bool:
+    """Only an army may be deployed into a port by sea (ruling 4)."""
+    return bool(CARDS[card]["top"]["kind"] == "army")
 
 
 def _places_exist(state: State, role: str, card: str) -> bool:
@@ -103,7 +111,8 @@ def _places_exist(state: State, role: str, card: str) -> bool:
     if others >= cost and any(board.control(state, s) == role for s in SUPPLY_SOURCES[role]):
         return True
     return (
-        others >= cost + 1
+        _by_sea_allowed(card)
+        and others >= cost + 1
         and bool(naval_cards(state, role, exclude=(card,)))
         and any(board.control(state, port) == role for port in PORTS)
     )
@@ -165,7 +174,7 @@ def deployable_cards(state: State, role: str, cards: list[str]) -> list[str]:
                 if source:
                     found.append(card)
                     continue
-            if others >= cost + 1:
+            if strength is not None and others >= cost + 1:
                 if navals is None:
                     navals = len(naval_cards(state, role))
                 if navals - naval > 0:
@@ -235,9 +244,10 @@ class Place(PlayerStep):
             else _top_text(doing["card"])
         )
         if doing["at"] is None:
-            return (
-                f"Place {what}: choose a location you control that traces supply by rail "
-                "(or a port you control, by also discarding a naval card)."
+            return f"Place {what}: choose a location you control that traces supply by rail" + (
+                " (or, for an army, a port you control, by also discarding a naval card)."
+                if doing["kind"] != "raise"
+                else "."
             )
         return f"Place {what} in {name(doing['at'])}: choose the half."
 
@@ -542,8 +552,9 @@ def _leaving_half(via: str, dest: str, link: int) -> int:
 # ------------------------------------------------------------------ naval movement
 
 
-def naval_sources(state: State, role: str, dest: str, picked: list[str]) -> list[str]:
-    """Armies in other ports that may sail, as ``port:army<n>``."""
+def naval_sources(state: State, role: str, dest: str | None, picked: list[str]) -> list[str]:
+    """Armies in ports (other than ``dest``) that may sail, as ``port:army<n>``, less
+    those already ``picked``."""
     found: list[str] = []
     for port in PORTS:
         if port == dest:
@@ -572,46 +583,35 @@ def can_sail(state: State, role: str, armies: Armies | None = None) -> bool:
     return any(loc in PORT_SET for loc, _contested, _leave in armies)
 
 
-class NavalTo(PlayerStep):
-    def prompt(self, game: Game, state: State, role: str) -> str:
-        return "Naval movement: choose the port your armies sail to (one army per naval card)."
-
-    def actions(self, game: Game, state: State, role: str) -> Actions:
-        return {"to": options(naval_destinations(state, role))}
-
-    def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
-        port = str(arg)
-        tag = " (battle)" if board.enemy_present(state, role, port) else ""
-        mod = LOCATIONS[port]["naval_defense"]
-        return f"To {name(port)}{tag}" + (f", naval defense +{mod}" if mod else "")
-
-    def on_to(self, game: Game, state: State, role: str, arg: Arg) -> None:
-        _doing(state)["to"] = str(arg)
-        goto(game, state, "naval_pick")
+def _naval_picked(doing: dict[str, Any]) -> list[str]:
+    return [pick for pick, _dest in doing["moving"]]
 
 
 class NavalPick(PlayerStep):
+    """Naval movement: one army (in any port) for each naval card played, each to a port
+    of its own (ruling 10); more cards for more armies; then Go."""
+
     def prompt(self, game: Game, state: State, role: str) -> str:
         doing = _doing(state)
         return (
-            f"Naval movement to {name(doing['to'])}: "
-            f"{plural(len(doing['moving']), 'army', 'armies')} chosen, "
-            f"{plural(len(doing['cards']), 'naval card')} played. Choose an army for each card, "
-            "play another naval card for another army, or Go."
+            f"Naval movement: {plural(len(doing['moving']), 'army', 'armies')} chosen, "
+            f"{plural(len(doing['cards']), 'naval card')} played. Choose an army in a port "
+            "for each card (each sails to any other port), play another naval card for "
+            "another army, or Go."
         )
 
     def actions(self, game: Game, state: State, role: str) -> Actions:
         doing = _doing(state)
         actions: Actions = {}
+        armies = naval_sources(state, role, None, _naval_picked(doing))
         if len(doing["moving"]) < len(doing["cards"]):
-            sources = naval_sources(state, role, doing["to"], doing["moving"])
-            if sources:
-                actions["army"] = options(sources)
+            if armies:
+                actions["army"] = options(armies)
         else:
             more = naval_cards(state, role)
-            if more and naval_sources(state, role, doing["to"], doing["moving"]):
+            if more and armies:
                 actions["naval"] = options(more)
-        if doing["moving"]:
+        if doing["moving"] and len(doing["moving"]) == len(doing["cards"]):
             actions["go"] = True
         return actions
 
@@ -624,7 +624,8 @@ class NavalPick(PlayerStep):
         return f"{key[4:]}-strength army from {name(port)}"
 
     def on_army(self, game: Game, state: State, role: str, arg: Arg) -> None:
-        _doing(state)["moving"].append(str(arg))
+        _doing(state)["sailing"] = str(arg)
+        goto(game, state, "naval_to")
 
     def on_naval(self, game: Game, state: State, role: str, arg: Arg) -> None:
         piles.discard(state, role, str(arg))
@@ -632,31 +633,42 @@ class NavalPick(PlayerStep):
 
     def on_go(self, game: Game, state: State, role: str, arg: Arg) -> None:
         doing = _doing(state)
-        dest = doing["to"]
-        units = []
-        for pick in doing["moving"]:
+        by_port: dict[str, list[Any]] = {}
+        sailed = []
+        for pick, dest in doing["moving"]:
             port, key = pick.split(":")
             unit = board.remove_unit(state, port, role, key)
             assert unit is not None
-            units.append(unit)
+            by_port.setdefault(dest, []).append(unit)
+            sailed.append(f"{describe(unit)} from {name(port)} to {name(dest)}")
             board.settle_control(state, port)
-        log(
-            state,
-            f"{ROLE_NAMES[role]} sails {', '.join(describe(u) for u in units)} to {name(dest)}.",
-        )
-        half = int(LOCATIONS[dest]["sea_half"])
-        arrive(
-            game,
-            state,
-            role,
-            units,
-            dest,
-            half,
-            by="naval",
-            link=None,
-            origin=None,
-            origin_half=None,
-        )
+        log(state, f"{ROLE_NAMES[role]} sails {'; '.join(sailed)}.")
+        doing["landings"] = [[port, by_port[port]] for port in PORTS if port in by_port]
+        combat.land_next(game, state)
+
+
+class NavalTo(PlayerStep):
+    """The port the army just chosen sails to: any port but its own."""
+
+    def prompt(self, game: Game, state: State, role: str) -> str:
+        port, key = _doing(state)["sailing"].split(":")
+        army = f"{key[4:]}-strength army from {name(port)}"
+        return f"Naval movement: choose the port the {army} sails to."
+
+    def actions(self, game: Game, state: State, role: str) -> Actions:
+        start = _doing(state)["sailing"].split(":")[0]
+        return {"to": options(p for p in PORTS if p != start)}
+
+    def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
+        port = str(arg)
+        tag = " (battle)" if board.enemy_present(state, role, port) else ""
+        mod = LOCATIONS[port]["naval_defense"]
+        return f"To {name(port)}{tag}" + (f", naval defense +{mod}" if mod else "")
+
+    def on_to(self, game: Game, state: State, role: str, arg: Arg) -> None:
+        doing = _doing(state)
+        doing["moving"].append([doing.pop("sailing"), str(arg)])
+        goto(game, state, "naval_pick")
 
 
 # ------------------------------------------------------------------------ the turn
@@ -681,11 +693,6 @@ def free_cards(state: State, role: str) -> list[str]:
     return [c for c in _hand(state, role) if c in FREE_CARDS and events.playable(state, role, c)]
 
 
-def _may_pass(state: State, role: str) -> bool:
-    """Passing is an action, except for the Union while its hand is full."""
-    return not (role == "union" and len(_hand(state, role)) >= piles.UNION_HAND)
-
-
 class Turn(PlayerStep):
     """The active side takes two actions, plus any number of free actions."""
 
@@ -705,14 +712,10 @@ class Turn(PlayerStep):
             return "Your two actions are done: play free actions, or end your turn."
         number = ACTIONS_PER_TURN - turn["actions_left"] + 1
         sail = "sail, " if role == "union" else ""
-        if _may_pass(state, role):
-            last = "play a card's action, or pass"
-        else:
-            last = "or play a card's action (a full Union hand may not pass)"
         text = (
             f"Turn {turn['number']}, action {number} of {ACTIONS_PER_TURN}: deploy a unit, "
-            f"move, {sail}attack in a contested location, discard, {last}. Free actions cost "
-            "no action."
+            f"move, {sail}attack in a contested location, discard, play a card's action, or "
+            "pass. Free actions cost no action."
         )
         if fate.fate_role(state) == role:
             allowed = fate.restrict(state, role, _hand(state, role))
@@ -756,8 +759,7 @@ class Turn(PlayerStep):
             actions["action"] = cards
         if free:
             actions["free"] = options(free)
-        if _may_pass(state, role):
-            actions["pass"] = True
+        actions["pass"] = True
         return actions
 
     def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
@@ -803,8 +805,8 @@ class Turn(PlayerStep):
     def on_naval(self, game: Game, state: State, role: str, arg: Arg) -> None:
         self._spend(state)
         piles.discard(state, role, str(arg))
-        state["doing"] = {"kind": "naval", "cards": [str(arg)], "to": None, "moving": []}
-        goto(game, state, "naval_to")
+        state["doing"] = {"kind": "naval", "cards": [str(arg)], "moving": [], "landings": []}
+        goto(game, state, "naval_pick")
 
     def on_attack(self, game: Game, state: State, role: str, arg: Arg) -> None:
         self._spend(state)
