@@ -196,6 +196,27 @@ class DiscordFrontEnd:
         if before != where:
             await manager.set_live_prompt(game_id, user_id, where)
 
+    async def answered_at(
+        self, game_id: int, user_id: str, where: tuple[str, str], *, live: bool
+    ) -> None:
+        """The player answered the DM prompt at ``where``, which was just edited into their
+        next prompt (``live``) or into "Done". That message is never closed as superseded
+        by itself (issue 24, item 16: "a newer message below" with nothing below). If the
+        pointer moved meanwhile to a newer DM (the courier delivered their next turn while
+        the answer was drawn), that one stays live and this one, if it still shows
+        buttons, is closed under it."""
+        manager = self._manager()
+        if manager is None:
+            return
+        before = await self._live(game_id, user_id)
+        if before is None or before == where:
+            now = where if live else None
+            if before != now:
+                await manager.set_live_prompt(game_id, user_id, now)
+            return
+        if live:
+            await self._close(where, CLOSED_NEWER)
+
     async def close_prompts(self, game_id: int, note: str) -> None:
         """Close every live prompt of a game (it ended or was abandoned)."""
         manager = self._manager()

@@ -24,7 +24,6 @@ from bot.discord_app.components import build_lobby_view
 from bot.discord_app.frontend import (
     ALLOWED_MENTIONS,
     CLOSED_ELSEWHERE,
-    CLOSED_NEWER,
     private_payload,
 )
 
@@ -198,15 +197,13 @@ async def _answer(
     # answer from an ephemeral prompt closes the DM one (no stale button looks live).
     frontend = getattr(interaction.client, "frontend", None)
     message = interaction.message
-    if frontend is not None:
-        in_dm = message is not None and interaction.guild_id is None
-        live = (
-            (str(message.channel.id), str(message.id))
-            if in_dm and message is not None and payload.get("view") is not None
-            else None
-        )
-        note = CLOSED_NEWER if in_dm else CLOSED_ELSEWHERE
-        await frontend.prompt_now_at(game_id, uid, live, note)
+    if frontend is None:
+        return
+    if message is not None and interaction.guild_id is None:
+        where = (str(message.channel.id), str(message.id))
+        await frontend.answered_at(game_id, uid, where, live=payload.get("view") is not None)
+    else:
+        await frontend.prompt_now_at(game_id, uid, None, CLOSED_ELSEWHERE)
 
 
 async def on_join(interaction: discord.Interaction[Any], game_id: int, role: str) -> None:
