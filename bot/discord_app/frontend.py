@@ -118,6 +118,9 @@ class DiscordFrontEnd:
         #: The hand image each player's latest DM shows, per game (lost on restart: then
         #: the next DM simply shows the hand again).
         self._last_hand: dict[tuple[int, str], str] = {}
+        #: The latest board picture posted at each game's table: its digest and a link to
+        #: its message (lost on restart: then the next post uploads it again).
+        self._last_board: dict[int, tuple[str, str]] = {}
 
     # -- the table --------------------------------------------------------------
     def _channel(self, channel_id: str) -> Messageable:
@@ -134,11 +137,15 @@ class DiscordFrontEnd:
             await self._post_session(game, post)
             return
         files: list[discord.File] = []
+        board, same_as = None, None
         if post.view is not None and post.kind in ("start", "turn", "end"):
             board = await board_image(game.game_name, post.view)
-            if board:
+            same_as = self.board_shown_at(game.id, board)
+            if board and same_as is None:
                 files.append(png_file(board, "board.png"))
         embed = formatting.table_embed(game, post, with_image=bool(files))
+        if embed is not None and same_as is not None:
+            embed.add_field(name="Board", value=f"Unchanged since [the previous post]({same_as}).")
         kwargs: dict[str, Any] = {
             "content": formatting.table_content(post, game) or None,
             "allowed_mentions": formatting.pinged(post),
@@ -156,7 +163,7 @@ class DiscordFrontEnd:
         try:
             if post.nonce:
                 kwargs["nonce"] = post.nonce
-            await self._channel(game.channel_id).send(**kwargs)
+            sent = await self._channel(game.channel_id).send(**kwargs)
         except discord.NotFound as exc:
             if not (post.nonce and exc.code == UNKNOWN_MESSAGE):
                 raise DeliveryRetry(f"table post to {game.channel_id} failed: {exc}") from exc
@@ -164,11 +171,28 @@ class DiscordFrontEnd:
             return
         except discord.HTTPException as exc:
             raise DeliveryRetry(f"table post to {game.channel_id} failed: {exc}") from exc
+        if files and board:
+            self.board_posted(game, board, sent)
         log.debug("game=%d table post %s v%d delivered", game.id, post.kind, post.version)
         if game.status in ("finished", "abandoned", "cancelled"):
             await self.close_prompts(
                 game.id, CLOSED_ABANDONED if game.status == "abandoned" else CLOSED_OVER
             )
+
+    def board_shown_at(self, game_id: int, board: bytes | None) -> str | None:
+        """The link to the table's latest board picture when ``board`` is that very picture
+        (issue 24, item 22: a post whose board did not change uploads it again; Discord's
+        own attachment links expire, so the post links to the message instead)."""
+        last = self._last_board.get(game_id)
+        if board is None or last is None or last[0] != hashlib.sha256(board).hexdigest():
+            return None
+        return last[1]
+
+    def board_posted(self, game: GameInfo, board: bytes, sent: discord.Message) -> None:
+        """``sent`` is now the table's latest board picture."""
+        where = f"{game.guild_id or '@me'}/{sent.channel.id}/{sent.id}"
+        link = f"https://discord.com/channels/{where}"
+        self._last_board[game.id] = (hashlib.sha256(board).hexdigest(), link)
 
     # -- live prompts: one per player and game, every superseded one closed --------
     def _manager(self) -> Any:
@@ -197,7 +221,13 @@ class DiscordFrontEnd:
             await manager.set_live_prompt(game_id, user_id, where)
 
     async def answered_at(
-        self, game_id: int, user_id: str, where: tuple[str, str], *, live: bool
+        self,
+        game_id: int,
+        user_id: str,
+        where: tuple[str, str],
+        *,
+        live: bool,
+        picture: str | None = None,
     ) -> None:
         """The player answered the DM prompt at ``where``, which was just edited into their
         next prompt (``live``) or into "Done". That message is never closed as superseded
@@ -210,12 +240,21 @@ class DiscordFrontEnd:
             return
         before = await self._live(game_id, user_id)
         if before is None or before == where:
+            # The latest DM: the next one need not upload the picture it now shows again.
+            self._shows(game_id, user_id, picture)
             now = where if live else None
             if before != now:
                 await manager.set_live_prompt(game_id, user_id, now)
             return
         if live:
             await self._close(where, CLOSED_NEWER)
+
+    def _shows(self, game_id: int, user_id: str, picture: str | None) -> None:
+        """The player's latest DM now shows ``picture`` (a content-named file, or None)."""
+        if picture is None:
+            self._last_hand.pop((game_id, str(user_id)), None)
+        else:
+            self._last_hand[(game_id, str(user_id))] = picture
 
     async def close_prompts(self, game_id: int, note: str) -> None:
         """Close every live prompt of a game (it ended or was abandoned)."""

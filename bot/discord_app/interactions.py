@@ -201,7 +201,8 @@ async def _answer(
         return
     if message is not None and interaction.guild_id is None:
         where = (str(message.channel.id), str(message.id))
-        await frontend.answered_at(game_id, uid, where, live=payload.get("view") is not None)
+        live = payload.get("view") is not None
+        await frontend.answered_at(game_id, uid, where, live=live, picture=hand)
     else:
         await frontend.prompt_now_at(game_id, uid, None, CLOSED_ELSEWHERE)
 

@@ -304,6 +304,8 @@ class World:
         self.dm_blocked: set[int] = set()
         self.nonces = NonceLedger()
         self.log: list[tuple[str, int, dict[str, Any]]] = []  # (create/edit/delete, msg id, snap)
+        #: Every file uploaded, in order: (channel id, file name, sha256 of its bytes).
+        self.uploads: list[tuple[int, str, str]] = []
         self.on_message_event: Callable[[str, Message], None] | None = None
         self._changed = asyncio.Event()
 
