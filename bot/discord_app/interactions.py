@@ -257,6 +257,25 @@ async def on_my_prompt(interaction: discord.Interaction[Any], game_id: int) -> N
         await send_private_view(interaction, pv)
 
 
+async def on_show_table(interaction: discord.Interaction[Any], game_id: int, what: str) -> None:
+    """ "Show to the table" under an ephemeral ``/game status`` or ``/game board``: post that
+    look to the game's channel, as the game is now, once (the button is then removed)."""
+    from bot.discord_app.looks import LOOKS, Look, look_payload, shown_by
+
+    async with handling(interaction, game_id, "show"):
+        manager = manager_of(interaction)
+        info = await manager.get_game_info(game_id)
+        if str(interaction.channel_id) != info.channel_id or what not in LOOKS:
+            raise errors.NotAllowed("This button belongs to a game in another channel.")
+        # Acknowledge by promising to update the ephemeral message the button is on.
+        await interaction.response.defer()
+        frontend = getattr(interaction.client, "frontend", None)
+        look: Look = "board" if what == "board" else "status"
+        payload = await look_payload(manager, info, look, frontend=frontend)
+        await interaction.followup.send(**shown_by(payload, user_id(interaction)), ephemeral=False)
+        await interaction.edit_original_response(content="Shown to the table.", view=None)
+
+
 async def _stale(
     interaction: discord.Interaction[Any],
     manager: GameManager,

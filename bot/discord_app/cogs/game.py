@@ -13,12 +13,11 @@ from discord.ext import commands
 
 import rules
 from bot import errors
-from bot.delivery.images import board_image
 from bot.delivery.port import ActResult
 from bot.discord_app import autocomplete, formatting
 from bot.discord_app.checks import is_moderator
-from bot.discord_app.components import parse_play_value
-from bot.discord_app.frontend import png_file, private_payload
+from bot.discord_app.components import build_show_view, parse_play_value
+from bot.discord_app.frontend import private_payload
 from bot.discord_app.interactions import (
     lobby_payload,
     manager_of,
@@ -26,6 +25,7 @@ from bot.discord_app.interactions import (
     send_private_view,
     user_id,
 )
+from bot.discord_app.looks import Look, look_payload
 from bot.tables import validate
 from bot.tables.bots import bot_user
 
@@ -200,51 +200,18 @@ class GameCog(
     # -- looking ------------------------------------------------------------------
     @app_commands.command(name="status")
     async def status(self, interaction: discord.Interaction[Any]) -> None:
-        """The board, the score and whose turn it is"""
-        await interaction.response.defer(thinking=True)
-        manager = manager_of(interaction)
+        """The board, the score and whose turn it is (only you see it; you may show it)"""
         info = await _game_here(interaction)
-        if info.status == "lobby":
-            await interaction.followup.send(**_without_none_view(lobby_payload(info)))
+        if info.status == "lobby":  # the lobby, with its join buttons, is for everyone
+            await interaction.response.send_message(**_without_none_view(lobby_payload(info)))
             return
-        pv = await manager.view_for(info.id, None)
-        board = await board_image(info.game_name, pv.view)
-        embed = discord.Embed(title=f"{info.title} (#{info.id})", colour=formatting.COLOUR_TABLE)
-        embed.description = formatting.escape(str(pv.view.get("status") or ""))
-        embed.add_field(name="Seats", value=formatting.seat_line(info), inline=False)
-        if info.status == "active" and info.waiting_on:
-            turn = formatting.mentions(info.waiting_on)
-            when = formatting.since(info.turn_started_at)
-            embed.add_field(name="Waiting for", value=f"{turn} {when}".strip(), inline=False)
-        score = formatting.view_score(info, pv.view)
-        if score:
-            embed.add_field(name="Score", value=formatting.clip(score, 1024), inline=False)
-        files = []
-        if board:
-            embed.set_image(url="attachment://board.png")
-            files.append(png_file(board, "board.png"))
-        await interaction.followup.send(
-            embed=embed, files=files, allowed_mentions=discord.AllowedMentions.none()
-        )
+        await _look(interaction, info, "status")
 
     @app_commands.command(name="board")
     async def board(self, interaction: discord.Interaction[Any]) -> None:
-        """Show the board"""
-        await interaction.response.defer(thinking=True)
+        """Show the board (only you see it; you may show it to the table)"""
         info = await _game_here(interaction, started=True)
-        pv = await manager_of(interaction).view_for(info.id, None)
-        board = await board_image(info.game_name, pv.view)
-        text = f"**{formatting.escape(info.title)}** (#{info.id}, move {pv.version}): "
-        text += formatting.escape(str(pv.view.get("status") or ""))
-        score = formatting.view_score(info, pv.view)
-        if score:
-            text += f"\n**Score:** {score}"
-        files = [png_file(board, "board.png")] if board is not None else []
-        await interaction.followup.send(
-            formatting.clip(text, formatting.CONTENT_MAX),
-            files=files,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        await _look(interaction, info, "board")
 
     @app_commands.command(name="log")
     async def log(
@@ -402,6 +369,15 @@ async def _game_here(interaction: discord.Interaction[Any], *, started: bool = F
     if started and info.status == "lobby":
         raise errors.GameNotActive("lobby")
     return info
+
+
+async def _look(interaction: discord.Interaction[Any], info: Any, what: Look) -> None:
+    """A look at the board for the asker alone, with a button to show it to the table
+    (issue 24, item 18: every look used to be posted to the channel)."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    payload = await look_payload(manager_of(interaction), info, what)
+    payload["view"] = build_show_view(info.id, what)
+    await reply(interaction, **payload)
 
 
 async def setup(bot: commands.Bot) -> None:
