@@ -241,7 +241,7 @@ def prompt_embed(
 
 
 def private_headline(message: PrivateMessage) -> str:
-    if message.kind in ("reminder", "end"):
+    if message.kind in ("reminder", "end", "notice"):
         return message.headline
     if message.kind == "reveal":
         return message.headline or "New information for you."

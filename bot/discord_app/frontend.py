@@ -23,7 +23,7 @@ from bot.delivery.images import board_image, choices_image, hand_image
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.discord_app import formatting
 from bot.discord_app.components import build_end_view, build_prompt_view, build_table_view
-from bot.errors import DeliveryRetry, DirectMessageClosed
+from bot.errors import DeliveryRetry, DirectMessageClosed, TableUnreachable
 
 if TYPE_CHECKING:
     from discord.abc import Messageable
@@ -35,6 +35,9 @@ CANNOT_DM = 50007
 #: Discord's "Unknown Message": on a create with an enforced nonce, the message this nonce
 #: already made was deleted since (by a moderator or the player). It was delivered.
 UNKNOWN_MESSAGE = 10008
+#: Discord's "Unknown Channel" (deleted) and "Thread is archived": no post gets through.
+UNKNOWN_CHANNEL = 10003
+ARCHIVED_THREAD = 50083
 
 #: What a closed prompt says above its (button-less) content.
 CLOSED_NEWER = "Closed: a newer message below has your current prompt."
@@ -45,6 +48,15 @@ CLOSED_ABANDONED = "Closed: this game was abandoned."
 ALLOWED_MENTIONS = discord.AllowedMentions(
     everyone=False, roles=False, users=True, replied_user=False
 )
+
+
+def table_failure(game: GameInfo, exc: discord.HTTPException) -> Exception:
+    """What a refused table post means for delivery: the channel will not take any post
+    until someone fixes it (no access or permission, deleted, an archived thread), or a
+    passing failure to retry."""
+    if isinstance(exc, discord.Forbidden) or exc.code in (UNKNOWN_CHANNEL, ARCHIVED_THREAD):
+        return TableUnreachable(f"channel {game.channel_id}: {exc}")
+    return DeliveryRetry(f"table post to {game.channel_id} failed: {exc}")
 
 
 def hand_name(png: bytes) -> str:
@@ -166,11 +178,11 @@ class DiscordFrontEnd:
             sent = await self._channel(game.channel_id).send(**kwargs)
         except discord.NotFound as exc:
             if not (post.nonce and exc.code == UNKNOWN_MESSAGE):
-                raise DeliveryRetry(f"table post to {game.channel_id} failed: {exc}") from exc
+                raise table_failure(game, exc) from exc
             log.info("game=%d table post %s was delivered, then deleted", game.id, post.kind)
             return
         except discord.HTTPException as exc:
-            raise DeliveryRetry(f"table post to {game.channel_id} failed: {exc}") from exc
+            raise table_failure(game, exc) from exc
         if files and board:
             self.board_posted(game, board, sent)
         log.debug("game=%d table post %s v%d delivered", game.id, post.kind, post.version)
@@ -312,9 +324,9 @@ class DiscordFrontEnd:
             await self._channel(game.channel_id).send(**payload)
         except discord.NotFound as exc:
             if not (post.nonce and exc.code == UNKNOWN_MESSAGE):
-                raise DeliveryRetry(f"session post to {game.channel_id} failed: {exc}") from exc
+                raise table_failure(game, exc) from exc
         except discord.HTTPException as exc:
-            raise DeliveryRetry(f"session post to {game.channel_id} failed: {exc}") from exc
+            raise table_failure(game, exc) from exc
 
     # -- a player ---------------------------------------------------------------
     async def _dm(self, user_id: int) -> discord.DMChannel:
@@ -336,9 +348,10 @@ class DiscordFrontEnd:
             message.view,
             headline=formatting.private_headline(message),
             log_lines=message.log_lines,
-            with_hand=message.kind != "end",  # the result closes the prompt: no cards, no buttons
+            # The result closes the prompt: no cards, no buttons; a notice is news only.
+            with_hand=message.kind not in ("end", "notice"),
         )
-        if message.kind in ("reveal", "end") and not message.view.get("actions"):
+        if message.kind in ("reveal", "end", "notice") and not message.view.get("actions"):
             payload.pop("view", None)
         hand, key = payload.pop("hand", None), (game.id, str(seat.user_id))
         if hand is not None and self._last_hand.get(key) == hand:
@@ -365,6 +378,8 @@ class DiscordFrontEnd:
         except discord.HTTPException as exc:
             raise DeliveryRetry(f"DM to {seat.user_id} failed: {exc}") from exc
         log.debug("game=%d private %s to %s delivered", game.id, message.kind, seat.role)
+        if message.kind == "notice":
+            return  # news about the game: the player's prompt, wherever it is, stays live
         # This message is now the player's prompt (or, without buttons, they have none):
         # the one before it is closed.
         live = (str(sent.channel.id), str(sent.id)) if "view" in payload else None

@@ -73,6 +73,36 @@ def channel_ref(interaction: discord.Interaction[Any]) -> str:
     return str(interaction.channel_id)
 
 
+#: What Dispatch needs where a game is played, as discord.py and Discord's menus name it.
+POST_PERMISSIONS = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+}
+
+
+def cannot_post_here(interaction: discord.Interaction[Any]) -> str:
+    """Why Dispatch could not post the game's table here (empty: it can), read from the
+    interaction's ``app_permissions`` (issue 24, item 15)."""
+    channel = interaction.channel
+    needed = dict(POST_PERMISSIONS)
+    if isinstance(channel, discord.Thread):
+        if channel.locked or channel.archived:
+            return "This thread is locked or archived, so I could not post the game here."
+        del needed["send_messages"]
+        needed["send_messages_in_threads"] = "Send Messages in Threads"
+    perms = interaction.app_permissions
+    missing = [label for attr, label in needed.items() if not getattr(perms, attr)]
+    if not missing:
+        return ""
+    return (
+        "I could not post the game in this channel: please give me "
+        + ", ".join(missing)
+        + " here (the channel's or the server's permissions), then try again."
+    )
+
+
 @app_commands.guild_only()
 class GameCog(
     commands.GroupCog, group_name="game", group_description="Play a game in this channel"
@@ -130,6 +160,9 @@ class GameCog(
         seed = validate.seed(seed)
         if game not in rules.GAMES:
             raise errors.UnknownGame(game, rules.GAMES.keys())
+        refused = cannot_post_here(interaction)
+        if refused:
+            raise errors.NotAllowed(refused)
         roles = tuple(rules.GAMES[game].roles)
         if side and side != "random" and side not in roles:
             raise errors.UnknownRole(side[:40], roles)
@@ -206,6 +239,10 @@ class GameCog(
             await interaction.response.send_message(**_without_none_view(lobby_payload(info)))
             return
         await _look(interaction, info, "status")
+        if not cannot_post_here(interaction):
+            # Table posts parked while the channel refused them go out now that it takes
+            # them (bot.delivery.courier); nothing waits, nothing is sent.
+            await manager_of(interaction).deliver_due(info.id, ignore_backoff=True)
 
     @app_commands.command(name="board")
     async def board(self, interaction: discord.Interaction[Any]) -> None:
