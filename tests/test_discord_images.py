@@ -84,3 +84,52 @@ async def test_a_table_post_with_an_unchanged_board_links_to_the_previous_one(tm
                 assert link in field["value"]
             assert len(t.emu.world.uploads) == before, "the same board was uploaded again"
     assert errors_seen.all_errors() == []
+
+
+class Shown:
+    """An attachment already on a message (only its name matters here)."""
+
+    def __init__(self, filename: str) -> None:
+        self.filename = filename
+
+
+def prompt(picture: str, data: bytes = b"") -> dict:
+    import discord
+
+    from bot.discord_app.frontend import png_file
+
+    return {"embed": discord.Embed(), "hand": picture, "files": [png_file(data, picture)]}
+
+
+async def test_an_edited_prompt_keeps_the_pictures_it_has(monkeypatch):
+    """Lincoln's placements: hand, board with choices, hand again. The hand stays on the
+    message (as the thumbnail while the board shows) and is never uploaded twice."""
+    import discord
+
+    from bot.discord_app import frontend
+
+    async def same_hand(game_name, view):
+        return b"hand"
+
+    monkeypatch.setattr(frontend, "hand_image", same_hand)
+    hand = frontend.hand_name(b"hand")
+    game = type("G", (), {"game_name": "lincoln"})()
+    on_message = [Shown(hand)]
+
+    choosing = prompt("board-1.png")
+    kept = await frontend.edited_pictures(game, {}, choosing, on_message)
+    assert kept is not None and kept[1] is on_message[0]
+    assert isinstance(kept[0], discord.File) and kept[0].filename == "board-1.png"
+    assert choosing["embed"].thumbnail.url == f"attachment://{hand}"
+
+    back = prompt(hand)
+    kept = await frontend.edited_pictures(game, {}, back, [on_message[0], Shown("board-1.png")])
+    assert kept == [on_message[0]], "the hand was uploaded again"
+
+    same = prompt(hand)
+    assert await frontend.edited_pictures(game, {}, same, [Shown(hand)]) is None
+
+    above = prompt(hand)  # a DM that said its hand is as in the one above
+    assert await frontend.edited_pictures(game, {}, above, [], above=hand) is None
+    assert above["embed"].image.url is None
+    assert [f.value for f in above["embed"].fields] == [frontend.SAME_AS_ABOVE]

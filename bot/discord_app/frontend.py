@@ -45,6 +45,9 @@ CLOSED_ELSEWHERE = "Closed: you answered elsewhere (see /game hand for your prom
 CLOSED_OVER = "Closed: this game is over."
 CLOSED_ABANDONED = "Closed: this game was abandoned."
 
+#: Where a DM's hand is when the message above shows that very picture.
+SAME_AS_ABOVE = "Unchanged: as in your latest message with a picture."
+
 ALLOWED_MENTIONS = discord.AllowedMentions(
     everyone=False, roles=False, users=True, replied_user=False
 )
@@ -67,6 +70,51 @@ def hand_name(png: bytes) -> str:
 def choices_name(png: bytes) -> str:
     """The name of a board with a prompt's choices marked, from its content."""
     return f"board-{hashlib.sha256(png).hexdigest()[:12]}.png"
+
+
+async def edited_pictures(
+    game: GameInfo,
+    view: dict[str, Any],
+    payload: dict[str, Any],
+    attachments: list[discord.Attachment],
+    *,
+    above: str | None = None,
+) -> list[discord.Attachment | discord.File] | None:
+    """The pictures a prompt edited in place should carry (None: keep those it has), from
+    ``private_payload``'s ``files`` and ``hand`` (the picture it shows) and the message's
+    current ``attachments``. Nothing the message already has is uploaded again.
+
+    A prompt that turns from the hand to the board with its choices marked keeps the hand
+    it showed, as the embed's thumbnail, when that is still the player's hand: the next
+    prompt, back on the hand, then uploads nothing (issue 24, item 22: in Lincoln the hand
+    went back and forth between every placement). A DM that showed no picture because the
+    one above shows the same (``above``, see ``send_private``) goes on saying so.
+    """
+    current = {a.filename: a for a in attachments}
+    picture: str | None = payload.get("hand")
+    if picture is not None and picture not in current and picture == above:
+        payload["embed"].set_image(url=None)
+        payload["embed"].add_field(name="Your hand", value=SAME_AS_ABOVE)
+        return [] if current else None
+    kept = None
+    if picture is not None and picture.startswith("board-"):
+        shown_hand = next((n for n in current if n.startswith("hand-")), None)
+        if shown_hand is not None:
+            png = await hand_image(game.game_name, view)
+            if png is not None and hand_name(png) == shown_hand:
+                kept = shown_hand
+                payload["embed"].set_thumbnail(url=f"attachment://{kept}")
+    wanted = [n for n in (picture, kept) if n is not None]
+    if sorted(wanted) == sorted(current):
+        return None
+    new = {f.filename: f for f in payload.get("files", [])}
+    out: list[discord.Attachment | discord.File] = []
+    for name in wanted:
+        if name in current:
+            out.append(current[name])
+        elif name in new:
+            out.append(new[name])
+    return out
 
 
 def png_file(data: bytes, name: str) -> discord.File:
@@ -261,6 +309,10 @@ class DiscordFrontEnd:
         if live:
             await self._close(where, CLOSED_NEWER)
 
+    def picture_above(self, game_id: int, user_id: str) -> str | None:
+        """The picture the player's latest DM shows, or says the message above it shows."""
+        return self._last_hand.get((game_id, str(user_id)))
+
     def _shows(self, game_id: int, user_id: str, picture: str | None) -> None:
         """The player's latest DM now shows ``picture`` (a content-named file, or None)."""
         if picture is None:
@@ -358,7 +410,7 @@ class DiscordFrontEnd:
             # The player's previous DM already shows this very hand: no second upload.
             payload["files"] = []
             payload["embed"].set_image(url=None)
-            payload["embed"].add_field(name="Your hand", value="As in your previous message.")
+            payload["embed"].add_field(name="Your hand", value=SAME_AS_ABOVE)
         try:
             channel = await self._dm(int(seat.user_id))
             if message.nonce:

@@ -24,6 +24,7 @@ from bot.discord_app.components import build_lobby_view
 from bot.discord_app.frontend import (
     ALLOWED_MENTIONS,
     CLOSED_ELSEWHERE,
+    edited_pictures,
     private_payload,
 )
 
@@ -186,20 +187,24 @@ async def _answer(
         log_lines=result.private_log_lines,
     )
     payload.setdefault("view", None)  # no actions left: remove the old buttons
-    files, hand = payload.pop("files"), payload.pop("hand", None)
-    shown = {a.filename for a in interaction.message.attachments} if interaction.message else set()
-    if hand is not None and hand in shown:
-        # The same hand picture is already on this message: keep it, upload nothing.
+    hand = payload.get("hand")
+    shown = list(interaction.message.attachments) if interaction.message else []
+    frontend = getattr(interaction.client, "frontend", None)
+    in_dm = interaction.message is not None and interaction.guild_id is None
+    above = frontend.picture_above(game_id, uid) if frontend is not None and in_dm else None
+    # A picture already on this message, or on the DM above it, is not uploaded again.
+    pictures = await edited_pictures(result.game, result.view, payload, shown, above=above)
+    payload.pop("files"), payload.pop("hand", None)
+    if pictures is None:
         await interaction.edit_original_response(**payload)
     else:
-        await interaction.edit_original_response(attachments=files, **payload)
+        await interaction.edit_original_response(attachments=pictures, **payload)
     # Where the player's live prompt is now: this DM if it still asks something; an
     # answer from an ephemeral prompt closes the DM one (no stale button looks live).
-    frontend = getattr(interaction.client, "frontend", None)
     message = interaction.message
     if frontend is None:
         return
-    if message is not None and interaction.guild_id is None:
+    if message is not None and in_dm:
         where = (str(message.channel.id), str(message.id))
         live = payload.get("view") is not None
         await frontend.answered_at(game_id, uid, where, live=live, picture=hand)
