@@ -518,7 +518,11 @@ async def test_reminders_say_how_long_the_game_has_waited(
     clock.advance(48 * 3600)
     assert await manager.fire_due_timers() == 1
     assert "for 72 hours" in front_end.privates("alice")[-1].headline
-    assert game.id
+    # Acting counts as being present: her clock starts again, her turn goes on.
+    await manager.act(game.id, "alice", "add", 1)
+    clock.advance(24 * 3600)
+    assert await manager.fire_due_timers() == 1
+    assert "for 24 hours" in front_end.privates("alice")[-1].headline
 
 
 async def test_reminders_reach_players_where_they_chose(

@@ -14,7 +14,7 @@ from collections import defaultdict
 from bot.delivery.courier import mark_damaged
 from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import PrivateMessage, TablePost
-from bot.storage.store import GameRow, Session, Store, TimerRow
+from bot.storage.store import Session, Store, TimerRow
 from bot.tables.loading import safe_view
 from bot.tables.turn import notify_routes
 
@@ -65,7 +65,7 @@ async def _fire(db: Session, timer: TimerRow, growth: float) -> int:
     prefs = await db.notify_prefs([seat.user_id])
     by_channel, by_dm = notify_routes(seats, (seat.role,), prefs)
     if seat.role in by_dm:
-        waited = waited_text(row, timer, db.now)
+        waited = waited_text(timer, db.now, growth)
         message = PrivateMessage(
             kind="reminder",
             role=seat.role,
@@ -88,10 +88,13 @@ async def _fire(db: Session, timer: TimerRow, growth: float) -> int:
     return 1
 
 
-def waited_text(row: GameRow, timer: TimerRow, now: float) -> str:
-    """How long the decision has waited: since the turn began, not since the last
-    reminder (the second one, 24 + 48 hours in, says 72 hours)."""
-    started = row.turn_started_at
-    waited = now - started if started is not None and started <= now else timer.interval_s
+def waited_text(timer: TimerRow, now: float, growth: float) -> str:
+    """How long the player has kept the game waiting: since their clock was last set (the
+    turn began, or they last acted), not the interval since the last reminder. The timer
+    fired ``fired`` times before, each interval ``growth`` times the one before, so the
+    second reminder of a 24-hour channel, 24 + 48 hours in, says 72 hours."""
+    factor = growth if growth > 0 else 1.0
+    waited = sum(timer.interval_s / factor**j for j in range(timer.fired + 1))
+    waited += max(0.0, now - timer.due_at)  # a reminder fired late (the bot was down)
     hours = waited / 3600
     return f"{hours:.0f} hours" if hours >= 1 else f"{waited / 60:.0f} minutes"
