@@ -140,3 +140,32 @@ async def test_a_deleted_channel_parks_the_post_and_the_game_goes_on(tmp_path):
             assert parked.last_error and parked.last_error.startswith("table unreachable")
             assert (await t.bot.manager.get_game_info(game_id)).damaged is None
     assert errors_seen.all_errors() == []
+
+
+@pytest.mark.parametrize(
+    ("status", "code", "permanent"),
+    [
+        (403, 50013, True),
+        (403, 50001, True),
+        (404, 10003, True),
+        (400, 50083, True),
+        (500, 0, False),
+    ],
+)
+async def test_which_refusals_park_the_table(tmp_path, status, code, permanent):
+    """Missing Permissions or Access, Unknown Channel and an archived thread will not pass
+    by themselves; another 404 is retried."""
+    import dataclasses
+
+    from bot.delivery.port import TablePost
+    from bot.errors import DeliveryRetry, TableUnreachable
+
+    async with table(tmp_path, "alice", "bob") as t:
+        await t.start()
+        game_id = await new_game(t, seed=5)
+        info = await t.bot.manager.get_game_info(game_id)
+        post = TablePost(kind="notice", version=info.version, headline="Hello.")
+        t.emu.fail_next("POST /channels/*/messages", status=status, code=code)
+        expected = TableUnreachable if permanent else DeliveryRetry
+        with pytest.raises(expected):
+            await t.bot.frontend.post_table(info, dataclasses.replace(post, nonce="dsp999.t"))
