@@ -149,7 +149,7 @@ async def test_a_deleted_channel_parks_the_post_and_the_game_goes_on(tmp_path):
         (403, 50001, True),
         (404, 10003, True),
         (400, 50083, True),
-        (500, 0, False),
+        (404, 0, False),
     ],
 )
 async def test_which_refusals_park_the_table(tmp_path, status, code, permanent):
