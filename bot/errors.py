@@ -171,5 +171,10 @@ class DirectMessageClosed(DeliveryError):
     """Permanent: the player does not accept direct messages (Discord error 50007)."""
 
 
+class TableUnreachable(DeliveryError):
+    """Permanent until someone fixes the channel: Dispatch may not post there (Discord's
+    403 Missing Access or Missing Permissions, 404 Unknown Channel, an archived thread)."""
+
+
 class DeliveryRetry(DeliveryError):
     """Transient: try again later (rate limit, outage). Any other exception counts too."""

@@ -79,6 +79,9 @@ async def test_no_stale_button_looks_live_through_a_whole_game(tmp_path):
                 manager = t.bot.manager
             role = info.active_roles[0]
             who = SEATS[role]
+            if click in (10, 31):
+                # Answered from /game hand's ephemeral prompt: the DM prompt is closed.
+                await t.slash(who, "game hand")
             prompt = best_prompt(t, who)
             pv = await manager.view_for(game_id, str(t.players[who].id), role=role)
             verb, arg = choose(GAME, pv.view)
@@ -141,3 +144,36 @@ async def test_abandon_closes_every_prompt(tmp_path):
             closed = [t.emu.message(d.id) for d in t.emu.dms(t.players[who].id)]
             note = "Closed: this game was abandoned"
             assert any((m.content or "").startswith(note) for m in closed)
+
+
+def closed_with_nothing_below(t, who: str) -> list[int]:
+    """DMs of ``who`` that say a newer message below has the prompt while none follows."""
+    dms = [t.emu.message(d.id) for d in t.emu.dms(t.players[who].id)]
+    return [
+        m.id
+        for i, m in enumerate(dms)
+        if (m.content or "").startswith("Closed: a newer message below") and i == len(dms) - 1
+    ]
+
+
+async def test_an_answered_dm_is_not_closed_as_superseded(tmp_path):
+    """Issue 24, item 16: the DM a player just answered, with nothing left to decide, says
+    "Done", not "a newer message below has your current prompt" with nothing below."""
+    choose = GAME.automated_player()
+    assert choose is not None
+    async with table(tmp_path, "alice", "bob") as t:
+        await t.start()
+        game_id = await new_game(t, seed=11)
+        manager = t.bot.manager
+        for _click in range(30):
+            info = await manager.get_game_info(game_id)
+            if info.status != "active":
+                break
+            role = info.active_roles[0]
+            who = SEATS[role]
+            prompt = best_prompt(t, who)
+            pv = await manager.view_for(game_id, str(t.players[who].id), role=role)
+            verb, arg = choose(GAME, pv.view)
+            await t.press(who, prompt, *press_for(prompt, game_id, verb, arg))
+            for name in SEATS.values():
+                assert closed_with_nothing_below(t, name) == [], f"{name}'s last DM says so"

@@ -490,7 +490,9 @@ async def test_reminders_fire_escalate_and_clear(
     [nudge] = front_end.privates("alice")
     assert nudge.kind == "reminder" and nudge.view["actions"]["done"] is True
     [mention] = front_end.posts
-    assert mention.kind == "reminder" and mention.mention_user_ids == ("alice",)
+    # alice is reminded by DM (her default); the table sees whom it waits for, unpinged.
+    assert mention.kind == "reminder" and mention.active_roles == ("north",)
+    assert mention.mention_user_ids == ()
     clock.advance(2 * 3600)
     assert await manager.fire_due_timers() == 0  # next one waits twice as long
     clock.advance(2 * 3600)
@@ -503,6 +505,44 @@ async def test_reminders_fire_escalate_and_clear(
         await manager.settings("c1", reminder_hours=0)
 
 
+async def test_reminders_say_how_long_the_game_has_waited(
+    manager: GameManager, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    """Issue 24, item 17: the second reminder, 24 + 48 hours after the turn began, says
+    72 hours (the wait), not 48 (the interval since the first)."""
+    game = await start(manager)
+    front_end.clear()
+    clock.advance(24 * 3600)
+    assert await manager.fire_due_timers() == 1
+    assert "for 24 hours" in front_end.privates("alice")[-1].headline
+    clock.advance(48 * 3600)
+    assert await manager.fire_due_timers() == 1
+    assert "for 72 hours" in front_end.privates("alice")[-1].headline
+    # Acting counts as being present: her clock starts again, her turn goes on.
+    await manager.act(game.id, "alice", "add", 1)
+    clock.advance(24 * 3600)
+    assert await manager.fire_due_timers() == 1
+    assert "for 24 hours" in front_end.privates("alice")[-1].headline
+
+
+async def test_reminders_reach_players_where_they_chose(
+    manager: GameManager, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    """Issue 24, item 17: ``notify: dm`` (the default) is reminded by DM and named at the
+    table without a ping; ``channel`` is pinged there and sent no DM; ``both`` gets both."""
+    game = await start(manager)
+    for notify, dm, pinged in (("dm", 1, ()), ("channel", 0, ("alice",)), ("both", 1, ("alice",))):
+        await manager.notify_setting("alice", notify)
+        front_end.clear()
+        clock.advance(10 * 24 * 3600)
+        assert await manager.fire_due_timers() == 1
+        assert len(front_end.privates("alice")) == dm, notify
+        [post] = front_end.posts
+        assert post.kind == "reminder" and post.active_roles == ("north",)
+        assert post.mention_user_ids == pinged, notify
+    assert game.id
+
+
 async def test_reminders_survive_restart(toy_game: object, db_path: Path, clock: FakeClock) -> None:
     first = await GameManager.open(db_path, RecordingFrontEnd(), clock=clock)
     await start(first)
@@ -512,7 +552,8 @@ async def test_reminders_survive_restart(toy_game: object, db_path: Path, clock:
     second = await GameManager.open(db_path, front_end, clock=clock)
     try:
         assert await second.fire_due_timers() == 1
-        assert front_end.posts[-1].mention_user_ids == ("alice",)
+        assert front_end.posts[-1].kind == "reminder"
+        assert front_end.privates("alice")[-1].kind == "reminder"
     finally:
         await second.close()
 

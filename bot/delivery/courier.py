@@ -4,6 +4,14 @@ A stream is the table, or one seat's private messages. A row that fails is never
 waits for its retry (doubling up to a cap) and holds back the later rows of its stream
 only. A player whose DMs are closed is marked and told once, at the table, to use
 ``/game hand``; their private messages are dropped from then on.
+
+A table the bot may not post in (issue 24, item 15: permissions taken away, the channel
+deleted, the thread archived) is not retried for ever: the row is parked (its next attempt
+put off by ``PARKED_S``; it holds back the table's later rows, which wait with it), and the
+players are told once by DM what to grant and how to resume. The game is not lost: its
+DMs go on, and a pass that ignores backoff (``/game status`` in the channel once it is
+fixed, or the next start-up) sends what waited, in order; if the channel still refuses,
+the row is parked again and nobody is told twice.
 """
 
 from __future__ import annotations
@@ -16,7 +24,13 @@ from collections import defaultdict
 from collections.abc import Callable
 
 from bot import errors
-from bot.delivery.outbox import delivery_nonce, message_from, post_from, post_payload
+from bot.delivery.outbox import (
+    delivery_nonce,
+    message_from,
+    message_payload,
+    post_from,
+    post_payload,
+)
 from bot.delivery.port import FrontEnd, GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.storage.store import OutboxRow, Store
 from bot.tables.bots import is_bot
@@ -26,6 +40,10 @@ log = logging.getLogger("dispatch.manager")
 
 RETRY_BASE_S = 5.0
 RETRY_CAP_S = 3600.0
+#: How far a row the table cannot take is put off: until someone resumes it.
+PARKED_S = 100 * 365 * 86400.0
+#: How a parked row's last error begins (the players were told when it was parked).
+UNREACHABLE = "table unreachable"
 
 
 @dataclasses.dataclass
@@ -130,6 +148,10 @@ class Courier:
                 queued_more |= await self._dm_closed(row, info)
                 info = None
                 continue
+            except errors.TableUnreachable as exc:
+                queued_more |= await self._unreachable(row, rows, info, exc)
+                blocked.add(stream)
+                continue
             except Exception as exc:
                 # DeliveryRetry or anything unexpected: never lost, retried with backoff.
                 await self._failed(row, exc)
@@ -153,6 +175,24 @@ class Courier:
         async with self.store.write() as db:
             await db.mark_failed(row.id, repr(exc), db.now + delay)
 
+    async def _unreachable(
+        self, row: OutboxRow, rows: list[OutboxRow], info: GameInfo, exc: Exception
+    ) -> bool:
+        """Park the row; tell each player once, by DM, why the table is silent and how to
+        get it going again. True when DMs were queued."""
+        told = any(r.kind == "table" and is_parked(r) for r in rows)
+        log.warning("game=%d table post parked, the channel refuses it: %s", row.game_id, exc)
+        async with self.store.transaction() as db:
+            await db.mark_failed(row.id, f"{UNREACHABLE}: {exc}", db.now + PARKED_S)
+            if told:
+                return False
+            for seat in info.seats:
+                if seat.dm_failed or is_bot(seat.user_id):
+                    continue
+                message = unreachable_notice(info, seat.role)
+                await db.queue(row.game_id, "private", seat.role, message_payload(message))
+        return True
+
     async def _dm_closed(self, row: OutboxRow, info: GameInfo) -> bool:
         """Mark the seat, and tell the player once, at the table, where to look instead."""
         seat = info.seat_of(row.target or "")
@@ -171,6 +211,27 @@ class Courier:
             await db.queue(row.game_id, "table", None, post_payload(post))
         log.info("game=%d seat %s refuses DMs; told at the table", row.game_id, seat.role)
         return True
+
+
+def is_parked(row: OutboxRow) -> bool:
+    """A table row put off because the channel refused it (see ``Courier._unreachable``)."""
+    return (row.last_error or "").startswith(UNREACHABLE)
+
+
+def unreachable_notice(info: GameInfo, role: str) -> PrivateMessage:
+    """The DM that says why the table is silent, what to grant, and how to resume."""
+    return PrivateMessage(
+        kind="notice",
+        role=role,
+        version=info.version,
+        headline=(
+            f"I cannot post in the channel of game #{info.id} ({info.title}): it was "
+            "deleted, or I lack View Channel, Send Messages, Embed Links or Attach Files "
+            "there (or its thread is locked or archived). The game goes on here by direct "
+            "message; the channel posts wait. Once a moderator fixes the channel, use "
+            "/game status there and the waiting posts go out."
+        ),
+    )
 
 
 def skip_private(info: GameInfo, seat: SeatInfo | None, message: PrivateMessage) -> str:

@@ -83,8 +83,14 @@ def turn_post(
     active_now: tuple[str, ...],
     mention: tuple[str, ...],
     start: bool,
+    acting: str | None = None,
 ) -> TablePost:
-    """The table post of a completed turn: the start, a hand-over, or the end."""
+    """The table post of a completed turn: the start, a hand-over, or the end.
+
+    A hand-over always says what happened: when the decision that ended ``acting``'s turn
+    wrote nothing to the log (Fort Sumter's Final Crisis Done without moving a token), the
+    post says that side is done, instead of only who is to act (issue 24, item 19).
+    """
     outcome = public.get("outcome")
     kind: TableKind
     if outcome is not None:
@@ -97,6 +103,8 @@ def turn_post(
         headline = f"{names} to act." if names else ""
         if start:
             headline = f"{rules_game.title or game_name} begins. {headline}".strip()
+        elif not new_lines and acting is not None:
+            new_lines = [f"{role_name(rules_game, acting)} is done."]
     return TablePost(
         kind=kind,
         version=version,

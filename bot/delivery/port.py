@@ -7,8 +7,10 @@ JSON); a front end builds buttons from ``view["actions"]`` and images from the v
 ``board_image`` / ``hand_image``.
 
 To report how a delivery went, a front end returns normally (delivered), raises
-``bot.errors.DirectMessageClosed`` (the player refuses DMs: permanent), or raises anything
-else, ideally ``bot.errors.DeliveryRetry`` (transient: retried with backoff).
+``bot.errors.DirectMessageClosed`` (the player refuses DMs: permanent),
+``bot.errors.TableUnreachable`` (it may not post in the game's channel: the table's posts
+wait until the channel is fixed, see ``bot.delivery.courier``), or raises anything else,
+ideally ``bot.errors.DeliveryRetry`` (transient: retried with backoff).
 """
 
 from __future__ import annotations
@@ -93,7 +95,7 @@ class TablePost:
     nonce: str = ""
 
 
-PrivateKind = Literal["turn", "reveal", "reminder", "end"]
+PrivateKind = Literal["turn", "reveal", "reminder", "end", "notice"]
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,8 @@ class PrivateMessage:
     ``turn``: the role has just become active; ``view`` has its prompt, actions and hidden
     information; build buttons with ``version``. ``reveal``: hidden information for this
     role alone (``log_lines`` are its new private log lines). ``reminder``: a nudge, with
-    the current view.
+    the current view. ``notice``: a line of news about the game itself (its channel cannot
+    be posted in), with no view: it neither shows nor replaces a prompt.
     """
 
     kind: PrivateKind

@@ -16,6 +16,7 @@ from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import PrivateMessage, TablePost
 from bot.storage.store import Session, Store, TimerRow
 from bot.tables.loading import safe_view
+from bot.tables.turn import notify_routes
 
 log = logging.getLogger("dispatch.manager")
 
@@ -28,8 +29,10 @@ async def queue_due_reminders(
 ) -> int:
     """Queue a reminder for every timer due at ``now``; return how many fired.
 
-    A reminder goes privately to the waiting seat (unless their DMs are closed) and, with a
-    mention, to the table. The next one comes ``growth`` times later than this one did.
+    A reminder reaches the waiting seat where they chose (``/game settings notify``,
+    as their turns do: ``bot.tables.turn.notify_routes``): by DM, with a ping at the
+    table, or both; the table post names them either way. The next one comes ``growth``
+    times later than this one did.
     Each timer is handled on its own: a game whose record cannot be read is marked
     damaged and loses its timers, and the reminders of every other game still go out.
     """
@@ -59,9 +62,10 @@ async def _fire(db: Session, timer: TimerRow, growth: float) -> int:
         await db.delete_timer(timer.id)
         return 0
     view = safe_view(row, seat.role)
-    hours = timer.interval_s / 3600
-    waited = f"{hours:.0f} hours" if hours >= 1 else f"{timer.interval_s / 60:.0f} minutes"
-    if not seat.dm_failed:
+    prefs = await db.notify_prefs([seat.user_id])
+    by_channel, by_dm = notify_routes(seats, (seat.role,), prefs)
+    if seat.role in by_dm:
+        waited = waited_text(timer, db.now, growth)
         message = PrivateMessage(
             kind="reminder",
             role=seat.role,
@@ -70,14 +74,27 @@ async def _fire(db: Session, timer: TimerRow, growth: float) -> int:
             view=view,
         )
         await db.queue(row.id, "private", seat.role, message_payload(message))
+    # The table sees whom it waits for; only a player who asked for the channel is pinged.
     post = TablePost(
         kind="reminder",
         version=row.version,
         headline="Reminder: the game is waiting for your move.",
-        mention_user_ids=(seat.user_id,),
-        active_roles=row.active_roles,
+        mention_user_ids=(seat.user_id,) if seat.role in by_channel else (),
+        active_roles=(seat.role,),
     )
     await db.queue(row.id, "table", None, post_payload(post))
     interval = timer.interval_s * growth
     await db.reschedule_timer(timer.id, db.now + interval, interval)
     return 1
+
+
+def waited_text(timer: TimerRow, now: float, growth: float) -> str:
+    """How long the player has kept the game waiting: since their clock was last set (the
+    turn began, or they last acted), not the interval since the last reminder. The timer
+    fired ``fired`` times before, each interval ``growth`` times the one before, so the
+    second reminder of a 24-hour channel, 24 + 48 hours in, says 72 hours."""
+    factor = growth if growth > 0 else 1.0
+    waited = sum(timer.interval_s / factor**j for j in range(timer.fired + 1))
+    waited += max(0.0, now - timer.due_at)  # a reminder fired late (the bot was down)
+    hours = waited / 3600
+    return f"{hours:.0f} hours" if hours >= 1 else f"{waited / 60:.0f} minutes"

@@ -58,6 +58,7 @@ JOIN_TEMPLATE = rf"dsp:j:(?P<game>{_NUM}):(?P<role>{_ROLE})"
 DISPATCH_TEMPLATE = rf"dsp:d:(?P<game>{_NUM}):(?P<role>{_ROLE})"
 PROMPT_TEMPLATE = rf"dsp:h:(?P<game>{_NUM})"
 REMATCH_TEMPLATE = rf"dsp:r:(?P<game>{_NUM}):(?P<sides>same|swap|random)"
+SHOW_TEMPLATE = rf"dsp:t:(?P<game>{_NUM}):(?P<what>status|board)"
 
 _PATTERNS = {
     "action": re.compile(ACTION_TEMPLATE),
@@ -66,6 +67,7 @@ _PATTERNS = {
     "dispatch": re.compile(DISPATCH_TEMPLATE),
     "prompt": re.compile(PROMPT_TEMPLATE),
     "rematch": re.compile(REMATCH_TEMPLATE),
+    "show": re.compile(SHOW_TEMPLATE),
 }
 
 
@@ -179,11 +181,18 @@ def prompt_id(game_id: int) -> str:
     return f"{PREFIX}:h:{int(game_id)}"
 
 
+def show_id(game_id: int, what: str) -> str:
+    cid = f"{PREFIX}:t:{int(game_id)}:{what}"
+    if not _PATTERNS["show"].fullmatch(cid):
+        raise BadCustomId(f"cannot encode a look {what!r}")
+    return cid
+
+
 @dataclass(frozen=True)
 class Parsed:
     """A decoded custom_id."""
 
-    kind: str  # "action" | "select" | "join" | "dispatch" | "prompt"
+    kind: str  # "action" | "select" | "join" | "dispatch" | "prompt" | "rematch" | "show"
     game_id: int
     version: int | None = None
     verb: str | None = None
@@ -450,6 +459,33 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REM
         await interactions.on_rematch(interaction, self.game_id, self.sides)
 
 
+class ShowButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=SHOW_TEMPLATE):
+    """Under an ephemeral ``/game status`` or ``/game board``: post that look to the table,
+    ``dsp:t:<game>:<status|board>``."""
+
+    def __init__(self, game_id: int, what: str) -> None:
+        self.game_id, self.what = game_id, what
+        super().__init__(
+            discord.ui.Button(
+                label="Show to the table",
+                style=discord.ButtonStyle.secondary,
+                custom_id=show_id(game_id, what),
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ShowButton:
+        f = _fields(match)
+        return cls(int(f["game"]), f["what"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from bot.discord_app import interactions
+
+        await interactions.on_show_table(interaction, self.game_id, self.what)
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActionButton,
     ActionSelect,
@@ -457,6 +493,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     DispatchSelect,
     PromptButton,
     RematchButton,
+    ShowButton,
 )
 
 
@@ -699,6 +736,13 @@ def build_table_view(game_id: int) -> discord.ui.View:
     """The channel post's one button: open your own prompt (ephemeral, works without DMs)."""
     ui = discord.ui.View(timeout=None)
     ui.add_item(PromptButton(game_id))
+    return ui
+
+
+def build_show_view(game_id: int, what: str) -> discord.ui.View:
+    """An ephemeral look's one button: show it to the table."""
+    ui = discord.ui.View(timeout=None)
+    ui.add_item(ShowButton(game_id, what))
     return ui
 
 

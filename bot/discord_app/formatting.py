@@ -112,9 +112,9 @@ def table_content(post: TablePost, game: GameInfo | None = None) -> str:
     see ``pinged``), and the headline."""
     head = escape(post.headline) if post.headline else ""
     named = list(post.mention_user_ids)
-    if game is not None and post.kind in ("start", "turn"):
+    if game is not None and post.kind in ("start", "turn", "reminder"):
         named += [s.user_id for r in post.active_roles if (s := game.seat_of(r)) is not None]
-    who = mentions(named)
+    who = mentions(list(dict.fromkeys(named)))
     if post.kind == "end":  # the result first, then everyone it concerns
         return clip(f"{head} {who}".strip(), CONTENT_MAX)
     return clip(f"{who} {head}".strip(), CONTENT_MAX)
@@ -241,7 +241,7 @@ def prompt_embed(
 
 
 def private_headline(message: PrivateMessage) -> str:
-    if message.kind in ("reminder", "end"):
+    if message.kind in ("reminder", "end", "notice"):
         return message.headline
     if message.kind == "reveal":
         return message.headline or "New information for you."

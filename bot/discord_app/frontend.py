@@ -23,7 +23,7 @@ from bot.delivery.images import board_image, choices_image, hand_image
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.discord_app import formatting
 from bot.discord_app.components import build_end_view, build_prompt_view, build_table_view
-from bot.errors import DeliveryRetry, DirectMessageClosed
+from bot.errors import DeliveryRetry, DirectMessageClosed, TableUnreachable
 
 if TYPE_CHECKING:
     from discord.abc import Messageable
@@ -35,6 +35,9 @@ CANNOT_DM = 50007
 #: Discord's "Unknown Message": on a create with an enforced nonce, the message this nonce
 #: already made was deleted since (by a moderator or the player). It was delivered.
 UNKNOWN_MESSAGE = 10008
+#: Discord's "Unknown Channel" (deleted) and "Thread is archived": no post gets through.
+UNKNOWN_CHANNEL = 10003
+ARCHIVED_THREAD = 50083
 
 #: What a closed prompt says above its (button-less) content.
 CLOSED_NEWER = "Closed: a newer message below has your current prompt."
@@ -42,9 +45,21 @@ CLOSED_ELSEWHERE = "Closed: you answered elsewhere (see /game hand for your prom
 CLOSED_OVER = "Closed: this game is over."
 CLOSED_ABANDONED = "Closed: this game was abandoned."
 
+#: Where a DM's hand is when the message above shows that very picture.
+SAME_AS_ABOVE = "Unchanged: as in your latest message with a picture."
+
 ALLOWED_MENTIONS = discord.AllowedMentions(
     everyone=False, roles=False, users=True, replied_user=False
 )
+
+
+def table_failure(game: GameInfo, exc: discord.HTTPException) -> Exception:
+    """What a refused table post means for delivery: the channel will not take any post
+    until someone fixes it (no access or permission, deleted, an archived thread), or a
+    passing failure to retry."""
+    if isinstance(exc, discord.Forbidden) or exc.code in (UNKNOWN_CHANNEL, ARCHIVED_THREAD):
+        return TableUnreachable(f"channel {game.channel_id}: {exc}")
+    return DeliveryRetry(f"table post to {game.channel_id} failed: {exc}")
 
 
 def hand_name(png: bytes) -> str:
@@ -55,6 +70,51 @@ def hand_name(png: bytes) -> str:
 def choices_name(png: bytes) -> str:
     """The name of a board with a prompt's choices marked, from its content."""
     return f"board-{hashlib.sha256(png).hexdigest()[:12]}.png"
+
+
+async def edited_pictures(
+    game: GameInfo,
+    view: dict[str, Any],
+    payload: dict[str, Any],
+    attachments: list[discord.Attachment],
+    *,
+    above: str | None = None,
+) -> list[discord.Attachment | discord.File] | None:
+    """The pictures a prompt edited in place should carry (None: keep those it has), from
+    ``private_payload``'s ``files`` and ``hand`` (the picture it shows) and the message's
+    current ``attachments``. Nothing the message already has is uploaded again.
+
+    A prompt that turns from the hand to the board with its choices marked keeps the hand
+    it showed, as the embed's thumbnail, when that is still the player's hand: the next
+    prompt, back on the hand, then uploads nothing (issue 24, item 22: in Lincoln the hand
+    went back and forth between every placement). A DM that showed no picture because the
+    one above shows the same (``above``, see ``send_private``) goes on saying so.
+    """
+    current = {a.filename: a for a in attachments}
+    picture: str | None = payload.get("hand")
+    if picture is not None and picture not in current and picture == above:
+        payload["embed"].set_image(url=None)
+        payload["embed"].add_field(name="Your hand", value=SAME_AS_ABOVE)
+        return [] if current else None
+    kept = None
+    if picture is not None and picture.startswith("board-"):
+        shown_hand = next((n for n in current if n.startswith("hand-")), None)
+        if shown_hand is not None:
+            png = await hand_image(game.game_name, view)
+            if png is not None and hand_name(png) == shown_hand:
+                kept = shown_hand
+                payload["embed"].set_thumbnail(url=f"attachment://{kept}")
+    wanted = [n for n in (picture, kept) if n is not None]
+    if sorted(wanted) == sorted(current):
+        return None
+    new = {f.filename: f for f in payload.get("files", [])}
+    out: list[discord.Attachment | discord.File] = []
+    for name in wanted:
+        if name in current:
+            out.append(current[name])
+        elif name in new:
+            out.append(new[name])
+    return out
 
 
 def png_file(data: bytes, name: str) -> discord.File:
@@ -118,6 +178,9 @@ class DiscordFrontEnd:
         #: The hand image each player's latest DM shows, per game (lost on restart: then
         #: the next DM simply shows the hand again).
         self._last_hand: dict[tuple[int, str], str] = {}
+        #: The latest board picture posted at each game's table: its digest and a link to
+        #: its message (lost on restart: then the next post uploads it again).
+        self._last_board: dict[int, tuple[str, str]] = {}
 
     # -- the table --------------------------------------------------------------
     def _channel(self, channel_id: str) -> Messageable:
@@ -134,11 +197,15 @@ class DiscordFrontEnd:
             await self._post_session(game, post)
             return
         files: list[discord.File] = []
+        board, same_as = None, None
         if post.view is not None and post.kind in ("start", "turn", "end"):
             board = await board_image(game.game_name, post.view)
-            if board:
+            same_as = self.board_shown_at(game.id, board)
+            if board and same_as is None:
                 files.append(png_file(board, "board.png"))
         embed = formatting.table_embed(game, post, with_image=bool(files))
+        if embed is not None and same_as is not None:
+            embed.add_field(name="Board", value=f"Unchanged since [the previous post]({same_as}).")
         kwargs: dict[str, Any] = {
             "content": formatting.table_content(post, game) or None,
             "allowed_mentions": formatting.pinged(post),
@@ -156,19 +223,36 @@ class DiscordFrontEnd:
         try:
             if post.nonce:
                 kwargs["nonce"] = post.nonce
-            await self._channel(game.channel_id).send(**kwargs)
+            sent = await self._channel(game.channel_id).send(**kwargs)
         except discord.NotFound as exc:
             if not (post.nonce and exc.code == UNKNOWN_MESSAGE):
-                raise DeliveryRetry(f"table post to {game.channel_id} failed: {exc}") from exc
+                raise table_failure(game, exc) from exc
             log.info("game=%d table post %s was delivered, then deleted", game.id, post.kind)
             return
         except discord.HTTPException as exc:
-            raise DeliveryRetry(f"table post to {game.channel_id} failed: {exc}") from exc
+            raise table_failure(game, exc) from exc
+        if files and board:
+            self.board_posted(game, board, sent)
         log.debug("game=%d table post %s v%d delivered", game.id, post.kind, post.version)
         if game.status in ("finished", "abandoned", "cancelled"):
             await self.close_prompts(
                 game.id, CLOSED_ABANDONED if game.status == "abandoned" else CLOSED_OVER
             )
+
+    def board_shown_at(self, game_id: int, board: bytes | None) -> str | None:
+        """The link to the table's latest board picture when ``board`` is that very picture
+        (issue 24, item 22: a post whose board did not change uploads it again; Discord's
+        own attachment links expire, so the post links to the message instead)."""
+        last = self._last_board.get(game_id)
+        if board is None or last is None or last[0] != hashlib.sha256(board).hexdigest():
+            return None
+        return last[1]
+
+    def board_posted(self, game: GameInfo, board: bytes, sent: discord.Message) -> None:
+        """``sent`` is now the table's latest board picture."""
+        where = f"{game.guild_id or '@me'}/{sent.channel.id}/{sent.id}"
+        link = f"https://discord.com/channels/{where}"
+        self._last_board[game.id] = (hashlib.sha256(board).hexdigest(), link)
 
     # -- live prompts: one per player and game, every superseded one closed --------
     def _manager(self) -> Any:
@@ -195,6 +279,46 @@ class DiscordFrontEnd:
             await self._close(before, note)
         if before != where:
             await manager.set_live_prompt(game_id, user_id, where)
+
+    async def answered_at(
+        self,
+        game_id: int,
+        user_id: str,
+        where: tuple[str, str],
+        *,
+        live: bool,
+        picture: str | None = None,
+    ) -> None:
+        """The player answered the DM prompt at ``where``, which was just edited into their
+        next prompt (``live``) or into "Done". That message is never closed as superseded
+        by itself (issue 24, item 16: "a newer message below" with nothing below). If the
+        pointer moved meanwhile to a newer DM (the courier delivered their next turn while
+        the answer was drawn), that one stays live and this one, if it still shows
+        buttons, is closed under it."""
+        manager = self._manager()
+        if manager is None:
+            return
+        before = await self._live(game_id, user_id)
+        if before is None or before == where:
+            # The latest DM: the next one need not upload the picture it now shows again.
+            self._shows(game_id, user_id, picture)
+            now = where if live else None
+            if before != now:
+                await manager.set_live_prompt(game_id, user_id, now)
+            return
+        if live:
+            await self._close(where, CLOSED_NEWER)
+
+    def picture_above(self, game_id: int, user_id: str) -> str | None:
+        """The picture the player's latest DM shows, or says the message above it shows."""
+        return self._last_hand.get((game_id, str(user_id)))
+
+    def _shows(self, game_id: int, user_id: str, picture: str | None) -> None:
+        """The player's latest DM now shows ``picture`` (a content-named file, or None)."""
+        if picture is None:
+            self._last_hand.pop((game_id, str(user_id)), None)
+        else:
+            self._last_hand[(game_id, str(user_id))] = picture
 
     async def close_prompts(self, game_id: int, note: str) -> None:
         """Close every live prompt of a game (it ended or was abandoned)."""
@@ -252,9 +376,9 @@ class DiscordFrontEnd:
             await self._channel(game.channel_id).send(**payload)
         except discord.NotFound as exc:
             if not (post.nonce and exc.code == UNKNOWN_MESSAGE):
-                raise DeliveryRetry(f"session post to {game.channel_id} failed: {exc}") from exc
+                raise table_failure(game, exc) from exc
         except discord.HTTPException as exc:
-            raise DeliveryRetry(f"session post to {game.channel_id} failed: {exc}") from exc
+            raise table_failure(game, exc) from exc
 
     # -- a player ---------------------------------------------------------------
     async def _dm(self, user_id: int) -> discord.DMChannel:
@@ -276,16 +400,17 @@ class DiscordFrontEnd:
             message.view,
             headline=formatting.private_headline(message),
             log_lines=message.log_lines,
-            with_hand=message.kind != "end",  # the result closes the prompt: no cards, no buttons
+            # The result closes the prompt: no cards, no buttons; a notice is news only.
+            with_hand=message.kind not in ("end", "notice"),
         )
-        if message.kind in ("reveal", "end") and not message.view.get("actions"):
+        if message.kind in ("reveal", "end", "notice") and not message.view.get("actions"):
             payload.pop("view", None)
         hand, key = payload.pop("hand", None), (game.id, str(seat.user_id))
         if hand is not None and self._last_hand.get(key) == hand:
             # The player's previous DM already shows this very hand: no second upload.
             payload["files"] = []
             payload["embed"].set_image(url=None)
-            payload["embed"].add_field(name="Your hand", value="As in your previous message.")
+            payload["embed"].add_field(name="Your hand", value=SAME_AS_ABOVE)
         try:
             channel = await self._dm(int(seat.user_id))
             if message.nonce:
@@ -305,6 +430,8 @@ class DiscordFrontEnd:
         except discord.HTTPException as exc:
             raise DeliveryRetry(f"DM to {seat.user_id} failed: {exc}") from exc
         log.debug("game=%d private %s to %s delivered", game.id, message.kind, seat.role)
+        if message.kind == "notice":
+            return  # news about the game: the player's prompt, wherever it is, stays live
         # This message is now the player's prompt (or, without buttons, they have none):
         # the one before it is closed.
         live = (str(sent.channel.id), str(sent.id)) if "view" in payload else None

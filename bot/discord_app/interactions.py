@@ -25,7 +25,7 @@ from bot.discord_app.components import build_lobby_view
 from bot.discord_app.frontend import (
     ALLOWED_MENTIONS,
     CLOSED_ELSEWHERE,
-    CLOSED_NEWER,
+    edited_pictures,
     private_payload,
 )
 
@@ -243,26 +243,29 @@ async def _answer(
         log_lines=result.private_log_lines,
     )
     payload.setdefault("view", None)  # no actions left: remove the old buttons
-    files, hand = payload.pop("files"), payload.pop("hand", None)
-    shown = {a.filename for a in interaction.message.attachments} if interaction.message else set()
-    if hand is not None and hand in shown:
-        # The same hand picture is already on this message: keep it, upload nothing.
+    hand = payload.get("hand")
+    shown = list(interaction.message.attachments) if interaction.message else []
+    frontend = getattr(interaction.client, "frontend", None)
+    in_dm = interaction.message is not None and interaction.guild_id is None
+    above = frontend.picture_above(game_id, uid) if frontend is not None and in_dm else None
+    # A picture already on this message, or on the DM above it, is not uploaded again.
+    pictures = await edited_pictures(result.game, result.view, payload, shown, above=above)
+    payload.pop("files"), payload.pop("hand", None)
+    if pictures is None:
         await interaction.edit_original_response(**payload)
     else:
-        await interaction.edit_original_response(attachments=files, **payload)
+        await interaction.edit_original_response(attachments=pictures, **payload)
     # Where the player's live prompt is now: this DM if it still asks something; an
     # answer from an ephemeral prompt closes the DM one (no stale button looks live).
-    frontend = getattr(interaction.client, "frontend", None)
     message = interaction.message
-    if frontend is not None:
-        in_dm = message is not None and interaction.guild_id is None
-        live = (
-            (str(message.channel.id), str(message.id))
-            if in_dm and message is not None and payload.get("view") is not None
-            else None
-        )
-        note = CLOSED_NEWER if in_dm else CLOSED_ELSEWHERE
-        await frontend.prompt_now_at(game_id, uid, live, note)
+    if frontend is None:
+        return
+    if message is not None and in_dm:
+        where = (str(message.channel.id), str(message.id))
+        live = payload.get("view") is not None
+        await frontend.answered_at(game_id, uid, where, live=live, picture=hand)
+    else:
+        await frontend.prompt_now_at(game_id, uid, None, CLOSED_ELSEWHERE)
 
 
 async def on_join(interaction: discord.Interaction[Any], game_id: int, role: str) -> None:
@@ -313,6 +316,25 @@ async def on_my_prompt(interaction: discord.Interaction[Any], game_id: int) -> N
         await interaction.response.defer(ephemeral=True, thinking=True)
         pv = await manager_of(interaction).view_for(game_id, user_id(interaction))
         await send_private_view(interaction, pv)
+
+
+async def on_show_table(interaction: discord.Interaction[Any], game_id: int, what: str) -> None:
+    """ "Show to the table" under an ephemeral ``/game status`` or ``/game board``: post that
+    look to the game's channel, as the game is now, once (the button is then removed)."""
+    from bot.discord_app.looks import LOOKS, Look, look_payload, shown_by
+
+    async with handling(interaction, game_id, "show"):
+        manager = manager_of(interaction)
+        info = await manager.get_game_info(game_id)
+        if str(interaction.channel_id) != info.channel_id or what not in LOOKS:
+            raise errors.NotAllowed("This button belongs to a game in another channel.")
+        # Acknowledge by promising to update the ephemeral message the button is on.
+        await interaction.response.defer()
+        frontend = getattr(interaction.client, "frontend", None)
+        look: Look = "board" if what == "board" else "status"
+        payload = await look_payload(manager, info, look, frontend=frontend)
+        await interaction.followup.send(**shown_by(payload, user_id(interaction)), ephemeral=False)
+        await interaction.edit_original_response(content="Shown to the table.", view=None)
 
 
 async def _stale(

@@ -393,6 +393,7 @@ async def commit_turn(
             active_now=active_now,
             mention=mention,
             start=start,
+            acting=acting_role,
         )
         await db.queue(row.id, "table", None, post_payload(post))
         await db.set_posted_turn(row.id, active_now, step)

@@ -67,6 +67,16 @@ class Emulator(EmulatorServer):
         self.world.channels[channel.id] = channel
         return channel
 
+    def deny_bot(self, channel: Channel, permissions: int) -> None:
+        """A channel overwrite that takes ``permissions`` from the bot (0: lift it)."""
+        channel.bot_denied = permissions
+
+    def delete_channel(self, channel: Channel) -> None:
+        """The channel is deleted: every request about it answers 404 Unknown Channel."""
+        self.world.channels.pop(channel.id, None)
+        if channel.guild_id is not None:
+            self.world.guilds[channel.guild_id].channels.pop(channel.id, None)
+
     def add_role(self, guild: Guild, name: str, permissions: int = 0) -> Role:
         role = Role(id=self.world.snowflake(), name=name, permissions=permissions)
         role.position = len(guild.roles)

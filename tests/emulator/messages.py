@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from typing import Any
@@ -137,6 +138,12 @@ def pinged_users(content: str, allowed: dict[str, Any] | None) -> list[int]:
     return []
 
 
+def record_uploads(world: World, channel_id: int, uploads: Uploads) -> None:
+    """Note every file uploaded (``world.uploads``), so tests can count repeated pictures."""
+    for filename, data, _ in uploads.values():
+        world.uploads.append((channel_id, filename, hashlib.sha256(data).hexdigest()))
+
+
 def new_message(
     world: World,
     channel: Channel,
@@ -146,6 +153,7 @@ def new_message(
     **extra: Any,
 ) -> Message:
     validate(body, creating=True, n_uploads=len(uploads))
+    record_uploads(world, channel.id, uploads)
     msg = Message(
         id=world.snowflake(),
         channel_id=channel.id,
@@ -165,6 +173,7 @@ def new_message(
 
 def apply_edit(world: World, msg: Message, body: dict[str, Any], uploads: Uploads) -> Message:
     validate(body, creating=False, n_uploads=len(uploads))
+    record_uploads(world, msg.channel_id, uploads)
     if "content" in body:
         msg.content = body["content"] or ""
     if "embeds" in body:

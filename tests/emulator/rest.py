@@ -24,7 +24,7 @@ from .payloads import (
     role_payload,
     user_payload,
 )
-from .state import DM, Channel, Fault, RequestRecord
+from .state import ATTACH_FILES, DM, SEND_MESSAGES, VIEW_CHANNEL, Channel, Fault, RequestRecord
 
 if TYPE_CHECKING:
     from .server import EmulatorServer
@@ -270,6 +270,13 @@ class Rest:
             raise ApiError(403, 50007, "Cannot send messages to this user")
         body, uploads = await read_body(request)
         conform(self.world, "create_message", body)
+        denied = channel.bot_denied & (
+            VIEW_CHANNEL | SEND_MESSAGES | (ATTACH_FILES * bool(uploads))
+        )
+        if denied & VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
+        if denied:
+            raise ApiError(403, 50013, "Missing Permissions")
         body["flags"] = (body.get("flags") or 0) & ~(1 << 6)  # no ephemeral outside interactions
         try:
             nonce, enforce = checked_nonce(body)

@@ -40,6 +40,10 @@ EVERYONE_PERMISSIONS = (
     | (1 << 38)  # send messages in threads
 )
 ALL_PERMISSIONS = (1 << 51) - 1
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
 
 
 class SnowflakeFactory:
@@ -90,6 +94,10 @@ class Channel:
     guild_id: int | None = None
     position: int = 0
     recipient_id: int | None = None  # for DM channels: the human on the other side
+    #: Permissions an overwrite takes from the bot here (``Emulator.deny_bot``): posting
+    #: without them answers 403 Missing Permissions, and interactions from here carry
+    #: ``app_permissions`` without them.
+    bot_denied: int = 0
 
     @property
     def is_dm(self) -> bool:
@@ -304,6 +312,8 @@ class World:
         self.dm_blocked: set[int] = set()
         self.nonces = NonceLedger()
         self.log: list[tuple[str, int, dict[str, Any]]] = []  # (create/edit/delete, msg id, snap)
+        #: Every file uploaded, in order: (channel id, file name, sha256 of its bytes).
+        self.uploads: list[tuple[int, str, str]] = []
         self.on_message_event: Callable[[str, Message], None] | None = None
         self._changed = asyncio.Event()
 

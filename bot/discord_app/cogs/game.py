@@ -13,12 +13,11 @@ from discord.ext import commands
 
 import rules
 from bot import errors
-from bot.delivery.images import board_image
 from bot.delivery.port import ActResult
 from bot.discord_app import autocomplete, formatting
 from bot.discord_app.checks import is_moderator
-from bot.discord_app.components import parse_play_value
-from bot.discord_app.frontend import png_file, private_payload
+from bot.discord_app.components import build_show_view, parse_play_value
+from bot.discord_app.frontend import private_payload
 from bot.discord_app.interactions import (
     lobby_payload,
     manager_of,
@@ -26,6 +25,7 @@ from bot.discord_app.interactions import (
     send_private_view,
     user_id,
 )
+from bot.discord_app.looks import Look, look_payload
 from bot.tables import validate
 from bot.tables.bots import bot_user
 from bot.tables.validate import parse_options
@@ -35,6 +35,36 @@ log = logging.getLogger("dispatch.discord")
 
 def channel_ref(interaction: discord.Interaction[Any]) -> str:
     return str(interaction.channel_id)
+
+
+#: What Dispatch needs where a game is played, as discord.py and Discord's menus name it.
+POST_PERMISSIONS = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+}
+
+
+def cannot_post_here(interaction: discord.Interaction[Any]) -> str:
+    """Why Dispatch could not post the game's table here (empty: it can), read from the
+    interaction's ``app_permissions`` (issue 24, item 15)."""
+    channel = interaction.channel
+    needed = dict(POST_PERMISSIONS)
+    if isinstance(channel, discord.Thread):
+        if channel.locked or channel.archived:
+            return "This thread is locked or archived, so I could not post the game here."
+        del needed["send_messages"]
+        needed["send_messages_in_threads"] = "Send Messages in Threads"
+    perms = interaction.app_permissions
+    missing = [label for attr, label in needed.items() if not getattr(perms, attr)]
+    if not missing:
+        return ""
+    return (
+        "I could not post the game in this channel: please give me "
+        + ", ".join(missing)
+        + " here (the channel's or the server's permissions), then try again."
+    )
 
 
 @app_commands.guild_only()
@@ -94,6 +124,9 @@ class GameCog(
         seed = validate.seed(seed)
         if game not in rules.GAMES:
             raise errors.UnknownGame(game, rules.GAMES.keys())
+        refused = cannot_post_here(interaction)
+        if refused:
+            raise errors.NotAllowed(refused)
         roles = tuple(rules.GAMES[game].roles)
         if side and side != "random" and side not in roles:
             raise errors.UnknownRole(side[:40], roles)
@@ -164,51 +197,22 @@ class GameCog(
     # -- looking ------------------------------------------------------------------
     @app_commands.command(name="status")
     async def status(self, interaction: discord.Interaction[Any]) -> None:
-        """The board, the score and whose turn it is"""
-        await interaction.response.defer(thinking=True)
-        manager = manager_of(interaction)
+        """The board, the score and whose turn it is (only you see it; you may show it)"""
         info = await _game_here(interaction)
-        if info.status == "lobby":
-            await interaction.followup.send(**_without_none_view(lobby_payload(info)))
+        if info.status == "lobby":  # the lobby, with its join buttons, is for everyone
+            await interaction.response.send_message(**_without_none_view(lobby_payload(info)))
             return
-        pv = await manager.view_for(info.id, None)
-        board = await board_image(info.game_name, pv.view)
-        embed = discord.Embed(title=f"{info.title} (#{info.id})", colour=formatting.COLOUR_TABLE)
-        embed.description = formatting.escape(str(pv.view.get("status") or ""))
-        embed.add_field(name="Seats", value=formatting.seat_line(info), inline=False)
-        if info.status == "active" and info.waiting_on:
-            turn = formatting.mentions(info.waiting_on)
-            when = formatting.since(info.turn_started_at)
-            embed.add_field(name="Waiting for", value=f"{turn} {when}".strip(), inline=False)
-        score = formatting.view_score(info, pv.view)
-        if score:
-            embed.add_field(name="Score", value=formatting.clip(score, 1024), inline=False)
-        files = []
-        if board:
-            embed.set_image(url="attachment://board.png")
-            files.append(png_file(board, "board.png"))
-        await interaction.followup.send(
-            embed=embed, files=files, allowed_mentions=discord.AllowedMentions.none()
-        )
+        await _look(interaction, info, "status")
+        if not cannot_post_here(interaction):
+            # Table posts parked while the channel refused them go out now that it takes
+            # them (bot.delivery.courier); nothing waits, nothing is sent.
+            await manager_of(interaction).deliver_due(info.id, ignore_backoff=True)
 
     @app_commands.command(name="board")
     async def board(self, interaction: discord.Interaction[Any]) -> None:
-        """Show the board"""
-        await interaction.response.defer(thinking=True)
+        """Show the board (only you see it; you may show it to the table)"""
         info = await _game_here(interaction, started=True)
-        pv = await manager_of(interaction).view_for(info.id, None)
-        board = await board_image(info.game_name, pv.view)
-        text = f"**{formatting.escape(info.title)}** (#{info.id}, move {pv.version}): "
-        text += formatting.escape(str(pv.view.get("status") or ""))
-        score = formatting.view_score(info, pv.view)
-        if score:
-            text += f"\n**Score:** {score}"
-        files = [png_file(board, "board.png")] if board is not None else []
-        await interaction.followup.send(
-            formatting.clip(text, formatting.CONTENT_MAX),
-            files=files,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        await _look(interaction, info, "board")
 
     @app_commands.command(name="log")
     async def log(
@@ -366,6 +370,15 @@ async def _game_here(interaction: discord.Interaction[Any], *, started: bool = F
     if started and info.status == "lobby":
         raise errors.GameNotActive("lobby")
     return info
+
+
+async def _look(interaction: discord.Interaction[Any], info: Any, what: Look) -> None:
+    """A look at the board for the asker alone, with a button to show it to the table
+    (issue 24, item 18: every look used to be posted to the channel)."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    payload = await look_payload(manager_of(interaction), info, what)
+    payload["view"] = build_show_view(info.id, what)
+    await reply(interaction, **payload)
 
 
 async def setup(bot: commands.Bot) -> None:

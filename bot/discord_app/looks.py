@@ -1,0 +1,75 @@
+"""What ``/game status`` and ``/game board`` show, and its "Show to the table" post.
+
+The asker sees it alone first (issue 24, item 18: each look used to be posted to the
+channel); its button posts the same look to the table, drawn from the game as it is when
+pressed, saying who showed it. A board the table's latest post already shows is linked to
+rather than uploaded again (``DiscordFrontEnd.board_shown_at``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+
+from bot.delivery.images import board_image
+from bot.delivery.port import GameInfo
+from bot.discord_app import formatting
+from bot.discord_app.frontend import png_file
+
+if TYPE_CHECKING:
+    from bot.tables.manager import GameManager
+
+Look = Literal["status", "board"]
+LOOKS: tuple[Look, ...] = ("status", "board")
+
+
+async def look_payload(
+    manager: GameManager, info: GameInfo, what: Look, *, frontend: Any = None
+) -> dict[str, Any]:
+    """content/embed + files of a look at the board now (as an observer sees it)."""
+    pv = await manager.view_for(info.id, None)
+    board = await board_image(info.game_name, pv.view)
+    same_as = frontend.board_shown_at(info.id, board) if frontend is not None else None
+    files = [png_file(board, "board.png")] if board is not None and same_as is None else []
+    unchanged = f"The board is as in [the latest post]({same_as})." if same_as else ""
+    payload: dict[str, Any] = {
+        "files": files,
+        "allowed_mentions": discord.AllowedMentions.none(),
+    }
+    if what == "board":
+        text = f"**{formatting.escape(info.title)}** (#{info.id}, move {pv.version}): "
+        text += formatting.escape(str(pv.view.get("status") or ""))
+        score = formatting.view_score(info, pv.view)
+        if score:
+            text += f"\n**Score:** {score}"
+        if unchanged:
+            text += f"\n{unchanged}"
+        payload["content"] = formatting.clip(text, formatting.CONTENT_MAX)
+        return payload
+    embed = discord.Embed(title=f"{info.title} (#{info.id})", colour=formatting.COLOUR_TABLE)
+    embed.description = formatting.escape(str(pv.view.get("status") or ""))
+    embed.add_field(name="Seats", value=formatting.seat_line(info), inline=False)
+    if info.status == "active" and info.waiting_on:
+        turn = formatting.mentions(info.waiting_on)
+        when = formatting.since(info.turn_started_at)
+        embed.add_field(name="Waiting for", value=f"{turn} {when}".strip(), inline=False)
+    score = formatting.view_score(info, pv.view)
+    if score:
+        embed.add_field(name="Score", value=formatting.clip(score, 1024), inline=False)
+    if files:
+        embed.set_image(url="attachment://board.png")
+    if unchanged:
+        embed.add_field(name="Board", value=unchanged, inline=False)
+    payload["embed"] = embed
+    return payload
+
+
+def shown_by(payload: dict[str, Any], user_id: str) -> dict[str, Any]:
+    """The look as posted to the table: it says who showed it (named, not pinged)."""
+    note = f"Shown by <@{int(user_id)}>."
+    content = payload.get("content")
+    payload["content"] = formatting.clip(
+        f"{content}\n{note}" if content else note, formatting.CONTENT_MAX
+    )
+    return payload
