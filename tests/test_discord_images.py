@@ -19,15 +19,33 @@ GAME = rules.get_game("fort_sumter")
 
 
 def repeated_uploads(t, channel_ids: set[int]) -> tuple[int, int]:
-    """(uploads to these channels, uploads of a picture already uploaded to that channel)."""
+    """(uploads to these channels, uploads of a picture already uploaded to that channel).
+
+    Phone close-ups (``closeup-*``) are counted apart, by ``repeated_closeups``: one goes
+    beside the decision it shows, so the same close-up may come back many messages later,
+    but never twice running."""
     total = repeats = 0
     seen: set[tuple[int, str]] = set()
-    for channel_id, _name, digest in t.emu.world.uploads:
-        if channel_id not in channel_ids:
+    for channel_id, name, digest in t.emu.world.uploads:
+        if channel_id not in channel_ids or name.startswith("closeup-"):
             continue
         total += 1
         repeats += (channel_id, digest) in seen
         seen.add((channel_id, digest))
+    return total, repeats
+
+
+def repeated_closeups(t, channel_ids: set[int]) -> tuple[int, int]:
+    """(close-ups uploaded to these channels, uploads of the close-up that channel got
+    last)."""
+    total = repeats = 0
+    last: dict[int, str] = {}
+    for channel_id, name, digest in t.emu.world.uploads:
+        if channel_id not in channel_ids or not name.startswith("closeup-"):
+            continue
+        total += 1
+        repeats += last.get(channel_id) == digest
+        last[channel_id] = digest
     return total, repeats
 
 
@@ -60,6 +78,9 @@ async def test_a_played_game_uploads_each_board_picture_once(tmp_path):
             # Before: the next DM uploaded again the hand its player's answered DM showed
             # (17 repeats in this game).
             assert (table_repeats, dm_repeats) == (0, 0)
+            closeups, closeup_repeats = repeated_closeups(t, dms | {t.channel.id})
+            # The ringed choices close up, in DMs only (issue 24, item 21).
+            assert closeups > 0 and closeup_repeats == 0
     assert errors_seen.all_errors() == []
 
 

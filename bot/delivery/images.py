@@ -63,3 +63,14 @@ async def choices_image(game_name: str, view: View) -> bytes | None:
     except Exception:
         log.exception("choices renderer failed for %s", game_name)
         return None
+
+
+async def closeup_image(game_name: str, view: View) -> bytes | None:
+    """A phone-sized close-up (400 px wide) of what the view's decision is about, sent
+    beside the full board whose names a phone shows too small to read; None when the game
+    draws none."""
+    try:
+        return await asyncio.to_thread(_render, "closeup_png", game_name, view)
+    except Exception:
+        log.exception("close-up renderer failed for %s", game_name)
+        return None

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.delivery.images import board_image, choices_image, hand_image
+from bot.delivery.images import board_image, choices_image, closeup_image, hand_image
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.discord_app import formatting
 from bot.discord_app.components import build_end_view, build_prompt_view, build_table_view
@@ -72,6 +72,11 @@ def choices_name(png: bytes) -> str:
     return f"board-{hashlib.sha256(png).hexdigest()[:12]}.png"
 
 
+def closeup_name(png: bytes) -> str:
+    """The name of a phone-sized close-up, from its content."""
+    return f"closeup-{hashlib.sha256(png).hexdigest()[:12]}.png"
+
+
 async def edited_pictures(
     game: GameInfo,
     view: dict[str, Any],
@@ -79,6 +84,7 @@ async def edited_pictures(
     attachments: list[discord.Attachment],
     *,
     above: str | None = None,
+    closeup_above: str | None = None,
 ) -> list[discord.Attachment | discord.File] | None:
     """The pictures a prompt edited in place should carry (None: keep those it has), from
     ``private_payload``'s ``files`` and ``hand`` (the picture it shows) and the message's
@@ -88,7 +94,8 @@ async def edited_pictures(
     it showed, as the embed's thumbnail, when that is still the player's hand: the next
     prompt, back on the hand, then uploads nothing (issue 24, item 22: in Lincoln the hand
     went back and forth between every placement). A DM that showed no picture because the
-    one above shows the same (``above``, see ``send_private``) goes on saying so.
+    one above shows the same (``above``, see ``send_private``) goes on saying so, and a
+    close-up the DM channel already shows (``closeup_above``) is not uploaded again.
     """
     current = {a.filename: a for a in attachments}
     picture: str | None = payload.get("hand")
@@ -104,7 +111,13 @@ async def edited_pictures(
             if png is not None and hand_name(png) == shown_hand:
                 kept = shown_hand
                 payload["embed"].set_thumbnail(url=f"attachment://{kept}")
-    wanted = [n for n in (picture, kept) if n is not None]
+    closeups = [
+        f.filename
+        for f in payload.get("files", [])
+        if f.filename.startswith("closeup-")
+        and (f.filename in current or f.filename != closeup_above)
+    ]
+    wanted = [n for n in (picture, kept, *closeups) if n is not None]
     if sorted(wanted) == sorted(current):
         return None
     new = {f.filename: f for f in payload.get("files", [])}
@@ -145,8 +158,14 @@ async def private_payload(
         None if choices else await hand_image(game.game_name, view) if role and with_hand else None
     )
     name = hand_name(hand) if hand else None
+    files: list[discord.File] = []
     if choices:
         hand, name = choices, choices_name(choices)
+        # Beside the marked board, the same choices close up: a phone shows the board a
+        # third of its size, too small to read the names of the places offered.
+        closeup = await closeup_image(game.game_name, view)
+        if closeup is not None:
+            files.append(png_file(closeup, closeup_name(closeup)))
     components = build_prompt_view(game.id, version, view) if view.get("actions") else None
     embed = formatting.prompt_embed(
         game,
@@ -161,7 +180,7 @@ async def private_payload(
     )
     payload: dict[str, Any] = {
         "embed": embed,
-        "files": [png_file(hand, name)] if hand and name else [],
+        "files": ([png_file(hand, name)] if hand and name else []) + files,
         "hand": name,
     }
     if components is not None:
@@ -178,6 +197,8 @@ class DiscordFrontEnd:
         #: The hand image each player's latest DM shows, per game (lost on restart: then
         #: the next DM simply shows the hand again).
         self._last_hand: dict[tuple[int, str], str] = {}
+        #: Likewise the phone-sized close-up each player's latest DM with one carries.
+        self._last_closeup: dict[tuple[int, str], str] = {}
         #: The latest board picture posted at each game's table: its digest and a link to
         #: its message (lost on restart: then the next post uploads it again).
         self._last_board: dict[int, tuple[str, str]] = {}
@@ -313,6 +334,14 @@ class DiscordFrontEnd:
         """The picture the player's latest DM shows, or says the message above it shows."""
         return self._last_hand.get((game_id, str(user_id)))
 
+    def closeup_above(self, game_id: int, user_id: str) -> str | None:
+        """The close-up the player's DM channel shows last."""
+        return self._last_closeup.get((game_id, str(user_id)))
+
+    def closeup_shown(self, game_id: int, user_id: str, name: str) -> None:
+        """A message of the player's DM channel now shows the close-up ``name``."""
+        self._last_closeup[(game_id, str(user_id))] = name
+
     def _shows(self, game_id: int, user_id: str, picture: str | None) -> None:
         """The player's latest DM now shows ``picture`` (a content-named file, or None)."""
         if picture is None:
@@ -411,6 +440,12 @@ class DiscordFrontEnd:
             payload["files"] = []
             payload["embed"].set_image(url=None)
             payload["embed"].add_field(name="Your hand", value=SAME_AS_ABOVE)
+        closeup = next(
+            (f.filename for f in payload["files"] if f.filename.startswith("closeup-")), None
+        )
+        if closeup is not None and self._last_closeup.get(key) == closeup:
+            # The same close-up is already in this DM channel: not uploaded again.
+            payload["files"] = [f for f in payload["files"] if f.filename != closeup]
         try:
             channel = await self._dm(int(seat.user_id))
             if message.nonce:
@@ -418,6 +453,8 @@ class DiscordFrontEnd:
             sent = await channel.send(allowed_mentions=ALLOWED_MENTIONS, **payload)
             if hand is not None:
                 self._last_hand[key] = hand
+            if closeup is not None:
+                self._last_closeup[key] = closeup
         except discord.NotFound as exc:
             if not (message.nonce and exc.code == UNKNOWN_MESSAGE):
                 raise DeliveryRetry(f"DM to {seat.user_id} failed: {exc}") from exc

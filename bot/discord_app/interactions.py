@@ -248,8 +248,15 @@ async def _answer(
     frontend = getattr(interaction.client, "frontend", None)
     in_dm = interaction.message is not None and interaction.guild_id is None
     above = frontend.picture_above(game_id, uid) if frontend is not None and in_dm else None
+    closeup = frontend.closeup_above(game_id, uid) if frontend is not None and in_dm else None
     # A picture already on this message, or on the DM above it, is not uploaded again.
-    pictures = await edited_pictures(result.game, result.view, payload, shown, above=above)
+    pictures = await edited_pictures(
+        result.game, result.view, payload, shown, above=above, closeup_above=closeup
+    )
+    if frontend is not None and in_dm:
+        for picture in pictures or ():
+            if picture.filename and picture.filename.startswith("closeup-"):
+                frontend.closeup_shown(game_id, uid, picture.filename)
     payload.pop("files"), payload.pop("hand", None)
     if pictures is None:
         await interaction.edit_original_response(**payload)
