@@ -81,6 +81,11 @@ async def test_a_played_game_uploads_each_board_picture_once(tmp_path):
             closeups, closeup_repeats = repeated_closeups(t, dms | {t.channel.id})
             # The ringed choices close up, in DMs only (issue 24, item 21).
             assert closeups > 0 and closeup_repeats == 0
+            # The front end's memory of what each table and DM shows ends with the game.
+            front = t.bot.frontend
+            remembered = [*front._last_hand, *front._last_closeup]
+            assert game_id not in front._last_board
+            assert [key for key in remembered if key[0] == game_id] == []
     assert errors_seen.all_errors() == []
 
 

@@ -334,6 +334,14 @@ class DiscordFrontEnd:
         """The picture the player's latest DM shows, or says the message above it shows."""
         return self._last_hand.get((game_id, str(user_id)))
 
+    def forget_pictures(self, game_id: int) -> None:
+        """A game that ended needs no memory of the pictures it showed (a process running
+        for months must not keep one entry per game ever played)."""
+        self._last_board.pop(game_id, None)
+        for memory in (self._last_hand, self._last_closeup):
+            for key in [key for key in memory if key[0] == game_id]:
+                del memory[key]
+
     def closeup_above(self, game_id: int, user_id: str) -> str | None:
         """The close-up the player's DM channel shows last."""
         return self._last_closeup.get((game_id, str(user_id)))
@@ -351,6 +359,7 @@ class DiscordFrontEnd:
 
     async def close_prompts(self, game_id: int, note: str) -> None:
         """Close every live prompt of a game (it ended or was abandoned)."""
+        self.forget_pictures(game_id)
         manager = self._manager()
         if manager is None:
             return
