@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.delivery.port import PrivateMessage, TablePost, View
+from bot.delivery.port import PrivateMessage, RatingChange, TablePost, View
 
 #: How many lines of the public and private logs a queued view keeps. Boards show only the
 #: latest lines and ``log_lines`` carries what is new, while the full log in every queued
@@ -41,7 +41,27 @@ def post_payload(post: TablePost) -> dict[str, Any]:
         "mention_user_ids": list(post.mention_user_ids),
         "active_roles": list(post.active_roles),
         "outcome": post.outcome,
+        # Only a rated game's end carries the key, so other rows stay as they were.
+        **({"ratings": [_change_payload(c) for c in post.ratings]} if post.ratings else {}),
     }
+
+
+def _change_payload(change: RatingChange) -> dict[str, Any]:
+    return {
+        "role": change.role,
+        "player_id": change.player_id,
+        "before": change.before,
+        "after": change.after,
+    }
+
+
+def _change_from(payload: dict[str, Any]) -> RatingChange:
+    return RatingChange(
+        role=str(payload["role"]),
+        player_id=str(payload["player_id"]),
+        before=int(payload["before"]),
+        after=int(payload["after"]),
+    )
 
 
 def message_payload(message: PrivateMessage) -> dict[str, Any]:
@@ -92,6 +112,7 @@ def post_from(payload: dict[str, Any], *, nonce: str = "") -> TablePost:
         mention_user_ids=tuple(payload.get("mention_user_ids", ())),
         active_roles=tuple(payload.get("active_roles", ())),
         outcome=payload.get("outcome"),
+        ratings=tuple(_change_from(c) for c in payload.get("ratings", ())),
         nonce=nonce,
     )
 

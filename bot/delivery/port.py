@@ -70,6 +70,21 @@ TableKind = Literal["start", "turn", "end", "notice", "reminder"]
 
 
 @dataclass(frozen=True)
+class RatingChange:
+    """One seat's rating before and after a rated game (``bot.tables.ratings``)."""
+
+    role: str
+    #: The user id, or the name of one of Dispatch's levels ("Dispatch (hard)").
+    player_id: str
+    before: int
+    after: int
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+
+@dataclass(frozen=True)
 class TablePost:
     """One message to the game's channel.
 
@@ -89,6 +104,8 @@ class TablePost:
     active_roles: tuple[str, ...] = ()
     #: Set on ``end``: {"winner": role or None, "reason": str, "score": {...}}.
     outcome: dict[str, Any] | None = None
+    #: Set on the ``end`` of a rated game: each seat's rating change.
+    ratings: tuple[RatingChange, ...] = ()
     #: The outbox row's identity (``bot.delivery.outbox.delivery_nonce``), set by delivery: the same
     #: row sent twice (a crash between sending and marking) carries the same nonce, so
     #: Discord keeps the first message instead of posting again. Empty outside delivery.
@@ -196,3 +213,15 @@ class AbandonResult:
 class ChannelSettings:
     channel_id: str
     reminder_hours: float
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of a leaderboard (``GameManager.leaderboard``)."""
+
+    rank: int
+    #: A user id, or one of Dispatch's levels ("Dispatch (hard)").
+    player_id: str
+    points: int
+    games: int
+    wins: int

@@ -260,6 +260,66 @@ HOT_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
 }
 
 
+# -- ratings (issue 26, section 4; migration 0012) ---------------------------------
+#: The ratings' queries, held to an index like the hot queries above.
+RATING_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
+    "leaderboard": (
+        "SELECT * FROM ratings WHERE scope = ? AND game_name = ?"
+        " ORDER BY points DESC, player_id LIMIT ?",
+        ("g", "toy", 10),
+    ),
+    "ratings_of": (
+        "SELECT * FROM ratings WHERE scope = ? AND game_name = ? AND player_id = ?",
+        ("g", "toy", "u"),
+    ),
+    "rating_changes": ("SELECT * FROM rating_changes WHERE game_id = ? ORDER BY role", (1,)),
+    "decisions_by_role": (
+        "SELECT role, COUNT(*) AS n FROM actions WHERE game_id = ? AND verb != 'undo'"
+        " GROUP BY role",
+        (1,),
+    ),
+}
+HOT_QUERIES.update(RATING_QUERIES)
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    scope: str
+    game_name: str
+    player_id: str
+    mu: float
+    sigma: float
+    #: The shown rating (see ``bot.tables.ratings.points``).
+    points: float
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True)
+class RatingChangeRow:
+    game_id: int
+    role: str
+    player_id: str
+    points_was: float
+    points_now: float
+
+
+def _rating(r: aiosqlite.Row) -> RatingRow:
+    return RatingRow(
+        scope=r["scope"],
+        game_name=r["game_name"],
+        player_id=r["player_id"],
+        mu=r["mu"],
+        sigma=r["sigma"],
+        points=r["points"],
+        games=r["games"],
+        wins=r["wins"],
+    )
+
+
+# -- end of ratings -----------------------------------------------------------------
+
+
 def _sql(name: str) -> str:
     return HOT_QUERIES[name][0]
 
@@ -677,6 +737,54 @@ class Session:
             " ON CONFLICT (channel_id) DO UPDATE SET reminder_hours = excluded.reminder_hours",
             (channel_id, guild_id, hours),
         )
+
+    # ratings (issue 26, section 4; migration 0012) ---------------------------------
+    async def rating(self, scope: str, game_name: str, player_id: str) -> RatingRow | None:
+        r = await self._one(_sql("ratings_of"), (scope, game_name, player_id))
+        return _rating(r) if r is not None else None
+
+    async def save_rating(self, rating: RatingRow) -> None:
+        await self._run(
+            "INSERT OR REPLACE INTO ratings (scope, game_name, player_id, mu, sigma, points,"
+            " games, wins, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                rating.scope,
+                rating.game_name,
+                rating.player_id,
+                rating.mu,
+                rating.sigma,
+                rating.points,
+                rating.games,
+                rating.wins,
+                self.now,
+            ),
+        )
+
+    async def leaderboard(self, scope: str, game_name: str, limit: int) -> list[RatingRow]:
+        rows = await self._all(_sql("leaderboard"), (scope, game_name, limit))
+        return [_rating(r) for r in rows]
+
+    async def add_rating_change(self, change: RatingChangeRow) -> None:
+        """Raises ``sqlite3.IntegrityError`` for a seat of a game already rated."""
+        await self._run(
+            "INSERT INTO rating_changes (game_id, role, player_id, points_was, points_now)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (change.game_id, change.role, change.player_id, change.points_was, change.points_now),
+        )
+
+    async def rating_changes(self, game_id: int) -> list[RatingChangeRow]:
+        rows = await self._all(_sql("rating_changes"), (game_id,))
+        return [
+            RatingChangeRow(
+                r["game_id"], r["role"], r["player_id"], r["points_was"], r["points_now"]
+            )
+            for r in rows
+        ]
+
+    async def decisions_by_role(self, game_id: int) -> dict[str, int]:
+        """How many actions each role took (undos not counted)."""
+        rows = await self._all(_sql("decisions_by_role"), (game_id,))
+        return {str(r["role"]): int(r["n"]) for r in rows}
 
 
 class Store:

@@ -38,11 +38,12 @@ from bot.delivery.port import (
     FrontEnd,
     GameInfo,
     PlayerView,
+    Standing,
     UserGame,
 )
 from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queue_due_reminders
 from bot.storage.store import Store, dumps
-from bot.tables import lobby, turn, validate
+from bot.tables import lobby, ratings, turn, validate
 from bot.tables.bots import BotSeats, bot_user, is_bot
 from bot.tables.loading import GameRef, find_row, game_info, info_in, safe_view
 from bot.tables.replay import export_game, replayed_state, stored_state
@@ -454,6 +455,21 @@ class GameManager:
                 )
             )
         return result
+
+    async def leaderboard(
+        self, guild_id: str | None, game_name: str, limit: int = ratings.LEADERBOARD_SIZE
+    ) -> list[Standing]:
+        """The best ``limit`` rated players of a game on a server (the sandbox: None),
+        Dispatch's levels among them; read in order from the ratings index."""
+        guild_id = validate.guild_id(guild_id)
+        game_name = ratings.rated_game(validate.game_name(game_name))
+        limit = ratings.leaderboard_size(limit)
+        async with self.store.read() as db:
+            rows = await db.leaderboard(ratings.scope_of(guild_id), game_name, limit)
+        return [
+            Standing(rank, r.player_id, round(r.points), r.games, r.wins)
+            for rank, r in enumerate(rows, start=1)
+        ]
 
     async def export(self, game: GameRef) -> dict[str, Any]:
         """Everything needed to replay the game elsewhere: name, options, seed, actions."""
