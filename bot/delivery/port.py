@@ -83,6 +83,12 @@ class RatingChange:
     def delta(self) -> int:
         return self.after - self.before
 
+    @property
+    def delta_text(self) -> str:
+        """``+12``, ``−8`` (a true minus sign), ``±0``."""
+        d = self.delta
+        return f"+{d}" if d > 0 else (f"−{-d}" if d < 0 else "±0")
+
 
 @dataclass(frozen=True)
 class TablePost:

@@ -142,6 +142,8 @@ def table_embed(game: GameInfo, post: TablePost, *, with_image: bool) -> discord
     embed.description = clip(description, EMBED_DESCRIPTION_MAX) or None
     if post.kind == "end" and post.outcome:
         embed.add_field(name="Result", value=clip(result_text(game, post.outcome), FIELD_MAX))
+    if post.kind == "end" and post.ratings:
+        embed.add_field(name="Ratings", value=clip(ratings_text(game, post), FIELD_MAX))
     if with_image:
         embed.set_image(url="attachment://board.png")
     embed.set_footer(text=f"Game #{game.id} · move {post.version}")
@@ -163,6 +165,16 @@ def result_text(game: GameInfo, outcome: dict[str, Any]) -> str:
     if isinstance(score, dict) and score:
         text += "\n" + score_text(game, score)
     return text
+
+
+def ratings_text(game: GameInfo, post: TablePost) -> str:
+    """Each seat's rating change after a rated game, one line a seat:
+    ``Unionist (@alice): 1500 → 1706 (+206)``."""
+    return "\n".join(
+        f"{role_label(game, c.role)} ({mention(c.player_id)}): "
+        f"{c.before} → {c.after} ({c.delta_text})"
+        for c in post.ratings
+    )
 
 
 def score_text(game: GameInfo, score: dict[str, Any]) -> str:

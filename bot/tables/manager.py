@@ -459,7 +459,7 @@ class GameManager:
     async def leaderboard(
         self, guild_id: str | None, game_name: str, limit: int = ratings.LEADERBOARD_SIZE
     ) -> list[Standing]:
-        """The best ``limit`` rated players of a game on a server (the sandbox: None),
+        """The best ``limit`` rated players of a game on a server (None: outside one),
         Dispatch's levels among them; read in order from the ratings index."""
         guild_id = validate.guild_id(guild_id)
         game_name = ratings.rated_game(validate.game_name(game_name))

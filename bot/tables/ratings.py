@@ -86,7 +86,7 @@ def points(rating: PlackettLuceRating) -> float:
 
 
 def scope_of(guild_id: str | None) -> str:
-    """Ratings are per server ('' outside one: the sandbox)."""
+    """Ratings are per server ('' for a game outside one; the sandbox is its own server)."""
     return guild_id or ""
 
 

@@ -61,6 +61,11 @@ class TerminalFrontEnd:
         elif post.headline:
             # Once, the end's result included: it used to be printed a second time.
             self.say_block(f"{mentions + ' ' if mentions else ''}{post.headline}")
+        for change in post.ratings:  # a rated game's end: each player's new rating
+            self.say(
+                f"   rating of {change.player_id}: {change.before} → {change.after}"
+                f" ({change.delta_text})"
+            )
         if post.view is not None and self.draw_boards:
             await self.write_board(game, post.view, post.version)
 

@@ -27,6 +27,7 @@ from bot.storage.store import StoreUnavailable
 from bot.tables import lobby, solo, validate
 from bot.tables.bots import bot_user, is_bot
 from bot.tables.manager import GameManager
+from bot.tables.ratings import LEADERBOARD_SIZE
 from bot.terminal.frontend import TerminalFrontEnd
 
 log = logging.getLogger("dispatch.sandbox")
@@ -64,6 +65,10 @@ Commands:
                       a test tool: it shows both sides' choices, face-down ones too
   status | players    the game, its seats and whose turn it is
   games | use <id>    list the open games, switch to one
+  leaderboard <game> [n]
+                      the best n rated players of a game (default 10), Dispatch's levels
+                      among them; rated: finished games between alice and bob (or the
+                      bot) without a chosen seed, each side having made 3 decisions
   help | quit"""
 
 Action = tuple[str, Any]
@@ -339,6 +344,7 @@ class Sandbox:
             "players": self.cmd_status,
             "games": self.cmd_games,
             "use": self.cmd_use,
+            "leaderboard": self.cmd_leaderboard,
             "quit": self.cmd_quit,
             "exit": self.cmd_quit,
         }
@@ -696,6 +702,20 @@ class Sandbox:
         self.game_id = info.id
         self.say(f"   Now at game #{info.id} ({info.title}, {info.status}).")
         await self.show_turn()
+
+    async def cmd_leaderboard(self, args: list[str]) -> None:
+        if not args:
+            raise errors.BadInput("Which game? `leaderboard <game> [n]`, e.g. `leaderboard war`.")
+        size = count_arg(args[1:], "How many? `leaderboard <game> [n]`, n from 1 to 25.")
+        board = await self.manager.leaderboard(
+            GUILD, args[0], LEADERBOARD_SIZE if size is None else size
+        )
+        if not board:
+            self.say(f"   No rated game of {args[0]} yet.")
+        for s in board:
+            games = f"{s.games} game" + ("" if s.games == 1 else "s")
+            wins = f"{s.wins} win" + ("" if s.wins == 1 else "s")
+            self.say(f"   {s.rank}. {s.player_id} {s.points} · {games}, {wins}")
 
     async def cmd_quit(self, args: list[str]) -> None:
         self.running = False

@@ -5,4 +5,5 @@ EXTENSIONS = (
     "bot.discord_app.cogs.info",
     "bot.discord_app.cogs.admin",
     "bot.discord_app.cogs.solo",
+    "bot.discord_app.cogs.ratings",
 )

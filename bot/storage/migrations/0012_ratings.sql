@@ -1,9 +1,9 @@
 -- Ratings (issue 26, section 4): one per player per game per server, from openskill's
 -- Plackett-Luce model (bot/tables/ratings.py). A player is a user id, or one of
 -- Dispatch's levels ("Dispatch (hard)"). ``scope`` is the guild id, or '' for games
--- outside a server (the sandbox). ``points`` is the shown rating (openskill's ordinal,
--- mu - 3 sigma, scaled: 1500 for a newcomer) kept beside mu and sigma so that the
--- leaderboard is read in order from its index.
+-- outside a server. ``points`` is the shown rating (openskill's ordinal, mu - 3 sigma,
+-- scaled: 1500 for a newcomer) kept beside mu and sigma so that the leaderboard is read
+-- in order from its index.
 CREATE TABLE ratings (
     scope      TEXT    NOT NULL,
     game_name  TEXT    NOT NULL,
