@@ -4,6 +4,7 @@ and the mark (the Discord side of it: tests/test_discord_crash.py)."""
 
 from __future__ import annotations
 
+import importlib
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,3 +123,26 @@ def test_nonce_fits_discords_limit_and_differs_between_databases() -> None:
     # A reset database numbers its rows from 1 again; its creation times differ.
     assert delivery_nonce(1, 1_700_000_000.0) != delivery_nonce(1, 1_700_000_300.0)
     assert delivery_nonce(1, 1_700_000_000.0) != delivery_nonce(2, 1_700_000_000.0)
+
+
+async def test_crash_bots_no_nonce_patch_reaches_the_courier(
+    db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # bench/bench_crash_repeats.py compares the bot with and without its row nonce through
+    # tests/crash_bot.py --no-nonce; the patch once blanked a name the courier no longer
+    # read, and both runs showed the nonce at work. The patch must reach every send.
+    from tests import crash_bot
+
+    module, name = crash_bot.NONCE_TARGET
+    target = importlib.import_module(module)
+    monkeypatch.setattr(target, name, getattr(target, name))  # restored after the test
+    front_end = SendThenDie()
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        crash_bot.disable_row_nonce()
+        await manager.create_game("g1", "c1", "toy", "alice", seed=5)
+        await manager.join("c1", "bob")
+    finally:
+        await manager.close()
+    assert front_end.sent, "nothing was delivered"
+    assert all(nonce == "" for _, nonce in front_end.sent), front_end.sent
