@@ -209,6 +209,15 @@ def _timer(r: aiosqlite.Row) -> TimerRow:
 
 LIVE = ("lobby", "active")
 
+#: Undelivered outbox rows with their payloads (migration 0009: kept in their own table
+#: and deleted on delivery; a row queued before it keeps its payload in the outbox).
+_UNDELIVERED = (
+    "SELECT o.id, o.game_id, o.kind, o.target, COALESCE(p.payload, o.payload) AS payload,"
+    " o.created_at, o.attempts, o.last_error, o.next_attempt_at"
+    " FROM outbox o LEFT JOIN outbox_payloads p ON p.outbox_id = o.id"
+    " WHERE o.delivered_at IS NULL"
+)
+
 #: The queries run on every action, delivery pass or listing, by name, with example
 #: parameters. ``tests/test_store_scale.py`` asserts that SQLite answers each through an
 #: index (EXPLAIN QUERY PLAN), so none of them slows down as finished games pile up.
@@ -239,10 +248,10 @@ HOT_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
     "seats": ("SELECT * FROM seats WHERE game_id = ? ORDER BY joined_at, role", (1,)),
     "actions": ("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", (1,)),
     "undelivered_of_game": (
-        "SELECT * FROM outbox WHERE delivered_at IS NULL AND game_id = ? ORDER BY id",
+        _UNDELIVERED + " AND o.game_id = ? ORDER BY o.id",
         (1,),
     ),
-    "undelivered": ("SELECT * FROM outbox WHERE delivered_at IS NULL ORDER BY id", ()),
+    "undelivered": (_UNDELIVERED + " ORDER BY o.id", ()),
     "games_with_undelivered": (
         "SELECT DISTINCT game_id FROM outbox WHERE delivered_at IS NULL ORDER BY game_id",
         (),
@@ -484,11 +493,17 @@ class Session:
     async def queue(
         self, game_id: int, kind: str, target: str | None, payload: dict[str, Any]
     ) -> int:
-        return await self._insert(
+        """Queue a post or message; always inside the transaction of the change it tells."""
+        row_id = await self._insert(
             "INSERT INTO outbox (game_id, kind, target, payload, created_at, next_attempt_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, kind, target, dumps(payload), self.now, self.now),
+            " VALUES (?, ?, ?, '', ?, ?)",
+            (game_id, kind, target, self.now, self.now),
         )
+        await self._run(
+            "INSERT INTO outbox_payloads (outbox_id, payload) VALUES (?, ?)",
+            (row_id, dumps(payload)),
+        )
+        return row_id
 
     async def undelivered(self, game_id: int | None = None) -> list[OutboxRow]:
         """Every undelivered row in order, due or not (the caller applies backoff)."""
@@ -503,8 +518,9 @@ class Session:
         return [int(r[0]) for r in await self._all(_sql("games_with_undelivered"))]
 
     async def mark_delivered(self, outbox_id: int, note: str | None = None) -> None:
-        # The payload (a whole view) is never read again once delivered: dropping it keeps
-        # a finished game's outbox at a few hundred bytes a row instead of kilobytes.
+        # The payload (a whole view) is never read again once delivered: a trigger deletes
+        # it from outbox_payloads in this same statement (migration 0009), which frees its
+        # pages for the next payloads; '' empties a row queued before that migration.
         await self._run(
             "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_error = ?,"
             " payload = '' WHERE id = ?",
