@@ -471,19 +471,27 @@ class Session:
         )
 
     async def actions(self, game_id: int) -> list[ActionRow]:
+        """The game's action log in order; ``CorruptGame`` when a row cannot be read (the
+        message names the row, never what it holds)."""
         rows = await self._all(_sql("actions"), (game_id,))
-        return [
-            ActionRow(
-                game_id=r["game_id"],
-                seq=r["seq"],
-                role=r["role"],
-                user_id=r["user_id"],
-                verb=r["verb"],
-                arg=json.loads(r["arg"]),
-                at=r["at"],
+        found = []
+        for r in rows:
+            try:
+                arg = json.loads(r["arg"])
+            except (TypeError, ValueError):
+                raise errors.CorruptGame(game_id, f"action {r['seq']} is unreadable") from None
+            found.append(
+                ActionRow(
+                    game_id=r["game_id"],
+                    seq=r["seq"],
+                    role=r["role"],
+                    user_id=r["user_id"],
+                    verb=r["verb"],
+                    arg=arg,
+                    at=r["at"],
+                )
             )
-            for r in rows
-        ]
+        return found
 
     async def count_actions(self, game_id: int) -> int:
         row = await self._one("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
