@@ -95,6 +95,8 @@ class OutboxRow:
     attempts: int
     last_error: str | None
     next_attempt_at: float
+    #: When the row's first send was started (None: never tried); see ``mark_sending``.
+    sent_at: float | None = None
 
 
 @dataclass(frozen=True)
@@ -191,6 +193,7 @@ def _outbox(r: aiosqlite.Row) -> OutboxRow:
         attempts=r["attempts"],
         last_error=r["last_error"],
         next_attempt_at=r["next_attempt_at"],
+        sent_at=r["sent_at"],
     )
 
 
@@ -213,7 +216,7 @@ LIVE = ("lobby", "active")
 #: and deleted on delivery; a row queued before it keeps its payload in the outbox).
 _UNDELIVERED = (
     "SELECT o.id, o.game_id, o.kind, o.target, COALESCE(p.payload, o.payload) AS payload,"
-    " o.created_at, o.attempts, o.last_error, o.next_attempt_at"
+    " o.created_at, o.attempts, o.last_error, o.next_attempt_at, o.sent_at"
     " FROM outbox o LEFT JOIN outbox_payloads p ON p.outbox_id = o.id"
     " WHERE o.delivered_at IS NULL"
 )
@@ -533,6 +536,13 @@ class Session:
             "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_error = ?,"
             " payload = '' WHERE id = ?",
             (self.now, note, outbox_id),
+        )
+
+    async def mark_sending(self, outbox_id: int) -> None:
+        """Record that the row's first send starts now (later sends keep that time): from
+        then on it may be on Discord whatever its mark says."""
+        await self._run(
+            "UPDATE outbox SET sent_at = ? WHERE id = ? AND sent_at IS NULL", (self.now, outbox_id)
         )
 
     async def mark_failed(self, outbox_id: int, error: str, next_attempt_at: float) -> None:

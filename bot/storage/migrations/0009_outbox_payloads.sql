@@ -18,5 +18,10 @@ WHEN NEW.delivered_at IS NOT NULL
 BEGIN
     DELETE FROM outbox_payloads WHERE outbox_id = NEW.id;
 END;
+-- Issue 24, item 34: when a row's first send was started (NULL: never tried). A send
+-- that may have reached Discord is looked for before it is repeated once Discord's
+-- nonce window has passed (bot.delivery.courier).
+ALTER TABLE outbox ADD COLUMN sent_at REAL;
+
 -- Old files give their sparse outbox pages back once.
 -- dispatch: vacuum after
