@@ -203,6 +203,10 @@ async def test_a_resend_past_the_nonce_window_looks_first_and_posts_once(
     assert undelivered == 0
 
 
+def starts(front_end: SendThenDie) -> int:
+    return [what for what, _ in front_end.sent].count("table start")
+
+
 async def test_a_late_retry_of_a_create_that_went_through_posts_once(
     db_path: Path, clock: FakeClock
 ) -> None:
@@ -211,16 +215,15 @@ async def test_a_late_retry_of_a_create_that_went_through_posts_once(
     try:
         await manager.create_game("g1", "c1", "toy", "alice", seed=5)
         game = await manager.join("c1", "bob")  # the start post is made; its answer is lost
-        starts = lambda: [what for what, _ in front_end.sent].count("table start")  # noqa: E731
-        assert starts() == 1
+        assert starts(front_end) == 1
         front_end.look_fails = True
         clock.advance(3600)
         await manager.deliver_due(game.id)  # cannot look: nothing is sent, it waits
-        assert starts() == 1 and front_end.looked
+        assert starts(front_end) == 1 and front_end.looked
         front_end.look_fails = False
         clock.advance(3600)
         await manager.deliver_due(game.id)
     finally:
         await manager.close()
-    assert starts() == 1, front_end.sent
+    assert starts(front_end) == 1, front_end.sent
     assert any(not what.startswith("table") for what, _ in front_end.sent)  # the rest went
