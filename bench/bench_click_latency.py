@@ -10,7 +10,9 @@ Three figures, each as median and p99 in milliseconds:
 3. bot action: a click that applies a game action, from the click until the bot has
    finished (manager.act committed, table post and DMs delivered, prompt message edited),
    on the small test game (no images) and on War Between the States (board and hand PNGs
-   rendered in a worker thread).
+   rendered in a worker thread); and the acknowledgement of those clicks, in rounds side
+   by side with the bare client answering clicks on a copy of the same War prompt
+   (issue 24, item 38: the target applies to action buttons too).
 
 The target (issue 9) is about a player's click: "as a player" clicks wait until the bot
 has finished what the previous click started, as a person's next click does. "Back to
@@ -66,19 +68,38 @@ def stats(samples_s: list[float]) -> dict[str, float]:
 CLICKED: dict[str, Any] = {}
 
 
-async def bench_floor(clicks: int, isolated: bool = False) -> dict[str, Any]:
+#: The last action prompt (a DM with buttons and the hand image) the action figures
+#: clicked, for the bare client to answer a click on a copy of it.
+CLICKED_ACTION: dict[str, Any] = {}
+
+
+def remember(into: dict[str, Any], message: Any, custom_id: str) -> None:
+    into.update(
+        content=message.content,
+        components=message.components,
+        embeds=message.embeds,
+        attachments=message.attachments,
+        custom_id=custom_id,
+    )
+
+
+async def bench_floor(
+    clicks: int, isolated: bool = False, clicked: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    clicked = CLICKED if clicked is None else clicked
+
     async def same_message(emu: Emulator, bot: Any, channel: Any, user: Any) -> tuple[Any, str]:
         post = emu.inject_message(
-            channel, CLICKED["content"], components=CLICKED["components"], embeds=CLICKED["embeds"]
+            channel, clicked["content"], components=clicked["components"], embeds=clicked["embeds"]
         )
-        post.attachments = list(CLICKED["attachments"])
-        return post, CLICKED["custom_id"]
+        post.attachments = list(clicked["attachments"])
+        return post, clicked["custom_id"]
 
     return await measure_click_latency(
         lambda: AckClient(intents=discord.Intents.default()),
         clicks,
         isolated=isolated,
-        setup=same_message if CLICKED else None,
+        setup=same_message if clicked else None,
     )
 
 
@@ -101,23 +122,22 @@ async def bench_bot_ack(clicks: int, workdir: Path, isolated: bool = False) -> d
         result = await emu.slash(user, channel, "game new", game="skirmish", opponent=opponent)
         await result.response()
         [post] = [m for m in emu.channel_messages(channel.id) if "dsp:h:" in str(m.components)]
-        CLICKED.update(
-            content=post.content,
-            components=post.components,
-            embeds=post.embeds,
-            attachments=post.attachments,
-            custom_id=post.custom_ids()[0],
-        )
+        remember(CLICKED, post, post.custom_ids()[0])
         return post, post.custom_ids()[0]
 
     return await measure_click_latency(factory, clicks, setup=setup, isolated=isolated)
 
 
-async def bench_bot_actions(actions: int, workdir: Path, game: str) -> dict[str, float]:
-    """Play ``game`` by DM buttons (rendering boards and hands as in production)."""
+async def bench_bot_actions(
+    actions: int, workdir: Path, game: str
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Play ``game`` by DM buttons (rendering boards and hands as in production): stats
+    of (the whole click, its acknowledgement). Each click waits until the bot has
+    finished the previous one, as a player's does."""
     register_test_game()
     rng = random.Random(5)
     samples: list[float] = []
+    acks: list[float] = []
     roles = rules.get_game(game).roles
     seats = dict(zip(roles, ("alice", "bob"), strict=True))
     async with table(workdir / game, "alice", "bob") as t:
@@ -132,11 +152,38 @@ async def bench_bot_actions(actions: int, workdir: Path, game: str) -> dict[str,
                 msgs = [t.emu.message(m.id) for m in t.emu.dms(uid)]
                 msgs = [m for m in msgs if version_of(m) is not None]
                 prompt = max(msgs, key=lambda m: (version_of(m), m.id))
+                choice = pick(choices_of(prompt), rng)
+                if choice[1] is None:  # a button: the bare client's clicks copy it
+                    remember(CLICKED_ACTION, prompt, choice[0])
                 started = time.perf_counter()
-                await t.press(who, prompt, *pick(choices_of(prompt), rng))
+                result = await t.press(who, prompt, *choice)
                 samples.append(time.perf_counter() - started)
+                if result.record.ack_latency is not None:
+                    acks.append(result.record.ack_latency)
                 info = await t.bot.manager.get_game_info(info.id)
-    return stats(samples)
+    return stats(samples), stats(acks)
+
+
+async def actions_as_a_player(
+    actions: int, rounds: int, workdir: Path, game: str
+) -> list[tuple[float, float]]:
+    """Issue 24, item 38: the acknowledgement of action clicks against the bare client
+    answering clicks on a copy of the same prompt, side by side in ``rounds`` rounds
+    (alternating order), as ``as_a_player`` does for the "My prompt" button."""
+    ratios: list[tuple[float, float]] = []
+    for number in range(rounds):
+        folder = workdir / f"actions{number}"
+        folder.mkdir()
+        if number % 2:
+            _, ack = await bench_bot_actions(actions, folder, game)
+            floor = await bench_floor(actions, isolated=True, clicked=CLICKED_ACTION)
+        else:
+            if not CLICKED_ACTION:
+                await bench_bot_actions(1, folder / "first", game)  # a prompt to copy
+            floor = await bench_floor(actions, isolated=True, clicked=CLICKED_ACTION)
+            _, ack = await bench_bot_actions(actions, folder, game)
+        ratios.append((ack["median_ms"] / floor["median_ms"], ack["p99_ms"] / floor["p99_ms"]))
+    return ratios
 
 
 async def as_a_player(clicks: int, rounds: int, workdir: Path) -> list[tuple[float, float]]:
@@ -166,8 +213,9 @@ async def run(clicks: int, actions: int, rounds: int) -> None:
         (Path(tmp) / "alone").mkdir()
         ack_alone = await bench_bot_ack(clicks, Path(tmp) / "alone", isolated=True)
         ratios = await as_a_player(clicks, rounds, Path(tmp))
-        acted = await bench_bot_actions(actions, Path(tmp), "skirmish")
-        war = await bench_bot_actions(actions, Path(tmp), "war")
+        acted, acted_ack = await bench_bot_actions(actions, Path(tmp), "skirmish")
+        war, war_ack = await bench_bot_actions(actions, Path(tmp), "war")
+        action_ratios = await actions_as_a_player(actions, rounds, Path(tmp), "war")
     print(f"click latency through the emulator ({clicks} clicks; {actions} game actions)")
     print(f"  {'':<38} {'median ms':>10} {'p99 ms':>10}")
     rows = [
@@ -177,6 +225,8 @@ async def run(clicks: int, actions: int, rounds: int) -> None:
         ("bot ack, clicks as a player", ack_alone["median_ms"], ack_alone["p99_ms"]),
         ("bot: action click, test game, no images", acted["median_ms"], acted["p99_ms"]),
         ("bot: action click, War, with images", war["median_ms"], war["p99_ms"]),
+        ("bot: ack of an action click, test game", acted_ack["median_ms"], acted_ack["p99_ms"]),
+        ("bot: ack of an action click, War", war_ack["median_ms"], war_ack["p99_ms"]),
     ]
     for name, median, p99 in rows:
         print(f"  {name:<42} {median:>10.2f} {p99:>10.2f}")
@@ -190,6 +240,13 @@ async def run(clicks: int, actions: int, rounds: int) -> None:
         f"  TARGET (at most 1.3x), median of {len(ratios)} rounds: "
         f"{statistics.median(m for m, _ in ratios):.2f}x median, "
         f"{statistics.median(p for _, p in ratios):.2f}x p99"
+    )
+    each = ", ".join(f"{m:.2f}/{p:.2f}" for m, p in action_ratios)
+    print(f"  War action buttons, bot ack / floor per round (median/p99): {each}")
+    print(
+        f"  TARGET (at most 1.3x), action buttons, median of {len(action_ratios)} rounds: "
+        f"{statistics.median(m for m, _ in action_ratios):.2f}x median, "
+        f"{statistics.median(p for _, p in action_ratios):.2f}x p99"
     )
     if floor["failures"] or ack["failures"]:
         print(f"  failures: floor {floor['failures']}, bot {ack['failures']}")

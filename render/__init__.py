@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 import io
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image
@@ -47,12 +47,22 @@ PALETTE_COLOURS = 255
 SAMPLE_POSITIONS = (0, 6, 20, 45, 90)
 
 
-@cache
+#: Every SAMPLE_STEP-th pixel of each row and column of a sample image goes into the
+#: palette's sheet: boards are flat areas of a few colours, so a sixteenth of the pixels
+#: finds the same colours at a sixteenth of the memory and quantizing time.
+SAMPLE_STEP = 4
+
+
+@lru_cache(maxsize=8)
 def _palette(game_name: str) -> Image.Image | None:
     """One palette per game, computed once from the boards, hands and choice boards of a
     sample game played by the game's automated player: mapping every image to a fixed
     palette takes half the time of finding a palette for each image (issue 9, item 8),
-    and the same picture always gives the same bytes."""
+    and the same picture always gives the same bytes.
+
+    Only the palette is kept, on a 1x1 image (``quantize`` reads nothing else): the
+    quantized sheet of the whole sample game was 4-14 MB per game kind, held for the
+    life of the process (issue 24, item 37)."""
     import rules
 
     game = rules.get_game(game_name)
@@ -80,15 +90,30 @@ def _palette(game_name: str) -> Image.Image | None:
             verb, args = next(iter(view["actions"].items()))
             arg = args[0] if isinstance(args, list) else None
         state = game.act(state, role, verb, arg, record_undo=False)
-    shown = [i.convert("RGB") for i in images if i is not None]
+    return _palette_of([i for i in images if i is not None])
+
+
+def _palette_of(images: list[Any]) -> Image.Image:
+    """A 1x1 image carrying the palette of ``images``, found from a sample of their pixels
+    (nearest neighbour: each sampled pixel keeps its exact colour)."""
+    shown = [
+        i.convert("RGB").resize(
+            (max(1, i.width // SAMPLE_STEP), max(1, i.height // SAMPLE_STEP)),
+            Image.Resampling.NEAREST,
+        )
+        for i in images
+    ]
     sheet = Image.new("RGB", (max(i.width for i in shown), sum(i.height for i in shown)))
     y = 0
     for image in shown:
         sheet.paste(image, (0, y))
         y += image.height
-    return sheet.quantize(
+    quantized = sheet.quantize(
         colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
     )
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(quantized.getpalette() or [])
+    return palette
 
 
 def _png(image: Any, game_name: str | None = None) -> bytes:

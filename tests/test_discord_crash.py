@@ -16,6 +16,7 @@ import os
 import signal
 import sqlite3
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -173,3 +174,27 @@ async def test_a_resend_after_the_first_was_deleted_counts_as_delivered(tmp_path
         t.emu.fail_next("POST /channels/*/messages", status=404, code=10003)
         with pytest.raises(TableUnreachable):
             await front_end.post_table(info, dataclasses.replace(notice, nonce="dsp903.test"))
+
+
+async def test_the_front_end_finds_an_earlier_send_by_its_nonce(tmp_path: Path) -> None:
+    # Past Discord's nonce window, delivery asks before repeating a send that may have
+    # gone through (issue 24, item 34): the table's and the DMs' history, by nonce.
+    async with table(tmp_path, "alice", "bob") as t:
+        await t.start()
+        await t.slash("alice", "game new", game="skirmish", opponent=t.players["bob"])
+        info = await t.bot.manager.game_in_channel(str(t.channel.id))
+        front_end = t.bot.frontend
+        since = time.time()
+        notice = TablePost(kind="notice", version=info.version, headline="Hello again.")
+        await front_end.post_table(info, dataclasses.replace(notice, nonce="dsp950.test"))
+        assert await front_end.already_sent(info, None, "dsp950.test", since)
+        assert not await front_end.already_sent(info, None, "dsp951.test", since)
+
+        seat = info.seats[0]
+        secret = PrivateMessage(
+            kind="reveal", role=seat.role, version=info.version, headline="Psst.", nonce="dsp952.t"
+        )
+        await front_end.send_private(info, seat, secret)
+        assert await front_end.already_sent(info, seat, "dsp952.t", since)
+        assert not await front_end.already_sent(info, info.seats[1], "dsp952.t", since)
+        assert not await front_end.already_sent(info, None, "dsp952.t", since)

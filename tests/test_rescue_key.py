@@ -3,7 +3,7 @@
 
 Found by careful play: the secret key lived only inside the state, so a game whose state
 was damaged exported ``seed: null`` even for a moderator's rescue, and could not be
-replayed. The key is now also in ``game_keys`` (migration 0009), read only by the
+replayed. The key is now also in ``game_keys`` (migration 0010), read only by the
 export: it is in no view, post or log line, and players still get no export before the
 end.
 """

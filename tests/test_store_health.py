@@ -403,3 +403,35 @@ async def test_the_sandbox_starts_on_a_store_with_damaged_games(tmp_path: Path) 
     text = out.getvalue()
     assert code == 0 and "Traceback" not in text
     assert "damaged" in text and "/game abandon" in text
+
+
+@pytest.mark.usefixtures("toy_game")
+@pytest.mark.parametrize(
+    "damage_sql",
+    [
+        "UPDATE actions SET arg = 'not json' WHERE game_id = ?",
+        "UPDATE actions SET arg = '[\"secret-U99x\"]' WHERE game_id = ?",
+        "UPDATE actions SET verb = 'secret-U99x' WHERE game_id = ?",
+        "INSERT INTO actions (game_id, seq, role, user_id, verb, arg, at)"
+        " SELECT game_id, seq + 100, role, user_id, verb, arg, at FROM actions WHERE game_id = ?",
+    ],
+    ids=["unreadable-arg", "wrong-arg", "unknown-verb", "after-the-end"],
+)
+async def test_exporting_or_replaying_a_damaged_log_is_refused_politely(
+    damage_sql: str, db_path: Path, clock: FakeClock
+) -> None:
+    # Issue 24, item 37: a moderator's export or replay check of a damaged game raised
+    # raw JSONDecodeError, TypeError or NotAllowedNow.
+    manager = await GameManager.open(db_path, RecordingFrontEnd(), clock=clock)
+    try:
+        game = await start(manager, "c1")
+        await manager.act(game.id, "alice", "add", 2)
+        await manager.resign(game.id, "bob")
+        await damage(manager, game.id, damage_sql)
+        for call in (manager.export(game.id), manager.verify_replay(game.id)):
+            try:
+                await call
+            except errors.DispatchError as exc:
+                assert "damaged" in exc.message and "secret-U99x" not in exc.message
+    finally:
+        await manager.close()

@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 from bot import errors
 from bot.delivery.outbox import (
+    NONCE_WINDOW_S,
     delivery_nonce,
     message_from,
     message_payload,
@@ -132,18 +133,14 @@ class Courier:
                 async with self.store.write() as db:
                     await db.mark_delivered(row.id, f"unreadable: {exc!r}")
                 continue
+            seat = info.seat_of(message.role) if message is not None else None
+            skip = skip_private(info, seat, message) if message is not None else ""
+            if skip:
+                async with self.store.write() as db:
+                    await db.mark_delivered(row.id, skip)
+                continue
             try:
-                if post is not None:
-                    await self.front_end.post_table(info, post)
-                elif message is not None:
-                    seat = info.seat_of(message.role)
-                    skip = skip_private(info, seat, message)
-                    if skip:
-                        async with self.store.write() as db:
-                            await db.mark_delivered(row.id, skip)
-                        continue
-                    assert seat is not None
-                    await self.front_end.send_private(info, seat, message)
+                note = await self._send(info, row, seat, post or message)
             except errors.DirectMessageClosed:
                 queued_more |= await self._dm_closed(row, info)
                 info = None
@@ -158,9 +155,40 @@ class Courier:
                 blocked.add(stream)
                 continue
             async with self.store.write() as db:
-                await db.mark_delivered(row.id)
+                await db.mark_delivered(row.id, note)
             delivered += 1
         return delivered, queued_more
+
+    async def _send(
+        self,
+        info: GameInfo,
+        row: OutboxRow,
+        seat: SeatInfo | None,
+        what: TablePost | PrivateMessage | None,
+    ) -> str | None:
+        """Send one row (None), or find that an earlier send already did (a note saying so).
+
+        Within Discord's nonce window a repeat of an earlier send is answered with the
+        first message. Past it (a crash between sending and marking, found at a late
+        restart, or a retry long after a create that went through but was not answered),
+        a repeat would post twice: the front end is asked first whether the message with
+        the row's nonce is there (issue 24, item 34).
+        """
+        if row.sent_at is None:
+            async with self.store.write() as db:
+                await db.mark_sending(row.id)
+        elif self.clock() - row.sent_at > NONCE_WINDOW_S:
+            look = getattr(self.front_end, "already_sent", None)
+            nonce = what.nonce if what is not None else ""
+            if look is not None and nonce and await look(info, seat, nonce, row.sent_at):
+                log.info("outbox row %d was already on Discord: not sent again", row.id)
+                return "found already sent"
+        if isinstance(what, TablePost):
+            await self.front_end.post_table(info, what)
+        elif isinstance(what, PrivateMessage):
+            assert seat is not None
+            await self.front_end.send_private(info, seat, what)
+        return None
 
     async def _failed(self, row: OutboxRow, exc: BaseException) -> None:
         delay = min(self.retry_base_s * 2**row.attempts, self.retry_cap_s)

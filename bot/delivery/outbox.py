@@ -75,6 +75,11 @@ def message_payload(message: PrivateMessage) -> dict[str, Any]:
     }
 
 
+#: How long after a row's first send its nonce is trusted to make a repeat harmless.
+#: Discord remembers a nonce for "a few minutes" and publishes no figure: two minutes
+#: stays inside any reading of that. Later, delivery first looks for the message.
+NONCE_WINDOW_S = 120.0
+
 #: Discord's limit on a message nonce.
 NONCE_MAX_LEN = 25
 

@@ -12,6 +12,7 @@ reply lost on the way back, returns the message already posted instead of a seco
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import io
 import logging
@@ -60,6 +61,14 @@ def table_failure(game: GameInfo, exc: discord.HTTPException) -> Exception:
     if isinstance(exc, discord.Forbidden) or exc.code in (UNKNOWN_CHANNEL, ARCHIVED_THREAD):
         return TableUnreachable(f"channel {game.channel_id}: {exc}")
     return DeliveryRetry(f"table post to {game.channel_id} failed: {exc}")
+
+
+#: How many messages after a possibly sent row's first send are searched for its nonce.
+LOOK_BACK = 100
+
+
+def _utc(epoch_s: float) -> datetime.datetime:
+    return datetime.datetime.fromtimestamp(max(0.0, epoch_s), tz=datetime.UTC)
 
 
 def hand_name(png: bytes) -> str:
@@ -417,6 +426,30 @@ class DiscordFrontEnd:
                 raise table_failure(game, exc) from exc
         except discord.HTTPException as exc:
             raise table_failure(game, exc) from exc
+
+    # -- a send that may have gone through ----------------------------------------
+    async def already_sent(
+        self, game: GameInfo, seat: SeatInfo | None, nonce: str, since: float
+    ) -> bool:
+        """Whether the bot's message carrying ``nonce`` is in the table (``seat`` None) or
+        the seat's DMs, posted since ``since`` (epoch seconds): the courier asks before
+        repeating a send that may have gone through once Discord's nonce window has
+        passed (issue 24, item 34). Discord echoes a create's nonce on the message."""
+        try:
+            if seat is None:
+                channel: Any = self._channel(game.channel_id)
+            else:
+                channel = await self._dm(int(seat.user_id))
+            # A minute's margin for the clocks of this machine and Discord's.
+            after = discord.Object(id=discord.utils.time_snowflake(_utc(since - 60)))
+            async for found in channel.history(limit=LOOK_BACK, after=after, oldest_first=True):
+                me = self.client.user
+                if found.nonce == nonce and (me is None or found.author.id == me.id):
+                    return True
+        except (discord.HTTPException, ValueError) as exc:
+            # Not knowing is not "absent": a repeat could post twice. Retried later.
+            raise DeliveryRetry(f"looking for an earlier send failed: {exc}") from exc
+        return False
 
     # -- a player ---------------------------------------------------------------
     async def _dm(self, user_id: int) -> discord.DMChannel:

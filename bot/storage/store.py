@@ -97,6 +97,8 @@ class OutboxRow:
     attempts: int
     last_error: str | None
     next_attempt_at: float
+    #: When the row's first send was started (None: never tried); see ``mark_sending``.
+    sent_at: float | None = None
 
 
 @dataclass(frozen=True)
@@ -193,6 +195,7 @@ def _outbox(r: aiosqlite.Row) -> OutboxRow:
         attempts=r["attempts"],
         last_error=r["last_error"],
         next_attempt_at=r["next_attempt_at"],
+        sent_at=r["sent_at"],
     )
 
 
@@ -210,6 +213,15 @@ def _timer(r: aiosqlite.Row) -> TimerRow:
 
 
 LIVE = ("lobby", "active")
+
+#: Undelivered outbox rows with their payloads (migration 0009: kept in their own table
+#: and deleted on delivery; a row queued before it keeps its payload in the outbox).
+_UNDELIVERED = (
+    "SELECT o.id, o.game_id, o.kind, o.target, COALESCE(p.payload, o.payload) AS payload,"
+    " o.created_at, o.attempts, o.last_error, o.next_attempt_at, o.sent_at"
+    " FROM outbox o LEFT JOIN outbox_payloads p ON p.outbox_id = o.id"
+    " WHERE o.delivered_at IS NULL"
+)
 
 #: The queries run on every action, delivery pass or listing, by name, with example
 #: parameters. ``tests/test_store_scale.py`` asserts that SQLite answers each through an
@@ -241,10 +253,10 @@ HOT_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
     "seats": ("SELECT * FROM seats WHERE game_id = ? ORDER BY joined_at, role", (1,)),
     "actions": ("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", (1,)),
     "undelivered_of_game": (
-        "SELECT * FROM outbox WHERE delivered_at IS NULL AND game_id = ? ORDER BY id",
+        _UNDELIVERED + " AND o.game_id = ? ORDER BY o.id",
         (1,),
     ),
-    "undelivered": ("SELECT * FROM outbox WHERE delivered_at IS NULL ORDER BY id", ()),
+    "undelivered": (_UNDELIVERED + " ORDER BY o.id", ()),
     "games_with_undelivered": (
         "SELECT DISTINCT game_id FROM outbox WHERE delivered_at IS NULL ORDER BY game_id",
         (),
@@ -441,7 +453,7 @@ class Session:
     async def set_rematch_of(self, game_id: int, previous: int) -> None:
         await self._run("UPDATE games SET rematch_of = ? WHERE id = ?", (previous, game_id))
 
-    # -- a keyed game's secret key, kept apart from the state (migration 0009) ---------
+    # -- a keyed game's secret key, kept apart from the state (migration 0010) ---------
 
     async def set_game_key(self, game_id: int, key: str) -> None:
         await self._run("INSERT INTO game_keys (game_id, key) VALUES (?, ?)", (game_id, key))
@@ -534,19 +546,27 @@ class Session:
         )
 
     async def actions(self, game_id: int) -> list[ActionRow]:
+        """The game's action log in order; ``CorruptGame`` when a row cannot be read (the
+        message names the row, never what it holds)."""
         rows = await self._all(_sql("actions"), (game_id,))
-        return [
-            ActionRow(
-                game_id=r["game_id"],
-                seq=r["seq"],
-                role=r["role"],
-                user_id=r["user_id"],
-                verb=r["verb"],
-                arg=json.loads(r["arg"]),
-                at=r["at"],
+        found = []
+        for r in rows:
+            try:
+                arg = json.loads(r["arg"])
+            except (TypeError, ValueError):
+                raise errors.CorruptGame(game_id, f"action {r['seq']} is unreadable") from None
+            found.append(
+                ActionRow(
+                    game_id=r["game_id"],
+                    seq=r["seq"],
+                    role=r["role"],
+                    user_id=r["user_id"],
+                    verb=r["verb"],
+                    arg=arg,
+                    at=r["at"],
+                )
             )
-            for r in rows
-        ]
+        return found
 
     async def count_actions(self, game_id: int) -> int:
         row = await self._one("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
@@ -556,11 +576,17 @@ class Session:
     async def queue(
         self, game_id: int, kind: str, target: str | None, payload: dict[str, Any]
     ) -> int:
-        return await self._insert(
+        """Queue a post or message; always inside the transaction of the change it tells."""
+        row_id = await self._insert(
             "INSERT INTO outbox (game_id, kind, target, payload, created_at, next_attempt_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, kind, target, dumps(payload), self.now, self.now),
+            " VALUES (?, ?, ?, '', ?, ?)",
+            (game_id, kind, target, self.now, self.now),
         )
+        await self._run(
+            "INSERT INTO outbox_payloads (outbox_id, payload) VALUES (?, ?)",
+            (row_id, dumps(payload)),
+        )
+        return row_id
 
     async def undelivered(self, game_id: int | None = None) -> list[OutboxRow]:
         """Every undelivered row in order, due or not (the caller applies backoff)."""
@@ -575,12 +601,20 @@ class Session:
         return [int(r[0]) for r in await self._all(_sql("games_with_undelivered"))]
 
     async def mark_delivered(self, outbox_id: int, note: str | None = None) -> None:
-        # The payload (a whole view) is never read again once delivered: dropping it keeps
-        # a finished game's outbox at a few hundred bytes a row instead of kilobytes.
+        # The payload (a whole view) is never read again once delivered: a trigger deletes
+        # it from outbox_payloads in this same statement (migration 0009), which frees its
+        # pages for the next payloads; '' empties a row queued before that migration.
         await self._run(
             "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_error = ?,"
             " payload = '' WHERE id = ?",
             (self.now, note, outbox_id),
+        )
+
+    async def mark_sending(self, outbox_id: int) -> None:
+        """Record that the row's first send starts now (later sends keep that time): from
+        then on it may be on Discord whatever its mark says."""
+        await self._run(
+            "UPDATE outbox SET sent_at = ? WHERE id = ? AND sent_at IS NULL", (self.now, outbox_id)
         )
 
     async def mark_failed(self, outbox_id: int, error: str, next_attempt_at: float) -> None:

@@ -12,6 +12,7 @@ deliver); the work is done by its neighbours in ``bot.tables``:
 - ``lobby``: creating a game, taking and leaving seats, the start;
 - ``turn``: applying a decision and committing it (``commit_turn``), resigning, abandoning;
 - ``loading``: reading a game back from the store; ``replay``: export and replay;
+- ``game_locks``: the per-game locks, pruned of idle ones as they grow;
 and in ``bot.delivery``: ``notices`` (what players are told), ``outbox`` (how it is kept),
 ``courier`` (handing it to the front end, with retries), ``reminders``.
 """
@@ -45,6 +46,7 @@ from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queu
 from bot.storage.store import Store, dumps
 from bot.tables import lobby, ratings, turn, validate
 from bot.tables.bots import BotSeats, bot_user, is_bot
+from bot.tables.game_locks import LockTable
 from bot.tables.loading import GameRef, find_row, game_info, info_in, safe_view
 from bot.tables.replay import export_game, replayed_state, stored_state
 from rules.ai import LEVELS
@@ -73,8 +75,9 @@ class GameManager:
         self.reminder_growth = reminder_growth
         self.retry_base_s = retry_base_s
         self.retry_cap_s = retry_cap_s
-        self._game_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._delivery_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # Pruned of idle locks as they grow (game_locks.py): not one lock per game forever.
+        self._game_locks: defaultdict[int, asyncio.Lock] = LockTable()
+        self._delivery_locks: defaultdict[int, asyncio.Lock] = LockTable()
         #: Dispatch's own seats: their moves are made off the event loop (bots.py).
         self.bots = BotSeats(self, workers=bot_workers)
 

@@ -13,6 +13,7 @@ from typing import Any
 from bot import errors
 from bot.storage.store import GameRow, Store, dumps
 from bot.tables.loading import GameRef, find_row, rules_or_none, state_of
+from rules.core.errors import RulesError
 from rules.core.rng import SPLITMIX, legacy_seed
 
 
@@ -50,9 +51,16 @@ def replayed_state(data: dict[str, Any]) -> dict[str, Any]:
     rules_game = rules_or_none(data["game"])
     if rules_game is None or data["options"] is None or data["seed"] is None:
         raise errors.CorruptGame(data["id"], "cannot replay this game")
-    state = rules_game.setup(seed=data["seed"], options=data["options"])
-    for action in data["actions"]:
-        state = rules_game.act(state, action["role"], action["verb"], action["arg"])
+    step = "its set-up"
+    try:
+        state = rules_game.setup(seed=data["seed"], options=data["options"])
+        for n, action in enumerate(data["actions"], 1):
+            step = f"action {n}"
+            state = rules_game.act(state, action["role"], action["verb"], action["arg"])
+    except (RulesError, KeyError, TypeError, ValueError, AttributeError, IndexError):
+        # A log the rules refuse is a damaged record; the rules' own message could name
+        # hidden cards, so only the failing step is named.
+        raise errors.CorruptGame(data["id"], f"{step} does not replay") from None
     result: dict[str, Any] = json.loads(dumps(state))
     return result
 
