@@ -108,8 +108,10 @@ async def test_a_value_play_of_three_takes_two_clicks(tmp_path):
         await t.press(who, prompt, *press_for(prompt, game_id, "value", card))  # click 1
         prompt = t.emu.message(prompt.id)  # edited in place with the placement prompt
         # Issue 9, item 4: a prompt about places shows the board, its choices ringed.
-        (board,) = [a.filename for a in prompt.attachments]
+        # Issue 24, item 21: beside it, the ringed spaces close up for a phone.
+        board, closeup = sorted(a.filename for a in prompt.attachments)
         assert re.fullmatch(r"board-[0-9a-f]{12}\.png", board), board
+        assert re.fullmatch(r"closeup-[0-9a-f]{12}\.png", closeup), closeup
         assert prompt.embeds[0]["image"]["url"] == f"attachment://{board}"
         spaces = GAME.view(await manager.replay(game_id), role)["actions"]["place"][:3]
         select = multi_select_for(prompt, game_id, "place", option_values(spaces))
