@@ -42,7 +42,7 @@ from bot.delivery.port import (
 )
 from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queue_due_reminders
 from bot.storage.store import Store, dumps
-from bot.tables import lobby, turn, validate
+from bot.tables import history, lobby, turn, validate
 from bot.tables.bots import BotSeats, bot_user, is_bot
 from bot.tables.loading import GameRef, find_row, game_info, info_in, safe_view
 from bot.tables.replay import export_game, replayed_state, stored_state
@@ -478,6 +478,23 @@ class GameManager:
                 "reveal hidden cards, so it is available once the game is over."
             )
         return await self.export(info.id)
+
+    # -- history and records (issue 26 §3; the logic lives in bot.tables.history) ----
+    async def finished_page(
+        self, scope: str, owner: str, *, older: bool = True, key: int = history.FIRST
+    ) -> history.Page:
+        """A page of finished games of a user ("mine") or a server ("server")."""
+        return await history.page(self.store, scope, owner, older=older, key=key)
+
+    async def stats(self, user_id: str, game_name: str | None = None) -> history.Stats:
+        """A player's record in finished games."""
+        return await history.stats(self.store, user_id, game_name)
+
+    async def export_finished(
+        self, game_id: int, user_id: str, guild_id: str | None
+    ) -> dict[str, Any]:
+        """The export of a finished game by number: one the user played or of this server."""
+        return await self.export(await history.exportable(self.store, game_id, user_id, guild_id))
 
     async def damage(self, game: GameRef) -> str | None:
         """Why the game's record cannot be used (None: healthy); marks it when newly found."""

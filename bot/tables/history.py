@@ -1,0 +1,154 @@
+"""History and records (issue 26 §3): finished games a page at a time, a player's record,
+and which finished game's export a user may have. No discord import: both front ends
+(the Discord cogs and the sandbox) use it through the ``GameManager``."""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+
+from bot import errors
+from bot.storage import history as sql
+from bot.storage.store import Session, Store
+from bot.tables import validate
+from bot.tables.bots import is_bot, level_of
+from rules.ai import LEVELS
+
+#: Games per page: ten rows of about 150 characters fit one 2,000-character message.
+PAGE_SIZE = 10
+#: The key of a first page: above every game number.
+FIRST = 1 << 62
+NOT_YOURS = (
+    "Game #{n} was neither played by you nor on this server, so its record is not yours to export."
+)
+
+
+@dataclass(frozen=True)
+class Page:
+    scope: str
+    owner: str
+    games: tuple[sql.FinishedGame, ...]
+    #: Keys for the buttons: show games newer than ``newer`` / older than ``older``
+    #: (None: there are none that way).
+    newer: int | None
+    older: int | None
+
+
+async def page(
+    store: Store, scope: str, owner: str, *, older: bool = True, key: int = FIRST
+) -> Page:
+    """One page of finished games (newest first) from the keyset ``key``."""
+    if scope not in sql.SCOPES:
+        raise errors.BadInput("Choose your own games or this server's.")
+    owner = validate.user_id(owner, "player or server")
+    if not 0 <= key <= FIRST:
+        raise errors.BadInput("That page is not one Dispatch made; run /games again.")
+    async with store.read() as db:
+        games = await sql.finished_games(
+            db, scope, owner, older=older, key=key, limit=PAGE_SIZE + 1
+        )
+        more = len(games) > PAGE_SIZE
+        games = games[:PAGE_SIZE] if older else games[-PAGE_SIZE:]
+        if not games:
+            return Page(scope, owner, (), None, None)
+        newest, oldest = games[0].id, games[-1].id
+        if older:
+            beyond_older = more
+            beyond_newer = key != FIRST and await _any(db, scope, owner, newest)
+        else:
+            beyond_newer = more
+            beyond_older = await _any(db, scope, owner, oldest, older=True)
+    return Page(
+        scope,
+        owner,
+        tuple(games),
+        newest if beyond_newer else None,
+        oldest if beyond_older else None,
+    )
+
+
+async def _any(db: Session, scope: str, owner: str, key: int, *, older: bool = False) -> bool:
+    found = await sql.finished_games(db, scope, owner, older=older, key=key, limit=1)
+    return bool(found)
+
+
+@dataclass
+class Tally:
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    def add(self, outcome: str) -> None:
+        setattr(self, outcome, getattr(self, outcome) + 1)
+
+    def text(self) -> str:
+        draws = f", {self.draws} drawn" if self.draws else ""
+        return f"{self.wins} won, {self.losses} lost{draws}"
+
+
+@dataclass
+class Stats:
+    user_id: str
+    game_name: str | None
+    games: int = 0
+    by_side: dict[tuple[str, str], Tally] = field(default_factory=dict)
+    on_time: Tally = field(default_factory=Tally)
+    against_levels: dict[str, Tally] = field(default_factory=dict)
+    #: Median seconds the player took over a turn (None: no turns recorded).
+    median_turn_s: float | None = None
+    turns: int = 0
+
+
+def _outcome(row: sql.RecordRow) -> str:
+    if row.winner is None:
+        return "draws"
+    return "wins" if row.winner == row.role else "losses"
+
+
+async def stats(store: Store, user_id: str, game_name: str | None = None) -> Stats:
+    """A player's record in finished games (hot-seat games left out)."""
+    user_id = validate.user_id(user_id)
+    game_name = None if game_name is None else validate.game_name(game_name)
+    async with store.read() as db:
+        rows = await sql.records(db, user_id, game_name)
+        times = await sql.turn_times(db, user_id, game_name)
+    result = Stats(user_id, game_name, games=len(Counter(r.game_id for r in rows)))
+    for row in rows:
+        outcome = _outcome(row)
+        result.by_side.setdefault((row.game_name, row.role), Tally()).add(outcome)
+        if row.code == "timeout":
+            result.on_time.add(outcome)
+        for other in row.others:
+            if is_bot(other):
+                result.against_levels.setdefault(level_of(other), Tally()).add(outcome)
+    result.against_levels = {
+        level: result.against_levels[level] for level in LEVELS if level in result.against_levels
+    }
+    if times:
+        result.median_turn_s = statistics.median(times)
+        result.turns = len(times)
+    return result
+
+
+async def exportable(store: Store, game_id: int, user_id: str, guild_id: str | None) -> int:
+    """The game number, if ``user_id`` may export that finished game: one they played, or
+    one played on ``guild_id``. Any other number (unknown, live, a stranger's game of
+    another server) is refused with the same words, so nothing is learnt from them."""
+    user_id = validate.user_id(user_id)
+    refused = errors.NotAllowed(NOT_YOURS.format(n=game_id))
+    if not isinstance(game_id, int) or not 1 <= game_id <= validate.MAX_GAME_ID:
+        raise refused
+    async with store.read() as db:
+        row = await db.game(game_id)
+        seats = await db.seats(game_id) if row else []
+    played = any(s.user_id == user_id for s in seats)
+    here = row is not None and guild_id is not None and row.guild_id == guild_id
+    if row is None or not (played or here):
+        raise refused
+    if row.status in ("lobby", "active"):
+        raise errors.NotAllowed(
+            f"Game #{row.id} is still being played: its export holds the key to every "
+            "shuffle, so it is available once the game is over."
+        )
+    return row.id
