@@ -8,6 +8,7 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 
+import rules
 from bot import errors
 from bot.storage import history as sql
 from bot.storage.store import Session, Store
@@ -152,3 +153,39 @@ async def exportable(store: Store, game_id: int, user_id: str, guild_id: str | N
             "shuffle, so it is available once the game is over."
         )
     return row.id
+
+
+def role_name(game_name: str, role: str) -> str:
+    """A side's name as its game calls it (the id, titled, for a game no longer known)."""
+    try:
+        return rules.get_game(game_name).role_name(role)
+    except Exception:
+        return role.title()
+
+
+def game_title(game_name: str) -> str:
+    try:
+        return rules.get_game(game_name).title or game_name
+    except Exception:
+        return game_name
+
+
+def result_for(game: sql.FinishedGame, user_id: str | None) -> str:
+    """ "won", "lost", "drawn" for a player of the game; else who won ("North won")."""
+    mine = [role for role, user in game.seats if user == user_id]
+    if game.winner is None:
+        return "drawn"
+    if mine and len(mine) < len(game.seats):
+        return "won" if game.winner in mine else "lost"
+    return f"{role_name(game.game_name, game.winner)} won"
+
+
+def duration(seconds: float) -> str:
+    """A span in its largest sensible unit: "40 s", "12 min", "3.5 h", "2.1 days"."""
+    if seconds < 60:
+        return f"{seconds:.0f} s"
+    if seconds < 3600:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 86400:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
