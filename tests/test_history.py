@@ -50,7 +50,10 @@ async def test_every_history_query_is_answered_from_an_index(
     finally:
         await manager.close()
     lines = [str(r[3]) for r in rows]
-    assert not [line for line in lines if FULL_SCAN.match(line)], f"{name}: {lines}"
+    # A scan of a subquery materialized from an index (a bounded list) is no table scan.
+    made = {line.split()[1] for line in lines if line.startswith("MATERIALIZE ")}
+    scans = [line for line in lines if FULL_SCAN.match(line) and line.split()[1] not in made]
+    assert not scans, f"{name}: {lines}"
     assert any("USING" in line and "INDEX" in line for line in lines), f"{name}: {lines}"
 
 

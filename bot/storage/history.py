@@ -35,18 +35,21 @@ _RECORDS = (
     " WHERE s.user_id = ? AND g.status = 'finished' AND g.hotseat = 0"
     " AND (? IS NULL OR g.game_name = ?)"
 )
-#: How long the user took over each turn: from another player's action to the user's
-#: next one, in the user's finished games (from the actions' primary key).
+#: How long the user took over each turn: from the other side's action to the next one of
+#: the user's side, in the user's latest ``TURN_GAMES`` finished games (the seats index
+#: newest first, then the actions' primary key): the player's pace now, at a bounded cost.
 _TURN_TIMES = (
     "SELECT at - prev_at FROM ("
-    " SELECT a.user_id, a.at, LAG(a.at) OVER w AS prev_at, LAG(a.user_id) OVER w AS prev_user"
-    " FROM actions a WHERE a.game_id IN ("
-    "  SELECT s.game_id FROM seats s JOIN games g ON g.id = s.game_id"
+    " SELECT a.role, a.at, latest.role AS mine,"
+    " LAG(a.at) OVER w AS prev_at, LAG(a.role) OVER w AS prev_role"
+    " FROM (SELECT s.game_id, s.role FROM seats s JOIN games g ON g.id = s.game_id"
     "  WHERE s.user_id = ? AND g.status = 'finished' AND g.hotseat = 0"
-    "  AND (? IS NULL OR g.game_name = ?))"
-    " WINDOW w AS (PARTITION BY a.game_id ORDER BY a.seq))"
-    " WHERE user_id = ? AND prev_user != user_id"
+    "  AND (? IS NULL OR g.game_name = ?) ORDER BY s.game_id DESC LIMIT ?) latest"
+    " JOIN actions a ON a.game_id = latest.game_id"
+    " WINDOW w AS (PARTITION BY latest.game_id, latest.role ORDER BY a.seq))"
+    " WHERE role = mine AND prev_role != mine"
 )
+TURN_GAMES = 100
 
 #: Name -> (SQL, example parameters), for the query-plan test and the benchmark.
 HISTORY_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
@@ -55,7 +58,7 @@ HISTORY_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
     "finished_of_guild_older": (_OF_GUILD.format(cmp="<", order="DESC"), ("g", 1 << 62, 11)),
     "finished_of_guild_newer": (_OF_GUILD.format(cmp=">", order="ASC"), ("g", 0, 11)),
     "records_of_user": (_RECORDS, ("u", None, None)),
-    "turn_times_of_user": (_TURN_TIMES, ("u", None, None, "u")),
+    "turn_times_of_user": (_TURN_TIMES, ("u", None, None, TURN_GAMES)),
 }
 
 SCOPES = ("mine", "server")
@@ -121,5 +124,5 @@ async def records(db: Session, user_id: str, game_name: str | None) -> list[Reco
 
 
 async def turn_times(db: Session, user_id: str, game_name: str | None) -> list[float]:
-    rows = await db.db.execute_fetchall(_TURN_TIMES, (user_id, game_name, game_name, user_id))
+    rows = await db.db.execute_fetchall(_TURN_TIMES, (user_id, game_name, game_name, TURN_GAMES))
     return [float(r[0]) for r in rows if r[0] is not None]
