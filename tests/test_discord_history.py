@@ -137,3 +137,28 @@ async def test_stats_of_a_user_with_a_game_against_dispatch(tmp_path):
         theirs = await t.slash("alice", "stats", user=t.players["bob"], game="skirmish")
         assert "3 finished games of Skirmish" in theirs.text
         assert "Median time per turn" not in theirs.text  # no move was made
+
+
+async def test_games_being_played_page_by_buttons_past_ten(tmp_path):
+    async with table(tmp_path, "alice", "bob") as t:
+        channels = [t.emu.add_text_channel(t.guild, f"table-{n}") for n in range(11)]
+        await t.start()
+        ids = []
+        for n, channel in enumerate(channels):
+            info = await t.bot.manager.create_game(
+                str(t.guild.id),
+                str(channel.id),
+                "skirmish",
+                str(t.players["alice"].id),
+                seed=n,
+                opponent_id=str(t.players["bob"].id),
+            )
+            ids.append(info.id)
+        first = await t.slash("bob", "games")
+        page = first.original
+        assert first.ephemeral and page.text().count("/channels/") == 10
+        assert f"/channels/{t.guild.id}/{channels[-1].id}" in page.text()
+        assert f"#{ids[0]} " not in page.text()
+        await t.press("bob", page, label_id(page, "Next (older)"))
+        page = t.emu.message(page.id)
+        assert f"#{ids[0]} " in page.text() and page.text().count("/channels/") == 1

@@ -127,3 +127,18 @@ async def test_export_by_number_for_players_and_this_server_only(manager: GameMa
             await manager.export_finished(number, "ann", "g1")
     with pytest.raises(errors.NotAllowed, match="still being played"):
         await manager.export_finished(live.id, "ann", "g1")
+
+
+async def test_games_being_played_page_by_keyset_too(manager: GameManager) -> None:
+    ids = []
+    for n in range(12):
+        info = await manager.create_game("g1", f"live{n}", "toy", "ann", seed=n, opponent_id="bob")
+        ids.append(info.id)
+    await finish(manager, 99)  # finished: not listed
+    first = await manager.finished_page("live", "ann")
+    assert [g.game.id for g in first.live()] == ids[::-1][:10] and first.newer is None
+    assert first.live()[0].my_turn and first.live()[0].roles == ("north",)
+    rest = await manager.finished_page("live", "ann", key=first.older or 0)
+    assert [g.game.id for g in rest.live()] == ids[1::-1] and rest.older is None
+    back = await manager.finished_page("live", "bob", older=False, key=ids[1])
+    assert [g.game.id for g in back.live()] == ids[::-1][:10] and not back.live()[0].my_turn

@@ -3,9 +3,10 @@ Previous/Next buttons (persistent ``DynamicItem``s) and the record's text.
 
 custom_id form (at most 100 characters)::
 
-    dsp:y:<mine|server>:<owner>:<o|n>:<key>   the page of games older (o) than game <key>
-                                              or newer (n) than it; owner: the asker's
-                                              user id (mine) or the server's id (server)
+    dsp:y:<live|mine|server>:<owner>:<o|n>:<key>
+        the page of games older (o) than game <key> or newer (n) than it: the asker's
+        games being played (live) or finished (mine), owner their user id, or the games
+        finished on a server (server), owner the server's id
 
 Keyset pages: the key is a game number, so a page costs the same however many games
 there are. A click from anyone but the asker (mine) or outside that server (server), or
@@ -28,10 +29,17 @@ from bot.tables import history
 from bot.tables.history import Page, Stats
 
 PAGE_TEMPLATE = (
-    r"dsp:y:(?P<scope>mine|server):(?P<owner>[0-9]{1,20}):(?P<dir>o|n):(?P<key>[0-9]{1,19})"
+    r"dsp:y:(?P<scope>live|mine|server):(?P<owner>[0-9]{1,20}):(?P<dir>o|n):(?P<key>[0-9]{1,19})"
 )
 STALE = "That page no longer holds any game; run /games again."
+HEADS = {
+    "live": "Your games being played, everywhere",
+    "mine": "Your finished games, newest first",
+    "server": "Finished games on this server, newest first",
+}
 NO_GAMES = {
+    "live": "You are not seated in any game. Start one with /game new "
+    "(your finished games: /games show:finished).",
     "mine": "You have no finished games yet. Start one with /game new.",
     "server": "No game has been finished on this server yet.",
 }
@@ -75,9 +83,15 @@ def row_text(game: FinishedGame, viewer: str | None) -> str:
 def page_embed(page: Page, viewer: str) -> discord.Embed:
     """The page as an embed: ten rows of up to ~300 characters fit its 4,096."""
     viewer_id = viewer if page.scope == "mine" else None
-    head = "Your finished games" if page.scope == "mine" else "Finished games on this server"
-    rows = "\n".join(row_text(g, viewer_id) for g in page.games)
-    embed = discord.Embed(title=f"{head}, newest first", colour=formatting.COLOUR_TABLE)
+    rows = "\n".join(row_text(g, viewer_id) for g in page.finished())
+    if page.scope == "live":
+        # Within a page, the games where it is your turn come first.
+        live = sorted(page.live(), key=lambda g: (not g.my_turn, g.since or 0))
+        rows = "\n".join(
+            formatting.game_line(g.game, user_id=viewer, my_turn=g.my_turn, since_at=g.since)
+            for g in live
+        )
+    embed = discord.Embed(title=HEADS[page.scope], colour=formatting.COLOUR_TABLE)
     embed.description = formatting.clip(rows, formatting.EMBED_DESCRIPTION_MAX)
     return embed
 

@@ -25,6 +25,12 @@ _OF_GUILD = (
     " WHERE g.guild_id = ? AND g.status = 'finished' AND g.id {cmp} ?"
     " ORDER BY g.id {order} LIMIT ?"
 )
+#: The games the user is seated in that are being set up or played, by number.
+_LIVE_OF_USER = (
+    "SELECT s.game_id FROM seats s JOIN games g ON g.id = s.game_id"
+    " WHERE s.user_id = ? AND s.game_id {cmp} ? AND g.status IN ('lobby', 'active')"
+    " GROUP BY s.game_id ORDER BY s.game_id {order} LIMIT ?"
+)
 #: The user's finished games (not hot-seat: one person on both sides has no record), with
 #: the other players' ids beside each.
 _RECORDS = (
@@ -57,11 +63,13 @@ HISTORY_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
     "finished_of_user_newer": (_OF_USER.format(cmp=">", order="ASC"), ("u", 0, 11)),
     "finished_of_guild_older": (_OF_GUILD.format(cmp="<", order="DESC"), ("g", 1 << 62, 11)),
     "finished_of_guild_newer": (_OF_GUILD.format(cmp=">", order="ASC"), ("g", 0, 11)),
+    "live_of_user_older": (_LIVE_OF_USER.format(cmp="<", order="DESC"), ("u", 1 << 62, 11)),
+    "live_of_user_newer": (_LIVE_OF_USER.format(cmp=">", order="ASC"), ("u", 0, 11)),
     "records_of_user": (_RECORDS, ("u", None, None)),
     "turn_times_of_user": (_TURN_TIMES, ("u", None, None, TURN_GAMES)),
 }
 
-SCOPES = ("mine", "server")
+SCOPES = ("live", "mine", "server")
 
 
 @dataclass(frozen=True)
@@ -114,6 +122,13 @@ async def finished_games(
         )
     found.sort(key=lambda g: g.id, reverse=True)
     return found
+
+
+async def live_game_ids(db: Session, owner: str, *, older: bool, key: int, limit: int) -> list[int]:
+    """Up to ``limit`` numbers of the user's live games below (``older``) or above ``key``."""
+    sql = _LIVE_OF_USER.format(cmp="<" if older else ">", order="DESC" if older else "ASC")
+    rows = await db.db.execute_fetchall(sql, (owner, key, limit))
+    return [int(r[0]) for r in rows]
 
 
 async def records(db: Session, user_id: str, game_name: str | None) -> list[RecordRow]:

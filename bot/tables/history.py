@@ -10,13 +10,15 @@ from dataclasses import dataclass, field
 
 import rules
 from bot import errors
+from bot.delivery.port import UserGame
 from bot.storage import history as sql
-from bot.storage.store import Session, Store
+from bot.storage.store import GameRow, SeatRow, Session, Store
 from bot.tables import validate
 from bot.tables.bots import is_bot, level_of
+from bot.tables.loading import game_info
 from rules.ai import LEVELS
 
-#: Games per page: ten rows of about 150 characters fit one 2,000-character message.
+#: Games per page: ten rows of up to about 300 characters fit an embed's 4,096.
 PAGE_SIZE = 10
 #: The key of a first page: above every game number.
 FIRST = 1 << 62
@@ -27,33 +29,46 @@ NOT_YOURS = (
 
 @dataclass(frozen=True)
 class Page:
+    #: "live" (games being played: ``UserGame``s), "mine" or "server" (finished games:
+    #: ``FinishedGame``s).
     scope: str
     owner: str
-    games: tuple[sql.FinishedGame, ...]
+    games: tuple[sql.FinishedGame | UserGame, ...]
     #: Keys for the buttons: show games newer than ``newer`` / older than ``older``
     #: (None: there are none that way).
     newer: int | None
     older: int | None
 
+    def finished(self) -> list[sql.FinishedGame]:
+        return [g for g in self.games if isinstance(g, sql.FinishedGame)]
+
+    def live(self) -> list[UserGame]:
+        return [g for g in self.games if isinstance(g, UserGame)]
+
+
+def _number(item: sql.FinishedGame | UserGame) -> int:
+    return item.game.id if isinstance(item, UserGame) else item.id
+
 
 async def page(
     store: Store, scope: str, owner: str, *, older: bool = True, key: int = FIRST
 ) -> Page:
-    """One page of finished games (newest first) from the keyset ``key``."""
+    """One page of a user's live or finished games, or a server's finished games (newest
+    first), from the keyset ``key``: the games below it (``older``) or above it."""
     if scope not in sql.SCOPES:
-        raise errors.BadInput("Choose your own games or this server's.")
+        raise errors.BadInput(
+            "Choose your games being played, your finished games or this server's."
+        )
     owner = validate.user_id(owner, "player or server")
     if not 0 <= key <= FIRST:
         raise errors.BadInput("That page is not one Dispatch made; run /games again.")
     async with store.read() as db:
-        games = await sql.finished_games(
-            db, scope, owner, older=older, key=key, limit=PAGE_SIZE + 1
-        )
+        games = await _load(db, scope, owner, older=older, key=key, limit=PAGE_SIZE + 1)
         more = len(games) > PAGE_SIZE
         games = games[:PAGE_SIZE] if older else games[-PAGE_SIZE:]
         if not games:
             return Page(scope, owner, (), None, None)
-        newest, oldest = games[0].id, games[-1].id
+        newest, oldest = _number(games[0]), _number(games[-1])
         if older:
             beyond_older = more
             beyond_newer = key != FIRST and await _any(db, scope, owner, newest)
@@ -69,9 +84,35 @@ async def page(
     )
 
 
+async def _load(
+    db: Session, scope: str, owner: str, *, older: bool, key: int, limit: int
+) -> list[sql.FinishedGame | UserGame]:
+    if scope != "live":
+        return list(await sql.finished_games(db, scope, owner, older=older, key=key, limit=limit))
+    found: list[sql.FinishedGame | UserGame] = []
+    for game_id in await sql.live_game_ids(db, owner, older=older, key=key, limit=limit):
+        row = await db.game(game_id)
+        if row is not None:
+            found.append(user_game(row, await db.seats(game_id), owner))
+    found.sort(key=_number, reverse=True)
+    return found
+
+
+def user_game(row: GameRow, seats: list[SeatRow], user_id: str) -> UserGame:
+    """One line of a player's list of games being played: whose turn, since when."""
+    info = game_info(row, seats)
+    roles = info.roles_of(user_id)
+    return UserGame(
+        game=info,
+        roles=roles,
+        my_turn=any(r in info.active_roles for r in roles),
+        waiting_on=info.waiting_on,
+        since=row.turn_started_at,
+    )
+
+
 async def _any(db: Session, scope: str, owner: str, key: int, *, older: bool = False) -> bool:
-    found = await sql.finished_games(db, scope, owner, older=older, key=key, limit=1)
-    return bool(found)
+    return bool(await _load(db, scope, owner, older=older, key=key, limit=1))
 
 
 @dataclass

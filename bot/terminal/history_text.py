@@ -41,7 +41,7 @@ def row_line(game: FinishedGame, viewer: str) -> str:
 def page_lines(page: Page, viewer: str) -> list[str]:
     if not page.games:
         return ["   No finished games there. Type `new <game>` to start one."]
-    lines = [row_line(g, viewer) for g in page.games]
+    lines = [row_line(g, viewer) for g in page.finished()]
     if page.newer is not None:
         lines.append(f"   newer: games finished newer {page.newer}")
     if page.older is not None:

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_app import autocomplete, formatting, history_ui
+from bot.discord_app import autocomplete, history_ui
 from bot.discord_app.interactions import manager_of, reply, user_id
 
 
@@ -32,26 +32,7 @@ class HistoryCog(commands.Cog):
             live (default), finished (yours), or server (finished here)
         """
         await interaction.response.defer(ephemeral=True, thinking=True)
-        if show != "live":
-            await history_ui.send_first_page(interaction, "mine" if show == "finished" else show)
-            return
-        mine = await manager_of(interaction).games_for_user(user_id(interaction))
-        if not mine:
-            await reply(
-                interaction,
-                "You are not seated in any game. Start one with /game new "
-                "(your finished games: /games show:finished).",
-            )
-            return
-        mine.sort(key=lambda g: (not g.my_turn, g.since or 0))
-        lines = [
-            formatting.game_line(
-                g.game, user_id=user_id(interaction), my_turn=g.my_turn, since_at=g.since
-            )
-            for g in mine
-        ]
-        text = formatting.clip("\n".join(lines), formatting.CONTENT_MAX)
-        await reply(interaction, text, allowed_mentions=discord.AllowedMentions.none())
+        await history_ui.send_first_page(interaction, "mine" if show == "finished" else show)
 
     @app_commands.command(name="stats")
     @app_commands.autocomplete(game=autocomplete.game_names)
