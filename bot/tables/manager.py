@@ -440,20 +440,7 @@ class GameManager:
         async with self.store.read() as db:
             rows = await db.games_of_user(user_id)
             listed = [(row, await db.seats(row.id)) for row in rows]
-        result: list[UserGame] = []
-        for row, seats in listed:
-            info = game_info(row, seats)
-            roles = info.roles_of(user_id)
-            result.append(
-                UserGame(
-                    game=info,
-                    roles=roles,
-                    my_turn=any(r in info.active_roles for r in roles),
-                    waiting_on=info.waiting_on,
-                    since=row.turn_started_at,
-                )
-            )
-        return result
+        return [history.user_game(row, seats, user_id) for row, seats in listed]
 
     async def export(self, game: GameRef) -> dict[str, Any]:
         """Everything needed to replay the game elsewhere: name, options, seed, actions."""
