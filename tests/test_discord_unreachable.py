@@ -217,3 +217,19 @@ async def test_a_player_who_chose_the_channel_is_sent_their_turns_while_it_is_pa
             assert len(handed) >= 2, "no turn was handed over while the table was parked"
             assert all(len(notices(t, w)) == 1 for w in ("alice", "bob"))
     assert errors_seen.all_errors() == []
+
+
+def test_a_solo_sessions_notice_does_not_promise_direct_messages() -> None:
+    """A solo session sends nothing by DM (its prompt is its table post): the notice of a
+    parked table must not tell its player that it goes on by direct message."""
+    from bot.delivery.courier import unreachable_notice
+    from bot.delivery.port import GameInfo, SeatInfo
+
+    def info(roles: tuple[str, ...]) -> GameInfo:
+        seats = tuple(SeatInfo(role=r, user_id=f"u{i}") for i, r in enumerate(roles))
+        return GameInfo(1, "g", "c", "x", "X", "active", 3, "u0", seats, roles, roles)
+
+    solo = unreachable_notice(info(("player",)), "player").headline
+    assert "direct message" not in solo and "waits" in solo and "/game status" in solo
+    duel = unreachable_notice(info(("union", "confederate")), "union").headline
+    assert "goes on here by direct message" in duel

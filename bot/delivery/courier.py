@@ -251,7 +251,13 @@ def is_parked(row: OutboxRow) -> bool:
 
 
 def unreachable_notice(info: GameInfo, role: str) -> PrivateMessage:
-    """The DM that says why the table is silent, what to grant, and how to resume."""
+    """The DM that says why the table is silent, what to grant, and how to resume. A solo
+    session is played at its table alone (nothing of it goes by DM), so it only waits."""
+    going_on = (
+        "Your session waits with them"
+        if len(info.roles) == 1
+        else "The game goes on here by direct message; the channel posts wait"
+    )
     return PrivateMessage(
         kind="notice",
         role=role,
@@ -259,9 +265,8 @@ def unreachable_notice(info: GameInfo, role: str) -> PrivateMessage:
         headline=(
             f"I cannot post in the channel of game #{info.id} ({info.title}): it was "
             "deleted, or I lack View Channel, Send Messages, Embed Links or Attach Files "
-            "there (or its thread is locked or archived). The game goes on here by direct "
-            "message; the channel posts wait. Once a moderator fixes the channel, use "
-            "/game status there and the waiting posts go out."
+            f"there (or its thread is locked or archived). {going_on}. Once a moderator "
+            "fixes the channel, use /game status there and the waiting posts go out."
         ),
     )
 
