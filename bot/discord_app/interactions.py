@@ -275,9 +275,23 @@ async def _answer(
         await frontend.prompt_now_at(game_id, uid, None, CLOSED_ELSEWHERE)
 
 
+ANOTHER_CHANNEL = "This button belongs to a game in another channel."
+
+
+async def in_its_channel(interaction: discord.Interaction[Any], game_id: int) -> GameInfo:
+    """The game a lobby or table control names, refused unless clicked in that game's own
+    channel: its custom id names any game, and a moderator is one in the channel clicked
+    in, so a copy forged in another server must not seat anyone nor start the game."""
+    info = await manager_of(interaction).get_game_info(game_id)
+    if str(interaction.channel_id) != info.channel_id:
+        raise errors.NotAllowed(ANOTHER_CHANNEL)
+    return info
+
+
 async def on_join(interaction: discord.Interaction[Any], game_id: int, role: str) -> None:
     """A lobby's Join button: take that seat."""
     async with handling(interaction, game_id, "join"):
+        await in_its_channel(interaction, game_id)
         await interaction.response.defer()
         manager = manager_of(interaction)
         info = await manager.join(game_id, user_id(interaction), role)
@@ -294,6 +308,7 @@ async def on_seat_dispatch(
     """A lobby's Dispatch select: a seated player (or a moderator) gives the open seat to
     Dispatch at ``level``; the game then starts as when a person joins."""
     async with handling(interaction, game_id, "dispatch"):
+        await in_its_channel(interaction, game_id)
         await interaction.response.defer()
         info = await manager_of(interaction).seat_dispatch(
             game_id, user_id(interaction), level, role, is_moderator=is_moderator(interaction)
@@ -332,9 +347,9 @@ async def on_show_table(interaction: discord.Interaction[Any], game_id: int, wha
 
     async with handling(interaction, game_id, "show"):
         manager = manager_of(interaction)
-        info = await manager.get_game_info(game_id)
-        if str(interaction.channel_id) != info.channel_id or what not in LOOKS:
-            raise errors.NotAllowed("This button belongs to a game in another channel.")
+        info = await in_its_channel(interaction, game_id)
+        if what not in LOOKS:
+            raise errors.NotAllowed(ANOTHER_CHANNEL)
         # Acknowledge by promising to update the ephemeral message the button is on.
         await interaction.response.defer()
         frontend = getattr(interaction.client, "frontend", None)
