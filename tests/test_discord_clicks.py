@@ -107,8 +107,11 @@ async def test_a_value_play_of_three_takes_two_clicks(tmp_path):
         prompt = best_prompt(t, who)
         await t.press(who, prompt, *press_for(prompt, game_id, "value", card))  # click 1
         prompt = t.emu.message(prompt.id)  # edited in place with the placement prompt
-        # Issue 9, item 4: a prompt about places shows the board, its choices ringed.
-        (board,) = [a.filename for a in prompt.attachments]
+        # Issue 9, item 4: a prompt about places shows the board, its choices ringed, and
+        # (issue 24, item 21) the same choices close up for a phone.
+        names = [a.filename for a in prompt.attachments]
+        (board,) = [n for n in names if not n.startswith("closeup-")]
+        assert [n for n in names if n.startswith("closeup-")] != [], names
         assert re.fullmatch(r"board-[0-9a-f]{12}\.png", board), board
         assert prompt.embeds[0]["image"]["url"] == f"attachment://{board}"
         spaces = GAME.view(await manager.replay(game_id), role)["actions"]["place"][:3]
