@@ -312,7 +312,9 @@ class GameCog(
         await interaction.response.defer(ephemeral=True, thinking=True)
         manager = manager_of(interaction)
         info = await _game_here(interaction)
-        data = await manager.export_for_player(info.id, is_moderator=is_moderator(interaction))
+        data = await manager.export_for_player(
+            info.id, is_moderator=is_moderator(interaction), user_id=user_id(interaction)
+        )
         body = json.dumps(data, indent=1, sort_keys=True).encode()
         file = discord.File(io.BytesIO(body), filename=f"dispatch-game-{info.id}.json")
         await reply(
