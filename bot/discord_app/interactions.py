@@ -8,6 +8,7 @@ ephemerally; anything else is logged here (never left to discord.py) and answere
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import re
@@ -340,6 +341,25 @@ async def on_my_prompt(interaction: discord.Interaction[Any], game_id: int) -> N
         await send_private_view(interaction, pv)
 
 
+#: The ephemeral looks already shown to their table (message ids, the latest few
+#: thousand): a second press that came before the first removed the button posts nothing.
+_SHOWN: collections.OrderedDict[int, None] = collections.OrderedDict()
+SHOWN_KEPT = 4096
+
+
+def first_show(message_id: int | None) -> bool:
+    """True once per look: checked and marked with no await between, so two presses
+    handled side by side cannot both pass."""
+    if message_id is None:
+        return True
+    if message_id in _SHOWN:
+        return False
+    _SHOWN[message_id] = None
+    while len(_SHOWN) > SHOWN_KEPT:
+        _SHOWN.popitem(last=False)
+    return True
+
+
 async def on_show_table(interaction: discord.Interaction[Any], game_id: int, what: str) -> None:
     """ "Show to the table" under an ephemeral ``/game status`` or ``/game board``: post that
     look to the game's channel, as the game is now, once (the button is then removed)."""
@@ -350,12 +370,20 @@ async def on_show_table(interaction: discord.Interaction[Any], game_id: int, wha
         info = await in_its_channel(interaction, game_id)
         if what not in LOOKS:
             raise errors.NotAllowed(ANOTHER_CHANNEL)
-        # Acknowledge by promising to update the ephemeral message the button is on.
-        await interaction.response.defer()
-        frontend = getattr(interaction.client, "frontend", None)
-        look: Look = "board" if what == "board" else "status"
-        payload = await look_payload(manager, info, look, frontend=frontend)
-        await interaction.followup.send(**shown_by(payload, user_id(interaction)), ephemeral=False)
+        message_id = getattr(interaction.message, "id", None)
+        if not first_show(message_id):
+            raise errors.NotAllowed("This look was already shown to the table.")
+        try:
+            # Acknowledge by promising to update the ephemeral message the button is on.
+            await interaction.response.defer()
+            frontend = getattr(interaction.client, "frontend", None)
+            look: Look = "board" if what == "board" else "status"
+            payload = await look_payload(manager, info, look, frontend=frontend)
+            payload = shown_by(payload, user_id(interaction))
+            await interaction.followup.send(**payload, ephemeral=False)
+        except BaseException:
+            _SHOWN.pop(message_id or 0, None)  # nothing was shown: it may be pressed again
+            raise
         await interaction.edit_original_response(content="Shown to the table.", view=None)
 
 
