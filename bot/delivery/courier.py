@@ -136,6 +136,10 @@ class Courier:
                 continue
             try:
                 if post is not None:
+                    if stale_reminder(info, post):
+                        async with self.store.write() as db:
+                            await db.mark_delivered(row.id, "superseded")
+                        continue
                     await self.front_end.post_table(info, post)
                 elif message is not None:
                     seat = info.seat_of(message.role)
@@ -268,6 +272,16 @@ def unreachable_notice(info: GameInfo, role: str) -> PrivateMessage:
             f"there (or its thread is locked or archived). {going_on}. Once a moderator "
             "fixes the channel, use /game status there and the waiting posts go out."
         ),
+    )
+
+
+def stale_reminder(info: GameInfo, post: TablePost) -> bool:
+    """A table reminder held back (retries, a parked channel) until the game moved on:
+    "the game is waiting for your move" would be untrue, and may ping the player."""
+    return post.kind == "reminder" and (
+        info.status != "active"
+        or post.version != info.version
+        or not set(post.active_roles) & set(info.active_roles)
     )
 
 
