@@ -466,17 +466,24 @@ class GameManager:
         return await export_game(self.store, validate.game_ref(game))
 
     async def export_for_player(
-        self, game: GameRef, *, is_moderator: bool = False
+        self, game: GameRef, *, is_moderator: bool = False, user_id: str | None = None
     ) -> dict[str, Any]:
         """The export as players may have it: only once the game is over.
 
         During play it would give the key to every shuffle and the face-down choices in
-        the action log. A moderator may rescue a game whose record is damaged.
+        the action log. A moderator may rescue a game whose record is damaged, unless they
+        sit at it (``user_id``): the rescue would show them their opponent's cards and every
+        draw to come, should the game be taken up again.
         """
         game = validate.game_ref(game)
         info = await self.get_game_info(game)
         live = info.status in ("lobby", "active")
         if live and is_moderator and await self.damage(info.id):
+            if user_id is not None and info.roles_of(str(user_id)):
+                raise errors.NotAllowed(
+                    "You play in this game, so its rescue export (which holds the key to "
+                    "every shuffle) is for a moderator who does not; nothing was exported."
+                )
             live = False
         if live:
             raise errors.NotAllowed(

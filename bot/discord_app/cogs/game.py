@@ -331,7 +331,9 @@ class GameCog(
             data = await manager.export_finished(game, user_id(interaction), guild)
         else:
             number = (await _game_here(interaction)).id
-            data = await manager.export_for_player(number, is_moderator=is_moderator(interaction))
+            data = await manager.export_for_player(
+                number, is_moderator=is_moderator(interaction), user_id=user_id(interaction)
+            )
         body = json.dumps(data, indent=1, sort_keys=True).encode()
         file = discord.File(io.BytesIO(body), filename=f"dispatch-game-{number}.json")
         await reply(
