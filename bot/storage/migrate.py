@@ -2,8 +2,9 @@
 
 The applied versions are recorded in ``schema_migrations``; running again applies only
 the files not recorded there, so it is safe on every start-up (and a migration numbered
-below one already applied, as when two lines of work each added one, is still applied). Each file runs in its own transaction
-together with its bookkeeping row, so a failed migration leaves the schema as it was.
+below one already applied, as when two lines of work each added one, is still applied).
+Each file runs in its own transaction together with its bookkeeping row, so a failed
+migration leaves the schema as it was.
 """
 
 from __future__ import annotations
