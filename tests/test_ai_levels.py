@@ -9,7 +9,12 @@ fixed amount each time they are read: a "busy" one makes every iteration look sl
 
 from __future__ import annotations
 
+import json
 import logging
+import os
+import subprocess
+import sys
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
@@ -33,6 +38,7 @@ from rules.ai import (
 from rules.ai import player as ai_player
 
 SEARCHABLE = [name for name in BUILTIN_GAMES if supports_search(get_game(name))]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class TickingClock:
@@ -139,7 +145,13 @@ async def test_a_bot_seat_searches_its_levels_budget_of_iterations(
     try:
         seats = _seats(manager, TickingClock(2 * LEVEL_SECONDS["hard"] / 53))
         info = await manager.create_game(
-            "g1", "c1", "fort_sumter", "alice", seat="secessionist", opponent_id=bot_user("hard")
+            "g1",
+            "c1",
+            "fort_sumter",
+            "alice",
+            seed=1,
+            seat="secessionist",
+            opponent_id=bot_user("hard"),
         )
         assert await seats.play_one(info.id)
     finally:
@@ -165,7 +177,13 @@ async def test_a_cut_search_is_logged_without_the_move(
         seats = _seats(manager, TickingClock(100.0))  # past the cap after one iteration
         seats.on_move = lambda game_id, role, verb, arg: moves.append(arg)
         info = await manager.create_game(
-            "g1", "c1", "war", "alice", seat="confederate", opponent_id=bot_user("normal")
+            "g1",
+            "c1",
+            "war",
+            "alice",
+            seed=1,  # both sides place at once (with other seeds one side may go first)
+            seat="confederate",
+            opponent_id=bot_user("normal"),
         )
         assert await seats.play_one(info.id)
     finally:
@@ -177,3 +195,49 @@ async def test_a_cut_search_is_logged_without_the_move(
         f"after 1 of {budget} iterations"
     ]
     assert moves and all(str(arg) not in line for arg in moves for line in cuts)
+
+
+#: One budgeted bot decision in each searchable game, 25 moves into a game of the
+#: automated player against itself, printed with the search's visits at the root.
+DECISIONS = textwrap.dedent(
+    """
+    import json
+    from bot.tables.bots import _PLAYERS, decide
+    from rules import get_game
+    out = {}
+    for name in NAMES:
+        game = get_game(name)
+        state = game.setup(seed=11)
+        policy = game.automated_player()
+        for _ in range(25):
+            role = game.active_roles(state)[0]
+            verb, arg = policy(game, game.view(state, role))
+            game.act(state, role, verb, arg)
+        role = game.active_roles(state)[0]
+        decision = decide(name, 5, role, "hard", game.view(state, role), iterations=150)
+        visits = _PLAYERS[(5, role, "hard")].last.visits()
+        out[name] = [decision.verb, decision.arg, decision.iterations, sorted(visits.items())]
+    print(json.dumps(out, sort_keys=True))
+    """
+)
+
+
+def test_the_same_seed_and_budget_give_the_same_move_in_any_process() -> None:
+    """Nothing but the game, the seat's seed and the budget decides: not the process,
+    not its string hashing (which orders sets), not the clock."""
+    script = DECISIONS.replace("NAMES", repr(SEARCHABLE))
+    outputs = [
+        subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": hash_seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for hash_seed in ("0", "4242")
+    ]
+    assert outputs[0] == outputs[1]
+    decided = json.loads(outputs[0])
+    assert set(decided) == set(SEARCHABLE)
+    assert all(iterations == 150 for _, _, iterations, _ in decided.values())
