@@ -232,3 +232,28 @@ async def test_a_replay_is_built_once_and_the_cache_is_bounded(manager: GameMana
     data = await manager.export(second)
     other = await small.movie(data, replay_movie.DEFAULT_UPLOAD_LIMIT)
     assert list(small.movies.values()) == [other] and small.held <= small.max_bytes + other.size
+
+
+async def test_an_abandoned_game_replays_and_says_so(manager: GameManager) -> None:
+    info = await manager.create_game("g1", "c1", GAME, "alice", seat="union", opponent_id="bob")
+    await manager.abandon(info.id, "carol", is_moderator=True)
+    movie = await manager.watch_replay(info.id, "carol", "g1")
+    assert movie.frames == movie.turns == 1
+    assert movie.log_text.splitlines()[-1] == "The game was abandoned, without a result."
+
+
+async def test_a_one_seat_game_gets_a_frame_for_each_logged_step(manager: GameManager) -> None:
+    solo = {"playsheet": "paths_of_glory", "side": "central_powers"}
+    info = await manager.create_game("g1", "c1", "solo", "alice", options=solo)
+    game = rules.get_game("solo")
+    choose = game.automated_player()
+    for _ in range(12):
+        pv = await manager.view_for(info.id, "alice")
+        if not pv.view.get("actions"):
+            break
+        verb, arg = choose(game, pv.view)
+        await manager.act(info.id, "alice", verb, arg, pv.version)
+    await manager.resign(info.id, "alice")
+    movie = await manager.watch_replay(info.id, "alice", None)
+    assert movie.turns > 3 and movie.frames == movie.turns
+    assert movie.log_text.splitlines()[-1].startswith("Session over")

@@ -4,7 +4,8 @@ turn, and the public log as text (issue 26, section 5).
 Built from the game's record alone (``export_game``: set-up and action log), replayed
 action by action; the only view ever taken is the public one (``view(state, None)``), and
 each frame is that view's board exactly as ``render.board_png`` draws it, scaled down
-(``scaled_frame``). A turn ends when who must act changes, or at the end of the game.
+(``scaled_frame``). A turn ends when who must act changes, or at the end of the game; in a
+one-seat game (the CDG Solo System), with each decision that adds to the public log.
 
 To stay under the upload limit, the movie starts at ``START_WIDTH`` pixels wide with at
 most ``MAX_FRAMES`` frames; when the GIF is too large, it is drawn again narrower (down to
@@ -96,12 +97,17 @@ def public_turns(data: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]
         state = game.setup(seed=data["seed"], options=data["options"])
         views = [game.view(state, None)]
         acting = tuple(game.active_roles(state))
+        alone = len(game.roles) == 1
         for n, action in enumerate(data["actions"], 1):
             step = f"action {n}"
             state = game.act(state, action["role"], action["verb"], action["arg"])
             now = tuple(game.active_roles(state))
             if now != acting or n == len(data["actions"]):
                 views.append(game.view(state, None))
+            elif alone:  # one seat: who acts never changes; a step that was logged ends
+                view = game.view(state, None)
+                if len(public_log(view)) > len(public_log(views[-1])):
+                    views.append(view)
             acting = now
     except (RulesError, KeyError, TypeError, ValueError, AttributeError, IndexError):
         # As in replayed_state: the rules' message could name hidden cards.
