@@ -3,7 +3,7 @@
 Who may see which game is checked first (``bot.tables.replay.may_see_finished``), so a
 refusal is for the asker alone; the movie is then posted to the channel, within the
 upload limit Discord gives the interaction (``Interaction.filesize_limit``: the server's,
-or Discord's default in a DM).
+by its boosts; ``/game`` is not offered in DMs).
 """
 
 from __future__ import annotations
@@ -27,11 +27,9 @@ def upload_limit_of(interaction: discord.Interaction[Any]) -> int:
 
 def replay_text(title: str, movie: Movie) -> str:
     """The line posted with a replay: what it shows and how it was fitted."""
-    shown = (
-        f"{movie.frames} of {movie.turns} positions"
-        if movie.frames < movie.turns
-        else (f"{movie.frames} positions")
-    )
+    shown = f"{movie.frames} positions"
+    if movie.frames < movie.turns:
+        shown = f"{movie.frames} of {movie.turns} positions (sampled to fit)"
     return (
         f"Replay of game #{movie.game_id} ({title}): the public board after each turn, "
         f"{shown}, {movie.width} px wide; the public log is attached."
