@@ -257,3 +257,12 @@ async def test_a_one_seat_game_gets_a_frame_for_each_logged_step(manager: GameMa
     movie = await manager.watch_replay(info.id, "alice", None)
     assert movie.turns > 3 and movie.frames == movie.turns
     assert movie.log_text.splitlines()[-1].startswith("Session over")
+
+
+async def test_a_game_without_a_board_is_refused_politely(manager: GameManager) -> None:
+    info = await manager.create_game("g1", "c1", "toy", "alice", opponent_id="bob")
+    await manager.resign(info.id, "alice")
+    with pytest.raises(errors.NotAllowed, match="has no board to replay"):
+        await manager.check_replay(info.id, "alice", "g1")
+    with pytest.raises(errors.NotAllowed, match="has no board to replay"):
+        await manager.watch_replay(info.id, "bob", None)

@@ -49,7 +49,7 @@ from bot.tables.bots import BotSeats, bot_user, is_bot
 from bot.tables.game_locks import LockTable
 from bot.tables.loading import GameRef, find_row, game_info, info_in, safe_view
 from bot.tables.replay import export_game, replayed_state, stored_state, watchable_export
-from bot.tables.replay_movie import Movie, ReplayCache, upload_limit
+from bot.tables.replay_movie import Movie, ReplayCache, drawable, upload_limit
 from rules.ai import LEVELS
 
 log = logging.getLogger("dispatch.manager")
@@ -526,7 +526,7 @@ class GameManager:
         polite refusal (``replay.may_see_finished``); quick, for answering before a build."""
         game, user_id = validate.game_ref(game), validate.user_id(user_id)
         data = await watchable_export(self.store, game, user_id, validate.guild_id(guild_id))
-        return int(data["id"])
+        return int(drawable(data)["id"])
 
     async def watch_replay(
         self, game: GameRef, user_id: str, guild_id: str | None, limit: int | None = None
@@ -537,7 +537,7 @@ class GameManager:
         game, user_id = validate.game_ref(game), validate.user_id(user_id)
         limit = upload_limit(limit)
         data = await watchable_export(self.store, game, user_id, validate.guild_id(guild_id))
-        return await self.replays.movie(data, limit)
+        return await self.replays.movie(drawable(data), limit)
 
     async def verify_replay(self, game: GameRef) -> bool:
         """True when replaying the action log gives exactly the stored state."""

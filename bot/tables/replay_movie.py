@@ -86,6 +86,13 @@ def upload_limit(limit: Any) -> int:
     return limit
 
 
+def drawable(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` (an exported game), or a polite refusal when its game draws no board."""
+    if getattr(rules_or_none(data["game"]), "renderer", None) is None:
+        raise errors.NotAllowed(f"Game #{data['id']} has no board to replay.")
+    return data
+
+
 def public_turns(data: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
     """The public view after the set-up and after each turn, and the public log at the
     end, from an exported game (``export_game``). No other view is ever taken."""
