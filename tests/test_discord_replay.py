@@ -50,7 +50,7 @@ async def test_a_replay_is_posted_within_the_servers_upload_limit(tmp_path):
         early = await t.slash("alice", "game replay")
         assert early.ephemeral and "still being played" in early.text, early.text
         unknown = await t.slash("bob", "game replay", game=info.id + 40)
-        assert unknown.ephemeral and "not found" in unknown.text, unknown.text
+        assert unknown.ephemeral and "not a game you played" in unknown.text, unknown.text
 
         await play(t.bot.manager, info.id, 40)
         await t.slash("alice", "game resign")

@@ -199,13 +199,19 @@ async def test_refused_politely_while_played_elsewhere_or_unknown(manager: GameM
         await manager.watch_replay(live.id, "alice", "g1")
     await manager.resign(live.id, "bob")
     assert await manager.check_replay("c1", "carol", "g1") == live.id
-    with pytest.raises(errors.NotAllowed, match="neither played by you nor on this server"):
+    with pytest.raises(errors.NotAllowed, match="not a game you played or one played on this"):
         await manager.check_replay(live.id, "carol", "g2")
-    with pytest.raises(errors.NotAllowed, match="neither played by you"):
+    with pytest.raises(errors.NotAllowed, match="not a game you played"):
         await manager.watch_replay(live.id, "carol", None)
     assert await manager.check_replay(live.id, "bob", None) == live.id  # a DM: bob played it
-    with pytest.raises(errors.GameNotFound):
-        await manager.check_replay(live.id + 50, "alice", "g1")
+    # A stranger learns nothing from a number: unknown, or another server's live game.
+    other = await manager.create_game("g2", "c2", GAME, "dan", seat="union", opponent_id="eve")
+    answers = []
+    for number in (other.id, other.id + 50, 2**63):
+        with pytest.raises(errors.NotAllowed) as refused:
+            await manager.check_replay(number, "carol", "g1")
+        answers.append(str(refused.value).replace(str(number), "N"))
+    assert len(set(answers)) == 1, answers
     for bad in ("", "x" * 500, None, 3.5):
         with pytest.raises(errors.BadInput):
             await manager.check_replay(live.id, bad, "g1")  # type: ignore[arg-type]

@@ -26,6 +26,6 @@ async def test_replay_writes_the_animation_and_the_log(tmp_path: Path) -> None:
     assert movie.format == "GIF" and movie.n_frames > 3
     closing = Path(logs[0]).read_text(encoding="utf-8").splitlines()[-1]
     assert closing == "Game over: Confederacy wins (Union resigned).", closing
-    assert "! Game #9 was not found." in text
+    assert "! Game #9 is not a game you played or one played on this server" in text
     assert text.count("! Which game? `replay` (the current one) or `replay <number>`.") == 2
     assert "Traceback" not in text and "Something went wrong" not in text

@@ -48,7 +48,13 @@ from bot.tables import lobby, ratings, turn, validate
 from bot.tables.bots import BotSeats, bot_user, is_bot
 from bot.tables.game_locks import LockTable
 from bot.tables.loading import GameRef, find_row, game_info, info_in, safe_view
-from bot.tables.replay import export_game, replayed_state, stored_state, watchable_export
+from bot.tables.replay import (
+    export_game,
+    not_yours,
+    replayed_state,
+    stored_state,
+    watchable_export,
+)
 from bot.tables.replay_movie import Movie, ReplayCache, drawable, upload_limit
 from rules.ai import LEVELS
 
@@ -524,7 +530,7 @@ class GameManager:
     async def check_replay(self, game: GameRef, user_id: str, guild_id: str | None) -> int:
         """The id of the game ``user_id`` (asking on ``guild_id``) may watch again, or a
         polite refusal (``replay.may_see_finished``); quick, for answering before a build."""
-        game, user_id = validate.game_ref(game), validate.user_id(user_id)
+        game, user_id = _replay_ref(game), validate.user_id(user_id)
         data = await watchable_export(self.store, game, user_id, validate.guild_id(guild_id))
         return int(drawable(data)["id"])
 
@@ -534,7 +540,7 @@ class GameManager:
         """The replay of a game that is over: an animated GIF of the public board after
         each turn and the public log, together within ``limit`` bytes (None: Discord's
         default), drawn in a worker thread and cached (``replay_movie.ReplayCache``)."""
-        game, user_id = validate.game_ref(game), validate.user_id(user_id)
+        game, user_id = _replay_ref(game), validate.user_id(user_id)
         limit = upload_limit(limit)
         data = await watchable_export(self.store, game, user_id, validate.guild_id(guild_id))
         return await self.replays.movie(drawable(data), limit)
@@ -640,3 +646,12 @@ class GameManager:
             except Exception:
                 log.exception("background delivery pass failed")
             await asyncio.sleep(interval_s)
+
+
+def _replay_ref(game: Any) -> GameRef:
+    """A game to replay, checked: a number out of range is refused as any number one may
+    not see (``replay.not_yours``), so the answer tells nothing about which exist."""
+    try:
+        return validate.game_ref(game)
+    except errors.GameNotFound:
+        raise not_yours(game) from None
