@@ -44,7 +44,7 @@ from bot.delivery.port import (
 )
 from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queue_due_reminders
 from bot.storage.store import Store, dumps
-from bot.tables import lobby, ratings, turn, validate
+from bot.tables import history, lobby, ratings, turn, validate
 from bot.tables.bots import BotSeats, bot_user, is_bot
 from bot.tables.game_locks import LockTable
 from bot.tables.loading import GameRef, find_row, game_info, info_in, safe_view
@@ -453,20 +453,7 @@ class GameManager:
         async with self.store.read() as db:
             rows = await db.games_of_user(user_id)
             listed = [(row, await db.seats(row.id)) for row in rows]
-        result: list[UserGame] = []
-        for row, seats in listed:
-            info = game_info(row, seats)
-            roles = info.roles_of(user_id)
-            result.append(
-                UserGame(
-                    game=info,
-                    roles=roles,
-                    my_turn=any(r in info.active_roles for r in roles),
-                    waiting_on=info.waiting_on,
-                    since=row.turn_started_at,
-                )
-            )
-        return result
+        return [history.user_game(row, seats, user_id) for row, seats in listed]
 
     async def leaderboard(
         self, guild_id: str | None, game_name: str, limit: int = ratings.LEADERBOARD_SIZE
@@ -506,6 +493,23 @@ class GameManager:
                 "reveal hidden cards, so it is available once the game is over."
             )
         return await self.export(info.id)
+
+    # -- history and records (issue 26 §3; the logic lives in bot.tables.history) ----
+    async def finished_page(
+        self, scope: str, owner: str, *, older: bool = True, key: int = history.FIRST
+    ) -> history.Page:
+        """A page of finished games of a user ("mine") or a server ("server")."""
+        return await history.page(self.store, scope, owner, older=older, key=key)
+
+    async def stats(self, user_id: str, game_name: str | None = None) -> history.Stats:
+        """A player's record in finished games."""
+        return await history.stats(self.store, user_id, game_name)
+
+    async def export_finished(
+        self, game_id: int, user_id: str, guild_id: str | None
+    ) -> dict[str, Any]:
+        """The export of a finished game by number: one the user played or of this server."""
+        return await self.export(await history.exportable(self.store, game_id, user_id, guild_id))
 
     async def damage(self, game: GameRef) -> str | None:
         """Why the game's record cannot be used (None: healthy); marks it when newly found."""

@@ -28,6 +28,7 @@ from bot.tables import lobby, solo, validate
 from bot.tables.bots import bot_user, is_bot
 from bot.tables.manager import GameManager
 from bot.tables.ratings import LEADERBOARD_SIZE
+from bot.terminal import history_text
 from bot.terminal.frontend import TerminalFrontEnd
 
 log = logging.getLogger("dispatch.sandbox")
@@ -71,6 +72,11 @@ Commands:
                       the best n rated players of a game (default 10), Dispatch's levels
                       among them; rated: finished games between alice and bob (or the
                       bot) without a chosen seed, each side having made 3 decisions
+  games finished [older|newer <id>]
+                      your finished games, ten a page, newest first
+  stats [player] [game]
+                      a record: wins and losses by side, on time, time per turn,
+                      against each Dispatch level
   help | quit"""
 
 Action = tuple[str, Any]
@@ -346,6 +352,7 @@ class Sandbox:
             "status": self.cmd_status,
             "players": self.cmd_status,
             "games": self.cmd_games,
+            "stats": self.cmd_stats,
             "use": self.cmd_use,
             "leaderboard": self.cmd_leaderboard,
             "quit": self.cmd_quit,
@@ -701,6 +708,10 @@ class Sandbox:
                 self.say_block(status)
 
     async def cmd_games(self, args: list[str]) -> None:
+        if args and args[0].lower() == "finished":
+            for line in await history_text.finished(self.manager, self.user, args[1:]):
+                self.say(line)
+            return
         seen: dict[int, GameInfo] = {}
         for player in PLAYERS:
             for entry in await self.manager.games_for_user(player):
@@ -711,6 +722,10 @@ class Sandbox:
             here = " ←" if game_id == self.game_id else ""
             waiting = ", ".join(f"@{u}" for u in info.waiting_on) or "-"
             self.say(f"   #{game_id} {info.title} · {info.status} · to act: {waiting}{here}")
+
+    async def cmd_stats(self, args: list[str]) -> None:
+        for line in await history_text.stats(self.manager, self.user, args, PLAYERS):
+            self.say(line)
 
     async def cmd_use(self, args: list[str]) -> None:
         game_id = number(args[0] if args else None)
