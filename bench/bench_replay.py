@@ -7,7 +7,9 @@ keeps the one with the most turns (a turn: until who must act changes), and buil
 replay as ``/game replay`` would (``replay_movie.build_movie``: the public board after each
 turn, fitted under ``--limit`` bytes). Prints the turns, the frames kept, their width, the
 GIF's size and the build time (replaying, drawing, encoding), and the same again under
-``--small`` bytes to show the fitting (narrower, then fewer frames).
+``--small`` bytes to show the fitting (narrower, then fewer frames), and the event loop's
+longest stall while ``ReplayCache.movie`` builds the first one in its worker thread (a
+ticker asks to wake every 10 ms).
 
 Not a test: it asserts nothing and prints figures.
 """
@@ -15,6 +17,7 @@ Not a test: it asserts nothing and prints figures.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 import time
 from pathlib import Path
@@ -24,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import rules  # noqa: E402
-from bot.tables.replay_movie import DEFAULT_UPLOAD_LIMIT, build_movie  # noqa: E402
+from bot.tables.replay_movie import DEFAULT_UPLOAD_LIMIT, ReplayCache, build_movie  # noqa: E402
 
 GAMES = ("fort_sumter", "lincoln", "war")
 CAP = 20_000
@@ -61,6 +64,25 @@ def line(name: str, data: dict[str, Any], limit: int) -> str:
     )
 
 
+async def loop_stall(data: dict[str, Any], limit: int) -> float:
+    """The longest the event loop waited past a 10 ms tick while the movie was built."""
+    worst = 0.0
+    done = False
+
+    async def ticker() -> None:
+        nonlocal worst
+        while not done:
+            asked = time.perf_counter()
+            await asyncio.sleep(0.01)
+            worst = max(worst, time.perf_counter() - asked - 0.01)
+
+    task = asyncio.create_task(ticker())
+    await ReplayCache().movie(data, limit)
+    done = True
+    await task
+    return worst
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=int, default=6)
@@ -72,6 +94,8 @@ def main() -> None:
         longest = max((played(name, seed) for seed in range(1, args.seeds + 1)), key=lambda p: p[1])
         print(line(name, longest[0], args.limit), flush=True)
         print(line(name, longest[0], args.small), flush=True)
+        stall = asyncio.run(loop_stall(longest[0], args.limit))
+        print(f"{name:12} event loop's longest stall during the build: {stall * 1000:.0f} ms")
 
 
 if __name__ == "__main__":
