@@ -48,7 +48,14 @@ from bot.tables import history, lobby, ratings, turn, validate
 from bot.tables.bots import BotSeats, bot_user, is_bot
 from bot.tables.game_locks import LockTable
 from bot.tables.loading import GameRef, find_row, game_info, info_in, safe_view
-from bot.tables.replay import export_game, replayed_state, stored_state
+from bot.tables.replay import (
+    export_game,
+    not_yours,
+    replayed_state,
+    stored_state,
+    watchable_export,
+)
+from bot.tables.replay_movie import Movie, ReplayCache, drawable, upload_limit
 from rules.ai import LEVELS
 
 log = logging.getLogger("dispatch.manager")
@@ -80,6 +87,8 @@ class GameManager:
         self._delivery_locks: defaultdict[int, asyncio.Lock] = LockTable()
         #: Dispatch's own seats: their moves are made off the event loop (bots.py).
         self.bots = BotSeats(self, workers=bot_workers)
+        #: Replays of finished games, drawn off the event loop (``replay_movie``).
+        self.replays = ReplayCache()
 
     @classmethod
     async def open(
@@ -529,6 +538,24 @@ class GameManager:
         """setup(seed) + every stored action, in order: the state the game must have."""
         return replayed_state(await self.export(game))
 
+    async def check_replay(self, game: GameRef, user_id: str, guild_id: str | None) -> int:
+        """The id of the game ``user_id`` (asking on ``guild_id``) may watch again, or a
+        polite refusal (``replay.may_see_finished``); quick, for answering before a build."""
+        game, user_id = _replay_ref(game), validate.user_id(user_id)
+        data = await watchable_export(self.store, game, user_id, validate.guild_id(guild_id))
+        return int(drawable(data)["id"])
+
+    async def watch_replay(
+        self, game: GameRef, user_id: str, guild_id: str | None, limit: int | None = None
+    ) -> Movie:
+        """The replay of a game that is over: an animated GIF of the public board after
+        each turn and the public log, together within ``limit`` bytes (None: Discord's
+        default), drawn in a worker thread and cached (``replay_movie.ReplayCache``)."""
+        game, user_id = _replay_ref(game), validate.user_id(user_id)
+        limit = upload_limit(limit)
+        data = await watchable_export(self.store, game, user_id, validate.guild_id(guild_id))
+        return await self.replays.movie(drawable(data), limit)
+
     async def verify_replay(self, game: GameRef) -> bool:
         """True when replaying the action log gives exactly the stored state."""
         game = validate.game_ref(game)
@@ -630,3 +657,12 @@ class GameManager:
             except Exception:
                 log.exception("background delivery pass failed")
             await asyncio.sleep(interval_s)
+
+
+def _replay_ref(game: Any) -> GameRef:
+    """A game to replay, checked: a number out of range is refused as any number one may
+    not see (``replay.not_yours``), so the answer tells nothing about which exist."""
+    try:
+        return validate.game_ref(game)
+    except errors.GameNotFound:
+        raise not_yours(game) from None

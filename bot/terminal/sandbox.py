@@ -60,6 +60,8 @@ Commands:
   hand                your side's private view (and hand image)
   board               write the board image and print its path
   log [n]             the last n public log lines (default 10)
+  replay [number]     a game that is over (default: the current one), watched again:
+                      writes its animated board (GIF) and public log, prints their paths
   undo                take back your last small decision, when allowed
   resign              concede the game
   auto [n]            play n random legal moves for whoever must act (default: to the end)
@@ -343,6 +345,7 @@ class Sandbox:
             "hand": self.cmd_hand,
             "board": self.cmd_board,
             "log": self.cmd_log,
+            "replay": self.cmd_replay,
             "undo": self.cmd_undo,
             "resign": self.cmd_resign,
             "auto": self.cmd_auto,
@@ -647,6 +650,21 @@ class Sandbox:
         count = 10 if count is None else count
         for line in await self.manager.log(info.id, count):
             self.say_block(line)
+
+    async def cmd_replay(self, args: list[str]) -> None:
+        if len(args) > 1 or (args and number(args[0]) is None):
+            raise errors.BadInput("Which game? `replay` (the current one) or `replay <number>`.")
+        game_id = number(args[0]) if args else (await self.current()).id
+        assert game_id is not None
+        movie = await self.manager.watch_replay(game_id, self.user, GUILD)
+        self.fe.out_dir.mkdir(parents=True, exist_ok=True)
+        gif = self.fe.out_dir / f"replay-game{game_id}.gif"
+        text = self.fe.out_dir / f"replay-game{game_id}-log.txt"
+        gif.write_bytes(movie.gif)
+        text.write_text(movie.log_text, encoding="utf-8")
+        self.say(f"   Replay of game #{game_id}: {movie.frames} frames, {movie.width} px wide.")
+        self.say(f"   animation: {gif}")
+        self.say(f"   log: {text}")
 
     async def cmd_undo(self, args: list[str]) -> None:
         info = await self.current()

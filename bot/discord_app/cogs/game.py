@@ -26,6 +26,7 @@ from bot.discord_app.interactions import (
     user_id,
 )
 from bot.discord_app.looks import Look, look_payload
+from bot.discord_app.replays import post_replay
 from bot.tables import validate
 from bot.tables.bots import bot_user
 from bot.tables.validate import parse_options
@@ -339,6 +340,21 @@ class GameCog(
         await reply(
             interaction, f"Game #{number}: seed and {len(data['actions'])} actions.", files=[file]
         )
+
+    @app_commands.command(name="replay")
+    async def replay(
+        self,
+        interaction: discord.Interaction[Any],
+        game: app_commands.Range[int, 1, 2**53 - 1] | None = None,
+    ) -> None:
+        """Watch a game that is over again: the board after each turn, and its log
+
+        Parameters
+        ----------
+        game:
+            The game's number (default: this channel's latest), one you played or one played here
+        """
+        await post_replay(interaction, game)
 
     @app_commands.command(name="settings")
     async def settings(
