@@ -16,6 +16,7 @@ from bot.storage.store import GameRow, SeatRow, Session, Store
 from bot.tables import validate
 from bot.tables.bots import is_bot, level_of
 from bot.tables.loading import game_info
+from bot.tables.replay import played_or_here
 from rules.ai import LEVELS
 
 #: Games per page: ten rows of up to about 300 characters fit an embed's 4,096.
@@ -184,9 +185,7 @@ async def exportable(store: Store, game_id: int, user_id: str, guild_id: str | N
     async with store.read() as db:
         row = await db.game(game_id)
         seats = await db.seats(game_id) if row else []
-    played = any(s.user_id == user_id for s in seats)
-    here = row is not None and guild_id is not None and row.guild_id == guild_id
-    if row is None or not (played or here):
+    if row is None or not played_or_here(row, seats, user_id, guild_id):
         raise refused
     if row.status in ("lobby", "active"):
         raise errors.NotAllowed(

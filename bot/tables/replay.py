@@ -107,12 +107,14 @@ def may_see_finished(
     """Whether ``user_id``, asking on the server ``guild_id`` (None: in a DM), may have the
     record of game ``row``: only a game that is over (finished or abandoned), and then a
     game they played or one played on that server."""
-    return row.status in WATCHABLE and _played_or_here(row, seats, user_id, guild_id)
+    return row.status in WATCHABLE and played_or_here(row, seats, user_id, guild_id)
 
 
-def _played_or_here(
+def played_or_here(
     row: GameRow, seats: Sequence[SeatRow], user_id: str, guild_id: str | None
 ) -> bool:
+    """The one rule for a finished game's record (its replay, its export by number): a
+    game ``user_id`` played, or one played on the server ``guild_id`` they ask on."""
     if any(seat.user_id == user_id for seat in seats):
         return True
     return guild_id is not None and row.guild_id == guild_id
@@ -142,7 +144,7 @@ async def watchable_export(
         except errors.GameNotFound:
             raise refused from None
         seats = await db.seats(row.id)
-    if not _played_or_here(row, seats, user_id, guild_id):
+    if not played_or_here(row, seats, user_id, guild_id):
         raise refused
     if row.status in ("lobby", "active"):
         raise errors.NotAllowed(
