@@ -116,6 +116,16 @@ class NothingToUndo(DispatchError):
         super().__init__("There is nothing you can undo right now.")
 
 
+class TimeRanOut(DispatchError):
+    """A decision that came after the player's clock ran out (issue 26, section 1)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Sorry, your time ran out before this decision arrived, so it was not played: "
+            "the game is lost on time."
+        )
+
+
 class StalePrompt(DispatchError):
     """The button or command was built for an older version of the game."""
 

@@ -243,6 +243,9 @@ def prompt_embed(
         parts.append(escape(status) if status else "Nothing to decide right now.")
     if notes:
         parts.append("\n".join(f"• {escape(note)}" for note in notes))
+    clocks = view.get("clocks")
+    if isinstance(clocks, list) and clocks:  # issue 26 §1: ``<t:...:R>``, kept unescaped
+        parts.append("\n".join(str(line) for line in clocks[:4]))
     if overflow:
         parts.append("Some choices did not fit here: use `/game play` to pick any of them.")
     embed.description = clip("\n\n".join(parts), EMBED_DESCRIPTION_MAX)

@@ -54,6 +54,9 @@ async def look_payload(
         turn = formatting.mentions(info.waiting_on)
         when = formatting.since(info.turn_started_at)
         embed.add_field(name="Waiting for", value=f"{turn} {when}".strip(), inline=False)
+    clocks = await manager.clock_lines(info.id)  # issue 26 §1: ``<t:...:R>`` timestamps
+    if clocks:
+        embed.add_field(name="Clocks", value=formatting.clip("\n".join(clocks), 1024), inline=False)
     score = formatting.view_score(info, pv.view)
     if score:
         embed.add_field(name="Score", value=formatting.clip(score, 1024), inline=False)

@@ -341,6 +341,45 @@ def _rating(r: aiosqlite.Row) -> RatingRow:
 # -- end of ratings -----------------------------------------------------------------
 
 
+# -- clocks (issue 26, section 1; migration 0015_clocks) --------------------------
+#: The clocks' queries, held to an index like the hot queries above: the expiry pass
+#: reads only the running clocks whose deadline has passed, from ``clocks_deadline``.
+CLOCK_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
+    "expired_clocks": (
+        "SELECT game_id, role, deadline FROM clocks"
+        " WHERE deadline IS NOT NULL AND deadline <= ? ORDER BY deadline LIMIT ?",
+        (0.0, 100),
+    ),
+    "clock_rows": ("SELECT * FROM clocks WHERE game_id = ? ORDER BY role", (1,)),
+    "game_clock": ("SELECT * FROM game_clocks WHERE game_id = ?", (1,)),
+}
+HOT_QUERIES.update(CLOCK_QUERIES)
+
+
+@dataclass(frozen=True)
+class ClockRow:
+    """One person's clock: seconds left when it last started or stopped, and while it
+    runs, since when and until when."""
+
+    role: str
+    remaining_s: float
+    running_since: float | None = None
+    deadline: float | None = None
+
+    def left(self, now: float) -> float:
+        """Seconds left at ``now`` (never below zero)."""
+        if self.running_since is None:
+            return max(0.0, self.remaining_s)
+        return max(0.0, self.remaining_s - (now - self.running_since))
+
+    def expired(self, now: float) -> bool:
+        """The clock runs and its deadline has come."""
+        return self.deadline is not None and now >= self.deadline
+
+
+# -- end of clocks ------------------------------------------------------------------
+
+
 def _sql(name: str) -> str:
     return HOT_QUERIES[name][0]
 
@@ -832,6 +871,42 @@ class Session:
         """How many actions each role took (undos not counted)."""
         rows = await self._all(_sql("decisions_by_role"), (game_id,))
         return {str(r["role"]): int(r["n"]) for r in rows}
+
+    # -- clocks (issue 26, section 1; migration 0015_clocks) ----------------------------
+    async def set_game_clock(
+        self, game_id: int, initial_s: float, increment_s: float, cap_s: float
+    ) -> None:
+        await self._run(
+            "INSERT OR REPLACE INTO game_clocks (game_id, initial_s, increment_s, cap_s)"
+            " VALUES (?, ?, ?, ?)",
+            (game_id, initial_s, increment_s, cap_s),
+        )
+
+    async def game_clock(self, game_id: int) -> tuple[float, float, float] | None:
+        """(start, increment, cap) of the game's time control, None for no clock."""
+        r = await self._one(_sql("game_clock"), (game_id,))
+        return (r["initial_s"], r["increment_s"], r["cap_s"]) if r else None
+
+    async def clock_rows(self, game_id: int) -> list[ClockRow]:
+        rows = await self._all(_sql("clock_rows"), (game_id,))
+        return [
+            ClockRow(r["role"], r["remaining_s"], r["running_since"], r["deadline"]) for r in rows
+        ]
+
+    async def save_clocks(self, game_id: int, rows: Iterable[ClockRow]) -> None:
+        for c in rows:
+            await self._run(
+                "INSERT OR REPLACE INTO clocks"
+                " (game_id, role, remaining_s, running_since, deadline) VALUES (?, ?, ?, ?, ?)",
+                (game_id, c.role, c.remaining_s, c.running_since, c.deadline),
+            )
+
+    async def expired_clocks(self, now: float, limit: int = 100) -> list[tuple[int, str]]:
+        """(game, role) of the running clocks whose deadline is at or before ``now``."""
+        rows = await self._all(_sql("expired_clocks"), (now, limit))
+        return [(int(r["game_id"]), str(r["role"])) for r in rows]
+
+    # -- end of clocks ------------------------------------------------------------------
 
 
 class Store:

@@ -27,6 +27,7 @@ import rules
 from bot import errors
 from bot.delivery.port import GameInfo
 from bot.storage.store import Session, Store
+from bot.tables import clocks
 from bot.tables.bots import is_bot
 from bot.tables.loading import find_row, info_in, rules_of, rules_or_none, state_of
 from bot.tables.turn import commit_turn
@@ -66,6 +67,8 @@ class NewGame:
     fate_opponent: bool = False
     #: The player whose side the ``fate`` option names agreed to it earlier (a rematch).
     fate_agreed: bool = False
+    #: The time control (issue 26 §1; None: no clock, the default).
+    clock: clocks.Control | None = None
 
 
 def require_fate_playsheet(game: rules.Game) -> None:
@@ -143,6 +146,10 @@ async def create_game(store: Store, request: NewGame, *, reminder_hours: float) 
             raise errors.BadOptions("The Fate Die runs the opponent's side: name an opponent.")
         options["fate"] = seating[1][0]
     check_fate_side(options, seating, request)
+    if request.clock is not None and len(roles) == 1:
+        raise errors.BadInput(
+            f"{game.title} is played alone: nobody waits for you, so it takes no clock."
+        )
 
     try:
         # Set up now, not at start: bad options are refused while the creator is
@@ -172,6 +179,11 @@ async def create_game(store: Store, request: NewGame, *, reminder_hours: float) 
                 await db.set_game_key(game_id, str(key))
             if request.rematch_of is not None:
                 await db.set_rematch_of(game_id, request.rematch_of)
+            if request.clock is not None:
+                control = request.clock
+                await db.set_game_clock(
+                    game_id, control.initial_s, control.increment_s, control.cap_s
+                )
             for role, user in seating:
                 await db.add_seat(game_id, role, user)
             if len(seating) == len(roles):

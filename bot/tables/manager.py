@@ -44,7 +44,7 @@ from bot.delivery.port import (
 )
 from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queue_due_reminders
 from bot.storage.store import Store, dumps
-from bot.tables import history, lobby, ratings, turn, validate
+from bot.tables import clock_pass, history, lobby, ratings, timeouts, turn, validate
 from bot.tables.bots import BotSeats, bot_user, is_bot
 from bot.tables.game_locks import LockTable
 from bot.tables.loading import GameRef, find_row, game_info, info_in, safe_view
@@ -138,6 +138,7 @@ class GameManager:
         *,
         hotseat: bool = False,
         fate: bool = False,
+        clock: str | None = None,
     ) -> GameInfo:
         """Open a game in a channel and seat its creator.
 
@@ -146,6 +147,8 @@ class GameManager:
         role is seated). ``hotseat`` lets one user hold several seats (sandbox, testing).
         ``fate``: the opponent's side is run by the Fate Die (the game's ``fate`` option
         set to that side; Fort Sumter and Lincoln have a playsheet for it).
+        ``clock``: the time control (issue 26 §1): ``none`` (the default), ``relaxed``,
+        ``standard``, ``fast`` or written like ``3d+1d/7d`` (``bot.tables.clocks``).
         """
         guild_id = validate.guild_id(guild_id)
         channel_id = validate.channel_id(channel_id)
@@ -157,6 +160,7 @@ class GameManager:
         opponent_id = validate.optional_user_id(opponent_id, "opponent")
         hotseat = validate.flag(hotseat, "hotseat")
         fate = validate.flag(fate, "fate")
+        control = validate.clock(clock)
         request = lobby.NewGame(
             guild_id,
             channel_id,
@@ -168,6 +172,7 @@ class GameManager:
             opponent_id,
             hotseat,
             fate_opponent=fate,
+            clock=control,
         )
         info = await lobby.create_game(
             self.store, request, reminder_hours=self.default_reminder_hours
@@ -190,6 +195,7 @@ class GameManager:
             old = await find_row(db, game, live=False)
             seats = await db.seats(old.id)
             live = await db.live_game_in_channel(old.channel_id)
+            control = await clock_pass.control_of(db, old.id)
         if live is not None and live.rematch_of == old.id:
             return await self.get_game_info(live.id)
         if old.status not in ("finished", "abandoned"):
@@ -221,6 +227,7 @@ class GameManager:
             opponent_id=other,
             rematch_of=old.id,
             fate_agreed=True,  # the die stays with the player who had it (lobby ruling)
+            clock=control,  # the same time control as the game it follows
         )
         try:
             info = await lobby.create_game(
@@ -337,6 +344,13 @@ class GameManager:
             except errors.CorruptGame as exc:
                 await mark_damaged(self.store, game_id, exc.detail)
                 raise
+            except errors.TimeRanOut:
+                late = True
+            else:
+                late = False
+        if late:  # refused, nothing changed: the loss on time is applied (once) now
+            await self.expire_clocks()
+            raise errors.TimeRanOut()
         elapsed = (time.perf_counter() - started) * 1000
         log.info(
             "game=%d user=%s role=%s verb=%s version=%d %.1fms",
@@ -645,11 +659,32 @@ class GameManager:
             await self.deliver_due()
         return fired
 
+    async def expire_clocks(self) -> int:
+        """End every game whose player ran out of time (issue 26 §1; ``timeouts``), tell
+        the players, and return how many ended."""
+        ended = await timeouts.expire_due(self.store, self._game_locks, self.clock())
+        if ended:
+            await self.deliver_due()
+        return ended
+
+    async def clock_lines(self, game: GameRef) -> list[str]:
+        """The game's clocks for players to read (running ones as ``<t:...:R>``); none
+        when it has no clock or is not being played."""
+        game = validate.game_ref(game)
+        async with self.store.read() as db:
+            row = await find_row(db, game, live=False)
+            if row.status != "active":
+                return []
+            rows, seats = await db.clock_rows(row.id), await db.seats(row.id)
+        return clock_pass.lines_for(rows, seats, self.clock())
+
     async def run_background(self, interval_s: float = 5.0) -> None:
-        """Retry deliveries and fire reminders forever; run it as a task, cancel to stop."""
+        """Retry deliveries, end games lost on time and fire reminders forever; run it as
+        a task, cancel to stop."""
         while True:
             try:
                 await self.deliver_due()
+                await self.expire_clocks()
                 await self.fire_due_timers()
                 await self.bots.resume()  # a bot move that failed is tried again
             except asyncio.CancelledError:

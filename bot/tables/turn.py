@@ -21,9 +21,9 @@ from bot import errors
 from bot.delivery import notices
 from bot.delivery.notices import private_log, public_log, result_line, role_name
 from bot.delivery.outbox import message_payload, post_payload
-from bot.delivery.port import AbandonResult, ActResult, TablePost, View
+from bot.delivery.port import AbandonResult, ActResult, PrivateMessage, TablePost, View
 from bot.storage.store import GameRow, SeatRow, Session, Store, dumps
-from bot.tables import ratings
+from bot.tables import clock_pass, ratings
 from bot.tables.bots import is_bot
 from bot.tables.loading import (
     describe,
@@ -141,6 +141,8 @@ async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) 
         if current != row.version:
             # Written by someone else between our read and now (the lock makes this rare).
             raise errors.StalePrompt(current or row.version, "")
+        # After the deadline a decision is refused and nothing is written (issue 26 §1).
+        await clock_pass.check_in_time(db, game_id, role)
         for seq, (each_verb, each_arg) in enumerate(applied, start=row.version + 1):
             await db.append_action(game_id, seq, role, user_id, each_verb, each_arg)
         row = dataclasses.replace(row, version=version)
@@ -154,6 +156,7 @@ async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) 
                 acting_role=role,
                 active_before=active_before,
                 default_reminder_hours=reminder_hours,
+                undo=verb == "undo",
             )
         except (errors.DispatchError, sqlite3.Error, OSError):
             raise
@@ -219,23 +222,37 @@ async def resign(db: Session, game_id: int, user_id: str, role: str | None) -> s
     others = [r for r in roles if r != role]
     winner = others[0] if len(others) == 1 else None
     reason = f"{role_name(rules_game, role)} resigned"
-    outcome: dict[str, Any] = {
-        "winner": winner,
-        "code": "resigned",
-        "reason": reason,
-        "score": {},
-    }
+    outcome: dict[str, Any] = {"winner": winner, "code": "resigned", "reason": reason}
+    await end_by_decree(db, row, seats, rules_game, outcome)
+    return role
+
+
+async def end_by_decree(
+    db: Session,
+    row: GameRow,
+    seats: Sequence[SeatRow],
+    rules_game: rules.Game | None,
+    outcome: dict[str, Any],
+    *,
+    loser: str | None = None,
+) -> None:
+    """End a game the rules did not end (a resignation, a loss on time): record the
+    result, stop timers and clocks, and queue the end post (with its rematch offer and
+    ratings) and each player's closing DM, exactly as an end by the rules is told."""
+    outcome = {"score": {}, **outcome}
+    roles = tuple(rules_game.roles) if rules_game else tuple(s.role for s in seats)
     public: View | None = None
     lines: tuple[str, ...] = ()
     if rules_game is not None:
         try:
             public = rules_game.view(state_of(row), None)
             lines = tuple(public_log(public)[row.posted_log :])
-        except Exception:  # a damaged record can still be resigned: no board then
+        except Exception:  # a damaged record can still be ended: no board then
             public = None
-    await db.set_status(game_id, "finished")
-    await db.record_result(game_id, winner, reason, {}, "resigned")
-    await db.delete_timers(game_id)
+    await db.set_status(row.id, "finished")
+    await db.record_result(row.id, outcome["winner"], outcome["reason"], {}, outcome["code"])
+    await db.delete_timers(row.id)
+    await clock_pass.stop_all(db, row.id, loser=loser)
     post = TablePost(
         kind="end",
         version=row.version,
@@ -246,14 +263,13 @@ async def resign(db: Session, game_id: int, user_id: str, role: str | None) -> s
         outcome=outcome,
     )
     post = await ratings.rated_post(db, row, seats, roles, post)
-    await db.queue(game_id, "table", None, post_payload(post))
+    await db.queue(row.id, "table", None, post_payload(post))
     for seat in seats:
         if not seat.dm_failed:
             end = notices.end_message(
                 rules_game, seat.role, version=row.version, view={"outcome": outcome}
             )
-            await db.queue(game_id, "private", seat.role, message_payload(end))
-    return role
+            await db.queue(row.id, "private", seat.role, message_payload(end))
 
 
 async def abandon(db: Session, game_id: int, user_id: str, is_moderator: bool) -> AbandonResult:
@@ -357,6 +373,7 @@ async def commit_turn(
     active_before: Sequence[str],
     default_reminder_hours: float,
     start: bool = False,
+    undo: bool = False,
 ) -> Progress:
     """Save the new state and queue what the players must be told (same transaction)."""
     now = db.now
@@ -411,6 +428,7 @@ async def commit_turn(
         posted = len(public_lines)
 
     progress = Progress(active_now=active_now, outcome=outcome, turn_passed=turn_passed)
+    pending_dms: list[PrivateMessage] = []
     for seat in seats:
         view = rules_game.view(state, seat.role)
         private = private_log(view)
@@ -443,7 +461,7 @@ async def commit_turn(
             your_turn=newly_active and outcome is None and seat.role in by_dm,
         )
         if message is not None:
-            await db.queue(row.id, "private", seat.role, message_payload(message))
+            pending_dms.append(message)
 
     # Reminders: a fresh clock for whoever now owes a decision (acting counts as being
     # present), none for anyone who does not, nor for Dispatch, which is never late
@@ -466,6 +484,18 @@ async def commit_turn(
                 row.id, "reminder", role, user_of.get(role), now + hours * 3600, hours * 3600
             )
 
+    # The clocks move in the same transaction as the turn (issue 26 §1, ``clock_pass``).
+    ticked = await clock_pass.tick(
+        db,
+        row,
+        seats,
+        before=active_before,
+        after=active_now,
+        start=start,
+        undo=undo,
+        over=outcome is not None,
+    )
+    await _queue_turn_dms(db, row, pending_dms, clock_pass.lines_for(ticked, seats, now))
     turn_started = now if set(active_now) != set(active_before) else row.turn_started_at
     progress.turn_started_at = turn_started
     await db.save_play(
@@ -486,3 +516,16 @@ async def commit_turn(
             str(outcome.get("code") or "unrecorded"),
         )
     return progress
+
+
+async def _queue_turn_dms(
+    db: Session, row: GameRow, messages: Sequence[PrivateMessage], clock_lines: Sequence[str]
+) -> None:
+    """Queue the seats' DMs of a change; a "your turn" prompt carries the clocks (as
+    Discord timestamps: ``clock_pass.lines_for``) when the game has them."""
+    for message in messages:
+        if message.kind == "turn" and clock_lines:
+            message = dataclasses.replace(
+                message, view={**message.view, "clocks": list(clock_lines)}
+            )
+        await db.queue(row.id, "private", message.role, message_payload(message))

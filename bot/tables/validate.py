@@ -14,7 +14,8 @@ import math
 from typing import Any
 
 from bot import errors
-from bot.tables import card_csv
+from bot.tables import card_csv, clocks
+from bot.tables.clocks import Control
 from bot.tables.loading import GameRef
 
 #: SQLite stores integers in 64 bits: a larger game id cannot name a row.
@@ -274,3 +275,11 @@ def reminder_hours(value: Any) -> float | None:
             f"and {MAX_REMINDER_HOURS:g} hours (30 days)."
         )
     return hours
+
+
+def clock(value: Any) -> Control | None:
+    """A time control (issue 26 §1): a preset (none, relaxed, standard, fast) or written
+    like ``3d+1d/7d``; None for none. Refused politely otherwise (``clocks.parse``)."""
+    if value is None:
+        return None
+    return clocks.parse(value)

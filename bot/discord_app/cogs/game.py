@@ -95,6 +95,7 @@ class GameCog(
         seed: app_commands.Range[int, 0, 2**53 - 1] | None = None,
         level: Literal["easy", "normal", "hard"] | None = None,
         style: Literal["search", "fate"] | None = None,
+        clock: str | None = None,
     ) -> None:
         """Open a game in this channel
 
@@ -114,6 +115,8 @@ class GameCog(
             With opponent Dispatch (this bot): easy, normal (about 1 s a move) or hard (5 s)
         style:
             With opponent Dispatch: search (default), or fate: the Fate Die picks its cards
+        clock:
+            Time control: none (default), relaxed, standard, fast, or written like 3d+1d/7d
         """
         me = self.bot.user
         dispatch = opponent is not None and me is not None and opponent.id == me.id
@@ -127,6 +130,7 @@ class GameCog(
         # manager checks the same again; a forged payload can carry any seed).
         parsed = validate.options(parse_options(options))
         seed = validate.seed(seed)
+        control = validate.clock(clock)
         if game not in rules.GAMES:
             raise errors.UnknownGame(game, rules.GAMES.keys())
         refused = cannot_post_here(interaction)
@@ -150,8 +154,11 @@ class GameCog(
             seat=side or None,
             opponent_id=bot_user(level) if dispatch else str(opponent.id) if opponent else None,
             fate=style == "fate",
+            clock=clock,
         )
         payload = lobby_payload(info)
+        if control is not None:
+            payload["content"] += f"\nClock: {control.written()} (start + each hand-over / cap)."
         if style == "fate":
             payload["content"] += (
                 "\nThe CDG Solo System's Fate Die picks which of Dispatch's cards it may play "

@@ -1,0 +1,23 @@
+-- Clocks (issue 26, section 1): a game's time control, and one clock per seated person.
+-- ``game_clocks``: the control chosen at /game new (a game without a row has no clock).
+-- ``clocks``: one row per (game, role) held by a person (Dispatch's seats have none):
+-- the seconds left when it last stopped or started, since when it runs (NULL: stopped)
+-- and, while it runs, its deadline (running_since + remaining_s). The expiry pass reads
+-- only the running rows whose deadline has passed, through ``clocks_deadline``: a partial
+-- index that holds running clocks alone, so it never scans live games.
+CREATE TABLE game_clocks (
+    game_id     INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    initial_s   REAL    NOT NULL,
+    increment_s REAL    NOT NULL,
+    cap_s       REAL    NOT NULL
+);
+
+CREATE TABLE clocks (
+    game_id       INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    role          TEXT    NOT NULL,
+    remaining_s   REAL    NOT NULL,
+    running_since REAL,
+    deadline      REAL,
+    PRIMARY KEY (game_id, role)
+);
+CREATE INDEX clocks_deadline ON clocks (deadline) WHERE deadline IS NOT NULL;

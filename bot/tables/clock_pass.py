@@ -1,0 +1,88 @@
+"""Clocks in the store (issue 26, section 1): what a turn does to them, in the turn's own
+transaction, and the background pass that ends a game whose player ran out of time.
+
+The arithmetic is ``bot.tables.clocks`` (pure); this module reads and writes the rows.
+Expiry is found through the ``clocks_deadline`` index (``Session.expired_clocks``), never
+by reading live games, and applied under the game's lock in one transaction that checks
+the deadline again: a decision committed first moved or stopped the clock, so it stands;
+one arriving after is refused (``check_in_time``) and changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+
+from bot import errors
+from bot.storage.store import ClockRow, GameRow, SeatRow, Session, Store
+from bot.tables import clocks
+from bot.tables.bots import is_bot
+
+log = logging.getLogger("dispatch.clocks")
+
+
+async def control_of(db: Session, game_id: int) -> clocks.Control | None:
+    """The game's time control (None: no clock)."""
+    stored = await db.game_clock(game_id)
+    return clocks.Control(*stored) if stored else None
+
+
+async def tick(
+    db: Session,
+    row: GameRow,
+    seats: Sequence[SeatRow],
+    *,
+    before: Iterable[str],
+    after: Iterable[str],
+    start: bool = False,
+    undo: bool = False,
+    over: bool = False,
+) -> list[ClockRow]:
+    """Move the game's clocks on for a change at ``db.now`` and save them; return them.
+    At the start, each person's seat gets a clock (Dispatch's seats have none)."""
+    control = await control_of(db, row.id)
+    if control is None:
+        return []
+    if start:
+        people = [s.role for s in seats if not is_bot(s.user_id)]
+        rows = clocks.start_rows(control, people)
+    else:
+        rows = await db.clock_rows(row.id)
+    changed = clocks.advance(
+        rows, control, before=before, after=after, now=db.now, undo=undo, over=over
+    )
+    await db.save_clocks(row.id, changed)
+    return changed
+
+
+async def check_in_time(db: Session, game_id: int, role: str) -> None:
+    """Refuse (``errors.TimeRanOut``) a decision of ``role`` once their clock ran out:
+    its deadline passed, or the game was already lost on time (nothing left)."""
+    for row in await db.clock_rows(game_id):
+        if row.role != role:
+            continue
+        if row.expired(db.now) or (row.deadline is None and row.remaining_s <= 0):
+            raise errors.TimeRanOut()
+
+
+async def stop_all(db: Session, game_id: int, *, loser: str | None = None) -> None:
+    """Stop every clock of a game that ended (the loser on time keeps nothing)."""
+    rows = await db.clock_rows(game_id)
+    stopped = [ClockRow(r.role, 0.0 if r.role == loser else r.left(db.now)) for r in rows]
+    await db.save_clocks(game_id, stopped)
+
+
+async def expired(store: Store, now: float) -> list[tuple[int, str]]:
+    """(game, role) of every running clock whose deadline has come, from the index."""
+    async with store.read() as db:
+        return await db.expired_clocks(now)
+
+
+def lines_for(rows: Sequence[ClockRow], seats: Sequence[SeatRow], now: float) -> list[str]:
+    """Clock lines for players to read (``clocks.describe``), by side: no mention, so
+    a line shown to the table pings nobody."""
+    names = {s.role: s.role for s in seats}
+    return clocks.describe(rows, names, now)
+
+
+__all__ = ["check_in_time", "control_of", "expired", "lines_for", "stop_all", "tick"]

@@ -1,0 +1,168 @@
+"""Clocks (issue 26, section 1): each person at a game has a budget of time that runs only
+while they owe a decision. Pure: the time is handed in, nothing is read or written here
+(the store keeps the rows: ``Session.clock_rows``; ``turn.commit_turn`` saves what
+``advance`` returns in the same transaction as the turn; ``clock_pass`` ends the games
+whose clock ran out).
+
+A control is written ``3d+1d/7d``: three days to start with, a day more at each hand-over,
+never more than seven days in hand. Units: ``d``, ``h``, ``m``. Presets: ``none``,
+``relaxed``, ``standard``, ``fast``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable, Mapping, Sequence
+
+from bot import errors
+from bot.storage.store import ClockRow
+
+__all__ = ["ClockRow", "Control", "advance", "parse"]
+
+DAY = 86_400.0
+HOUR = 3_600.0
+_UNITS = {"d": DAY, "h": HOUR, "m": 60.0}
+
+
+@dataclasses.dataclass(frozen=True)
+class Control:
+    """A time control: seconds at the start, added at each hand-over, and the most held."""
+
+    initial_s: float
+    increment_s: float
+    cap_s: float
+
+    def written(self) -> str:
+        """The control in its written form, e.g. ``3d+1d/7d``."""
+        return f"{span(self.initial_s)}+{span(self.increment_s)}/{span(self.cap_s)}"
+
+
+PRESETS: dict[str, Control | None] = {
+    "none": None,
+    "relaxed": Control(7 * DAY, 2 * DAY, 14 * DAY),
+    "standard": Control(3 * DAY, DAY, 7 * DAY),
+    "fast": Control(DAY, 12 * HOUR, 3 * DAY),
+}
+#: The shortest start and the longest cap a written control may have.
+MIN_INITIAL_S = HOUR
+MAX_CAP_S = 60 * DAY
+
+_WRITTEN = re.compile(r"^(\d{1,4})([dhm])\+(\d{1,4})([dhm])/(\d{1,4})([dhm])$")
+WHAT_CLOCKS_ARE = (
+    "A clock is none, relaxed (7 days + 2 a turn, up to 14), standard (3d+1d/7d), fast "
+    "(1d+12h/3d), or written like 3d+1d/7d: the start, the time added at each hand-over, "
+    "and the most one may hold (units d, h, m)."
+)
+
+
+def span(seconds: float) -> str:
+    """A whole span in its largest exact unit: 86400 -> ``1d``, 43200 -> ``12h``."""
+    for unit, size in _UNITS.items():
+        if seconds >= size and seconds % size == 0:
+            return f"{int(seconds // size)}{unit}"
+    return f"{int(seconds // 60)}m"
+
+
+def parse(value: object) -> Control | None:
+    """A preset name or a written control, checked (None: no clock); bad input is
+    refused politely, as ``errors.BadInput``."""
+    if not isinstance(value, str) or len(value) > 40:
+        raise errors.BadInput(WHAT_CLOCKS_ARE)
+    text = value.strip().lower().replace(" ", "")
+    if text in PRESETS:
+        return PRESETS[text]
+    match = _WRITTEN.match(text)
+    if match is None:
+        raise errors.BadInput(WHAT_CLOCKS_ARE)
+    parts = match.groups()
+    initial, increment, cap = (int(parts[i]) * _UNITS[parts[i + 1]] for i in (0, 2, 4))
+    if initial < MIN_INITIAL_S:
+        raise errors.BadInput("A clock starts with at least an hour.")
+    if not initial <= cap <= MAX_CAP_S:
+        raise errors.BadInput(
+            "A clock's cap is at least its start and at most 60 days (e.g. 3d+1d/7d)."
+        )
+    return Control(initial, increment, cap)
+
+
+def start_rows(control: Control, roles: Iterable[str]) -> list[ClockRow]:
+    """Fresh, stopped clocks for the people's roles of a game that starts."""
+    return [ClockRow(role, control.initial_s) for role in roles]
+
+
+def advance(
+    rows: Sequence[ClockRow],
+    control: Control,
+    *,
+    before: Iterable[str],
+    after: Iterable[str],
+    now: float,
+    undo: bool = False,
+    over: bool = False,
+) -> list[ClockRow]:
+    """The clocks after a change at ``now``: whoever was active before is charged the time
+    since their clock started; whoever hands over (active before, not after) gains the
+    increment, up to the cap (never for an undo: it gives no time back); whoever is active
+    after runs from ``now``. ``over``: the game ended, every clock stops."""
+    was, now_active = set(before), set(after)
+    changed = []
+    for row in rows:
+        left = row.left(now)
+        if row.role in was and row.role not in now_active and not undo and not over:
+            left = min(control.cap_s, left + control.increment_s)
+        if row.role in now_active and not over:
+            changed.append(ClockRow(row.role, left, now, now + left))
+        else:
+            changed.append(ClockRow(row.role, left))
+    return changed
+
+
+def shift(rows: Sequence[ClockRow], seconds: float) -> list[ClockRow]:
+    """Running clocks moved on by ``seconds`` (time the bot was down is never charged)."""
+    return [
+        dataclasses.replace(
+            r, running_since=r.running_since + seconds, deadline=(r.deadline or 0) + seconds
+        )
+        if r.running_since is not None
+        else r
+        for r in rows
+    ]
+
+
+def deadlines(rows: Sequence[ClockRow]) -> Mapping[str, float]:
+    """Each running clock's deadline, by role."""
+    return {r.role: r.deadline for r in rows if r.deadline is not None}
+
+
+def refuse_if_out(rows: Sequence[ClockRow], role: str, now: float) -> None:
+    """A decision of ``role`` at ``now`` is refused once their clock has run out."""
+    for row in rows:
+        if row.role == role and row.expired(now):
+            raise errors.TimeRanOut()
+
+
+def describe(rows: Sequence[ClockRow], names: Mapping[str, str], now: float) -> list[str]:
+    """One line per clock for players to read: a running one as a Discord timestamp
+    (``<t:...:R>``, each reader sees it in their own time), a stopped one as time left."""
+    lines = []
+    for row in rows:
+        name = names.get(row.role, row.role)
+        if row.deadline is not None:
+            lines.append(f"⏱ {name}: runs out <t:{int(row.deadline)}:R>")
+        else:
+            lines.append(f"⏱ {name}: {left_text(row.left(now))} left")
+    return lines
+
+
+def left_text(seconds: float) -> str:
+    """Time left, as a reader wants it: ``2d 5h``, ``3h 20m``, ``12m``."""
+    whole = int(seconds)
+    days, rest = divmod(whole, int(DAY))
+    hours, rest = divmod(rest, int(HOUR))
+    minutes = rest // 60
+    if days:
+        return f"{days}d {hours}h"
+    if hours:
+        return f"{hours}h {minutes}m"
+    return f"{minutes}m"

@@ -1,0 +1,228 @@
+"""Clocks (issue 26, section 1): the pure arithmetic, the store, the turn's transaction,
+the loss on time found through the deadline index, and the race with a late click.
+Time only moves when the test says so (the ``clock`` fixture)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot import errors
+from bot.storage.store import CLOCK_QUERIES, ClockRow, Store
+from bot.tables import clocks, validate
+from bot.tables.clocks import DAY, HOUR, Control
+from bot.tables.manager import GameManager
+
+FAST = clocks.PRESETS["fast"]
+assert FAST is not None
+
+
+# -- parsing, at the manager's door --------------------------------------------------
+
+
+def test_presets_and_the_written_form() -> None:
+    assert validate.clock(None) is None
+    assert validate.clock("none") is None
+    assert validate.clock("relaxed") == Control(7 * DAY, 2 * DAY, 14 * DAY)
+    assert validate.clock("Standard") == Control(3 * DAY, DAY, 7 * DAY)
+    assert validate.clock("fast") == Control(DAY, 12 * HOUR, 3 * DAY)
+    assert validate.clock("3d+1d/7d") == Control(3 * DAY, DAY, 7 * DAY)
+    assert validate.clock("2h+30m/4h") == Control(2 * HOUR, 1800, 4 * HOUR)
+    assert Control(3 * DAY, DAY, 7 * DAY).written() == "3d+1d/7d"
+    assert FAST.written() == "1d+12h/3d"
+
+
+@pytest.mark.parametrize(
+    "bad", ["", "soon", "3d", "3d+1d", "3x+1d/7d", "7d+1d/3d", "1m+1m/1h", "3d+1d/99d", 3, ["fast"]]
+)
+def test_bad_clocks_are_refused_politely(bad: object) -> None:
+    with pytest.raises(errors.BadInput) as caught:
+        validate.clock(bad)
+    assert str(caught.value)
+
+
+# -- the arithmetic ---------------------------------------------------------------------
+
+
+def test_runs_only_while_owed_and_the_increment_is_capped() -> None:
+    rows = clocks.start_rows(FAST, ["north", "south"])
+    rows = clocks.advance(rows, FAST, before=(), after=("north",), now=0.0)
+    north, south = rows
+    assert north == ClockRow("north", DAY, 0.0, DAY)  # runs, with its deadline
+    assert south == ClockRow("south", DAY)  # stopped
+    # North thinks 2 hours then hands over: charged 2 h, gains 12 h, capped at 3 days.
+    rows = clocks.advance(rows, FAST, before=("north",), after=("south",), now=2 * HOUR)
+    assert rows[0] == ClockRow("north", DAY + 10 * HOUR)
+    assert rows[1] == ClockRow("south", DAY, 2 * HOUR, 2 * HOUR + DAY)
+    full = [ClockRow("north", 3 * DAY - HOUR, 0.0, 3 * DAY - HOUR), rows[1]]
+    capped = clocks.advance(full, FAST, before=("north",), after=("south",), now=0.0)
+    assert capped[0].remaining_s == 3 * DAY
+
+
+def test_simultaneous_steps_run_both_and_undo_gives_nothing_back() -> None:
+    rows = clocks.start_rows(FAST, ["north", "south"])
+    rows = clocks.advance(rows, FAST, before=(), after=("north", "south"), now=0.0)
+    assert all(r.deadline == DAY for r in rows)
+    later = clocks.advance(rows, FAST, before=("north", "south"), after=("south",), now=HOUR)
+    assert later[0].remaining_s == DAY - HOUR + 12 * HOUR and later[0].deadline is None
+    assert later[1].left(HOUR) == DAY - HOUR and later[1].deadline == DAY
+    # An undo that hands the decision back gives no increment, and the time spent stays spent.
+    undone = clocks.advance(rows, FAST, before=("north",), after=("south",), now=HOUR, undo=True)
+    assert undone[0].remaining_s == DAY - HOUR
+
+
+def test_the_end_stops_every_clock_and_shift_forgives_downtime() -> None:
+    rows = clocks.advance(
+        clocks.start_rows(FAST, ["north"]), FAST, before=(), after=("north",), now=0.0
+    )
+    over = clocks.advance(rows, FAST, before=("north",), after=(), now=HOUR, over=True)
+    assert over == [ClockRow("north", DAY - HOUR)]
+    shifted = clocks.shift(rows, 600.0)
+    assert shifted[0].running_since == 600.0 and shifted[0].deadline == DAY + 600.0
+
+
+def test_clock_lines_are_discord_timestamps() -> None:
+    rows = [ClockRow("north", DAY, 0.0, 86_400.0), ClockRow("south", 2 * DAY + 5 * HOUR)]
+    lines = clocks.describe(rows, {"north": "North"}, now=0.0)
+    assert lines == ["⏱ North: runs out <t:86400:R>", "⏱ south: 2d 5h left"]
+
+
+# -- the store: the expiry pass reads the deadline index alone ------------------------------
+
+
+async def test_expired_clocks_are_read_through_the_deadline_index(db_path: Path) -> None:
+    store = await Store.open(db_path)
+    try:
+        async with store.read() as db:
+            for name, (sql, params) in CLOCK_QUERIES.items():
+                plan = await db.db.execute_fetchall("EXPLAIN QUERY PLAN " + sql, params)
+                text = " ".join(str(r[3]) for r in plan)
+                assert "SCAN" not in text.replace("USING INDEX", ""), (name, text)
+                if name == "expired_clocks":
+                    assert "clocks_deadline" in text, text
+    finally:
+        await store.close()
+
+
+def test_the_migration_is_found_by_name() -> None:
+    found = list(Path("bot/storage/migrations").glob("*_clocks.sql"))
+    assert len(found) == 1
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY)")
+    db.executescript(found[0].read_text())
+    indexes = {r[1] for r in db.execute("PRAGMA index_list(clocks)")}
+    assert "clocks_deadline" in indexes
+
+
+# -- through the manager ------------------------------------------------------------------
+
+
+async def _fast_game(manager: GameManager, **kwargs: object) -> int:
+    info = await manager.create_game(
+        "g", "chan", "toy", "alice", opponent_id="bob", clock="fast", **kwargs
+    )
+    return info.id
+
+
+async def test_a_turn_moves_the_clocks_in_its_transaction(
+    manager: GameManager, clock: object
+) -> None:
+    game = await _fast_game(manager)
+    start = manager.clock()
+    async with manager.store.read() as db:
+        rows = {r.role: r for r in await db.clock_rows(game)}
+    assert rows["north"].deadline == start + DAY and rows["south"].deadline is None
+    clock.advance(3 * HOUR)  # type: ignore[attr-defined]
+    await manager.act(game, "alice", "add", 1)
+    await manager.act(game, "alice", "done")
+    async with manager.store.read() as db:
+        rows = {r.role: r for r in await db.clock_rows(game)}
+    assert rows["north"].remaining_s == DAY - 3 * HOUR + 12 * HOUR
+    assert rows["south"].deadline == manager.clock() + DAY
+    lines = await manager.clock_lines(game)
+    assert f"<t:{int(manager.clock() + DAY)}:R>" in "\n".join(lines)
+    # The prompt DM of the player whose turn it is carries the clocks.
+    turn_dms = [m for m in manager.front_end.privates("bob") if m.kind == "turn"]  # type: ignore[attr-defined]
+    assert any("<t:" in " ".join(m.view.get("clocks", [])) for m in turn_dms)
+
+
+async def test_practice_and_no_clock_games_have_none(manager: GameManager) -> None:
+    info = await manager.create_game("g", "chan", "toy", "alice", opponent_id="bob", seed=3)
+    assert await manager.clock_lines(info.id) == []
+    async with manager.store.read() as db:
+        assert await db.game_clock(info.id) is None
+        assert await db.clock_rows(info.id) == []
+
+
+async def test_a_bad_clock_changes_nothing(manager: GameManager) -> None:
+    with pytest.raises(errors.BadInput):
+        await manager.create_game("g", "chan", "toy", "alice", opponent_id="bob", clock="1y")
+    assert await manager.game_in_channel("chan") is None
+
+
+async def test_dispatch_seats_have_no_clock(manager: GameManager) -> None:
+    info = await manager.create_game("g", "chan", "toy", "alice", clock="fast")
+    await manager.seat_dispatch(info.id, "alice", "easy")
+    async with manager.store.read() as db:
+        roles = [r.role for r in await db.clock_rows(info.id)]
+    assert roles == ["north"]
+
+
+async def test_the_player_loses_on_time_once(manager: GameManager, clock: object) -> None:
+    game = await _fast_game(manager)
+    clock.advance(DAY - 1)  # type: ignore[attr-defined]
+    assert await manager.expire_clocks() == 0
+    clock.advance(1)  # type: ignore[attr-defined]
+    assert await manager.expire_clocks() == 1
+    assert await manager.expire_clocks() == 0  # exactly once
+    info = await manager.get_game_info(game)
+    assert info.status == "finished"
+    async with manager.store.read() as db:
+        result = await db.result(game)
+        assert await db.expired_clocks(manager.clock() + 10 * DAY) == []
+    assert result is not None and result.code == "timeout" and result.winner == "south"
+    end = [p for p in manager.front_end.posts if p.kind == "end"]  # type: ignore[attr-defined]
+    assert len(end) == 1 and "ran out of time" in end[0].headline
+
+
+async def test_a_decision_before_the_deadline_stands(manager: GameManager, clock: object) -> None:
+    game = await _fast_game(manager)
+    await manager.act(game, "alice", "add", 1)
+    clock.advance(DAY - 1)  # type: ignore[attr-defined]
+    await manager.act(game, "alice", "done")  # one second to spare
+    clock.advance(2)  # type: ignore[attr-defined]
+    assert await manager.expire_clocks() == 0  # the pass comes late: north handed over
+    assert (await manager.get_game_info(game)).status == "active"
+
+
+async def test_a_decision_after_the_deadline_is_refused(
+    manager: GameManager, clock: object
+) -> None:
+    game = await _fast_game(manager)
+    await manager.act(game, "alice", "add", 1)
+    version = (await manager.get_game_info(game)).version
+    clock.advance(DAY)  # type: ignore[attr-defined]
+    # The click arrives before the background pass: refused, the move not played...
+    with pytest.raises(errors.TimeRanOut) as caught:
+        await manager.act(game, "alice", "done")
+    assert "your time ran out" in str(caught.value)
+    info = await manager.get_game_info(game)
+    assert info.version == version  # ... and the loss on time applied, once
+    assert info.status == "finished"
+    async with manager.store.read() as db:
+        assert (await db.result(game)).code == "timeout"  # type: ignore[union-attr]
+    # A click later still is refused the same polite way, and ends nothing twice.
+    with pytest.raises((errors.TimeRanOut, errors.GameNotActive)):
+        await manager.act(game, "alice", "done")
+    assert len([p for p in manager.front_end.posts if p.kind == "end"]) == 1  # type: ignore[attr-defined]
+
+
+async def test_a_rematch_keeps_the_clock(manager: GameManager, clock: object) -> None:
+    game = await _fast_game(manager)
+    clock.advance(DAY)  # type: ignore[attr-defined]
+    await manager.expire_clocks()
+    again = await manager.rematch(game, "bob")
+    async with manager.store.read() as db:
+        assert await db.game_clock(again.id) == (FAST.initial_s, FAST.increment_s, FAST.cap_s)
