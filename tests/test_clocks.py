@@ -214,8 +214,10 @@ async def test_a_decision_after_the_deadline_is_refused(
     async with manager.store.read() as db:
         assert (await db.result(game)).code == "timeout"  # type: ignore[union-attr]
     # A click later still is refused the same polite way, and ends nothing twice.
-    with pytest.raises((errors.TimeRanOut, errors.GameNotActive)):
+    with pytest.raises(errors.TimeRanOut):
         await manager.act(game, "alice", "done")
+    with pytest.raises(errors.GameNotActive):  # the winner is told the game is over
+        await manager.act(game, "bob", "add", 1)
     assert len([p for p in manager.front_end.posts if p.kind == "end"]) == 1  # type: ignore[attr-defined]
 
 

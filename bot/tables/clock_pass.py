@@ -65,6 +65,17 @@ async def check_in_time(db: Session, game_id: int, role: str) -> None:
             raise errors.TimeRanOut()
 
 
+async def refuse_if_lost_on_time(
+    db: Session, game_id: int, seats: Sequence[SeatRow], user_id: str
+) -> None:
+    """Refuse (``errors.TimeRanOut``) a click of ``user_id`` at a game they lost on time:
+    a clock of theirs stopped with nothing left."""
+    mine = {s.role for s in seats if s.user_id == user_id}
+    for row in await db.clock_rows(game_id):
+        if row.role in mine and row.deadline is None and row.remaining_s <= 0:
+            raise errors.TimeRanOut()
+
+
 async def stop_all(db: Session, game_id: int, *, loser: str | None = None) -> None:
     """Stop every clock of a game that ended (the loser on time keeps nothing)."""
     rows = await db.clock_rows(game_id)

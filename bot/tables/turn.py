@@ -90,8 +90,10 @@ async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) 
     async with store.read() as db:
         row = await find_row(db, game_id, live=False)
         seats = await db.seats(game_id)
-    if row.status != "active":
-        raise errors.GameNotActive(row.status)
+        if row.status != "active":
+            # The loser's click after the game was lost on time: told why (issue 26 §1).
+            await clock_pass.refuse_if_lost_on_time(db, game_id, seats, user_id)
+            raise errors.GameNotActive(row.status)
     rules_game = rules_of(row)
     state = state_of(row)
     try:

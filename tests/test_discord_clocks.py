@@ -1,0 +1,54 @@
+"""End-to-end through the emulator (issue 26, section 1): a game on a ``fast`` clock shows
+its clocks in the prompt and in /game status as Discord timestamps, times out when the
+clock is moved past the deadline, says so in the end post (with the Rematch offer), and
+refuses the loser's late click politely."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.tables.clocks import DAY
+from tests.discord_helpers import catch_errors, register_test_game, table, wait_until
+from tests.test_discord_e2e import last_prompt
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(autouse=True)
+def _guard():
+    register_test_game()
+    with catch_errors() as errors:
+        yield errors
+    assert errors.discord_errors() == []
+
+
+async def test_a_fast_game_times_out_and_the_late_click_is_refused(tmp_path):
+    async with table(tmp_path, "alice", "bob") as t:
+        await t.start()
+        result = await t.slash(
+            "alice", "game new", game="skirmish", opponent=t.players["bob"], clock="fast"
+        )
+        assert "Clock: 1d+12h/3d" in result.text
+        info = await t.bot.manager.game_in_channel(str(t.channel.id))
+        await t.emu.wait_for_messages(t.channel, 1, responses=False)
+        who = {"north": "alice", "south": "bob"}[info.active_roles[0]]
+        prompt = await wait_until(lambda: last_prompt(t, who), what="the first prompt")
+        assert re.search(r"runs out <t:\d+:R>", prompt.text()), prompt.text()
+
+        status = await t.slash(who, "game status")
+        assert re.search(r"<t:\d+:R>", status.messages[0].text()), status.messages[0].text()
+
+        t.clock_offset += DAY + 60  # the whole day passes without a decision
+        late = prompt.custom_ids()[0]
+        answer = await t.press(who, t.emu.message(prompt.id), late)
+        assert "your time ran out" in answer.text, answer.text
+
+        await wait_until(lambda: "ran out of time" in t.public_text(), what="the end post on time")
+        end = [m for m in t.emu.channel_messages(t.channel.id) if "ran out of time" in m.text()]
+        assert len(end) == 1  # announced once
+        assert any(i.startswith(f"dsp:r:{info.id}:") for i in end[0].custom_ids())
+        async with t.bot.manager.store.read() as db:
+            assert (await db.result(info.id)).code == "timeout"
+        assert (await t.bot.manager.get_game_info(info.id)).version == info.version
