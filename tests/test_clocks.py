@@ -228,3 +228,37 @@ async def test_a_rematch_keeps_the_clock(manager: GameManager, clock: object) ->
     again = await manager.rematch(game, "bob")
     async with manager.store.read() as db:
         assert await db.game_clock(again.id) == (FAST.initial_s, FAST.increment_s, FAST.cap_s)
+
+
+# -- the sandbox ------------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("toy_game")
+async def test_the_sandbox_takes_a_clock_prints_it_and_times_out(
+    tmp_path: Path, clock: object
+) -> None:
+    import io
+
+    from bot.terminal.frontend import TerminalFrontEnd
+    from bot.terminal.sandbox import Sandbox
+
+    out = io.StringIO()
+    front_end = TerminalFrontEnd(out=out, out_dir=tmp_path / "out")
+    manager = await GameManager.open(tmp_path / "s.sqlite3", front_end, clock=clock)  # type: ignore[arg-type]
+    try:
+        sandbox = Sandbox(manager, front_end, seed=0)
+        await sandbox.handle("new toy clock=nonsense")
+        assert "A clock is none, relaxed" in out.getvalue()
+        await sandbox.handle("new toy clock=fast")
+        assert "north: 1d 0h left (running)" in out.getvalue()
+        clock.advance(5 * HOUR)  # type: ignore[attr-defined]
+        await sandbox.handle("status")
+        assert "north: 19h 0m left (running)" in out.getvalue()
+        assert "south: 1d 0h left" in out.getvalue()
+        clock.advance(DAY)  # type: ignore[attr-defined]
+        await sandbox.handle("add 1")
+        text = out.getvalue()
+        assert "ran out of time" in text
+        assert "your time ran out" in text
+    finally:
+        await manager.close()

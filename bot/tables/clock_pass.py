@@ -89,11 +89,13 @@ async def expired(store: Store, now: float) -> list[tuple[int, str]]:
         return await db.expired_clocks(now)
 
 
-def lines_for(rows: Sequence[ClockRow], seats: Sequence[SeatRow], now: float) -> list[str]:
+def lines_for(
+    rows: Sequence[ClockRow], seats: Sequence[SeatRow], now: float, *, plain: bool = False
+) -> list[str]:
     """Clock lines for players to read (``clocks.describe``), by side: no mention, so
     a line shown to the table pings nobody."""
     names = {s.role: s.role for s in seats}
-    return clocks.describe(rows, names, now)
+    return clocks.describe(rows, names, now, plain=plain)
 
 
 __all__ = ["check_in_time", "control_of", "expired", "lines_for", "stop_all", "tick"]

@@ -142,13 +142,19 @@ def refuse_if_out(rows: Sequence[ClockRow], role: str, now: float) -> None:
             raise errors.TimeRanOut()
 
 
-def describe(rows: Sequence[ClockRow], names: Mapping[str, str], now: float) -> list[str]:
+def describe(
+    rows: Sequence[ClockRow], names: Mapping[str, str], now: float, *, plain: bool = False
+) -> list[str]:
     """One line per clock for players to read: a running one as a Discord timestamp
-    (``<t:...:R>``, each reader sees it in their own time), a stopped one as time left."""
+    (``<t:...:R>``, each reader sees it in their own time), a stopped one as time left.
+    ``plain``: time left for every clock, a running one marked so (the terminal)."""
     lines = []
     for row in rows:
         name = names.get(row.role, row.role)
-        if row.deadline is not None:
+        if plain:
+            running = " (running)" if row.deadline is not None else ""
+            lines.append(f"⏱ {name}: {left_text(row.left(now))} left{running}")
+        elif row.deadline is not None:
             lines.append(f"⏱ {name}: runs out <t:{int(row.deadline)}:R>")
         else:
             lines.append(f"⏱ {name}: {left_text(row.left(now))} left")

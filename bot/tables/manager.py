@@ -667,16 +667,17 @@ class GameManager:
             await self.deliver_due()
         return ended
 
-    async def clock_lines(self, game: GameRef) -> list[str]:
-        """The game's clocks for players to read (running ones as ``<t:...:R>``); none
-        when it has no clock or is not being played."""
+    async def clock_lines(self, game: GameRef, *, plain: bool = False) -> list[str]:
+        """The game's clocks for players to read (running ones as ``<t:...:R>``, or with
+        ``plain`` as time left, for the terminal); none when it has no clock or is not
+        being played."""
         game = validate.game_ref(game)
         async with self.store.read() as db:
             row = await find_row(db, game, live=False)
             if row.status != "active":
                 return []
             rows, seats = await db.clock_rows(row.id), await db.seats(row.id)
-        return clock_pass.lines_for(rows, seats, self.clock())
+        return clock_pass.lines_for(rows, seats, self.clock(), plain=bool(plain))
 
     async def run_background(self, interval_s: float = 5.0) -> None:
         """Retry deliveries, end games lost on time and fire reminders forever; run it as

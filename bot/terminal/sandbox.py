@@ -52,6 +52,9 @@ Commands:
                       with `fate` the Fate Die picks its cards (fort_sumter, lincoln)
   new <game> [seed] open
                       a lobby: you take the first side and the second stays open
+  new <game> ... clock=<clock>
+                      a time control: none, relaxed, standard, fast or like 3d+1d/7d;
+                      `status` and each prompt print the time left
   join [side]         take an open seat of the current lobby
   dispatch [level]    give the current lobby's open seat to Dispatch: easy, normal
                       (the default) or hard; only a player seated there may
@@ -419,6 +422,7 @@ class Sandbox:
         try:
             if words[0].lower() not in ("help", "quit", "exit"):
                 await self.bots_catch_up()
+                await self.manager.expire_clocks()  # a loss on time is told first
             command = self.commands.get(words[0].lower())
             if command is not None:
                 await command(words[1:])
@@ -483,6 +487,9 @@ class Sandbox:
             return
         self.shown = Shown(info.id, self.user, pv.version, menu)
         self.say_block(f"{self.user} ({pv.role}): {view.get('prompt') or 'Your move.'}")
+        for line in await self.manager.clock_lines(info.id, plain=True):
+            if line.endswith("(running)"):
+                self.say(f"   {line}")
         numbered = [(key, a) for key, a in menu if key is not None]
         width = max(len(describe(view, a)) for _k, a in numbered) + 7
         columns = 1 if width > 40 or len(numbered) <= 6 else max(1, 96 // width)
@@ -506,7 +513,12 @@ class Sandbox:
         if name in rules.GAMES and len(rules.get_game(name).roles) == 1:
             await self.new_one_seat(name, args[1:])
             return
-        seed, opponent, fate = new_game_words(args[1:])
+        clock_words = [w for w in args[1:] if w.lower().startswith("clock=")]
+        if len(clock_words) > 1:
+            raise errors.BadInput("Give one clock: `clock=fast`, for example.")
+        clock = clock_words[0].split("=", 1)[1] if clock_words else None
+        validate.clock(clock)  # refused before the new game is announced
+        seed, opponent, fate = new_game_words([w for w in args[1:] if w not in clock_words])
         if seed is not None:
             validate.seed(seed)  # refused before the new game is announced
         game = rules.get_game(name) if name in rules.GAMES else None
@@ -533,6 +545,7 @@ class Sandbox:
                     seed=seed,
                     opponent_id=opponent,
                     fate=fate,
+                    clock=clock,
                 )
                 break
             except errors.ChannelBusy:
@@ -706,6 +719,8 @@ class Sandbox:
             status = (await self.manager.view_for(info.id, None)).view.get("status")
             if isinstance(status, str) and status:
                 self.say_block(status)
+            for line in await self.manager.clock_lines(info.id, plain=True):
+                self.say(f"   {line}")
 
     async def cmd_games(self, args: list[str]) -> None:
         if args and args[0].lower() == "finished":
