@@ -11,7 +11,7 @@ import pytest
 
 from bot import errors
 from bot.storage.store import CLOCK_QUERIES, ClockRow, Store
-from bot.tables import clocks, validate
+from bot.tables import clock_pass, clocks, validate
 from bot.tables.clocks import DAY, HOUR, Control
 from bot.tables.manager import GameManager
 
@@ -260,5 +260,26 @@ async def test_the_sandbox_takes_a_clock_prints_it_and_times_out(
         text = out.getvalue()
         assert "ran out of time" in text
         assert "your time ran out" in text
+    finally:
+        await manager.close()
+
+
+async def test_time_the_bot_was_down_is_never_charged(
+    db_path: Path, front_end: object, clock: object, toy_game: object
+) -> None:
+    manager = await GameManager.open(db_path, front_end, clock=clock)  # type: ignore[arg-type]
+    game = (await manager.create_game("g", "c", "toy", "alice", opponent_id="bob", clock="fast")).id
+    clock.advance(HOUR)  # type: ignore[attr-defined]
+    await clock_pass.beat(manager.store)  # the background loop's last beat
+    await manager.close()
+    clock.advance(2 * DAY)  # type: ignore[attr-defined]  # the bot is down for two days
+    manager = await GameManager.open(db_path, front_end, clock=clock)  # type: ignore[arg-type]
+    try:
+        assert await manager.expire_clocks() == 0
+        async with manager.store.read() as db:
+            north = next(r for r in await db.clock_rows(game) if r.role == "north")
+        assert north.left(manager.clock()) == DAY - HOUR  # only the hour it was up
+        clock.advance(DAY - HOUR)  # type: ignore[attr-defined]
+        assert await manager.expire_clocks() == 1
     finally:
         await manager.close()

@@ -352,6 +352,12 @@ CLOCK_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
     ),
     "clock_rows": ("SELECT * FROM clocks WHERE game_id = ? ORDER BY role", (1,)),
     "game_clock": ("SELECT * FROM game_clocks WHERE game_id = ?", (1,)),
+    # Start-up, after downtime: the running clocks alone, from the same partial index.
+    "shift_running_clocks": (
+        "UPDATE clocks SET running_since = running_since + ?, deadline = deadline + ?"
+        " WHERE deadline IS NOT NULL",
+        (0.0, 0.0),
+    ),
 }
 HOT_QUERIES.update(CLOCK_QUERIES)
 
@@ -905,6 +911,18 @@ class Session:
         """(game, role) of the running clocks whose deadline is at or before ``now``."""
         rows = await self._all(_sql("expired_clocks"), (now, limit))
         return [(int(r["game_id"]), str(r["role"])) for r in rows]
+
+    async def beat(self) -> None:
+        """The bot is running at ``now`` (the heartbeat)."""
+        await self._run("INSERT OR REPLACE INTO heartbeat (id, beat_at) VALUES (1, ?)", (self.now,))
+
+    async def last_beat(self) -> float | None:
+        r = await self._one("SELECT beat_at FROM heartbeat WHERE id = 1")
+        return float(r[0]) if r else None
+
+    async def shift_running_clocks(self, seconds: float) -> None:
+        """Move every running clock on by ``seconds`` (read through the deadline index)."""
+        await self._run(_sql("shift_running_clocks"), (seconds, seconds))
 
     # -- end of clocks ------------------------------------------------------------------
 

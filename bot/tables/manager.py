@@ -103,6 +103,8 @@ class GameManager:
         """Open the store (running migrations) and deliver what a previous run left."""
         store = await Store.open(path, clock=clock)
         manager = cls(store, front_end, **kwargs)
+        # Before any click or pass: time the bot was down is never charged (issue 26 §1).
+        await clock_pass.forgive_downtime(store)
         if deliver:
             await manager.deliver_pending()
         return manager
@@ -685,6 +687,7 @@ class GameManager:
         while True:
             try:
                 await self.deliver_due()
+                await clock_pass.beat(self.store)
                 await self.expire_clocks()
                 await self.fire_due_timers()
                 await self.bots.resume()  # a bot move that failed is tried again

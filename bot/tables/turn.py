@@ -296,6 +296,7 @@ async def abandon(db: Session, game_id: int, user_id: str, is_moderator: bool) -
     if done:
         await db.set_status(game_id, "abandoned")
         await db.delete_timers(game_id)
+        await clock_pass.stop_all(db, game_id)
         headline = (
             "A moderator abandoned this game."
             if is_moderator and waiting

@@ -24,7 +24,7 @@ import rules
 from bot import errors
 from bot.delivery.port import GameInfo, View
 from bot.storage.store import StoreUnavailable
-from bot.tables import lobby, solo, validate
+from bot.tables import clock_pass, lobby, solo, validate
 from bot.tables.bots import bot_user, is_bot
 from bot.tables.manager import GameManager
 from bot.tables.ratings import LEADERBOARD_SIZE
@@ -422,6 +422,7 @@ class Sandbox:
         try:
             if words[0].lower() not in ("help", "quit", "exit"):
                 await self.bots_catch_up()
+                await clock_pass.beat(self.manager.store)
                 await self.manager.expire_clocks()  # a loss on time is told first
             command = self.commands.get(words[0].lower())
             if command is not None:

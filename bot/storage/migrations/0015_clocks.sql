@@ -21,3 +21,10 @@ CREATE TABLE clocks (
     PRIMARY KEY (game_id, role)
 );
 CREATE INDEX clocks_deadline ON clocks (deadline) WHERE deadline IS NOT NULL;
+
+-- The bot's heartbeat: when it was last known to be running (one row). On start-up,
+-- running clocks are moved on by the time since then, so downtime is never charged.
+CREATE TABLE heartbeat (
+    id      INTEGER PRIMARY KEY CHECK (id = 1),
+    beat_at REAL    NOT NULL
+);
