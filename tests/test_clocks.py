@@ -50,12 +50,13 @@ def test_runs_only_while_owed_and_the_increment_is_capped() -> None:
     rows = clocks.start_rows(FAST, ["north", "south"])
     rows = clocks.advance(rows, FAST, before=(), after=("north",), now=0.0)
     north, south = rows
-    assert north == ClockRow("north", DAY, 0.0, DAY)  # runs, with its deadline
+    # Runs, with its deadline; warned at 2 h left (a day is not more than 24 h).
+    assert north == ClockRow("north", DAY, 0.0, DAY, DAY - 2 * HOUR)
     assert south == ClockRow("south", DAY)  # stopped
     # North thinks 2 hours then hands over: charged 2 h, gains 12 h, capped at 3 days.
     rows = clocks.advance(rows, FAST, before=("north",), after=("south",), now=2 * HOUR)
     assert rows[0] == ClockRow("north", DAY + 10 * HOUR)
-    assert rows[1] == ClockRow("south", DAY, 2 * HOUR, 2 * HOUR + DAY)
+    assert rows[1] == ClockRow("south", DAY, 2 * HOUR, 2 * HOUR + DAY, DAY)
     full = [ClockRow("north", 3 * DAY - HOUR, 0.0, 3 * DAY - HOUR), rows[1]]
     capped = clocks.advance(full, FAST, before=("north",), after=("south",), now=0.0)
     assert capped[0].remaining_s == 3 * DAY
@@ -283,3 +284,43 @@ async def test_time_the_bot_was_down_is_never_charged(
         assert await manager.expire_clocks() == 1
     finally:
         await manager.close()
+
+
+async def test_warnings_once_at_24_and_2_hours_left_where_the_player_chose(
+    manager: GameManager, clock: object
+) -> None:
+    await manager.notify_setting("alice", "both")
+    info = await manager.create_game(
+        "g", "chan", "toy", "alice", opponent_id="bob", clock="standard"
+    )
+    fe = manager.front_end
+
+    def warnings() -> tuple[list[str], list[object]]:
+        dms = [m.headline for m in fe.privates("alice") if m.kind == "reminder"]  # type: ignore[attr-defined]
+        posts = [p for p in fe.posts if p.kind == "reminder"]  # type: ignore[attr-defined]
+        return dms, posts
+
+    clock.advance(2 * DAY - 1)  # type: ignore[attr-defined]
+    assert await manager.warn_clocks() == 0
+    clock.advance(1)  # type: ignore[attr-defined]  # 24 hours left
+    assert await manager.warn_clocks() == 1
+    assert await manager.warn_clocks() == 0  # once
+    dms, posts = warnings()
+    deadline = int(manager.clock() + DAY)
+    assert dms == [
+        f"Your clock runs out <t:{deadline}:R> (1d 0h left): decide by then or lose on time."
+    ]
+    assert "North has 1d 0h left" in posts[0].headline  # type: ignore[attr-defined]
+    assert posts[0].mention_user_ids == ("alice",)  # type: ignore[attr-defined]  # chose both
+    clock.advance(22 * HOUR)  # type: ignore[attr-defined]  # 2 hours left
+    assert await manager.warn_clocks() == 1
+    clock.advance(HOUR)  # type: ignore[attr-defined]
+    assert await manager.warn_clocks() == 0
+    assert len(warnings()[0]) == 2
+    # bob's clock has not run: no warning for him; and reading them used the index.
+    assert [m for m in fe.privates("bob") if m.kind == "reminder"] == []  # type: ignore[attr-defined]
+    async with manager.store.read() as db:
+        sql, params = CLOCK_QUERIES["due_clock_warnings"]
+        plan = await db.db.execute_fetchall("EXPLAIN QUERY PLAN " + sql, params)
+    assert "clocks_warn_at" in " ".join(str(r[3]) for r in plan)
+    assert (await manager.get_game_info(info.id)).status == "active"

@@ -352,11 +352,17 @@ CLOCK_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
     ),
     "clock_rows": ("SELECT * FROM clocks WHERE game_id = ? ORDER BY role", (1,)),
     "game_clock": ("SELECT * FROM game_clocks WHERE game_id = ?", (1,)),
+    # The warnings pass (24 h and 2 h left), from its own partial index.
+    "due_clock_warnings": (
+        "SELECT game_id, role FROM clocks"
+        " WHERE warn_at IS NOT NULL AND warn_at <= ? ORDER BY warn_at LIMIT ?",
+        (0.0, 100),
+    ),
     # Start-up, after downtime: the running clocks alone, from the same partial index.
     "shift_running_clocks": (
-        "UPDATE clocks SET running_since = running_since + ?, deadline = deadline + ?"
-        " WHERE deadline IS NOT NULL",
-        (0.0, 0.0),
+        "UPDATE clocks SET running_since = running_since + ?, deadline = deadline + ?,"
+        " warn_at = warn_at + ? WHERE deadline IS NOT NULL",
+        (0.0, 0.0, 0.0),
     ),
 }
 HOT_QUERIES.update(CLOCK_QUERIES)
@@ -371,6 +377,8 @@ class ClockRow:
     remaining_s: float
     running_since: float | None = None
     deadline: float | None = None
+    #: While it runs: when its player is next warned (None: no warning to come).
+    warn_at: float | None = None
 
     def left(self, now: float) -> float:
         """Seconds left at ``now`` (never below zero)."""
@@ -896,21 +904,33 @@ class Session:
     async def clock_rows(self, game_id: int) -> list[ClockRow]:
         rows = await self._all(_sql("clock_rows"), (game_id,))
         return [
-            ClockRow(r["role"], r["remaining_s"], r["running_since"], r["deadline"]) for r in rows
+            ClockRow(r["role"], r["remaining_s"], r["running_since"], r["deadline"], r["warn_at"])
+            for r in rows
         ]
 
     async def save_clocks(self, game_id: int, rows: Iterable[ClockRow]) -> None:
         for c in rows:
             await self._run(
-                "INSERT OR REPLACE INTO clocks"
-                " (game_id, role, remaining_s, running_since, deadline) VALUES (?, ?, ?, ?, ?)",
-                (game_id, c.role, c.remaining_s, c.running_since, c.deadline),
+                "INSERT OR REPLACE INTO clocks (game_id, role, remaining_s, running_since,"
+                " deadline, warn_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, c.role, c.remaining_s, c.running_since, c.deadline, c.warn_at),
             )
 
     async def expired_clocks(self, now: float, limit: int = 100) -> list[tuple[int, str]]:
         """(game, role) of the running clocks whose deadline is at or before ``now``."""
         rows = await self._all(_sql("expired_clocks"), (now, limit))
         return [(int(r["game_id"]), str(r["role"])) for r in rows]
+
+    async def due_clock_warnings(self, now: float, limit: int = 100) -> list[tuple[int, str]]:
+        """(game, role) of the running clocks whose next warning is due at ``now``."""
+        rows = await self._all(_sql("due_clock_warnings"), (now, limit))
+        return [(int(r["game_id"]), str(r["role"])) for r in rows]
+
+    async def set_clock_warning(self, game_id: int, role: str, warn_at: float | None) -> None:
+        await self._run(
+            "UPDATE clocks SET warn_at = ? WHERE game_id = ? AND role = ?",
+            (warn_at, game_id, role),
+        )
 
     async def beat(self) -> None:
         """The bot is running at ``now`` (the heartbeat)."""
@@ -922,7 +942,7 @@ class Session:
 
     async def shift_running_clocks(self, seconds: float) -> None:
         """Move every running clock on by ``seconds`` (read through the deadline index)."""
-        await self._run(_sql("shift_running_clocks"), (seconds, seconds))
+        await self._run(_sql("shift_running_clocks"), (seconds, seconds, seconds))
 
     # -- end of clocks ------------------------------------------------------------------
 

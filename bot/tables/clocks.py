@@ -86,6 +86,19 @@ def parse(value: object) -> Control | None:
     return Control(initial, increment, cap)
 
 
+#: How long before the deadline a player is warned, each once per run of their clock.
+WARNINGS_S = (24 * HOUR, 2 * HOUR)
+
+
+def next_warning(deadline: float, now: float) -> float | None:
+    """When the player whose clock runs out at ``deadline`` is next warned, after ``now``
+    (None: every warning is behind them)."""
+    for lead in WARNINGS_S:
+        if deadline - lead > now:
+            return deadline - lead
+    return None
+
+
 def start_rows(control: Control, roles: Iterable[str]) -> list[ClockRow]:
     """Fresh, stopped clocks for the people's roles of a game that starts."""
     return [ClockRow(role, control.initial_s) for role in roles]
@@ -112,7 +125,7 @@ def advance(
         if row.role in was and row.role not in now_active and not undo and not over:
             left = min(control.cap_s, left + control.increment_s)
         if row.role in now_active and not over:
-            changed.append(ClockRow(row.role, left, now, now + left))
+            changed.append(ClockRow(row.role, left, now, now + left, next_warning(now + left, now)))
         else:
             changed.append(ClockRow(row.role, left))
     return changed
@@ -122,7 +135,10 @@ def shift(rows: Sequence[ClockRow], seconds: float) -> list[ClockRow]:
     """Running clocks moved on by ``seconds`` (time the bot was down is never charged)."""
     return [
         dataclasses.replace(
-            r, running_since=r.running_since + seconds, deadline=(r.deadline or 0) + seconds
+            r,
+            running_since=r.running_since + seconds,
+            deadline=(r.deadline or 0) + seconds,
+            warn_at=None if r.warn_at is None else r.warn_at + seconds,
         )
         if r.running_since is not None
         else r

@@ -669,6 +669,13 @@ class GameManager:
             await self.deliver_due()
         return ended
 
+    async def warn_clocks(self) -> int:
+        """Warn the players with 24 h, then 2 h, left on their clock (``timeouts``)."""
+        warned = await timeouts.warn_due(self.store, self._game_locks, self.clock())
+        if warned:
+            await self.deliver_due()
+        return warned
+
     async def clock_lines(self, game: GameRef, *, plain: bool = False) -> list[str]:
         """The game's clocks for players to read (running ones as ``<t:...:R>``, or with
         ``plain`` as time left, for the terminal); none when it has no clock or is not
@@ -689,6 +696,7 @@ class GameManager:
                 await self.deliver_due()
                 await clock_pass.beat(self.store)
                 await self.expire_clocks()
+                await self.warn_clocks()
                 await self.fire_due_timers()
                 await self.bots.resume()  # a bot move that failed is tried again
             except asyncio.CancelledError:

@@ -17,10 +17,13 @@ from typing import Any
 
 from bot.delivery.courier import mark_damaged
 from bot.delivery.notices import role_name
+from bot.delivery.outbox import message_payload, post_payload
+from bot.delivery.port import PrivateMessage, TablePost
 from bot.storage.store import Session, Store
 from bot.tables import clock_pass
-from bot.tables.loading import rules_or_none
-from bot.tables.turn import end_by_decree
+from bot.tables.clocks import left_text, next_warning
+from bot.tables.loading import rules_or_none, safe_view
+from bot.tables.turn import end_by_decree, notify_routes
 
 log = logging.getLogger("dispatch.clocks")
 
@@ -61,4 +64,62 @@ async def _lose_on_time(db: Session, game_id: int, role: str) -> int:
     }
     await end_by_decree(db, row, seats, rules_game, outcome, loser=role)
     log.info("game=%d %s lost on time", game_id, role)
+    return 1
+
+
+async def warn_due(store: Store, game_locks: defaultdict[int, asyncio.Lock], now: float) -> int:
+    """Warn each player whose clock has 24 h (then 2 h) left, once each, where they chose
+    to be told (``/game settings notify``, as their turns are: ``turn.notify_routes``).
+    Found through the ``clocks_warn_at`` index; returns how many were warned."""
+    async with store.read() as db:
+        due = await db.due_clock_warnings(now)
+    warned = 0
+    for game_id, role in due:
+        try:
+            async with game_locks[game_id], store.transaction() as db:
+                warned += await _warn(db, game_id, role)
+        except Exception:
+            log.exception("game=%d the clock warning of %s failed", game_id, role)
+            with contextlib.suppress(Exception):
+                async with store.write() as db:
+                    await db.set_clock_warning(game_id, role, None)
+    return warned
+
+
+async def _warn(db: Session, game_id: int, role: str) -> int:
+    clock = next((c for c in await db.clock_rows(game_id) if c.role == role), None)
+    if clock is None or clock.warn_at is None or clock.warn_at > db.now:
+        return 0  # moved on by a decision since it was read
+    row = await db.game(game_id)
+    if row is None or row.status != "active" or clock.deadline is None:
+        await db.set_clock_warning(game_id, role, None)
+        return 0
+    await db.set_clock_warning(game_id, role, next_warning(clock.deadline, db.now))
+    seats = await db.seats(game_id)
+    seat = next((s for s in seats if s.role == role), None)
+    if seat is None:
+        return 0
+    prefs = await db.notify_prefs([seat.user_id])
+    parked = await db.table_parked(game_id)
+    by_channel, by_dm = notify_routes(seats, (role,), prefs, table_parked=parked)
+    when = f"<t:{int(clock.deadline)}:R>"
+    left = left_text(clock.left(db.now))
+    if role in by_dm:
+        message = PrivateMessage(
+            kind="reminder",
+            role=role,
+            version=row.version,
+            headline=f"Your clock runs out {when} ({left} left): decide by then or lose on time.",
+            view=safe_view(row, role),
+        )
+        await db.queue(game_id, "private", role, message_payload(message))
+    name = role_name(rules_or_none(row.game_name), role)
+    post = TablePost(
+        kind="reminder",
+        version=row.version,
+        headline=f"Clock: {name} has {left} left (runs out {when}).",
+        mention_user_ids=(seat.user_id,) if role in by_channel else (),
+        active_roles=(role,),
+    )
+    await db.queue(game_id, "table", None, post_payload(post))
     return 1

@@ -18,9 +18,12 @@ CREATE TABLE clocks (
     remaining_s   REAL    NOT NULL,
     running_since REAL,
     deadline      REAL,
+    -- While it runs: when the player is next warned (24 h, then 2 h left), NULL: no more.
+    warn_at       REAL,
     PRIMARY KEY (game_id, role)
 );
 CREATE INDEX clocks_deadline ON clocks (deadline) WHERE deadline IS NOT NULL;
+CREATE INDEX clocks_warn_at ON clocks (warn_at) WHERE warn_at IS NOT NULL;
 
 -- The bot's heartbeat: when it was last known to be running (one row). On start-up,
 -- running clocks are moved on by the time since then, so downtime is never charged.
