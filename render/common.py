@@ -253,6 +253,14 @@ def blend(a: Colour, b: Colour, t: float) -> Colour:
 #: third of a board) it is still about 12 px, enough to read the score and whose turn.
 HEADLINE_SIZE = 36
 HEADLINE_H = 64
+
+
+def clock_band(view: dict[str, Any]) -> str:
+    """The clocks a table post's view carries for the headline (``""``: none)."""
+    band = view.get("clock_band")
+    return band if isinstance(band, str) else ""
+
+
 #: The headline's status line: the first of these sizes at which it fits.
 STATUS_SIZES = (HEADLINE_SIZE - 8, HEADLINE_SIZE - 12, HEADLINE_SIZE - 16)
 
@@ -264,11 +272,15 @@ def headline(
     marker: str,
     score: list[tuple[str, Colour]],
     status: str,
+    clock: str = "",
 ) -> None:
     """The band across the top of a board with what a glance must catch: where the game
     is (``marker``: "Round 2 of 3"), the score (parts drawn in their colours, side by
     side) and who must act (``status``), in type that stays legible when Discord shows
-    the image a third of its size."""
+    the image a third of its size. ``clock``: the running clocks at the time of drawing
+    (issue 26 §1; ``bot.tables.clock_pass.band``), after the status."""
+    if clock:
+        status = f"{status} · {clock}" if status else clock
     size, h = HEADLINE_SIZE, HEADLINE_H
     draw.rectangle((0, 0, width, h), fill=COLOURS["banner"])
     pill = (14, 6, 14 + text_width(marker, size) + 24, h - 6)

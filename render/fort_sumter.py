@@ -24,6 +24,7 @@ from render.common import (
     Colour,
     blend,
     canvas,
+    clock_band,
     fit,
     headline,
     offered_places,
@@ -176,7 +177,8 @@ def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         (f"{vp.get(s, 0)} {NAMES[s]}", SIDE_LIGHT[s]),
         ("VP", COLOURS["shadow"]),
     ]
-    headline(draw, WIDTH, marker=marker, score=score, status=str(view.get("status") or ""))
+    status = str(view.get("status") or "")
+    headline(draw, WIDTH, marker=marker, score=score, status=status, clock=clock_band(view))
 
 
 def _footer(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:

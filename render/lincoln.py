@@ -48,6 +48,7 @@ from render.common import (
     Colour,
     blend,
     canvas,
+    clock_band,
     draw_card,
     fit,
     headline,
@@ -338,7 +339,7 @@ def draw_closeup(view: dict[str, Any]) -> Image.Image | None:
 def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     """Turn, VP and whose turn, legible at Discord's inline preview (``headline``)."""
     marker, score, status = headline_parts(view)
-    headline(draw, WIDTH, marker=marker, score=score, status=status)
+    headline(draw, WIDTH, marker=marker, score=score, status=status, clock=clock_band(view))
     player = (view.get("turn") or {}).get("player")
     if not view.get("outcome") and player in SIDE:
         # The turn player's colour under the band, so the side reads even unread.

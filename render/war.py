@@ -19,6 +19,7 @@ from render.common import (
     badge,
     blend,
     canvas,
+    clock_band,
     draw_card,
     draw_card_back,
     fit,
@@ -119,7 +120,7 @@ def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         ("-", COLOURS["shadow"]),
         (f"{alive.get(TOP_SIDE, 0)} {NAMES[TOP_SIDE]}", LIGHT[TOP_SIDE]),
     ]
-    headline(draw, WIDTH, marker=marker, score=score, status=str(status))
+    headline(draw, WIDTH, marker=marker, score=score, status=str(status), clock=clock_band(view))
 
 
 def _side_strip(draw: ImageDraw.ImageDraw, view: dict[str, Any], role: str, y: int) -> None:

@@ -324,3 +324,25 @@ async def test_warnings_once_at_24_and_2_hours_left_where_the_player_chose(
         plan = await db.db.execute_fetchall("EXPLAIN QUERY PLAN " + sql, params)
     assert "clocks_warn_at" in " ".join(str(r[3]) for r in plan)
     assert (await manager.get_game_info(info.id)).status == "active"
+
+
+# -- the board's headline band --------------------------------------------------------------
+
+
+async def test_the_table_post_carries_the_clocks_for_the_board(manager: GameManager) -> None:
+    await _fast_game(manager)
+    start = manager.front_end.posts[-1]  # type: ignore[attr-defined]
+    assert start.view["clock_band"] == "Clock: North 1d 0h"
+
+
+@pytest.mark.parametrize("name", ["war", "fort_sumter", "lincoln"])
+def test_the_headline_band_draws_the_clocks(name: str) -> None:
+    import render
+    import rules
+
+    game = rules.GAMES[name]
+    view = game.view(game.setup(seed=1), None)
+    plain = render.board_png(name, view)
+    timed = render.board_png(name, {**view, "clock_band": "Clock: North 1d 0h"})
+    assert plain != timed
+    assert render.board_png(name, {**view, "clock_band": ""}) == plain

@@ -114,6 +114,17 @@ async def expired(store: Store, now: float) -> list[tuple[int, str]]:
         return await db.expired_clocks(now)
 
 
+def band(rows: Sequence[ClockRow], rules_game: object, now: float) -> str:
+    """The running clocks for the board's headline band, e.g. ``Clock: Unionist 23h 5m``: an
+    image cannot hold a Discord timestamp, so the time left when it was drawn."""
+    names = getattr(rules_game, "role_names", None) or {}
+    running = [r for r in rows if r.deadline is not None]
+    parts = [
+        f"{names.get(r.role, r.role.title())} {clocks.left_text(r.left(now))}" for r in running
+    ]
+    return "Clock: " + " · ".join(parts) if parts else ""
+
+
 def lines_for(
     rows: Sequence[ClockRow], seats: Sequence[SeatRow], now: float, *, plain: bool = False
 ) -> list[str]:

@@ -413,12 +413,26 @@ async def commit_turn(
     if outcome is not None:  # the end concerns everyone at the table
         mention = tuple(dict.fromkeys(s.user_id for s in seats))
 
+    # The clocks move in the same transaction as the turn (issue 26 §1, ``clock_pass``).
+    ticked = await clock_pass.tick(
+        db,
+        row,
+        seats,
+        before=active_before,
+        after=active_now,
+        start=start,
+        undo=undo,
+        over=outcome is not None,
+    )
     if turn_passed:
+        band = clock_pass.band(ticked, rules_game, now)  # the board's headline shows it
         post = notices.turn_post(
             rules_game,
             row.game_name,
             version=row.version,
-            public=rules_game.view(state, rules_game.roles[0]) if one_seat else public,
+            public=rules_game.view(state, rules_game.roles[0])
+            if one_seat
+            else ({**public, "clock_band": band} if band else public),
             new_lines=public_lines[posted:],
             active_now=active_now,
             mention=mention,
@@ -487,17 +501,6 @@ async def commit_turn(
                 row.id, "reminder", role, user_of.get(role), now + hours * 3600, hours * 3600
             )
 
-    # The clocks move in the same transaction as the turn (issue 26 §1, ``clock_pass``).
-    ticked = await clock_pass.tick(
-        db,
-        row,
-        seats,
-        before=active_before,
-        after=active_now,
-        start=start,
-        undo=undo,
-        over=outcome is not None,
-    )
     await _queue_turn_dms(db, row, pending_dms, clock_pass.lines_for(ticked, seats, now))
     turn_started = now if set(active_now) != set(active_before) else row.turn_started_at
     progress.turn_started_at = turn_started
