@@ -1,0 +1,97 @@
+"""The clocks' background queries with 10,000 live games on a clock (issue 26, section 1).
+
+    .venv/bin/python bench/bench_clocks.py [--games 10000] [--expired 10]
+
+Builds a store with ``--games`` games, each with two clocks (one running, its deadline
+spread over the next week; ``--expired`` of them already past), then times what the
+background loop runs every few seconds: the expiry query and the warnings query (each
+through its partial index), and the start-up shift of every running clock after
+downtime. Prints the query plans. Not a test: it asserts nothing and prints figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot.storage.store import CLOCK_QUERIES, ClockRow, Store  # noqa: E402
+from bot.tables.clocks import DAY, next_warning  # noqa: E402
+
+NOW = 1_700_000_000.0
+
+
+async def build(store: Store, games: int, expired: int) -> None:
+    async with store.transaction() as db:
+        for n in range(games):
+            game_id = await db.insert_game(
+                guild_id="g",
+                channel_id=f"c{n}",
+                game_name="war",
+                options={},
+                seed=n,
+                creator_id="u",
+                hotseat=False,
+                state={},
+            )
+            await db.set_game_clock(game_id, 3 * DAY, DAY, 7 * DAY)
+            deadline = NOW - 60 if n < expired else NOW + (n % 7000) * 86.4 + 60
+            running = ClockRow("north", deadline - NOW, NOW, deadline, next_warning(deadline, NOW))
+            await db.save_clocks(game_id, [running, ClockRow("south", 3 * DAY)])
+
+
+async def timed(store: Store, sql: str, params: tuple[object, ...], runs: int) -> list[float]:
+    spent = []
+    for _ in range(runs):
+        async with store.read() as db:
+            started = time.perf_counter()
+            await db.db.execute_fetchall(sql, params)
+            spent.append((time.perf_counter() - started) * 1000)
+    return spent
+
+
+async def bench(games: int, expired: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        store = await Store.open(Path(tmp) / "bench.sqlite3", clock=lambda: NOW)
+        try:
+            started = time.perf_counter()
+            await build(store, games, expired)
+            print(f"built {games} games on a clock in {time.perf_counter() - started:.1f} s")
+            for name in ("expired_clocks", "due_clock_warnings"):
+                sql, _ = CLOCK_QUERIES[name]
+                spent = await timed(store, sql, (NOW, 100), 200)
+                async with store.read() as db:
+                    found = len(await db._all(sql, (NOW, 100)))
+                    plan = await db.db.execute_fetchall("EXPLAIN QUERY PLAN " + sql, (NOW, 100))
+                print(
+                    f"{name}: {found} rows, p50 {statistics.median(spent):.3f} ms, "
+                    f"max {max(spent):.3f} ms; plan: {' | '.join(str(r[3]) for r in plan)}"
+                )
+            started = time.perf_counter()
+            async with store.transaction() as db:
+                await db.shift_running_clocks(3600.0)
+            print(
+                f"shift_running_clocks ({games} running): "
+                f"{(time.perf_counter() - started) * 1000:.1f} ms"
+            )
+        finally:
+            await store.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--expired", type=int, default=10)
+    args = parser.parse_args()
+    asyncio.run(bench(args.games, args.expired))
+
+
+if __name__ == "__main__":
+    main()
