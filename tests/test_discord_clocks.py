@@ -52,3 +52,21 @@ async def test_a_fast_game_times_out_and_the_late_click_is_refused(tmp_path):
         async with t.bot.manager.store.read() as db:
             assert (await db.result(info.id)).code == "timeout"
         assert (await t.bot.manager.get_game_info(info.id)).version == info.version
+
+
+async def test_the_clock_option_suggests_presets_and_refuses_nonsense(tmp_path):
+    async with table(tmp_path, "alice", "bob") as t:
+        await t.start()
+        alice = t.players["alice"]
+        offered = await t.emu.autocomplete(alice, t.channel, "game new", game="skirmish", clock="")
+        assert [c["value"] for c in offered] == ["none", "relaxed", "standard", "fast"]
+        assert "3d+1d/7d" in offered[2]["name"]
+        typed = await t.emu.autocomplete(
+            alice, t.channel, "game new", game="skirmish", clock="2h+1h/4h"
+        )
+        assert typed[0]["value"] == "2h+1h/4h"
+        refused = await t.slash(
+            "alice", "game new", game="skirmish", opponent=t.players["bob"], clock="soon"
+        )
+        assert refused.ephemeral and "A clock is none, relaxed" in refused.text
+        assert await t.bot.manager.game_in_channel(str(t.channel.id)) is None

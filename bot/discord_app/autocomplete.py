@@ -14,7 +14,7 @@ from bot import errors
 from bot.discord_app import formatting
 from bot.discord_app.components import MAX_OPTIONS, play_value
 from bot.discord_app.interactions import manager_of, user_id
-from bot.tables import solo
+from bot.tables import clocks, solo
 
 Choices = list[app_commands.Choice[str]]
 
@@ -39,6 +39,21 @@ def _game(name: Any) -> rules.Game | None:
 async def game_names(interaction: discord.Interaction[Any], current: str) -> Choices:
     """The registered games, by title."""
     return choices([(g.title or name, name) for name, g in sorted(rules.GAMES.items())], current)
+
+
+async def clock_controls(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """The clock presets, each shown with its written form; what was typed, if it is
+    a written control (``3d+1d/7d``), is offered as it is first."""
+    pairs = [("none: no clock", "none")] + [
+        (f"{name}: {control.written()} (start + each turn / cap)", name)
+        for name, control in clocks.PRESETS.items()
+        if control is not None
+    ]
+    typed = (current or "").strip()
+    if typed and typed.lower() not in clocks.PRESETS:
+        pairs.insert(0, (typed, typed))
+        return [app_commands.Choice(name=formatting.clip(n, 100), value=v[:100]) for n, v in pairs]
+    return choices(pairs, current)
 
 
 async def sides(interaction: discord.Interaction[Any], current: str) -> Choices:

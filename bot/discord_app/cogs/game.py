@@ -83,7 +83,10 @@ class GameCog(
     # -- lobby ------------------------------------------------------------------
     @app_commands.command(name="new")
     @app_commands.autocomplete(
-        game=autocomplete.game_names, side=autocomplete.sides, options=autocomplete.game_options
+        game=autocomplete.game_names,
+        side=autocomplete.sides,
+        options=autocomplete.game_options,
+        clock=autocomplete.clock_controls,
     )
     async def new(
         self,
