@@ -48,37 +48,37 @@ def test_bad_clocks_are_refused_politely(bad: object) -> None:
 
 def test_runs_only_while_owed_and_the_increment_is_capped() -> None:
     rows = clocks.start_rows(FAST, ["north", "south"])
-    rows = clocks.advance(rows, FAST, before=(), after=("north",), now=0.0)
+    rows = clocks.advance(rows, FAST, clocks.Change((), ("north",), 0.0))
     north, south = rows
     # Runs, with its deadline; warned at 2 h left (a day is not more than 24 h).
     assert north == ClockRow("north", DAY, 0.0, DAY, DAY - 2 * HOUR)
     assert south == ClockRow("south", DAY)  # stopped
     # North thinks 2 hours then hands over: charged 2 h, gains 12 h, capped at 3 days.
-    rows = clocks.advance(rows, FAST, before=("north",), after=("south",), now=2 * HOUR)
+    rows = clocks.advance(rows, FAST, clocks.Change(("north",), ("south",), 2 * HOUR))
     assert rows[0] == ClockRow("north", DAY + 10 * HOUR)
     assert rows[1] == ClockRow("south", DAY, 2 * HOUR, 2 * HOUR + DAY, DAY)
     full = [ClockRow("north", 3 * DAY - HOUR, 0.0, 3 * DAY - HOUR), rows[1]]
-    capped = clocks.advance(full, FAST, before=("north",), after=("south",), now=0.0)
+    capped = clocks.advance(full, FAST, clocks.Change(("north",), ("south",), 0.0))
     assert capped[0].remaining_s == 3 * DAY
 
 
 def test_simultaneous_steps_run_both_and_undo_gives_nothing_back() -> None:
     rows = clocks.start_rows(FAST, ["north", "south"])
-    rows = clocks.advance(rows, FAST, before=(), after=("north", "south"), now=0.0)
+    rows = clocks.advance(rows, FAST, clocks.Change((), ("north", "south"), 0.0))
     assert all(r.deadline == DAY for r in rows)
-    later = clocks.advance(rows, FAST, before=("north", "south"), after=("south",), now=HOUR)
+    later = clocks.advance(rows, FAST, clocks.Change(("north", "south"), ("south",), HOUR))
     assert later[0].remaining_s == DAY - HOUR + 12 * HOUR and later[0].deadline is None
     assert later[1].left(HOUR) == DAY - HOUR and later[1].deadline == DAY
     # An undo that hands the decision back gives no increment, and the time spent stays spent.
-    undone = clocks.advance(rows, FAST, before=("north",), after=("south",), now=HOUR, undo=True)
+    undone = clocks.advance(rows, FAST, clocks.Change(("north",), ("south",), HOUR, undo=True))
     assert undone[0].remaining_s == DAY - HOUR
 
 
 def test_the_end_stops_every_clock_and_shift_forgives_downtime() -> None:
     rows = clocks.advance(
-        clocks.start_rows(FAST, ["north"]), FAST, before=(), after=("north",), now=0.0
+        clocks.start_rows(FAST, ["north"]), FAST, clocks.Change((), ("north",), 0.0)
     )
-    over = clocks.advance(rows, FAST, before=("north",), after=(), now=HOUR, over=True)
+    over = clocks.advance(rows, FAST, clocks.Change(("north",), (), HOUR, over=True))
     assert over == [ClockRow("north", DAY - HOUR)]
     shifted = clocks.shift(rows, 600.0)
     assert shifted[0].running_since == 600.0 and shifted[0].deadline == DAY + 600.0

@@ -11,7 +11,7 @@ one arriving after is refused (``check_in_time``) and changes nothing.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from bot import errors
 from bot.storage.store import ClockRow, GameRow, SeatRow, Session, Store
@@ -31,15 +31,12 @@ async def tick(
     db: Session,
     row: GameRow,
     seats: Sequence[SeatRow],
+    change: clocks.Change,
     *,
-    before: Iterable[str],
-    after: Iterable[str],
     start: bool = False,
-    undo: bool = False,
-    over: bool = False,
 ) -> list[ClockRow]:
-    """Move the game's clocks on for a change at ``db.now`` and save them; return them.
-    At the start, each person's seat gets a clock (Dispatch's seats have none)."""
+    """Move the game's clocks on for ``change`` and save them; return them. At the
+    start, each person's seat gets a clock (Dispatch's seats have none)."""
     control = await control_of(db, row.id)
     if control is None:
         return []
@@ -48,9 +45,7 @@ async def tick(
         rows = clocks.start_rows(control, people)
     else:
         rows = await db.clock_rows(row.id)
-    changed = clocks.advance(
-        rows, control, before=before, after=after, now=db.now, undo=undo, over=over
-    )
+    changed = clocks.advance(rows, control, change)
     await db.save_clocks(row.id, changed)
     return changed
 
@@ -132,6 +127,3 @@ def lines_for(
     a line shown to the table pings nobody."""
     names = {s.role: s.role for s in seats}
     return clocks.describe(rows, names, now, plain=plain)
-
-
-__all__ = ["check_in_time", "control_of", "expired", "lines_for", "stop_all", "tick"]

@@ -18,8 +18,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from bot import errors
 from bot.storage.store import ClockRow
 
-__all__ = ["ClockRow", "Control", "advance", "parse"]
-
 DAY = 86_400.0
 HOUR = 3_600.0
 _UNITS = {"d": DAY, "h": HOUR, "m": 60.0}
@@ -104,21 +102,25 @@ def start_rows(control: Control, roles: Iterable[str]) -> list[ClockRow]:
     return [ClockRow(role, control.initial_s) for role in roles]
 
 
-def advance(
-    rows: Sequence[ClockRow],
-    control: Control,
-    *,
-    before: Iterable[str],
-    after: Iterable[str],
-    now: float,
-    undo: bool = False,
-    over: bool = False,
-) -> list[ClockRow]:
+@dataclasses.dataclass(frozen=True)
+class Change:
+    """A change of a game at ``now``: who owed a decision before and after it; ``undo``:
+    it was an undo; ``over``: the game ended."""
+
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+    now: float
+    undo: bool = False
+    over: bool = False
+
+
+def advance(rows: Sequence[ClockRow], control: Control, change: Change) -> list[ClockRow]:
     """The clocks after a change at ``now``: whoever was active before is charged the time
     since their clock started; whoever hands over (active before, not after) gains the
     increment, up to the cap (never for an undo: it gives no time back); whoever is active
     after runs from ``now``. ``over``: the game ended, every clock stops."""
-    was, now_active = set(before), set(after)
+    was, now_active = set(change.before), set(change.after)
+    now, undo, over = change.now, change.undo, change.over
     changed = []
     for row in rows:
         left = row.left(now)

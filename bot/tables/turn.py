@@ -23,7 +23,7 @@ from bot.delivery.notices import private_log, public_log, result_line, role_name
 from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import AbandonResult, ActResult, PrivateMessage, TablePost, View
 from bot.storage.store import GameRow, SeatRow, Session, Store, dumps
-from bot.tables import clock_pass, ratings
+from bot.tables import clock_pass, clocks, ratings
 from bot.tables.bots import is_bot
 from bot.tables.loading import (
     describe,
@@ -414,16 +414,8 @@ async def commit_turn(
         mention = tuple(dict.fromkeys(s.user_id for s in seats))
 
     # The clocks move in the same transaction as the turn (issue 26 §1, ``clock_pass``).
-    ticked = await clock_pass.tick(
-        db,
-        row,
-        seats,
-        before=active_before,
-        after=active_now,
-        start=start,
-        undo=undo,
-        over=outcome is not None,
-    )
+    change = clocks.Change(tuple(active_before), active_now, now, undo, outcome is not None)
+    ticked = await clock_pass.tick(db, row, seats, change, start=start)
     if turn_passed:
         band = clock_pass.band(ticked, rules_game, now)  # the board's headline shows it
         post = notices.turn_post(
