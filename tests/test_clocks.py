@@ -346,3 +346,35 @@ def test_the_headline_band_draws_the_clocks(name: str) -> None:
     timed = render.board_png(name, {**view, "clock_band": "Clock: North 1d 0h"})
     assert plain != timed
     assert render.board_png(name, {**view, "clock_band": ""}) == plain
+
+
+async def test_a_server_default_clock_spares_practice_and_explicit_none(
+    manager: GameManager,
+) -> None:
+    assert await manager.default_clock("g") == "none"
+    assert await manager.default_clock("g", "2d+1d/4d") == "2d+1d/4d"
+    with pytest.raises(errors.BadInput):
+        await manager.default_clock("g", "soon")
+    assert await manager.default_clock("g") == "2d+1d/4d"  # the bad one changed nothing
+    with pytest.raises(errors.NotAllowed):
+        await manager.default_clock(None, "fast")
+    timed = await manager.create_game("g", "c1", "toy", "alice", opponent_id="bob")
+    practice = await manager.create_game("g", "c2", "toy", "alice", opponent_id="bob", seed=1)
+    untimed = await manager.create_game("g", "c3", "toy", "alice", opponent_id="bob", clock="none")
+    elsewhere = await manager.create_game("h", "c4", "toy", "alice", opponent_id="bob")
+    async with manager.store.read() as db:
+        assert await db.game_clock(timed.id) == (2 * DAY, DAY, 4 * DAY)
+        for info in (practice, untimed, elsewhere):
+            assert await db.game_clock(info.id) is None
+
+
+async def test_a_game_played_alone_takes_no_clock(manager: GameManager) -> None:
+    solo = {"playsheet": "paths_of_glory", "side": "central_powers"}
+    with pytest.raises(errors.BadInput) as caught:
+        await manager.create_game("g", "c1", "solo", "alice", options=solo, clock="fast")
+    assert "takes no clock" in str(caught.value)
+    assert await manager.game_in_channel("c1") is None
+    await manager.default_clock("g", "fast")
+    info = await manager.create_game("g", "c1", "solo", "alice", options=solo)
+    async with manager.store.read() as db:
+        assert await db.game_clock(info.id) is None

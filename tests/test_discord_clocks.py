@@ -70,3 +70,20 @@ async def test_the_clock_option_suggests_presets_and_refuses_nonsense(tmp_path):
         )
         assert refused.ephemeral and "A clock is none, relaxed" in refused.text
         assert await t.bot.manager.game_in_channel(str(t.channel.id)) is None
+
+
+async def test_a_server_default_clock_is_a_moderators_setting(tmp_path):
+    async with table(tmp_path, "alice", "bob") as t:
+        await t.start()
+        t.players["owner"] = t.emu.owner
+        refused = await t.slash("alice", "game settings", clock_default="fast")
+        assert "Manage Channels" in refused.text
+        nonsense = await t.slash("owner", "game settings", clock_default="soon")
+        assert "A clock is none, relaxed" in nonsense.text
+        shown = await t.slash("alice", "game settings")
+        assert "new games on this server is none" in shown.text
+        done = await t.slash("owner", "game settings", clock_default="standard")
+        assert "new games on this server is now 3d+1d/7d" in done.text
+        await t.slash("alice", "game new", game="skirmish", opponent=t.players["bob"])
+        info = await t.bot.manager.game_in_channel(str(t.channel.id))
+        assert any("runs out <t:" in line for line in await t.bot.manager.clock_lines(info.id))

@@ -932,6 +932,17 @@ class Session:
             (warn_at, game_id, role),
         )
 
+    async def default_clock(self, guild_id: str) -> str | None:
+        """A server's default clock for new games (None: never set)."""
+        r = await self._one("SELECT clock FROM clock_defaults WHERE guild_id = ?", (guild_id,))
+        return str(r[0]) if r else None
+
+    async def set_default_clock(self, guild_id: str, clock: str) -> None:
+        await self._run(
+            "INSERT OR REPLACE INTO clock_defaults (guild_id, clock) VALUES (?, ?)",
+            (guild_id, clock),
+        )
+
     async def beat(self) -> None:
         """The bot is running at ``now`` (the heartbeat)."""
         await self._run("INSERT OR REPLACE INTO heartbeat (id, beat_at) VALUES (1, ?)", (self.now,))

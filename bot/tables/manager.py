@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import rules
 from bot import errors
 from bot.delivery.courier import RETRY_BASE_S, RETRY_CAP_S, Courier, mark_damaged
 from bot.delivery.notices import public_log
@@ -44,8 +45,9 @@ from bot.delivery.port import (
 )
 from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queue_due_reminders
 from bot.storage.store import Store, dumps
-from bot.tables import clock_pass, history, lobby, ratings, timeouts, turn, validate
+from bot.tables import clock_pass, clocks, history, lobby, ratings, timeouts, turn, validate
 from bot.tables.bots import BotSeats, bot_user, is_bot
+from bot.tables.clocks import Control
 from bot.tables.game_locks import LockTable
 from bot.tables.loading import GameRef, find_row, game_info, info_in, safe_view
 from bot.tables.replay import (
@@ -163,6 +165,8 @@ class GameManager:
         hotseat = validate.flag(hotseat, "hotseat")
         fate = validate.flag(fate, "fate")
         control = validate.clock(clock)
+        if clock is None and seed is None and not hotseat:
+            control = await self._server_clock(guild_id, game_name)
         request = lobby.NewGame(
             guild_id,
             channel_id,
@@ -668,6 +672,32 @@ class GameManager:
         if ended:
             await self.deliver_due()
         return ended
+
+    async def _server_clock(self, guild_id: str | None, game_name: str) -> Control | None:
+        """The server's default clock for a new game (none for a game played alone)."""
+        game = rules.GAMES.get(game_name)
+        if guild_id is None or game is None or len(game.roles) == 1:
+            return None
+        async with self.store.read() as db:
+            stored = await db.default_clock(guild_id)
+        return clocks.parse(stored) if stored else None
+
+    async def default_clock(self, guild_id: str | None, clock: str | None = None) -> str:
+        """A server's default clock for new games, as written (``none`` when unset); sets
+        it when ``clock`` is given (the caller checked the asker may: a moderator).
+        Practice games (a chosen seed) and games played alone never get it."""
+        guild_id = validate.guild_id(guild_id)
+        if guild_id is None:
+            raise errors.NotAllowed("A default clock is a server setting: set it in a server.")
+        if clock is None:
+            async with self.store.read() as db:
+                stored = await db.default_clock(guild_id)
+            control = clocks.parse(stored) if stored else None
+        else:
+            control = validate.clock(clock)
+            async with self.store.write() as db:
+                await db.set_default_clock(guild_id, control.written() if control else "none")
+        return control.written() if control else "none"
 
     async def warn_clocks(self) -> int:
         """Warn the players with 24 h, then 2 h, left on their clock (``timeouts``)."""

@@ -367,11 +367,13 @@ class GameCog(
         await post_replay(interaction, game)
 
     @app_commands.command(name="settings")
+    @app_commands.autocomplete(clock_default=autocomplete.clock_controls)
     async def settings(
         self,
         interaction: discord.Interaction[Any],
         reminder_hours: app_commands.Range[float, 0.1, 720.0] | None = None,
         notify: Literal["dm", "channel", "both"] | None = None,
+        clock_default: str | None = None,
     ) -> None:
         """Channel settings (Manage Channels) and where your own turns are announced
 
@@ -381,10 +383,15 @@ class GameCog(
             Hours before a waiting player is reminded
         notify:
             Your turns: by direct message (default), a mention in the channel, or both
+        clock_default:
+            The server's clock for new games (Manage Channels): none, relaxed, standard, fast
         """
         manager = manager_of(interaction)
-        if reminder_hours is not None and not is_moderator(interaction):
+        changing = reminder_hours is not None or clock_default is not None
+        if changing and not is_moderator(interaction):
             raise errors.NotAllowed("Changing settings needs the Manage Channels permission.")
+        if clock_default is not None:
+            validate.clock(clock_default)  # refused before anything is changed
         current = await manager.settings(
             channel_ref(interaction),
             reminder_hours,
@@ -398,10 +405,19 @@ class GameCog(
             "both": "by direct message and with a mention in the channel",
         }[mine]
         told = "are now" if notify is not None else "are"
+        clock_line = ""
+        if interaction.guild_id:
+            clock = await manager.default_clock(str(interaction.guild_id), clock_default)
+            clock_verb = "is now" if clock_default is not None else "is"
+            clock_line = (
+                f"\nThe clock of new games on this server {clock_verb} {clock} "
+                "(practice games with a seed and solo games: none)."
+            )
         await reply(
             interaction,
             f"Reminders in this channel {verb} sent after {current.reminder_hours:g} hours.\n"
-            f"Your turns {told} announced {where} (while your DMs are closed: in the channel).",
+            f"Your turns {told} announced {where} (while your DMs are closed: in the channel)."
+            + clock_line,
         )
 
 

@@ -31,3 +31,10 @@ CREATE TABLE heartbeat (
     id      INTEGER PRIMARY KEY CHECK (id = 1),
     beat_at REAL    NOT NULL
 );
+
+-- A server's default time control for new games (``/game settings clock_default:``):
+-- a preset name or a written control; practice and solo games have none whatever it is.
+CREATE TABLE clock_defaults (
+    guild_id TEXT PRIMARY KEY,
+    clock    TEXT NOT NULL
+);
