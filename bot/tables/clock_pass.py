@@ -78,18 +78,17 @@ async def stop_all(db: Session, game_id: int, *, loser: str | None = None) -> No
     await db.save_clocks(game_id, stopped)
 
 
-#: A gap in the heartbeat shorter than this is the background loop's own rhythm, not
-#: downtime.
-DOWNTIME_GRACE_S = 60.0
+#: How often the background loop writes the heartbeat: a restart forgives the players up
+#: to this much more than the downtime, never less.
+BEAT_EVERY_S = 20.0
 
 
-async def forgive_downtime(store: Store, grace_s: float = DOWNTIME_GRACE_S) -> float:
+async def forgive_downtime(store: Store) -> float:
     """Start-up: move running clocks on by the time since the last heartbeat (the bot
     was down: nobody could play), then beat. Returns the seconds forgiven."""
     async with store.transaction() as db:
         last = await db.last_beat()
-        gap = db.now - last if last is not None else 0.0
-        forgiven = gap if gap > grace_s else 0.0
+        forgiven = max(0.0, db.now - last) if last is not None else 0.0
         if forgiven:
             await db.shift_running_clocks(forgiven)
             log.info("clocks moved on by %.0f s of downtime", forgiven)
