@@ -136,8 +136,12 @@ async def test_a_turn_moves_the_clocks_in_its_transaction(
         rows = {r.role: r for r in await db.clock_rows(game)}
     assert rows["north"].deadline == start + DAY and rows["south"].deadline is None
     clock.advance(3 * HOUR)  # type: ignore[attr-defined]
-    await manager.act(game, "alice", "add", 1)
+    added = await manager.act(game, "alice", "add", 1)
+    # The prompt edited in place after the click shows the clocks, as every look does.
+    assert "runs out <t:" in " ".join(added.view["clocks"])
     await manager.act(game, "alice", "done")
+    assert "runs out <t:" in " ".join((await manager.view_for(game, "bob")).view["clocks"])
+    assert "clocks" not in (await manager.view_for(game, None)).view  # observers: /game status
     async with manager.store.read() as db:
         rows = {r.role: r for r in await db.clock_rows(game)}
     assert rows["north"].remaining_s == DAY - 3 * HOUR + 12 * HOUR

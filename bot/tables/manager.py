@@ -447,6 +447,7 @@ class GameManager:
         async with self.store.read() as db:
             row = await find_row(db, game, live=False)
             seats = await db.seats(row.id)
+            timed = await db.clock_rows(row.id) if row.status == "active" else []
         if row.status in ("lobby", "cancelled"):
             raise errors.GameNotActive(row.status)
         mine = [s.role for s in seats if s.user_id == user_id]
@@ -460,6 +461,8 @@ class GameManager:
         except errors.CorruptGame as exc:
             await mark_damaged(self.store, row.id, exc.detail)
             raise
+        if timed and role is not None:  # a player's prompt shows the clocks (issue 26 §1)
+            view = {**view, "clocks": clock_pass.lines_for(timed, seats, self.clock())}
         return PlayerView(game_info(row, seats), role, row.version, view)
 
     async def log(self, game: GameRef, count: int = 20) -> list[str]:

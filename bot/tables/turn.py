@@ -493,7 +493,10 @@ async def commit_turn(
                 row.id, "reminder", role, user_of.get(role), now + hours * 3600, hours * 3600
             )
 
-    await _queue_turn_dms(db, row, pending_dms, clock_pass.lines_for(ticked, seats, now))
+    clock_lines = clock_pass.lines_for(ticked, seats, now)
+    await _queue_turn_dms(db, row, pending_dms, clock_lines)
+    if clock_lines and progress.acting_view is not None:  # the acting player's new prompt
+        progress.acting_view = {**progress.acting_view, "clocks": clock_lines}
     turn_started = now if set(active_now) != set(active_before) else row.turn_started_at
     progress.turn_started_at = turn_started
     await db.save_play(
