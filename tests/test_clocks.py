@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot import errors
+from bot.storage.migrate import MIGRATIONS_DIR
 from bot.storage.store import CLOCK_QUERIES, ClockRow, Store
 from bot.tables import clock_pass, clocks, validate
 from bot.tables.clocks import DAY, HOUR, Control
@@ -108,7 +109,7 @@ async def test_expired_clocks_are_read_through_the_deadline_index(db_path: Path)
 
 
 def test_the_migration_is_found_by_name() -> None:
-    found = list(Path("bot/storage/migrations").glob("*_clocks.sql"))
+    found = list(MIGRATIONS_DIR.glob("*_clocks.sql"))
     assert len(found) == 1
     db = sqlite3.connect(":memory:")
     db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY)")
