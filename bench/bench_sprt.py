@@ -25,7 +25,8 @@ the second, so any prefix of the sequence is balanced to within one game. A win 
 of a score of 1/2 under a Bernoulli model in which the draw is an even mix of the two).
 The score's 95% interval is Wilson's, on the score as a proportion of the games.
 
-``--jobs N`` plays N games at a time in worker processes. The decision is taken on the
+``--jobs N`` plays N games at a time, each in a process of its own (forked, so a game
+cut short by a stop holds nothing another needs). The decision is taken on the
 results in game order, whatever order the games finish in: a game that finishes early
 waits until every game before it is in. So the decision, and the game it stops at, do
 not depend on N or on the machine's load. Games beyond the one the test stopped at that
@@ -50,12 +51,15 @@ import argparse
 import json
 import math
 import multiprocessing
-import queue
 import sys
 import time
+import traceback
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from functools import partial
+from multiprocessing import connection
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -283,6 +287,43 @@ class Outcome:
     cpu_seconds: float  # of every game in the results file counted or not
 
 
+class GameFailed(RuntimeError):
+    """A game raised an exception, or its process died."""
+
+
+def play_in_child(play_one: Callable[[int], dict[str, Any]], index: int, out: Connection) -> None:
+    try:
+        out.send(("ok", play_one(index)))
+    except BaseException:
+        out.send(("error", traceback.format_exc()))
+    finally:
+        out.close()
+
+
+def start_game(
+    play_one: Callable[[int], dict[str, Any]], index: int
+) -> dict[Connection, tuple[int, BaseProcess]]:
+    """Game ``index`` in a forked process of its own (so one that is killed holds no lock
+    another needs, as a pool's workers can); the end of a pipe its result comes on."""
+    context = multiprocessing.get_context("fork")
+    reader, writer = context.Pipe(duplex=False)
+    process = context.Process(target=play_in_child, args=(play_one, index, writer), daemon=True)
+    process.start()
+    writer.close()
+    return {reader: (index, process)}
+
+
+def end_game(ready: Connection, process: BaseProcess) -> tuple[str, Any]:
+    try:
+        kind, value = ready.recv()
+    except EOFError:
+        process.join()
+        kind, value = "error", f"its process died (exit code {process.exitcode})"
+    ready.close()
+    process.join()
+    return kind, value
+
+
 def run_sprt(
     settings: Settings,
     play_one: Callable[[int], dict[str, Any]],
@@ -342,52 +383,52 @@ def run_sprt(
                 index += 1
 
         pending = missing()
-        use_pool = jobs > 1 if processes is None else processes
-        pool = multiprocessing.Pool(jobs) if use_pool else None
-        finished: queue.Queue[tuple[str, Any]] = queue.Queue()
-        in_flight = 0
+        use_processes = jobs > 1 if processes is None else processes
+        running: dict[Connection, tuple[int, BaseProcess]] = {}
         try:
             while stopped_by is None:
                 if deadline is not None and clock() >= deadline:
                     stopped_by = "max-minutes"
                     break
-                while in_flight < jobs:
+                arrived: list[tuple[int, str, Any]] = []
+                if not use_processes:
                     index = next(pending, None)
                     if index is None:
-                        break
-                    if pool is None:
-                        finished.put(("ok", play_one(index)))
-                    else:
-                        pool.apply_async(
-                            play_one,
-                            (index,),
-                            callback=lambda r: finished.put(("ok", r)),
-                            error_callback=lambda e: finished.put(("error", e)),
-                        )
-                    in_flight += 1
-                if in_flight == 0:
-                    # Every game up to the limit is in, yet the test neither decided nor
-                    # reached it: cannot happen, since the limit then stops it.
-                    raise AssertionError("no game left to play")
-                wait = None if deadline is None else max(0.0, deadline - clock())
-                try:
-                    kind, value = finished.get(timeout=wait)
-                except queue.Empty:
-                    continue
-                in_flight -= 1
-                if kind == "error":
-                    raise value
-                played += 1
-                cpu += value["cpu_seconds"]
-                done[value["index"]] = value
-                fresh.add(value["index"])
-                if results is not None:
-                    append_result(results, value)
-                stopped_by = count_ready()
+                        raise AssertionError("no game left to play")
+                    arrived.append((index, "ok", play_one(index)))
+                else:
+                    while len(running) < jobs:
+                        index = next(pending, None)
+                        if index is None:
+                            break
+                        running.update(start_game(play_one, index))
+                    if not running:
+                        # Every game up to the limit is in, yet the test neither decided
+                        # nor reached it: cannot happen, since the limit then stops it.
+                        raise AssertionError("no game left to play")
+                    wait = None if deadline is None else max(0.0, deadline - clock())
+                    for ready in connection.wait(list(running), timeout=wait):
+                        assert isinstance(ready, Connection)
+                        index, process = running.pop(ready)
+                        arrived.append((index, *end_game(ready, process)))
+                for index, kind, value in arrived:
+                    if kind == "error":
+                        raise GameFailed(f"game {index} failed: {value}")
+                    played += 1
+                    cpu += value["cpu_seconds"]
+                    done[value["index"]] = value
+                    fresh.add(value["index"])
+                    if results is not None:
+                        append_result(results, value)
+                if arrived:
+                    stopped_by = count_ready()
         finally:
-            if pool is not None:
-                pool.terminate()
-                pool.join()
+            # Games still running when the test stops (decided, out of time, or failed)
+            # are abandoned; each runs in a process of its own, so nothing is shared.
+            for ready, (_, process) in running.items():
+                process.kill()
+                process.join()
+                ready.close()
     uncounted = sum(1 for index in done if index >= tally.games)
     return Outcome(tally, stopped_by, played, uncounted, cpu)
 

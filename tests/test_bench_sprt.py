@@ -18,6 +18,7 @@ from bench.bench_sprt import (
     H0_ACCEPTED,
     H1_ACCEPTED,
     UNDECIDED,
+    GameFailed,
     Settings,
     SettingsMismatch,
     llr,
@@ -230,6 +231,34 @@ def test_parallel_workers_give_the_decision_of_one_process(tmp_path: Path) -> No
     run_sprt(SETTINGS, win_elsewhere, results=path, jobs=2)
     pids = {json.loads(line)["pid"] for line in path.read_text().splitlines()[1:]}
     assert pids and os.getpid() not in pids
+
+
+def fails_at_five(index: int) -> dict[str, Any]:
+    if index == 5:
+        raise RuntimeError("engine error in game 5")
+    return result(SETTINGS, index, 1.0)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_game_that_fails_stops_the_test_and_keeps_the_others(tmp_path: Path, jobs: int) -> None:
+    path = tmp_path / "results.jsonl"
+    with pytest.raises(RuntimeError, match="engine error in game 5"):
+        run_sprt(SETTINGS, fails_at_five, results=path, jobs=jobs)
+    indices = {json.loads(line)["index"] for line in path.read_text().splitlines()[1:]}
+    # Every game that finished before game 5 failed is kept; with two games at a time,
+    # one of games 0-4 may still have been running (and is played again by a rerun).
+    assert len(indices & {0, 1, 2, 3, 4}) >= 6 - jobs and 5 not in indices
+
+
+def dies_at_five(index: int) -> dict[str, Any]:
+    if index == 5:
+        os._exit(3)
+    return result(SETTINGS, index, 1.0)
+
+
+def test_a_game_whose_process_dies_stops_the_test() -> None:
+    with pytest.raises(GameFailed, match=r"game 5 failed: its process died \(exit code 3\)"):
+        run_sprt(SETTINGS, dies_at_five, jobs=2)
 
 
 def test_a_file_for_other_settings_is_refused(tmp_path: Path) -> None:
