@@ -299,6 +299,7 @@ RATING_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
         " GROUP BY role",
         (1,),
     ),
+    "hints_used": ("SELECT COALESCE(SUM(count), 0) AS n FROM hints WHERE game_id = ?", (1,)),
 }
 HOT_QUERIES.update(RATING_QUERIES)
 
@@ -832,6 +833,20 @@ class Session:
         """How many actions each role took (undos not counted)."""
         rows = await self._all(_sql("decisions_by_role"), (game_id,))
         return {str(r["role"]): int(r["n"]) for r in rows}
+
+    # hints (issue 27, section 4; migration 0016) -----------------------------------
+    async def add_hint(self, game_id: int, role: str) -> None:
+        """Count one ``/game hint`` by ``role``: the game is assisted from now on."""
+        await self._run(
+            "INSERT INTO hints (game_id, role, count) VALUES (?, ?, 1)"
+            " ON CONFLICT (game_id, role) DO UPDATE SET count = count + 1",
+            (game_id, role),
+        )
+
+    async def hints_used(self, game_id: int) -> int:
+        """How many hints were asked in the game, by every seat together."""
+        r = await self._one(_sql("hints_used"), (game_id,))
+        return int(r["n"]) if r is not None else 0
 
 
 class Store:

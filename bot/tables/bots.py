@@ -49,7 +49,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import rules
 from bot import errors
@@ -60,6 +60,8 @@ if TYPE_CHECKING:
     from bot.tables.manager import GameManager
 
 log = logging.getLogger("dispatch.bots")
+
+_T = TypeVar("_T")
 
 #: The user id of a bot seat at each level.
 BOT_USERS: dict[str, str] = {level: f"Dispatch ({level})" for level in LEVELS}
@@ -366,6 +368,11 @@ class BotSeats:
             cap_seconds=self.cap_seconds,
             clock=self.clock,
         )
+        return await self.off_loop(game_id, call)
+
+    async def off_loop(self, game_id: int, call: Callable[[], _T]) -> _T:
+        """Run ``call`` (picklable: a module-level function and its arguments) in the
+        game's worker, off the event loop: bot decisions, and hints (``hints.py``)."""
         if self.workers == "thread":
             return await asyncio.to_thread(call)
         loop = asyncio.get_running_loop()
