@@ -53,6 +53,9 @@ from typing import TYPE_CHECKING, TypeVar
 
 import rules
 from bot import errors
+from bot.delivery.notices import public_log
+from bot.delivery.port import ActResult
+from bot.storage.store import BotEstimateRow
 from rules.ai import LEVELS, Player, SearchPlayer, make_player, safety_seconds
 from rules.core import Arg, View
 
@@ -70,6 +73,8 @@ DEFAULT_LEVEL = "normal"
 #: again, twice as long after each further failure in a row, up to the cap.
 RETRY_BASE_S = 10.0
 RETRY_CAP_S = 900.0
+#: The most characters of a move's public text kept beside its estimate.
+MOVE_TEXT_MAX = 300
 
 
 def bot_user(level: str | None = None) -> str:
@@ -119,6 +124,11 @@ class Decision:
     cut: bool = False
     #: The safety cap, in CPU seconds.
     cap_seconds: float = 0.0
+    #: The search's estimate of the bot's chance after this move (the chosen action's
+    #: mean result in the tree); None at the easy level. Hidden until the game is over
+    #: (it would hint at the bot's cards): kept in ``bot_estimates``, read by
+    #: ``bot.tables.estimates`` for a finished game only.
+    estimate: float | None = None
 
     @property
     def action(self) -> tuple[str, Arg]:
@@ -161,7 +171,7 @@ def decide(
     searches = player.searches
     verb, arg = player.choose(view, should_stop=lambda: tick() >= end)
     searched = player.last.iterations if player.searches > searches and player.last else None
-    return Decision(verb, arg, searched, player.iterations, player.cut, cap)
+    return Decision(verb, arg, searched, player.iterations, player.cut, cap, player.estimate)
 
 
 # -- the worker processes ----------------------------------------------------------------
@@ -342,7 +352,9 @@ class BotSeats:
                 decision.budget,
             )
         try:
-            await self.manager.act(game_id, seat.user_id, verb, arg, pv.version, role=seat.role)
+            done = await self.manager.act(
+                game_id, seat.user_id, verb, arg, pv.version, role=seat.role
+            )
         except (errors.StalePrompt, errors.NotYourTurn):
             return True  # the game moved on meanwhile: look again at what is owed now
         except errors.GameNotActive:
@@ -350,9 +362,22 @@ class BotSeats:
         # The verb only: the argument may be a hidden choice (a face-down card, the
         # order of a Final Crisis), and whoever reads the server log may be a player.
         log.info("game=%d bot %s (%s) made a move: %s", game_id, seat.role, level, verb)
+        if decision.estimate is not None:
+            await self._keep_estimate(game_id, seat.role, pv.view, done, decision.estimate)
         if self.on_move is not None:
             self.on_move(game_id, seat.role, verb, arg)
         return True
+
+    async def _keep_estimate(
+        self, game_id: int, role: str, before: View, done: ActResult, estimate: float
+    ) -> None:
+        """Store the bot's estimate with the public words for its move (the log lines it
+        added, which everyone has seen); shown only once the game is over."""
+        seen = len(public_log(before))
+        move = " ".join(public_log(done.view)[seen:])
+        row = BotEstimateRow(game_id, done.version, role, estimate, str(move)[:MOVE_TEXT_MAX])
+        async with self.manager.store.write() as db:
+            await db.add_bot_estimate(row)
 
     async def _decide(
         self, game_name: str, game_id: int, role: str, level: str, view: View

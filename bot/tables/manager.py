@@ -45,7 +45,7 @@ from bot.delivery.port import (
 )
 from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queue_due_reminders
 from bot.storage.store import Store, dumps
-from bot.tables import hints, history, lobby, ratings, turn, validate
+from bot.tables import estimates, hints, history, lobby, ratings, turn, validate
 from bot.tables.bots import BotSeats, bot_user, is_bot
 from bot.tables.game_locks import LockTable
 from bot.tables.loading import GameRef, find_row, game_info, info_in, safe_view
@@ -473,11 +473,19 @@ class GameManager:
         return found
 
     async def log(self, game: GameRef, count: int = 20) -> list[str]:
-        """The last ``count`` public log lines."""
+        """The last ``count`` public log lines; for a finished game against Dispatch, then
+        where the game turned by Dispatch's own estimates (``estimates``: never before the
+        end)."""
         count = validate.count(count)
         pv = await self.view_for(game, None)
         lines = public_log(pv.view)
-        return lines[-count:] if count > 0 else []
+        shown = lines[-count:] if count > 0 else []
+        if pv.game.status not in estimates.OVER:
+            return shown
+        async with self.store.read() as db:
+            rows = await db.bot_estimates(pv.game.id)
+        names = {s.role: s.user_id for s in pv.game.seats}
+        return shown + estimates.turning_lines(rows, names)
 
     async def games_for_user(self, user_id: str) -> list[UserGame]:
         """The user's games being set up or played, with whose turn it is and since when."""
