@@ -68,11 +68,22 @@ async def test_the_estimates_are_secret_until_the_end_then_the_log_shows_where_i
     async with manager.store.read() as db:
         kept = await db.bot_estimates(info.id)
     assert len(kept) >= 4 and {r.role for r in kept} == {"unionist"}
-    # Not one post or DM, to the end post included, says what Dispatch expected.
-    for delivery in front_end.deliveries:
+    # Not one post or DM before the end says what Dispatch expected; the end post does,
+    # in one short line.
+    end = next(i for i, d in enumerate(front_end.deliveries) if d.post and d.post.kind == "end")
+    for delivery in front_end.deliveries[:end]:
         assert "estimate" not in repr(delivery), delivery
+        assert not (delivery.post and delivery.post.turned)
+    turned = end_post(front_end).turned
+    assert (
+        turned.startswith(f"{NORMAL}'s estimate of its chances went from ")
+        and "/game log" in turned
+    )
     lines = await manager.log(info.id, 200)
     at = lines.index("Where the game turned, by Dispatch's own estimate of its chances:")
-    turned = lines[at + 1 :]
-    assert len(turned) == estimates.TURNING_POINTS
-    assert all(f"{NORMAL}'s estimate" in line for line in turned)
+    points = lines[at + 1 :]
+    assert len(points) == estimates.TURNING_POINTS
+    assert all(f"{NORMAL}'s estimate" in line for line in points)
+    # The end post's line is the largest of them.
+    [(before, after)] = estimates.turning_points(kept, top=1)
+    assert f"between moves {before.version} and {after.version}:" in turned

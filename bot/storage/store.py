@@ -868,6 +868,17 @@ class Session:
             (row.game_id, row.version, row.role, row.estimate, row.move),
         )
 
+    async def drop_bot_estimate(self, game_id: int, version: int) -> None:
+        await self._run(
+            "DELETE FROM bot_estimates WHERE game_id = ? AND version = ?", (game_id, version)
+        )
+
+    async def name_bot_move(self, game_id: int, version: int, move: str) -> None:
+        await self._run(
+            "UPDATE bot_estimates SET move = ? WHERE game_id = ? AND version = ?",
+            (move, game_id, version),
+        )
+
     async def bot_estimates(self, game_id: int) -> list[BotEstimateRow]:
         """Dispatch's estimates in a game, in the order of its moves."""
         rows = await self._all(_sql("bot_estimates"), (game_id,))

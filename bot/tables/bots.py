@@ -351,33 +351,51 @@ class BotSeats:
                 decision.iterations,
                 decision.budget,
             )
+        # Kept before the move, so that the end post of a game this move ends counts it;
+        # taken back if the move is refused.
+        kept = await self._keep_estimate(game_id, seat.role, pv.version, decision.estimate)
         try:
             done = await self.manager.act(
                 game_id, seat.user_id, verb, arg, pv.version, role=seat.role
             )
-        except (errors.StalePrompt, errors.NotYourTurn):
-            return True  # the game moved on meanwhile: look again at what is owed now
-        except errors.GameNotActive:
-            return False  # it ended while the bot thought (a resignation, an abandon)
+        except (errors.StalePrompt, errors.NotYourTurn, errors.GameNotActive) as refused:
+            await self._drop_estimate(kept)
+            # Stale: the game moved on meanwhile, look again at what is owed now; not
+            # active: it ended while the bot thought (a resignation, an abandon).
+            return not isinstance(refused, errors.GameNotActive)
         # The verb only: the argument may be a hidden choice (a face-down card, the
         # order of a Final Crisis), and whoever reads the server log may be a player.
         log.info("game=%d bot %s (%s) made a move: %s", game_id, seat.role, level, verb)
-        if decision.estimate is not None:
-            await self._keep_estimate(game_id, seat.role, pv.view, done, decision.estimate)
+        if kept is not None:
+            await self._name_move(kept, pv.view, done)
         if self.on_move is not None:
             self.on_move(game_id, seat.role, verb, arg)
         return True
 
     async def _keep_estimate(
-        self, game_id: int, role: str, before: View, done: ActResult, estimate: float
-    ) -> None:
-        """Store the bot's estimate with the public words for its move (the log lines it
-        added, which everyone has seen); shown only once the game is over."""
-        seen = len(public_log(before))
-        move = " ".join(public_log(done.view)[seen:])
-        row = BotEstimateRow(game_id, done.version, role, estimate, str(move)[:MOVE_TEXT_MAX])
+        self, game_id: int, role: str, version: int, estimate: float | None
+    ) -> BotEstimateRow | None:
+        """Store the bot's estimate for its move at ``version`` (a search level's only);
+        secret until the game is over (``bot.tables.estimates``)."""
+        if estimate is None:
+            return None
+        row = BotEstimateRow(game_id, version, role, estimate, "")
         async with self.manager.store.write() as db:
             await db.add_bot_estimate(row)
+        return row
+
+    async def _drop_estimate(self, row: BotEstimateRow | None) -> None:
+        if row is not None:
+            async with self.manager.store.write() as db:
+                await db.drop_bot_estimate(row.game_id, row.version)
+
+    async def _name_move(self, row: BotEstimateRow, before: View, done: ActResult) -> None:
+        """Keep the public words of the move beside its estimate: the log lines it added,
+        which everyone has seen."""
+        move = " ".join(public_log(done.view)[len(public_log(before)) :])[:MOVE_TEXT_MAX]
+        if move:
+            async with self.manager.store.write() as db:
+                await db.name_bot_move(row.game_id, row.version, move)
 
     async def _decide(
         self, game_name: str, game_id: int, role: str, level: str, view: View

@@ -11,10 +11,12 @@ where the game turned.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Sequence
 
-from bot.storage.store import BotEstimateRow
+from bot.delivery.port import TablePost
+from bot.storage.store import BotEstimateRow, SeatRow, Session
 
 #: How many turning points the log shows.
 TURNING_POINTS = 3
@@ -59,3 +61,28 @@ def turning_lines(rows: Sequence[BotEstimateRow], names: dict[str, str]) -> list
     lines = ["Where the game turned, by Dispatch's own estimate of its chances:"]
     lines += [turning_line(a, b, names.get(a.role, a.role)) for a, b in points]
     return lines
+
+
+def end_line(rows: Sequence[BotEstimateRow], names: dict[str, str]) -> str:
+    """The end post's short line: the largest turning point, without the move's words."""
+    points = turning_points(rows, top=1)
+    if not points:
+        return ""
+    before, after = points[0]
+    was, now = round(100 * before.estimate), round(100 * after.estimate)
+    name = names.get(before.role, before.role)
+    return (
+        f"{name}'s estimate of its chances went from {was}% to {now}% between moves "
+        f"{before.version} and {after.version}: where the game turned is in /game log."
+    )
+
+
+async def with_turning_point(
+    db: Session, game_id: int, seats: Sequence[SeatRow], post: TablePost
+) -> TablePost:
+    """The end post with its short line on where the game turned; other posts (before
+    the end, when the estimates stay secret) as they are."""
+    if post.kind != "end":
+        return post
+    line = end_line(await db.bot_estimates(game_id), {s.role: s.user_id for s in seats})
+    return dataclasses.replace(post, turned=line) if line else post
