@@ -111,3 +111,38 @@ async def test_a_hint_in_a_rated_game_between_people_is_refused(tmp_path):
                 assert await db.hints_used(info.id) == 0
             assert "practice" not in t.public_text()
     assert errors.discord_errors() == []
+
+
+async def test_where_the_game_turned_is_shown_only_at_the_end(tmp_path):
+    """A game against Dispatch (normal): no post or DM before the end carries its
+    estimates; the end post has one line on where the game turned, ``/game log`` three."""
+    from tests.test_ratings import play_greedy
+
+    with catch_errors() as errors:
+        async with table(tmp_path, "alice") as t:
+            await t.start()
+            t.bot.manager.bots.iterations = 12
+            result = await t.slash(
+                "alice",
+                "game new",
+                game="fort_sumter",
+                opponent=t.emu.bot_user,
+                side="secessionist",
+                level="normal",
+            )
+            assert "the game is on" in result.text, result.text
+            info = await t.bot.manager.game_in_channel(str(t.channel.id))
+            early = await t.slash("alice", "game log", count=200)
+            assert "estimate" not in early.text
+            await play_greedy(t.bot.manager, info.id, str(t.players["alice"].id))
+            await t.bot.manager.deliver_pending()
+            posts = t.emu.channel_messages(t.channel.id)
+            [end] = [m for m in posts if "Game over" in m.content]
+            assert "Where it turned" in end.text() and "/game log" in end.text()
+            before = [m for m in posts if m.id < end.id]
+            dms = t.emu.dms(t.players["alice"].id)
+            assert not any("estimate" in m.text() for m in before + dms)
+            log = await t.slash("alice", "game log", count=200)
+            assert log.ephemeral and "Where the game turned" in log.text, log.text
+            assert log.text.count("Dispatch (normal)'s estimate") == 3
+    assert errors.discord_errors() == []
