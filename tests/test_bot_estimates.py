@@ -8,6 +8,7 @@ import pytest
 from conftest import RecordingFrontEnd
 from test_ratings import end_post, play_greedy
 
+from bot import errors
 from bot.storage.store import BotEstimateRow
 from bot.tables import estimates
 from bot.tables.bots import BotSeats, bot_user, decide
@@ -87,3 +88,26 @@ async def test_the_estimates_are_secret_until_the_end_then_the_log_shows_where_i
     # The end post's line is the largest of them.
     [(before, after)] = estimates.turning_points(kept, top=1)
     assert f"between moves {before.version} and {after.version}:" in turned
+
+
+@pytest.mark.usefixtures("toy_game")
+async def test_the_estimate_of_a_refused_move_is_taken_back(manager: GameManager) -> None:
+    manager.bots = BotSeats(manager, workers="thread", iterations=12)
+    manager.bots.nudge = lambda game_id: None  # type: ignore[method-assign]
+    info = await manager.create_game(
+        "g1", "c1", "fort_sumter", "alice", seat="secessionist", opponent_id=NORMAL
+    )
+    act = manager.act
+
+    async def stale(*args: object, **kwargs: object) -> object:
+        raise errors.StalePrompt(0, "")
+
+    manager.act = stale  # type: ignore[method-assign]
+    assert await manager.bots.play_one(info.id) is True
+    async with manager.store.read() as db:
+        assert await db.bot_estimates(info.id) == []
+    manager.act = act  # type: ignore[method-assign]
+    assert await manager.bots.play_one(info.id) is True
+    async with manager.store.read() as db:
+        [kept] = await db.bot_estimates(info.id)
+    assert kept.role == "unionist" and kept.version == info.version and kept.move
