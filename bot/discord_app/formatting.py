@@ -144,6 +144,8 @@ def table_embed(game: GameInfo, post: TablePost, *, with_image: bool) -> discord
         embed.add_field(name="Result", value=clip(result_text(game, post.outcome), FIELD_MAX))
     if post.kind == "end" and post.ratings:
         embed.add_field(name="Ratings", value=clip(ratings_text(game, post), FIELD_MAX))
+    if post.kind == "end" and post.turned:
+        embed.add_field(name="Where it turned", value=clip(escape(post.turned), FIELD_MAX))
     if with_image:
         embed.set_image(url="attachment://board.png")
     embed.set_footer(text=f"Game #{game.id} · move {post.version}")

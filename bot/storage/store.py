@@ -299,8 +299,22 @@ RATING_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
         " GROUP BY role",
         (1,),
     ),
+    "hints_used": ("SELECT COALESCE(SUM(count), 0) AS n FROM hints WHERE game_id = ?", (1,)),
+    "bot_estimates": ("SELECT * FROM bot_estimates WHERE game_id = ? ORDER BY version", (1,)),
 }
 HOT_QUERIES.update(RATING_QUERIES)
+
+
+@dataclass(frozen=True)
+class BotEstimateRow:
+    """Dispatch's estimate of its chance after one of its moves (migration 0016)."""
+
+    game_id: int
+    version: int
+    role: str
+    estimate: float
+    #: The public log text of the move.
+    move: str
 
 
 @dataclass(frozen=True)
@@ -832,6 +846,46 @@ class Session:
         """How many actions each role took (undos not counted)."""
         rows = await self._all(_sql("decisions_by_role"), (game_id,))
         return {str(r["role"]): int(r["n"]) for r in rows}
+
+    # hints (issue 27, section 4; migration 0016) -----------------------------------
+    async def add_hint(self, game_id: int, role: str) -> None:
+        """Count one ``/game hint`` by ``role``: the game is assisted from now on."""
+        await self._run(
+            "INSERT INTO hints (game_id, role, count) VALUES (?, ?, 1)"
+            " ON CONFLICT (game_id, role) DO UPDATE SET count = count + 1",
+            (game_id, role),
+        )
+
+    async def hints_used(self, game_id: int) -> int:
+        """How many hints were asked in the game, by every seat together."""
+        r = await self._one(_sql("hints_used"), (game_id,))
+        return int(r["n"]) if r is not None else 0
+
+    async def add_bot_estimate(self, row: BotEstimateRow) -> None:
+        await self._run(
+            "INSERT OR REPLACE INTO bot_estimates (game_id, version, role, estimate, move)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (row.game_id, row.version, row.role, row.estimate, row.move),
+        )
+
+    async def drop_bot_estimate(self, game_id: int, version: int) -> None:
+        await self._run(
+            "DELETE FROM bot_estimates WHERE game_id = ? AND version = ?", (game_id, version)
+        )
+
+    async def name_bot_move(self, game_id: int, version: int, move: str) -> None:
+        await self._run(
+            "UPDATE bot_estimates SET move = ? WHERE game_id = ? AND version = ?",
+            (move, game_id, version),
+        )
+
+    async def bot_estimates(self, game_id: int) -> list[BotEstimateRow]:
+        """Dispatch's estimates in a game, in the order of its moves."""
+        rows = await self._all(_sql("bot_estimates"), (game_id,))
+        return [
+            BotEstimateRow(r["game_id"], r["version"], r["role"], r["estimate"], r["move"])
+            for r in rows
+        ]
 
 
 class Store:

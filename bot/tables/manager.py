@@ -20,6 +20,7 @@ and in ``bot.delivery``: ``notices`` (what players are told), ``outbox`` (how it
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import secrets
@@ -44,7 +45,7 @@ from bot.delivery.port import (
 )
 from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queue_due_reminders
 from bot.storage.store import Store, dumps
-from bot.tables import history, lobby, ratings, turn, validate
+from bot.tables import estimates, hints, history, lobby, ratings, turn, validate
 from bot.tables.bots import BotSeats, bot_user, is_bot
 from bot.tables.game_locks import LockTable
 from bot.tables.loading import GameRef, find_row, game_info, info_in, safe_view
@@ -440,12 +441,51 @@ class GameManager:
             raise
         return PlayerView(game_info(row, seats), role, row.version, view)
 
+    async def hint(self, game: GameRef, user_id: str) -> hints.Hint:
+        """The search's top choices for ``user_id``'s current decision, from their own view
+        (a practice game only; see ``hints``). Counts the hint: the game is then assisted
+        and never rated. The search runs in the bot seats' worker, off the event loop."""
+        pv = await self.view_for(game, validate.user_id(user_id))
+        if pv.role is None:
+            raise errors.NotSeated()
+        if pv.game.status != "active":
+            raise errors.GameNotActive(pv.game.status)
+        if not pv.view.get("actions"):
+            raise errors.BadInput("You have nothing to decide right now, so there is no hint.")
+        async with self.store.read() as db:
+            row = await find_row(db, pv.game.id, live=False)
+            refusal = hints.practice_refusal(row, await db.seats(row.id))
+        if refusal:
+            raise errors.BadInput(refusal)
+        hints.searchable(row.game_name)
+        call = functools.partial(
+            hints.compute_hint,
+            row.game_name,
+            row.id,
+            pv.version,
+            pv.view,
+            iterations=self.bots.iterations,
+        )
+        found = await self.bots.off_loop(row.id, call)
+        async with self.store.transaction() as db:
+            await db.add_hint(row.id, pv.role)
+        log.info("game=%d user=%s role=%s asked for a hint", row.id, user_id, pv.role)
+        return found
+
     async def log(self, game: GameRef, count: int = 20) -> list[str]:
-        """The last ``count`` public log lines."""
+        """The last ``count`` public log lines; for a finished game against Dispatch, then
+        where the game turned by Dispatch's own estimates (``estimates``: never before the
+        end)."""
         count = validate.count(count)
         pv = await self.view_for(game, None)
         lines = public_log(pv.view)
-        return lines[-count:] if count > 0 else []
+        shown = lines[-count:] if count > 0 else []
+        if pv.game.status not in estimates.OVER:
+            return shown
+        async with self.store.read() as db:
+            rows = await db.bot_estimates(pv.game.id)
+        names = {s.role: s.user_id for s in pv.game.seats}
+        return shown + estimates.turning_lines(rows, names)
 
     async def games_for_user(self, user_id: str) -> list[UserGame]:
         """The user's games being set up or played, with whose turn it is and since when."""

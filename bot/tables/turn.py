@@ -23,7 +23,7 @@ from bot.delivery.notices import private_log, public_log, result_line, role_name
 from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import AbandonResult, ActResult, TablePost, View
 from bot.storage.store import GameRow, SeatRow, Session, Store, dumps
-from bot.tables import ratings
+from bot.tables import estimates, ratings
 from bot.tables.bots import is_bot
 from bot.tables.loading import (
     describe,
@@ -246,6 +246,7 @@ async def resign(db: Session, game_id: int, user_id: str, role: str | None) -> s
         outcome=outcome,
     )
     post = await ratings.rated_post(db, row, seats, roles, post)
+    post = await estimates.with_turning_point(db, row.id, seats, post)
     await db.queue(game_id, "table", None, post_payload(post))
     for seat in seats:
         if not seat.dm_failed:
@@ -406,6 +407,7 @@ async def commit_turn(
             acting=acting_role,
         )
         post = await ratings.rated_post(db, row, seats, rules_game.roles, post)
+        post = await estimates.with_turning_point(db, row.id, seats, post)
         await db.queue(row.id, "table", None, post_payload(post))
         await db.set_posted_turn(row.id, active_now, step)
         posted = len(public_lines)

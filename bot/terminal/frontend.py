@@ -66,6 +66,8 @@ class TerminalFrontEnd:
                 f"   rating of {change.player_id}: {change.before} → {change.after}"
                 f" ({change.delta_text})"
             )
+        if post.turned:  # a game against Dispatch's search: where its estimate turned
+            self.say_block(post.turned)
         if post.view is not None and self.draw_boards:
             await self.write_board(game, post.view, post.version)
 

@@ -24,7 +24,7 @@ import rules
 from bot import errors
 from bot.delivery.port import GameInfo, View
 from bot.storage.store import StoreUnavailable
-from bot.tables import lobby, solo, validate
+from bot.tables import hints, lobby, solo, validate
 from bot.tables.bots import bot_user, is_bot
 from bot.tables.manager import GameManager
 from bot.tables.ratings import LEADERBOARD_SIZE
@@ -60,6 +60,9 @@ Commands:
   hand                your side's private view (and hand image)
   board               write the board image and print its path
   log [n]             the last n public log lines (default 10)
+  hint                practice games (a seed, or against Dispatch): the search's top
+                      three choices for your decision, from your own view; the game is
+                      then assisted and not rated
   replay [number]     a game that is over (default: the current one), watched again:
                       writes its animated board (GIF) and public log, prints their paths
   undo                take back your last small decision, when allowed
@@ -345,6 +348,7 @@ class Sandbox:
             "hand": self.cmd_hand,
             "board": self.cmd_board,
             "log": self.cmd_log,
+            "hint": self.cmd_hint,
             "replay": self.cmd_replay,
             "undo": self.cmd_undo,
             "resign": self.cmd_resign,
@@ -649,6 +653,14 @@ class Sandbox:
         count = count_arg(args, "`log` takes how many lines to show, such as `log 20`.")
         count = 10 if count is None else count
         for line in await self.manager.log(info.id, count):
+            self.say_block(line)
+
+    async def cmd_hint(self, args: list[str]) -> None:
+        if args:
+            raise errors.BadInput("`hint` takes nothing: it answers for your decision now.")
+        info = await self.current()
+        found = await self.manager.hint(info.id, self.user)
+        for line in hints.hint_text(found).replace("**", "").splitlines():
             self.say_block(line)
 
     async def cmd_replay(self, args: list[str]) -> None:
