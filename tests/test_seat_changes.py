@@ -37,7 +37,7 @@ async def test_an_accepted_offer_passes_the_seat_and_the_old_holder_is_refused(
         "carol now plays the North, in place of alice."
     ]
     (dm,) = front_end.privates("carol")
-    assert dm.kind == "turn" and dm.view.get("actions")
+    assert dm.headline.startswith("You now play the North") and dm.view.get("actions")
     # alice's old button (at the current version) and her commands are refused.
     with pytest.raises(errors.SeatPassed, match="no longer yours: carol plays it now"):
         await manager.act(game, "alice", "add", 1, 0)

@@ -241,7 +241,11 @@ async def change_seat(
     change = SeatChange(row.id, role, role_name(rules_game, role), old, new, row.version)
     await move_reminder(db, row, role, new, hours)
     post = TablePost(
-        kind="notice", version=row.version, headline=change.line, mention_user_ids=(new,)
+        kind="notice",
+        version=row.version,
+        headline=change.line,
+        # Both are pinged: one takes the seat over, the other learns it is gone.
+        mention_user_ids=tuple(u for u in (new, old) if not is_bot(u)),
     )
     await db.queue(row.id, "table", None, post_payload(post))
     if not is_bot(new):
@@ -250,13 +254,15 @@ async def change_seat(
 
 
 def welcome(change: SeatChange, view: dict[str, object]) -> PrivateMessage:
-    """The new holder's first DM: the seat's hand and, when it is their turn, its prompt."""
+    """The new holder's first DM: the seat's hand and, when it is their turn, its prompt
+    (which becomes their live prompt)."""
     prompt = str(view.get("prompt", "") or "")
     headline = f"You now play the {change.seat} in game #{change.game_id}."
     if prompt and view.get("actions"):
         headline += f" {prompt}"
+    # A "reveal" shows its own headline, the hand, and the buttons when there are any.
     return PrivateMessage(
-        kind="turn" if view.get("actions") else "reveal",
+        kind="reveal",
         role=change.role,
         version=change.version,
         headline=headline,
