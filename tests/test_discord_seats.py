@@ -217,7 +217,7 @@ async def test_bad_offers_of_every_kind_are_refused(tmp_path):
         forged = {
             offer_id(game_id, 999, "accept"): "does not exist",
             offer_id(9999, 1, "accept"): "not found",
-            "dsp:o:1:x:accept": "not recognised",
+            "dsp:x:1:x:accept": "not recognised",
         }
         for cid, expected in forged.items():
             button = {"type": 2, "style": 1, "label": "Accept", "custom_id": cid}

@@ -1,9 +1,10 @@
 """Seats that change hands on Discord (issue 26, section 6): the offer's Accept and
 Decline buttons, and what follows a change (the old holder's DM prompt is closed).
 
-custom_id form (at most 100 characters, Discord's limit)::
+custom_id form (at most 100 characters, Discord's limit; ``x`` for a seat's eXchange, as
+``o`` is a solo session's action)::
 
-    dsp:o:<game>:<offer>:<accept|decline>   answer the offer of a seat (bot.tables.seats)
+    dsp:x:<game>:<offer>:<accept|decline>   answer the offer of a seat (bot.tables.seats)
 
 The id carries nothing hidden (the offer is posted in the channel): whoever presses, the
 manager checks that the offer is open, fresh and names them, so a forged, stale or
@@ -24,18 +25,18 @@ from bot.discord_app.interactions import handling, manager_of, reply, user_id
 from bot.tables.seats import Offer, SeatChange, who
 
 _NUM = r"[0-9]{1,18}"
-OFFER_TEMPLATE = rf"dsp:o:(?P<game>{_NUM}):(?P<offer>{_NUM}):(?P<answer>accept|decline)"
+OFFER_TEMPLATE = rf"dsp:x:(?P<game>{_NUM}):(?P<offer>{_NUM}):(?P<answer>accept|decline)"
 
 #: The note an old holder's live DM prompt is closed with.
 CLOSED_PASSED = "Closed: this seat is no longer yours ({holder} plays it now)."
 
 
 def offer_id(game_id: int, offer: int, answer: str) -> str:
-    return f"{PREFIX}:o:{int(game_id)}:{int(offer)}:{answer}"
+    return f"{PREFIX}:x:{int(game_id)}:{int(offer)}:{answer}"
 
 
 class OfferButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=OFFER_TEMPLATE):
-    """Accept or Decline under an offer of a seat, ``dsp:o:<game>:<offer>:<answer>``."""
+    """Accept or Decline under an offer of a seat, ``dsp:x:<game>:<offer>:<answer>``."""
 
     def __init__(self, game_id: int, offer: int, answer: str) -> None:
         self.game_id, self.offer, self.answer = game_id, offer, answer

@@ -117,9 +117,10 @@ def check_newcomer(row: GameRow, seats: list[SeatRow], role: str, user_id: str) 
     """May ``user_id`` take the ``role`` seat (see the module's rulings)?"""
     held = [s.role for s in seats if s.user_id == user_id]
     if held and not row.hotseat:
-        whose = "Dispatch already plays" if is_bot(user_id) else f"{who(user_id)} already plays"
+        seat = role_name(rules_or_none(row.game_name), held[0])
         raise errors.NotAllowed(
-            f"{whose} the {held[0]} seat of this game: one player, one seat. Nothing changed."
+            f"{who(user_id)} already plays the {seat} seat of this game: one player, one "
+            "seat. Nothing changed."
         )
     if not is_bot(user_id) and fate_side(row.options_json) == role:
         raise errors.NotAllowed(
@@ -196,7 +197,8 @@ async def reseat(
     if holder is None:
         raise errors.UnknownRole(role, [s.role for s in seats])
     if holder == to:
-        raise errors.BadInput(f"{who(to)} already plays the {role} seat. Nothing changed.")
+        seat = role_name(rules_game, role)
+        raise errors.BadInput(f"{who(to)} already plays the {seat} seat. Nothing changed.")
     if is_bot(to):
         raise errors.NotAllowed("To give a seat to Dispatch, its player hands it over.")
     check_newcomer(row, seats, role, to)
