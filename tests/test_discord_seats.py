@@ -101,6 +101,11 @@ async def test_an_accepted_offer_gives_the_seat_and_refuses_the_old_prompt(tmp_p
         for command in ("game hand", "game undo"):
             refused = await t.slash("alice", command)
             assert "no longer yours" in refused.text and refused.ephemeral
+        was = c.parse(choices_of(stale)[0][0])
+        typed = c.play_value(was.version or 0, str(was.verb), was.arg)
+        refused = await t.slash("alice", "game play", action=typed)
+        assert "no longer yours" in refused.text and refused.ephemeral
+        assert (await t.bot.manager.get_game_info(game_id)).version == before.version
         # carol plays on from her DM.
         await t.press("carol", new, *choices_of(new)[0])
         assert (await t.bot.manager.get_game_info(game_id)).version == before.version + 1
