@@ -151,6 +151,7 @@ async def test_an_offer_lapses_when_the_game_moves_on(tmp_path):
         accept = next(i for i in posted.custom_ids() if i.endswith(":accept"))
         result = await t.press("carol", posted, accept)
         assert "moved on" in result.text
+        assert t.emu.message(posted.id).custom_ids() == []  # the lapsed offer's buttons go
         assert await _holder(t, game_id, "north") == str(t.players["alice"].id)
 
 

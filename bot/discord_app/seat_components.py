@@ -22,7 +22,7 @@ from bot import errors
 from bot.discord_app.components import PREFIX
 from bot.discord_app.frontend import ALLOWED_MENTIONS
 from bot.discord_app.interactions import handling, manager_of, reply, user_id
-from bot.tables.seats import Offer, SeatChange, who
+from bot.tables.seats import Offer, OfferClosed, SeatChange, who
 
 _NUM = r"[0-9]{1,18}"
 OFFER_TEMPLATE = rf"dsp:x:(?P<game>{_NUM}):(?P<offer>{_NUM}):(?P<answer>accept|decline)"
@@ -94,7 +94,12 @@ async def on_offer_answer(
         await interaction.response.defer()
         manager = manager_of(interaction)
         uid = user_id(interaction)
-        change = await manager.answer_offer(game_id, offer, uid, accept=accept)
+        try:
+            change = await manager.answer_offer(game_id, offer, uid, accept=accept)
+        except OfferClosed:
+            if interaction.message is not None:  # no button of it should look live
+                await interaction.edit_original_response(view=None)
+            raise
         if change is None:
             text = f"{who(uid)} declined the offer of game #{game_id}'s seat."
         else:

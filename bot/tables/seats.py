@@ -144,6 +144,10 @@ async def offer(db: Session, game_id: int, by: str, to: str, role: str | None) -
     return Offer(offer_id, game_id, seat.role, role_name(rules_game, seat.role), by, to, expires)
 
 
+class OfferClosed(errors.NotAllowed):
+    """The offer can no longer be accepted by anyone: its post may lose its buttons."""
+
+
 def offer_refusal(found: SeatOfferRow | None, user_id: str, row: GameRow, now: float) -> str:
     """Why ``user_id`` may not answer the offer now (empty: they may)."""
     if found is None:
@@ -171,6 +175,8 @@ async def answer_offer(
         found = None  # a forged button: another game's offer id
     row = await find_row(db, game_id, live=False)
     refusal = offer_refusal(found, user_id, row, db.now)
+    if refusal and found is not None and user_id == found.to_user:
+        raise OfferClosed(refusal)  # answered, lapsed or expired: for everyone
     if refusal:
         raise errors.NotAllowed(refusal)
     assert found is not None
