@@ -97,7 +97,9 @@ async def bench(finished: int, changes: int) -> None:
             times = await measure(manager, changes)
             print(f"store: {finished:,} finished games, each with a seat change and an offer")
             for what, values in times.items():
-                print(f"{what:>13}: p50 {pct(values, 50):6.2f} ms  p99 {pct(values, 99):6.2f} ms")
+                print(
+                    f"{what:>13}: p50 {pct(values, 0.5):6.2f} ms  p99 {pct(values, 0.99):6.2f} ms"
+                )
             for line in await plans(manager):
                 print("  plan", line)
         finally:
