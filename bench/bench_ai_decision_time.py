@@ -1,16 +1,18 @@
-"""How long Dispatch takes to decide at each level, with the real thinking time.
+"""How long Dispatch takes to decide at each level, with the real search budgets.
 
 Run: .venv/bin/python bench/bench_ai_decision_time.py [--decisions 16] [--game war ...]
      [--level normal --level hard]
 
 The bot plays one side of a game against random play, deciding as a bot seat does: a
-search with a deadline of the level's thinking time (``rules.ai.LEVEL_SECONDS``, checked
-with ``time.monotonic`` as ``bot.tables.bots`` does). Every decision is timed in wall
-seconds. A decision the player takes from the tree of an earlier search (the small
-decisions of one turn share one search) runs no search and costs next to nothing, so the
-two kinds are reported apart: the median and 99th percentile of the decisions that ran a
-search, and how many were answered from an earlier one. Mixing them would report a median
-halfway between the two whenever about half the decisions reuse a tree.
+search of the level's budget of iterations in that game (``rules.ai.level_iterations``),
+keeping its tree between the small decisions of a turn. Every decision is timed in CPU
+seconds of this process. (``bench/calibrate_levels.py`` times fresh searches from
+positions of real games, the figure the budgets are calibrated by.) A decision the
+player takes from the tree of an earlier search (the small decisions of one turn share
+one search) runs no search and costs next to nothing, so the two kinds are reported
+apart: the median and 99th percentile of the decisions that ran a search, and how many
+were answered from an earlier one. Mixing them would report a median halfway between the
+two whenever about half the decisions reuse a tree.
 """
 
 from __future__ import annotations
@@ -20,23 +22,16 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules import GAMES
-from rules.ai import LEVEL_SECONDS, SearchPlayer, supports_search
-
-
-def deadline(seconds: float) -> Callable[[], bool]:
-    """A search's stop test, ``seconds`` from now (as a bot seat makes it)."""
-    end = time.monotonic() + seconds
-    return lambda: time.monotonic() >= end
+from rules.ai import LEVEL_SECONDS, SearchPlayer, level_iterations, supports_search
 
 
 def timed_decisions(name: str, level: str, decisions: int, seed: int) -> tuple[list[float], int]:
-    """Wall times of the searches behind ``decisions`` bot decisions, and how many other
+    """CPU times of the searches behind ``decisions`` bot decisions, and how many other
     decisions reused an earlier search."""
     game = GAMES[name]
     chooser = random.Random(seed)
@@ -45,16 +40,16 @@ def timed_decisions(name: str, level: str, decisions: int, seed: int) -> tuple[l
     while len(searched) + reused < decisions:
         state = game.setup(seed=seed)
         bot_role = game.roles[seed % 2]
-        player = SearchPlayer(game, bot_role, seed=seed)
+        player = SearchPlayer(game, bot_role, seed=seed, iterations=level_iterations(game, level))
         seed += 1
         while game.outcome(state) is None and len(searched) + reused < decisions:
             role = chooser.choice(game.active_roles(state))
             view = game.view(state, role)
             if role == bot_role:
                 searches = player.searches
-                started = time.perf_counter()
-                verb, arg = player.choose(view, should_stop=deadline(LEVEL_SECONDS[level]))
-                spent = time.perf_counter() - started
+                started = time.process_time()
+                verb, arg = player.choose(view)
+                spent = time.process_time() - started
                 if player.searches > searches:
                     searched.append(spent)
                 else:

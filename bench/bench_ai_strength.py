@@ -1,20 +1,20 @@
 """Strength of the computer opponents: win rates per pairing, each side separately.
 
-Run: .venv/bin/python bench/bench_ai_strength.py [--games 20] [--normal 1000] [--hard 5000]
+Run: .venv/bin/python bench/bench_ai_strength.py [--games 20] [--normal 2000] [--hard 11000]
      [--game fort_sumter] [--pairing "hard:greedy"] [--jobs 4]
 
 Pairings (the first player named is the one measured): hard vs random, hard vs greedy,
 hard vs normal, normal vs greedy. ``--games`` games are played with the measured player
 on each side (so 2 x games per pairing), from set-up seeds 10,000 on. The search levels
-are given as a fixed number of iterations per search (``--normal``, ``--hard``), so a run
-is reproducible; the issue's levels are 1 s and 5 s of one core per decision, which
-``--normal``/``--hard`` should match on the machine at hand (see the decision times the
-bench prints: one search per decision, except the small decisions a search already
-planned, which cost nothing). "greedy" is the easy level (the game's policy), "random"
-picks uniformly among the legal actions, and "fate" is the Fate Die opponent: its side is
-run by the die (the game's ``fate`` option; Fort Sumter and Lincoln) and what the die
-leaves open is decided by the greedy policy. A game without a playsheet skips the
-"fate" pairings.
+are a fixed number of iterations per search, as a bot seat's are: by default each game's
+real level budgets (``rules.ai.level_iterations``, calibrated to about 1 s and 5 s of a
+quiet core by ``bench/calibrate_levels.py``), or ``--normal``/``--hard`` for every game,
+so a run is reproducible (the decision times it prints: one search per decision, except
+the small decisions a search already planned, which cost nothing). "greedy" is the easy
+level (the game's policy), "random" picks uniformly among the legal actions, and "fate"
+is the Fate Die opponent: its side is run by the die (the game's ``fate`` option; Fort
+Sumter and Lincoln) and what the die leaves open is decided by the greedy policy. A game
+without a playsheet skips the "fate" pairings.
 
 Prints one row per game and pairing: wins of the measured player as each side, draws,
 and overall; then the decision times of each level (median and 99th percentile, CPU
@@ -41,7 +41,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rules import GAMES, Game
-from rules.ai import GreedyPlayer, SearchPlayer, supports_search
+from rules.ai import GreedyPlayer, SearchPlayer, level_iterations, supports_search
 from rules.core import Arg, View
 
 PAIRINGS = ("hard:random", "hard:greedy", "hard:normal", "normal:greedy")
@@ -119,8 +119,12 @@ def percentile(values: list[float], q: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="games per pairing and side")
-    parser.add_argument("--normal", type=int, default=1000, help="iterations of a normal search")
-    parser.add_argument("--hard", type=int, default=5000, help="iterations of a hard search")
+    parser.add_argument(
+        "--normal", type=int, help="iterations of a normal search (default: the game's level)"
+    )
+    parser.add_argument(
+        "--hard", type=int, help="iterations of a hard search (default: the game's level)"
+    )
     parser.add_argument("--game", action="append", help="a game name (default: every one)")
     parser.add_argument("--pairing", action="append", help=f"one of {', '.join(PAIRINGS)}")
     parser.add_argument("--jobs", type=int, default=1, help="games played at a time")
@@ -132,19 +136,26 @@ def main() -> None:
     )
     options = parser.parse_args()
     workers = ProcessPoolExecutor(options.jobs) if options.jobs > 1 else None
-    budgets = {"normal": options.normal, "hard": options.hard}
     names = options.game or sorted(n for n in GAMES if supports_search(GAMES[n]))
     pairings = options.pairing or list(PAIRINGS + FATE_PAIRINGS)
     times: dict[str, list[float]] = {}
+    budgets_of = {
+        name: {
+            level: given if given is not None else level_iterations(GAMES[name], level)
+            for level, given in (("normal", options.normal), ("hard", options.hard))
+        }
+        for name in names
+    }
     print(
-        f"{options.games} games per pairing and side; normal = {options.normal} iterations, "
-        f"hard = {options.hard} iterations per search"
+        f"{options.games} games per pairing and side; iterations per search: "
+        + "; ".join(f"{n} normal {b['normal']}, hard {b['hard']}" for n, b in budgets_of.items())
     )
     print(
         f"{'game':12} {'pairing':16} {'as first':>10} {'as second':>10} {'draws':>6} {'overall':>8}"
     )
     for name in names:
         game = GAMES[name]
+        budgets = budgets_of[name]
         for pairing in pairings:
             measured, other = pairing.split(":")
             if "fate" in (measured, other) and "fate" not in game.default_options:

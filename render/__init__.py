@@ -116,13 +116,19 @@ def _palette_of(images: list[Any]) -> Image.Image:
     return palette
 
 
-def _png(image: Any, game_name: str | None = None) -> bytes:
+def quantized(image: Any, game_name: str | None = None) -> Any:
+    """``image`` on the game's palette (any other image on one found for it), exactly as
+    its PNG carries it; an image not in RGB is kept as it is."""
     if getattr(image, "mode", "") == "RGB":
         palette = _palette(game_name) if game_name else None
         if palette is not None:
-            image = image.quantize(palette=palette, dither=Image.Dither.NONE)
-        else:
-            image = image.quantize(colors=128, method=Image.Quantize.FASTOCTREE, dither=0)
+            return image.quantize(palette=palette, dither=Image.Dither.NONE)
+        return image.quantize(colors=128, method=Image.Quantize.FASTOCTREE, dither=0)
+    return image
+
+
+def _png(image: Any, game_name: str | None = None) -> bytes:
+    image = quantized(image, game_name)
     buffer = io.BytesIO()
     # No optimize=True: on these palette images it costs 3-4x the encode time (about
     # 40 ms a board) to save about a tenth of the bytes, and boards are drawn every turn.
@@ -133,6 +139,13 @@ def _png(image: Any, game_name: str | None = None) -> bytes:
 def board_png(game_name: str, view: dict[str, Any]) -> bytes:
     """The board as everyone (or the viewing role) sees it, as PNG bytes."""
     return _png(_module(game_name).draw_board(view), game_name)
+
+
+def board_image(game_name: str, view: dict[str, Any]) -> Image.Image:
+    """The board of ``board_png`` as a palette image, pixel for pixel what its PNG holds:
+    for callers that go on drawing with it, such as a replay's frames."""
+    image: Image.Image = quantized(_module(game_name).draw_board(view), game_name)
+    return image
 
 
 def hand_png(game_name: str, view: dict[str, Any]) -> bytes | None:

@@ -274,6 +274,7 @@ def good_values(w: World, to_act: str) -> dict[str, st.SearchStrategy[Any]]:
         "opponent_id": st.sampled_from([None, "bob", "alice"]),
         "hotseat": st.booleans(),
         "text": st.sampled_from(["0:add:1", "1:done:", "0:add:'1", "0:pick:2"]),
+        "limit": st.sampled_from([None, 10 * 2**20, 2**16]),
     }
 
 
@@ -306,6 +307,8 @@ METHODS: dict[str, tuple[str, ...]] = {
     "export": ("game",),
     "replay": ("game",),
     "verify_replay": ("game",),
+    "check_replay": ("game", "user_id", "guild_id"),
+    "watch_replay": ("game", "user_id", "guild_id", "limit"),
     "settings": ("channel_id", "reminder_hours", "guild_id"),
     "clear_dm_failed": ("user_id",),
     "play": ("game", "user_id", "text"),
@@ -313,7 +316,7 @@ METHODS: dict[str, tuple[str, ...]] = {
 }
 KEYWORD_ONLY = {"hotseat", "role", "is_moderator"}
 READ_ONLY = {"game_in_channel", "get_game_info", "view_for", "log", "games_for_user", "export"}
-READ_ONLY |= {"replay", "verify_replay"}
+READ_ONLY |= {"replay", "verify_replay", "check_replay", "watch_replay"}
 
 
 def _whole(x: Any, low: int, high: int) -> bool:

@@ -198,9 +198,10 @@ def test_the_decision_is_legal_and_the_same_for_the_same_view() -> None:
     game = get_game("fort_sumter")
     state = game.setup(seed=4)
     view = game.view(state, "unionist")
-    first = decide("fort_sumter", 901, "unionist", "hard", view, 0.0, iterations=20)
-    assert first in [(verb, arg) for verb, args in view["actions"].items() for arg in args]
-    assert decide("fort_sumter", 901, "unionist", "hard", view, 0.0, iterations=20) == first
+    first = decide("fort_sumter", 901, "unionist", "hard", view, iterations=20)
+    legal = [(verb, arg) for verb, args in view["actions"].items() for arg in args]
+    assert first.action in legal and first.iterations == 20 and not first.cut
+    assert decide("fort_sumter", 901, "unionist", "hard", view, iterations=20) == first
 
 
 async def test_decisions_run_in_a_worker_process(

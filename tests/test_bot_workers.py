@@ -37,7 +37,7 @@ THINKING_BOT = textwrap.dedent(
         game = rules.get_game("war")
         state = game.setup(seed=1)
         role = game.active_roles(state)[0]
-        seats = BotSeats(None, seconds={"normal": 120.0})
+        seats = BotSeats(None, iterations=10**9, cap_seconds=120.0)
         thinking = asyncio.ensure_future(
             seats._decide("war", 1, role, "normal", game.view(state, role))
         )

@@ -60,3 +60,25 @@ def test_the_show_id_round_trips_and_refuses_other_looks() -> None:
     with pytest.raises(c.BadCustomId):
         c.show_id(7, "hand")
     assert not c.is_ours("dsp:t:7:hand")
+
+
+async def test_a_double_click_on_show_posts_the_look_once(tmp_path):
+    """Found in review: two presses before the first removed the button (a double click,
+    or two devices) each posted the look to the table."""
+    with catch_errors() as errors_seen:
+        async with table(tmp_path, "alice", "bob") as t:
+            await t.start()
+            game_id = await new_game(t, seed=5)
+            look = await t.slash("alice", "game status")
+            [answer] = look.messages
+            before = len([m for m in t.emu.channel_messages(t.channel.id) if not m.ephemeral])
+            user, cid = t.players["alice"], c.show_id(game_id, "status")
+            first = await t.emu.click(user, answer, cid)
+            second = await t.emu.click(user, answer, cid)
+            await first.response()
+            await second.response()
+            await t.settle()
+            public = [m for m in t.emu.channel_messages(t.channel.id) if not m.ephemeral]
+            assert len(public) == before + 1
+            assert "already" in second.text.lower(), second.text
+    assert errors_seen.all_errors() == []

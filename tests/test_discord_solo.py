@@ -375,3 +375,29 @@ async def test_a_real_card_list_works_end_to_end_and_only_managers_change_it(tmp
             state = await t.bot.manager.replay(info.id)
             assert len(state["library"]["shared"]) == 110
     assert caught.discord_errors() == []
+
+
+async def test_a_stranger_cannot_touch_a_public_session_message(tmp_path) -> None:
+    """Found in review: "End the session" and "No, keep playing" are the front end's own,
+    so no rules action refused a stranger: anyone in the channel could turn a player's
+    session message into the close prompt, and "No, keep playing" then redrew it as an
+    onlooker sees it, with no controls left at all."""
+    with catch_errors() as caught:
+        async with table(tmp_path, "alice", "bob") as t:
+            await start(t)
+            await t.slash("alice", "solo new", playsheet="paths_of_glory", side="central_powers")
+            [message] = [m for m in t.emu.channel_messages(t.channel.id) if m.custom_ids()]
+            before = t.emu.message(message.id).custom_ids()
+            end = next(i for i in before if ":end:" in i)
+            refused = await t.press("bob", message, end)
+            assert "not playing" in refused.text and refused.messages[-1].ephemeral
+            assert t.emu.message(message.id).custom_ids() == before
+            # The player herself still gets the close prompt, and may keep playing.
+            await t.press("alice", message, end)
+            prompt = t.emu.message(message.id)
+            stay = next(i for i in prompt.custom_ids() if ":stay:" in i)
+            refused = await t.press("bob", prompt, stay)
+            assert "not playing" in refused.text
+            await t.press("alice", prompt, stay)
+            assert sorted(t.emu.message(message.id).custom_ids()) == sorted(before)
+    assert caught.discord_errors() == []

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import rules
-from tests.discord_helpers import catch_errors, table
+from tests.discord_helpers import action_components, catch_errors, table, version_of
 from tests.emulator.state import ATTACH_FILES, SEND_MESSAGES
 from tests.test_discord_controls import press_for
 from tests.test_discord_e2e_fort_sumter import SEATS, new_game
@@ -169,3 +169,67 @@ async def test_which_refusals_park_the_table(tmp_path, status, code, permanent):
         expected = TableUnreachable if permanent else DeliveryRetry
         with pytest.raises(expected):
             await t.bot.frontend.post_table(info, dataclasses.replace(post, nonce="dsp999.t"))
+
+
+async def test_a_player_who_chose_the_channel_is_sent_their_turns_while_it_is_parked(tmp_path):
+    """Both players asked for their turns in the channel (``/game settings notify``); the
+    channel stops taking posts and they are told the game goes on by DM: so it must, or
+    their turns would wait unannounced with the parked table post (found by a hostile
+    review: the notice promised DMs that never came). The turn handed over by the post that
+    was parked first is sent too."""
+    with catch_errors() as errors_seen:
+        async with table(tmp_path, "alice", "bob") as t:
+            await t.start()
+            game_id = await new_game(t, seed=5)
+            for who in ("alice", "bob"):
+                await t.slash(who, "game settings", notify="channel")
+            manager = t.bot.manager
+            t.emu.deny_bot(t.channel, SEND_MESSAGES)
+
+            def dm_prompt_version(who: str) -> int | None:
+                msgs = [t.emu.message(m.id) for m in t.emu.dms(t.players[who].id)]
+                versions = [version_of(m) for m in msgs if action_components(m)]
+                return max((v for v in versions if v is not None), default=None)
+
+            handed: list[str] = []
+            for _ in range(12):  # decisions, until the turn has passed twice
+                info = await manager.get_game_info(game_id)
+                before = set(info.active_roles)
+                role = info.active_roles[0]
+                user = str(t.players[SEATS[role]].id)
+                pv = await manager.view_for(game_id, user, role=role)
+                verb, arg = manager_choice(pv.view)
+                await manager.act(game_id, user, verb, arg, pv.version)
+                await manager.deliver_due(game_id)
+                info = await manager.get_game_info(game_id)
+                if info.status != "active":
+                    break
+                for new in set(info.active_roles) - before:
+                    who = SEATS[new]
+                    await t.emu.world.wait_until(
+                        lambda who=who, v=info.version: dm_prompt_version(who) == v,
+                        5.0,
+                        f"{who}'s turn by DM",
+                    )
+                    handed.append(who)
+                if len(handed) >= 2:
+                    break
+            assert len(handed) >= 2, "no turn was handed over while the table was parked"
+            assert all(len(notices(t, w)) == 1 for w in ("alice", "bob"))
+    assert errors_seen.all_errors() == []
+
+
+def test_a_solo_sessions_notice_does_not_promise_direct_messages() -> None:
+    """A solo session sends nothing by DM (its prompt is its table post): the notice of a
+    parked table must not tell its player that it goes on by direct message."""
+    from bot.delivery.courier import unreachable_notice
+    from bot.delivery.port import GameInfo, SeatInfo
+
+    def info(roles: tuple[str, ...]) -> GameInfo:
+        seats = tuple(SeatInfo(role=r, user_id=f"u{i}") for i, r in enumerate(roles))
+        return GameInfo(1, "g", "c", "x", "X", "active", 3, "u0", seats, roles, roles)
+
+    solo = unreachable_notice(info(("player",)), "player").headline
+    assert "direct message" not in solo and "waits" in solo and "/game status" in solo
+    duel = unreachable_notice(info(("union", "confederate")), "union").headline
+    assert "goes on here by direct message" in duel

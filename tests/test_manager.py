@@ -699,3 +699,24 @@ async def test_a_player_with_closed_dms_is_pinged_at_the_table_instead(
     turn_posts = [p for p in front_end.posts if p.kind == "turn"]
     assert turn_posts[-1].mention_user_ids == ("bob",)
     assert front_end.privates("bob") == []
+
+
+async def test_a_table_reminder_that_waited_past_the_turn_is_not_posted(
+    manager: GameManager, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    """Found in review: a table reminder held back (Discord down, or the channel parked
+    until someone fixed it) went out after the player had moved, so the table read
+    "the game is waiting for your move" about a turn long over, pinging a player who
+    chose the channel. A DM reminder was already dropped so; the table's is too."""
+    game = await start(manager)
+    await manager.notify_setting("alice", "channel")
+    front_end.crash = True
+    clock.advance(24 * 3600)
+    assert await manager.fire_due_timers() == 1  # queued, not delivered
+    await manager.act(game.id, "alice", "add", 1)
+    await manager.act(game.id, "alice", "done")  # the turn passes to bob meanwhile
+    front_end.crash = False
+    front_end.clear()
+    clock.advance(3600)
+    await manager.deliver_due()
+    assert [p.kind for p in front_end.posts] == ["turn"]

@@ -97,3 +97,16 @@ async def test_a_chosen_seed_keeps_no_key(manager: GameManager) -> None:
         assert await db.game_key(info.id) is None
     await damage(manager, info.id)
     assert (await manager.export_for_player(info.id, is_moderator=True))["seed"] == 7
+
+
+async def test_a_moderator_who_plays_gets_no_rescue_export(manager: GameManager) -> None:
+    """Found in review: the rescue export went to any moderator, one seated at the game
+    too, who then knew the other side's cards and every draw to come were the game taken
+    up again. Another moderator still gets it."""
+    info = await manager.create_game("g1", "c1", "war", "alice", opponent_id="bob")
+    await played(manager, info.id, 2)
+    await damage(manager, info.id)
+    with pytest.raises(errors.NotAllowed, match="You play in this game"):
+        await manager.export_for_player(info.id, is_moderator=True, user_id="alice")
+    rescued = await manager.export_for_player(info.id, is_moderator=True, user_id="carol")
+    assert is_key(rescued["seed"])

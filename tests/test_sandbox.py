@@ -441,3 +441,28 @@ def test_a_hand_limit_is_not_shown_as_the_hand_it_limits() -> None:
     """Found by a newcomer: Lincoln's `hand` printed "hand size: 6" under a hand of one."""
     assert private_lines("hand_size", 6) == ["hand size (you draw up to it): 6"]
     assert private_lines("objective", "O3") == ["objective: O3"]
+
+
+@pytest.mark.usefixtures("toy_game")
+async def test_finished_games_and_stats_in_the_sandbox(tmp_path: Path) -> None:
+    text = await run_script(
+        tmp_path,
+        "games finished\n"
+        "new toy 3\nauto\n"
+        "new toy 4\nresign\n"
+        "games finished\n"
+        "games finished older 2\n"
+        "games finished older x\n"
+        "stats\n"
+        "stats bob toy\n"
+        "stats bob toy extra\n",
+    )
+    assert "No finished games there" in text
+    assert re.search(r"#2 \d{4}-\d\d-\d\d Toy Twenty-One as North vs bob \(South\): lost", text)
+    assert "resigned" in text
+    assert "#1 " in text and "older: games finished older" not in text
+    assert "is not a game number" in text
+    assert "Record of alice: 2 finished games" in text
+    assert "Record of bob: 2 finished games of Toy Twenty-One" in text
+    assert "Type stats [player] [game]" in text
+    assert "Traceback" not in text

@@ -298,3 +298,17 @@ async def test_a_list_kept_before_the_strict_reading_is_refused_with_what_to_do(
         assert await solo.card_list_for(store, "g2", "caesar") == ""
     finally:
         await store.close()
+
+
+def test_a_row_of_empty_fields_is_a_blank_line_for_the_engine_too() -> None:
+    """Found in review: a spreadsheet exports a row it once formatted as ``,,,,``. The
+    strict reading skips it as blank, but the kept text held it and the engine refused
+    the whole list: "Line 4: the number '' is not a number". Only card lines are kept."""
+    text = HEAD + "1,Senate,1,no,plain\n,,,,\n2,Legion,2,no,plain\n , \n,,,,\n"
+    clean, count = solo.check_card_list("caesar", text)
+    assert count == 2 and ",," not in clean
+    state = GAME.setup(seed=2, options={"playsheet": "caesar", "card_list": clean})
+    assert sorted(state["library"]["shared"]) == ["1", "2"]
+    # A list passed as an option is kept the same way at the front door.
+    typed = validate.options({"card_list": text})["card_list"]
+    assert typed == clean

@@ -65,6 +65,25 @@ async def test_failed_migration_leaves_no_trace(tmp_path: Path) -> None:
     assert row is not None and row[0] == 1
 
 
+async def test_a_migration_numbered_below_an_applied_one_is_still_applied(
+    tmp_path: Path,
+) -> None:
+    """Two lines of work each add a migration; the store that took the higher number
+    first still takes the lower one, once."""
+    migrations = tmp_path / "migrations"
+    migrations.mkdir()
+    (migrations / "0001_a.sql").write_text("CREATE TABLE a (x INTEGER);")
+    (migrations / "0003_c.sql").write_text("CREATE TABLE c (x INTEGER);")
+    async with aiosqlite.connect(tmp_path / "m.sqlite3", isolation_level=None) as db:
+        assert await migrate(db, migrations) == [1, 3]
+        (migrations / "0002_b.sql").write_text("CREATE TABLE b (x INTEGER);")
+        assert await migrate(db, migrations) == [2]
+        assert await migrate(db, migrations) == []
+        async with db.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cur:
+            tables = {r[0] for r in await cur.fetchall()}
+    assert {"a", "b", "c"} <= tables
+
+
 async def _new_game(db, channel: str) -> int:  # type: ignore[no-untyped-def]
     return await db.insert_game(
         guild_id="g",

@@ -24,6 +24,7 @@ from collections import defaultdict
 from collections.abc import Callable
 
 from bot import errors
+from bot.delivery.notices import private_message
 from bot.delivery.outbox import (
     NONCE_WINDOW_S,
     delivery_nonce,
@@ -33,9 +34,10 @@ from bot.delivery.outbox import (
     post_payload,
 )
 from bot.delivery.port import FrontEnd, GameInfo, PrivateMessage, SeatInfo, TablePost
-from bot.storage.store import OutboxRow, Store
+from bot.storage.store import PARKED_ERROR, OutboxRow, Session, Store
 from bot.tables.bots import is_bot
-from bot.tables.loading import game_info
+from bot.tables.loading import game_info, safe_view
+from bot.tables.turn import DEFAULT_NOTIFY
 
 log = logging.getLogger("dispatch.manager")
 
@@ -44,7 +46,7 @@ RETRY_CAP_S = 3600.0
 #: How far a row the table cannot take is put off: until someone resumes it.
 PARKED_S = 100 * 365 * 86400.0
 #: How a parked row's last error begins (the players were told when it was parked).
-UNREACHABLE = "table unreachable"
+UNREACHABLE = PARKED_ERROR
 
 
 @dataclasses.dataclass
@@ -135,6 +137,8 @@ class Courier:
                 continue
             seat = info.seat_of(message.role) if message is not None else None
             skip = skip_private(info, seat, message) if message is not None else ""
+            if post is not None and stale_reminder(info, post):
+                skip = "superseded"
             if skip:
                 async with self.store.write() as db:
                     await db.mark_delivered(row.id, skip)
@@ -219,7 +223,37 @@ class Courier:
                     continue
                 message = unreachable_notice(info, seat.role)
                 await db.queue(row.game_id, "private", seat.role, message_payload(message))
+            await self._turns_by_dm(db, info)
         return True
+
+    async def _turns_by_dm(self, db: Session, info: GameInfo) -> None:
+        """The game goes on by DM, the notice says: whoever must act now and chose to hear
+        of their turns in the channel only was pinged in the post that waits, so their
+        prompt is sent now (later turns go by DM while the table is parked:
+        ``bot.tables.turn.notify_routes``)."""
+        if info.status != "active" or len(info.roles) < 2:
+            return  # a solo session's prompt is its table post, never a DM
+        game_row = await db.game(info.id)
+        if game_row is None or game_row.damaged:
+            return
+        waiting = [
+            s
+            for s in info.seats
+            if s.role in game_row.active_roles and not s.dm_failed and not is_bot(s.user_id)
+        ]
+        prefs = await db.notify_prefs(s.user_id for s in waiting)
+        for seat in waiting:
+            if prefs.get(seat.user_id, DEFAULT_NOTIFY) != "channel":
+                continue
+            try:
+                view = safe_view(game_row, seat.role)
+            except errors.CorruptGame:
+                return  # the courier's own pass marks it; the notice still goes
+            message = private_message(
+                seat.role, version=game_row.version, view=view, new_lines=(), your_turn=True
+            )
+            if message is not None:
+                await db.queue(info.id, "private", seat.role, message_payload(message))
 
     async def _dm_closed(self, row: OutboxRow, info: GameInfo) -> bool:
         """Mark the seat, and tell the player once, at the table, where to look instead."""
@@ -247,7 +281,13 @@ def is_parked(row: OutboxRow) -> bool:
 
 
 def unreachable_notice(info: GameInfo, role: str) -> PrivateMessage:
-    """The DM that says why the table is silent, what to grant, and how to resume."""
+    """The DM that says why the table is silent, what to grant, and how to resume. A solo
+    session is played at its table alone (nothing of it goes by DM), so it only waits."""
+    going_on = (
+        "Your session waits with them"
+        if len(info.roles) == 1
+        else "The game goes on here by direct message; the channel posts wait"
+    )
     return PrivateMessage(
         kind="notice",
         role=role,
@@ -255,10 +295,19 @@ def unreachable_notice(info: GameInfo, role: str) -> PrivateMessage:
         headline=(
             f"I cannot post in the channel of game #{info.id} ({info.title}): it was "
             "deleted, or I lack View Channel, Send Messages, Embed Links or Attach Files "
-            "there (or its thread is locked or archived). The game goes on here by direct "
-            "message; the channel posts wait. Once a moderator fixes the channel, use "
-            "/game status there and the waiting posts go out."
+            f"there (or its thread is locked or archived). {going_on}. Once a moderator "
+            "fixes the channel, use /game status there and the waiting posts go out."
         ),
+    )
+
+
+def stale_reminder(info: GameInfo, post: TablePost) -> bool:
+    """A table reminder held back (retries, a parked channel) until the game moved on:
+    "the game is waiting for your move" would be untrue, and may ping the player."""
+    return post.kind == "reminder" and (
+        info.status != "active"
+        or post.version != info.version
+        or not set(post.active_roles) & set(info.active_roles)
     )
 
 

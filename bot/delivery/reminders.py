@@ -63,7 +63,8 @@ async def _fire(db: Session, timer: TimerRow, growth: float) -> int:
         return 0
     view = safe_view(row, seat.role)
     prefs = await db.notify_prefs([seat.user_id])
-    by_channel, by_dm = notify_routes(seats, (seat.role,), prefs)
+    parked = await db.table_parked(row.id)
+    by_channel, by_dm = notify_routes(seats, (seat.role,), prefs, table_parked=parked)
     if seat.role in by_dm:
         waited = waited_text(timer, db.now, growth)
         message = PrivateMessage(

@@ -8,6 +8,7 @@ ephemerally; anything else is logged here (never left to discord.py) and answere
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import re
@@ -275,9 +276,23 @@ async def _answer(
         await frontend.prompt_now_at(game_id, uid, None, CLOSED_ELSEWHERE)
 
 
+ANOTHER_CHANNEL = "This button belongs to a game in another channel."
+
+
+async def in_its_channel(interaction: discord.Interaction[Any], game_id: int) -> GameInfo:
+    """The game a lobby or table control names, refused unless clicked in that game's own
+    channel: its custom id names any game, and a moderator is one in the channel clicked
+    in, so a copy forged in another server must not seat anyone nor start the game."""
+    info = await manager_of(interaction).get_game_info(game_id)
+    if str(interaction.channel_id) != info.channel_id:
+        raise errors.NotAllowed(ANOTHER_CHANNEL)
+    return info
+
+
 async def on_join(interaction: discord.Interaction[Any], game_id: int, role: str) -> None:
     """A lobby's Join button: take that seat."""
     async with handling(interaction, game_id, "join"):
+        await in_its_channel(interaction, game_id)
         await interaction.response.defer()
         manager = manager_of(interaction)
         info = await manager.join(game_id, user_id(interaction), role)
@@ -294,6 +309,7 @@ async def on_seat_dispatch(
     """A lobby's Dispatch select: a seated player (or a moderator) gives the open seat to
     Dispatch at ``level``; the game then starts as when a person joins."""
     async with handling(interaction, game_id, "dispatch"):
+        await in_its_channel(interaction, game_id)
         await interaction.response.defer()
         info = await manager_of(interaction).seat_dispatch(
             game_id, user_id(interaction), level, role, is_moderator=is_moderator(interaction)
@@ -325,6 +341,25 @@ async def on_my_prompt(interaction: discord.Interaction[Any], game_id: int) -> N
         await send_private_view(interaction, pv)
 
 
+#: The ephemeral looks already shown to their table (message ids, the latest few
+#: thousand): a second press that came before the first removed the button posts nothing.
+_SHOWN: collections.OrderedDict[int, None] = collections.OrderedDict()
+SHOWN_KEPT = 4096
+
+
+def first_show(message_id: int | None) -> bool:
+    """True once per look: checked and marked with no await between, so two presses
+    handled side by side cannot both pass."""
+    if message_id is None:
+        return True
+    if message_id in _SHOWN:
+        return False
+    _SHOWN[message_id] = None
+    while len(_SHOWN) > SHOWN_KEPT:
+        _SHOWN.popitem(last=False)
+    return True
+
+
 async def on_show_table(interaction: discord.Interaction[Any], game_id: int, what: str) -> None:
     """ "Show to the table" under an ephemeral ``/game status`` or ``/game board``: post that
     look to the game's channel, as the game is now, once (the button is then removed)."""
@@ -332,15 +367,23 @@ async def on_show_table(interaction: discord.Interaction[Any], game_id: int, wha
 
     async with handling(interaction, game_id, "show"):
         manager = manager_of(interaction)
-        info = await manager.get_game_info(game_id)
-        if str(interaction.channel_id) != info.channel_id or what not in LOOKS:
-            raise errors.NotAllowed("This button belongs to a game in another channel.")
-        # Acknowledge by promising to update the ephemeral message the button is on.
-        await interaction.response.defer()
-        frontend = getattr(interaction.client, "frontend", None)
-        look: Look = "board" if what == "board" else "status"
-        payload = await look_payload(manager, info, look, frontend=frontend)
-        await interaction.followup.send(**shown_by(payload, user_id(interaction)), ephemeral=False)
+        info = await in_its_channel(interaction, game_id)
+        if what not in LOOKS:
+            raise errors.NotAllowed(ANOTHER_CHANNEL)
+        message_id = getattr(interaction.message, "id", None)
+        if not first_show(message_id):
+            raise errors.NotAllowed("This look was already shown to the table.")
+        try:
+            # Acknowledge by promising to update the ephemeral message the button is on.
+            await interaction.response.defer()
+            frontend = getattr(interaction.client, "frontend", None)
+            look: Look = "board" if what == "board" else "status"
+            payload = await look_payload(manager, info, look, frontend=frontend)
+            payload = shown_by(payload, user_id(interaction))
+            await interaction.followup.send(**payload, ephemeral=False)
+        except BaseException:
+            _SHOWN.pop(message_id or 0, None)  # nothing was shown: it may be pressed again
+            raise
         await interaction.edit_original_response(content="Shown to the table.", view=None)
 
 

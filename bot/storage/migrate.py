@@ -1,8 +1,10 @@
 """Numbered SQL migrations: ``bot/storage/migrations/NNNN_name.sql``, applied in order, once.
 
 The applied versions are recorded in ``schema_migrations``; running again applies only
-the newer files, so it is safe on every start-up. Each file runs in its own transaction
-together with its bookkeeping row, so a failed migration leaves the schema as it was.
+the files not recorded there, so it is safe on every start-up (and a migration numbered
+below one already applied, as when two lines of work each added one, is still applied).
+Each file runs in its own transaction together with its bookkeeping row, so a failed
+migration leaves the schema as it was.
 """
 
 from __future__ import annotations
@@ -43,23 +45,22 @@ def discover(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
     return found
 
 
-async def current_version(db: aiosqlite.Connection) -> int:
+async def applied_versions(db: aiosqlite.Connection) -> set[int]:
     await db.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations ("
         " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
     )
     await db.commit()
-    async with db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cur:
-        row = await cur.fetchone()
-    return int(row[0]) if row else 0
+    async with db.execute("SELECT version FROM schema_migrations") as cur:
+        return {int(row[0]) for row in await cur.fetchall()}
 
 
 async def migrate(db: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR) -> list[int]:
-    """Apply every migration newer than the recorded version; return those applied."""
-    have = await current_version(db)
+    """Apply, in order, every migration not recorded as applied; return those applied."""
+    have = await applied_versions(db)
     applied: list[int] = []
     for migration in discover(directory):
-        if migration.version <= have:
+        if migration.version in have:
             continue
         sql = migration.path.read_text(encoding="utf-8")
         # executescript commits any open transaction first, then runs the script as

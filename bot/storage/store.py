@@ -226,6 +226,10 @@ _UNDELIVERED = (
 #: The queries run on every action, delivery pass or listing, by name, with example
 #: parameters. ``tests/test_store_scale.py`` asserts that SQLite answers each through an
 #: index (EXPLAIN QUERY PLAN), so none of them slows down as finished games pile up.
+#: How the last error of a table post parked by the courier begins: the channel refuses
+#: every post until someone fixes it (``bot.delivery.courier``).
+PARKED_ERROR = "table unreachable"
+
 HOT_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
     "game": ("SELECT * FROM games WHERE id = ?", (1,)),
     "live_game_in_channel": (
@@ -257,6 +261,11 @@ HOT_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
         (1,),
     ),
     "undelivered": (_UNDELIVERED + " ORDER BY o.id", ()),
+    "table_parked": (
+        "SELECT 1 FROM outbox WHERE delivered_at IS NULL AND game_id = ? AND kind = 'table'"
+        f" AND last_error LIKE '{PARKED_ERROR}%' LIMIT 1",
+        (1,),
+    ),
     "games_with_undelivered": (
         "SELECT DISTINCT game_id FROM outbox WHERE delivered_at IS NULL ORDER BY game_id",
         (),
@@ -649,6 +658,10 @@ class Session:
         else:
             rows = await self._all(_sql("undelivered_of_game"), (game_id,))
         return [_outbox(r) for r in rows]
+
+    async def table_parked(self, game_id: int) -> bool:
+        """Whether the game's table posts wait, parked, for its channel to be fixed."""
+        return await self._one(_sql("table_parked"), (game_id,)) is not None
 
     async def games_with_undelivered(self) -> list[int]:
         """Ids of the games that have something left to deliver (read from the index)."""

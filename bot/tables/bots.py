@@ -25,8 +25,14 @@ with each failure in a row (:data:`RETRY_BASE_S` up to :data:`RETRY_CAP_S`), so 
 that keeps failing costs one attempt and one logged error every few minutes, not every
 pass. The pass reads only the ids of the games where a bot seat owes a decision.
 
-Search seeds are fixed per game and role, so a bot's decision depends only on what its
-view shows (and on the thinking time, which stops the search).
+Search seeds are fixed per game and role, and a search level is a number of iterations
+per search in each game (``rules.ai.level_iterations``), not a time: a bot's decision
+depends only on what its view shows (and the tree kept from earlier decisions of the
+turn), never on how busy the machine is. A search that runs past
+``rules.ai.safety_seconds`` (3 times the level's nominal time) in CPU seconds of its own
+thread is cut as a safety, so that a pathological position cannot hang a seat, and the
+cut is logged; CPU time of the thread, not wall time, so that other work on the machine
+does not bring the cap nearer.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import concurrent.futures.process
+import functools
 import hashlib
 import logging
 import multiprocessing
@@ -41,11 +48,12 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import rules
 from bot import errors
-from rules.ai import LEVEL_SECONDS, LEVELS, Player, make_player
+from rules.ai import LEVELS, Player, SearchPlayer, make_player, safety_seconds
 from rules.core import Arg, View
 
 if TYPE_CHECKING:
@@ -89,9 +97,30 @@ def search_seed(game_id: int, role: str) -> int:
 # -- the decision, in a worker -------------------------------------------------------
 
 #: Players by (game id, role, level), kept in the worker so the small decisions of one
-#: turn share a search tree. Bounded: the oldest are dropped.
+#: turn share a search tree. Bounded: the least recently used are dropped.
 _PLAYERS: dict[tuple[int, str, str], Player] = {}
 _MAX_PLAYERS = 256
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A bot's move, and what the search behind it did (nothing of it hidden)."""
+
+    verb: str
+    arg: Arg
+    #: Iterations of the search this decision ran; None when it ran none (the easy
+    #: level, or a move planned by an earlier search of the turn).
+    iterations: int | None = None
+    #: The search's budget, in iterations.
+    budget: int | None = None
+    #: Whether the safety cap stopped the search before its budget.
+    cut: bool = False
+    #: The safety cap, in CPU seconds.
+    cap_seconds: float = 0.0
+
+    @property
+    def action(self) -> tuple[str, Arg]:
+        return self.verb, self.arg
 
 
 def decide(
@@ -100,26 +129,37 @@ def decide(
     role: str,
     level: str,
     view: View,
-    seconds: float,
+    *,
     iterations: int | None = None,
-) -> tuple[str, Arg]:
+    cap_seconds: float | None = None,
+    clock: Callable[[], float] | None = None,
+) -> Decision:
     """The bot's decision from its own view (runs in a worker process or thread).
 
-    Search levels think for ``seconds`` (or exactly ``iterations`` when given)."""
+    A search level runs its budget of iterations in this game (``iterations`` instead,
+    when given), whatever the time, unless the search passes the safety cap: ``clock``
+    (CPU seconds of this thread, ``time.thread_time``, unless a test gives another) has
+    advanced ``cap_seconds`` (the level's ``safety_seconds`` unless given)."""
     game = rules.get_game(game_name)
     key = (game_id, role, level)
-    player = _PLAYERS.get(key)
+    player = _PLAYERS.pop(key, None)
     if player is None:
         while len(_PLAYERS) >= _MAX_PLAYERS:
             _PLAYERS.pop(next(iter(_PLAYERS)))
         player = make_player(
             game, role, level, seed=search_seed(game_id, role), iterations=iterations
         )
-        _PLAYERS[key] = player
-    if level == "easy" or iterations is not None:
-        return player.choose(view)
-    deadline = time.monotonic() + seconds
-    return player.choose(view, should_stop=lambda: time.monotonic() >= deadline)
+    _PLAYERS[key] = player  # the most recently used last
+    if not isinstance(player, SearchPlayer):
+        verb, arg = player.choose(view)
+        return Decision(verb, arg)
+    cap = safety_seconds(level) if cap_seconds is None else cap_seconds
+    tick = clock or time.thread_time
+    end = tick() + cap
+    searches = player.searches
+    verb, arg = player.choose(view, should_stop=lambda: tick() >= end)
+    searched = player.last.iterations if player.searches > searches and player.last else None
+    return Decision(verb, arg, searched, player.iterations, player.cut, cap)
 
 
 # -- the worker processes ----------------------------------------------------------------
@@ -186,16 +226,21 @@ class BotSeats:
         manager: GameManager,
         *,
         workers: str = "process",
-        seconds: dict[str, float] | None = None,
         iterations: int | None = None,
+        cap_seconds: float | None = None,
+        clock: Callable[[], float] | None = None,
         processes: int | None = None,
     ) -> None:
         if workers not in ("process", "thread"):
             raise ValueError("workers is 'process' or 'thread'")
         self.manager = manager
         self.workers = workers
-        self.seconds = dict(LEVEL_SECONDS if seconds is None else seconds)
+        #: Iterations of every search instead of each level's budget (tests, benches).
         self.iterations = iterations
+        #: The safety cap in CPU seconds instead of each level's ``safety_seconds``.
+        self.cap_seconds = cap_seconds
+        #: The search thread's CPU clock for the cap (tests; None: ``time.thread_time``).
+        self.clock = clock
         self.processes = max(1, processes or default_processes())
         #: One single-process pool per worker, started when first needed.
         self._pools: dict[int, concurrent.futures.ProcessPoolExecutor] = {}
@@ -280,7 +325,20 @@ class BotSeats:
         pv = await self.manager.view_for(game_id, seat.user_id, role=seat.role)
         if not pv.view.get("actions"):
             return False
-        verb, arg = await self._decide(info.game_name, game_id, seat.role, level, pv.view)
+        decision = await self._decide(info.game_name, game_id, seat.role, level, pv.view)
+        verb, arg = decision.action
+        if decision.cut:
+            # How far it got, never what it chose (the argument may be a hidden choice).
+            log.warning(
+                "game=%d bot %s (%s): the safety cap of %.0f CPU s cut its search after "
+                "%s of %s iterations",
+                game_id,
+                seat.role,
+                level,
+                decision.cap_seconds,
+                decision.iterations,
+                decision.budget,
+            )
         try:
             await self.manager.act(game_id, seat.user_id, verb, arg, pv.version, role=seat.role)
         except (errors.StalePrompt, errors.NotYourTurn):
@@ -296,18 +354,20 @@ class BotSeats:
 
     async def _decide(
         self, game_name: str, game_id: int, role: str, level: str, view: View
-    ) -> tuple[str, Arg]:
-        args: tuple[Any, ...] = (
+    ) -> Decision:
+        call = functools.partial(
+            decide,
             game_name,
             game_id,
             role,
             level,
             view,
-            self.seconds.get(level, 0.0),
-            self.iterations,
+            iterations=self.iterations,
+            cap_seconds=self.cap_seconds,
+            clock=self.clock,
         )
         if self.workers == "thread":
-            return await asyncio.to_thread(decide, *args)
+            return await asyncio.to_thread(call)
         loop = asyncio.get_running_loop()
         # A game always decides in the same worker: its search tree lives there.
         worker = game_id % self.processes
@@ -316,7 +376,7 @@ class BotSeats:
             if pool is None:
                 pool = self._pools[worker] = new_worker_pool()
             try:
-                return await loop.run_in_executor(pool, decide, *args)
+                return await loop.run_in_executor(pool, call)
             except concurrent.futures.process.BrokenProcessPool:
                 # The worker died (killed, out of memory): start a new one, once.
                 log.warning("game=%d: the bot's worker process died (attempt %d)", game_id, attempt)

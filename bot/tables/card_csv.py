@@ -178,6 +178,11 @@ def rows_of(
 def clean_text(
     text: str, kinds: Sequence[str] = (), sides: Sequence[str] | None = None
 ) -> tuple[str, int]:
-    """The list as it is kept (checked, with plain ``\\n`` line ends) and its card count."""
+    """The list as it is kept (checked, with plain ``\\n`` line ends) and its card count.
+
+    Only the header and the card lines are kept: a line of empty fields (``,,,,``, as a
+    spreadsheet exports a row it once formatted) is blank here, and the engine, which
+    reads every row that has commas, would refuse it as a card numbered ''."""
     count = len(rows_of(text, kinds, sides))
-    return "\n".join(lines_of(text)).strip(), count
+    kept = [line for n, line in enumerate(lines_of(text), start=1) if any(fields_of(line, n))]
+    return "\n".join(kept).strip(), count

@@ -45,12 +45,19 @@ from bot.delivery.port import (
 )
 from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queue_due_reminders
 from bot.storage.store import Store, dumps
-from bot.tables import lobby, ratings, turn, validate
+from bot.tables import history, lobby, ratings, turn, validate
 from bot.tables import seats as seating
 from bot.tables.bots import BotSeats, bot_user, is_bot
 from bot.tables.game_locks import LockTable
 from bot.tables.loading import GameRef, find_row, game_info, info_in, safe_view
-from bot.tables.replay import export_game, replayed_state, stored_state
+from bot.tables.replay import (
+    export_game,
+    not_yours,
+    replayed_state,
+    stored_state,
+    watchable_export,
+)
+from bot.tables.replay_movie import Movie, ReplayCache, drawable, upload_limit
 from rules.ai import LEVELS
 
 log = logging.getLogger("dispatch.manager")
@@ -82,6 +89,8 @@ class GameManager:
         self._delivery_locks: defaultdict[int, asyncio.Lock] = LockTable()
         #: Dispatch's own seats: their moves are made off the event loop (bots.py).
         self.bots = BotSeats(self, workers=bot_workers)
+        #: Replays of finished games, drawn off the event loop (``replay_movie``).
+        self.replays = ReplayCache()
 
     @classmethod
     async def open(
@@ -543,20 +552,7 @@ class GameManager:
         async with self.store.read() as db:
             rows = await db.games_of_user(user_id)
             listed = [(row, await db.seats(row.id)) for row in rows]
-        result: list[UserGame] = []
-        for row, seats in listed:
-            info = game_info(row, seats)
-            roles = info.roles_of(user_id)
-            result.append(
-                UserGame(
-                    game=info,
-                    roles=roles,
-                    my_turn=any(r in info.active_roles for r in roles),
-                    waiting_on=info.waiting_on,
-                    since=row.turn_started_at,
-                )
-            )
-        return result
+        return [history.user_game(row, seats, user_id) for row, seats in listed]
 
     async def leaderboard(
         self, guild_id: str | None, game_name: str, limit: int = ratings.LEADERBOARD_SIZE
@@ -578,17 +574,24 @@ class GameManager:
         return await export_game(self.store, validate.game_ref(game))
 
     async def export_for_player(
-        self, game: GameRef, *, is_moderator: bool = False
+        self, game: GameRef, *, is_moderator: bool = False, user_id: str | None = None
     ) -> dict[str, Any]:
         """The export as players may have it: only once the game is over.
 
         During play it would give the key to every shuffle and the face-down choices in
-        the action log. A moderator may rescue a game whose record is damaged.
+        the action log. A moderator may rescue a game whose record is damaged, unless they
+        sit at it (``user_id``): the rescue would show them their opponent's cards and every
+        draw to come, should the game be taken up again.
         """
         game = validate.game_ref(game)
         info = await self.get_game_info(game)
         live = info.status in ("lobby", "active")
         if live and is_moderator and await self.damage(info.id):
+            if user_id is not None and info.roles_of(str(user_id)):
+                raise errors.NotAllowed(
+                    "You play in this game, so its rescue export (which holds the key to "
+                    "every shuffle) is for a moderator who does not; nothing was exported."
+                )
             live = False
         if live:
             raise errors.NotAllowed(
@@ -596,6 +599,23 @@ class GameManager:
                 "reveal hidden cards, so it is available once the game is over."
             )
         return await self.export(info.id)
+
+    # -- history and records (issue 26 §3; the logic lives in bot.tables.history) ----
+    async def finished_page(
+        self, scope: str, owner: str, *, older: bool = True, key: int = history.FIRST
+    ) -> history.Page:
+        """A page of finished games of a user ("mine") or a server ("server")."""
+        return await history.page(self.store, scope, owner, older=older, key=key)
+
+    async def stats(self, user_id: str, game_name: str | None = None) -> history.Stats:
+        """A player's record in finished games."""
+        return await history.stats(self.store, user_id, game_name)
+
+    async def export_finished(
+        self, game_id: int, user_id: str, guild_id: str | None
+    ) -> dict[str, Any]:
+        """The export of a finished game by number: one the user played or of this server."""
+        return await self.export(await history.exportable(self.store, game_id, user_id, guild_id))
 
     async def damage(self, game: GameRef) -> str | None:
         """Why the game's record cannot be used (None: healthy); marks it when newly found."""
@@ -616,6 +636,24 @@ class GameManager:
     async def replay(self, game: GameRef) -> dict[str, Any]:
         """setup(seed) + every stored action, in order: the state the game must have."""
         return replayed_state(await self.export(game))
+
+    async def check_replay(self, game: GameRef, user_id: str, guild_id: str | None) -> int:
+        """The id of the game ``user_id`` (asking on ``guild_id``) may watch again, or a
+        polite refusal (``replay.may_see_finished``); quick, for answering before a build."""
+        game, user_id = _replay_ref(game), validate.user_id(user_id)
+        data = await watchable_export(self.store, game, user_id, validate.guild_id(guild_id))
+        return int(drawable(data)["id"])
+
+    async def watch_replay(
+        self, game: GameRef, user_id: str, guild_id: str | None, limit: int | None = None
+    ) -> Movie:
+        """The replay of a game that is over: an animated GIF of the public board after
+        each turn and the public log, together within ``limit`` bytes (None: Discord's
+        default), drawn in a worker thread and cached (``replay_movie.ReplayCache``)."""
+        game, user_id = _replay_ref(game), validate.user_id(user_id)
+        limit = upload_limit(limit)
+        data = await watchable_export(self.store, game, user_id, validate.guild_id(guild_id))
+        return await self.replays.movie(drawable(data), limit)
 
     async def verify_replay(self, game: GameRef) -> bool:
         """True when replaying the action log gives exactly the stored state."""
@@ -718,3 +756,12 @@ class GameManager:
             except Exception:
                 log.exception("background delivery pass failed")
             await asyncio.sleep(interval_s)
+
+
+def _replay_ref(game: Any) -> GameRef:
+    """A game to replay, checked: a number out of range is refused as any number one may
+    not see (``replay.not_yours``), so the answer tells nothing about which exist."""
+    try:
+        return validate.game_ref(game)
+    except errors.GameNotFound:
+        raise not_yours(game) from None

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from bot import errors
-from bot.storage.store import GameRow, Store, dumps
+from bot.storage.store import GameRow, SeatRow, Store, dumps
 from bot.tables.loading import GameRef, find_row, rules_or_none, state_of
 from rules.core.errors import RulesError
 from rules.core.rng import SPLITMIX, legacy_seed
@@ -108,3 +109,61 @@ async def stored_state(store: Store, game: GameRef) -> str | None:
     if rules_or_none(row.game_name) is None:
         return row.state_json
     return dumps(state_of(row))
+
+
+#: The games whose record anyone entitled may watch again: over, for good.
+WATCHABLE = ("finished", "abandoned")
+
+
+def may_see_finished(
+    row: GameRow, seats: Sequence[SeatRow], user_id: str, guild_id: str | None
+) -> bool:
+    """Whether ``user_id``, asking on the server ``guild_id`` (None: in a DM), may have the
+    record of game ``row``: only a game that is over (finished or abandoned), and then a
+    game they played or one played on that server."""
+    return row.status in WATCHABLE and played_or_here(row, seats, user_id, guild_id)
+
+
+def played_or_here(
+    row: GameRow, seats: Sequence[SeatRow], user_id: str, guild_id: str | None
+) -> bool:
+    """The one rule for a finished game's record (its replay, its export by number): a
+    game ``user_id`` played, or one played on the server ``guild_id`` they ask on."""
+    if any(seat.user_id == user_id for seat in seats):
+        return True
+    return guild_id is not None and row.guild_id == guild_id
+
+
+def not_yours(game: Any) -> errors.NotAllowed:
+    """The one refusal for a game number one may not see, whether it exists or not."""
+    plain = isinstance(game, int) and not isinstance(game, bool) and 0 < game < 10**20
+    name = f"Game #{game}" if plain else "That game"
+    return errors.NotAllowed(
+        f"{name} is not a game you played or one played on this server, so its replay "
+        "is not yours to see."
+    )
+
+
+async def watchable_export(
+    store: Store, game: GameRef, user_id: str, guild_id: str | None
+) -> dict[str, Any]:
+    """The export of a game ``user_id`` may watch again (``may_see_finished``). A number
+    that is unknown or a stranger's game of another server is refused with the same words,
+    so nothing is learnt from it (not even whether it is being played); a game of one's
+    own still being played, or cancelled, is refused saying why."""
+    refused = not_yours(game)
+    async with store.read() as db:
+        try:
+            row = await find_row(db, game, live=False)
+        except errors.GameNotFound:
+            raise refused from None
+        seats = await db.seats(row.id)
+    if not played_or_here(row, seats, user_id, guild_id):
+        raise refused
+    if row.status in ("lobby", "active"):
+        raise errors.NotAllowed(
+            f"Game #{row.id} is still being played: its replay is ready once it is over."
+        )
+    if not may_see_finished(row, seats, user_id, guild_id):
+        raise errors.NotAllowed(f"Game #{row.id} was cancelled before it began: nothing to replay.")
+    return await export_game(store, row.id)

@@ -304,10 +304,17 @@ DEFAULT_NOTIFY = "dm"
 
 
 def notify_routes(
-    seats: Sequence[SeatRow], roles: Sequence[str], prefs: Mapping[str, str]
+    seats: Sequence[SeatRow],
+    roles: Sequence[str],
+    prefs: Mapping[str, str],
+    *,
+    table_parked: bool = False,
 ) -> tuple[set[str], set[str]]:
     """(roles to mention in the channel, roles to send a "your turn" DM) for a hand-over to
-    ``roles``: as each player chose; in the channel while their DMs are closed."""
+    ``roles``: as each player chose; in the channel while their DMs are closed. While the
+    table's posts are parked (its channel refuses them, ``bot.delivery.courier``) the game
+    goes on by DM, as the players were told: a player who chose the channel is sent the
+    DM too, or the mention that waits with the table would be all they had."""
     by_channel: set[str] = set()
     by_dm: set[str] = set()
     for seat in seats:
@@ -316,7 +323,7 @@ def notify_routes(
         choice = prefs.get(seat.user_id, DEFAULT_NOTIFY)
         if seat.dm_failed or choice in ("channel", "both"):
             by_channel.add(seat.role)
-        if not seat.dm_failed and choice in ("dm", "both"):
+        if not seat.dm_failed and (choice in ("dm", "both") or table_parked):
             by_dm.add(seat.role)
     return by_channel, by_dm
 
@@ -377,7 +384,8 @@ async def commit_turn(
     prefs = (
         await db.notify_prefs(user_of[r] for r in handed_to if r in user_of) if handed_to else {}
     )
-    by_channel, by_dm = notify_routes(seats, handed_to, prefs)
+    parked = bool(handed_to) and await db.table_parked(row.id)
+    by_channel, by_dm = notify_routes(seats, handed_to, prefs, table_parked=parked)
     one_seat = is_one_seat(rules_game)
     if one_seat:  # a solo session: its prompt is posted at the table, never DMed
         by_channel, by_dm = set(handed_to), set()

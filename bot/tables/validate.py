@@ -142,7 +142,7 @@ def options(value: Any) -> dict[str, Any]:
             if len(item) > LONG_OPTIONS[key]:
                 raise errors.BadOptions(f"“{key}” is too long (at most {LONG_OPTIONS[key]}).")
             if item:
-                card_csv.rows_of(item)
+                item = card_csv.clean_text(item)[0]  # as an import keeps it
         elif not _option_value_ok(item):
             raise errors.BadOptions(
                 f"“{key}” needs a plain value: a number, true or false, or a short text."

@@ -28,6 +28,7 @@ from bot.tables import lobby, solo, validate
 from bot.tables.bots import bot_user, is_bot
 from bot.tables.manager import GameManager
 from bot.tables.ratings import LEADERBOARD_SIZE
+from bot.terminal import history_text
 from bot.terminal.frontend import TerminalFrontEnd
 
 log = logging.getLogger("dispatch.sandbox")
@@ -67,6 +68,8 @@ Commands:
   hand                your side's private view (and hand image)
   board               write the board image and print its path
   log [n]             the last n public log lines (default 10)
+  replay [number]     a game that is over (default: the current one), watched again:
+                      writes its animated board (GIF) and public log, prints their paths
   undo                take back your last small decision, when allowed
   resign              concede the game
   auto [n]            play n random legal moves for whoever must act (default: to the end)
@@ -77,6 +80,11 @@ Commands:
                       the best n rated players of a game (default 10), Dispatch's levels
                       among them; rated: finished games between alice and bob (or the
                       bot) without a chosen seed, each side having made 3 decisions
+  games finished [older|newer <id>]
+                      your finished games, ten a page, newest first
+  stats [player] [game]
+                      a record: wins and losses by side, on time, time per turn,
+                      against each Dispatch level
   help | quit"""
 
 Action = tuple[str, Any]
@@ -350,12 +358,14 @@ class Sandbox:
             "hand": self.cmd_hand,
             "board": self.cmd_board,
             "log": self.cmd_log,
+            "replay": self.cmd_replay,
             "undo": self.cmd_undo,
             "resign": self.cmd_resign,
             "auto": self.cmd_auto,
             "status": self.cmd_status,
             "players": self.cmd_status,
             "games": self.cmd_games,
+            "stats": self.cmd_stats,
             "use": self.cmd_use,
             "leaderboard": self.cmd_leaderboard,
             "quit": self.cmd_quit,
@@ -703,6 +713,21 @@ class Sandbox:
         for line in await self.manager.log(info.id, count):
             self.say_block(line)
 
+    async def cmd_replay(self, args: list[str]) -> None:
+        if len(args) > 1 or (args and number(args[0]) is None):
+            raise errors.BadInput("Which game? `replay` (the current one) or `replay <number>`.")
+        game_id = number(args[0]) if args else (await self.current()).id
+        assert game_id is not None
+        movie = await self.manager.watch_replay(game_id, self.user, GUILD)
+        self.fe.out_dir.mkdir(parents=True, exist_ok=True)
+        gif = self.fe.out_dir / f"replay-game{game_id}.gif"
+        text = self.fe.out_dir / f"replay-game{game_id}-log.txt"
+        gif.write_bytes(movie.gif)
+        text.write_text(movie.log_text, encoding="utf-8")
+        self.say(f"   Replay of game #{game_id}: {movie.frames} frames, {movie.width} px wide.")
+        self.say(f"   animation: {gif}")
+        self.say(f"   log: {text}")
+
     async def cmd_undo(self, args: list[str]) -> None:
         info = await self.current()
         result = await self.manager.undo(info.id, self.user)
@@ -745,6 +770,10 @@ class Sandbox:
                 self.say_block(status)
 
     async def cmd_games(self, args: list[str]) -> None:
+        if args and args[0].lower() == "finished":
+            for line in await history_text.finished(self.manager, self.user, args[1:]):
+                self.say(line)
+            return
         seen: dict[int, GameInfo] = {}
         for player in PLAYERS:
             for entry in await self.manager.games_for_user(player):
@@ -755,6 +784,10 @@ class Sandbox:
             here = " ←" if game_id == self.game_id else ""
             waiting = ", ".join(f"@{u}" for u in info.waiting_on) or "-"
             self.say(f"   #{game_id} {info.title} · {info.status} · to act: {waiting}{here}")
+
+    async def cmd_stats(self, args: list[str]) -> None:
+        for line in await history_text.stats(self.manager, self.user, args, PLAYERS):
+            self.say(line)
 
     async def cmd_use(self, args: list[str]) -> None:
         game_id = number(args[0] if args else None)

@@ -2,9 +2,11 @@
 
 Levels (``rules.ai.player``): ``easy`` is the game's own greedy policy (``Game.policy``);
 ``normal`` and ``hard`` are information-set Monte Carlo tree search (``rules.ai.ismcts``)
-with about 1 s and 5 s of one core per decision (the caller supplies the deadline, or a
-fixed number of iterations). Pure like the rest of ``rules``: no I/O, no clock, and no
-randomness that the search's seed and the view do not fix (see ``rules.ai.ismcts``).
+with a fixed number of iterations per search in each game (``LEVEL_ITERATIONS``),
+calibrated to about 1 s and 5 s of one quiet core, so a level plays the same on a busy
+machine as on a quiet one (the caller may add a safety cap on time). Pure like the rest
+of ``rules``: no I/O, no clock, and no randomness that the search's seed and the view
+do not fix (see ``rules.ai.ismcts``).
 
 A game supports search by implementing two optional hooks of the contract
 (``rules.core.game.Game``): ``known_state(state, role)``, the state as the role knows it,
@@ -29,25 +31,33 @@ decision times, strength per pairing, legality), are in ``docs/ai.md``.
 
 from rules.ai.ismcts import Node, SearchResult, fingerprint, search
 from rules.ai.player import (
+    LEVEL_ITERATIONS,
     LEVEL_SECONDS,
     LEVELS,
+    SAFETY_FACTOR,
     GreedyPlayer,
     Player,
     SearchPlayer,
+    level_iterations,
     make_player,
+    safety_seconds,
     supports_search,
 )
 
 __all__ = [
     "LEVELS",
+    "LEVEL_ITERATIONS",
     "LEVEL_SECONDS",
+    "SAFETY_FACTOR",
     "GreedyPlayer",
     "Node",
     "Player",
     "SearchPlayer",
     "SearchResult",
     "fingerprint",
+    "level_iterations",
     "make_player",
+    "safety_seconds",
     "search",
     "supports_search",
 ]

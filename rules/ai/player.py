@@ -20,9 +20,25 @@ from typing import Protocol
 from rules.ai.ismcts import Node, SearchResult, fingerprint, search, search_key, view_actions
 from rules.core import Arg, Game, View
 
-#: Thinking time per decision of each search level, in seconds of one core; the caller
-#: turns it into a deadline (``rules`` reads no clock).
+#: The thinking time each search level is calibrated to, in CPU seconds of one quiet core
+#: per search. A level is not a time but a number of iterations (:data:`LEVEL_ITERATIONS`),
+#: so it plays the same however busy the machine; the caller may stop a search that runs
+#: far longer than this as a safety (``bot.tables.bots``: :data:`SAFETY_FACTOR` times it,
+#: in CPU seconds), and ``rules`` reads no clock.
 LEVEL_SECONDS: dict[str, float] = {"normal": 1.0, "hard": 5.0}
+#: The search budget of each level in each game: iterations per search, calibrated by
+#: ``bench/calibrate_levels.py`` so that one quiet core takes about ``LEVEL_SECONDS``
+#: (figures in ``docs/ai.md``). An iteration costs very different times in different
+#: games (War's playouts play the whole war out, Lincoln's stop after 60 actions).
+LEVEL_ITERATIONS: dict[str, dict[str, int]] = {
+    "fort_sumter": {"normal": 2_000, "hard": 11_000},
+    "lincoln": {"normal": 900, "hard": 4_600},
+    "war": {"normal": 850, "hard": 4_200},
+}
+#: The budget of a game that supports search but has no calibration above yet.
+DEFAULT_ITERATIONS: dict[str, int] = {"normal": 1_000, "hard": 5_000}
+#: A caller's safety cap on one search: this many times the level's nominal seconds.
+SAFETY_FACTOR = 3.0
 #: Every level, weakest first.
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 #: A planned action is played without searching again once it has this many visits.
@@ -54,8 +70,10 @@ class GreedyPlayer:
 class SearchPlayer:
     """Normal and hard: information-set MCTS from the view (see ``rules.ai.ismcts``).
 
-    ``iterations`` fixes the budget of each search (deterministic for a given ``seed``);
-    otherwise the caller passes ``should_stop`` (a deadline) to :meth:`choose`.
+    ``iterations`` fixes the budget of each search (deterministic for a given ``seed``).
+    ``should_stop`` (given to :meth:`choose`) ends a search sooner: with a budget, only as
+    a safety cap (then :attr:`cut` says so); without one, it is the whole budget (a
+    deadline, which makes the move depend on the machine's speed and load).
     """
 
     def __init__(
@@ -79,12 +97,15 @@ class SearchPlayer:
         self.deferred = 0
         self._policy = game.automated_player() if game.policy_margin is not None else None
         self.last: SearchResult | None = None
+        #: Whether ``should_stop`` ended the last search before its iterations.
+        self.cut = False
         #: The view the tree expects next (its fingerprint) and the node it would be at.
         self._expected: tuple[str, Node] | None = None
 
     def choose(self, view: View, should_stop: Callable[[], bool] | None = None) -> tuple[str, Arg]:
         if view["role"] != self.role:
             raise ValueError(f"this player plays {self.role}, not {view['role']}")
+        self.cut = False
         here = fingerprint(view)
         node: Node | None = None
         if self._expected is not None and self._expected[0] == here:
@@ -108,6 +129,7 @@ class SearchPlayer:
         )
         self.searches += 1
         self.last = result
+        self.cut = self.iterations is not None and result.iterations < self.iterations
         verb, arg = self._overrule(view, result.root, result.action)
         self._expect(view, (verb, arg), result.root.children[(self.role, verb, arg)])
         return verb, arg
@@ -149,15 +171,32 @@ def supports_search(game: Game) -> bool:
     return method is not None and method is not Game.determinize
 
 
+def level_iterations(game: Game, level: str) -> int:
+    """The iterations of one search of ``level`` (normal or hard) in ``game``."""
+    if level not in LEVEL_SECONDS:
+        raise ValueError(f"{level!r} is not a search level; those are {', '.join(LEVEL_SECONDS)}")
+    return LEVEL_ITERATIONS.get(game.name, DEFAULT_ITERATIONS)[level]
+
+
+def safety_seconds(level: str) -> float:
+    """The CPU seconds after which a caller may cut a search of ``level``: far beyond its
+    calibrated time, so only a pathological position (or a far slower machine) meets it."""
+    return SAFETY_FACTOR * LEVEL_SECONDS[level]
+
+
 def make_player(
     game: Game, role: str, level: str, *, seed: int, iterations: int | None = None
 ) -> Player:
-    """A player for ``role`` at ``level`` (one of :data:`LEVELS`)."""
+    """A player for ``role`` at ``level`` (one of :data:`LEVELS`). A search level searches
+    ``iterations`` per decision, by default the level's budget in this game
+    (:func:`level_iterations`), so its decisions depend on the game, the seed and the
+    budget alone."""
     if level == "easy":
         return GreedyPlayer(game)
     if level in LEVEL_SECONDS:
         if not supports_search(game):
             # A game without the search hooks still has its greedy player.
             return GreedyPlayer(game)
-        return SearchPlayer(game, role, seed=seed, iterations=iterations)
+        budget = level_iterations(game, level) if iterations is None else iterations
+        return SearchPlayer(game, role, seed=seed, iterations=budget)
     raise ValueError(f"unknown level {level!r}; the levels are {', '.join(LEVELS)}")

@@ -13,7 +13,7 @@ from .payloads import (
     role_payload,
     user_payload,
 )
-from .state import Attachment, Channel, Guild, Message, Role, User
+from .state import DEFAULT_UPLOAD_LIMIT, Attachment, Channel, Guild, Message, Role, User
 
 if TYPE_CHECKING:
     from .server import EmulatorServer
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
 STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE, MENTIONABLE, NUMBER = 3, 4, 5, 6, 7, 8, 9, 10
 ATTACHMENT = 11
-ATTACHMENT_SIZE_LIMIT = 10 * 2**20
+ATTACHMENT_SIZE_LIMIT = DEFAULT_UPLOAD_LIMIT
 
 
 class CommandError(LookupError):
@@ -43,7 +43,7 @@ def base_payload(
         "channel_id": str(channel.id),
         "locale": "en-US",
         "entitlements": [],
-        "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+        "attachment_size_limit": guild.upload_limit if guild else ATTACHMENT_SIZE_LIMIT,
     }
     if guild is not None:
         member = guild.members.get(user.id)

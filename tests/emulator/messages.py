@@ -9,7 +9,17 @@ from typing import Any
 
 from aiohttp import web
 
-from .state import EPHEMERAL, LOADING, Attachment, Channel, Message, User, World, iter_components
+from .state import (
+    DEFAULT_UPLOAD_LIMIT,
+    EPHEMERAL,
+    LOADING,
+    Attachment,
+    Channel,
+    Message,
+    User,
+    World,
+    iter_components,
+)
 
 Uploads = dict[int, tuple[str, bytes, str | None]]  # files[i] -> (filename, bytes, content type)
 
@@ -138,8 +148,19 @@ def pinged_users(content: str, allowed: dict[str, Any] | None) -> list[int]:
     return []
 
 
+def check_upload_size(world: World, channel_id: int, uploads: Uploads) -> None:
+    """Refuse, as Discord does (413, code 40005), files that together exceed the upload
+    limit of the channel's server (``Guild.upload_limit``; Discord's default in a DM)."""
+    channel = world.channels.get(channel_id)
+    guild = world.channel_guild(channel) if channel is not None else None
+    limit = guild.upload_limit if guild is not None else DEFAULT_UPLOAD_LIMIT
+    if sum(len(data) for _, data, _ in uploads.values()) > limit:
+        raise ApiError(413, 40005, "Request entity too large")
+
+
 def record_uploads(world: World, channel_id: int, uploads: Uploads) -> None:
     """Note every file uploaded (``world.uploads``), so tests can count repeated pictures."""
+    check_upload_size(world, channel_id, uploads)
     for filename, data, _ in uploads.values():
         world.uploads.append((channel_id, filename, hashlib.sha256(data).hexdigest()))
 

@@ -104,6 +104,10 @@ class Channel:
         return self.type == DM
 
 
+#: Discord's upload limit in DMs and on a server without boosts (10 MiB).
+DEFAULT_UPLOAD_LIMIT = 10 * 2**20
+
+
 @dataclass(eq=False)
 class Guild:
     id: int
@@ -112,6 +116,9 @@ class Guild:
     roles: dict[int, Role] = field(default_factory=dict)
     channels: dict[int, Channel] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
+    #: The largest upload the server takes (its boost level), in bytes: sent with every
+    #: interaction as ``attachment_size_limit``; a larger message is refused (413).
+    upload_limit: int = DEFAULT_UPLOAD_LIMIT
 
     def permissions_of(self, user_id: int) -> int:
         if user_id == self.owner_id:

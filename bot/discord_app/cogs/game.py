@@ -26,11 +26,16 @@ from bot.discord_app.interactions import (
     user_id,
 )
 from bot.discord_app.looks import Look, look_payload
+from bot.discord_app.replays import post_replay
 from bot.tables import validate
 from bot.tables.bots import bot_user
 from bot.tables.validate import parse_options
 
 log = logging.getLogger("dispatch.discord")
+
+
+#: The largest integer a Discord option carries exactly (2**53).
+MAX_GAME_NUMBER = 2**53
 
 
 def channel_ref(interaction: discord.Interaction[Any]) -> str:
@@ -307,17 +312,49 @@ class GameCog(
             await reply(interaction, f"Your request is noted; waiting for {waiting} to agree.")
 
     @app_commands.command(name="export")
-    async def export(self, interaction: discord.Interaction[Any]) -> None:
-        """The seed and action log, as a JSON file"""
+    async def export(
+        self,
+        interaction: discord.Interaction[Any],
+        game: app_commands.Range[int, 1, MAX_GAME_NUMBER] | None = None,
+    ) -> None:
+        """The seed and action log, as a JSON file
+
+        Parameters
+        ----------
+        game:
+            A finished game's number (from /games show:finished); default: this channel's
+        """
         await interaction.response.defer(ephemeral=True, thinking=True)
         manager = manager_of(interaction)
-        info = await _game_here(interaction)
-        data = await manager.export_for_player(info.id, is_moderator=is_moderator(interaction))
+        if game is not None:
+            guild = str(interaction.guild_id) if interaction.guild_id else None
+            number = game
+            data = await manager.export_finished(game, user_id(interaction), guild)
+        else:
+            number = (await _game_here(interaction)).id
+            data = await manager.export_for_player(
+                number, is_moderator=is_moderator(interaction), user_id=user_id(interaction)
+            )
         body = json.dumps(data, indent=1, sort_keys=True).encode()
-        file = discord.File(io.BytesIO(body), filename=f"dispatch-game-{info.id}.json")
+        file = discord.File(io.BytesIO(body), filename=f"dispatch-game-{number}.json")
         await reply(
-            interaction, f"Game #{info.id}: seed and {len(data['actions'])} actions.", files=[file]
+            interaction, f"Game #{number}: seed and {len(data['actions'])} actions.", files=[file]
         )
+
+    @app_commands.command(name="replay")
+    async def replay(
+        self,
+        interaction: discord.Interaction[Any],
+        game: app_commands.Range[int, 1, 2**53 - 1] | None = None,
+    ) -> None:
+        """Watch a game that is over again: the board after each turn, and its log
+
+        Parameters
+        ----------
+        game:
+            The game's number (default: this channel's latest), one you played or one played here
+        """
+        await post_replay(interaction, game)
 
     @app_commands.command(name="settings")
     async def settings(

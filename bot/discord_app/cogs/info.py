@@ -1,4 +1,5 @@
-"""``/rules``, ``/card`` and ``/games``: look-ups that change nothing."""
+"""``/rules`` and ``/card``: look-ups that change nothing (``/games`` and ``/stats`` are in
+``history``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from discord.ext import commands
 
 import rules
 from bot.discord_app import autocomplete, formatting
-from bot.discord_app.interactions import manager_of, reply, user_id
+from bot.discord_app.interactions import reply
 
 #: Card facts shown as embed fields, in this order, when a card has them.
 CARD_FIELDS = ("side", "kind", "value", "boost", "period", "ops")
@@ -93,24 +94,6 @@ class InfoCog(commands.Cog):
             await reply(interaction, f"No card called “{formatting.escape(name)}”.")
             return
         await reply(interaction, embed=card_embed(*match))
-
-    @app_commands.command(name="games")
-    async def games(self, interaction: discord.Interaction[Any]) -> None:
-        """Every game you are seated in, everywhere"""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        mine = await manager_of(interaction).games_for_user(user_id(interaction))
-        if not mine:
-            await reply(interaction, "You are not seated in any game. Start one with /game new.")
-            return
-        mine.sort(key=lambda g: (not g.my_turn, g.since or 0))
-        lines = [
-            formatting.game_line(
-                g.game, user_id=user_id(interaction), my_turn=g.my_turn, since_at=g.since
-            )
-            for g in mine
-        ]
-        text = formatting.clip("\n".join(lines), formatting.CONTENT_MAX)
-        await reply(interaction, text, allowed_mentions=discord.AllowedMentions.none())
 
 
 async def setup(bot: commands.Bot) -> None:

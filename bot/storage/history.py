@@ -1,0 +1,143 @@
+"""History and records (issue 26 §3): finished games a page at a time, and a player's record.
+
+Every query here is listed in ``HISTORY_QUERIES`` with example parameters, and
+``tests/test_history.py`` asserts that SQLite answers each from an index (EXPLAIN QUERY
+PLAN), never a scan of games: pages are keyset pages on the game number (``id < ?`` or
+``id > ?`` on ``seats_by_user`` or ``games_finished_by_guild``), not OFFSET.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.storage.store import Session
+
+_ROW = "g.id, g.guild_id, g.channel_id, g.game_name, r.winner, r.reason, r.code, r.finished_at"
+_OF_USER = (
+    f"SELECT {_ROW} FROM seats s JOIN games g ON g.id = s.game_id"
+    " JOIN results r ON r.game_id = g.id"
+    " WHERE s.user_id = ? AND s.game_id {cmp} ? AND g.status = 'finished'"
+    " GROUP BY s.game_id ORDER BY s.game_id {order} LIMIT ?"
+)
+_OF_GUILD = (
+    f"SELECT {_ROW} FROM games g JOIN results r ON r.game_id = g.id"
+    " WHERE g.guild_id = ? AND g.status = 'finished' AND g.id {cmp} ?"
+    " ORDER BY g.id {order} LIMIT ?"
+)
+#: The games the user is seated in that are being set up or played, by number.
+_LIVE_OF_USER = (
+    "SELECT s.game_id FROM seats s JOIN games g ON g.id = s.game_id"
+    " WHERE s.user_id = ? AND s.game_id {cmp} ? AND g.status IN ('lobby', 'active')"
+    " GROUP BY s.game_id ORDER BY s.game_id {order} LIMIT ?"
+)
+#: The user's finished games (not hot-seat: one person on both sides has no record), with
+#: the other players' ids beside each.
+_RECORDS = (
+    "SELECT g.id, g.game_name, s.role, r.winner, r.code,"
+    " (SELECT group_concat(o.user_id, char(10)) FROM seats o"
+    "  WHERE o.game_id = g.id AND o.user_id != s.user_id) AS others"
+    " FROM seats s JOIN games g ON g.id = s.game_id JOIN results r ON r.game_id = g.id"
+    " WHERE s.user_id = ? AND g.status = 'finished' AND g.hotseat = 0"
+    " AND (? IS NULL OR g.game_name = ?)"
+)
+#: How long the user took over each turn: from the other side's action to the next one of
+#: the user's side, in the user's latest ``TURN_GAMES`` finished games (the seats index
+#: newest first, then the actions' primary key): the player's pace now, at a bounded cost.
+_TURN_TIMES = (
+    "SELECT at - prev_at FROM ("
+    " SELECT a.role, a.at, latest.role AS mine,"
+    " LAG(a.at) OVER w AS prev_at, LAG(a.role) OVER w AS prev_role"
+    " FROM (SELECT s.game_id, s.role FROM seats s JOIN games g ON g.id = s.game_id"
+    "  WHERE s.user_id = ? AND g.status = 'finished' AND g.hotseat = 0"
+    "  AND (? IS NULL OR g.game_name = ?) ORDER BY s.game_id DESC LIMIT ?) latest"
+    " JOIN actions a ON a.game_id = latest.game_id"
+    " WINDOW w AS (PARTITION BY latest.game_id, latest.role ORDER BY a.seq))"
+    " WHERE role = mine AND prev_role != mine"
+)
+TURN_GAMES = 100
+
+#: Name -> (SQL, example parameters), for the query-plan test and the benchmark.
+HISTORY_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
+    "finished_of_user_older": (_OF_USER.format(cmp="<", order="DESC"), ("u", 1 << 62, 11)),
+    "finished_of_user_newer": (_OF_USER.format(cmp=">", order="ASC"), ("u", 0, 11)),
+    "finished_of_guild_older": (_OF_GUILD.format(cmp="<", order="DESC"), ("g", 1 << 62, 11)),
+    "finished_of_guild_newer": (_OF_GUILD.format(cmp=">", order="ASC"), ("g", 0, 11)),
+    "live_of_user_older": (_LIVE_OF_USER.format(cmp="<", order="DESC"), ("u", 1 << 62, 11)),
+    "live_of_user_newer": (_LIVE_OF_USER.format(cmp=">", order="ASC"), ("u", 0, 11)),
+    "records_of_user": (_RECORDS, ("u", None, None)),
+    "turn_times_of_user": (_TURN_TIMES, ("u", None, None, TURN_GAMES)),
+}
+
+SCOPES = ("live", "mine", "server")
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    id: int
+    guild_id: str | None
+    channel_id: str
+    game_name: str
+    winner: str | None
+    reason: str
+    code: str
+    finished_at: float
+    #: (role, user id) of every seat, in seating order.
+    seats: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class RecordRow:
+    game_id: int
+    game_name: str
+    role: str
+    winner: str | None
+    code: str
+    others: tuple[str, ...]
+
+
+async def finished_games(
+    db: Session, scope: str, owner: str, *, older: bool, key: int, limit: int
+) -> list[FinishedGame]:
+    """Up to ``limit`` finished games of a user (scope "mine") or a server ("server") with a
+    number below ``key`` (``older``) or above it, newest first either way."""
+    sql = _OF_USER if scope == "mine" else _OF_GUILD
+    sql = sql.format(cmp="<" if older else ">", order="DESC" if older else "ASC")
+    rows = await db.db.execute_fetchall(sql, (owner, key, limit))
+    found = []
+    for r in rows:
+        seats = tuple((s.role, s.user_id) for s in await db.seats(r[0]))
+        found.append(
+            FinishedGame(
+                id=r[0],
+                guild_id=r[1],
+                channel_id=r[2],
+                game_name=r[3],
+                winner=r[4],
+                reason=r[5],
+                code=r[6],
+                finished_at=r[7],
+                seats=seats,
+            )
+        )
+    found.sort(key=lambda g: g.id, reverse=True)
+    return found
+
+
+async def live_game_ids(db: Session, owner: str, *, older: bool, key: int, limit: int) -> list[int]:
+    """Up to ``limit`` numbers of the user's live games below (``older``) or above ``key``."""
+    sql = _LIVE_OF_USER.format(cmp="<" if older else ">", order="DESC" if older else "ASC")
+    rows = await db.db.execute_fetchall(sql, (owner, key, limit))
+    return [int(r[0]) for r in rows]
+
+
+async def records(db: Session, user_id: str, game_name: str | None) -> list[RecordRow]:
+    rows = await db.db.execute_fetchall(_RECORDS, (user_id, game_name, game_name))
+    return [
+        RecordRow(r[0], r[1], r[2], r[3], r[4], tuple(str(r[5] or "").split("\n"))) for r in rows
+    ]
+
+
+async def turn_times(db: Session, user_id: str, game_name: str | None) -> list[float]:
+    rows = await db.db.execute_fetchall(_TURN_TIMES, (user_id, game_name, game_name, TURN_GAMES))
+    return [float(r[0]) for r in rows if r[0] is not None]

@@ -1,0 +1,231 @@
+"""History and records (issue 26 §3): finished games a page at a time, a player's record,
+and which finished game's export a user may have. No discord import: both front ends
+(the Discord cogs and the sandbox) use it through the ``GameManager``."""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+
+import rules
+from bot import errors
+from bot.delivery.port import UserGame
+from bot.storage import history as sql
+from bot.storage.store import GameRow, SeatRow, Session, Store
+from bot.tables import validate
+from bot.tables.bots import is_bot, level_of
+from bot.tables.loading import game_info
+from bot.tables.replay import played_or_here
+from rules.ai import LEVELS
+
+#: Games per page: ten rows of up to about 300 characters fit an embed's 4,096.
+PAGE_SIZE = 10
+#: The key of a first page: above every game number.
+FIRST = 1 << 62
+NOT_YOURS = (
+    "Game #{n} was neither played by you nor on this server, so its record is not yours to export."
+)
+
+
+@dataclass(frozen=True)
+class Page:
+    #: "live" (games being played: ``UserGame``s), "mine" or "server" (finished games:
+    #: ``FinishedGame``s).
+    scope: str
+    owner: str
+    games: tuple[sql.FinishedGame | UserGame, ...]
+    #: Keys for the buttons: show games newer than ``newer`` / older than ``older``
+    #: (None: there are none that way).
+    newer: int | None
+    older: int | None
+
+    def finished(self) -> list[sql.FinishedGame]:
+        return [g for g in self.games if isinstance(g, sql.FinishedGame)]
+
+    def live(self) -> list[UserGame]:
+        return [g for g in self.games if isinstance(g, UserGame)]
+
+
+def _number(item: sql.FinishedGame | UserGame) -> int:
+    return item.game.id if isinstance(item, UserGame) else item.id
+
+
+async def page(
+    store: Store, scope: str, owner: str, *, older: bool = True, key: int = FIRST
+) -> Page:
+    """One page of a user's live or finished games, or a server's finished games (newest
+    first), from the keyset ``key``: the games below it (``older``) or above it."""
+    if scope not in sql.SCOPES:
+        raise errors.BadInput(
+            "Choose your games being played, your finished games or this server's."
+        )
+    owner = validate.user_id(owner, "player or server")
+    if not 0 <= key <= FIRST:
+        raise errors.BadInput("That page is not one Dispatch made; run /games again.")
+    async with store.read() as db:
+        games = await _load(db, scope, owner, older=older, key=key, limit=PAGE_SIZE + 1)
+        more = len(games) > PAGE_SIZE
+        games = games[:PAGE_SIZE] if older else games[-PAGE_SIZE:]
+        if not games:
+            return Page(scope, owner, (), None, None)
+        newest, oldest = _number(games[0]), _number(games[-1])
+        if older:
+            beyond_older = more
+            beyond_newer = key != FIRST and await _any(db, scope, owner, newest)
+        else:
+            beyond_newer = more
+            beyond_older = await _any(db, scope, owner, oldest, older=True)
+    return Page(
+        scope,
+        owner,
+        tuple(games),
+        newest if beyond_newer else None,
+        oldest if beyond_older else None,
+    )
+
+
+async def _load(
+    db: Session, scope: str, owner: str, *, older: bool, key: int, limit: int
+) -> list[sql.FinishedGame | UserGame]:
+    if scope != "live":
+        return list(await sql.finished_games(db, scope, owner, older=older, key=key, limit=limit))
+    found: list[sql.FinishedGame | UserGame] = []
+    for game_id in await sql.live_game_ids(db, owner, older=older, key=key, limit=limit):
+        row = await db.game(game_id)
+        if row is not None:
+            found.append(user_game(row, await db.seats(game_id), owner))
+    found.sort(key=_number, reverse=True)
+    return found
+
+
+def user_game(row: GameRow, seats: list[SeatRow], user_id: str) -> UserGame:
+    """One line of a player's list of games being played: whose turn, since when."""
+    info = game_info(row, seats)
+    roles = info.roles_of(user_id)
+    return UserGame(
+        game=info,
+        roles=roles,
+        my_turn=any(r in info.active_roles for r in roles),
+        waiting_on=info.waiting_on,
+        since=row.turn_started_at,
+    )
+
+
+async def _any(db: Session, scope: str, owner: str, key: int, *, older: bool = False) -> bool:
+    return bool(await _load(db, scope, owner, older=older, key=key, limit=1))
+
+
+@dataclass
+class Tally:
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    def add(self, outcome: str) -> None:
+        setattr(self, outcome, getattr(self, outcome) + 1)
+
+    def text(self) -> str:
+        draws = f", {self.draws} drawn" if self.draws else ""
+        return f"{self.wins} won, {self.losses} lost{draws}"
+
+
+@dataclass
+class Stats:
+    user_id: str
+    game_name: str | None
+    games: int = 0
+    by_side: dict[tuple[str, str], Tally] = field(default_factory=dict)
+    on_time: Tally = field(default_factory=Tally)
+    against_levels: dict[str, Tally] = field(default_factory=dict)
+    #: Median seconds the player took over a turn (None: no turns recorded).
+    median_turn_s: float | None = None
+    turns: int = 0
+
+
+def _outcome(row: sql.RecordRow) -> str:
+    if row.winner is None:
+        return "draws"
+    return "wins" if row.winner == row.role else "losses"
+
+
+async def stats(store: Store, user_id: str, game_name: str | None = None) -> Stats:
+    """A player's record in finished games (hot-seat games left out)."""
+    user_id = validate.user_id(user_id)
+    game_name = None if game_name is None else validate.game_name(game_name)
+    async with store.read() as db:
+        rows = await sql.records(db, user_id, game_name)
+        times = await sql.turn_times(db, user_id, game_name)
+    result = Stats(user_id, game_name, games=len(Counter(r.game_id for r in rows)))
+    for row in rows:
+        outcome = _outcome(row)
+        result.by_side.setdefault((row.game_name, row.role), Tally()).add(outcome)
+        if row.code == "timeout":
+            result.on_time.add(outcome)
+        for other in row.others:
+            if is_bot(other):
+                result.against_levels.setdefault(level_of(other), Tally()).add(outcome)
+    result.against_levels = {
+        level: result.against_levels[level] for level in LEVELS if level in result.against_levels
+    }
+    if times:
+        result.median_turn_s = statistics.median(times)
+        result.turns = len(times)
+    return result
+
+
+async def exportable(store: Store, game_id: int, user_id: str, guild_id: str | None) -> int:
+    """The game number, if ``user_id`` may export that finished game: one they played, or
+    one played on ``guild_id``. Any other number (unknown, live, a stranger's game of
+    another server) is refused with the same words, so nothing is learnt from them."""
+    user_id = validate.user_id(user_id)
+    refused = errors.NotAllowed(NOT_YOURS.format(n=game_id))
+    if not isinstance(game_id, int) or not 1 <= game_id <= validate.MAX_GAME_ID:
+        raise refused
+    async with store.read() as db:
+        row = await db.game(game_id)
+        seats = await db.seats(game_id) if row else []
+    if row is None or not played_or_here(row, seats, user_id, guild_id):
+        raise refused
+    if row.status in ("lobby", "active"):
+        raise errors.NotAllowed(
+            f"Game #{row.id} is still being played: its export holds the key to every "
+            "shuffle, so it is available once the game is over."
+        )
+    return row.id
+
+
+def role_name(game_name: str, role: str) -> str:
+    """A side's name as its game calls it (the id, titled, for a game no longer known)."""
+    try:
+        return rules.get_game(game_name).role_name(role)
+    except Exception:
+        return role.title()
+
+
+def game_title(game_name: str) -> str:
+    try:
+        return rules.get_game(game_name).title or game_name
+    except Exception:
+        return game_name
+
+
+def result_for(game: sql.FinishedGame, user_id: str | None) -> str:
+    """ "won", "lost", "drawn" for a player of the game; else who won ("North won")."""
+    mine = [role for role, user in game.seats if user == user_id]
+    if game.winner is None:
+        return "drawn"
+    if mine and len(mine) < len(game.seats):
+        return "won" if game.winner in mine else "lost"
+    return f"{role_name(game.game_name, game.winner)} won"
+
+
+def duration(seconds: float) -> str:
+    """A span in its largest sensible unit: "40 s", "12 min", "3.5 h", "2.1 days"."""
+    if seconds < 60:
+        return f"{seconds:.0f} s"
+    if seconds < 3600:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 86400:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"

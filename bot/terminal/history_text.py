@@ -1,0 +1,83 @@
+"""``games finished`` and ``stats`` in the sandbox (issue 26 §3), as plain text: the same
+pages and record as ``/games show:finished`` and ``/stats`` on Discord."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot import errors
+from bot.storage.history import FinishedGame
+from bot.tables import history
+from bot.tables.history import Page, Stats
+from bot.tables.manager import GameManager
+
+USAGE = "games finished [older|newer <game number>]"
+
+
+def page_key(args: list[str]) -> tuple[bool, int]:
+    """``[]``: the first page; ``older 12`` / ``newer 3``: the page beyond that game."""
+    if not args:
+        return True, history.FIRST
+    if len(args) != 2 or args[0] not in ("older", "newer") or not args[1].isascii():
+        raise errors.BadInput(f"Type {USAGE}.")
+    if not args[1].isdigit() or len(args[1]) > 18:
+        raise errors.BadInput(f"“{args[1][:20]}” is not a game number ({USAGE}).")
+    return args[0] == "older", int(args[1])
+
+
+def row_line(game: FinishedGame, viewer: str) -> str:
+    when = datetime.fromtimestamp(game.finished_at, tz=UTC).strftime("%Y-%m-%d")
+    mine = [history.role_name(game.game_name, r) for r, u in game.seats if u == viewer]
+    others = [f"{u} ({history.role_name(game.game_name, r)})" for r, u in game.seats if u != viewer]
+    sides = f"as {', '.join(mine)} vs {', '.join(others) or 'yourself'}"
+    result = history.result_for(game, viewer)
+    where = f"channel {game.channel_id}"
+    return (
+        f"   #{game.id} {when} {history.game_title(game.game_name)} {sides}: {result}"
+        f" ({game.reason}) · {where}"
+    )
+
+
+def page_lines(page: Page, viewer: str) -> list[str]:
+    if not page.games:
+        return ["   No finished games there. Type `new <game>` to start one."]
+    lines = [row_line(g, viewer) for g in page.finished()]
+    if page.newer is not None:
+        lines.append(f"   newer: games finished newer {page.newer}")
+    if page.older is not None:
+        lines.append(f"   older: games finished older {page.older}")
+    return lines
+
+
+async def finished(manager: GameManager, user: str, args: list[str]) -> list[str]:
+    older, key = page_key(args)
+    return page_lines(await manager.finished_page("mine", user, older=older, key=key), user)
+
+
+def stats_lines(stats: Stats) -> list[str]:
+    which = f" of {history.game_title(stats.game_name)}" if stats.game_name else ""
+    if not stats.games:
+        return [f"   {stats.user_id} has no finished games{which} yet."]
+    lines = [f"   Record of {stats.user_id}: {stats.games} finished games{which}"]
+    for (game_name, role), tally in sorted(stats.by_side.items()):
+        side = history.role_name(game_name, role)
+        lines.append(f"   {history.game_title(game_name)} as {side}: {tally.text()}")
+    lines.append(f"   On time: {stats.on_time.text()}")
+    if stats.median_turn_s is not None:
+        median = history.duration(stats.median_turn_s)
+        lines.append(f"   Median time per turn: {median} (over {stats.turns} turns)")
+    for level, tally in stats.against_levels.items():
+        lines.append(f"   Against Dispatch ({level}): {tally.text()}")
+    return lines
+
+
+async def stats(
+    manager: GameManager, user: str, args: list[str], players: tuple[str, ...]
+) -> list[str]:
+    """``stats [player] [game]``: the player defaults to the one at the keyboard."""
+    who = args[0] if args and args[0] in players else user
+    rest = args[1:] if args and args[0] in players else args
+    if len(rest) > 1:
+        raise errors.BadInput("Type stats [player] [game], e.g. `stats bob war`.")
+    game = rest[0] if rest else None
+    return stats_lines(await manager.stats(who, game))

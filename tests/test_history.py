@@ -1,0 +1,144 @@
+"""History and records (issue 26 §3): keyset pages of finished games, a player's record,
+and which finished game's export a user may have; every query answered from an index."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import FakeClock, RecordingFrontEnd
+
+from bot import errors
+from bot.storage.history import HISTORY_QUERIES
+from bot.tables import history
+from bot.tables.bots import bot_user
+from bot.tables.manager import GameManager
+
+pytestmark = pytest.mark.usefixtures("toy_game")
+
+#: A plan line that reads a whole table ("SCAN games", "SCAN g"), not an index.
+FULL_SCAN = re.compile(r"^SCAN \w+$")
+
+
+async def finish(
+    manager: GameManager, n: int, user: str = "ann", opponent: str = "bob", guild: str = "g1"
+) -> int:
+    """A finished game of ``user`` (the creator's seat) that ``opponent`` resigned."""
+    info = await manager.create_game(guild, f"c{n}", "toy", user, seed=n, opponent_id=opponent)
+    await manager.act(info.id, user, "add", 1)
+    await manager.resign(info.id, opponent)
+    return info.id
+
+
+async def fill(manager: GameManager, games: int) -> list[int]:
+    return [await finish(manager, i) for i in range(games)]
+
+
+@pytest.mark.parametrize("name", sorted(HISTORY_QUERIES))
+async def test_every_history_query_is_answered_from_an_index(
+    name: str, db_path: Path, clock: FakeClock
+) -> None:
+    manager = await GameManager.open(db_path, RecordingFrontEnd(), clock=clock)
+    try:
+        await fill(manager, 30)
+        async with manager.store.transaction() as db:
+            await db.db.execute_fetchall("ANALYZE")
+        sql, params = HISTORY_QUERIES[name]
+        async with manager.store.read() as db:
+            rows = await db.db.execute_fetchall("EXPLAIN QUERY PLAN " + sql, params)
+    finally:
+        await manager.close()
+    lines = [str(r[3]) for r in rows]
+    # A scan of a subquery materialized from an index (a bounded list) is no table scan.
+    made = {line.split()[1] for line in lines if line.startswith("MATERIALIZE ")}
+    scans = [line for line in lines if FULL_SCAN.match(line) and line.split()[1] not in made]
+    assert not scans, f"{name}: {lines}"
+    assert any("USING" in line and "INDEX" in line for line in lines), f"{name}: {lines}"
+
+
+async def test_pages_walk_the_finished_games_by_keyset_both_ways(manager: GameManager) -> None:
+    ids = await fill(manager, 25)
+    await manager.create_game("g1", "live", "toy", "ann", seed=1, opponent_id="bob")  # live
+    first = await manager.finished_page("mine", "ann")
+    assert [g.id for g in first.games] == ids[::-1][:10]
+    assert first.newer is None and first.older == ids[15]
+    second = await manager.finished_page("mine", "ann", key=first.older or 0)
+    assert [g.id for g in second.games] == ids[::-1][10:20]
+    last = await manager.finished_page("mine", "ann", key=second.older or 0)
+    assert [g.id for g in last.games] == ids[::-1][20:] and last.older is None
+    back = await manager.finished_page("mine", "ann", older=False, key=last.newer or 0)
+    assert back == second
+    assert (await manager.finished_page("server", "g1")).games == first.games
+    assert (await manager.finished_page("server", "elsewhere")).games == ()
+    row = first.games[0]
+    assert row.winner == "north" and row.code == "resigned" and row.channel_id == "c24"
+    assert dict(row.seats) == {"north": "ann", "south": "bob"}
+
+
+@pytest.mark.parametrize("key", [-1, history.FIRST + 1])
+async def test_a_forged_page_key_is_refused_politely(manager: GameManager, key: int) -> None:
+    with pytest.raises(errors.BadInput, match="run /games again"):
+        await manager.finished_page("mine", "ann", key=key)
+
+
+async def test_stats_count_sides_time_and_each_dispatch_level(
+    manager: GameManager, clock: FakeClock
+) -> None:
+    await finish(manager, 1)  # ann beats bob
+    won = await finish(manager, 2, opponent=bot_user("easy"))
+    lost = await finish(manager, 3, user="bob", opponent="ann")  # bob wins as north
+    async with manager.store.transaction() as db:
+        await db.record_result(lost, "north", "Time ran out.", {}, "timeout")
+    clock.advance(60)
+    stats = await manager.stats("ann")
+    assert stats.games == 3
+    assert stats.by_side[("toy", "north")].text() == "2 won, 0 lost"
+    assert stats.by_side[("toy", "south")].text() == "0 won, 1 lost"
+    assert (stats.on_time.wins, stats.on_time.losses) == (0, 1)
+    assert list(stats.against_levels) == ["easy"]
+    assert stats.against_levels["easy"].wins == 1
+    assert won and (await manager.stats("ann", "war")).games == 0
+    assert (await manager.stats("nobody")).median_turn_s is None
+
+
+async def test_median_turn_time_is_from_the_other_side_s_move(
+    manager: GameManager, clock: FakeClock
+) -> None:
+    info = await manager.create_game("g1", "c", "toy", "ann", seed=1, opponent_id="bob")
+    await manager.act(info.id, "ann", "add", 1)
+    await manager.act(info.id, "ann", "done")
+    clock.advance(300)
+    await manager.act(info.id, "bob", "add", 2)
+    await manager.resign(info.id, "ann")
+    assert (await manager.stats("bob")).median_turn_s == 300
+    assert (await manager.stats("bob")).turns == 1
+
+
+async def test_export_by_number_for_players_and_this_server_only(manager: GameManager) -> None:
+    mine = await finish(manager, 1, guild="g1")
+    theirs = await finish(manager, 2, user="cat", opponent="dan", guild="g2")
+    live = await manager.create_game("g1", "l", "toy", "ann", seed=3, opponent_id="bob")
+    assert (await manager.export_finished(mine, "ann", "g9"))["actions"]
+    assert (await manager.export_finished(mine, "eve", "g1"))["actions"]
+    assert (await manager.export_finished(theirs, "cat", None))["actions"]
+    for number in (theirs, 999, -5):
+        with pytest.raises(errors.NotAllowed, match=f"Game #{number} was neither"):
+            await manager.export_finished(number, "ann", "g1")
+    with pytest.raises(errors.NotAllowed, match="still being played"):
+        await manager.export_finished(live.id, "ann", "g1")
+
+
+async def test_games_being_played_page_by_keyset_too(manager: GameManager) -> None:
+    ids = []
+    for n in range(12):
+        info = await manager.create_game("g1", f"live{n}", "toy", "ann", seed=n, opponent_id="bob")
+        ids.append(info.id)
+    await finish(manager, 99)  # finished: not listed
+    first = await manager.finished_page("live", "ann")
+    assert [g.game.id for g in first.live()] == ids[::-1][:10] and first.newer is None
+    assert first.live()[0].my_turn and first.live()[0].roles == ("north",)
+    rest = await manager.finished_page("live", "ann", key=first.older or 0)
+    assert [g.game.id for g in rest.live()] == ids[1::-1] and rest.older is None
+    back = await manager.finished_page("live", "bob", older=False, key=ids[1])
+    assert [g.game.id for g in back.live()] == ids[::-1][:10] and not back.live()[0].my_turn
