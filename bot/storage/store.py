@@ -355,6 +355,60 @@ def _rating(r: aiosqlite.Row) -> RatingRow:
 # -- end of ratings -----------------------------------------------------------------
 
 
+# -- seats that change hands (issue 26, section 6; migration 0014) -----------------
+SEAT_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
+    "seat_changes": ("SELECT * FROM seat_changes WHERE game_id = ? ORDER BY id", (1,)),
+    "seat_passed": (
+        "SELECT * FROM seat_changes WHERE game_id = ? AND from_user = ? ORDER BY id DESC LIMIT 1",
+        (1, "u"),
+    ),
+    "seat_offer": ("SELECT * FROM seat_offers WHERE id = ?", (1,)),
+    "open_seat_offers": (
+        "SELECT * FROM seat_offers WHERE game_id = ? AND status = 'open' ORDER BY id",
+        (1,),
+    ),
+}
+HOT_QUERIES.update(SEAT_QUERIES)
+
+
+@dataclass(frozen=True)
+class SeatChangeRow:
+    id: int
+    game_id: int
+    role: str
+    from_user: str
+    to_user: str
+    by_user: str
+    #: "offer" (accepted), "reseat" (a moderator) or "handover" (to Dispatch).
+    how: str
+    at_version: int
+    at: float
+
+
+@dataclass(frozen=True)
+class SeatOfferRow:
+    id: int
+    game_id: int
+    role: str
+    from_user: str
+    to_user: str
+    at_version: int
+    created_at: float
+    expires_at: float
+    status: str
+
+
+def _seat_change(r: aiosqlite.Row) -> SeatChangeRow:
+    return SeatChangeRow(**{k: r[k] for k in SeatChangeRow.__dataclass_fields__})
+
+
+def _seat_offer(r: aiosqlite.Row) -> SeatOfferRow:
+    return SeatOfferRow(**{k: r[k] for k in SeatOfferRow.__dataclass_fields__})
+
+
+# -- end of seats that change hands ---------------------------------------------------
+
+
 def _sql(name: str) -> str:
     return HOT_QUERIES[name][0]
 
@@ -886,6 +940,68 @@ class Session:
             BotEstimateRow(r["game_id"], r["version"], r["role"], r["estimate"], r["move"])
             for r in rows
         ]
+
+    # seats that change hands (issue 26, section 6; migration 0014) -----------------
+    async def set_seat_user(self, game_id: int, role: str, user_id: str, version: int) -> None:
+        """The seat has a new holder: their DMs are presumed open, they asked nothing yet,
+        and their prompt is fresh from ``version`` (the old holder's buttons are theirs)."""
+        await self._run(
+            "UPDATE seats SET user_id = ?, dm_failed = 0, abandon_requested = 0,"
+            " prompt_version = ? WHERE game_id = ? AND role = ?",
+            (user_id, version, game_id, role),
+        )
+
+    async def add_seat_change(
+        self, game_id: int, role: str, users: tuple[str, str, str], how: str, version: int
+    ) -> None:
+        """``users``: (from, to, by)."""
+        await self._run(
+            "INSERT INTO seat_changes (game_id, role, from_user, to_user, by_user, how,"
+            " at_version, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, role, *users, how, version, self.now),
+        )
+
+    async def seat_changes(self, game_id: int) -> list[SeatChangeRow]:
+        return [_seat_change(r) for r in await self._all(_sql("seat_changes"), (game_id,))]
+
+    async def seat_passed(self, game_id: int, user_id: str) -> SeatChangeRow | None:
+        """The last seat ``user_id`` gave up in the game, if any."""
+        r = await self._one(_sql("seat_passed"), (game_id, user_id))
+        return _seat_change(r) if r is not None else None
+
+    async def add_seat_offer(
+        self, game_id: int, role: str, users: tuple[str, str], version: int, expires_at: float
+    ) -> int:
+        """``users``: (from, to). An earlier open offer of the same seat is withdrawn."""
+        await self._run(
+            "UPDATE seat_offers SET status = 'withdrawn'"
+            " WHERE game_id = ? AND status = 'open' AND role = ?",
+            (game_id, role),
+        )
+        return await self._insert(
+            "INSERT INTO seat_offers (game_id, role, from_user, to_user, at_version,"
+            " created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, role, *users, version, self.now, expires_at),
+        )
+
+    async def seat_offer(self, offer_id: int) -> SeatOfferRow | None:
+        r = await self._one(_sql("seat_offer"), (offer_id,))
+        return _seat_offer(r) if r is not None else None
+
+    async def open_seat_offers(self, game_id: int) -> list[SeatOfferRow]:
+        return [_seat_offer(r) for r in await self._all(_sql("open_seat_offers"), (game_id,))]
+
+    async def set_offer_status(self, offer_id: int, status: str) -> None:
+        await self._run("UPDATE seat_offers SET status = ? WHERE id = ?", (status, offer_id))
+
+    async def withdraw_seat_offers(self, game_id: int) -> None:
+        """Every open offer of the game lapses (a seat changed hands)."""
+        await self._run(
+            "UPDATE seat_offers SET status = 'withdrawn' WHERE game_id = ? AND status = 'open'",
+            (game_id,),
+        )
+
+    # end of seats that change hands ------------------------------------------------
 
 
 class Store:
