@@ -188,3 +188,13 @@ class TableUnreachable(DeliveryError):
 
 class DeliveryRetry(DeliveryError):
     """Transient: try again later (rate limit, outage). Any other exception counts too."""
+
+
+class SeatPassed(NotSeated):
+    """The user held a seat of this game that has since changed hands (issue 26, §6):
+    their old buttons and commands are refused with who plays it now."""
+
+    def __init__(self, seat: str, holder: str) -> None:
+        DispatchError.__init__(
+            self, f"The {seat} seat is no longer yours: {holder} plays it now. Nothing changed."
+        )

@@ -383,3 +383,11 @@ async def test_a_game_played_alone_takes_no_clock(manager: GameManager) -> None:
     info = await manager.create_game("g", "c1", "solo", "alice", options=solo)
     async with manager.store.read() as db:
         assert await db.game_clock(info.id) is None
+
+
+async def test_a_seat_handed_to_dispatch_loses_its_clock(manager: GameManager) -> None:
+    game = await _fast_game(manager)
+    await manager.hand_over(game, "alice", "easy")
+    async with manager.store.read() as db:
+        assert [r.role for r in await db.clock_rows(game)] == ["south"]
+    assert await manager.expire_clocks() == 0

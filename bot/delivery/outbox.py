@@ -43,6 +43,7 @@ def post_payload(post: TablePost) -> dict[str, Any]:
         "outcome": post.outcome,
         # Only a rated game's end carries the key, so other rows stay as they were.
         **({"ratings": [_change_payload(c) for c in post.ratings]} if post.ratings else {}),
+        **({"turned": post.turned} if post.turned else {}),
     }
 
 
@@ -118,6 +119,7 @@ def post_from(payload: dict[str, Any], *, nonce: str = "") -> TablePost:
         active_roles=tuple(payload.get("active_roles", ())),
         outcome=payload.get("outcome"),
         ratings=tuple(_change_from(c) for c in payload.get("ratings", ())),
+        turned=str(payload.get("turned", "")),
         nonce=nonce,
     )
 

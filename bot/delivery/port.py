@@ -112,6 +112,9 @@ class TablePost:
     outcome: dict[str, Any] | None = None
     #: Set on the ``end`` of a rated game: each seat's rating change.
     ratings: tuple[RatingChange, ...] = ()
+    #: Set on the ``end`` of a game against Dispatch's search: one short line on where
+    #: the game turned by its own estimates (``bot.tables.estimates``; all in /game log).
+    turned: str = ""
     #: The outbox row's identity (``bot.delivery.outbox.delivery_nonce``), set by delivery: the same
     #: row sent twice (a crash between sending and marking) carries the same nonce, so
     #: Discord keeps the first message instead of posting again. Empty outside delivery.

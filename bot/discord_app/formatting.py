@@ -112,12 +112,31 @@ def table_content(post: TablePost, game: GameInfo | None = None) -> str:
     see ``pinged``), and the headline."""
     head = escape(post.headline) if post.headline else ""
     named = list(post.mention_user_ids)
+    if names_its_people(post):
+        return clip(_mentions_kept(head, named), CONTENT_MAX)
     if game is not None and post.kind in ("start", "turn", "reminder"):
         named += [s.user_id for r in post.active_roles if (s := game.seat_of(r)) is not None]
     who = mentions(list(dict.fromkeys(named)))
     if post.kind == "end":  # the result first, then everyone it concerns
         return clip(f"{head} {who}".strip(), CONTENT_MAX)
     return clip(f"{who} {head}".strip(), CONTENT_MAX)
+
+
+def names_its_people(post: TablePost) -> bool:
+    """A notice whose headline itself mentions everyone it is for (a seat changing hands,
+    issue 26 section 6: "@bob now plays the Union, in place of @alice")."""
+    return (
+        post.kind == "notice"
+        and bool(post.mention_user_ids)
+        and all(mention(u) in post.headline for u in post.mention_user_ids)
+    )
+
+
+def _mentions_kept(head: str, users: Iterable[str]) -> str:
+    """The escaped headline with the mentions of ``users`` working again."""
+    for user in users:
+        head = head.replace(escape(mention(user)), mention(user))
+    return head
 
 
 def pinged(post: TablePost) -> discord.AllowedMentions:
@@ -144,6 +163,8 @@ def table_embed(game: GameInfo, post: TablePost, *, with_image: bool) -> discord
         embed.add_field(name="Result", value=clip(result_text(game, post.outcome), FIELD_MAX))
     if post.kind == "end" and post.ratings:
         embed.add_field(name="Ratings", value=clip(ratings_text(game, post), FIELD_MAX))
+    if post.kind == "end" and post.turned:
+        embed.add_field(name="Where it turned", value=clip(escape(post.turned), FIELD_MAX))
     if with_image:
         embed.set_image(url="attachment://board.png")
     embed.set_footer(text=f"Game #{game.id} · move {post.version}")

@@ -299,8 +299,22 @@ RATING_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
         " GROUP BY role",
         (1,),
     ),
+    "hints_used": ("SELECT COALESCE(SUM(count), 0) AS n FROM hints WHERE game_id = ?", (1,)),
+    "bot_estimates": ("SELECT * FROM bot_estimates WHERE game_id = ? ORDER BY version", (1,)),
 }
 HOT_QUERIES.update(RATING_QUERIES)
+
+
+@dataclass(frozen=True)
+class BotEstimateRow:
+    """Dispatch's estimate of its chance after one of its moves (migration 0016)."""
+
+    game_id: int
+    version: int
+    role: str
+    estimate: float
+    #: The public log text of the move.
+    move: str
 
 
 @dataclass(frozen=True)
@@ -392,6 +406,58 @@ class ClockRow:
 
 
 # -- end of clocks ------------------------------------------------------------------
+# -- seats that change hands (issue 26, section 6; migration 0014) -----------------
+SEAT_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
+    "seat_changes": ("SELECT * FROM seat_changes WHERE game_id = ? ORDER BY id", (1,)),
+    "seat_passed": (
+        "SELECT * FROM seat_changes WHERE game_id = ? AND from_user = ? ORDER BY id DESC LIMIT 1",
+        (1, "u"),
+    ),
+    "seat_offer": ("SELECT * FROM seat_offers WHERE id = ?", (1,)),
+    "open_seat_offers": (
+        "SELECT * FROM seat_offers WHERE game_id = ? AND status = 'open' ORDER BY id",
+        (1,),
+    ),
+}
+HOT_QUERIES.update(SEAT_QUERIES)
+
+
+@dataclass(frozen=True)
+class SeatChangeRow:
+    id: int
+    game_id: int
+    role: str
+    from_user: str
+    to_user: str
+    by_user: str
+    #: "offer" (accepted), "reseat" (a moderator) or "handover" (to Dispatch).
+    how: str
+    at_version: int
+    at: float
+
+
+@dataclass(frozen=True)
+class SeatOfferRow:
+    id: int
+    game_id: int
+    role: str
+    from_user: str
+    to_user: str
+    at_version: int
+    created_at: float
+    expires_at: float
+    status: str
+
+
+def _seat_change(r: aiosqlite.Row) -> SeatChangeRow:
+    return SeatChangeRow(**{k: r[k] for k in SeatChangeRow.__dataclass_fields__})
+
+
+def _seat_offer(r: aiosqlite.Row) -> SeatOfferRow:
+    return SeatOfferRow(**{k: r[k] for k in SeatOfferRow.__dataclass_fields__})
+
+
+# -- end of seats that change hands ---------------------------------------------------
 
 
 def _sql(name: str) -> str:
@@ -916,6 +982,9 @@ class Session:
                 (game_id, c.role, c.remaining_s, c.running_since, c.deadline, c.warn_at),
             )
 
+    async def delete_clock(self, game_id: int, role: str) -> None:
+        await self._run("DELETE FROM clocks WHERE game_id = ? AND role = ?", (game_id, role))
+
     async def expired_clocks(self, now: float, limit: int = 100) -> list[tuple[int, str]]:
         """(game, role) of the running clocks whose deadline is at or before ``now``."""
         rows = await self._all(_sql("expired_clocks"), (now, limit))
@@ -956,6 +1025,107 @@ class Session:
         await self._run(_sql("shift_running_clocks"), (seconds, seconds, seconds))
 
     # -- end of clocks ------------------------------------------------------------------
+    # hints (issue 27, section 4; migration 0016) -----------------------------------
+    async def add_hint(self, game_id: int, role: str) -> None:
+        """Count one ``/game hint`` by ``role``: the game is assisted from now on."""
+        await self._run(
+            "INSERT INTO hints (game_id, role, count) VALUES (?, ?, 1)"
+            " ON CONFLICT (game_id, role) DO UPDATE SET count = count + 1",
+            (game_id, role),
+        )
+
+    async def hints_used(self, game_id: int) -> int:
+        """How many hints were asked in the game, by every seat together."""
+        r = await self._one(_sql("hints_used"), (game_id,))
+        return int(r["n"]) if r is not None else 0
+
+    async def add_bot_estimate(self, row: BotEstimateRow) -> None:
+        await self._run(
+            "INSERT OR REPLACE INTO bot_estimates (game_id, version, role, estimate, move)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (row.game_id, row.version, row.role, row.estimate, row.move),
+        )
+
+    async def drop_bot_estimate(self, game_id: int, version: int) -> None:
+        await self._run(
+            "DELETE FROM bot_estimates WHERE game_id = ? AND version = ?", (game_id, version)
+        )
+
+    async def name_bot_move(self, game_id: int, version: int, move: str) -> None:
+        await self._run(
+            "UPDATE bot_estimates SET move = ? WHERE game_id = ? AND version = ?",
+            (move, game_id, version),
+        )
+
+    async def bot_estimates(self, game_id: int) -> list[BotEstimateRow]:
+        """Dispatch's estimates in a game, in the order of its moves."""
+        rows = await self._all(_sql("bot_estimates"), (game_id,))
+        return [
+            BotEstimateRow(r["game_id"], r["version"], r["role"], r["estimate"], r["move"])
+            for r in rows
+        ]
+
+    # seats that change hands (issue 26, section 6; migration 0014) -----------------
+    async def set_seat_user(self, game_id: int, role: str, user_id: str, version: int) -> None:
+        """The seat has a new holder: their DMs are presumed open, they asked nothing yet,
+        and their prompt is fresh from ``version`` (the old holder's buttons are theirs)."""
+        await self._run(
+            "UPDATE seats SET user_id = ?, dm_failed = 0, abandon_requested = 0,"
+            " prompt_version = ? WHERE game_id = ? AND role = ?",
+            (user_id, version, game_id, role),
+        )
+
+    async def add_seat_change(
+        self, game_id: int, role: str, users: tuple[str, str, str], how: str, version: int
+    ) -> None:
+        """``users``: (from, to, by)."""
+        await self._run(
+            "INSERT INTO seat_changes (game_id, role, from_user, to_user, by_user, how,"
+            " at_version, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, role, *users, how, version, self.now),
+        )
+
+    async def seat_changes(self, game_id: int) -> list[SeatChangeRow]:
+        return [_seat_change(r) for r in await self._all(_sql("seat_changes"), (game_id,))]
+
+    async def seat_passed(self, game_id: int, user_id: str) -> SeatChangeRow | None:
+        """The last seat ``user_id`` gave up in the game, if any."""
+        r = await self._one(_sql("seat_passed"), (game_id, user_id))
+        return _seat_change(r) if r is not None else None
+
+    async def add_seat_offer(
+        self, game_id: int, role: str, users: tuple[str, str], version: int, expires_at: float
+    ) -> int:
+        """``users``: (from, to). An earlier open offer of the same seat is withdrawn."""
+        await self._run(
+            "UPDATE seat_offers SET status = 'withdrawn'"
+            " WHERE game_id = ? AND status = 'open' AND role = ?",
+            (game_id, role),
+        )
+        return await self._insert(
+            "INSERT INTO seat_offers (game_id, role, from_user, to_user, at_version,"
+            " created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, role, *users, version, self.now, expires_at),
+        )
+
+    async def seat_offer(self, offer_id: int) -> SeatOfferRow | None:
+        r = await self._one(_sql("seat_offer"), (offer_id,))
+        return _seat_offer(r) if r is not None else None
+
+    async def open_seat_offers(self, game_id: int) -> list[SeatOfferRow]:
+        return [_seat_offer(r) for r in await self._all(_sql("open_seat_offers"), (game_id,))]
+
+    async def set_offer_status(self, offer_id: int, status: str) -> None:
+        await self._run("UPDATE seat_offers SET status = ? WHERE id = ?", (status, offer_id))
+
+    async def withdraw_seat_offers(self, game_id: int) -> None:
+        """Every open offer of the game lapses (a seat changed hands)."""
+        await self._run(
+            "UPDATE seat_offers SET status = 'withdrawn' WHERE game_id = ? AND status = 'open'",
+            (game_id,),
+        )
+
+    # end of seats that change hands ------------------------------------------------
 
 
 class Store:

@@ -49,10 +49,13 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import rules
 from bot import errors
+from bot.delivery.notices import public_log
+from bot.delivery.port import ActResult
+from bot.storage.store import BotEstimateRow
 from rules.ai import LEVELS, Player, SearchPlayer, make_player, safety_seconds
 from rules.core import Arg, View
 
@@ -61,6 +64,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("dispatch.bots")
 
+_T = TypeVar("_T")
+
 #: The user id of a bot seat at each level.
 BOT_USERS: dict[str, str] = {level: f"Dispatch ({level})" for level in LEVELS}
 DEFAULT_LEVEL = "normal"
@@ -68,6 +73,8 @@ DEFAULT_LEVEL = "normal"
 #: again, twice as long after each further failure in a row, up to the cap.
 RETRY_BASE_S = 10.0
 RETRY_CAP_S = 900.0
+#: The most characters of a move's public text kept beside its estimate.
+MOVE_TEXT_MAX = 300
 
 
 def bot_user(level: str | None = None) -> str:
@@ -117,6 +124,11 @@ class Decision:
     cut: bool = False
     #: The safety cap, in CPU seconds.
     cap_seconds: float = 0.0
+    #: The search's estimate of the bot's chance after this move (the chosen action's
+    #: mean result in the tree); None at the easy level. Hidden until the game is over
+    #: (it would hint at the bot's cards): kept in ``bot_estimates``, read by
+    #: ``bot.tables.estimates`` for a finished game only.
+    estimate: float | None = None
 
     @property
     def action(self) -> tuple[str, Arg]:
@@ -159,7 +171,7 @@ def decide(
     searches = player.searches
     verb, arg = player.choose(view, should_stop=lambda: tick() >= end)
     searched = player.last.iterations if player.searches > searches and player.last else None
-    return Decision(verb, arg, searched, player.iterations, player.cut, cap)
+    return Decision(verb, arg, searched, player.iterations, player.cut, cap, player.estimate)
 
 
 # -- the worker processes ----------------------------------------------------------------
@@ -339,18 +351,51 @@ class BotSeats:
                 decision.iterations,
                 decision.budget,
             )
+        # Kept before the move, so that the end post of a game this move ends counts it;
+        # taken back if the move is refused.
+        kept = await self._keep_estimate(game_id, seat.role, pv.version, decision.estimate)
         try:
-            await self.manager.act(game_id, seat.user_id, verb, arg, pv.version, role=seat.role)
-        except (errors.StalePrompt, errors.NotYourTurn):
-            return True  # the game moved on meanwhile: look again at what is owed now
-        except errors.GameNotActive:
-            return False  # it ended while the bot thought (a resignation, an abandon)
+            done = await self.manager.act(
+                game_id, seat.user_id, verb, arg, pv.version, role=seat.role
+            )
+        except (errors.StalePrompt, errors.NotYourTurn, errors.GameNotActive) as refused:
+            await self._drop_estimate(kept)
+            # Stale: the game moved on meanwhile, look again at what is owed now; not
+            # active: it ended while the bot thought (a resignation, an abandon).
+            return not isinstance(refused, errors.GameNotActive)
         # The verb only: the argument may be a hidden choice (a face-down card, the
         # order of a Final Crisis), and whoever reads the server log may be a player.
         log.info("game=%d bot %s (%s) made a move: %s", game_id, seat.role, level, verb)
+        if kept is not None:
+            await self._name_move(kept, pv.view, done)
         if self.on_move is not None:
             self.on_move(game_id, seat.role, verb, arg)
         return True
+
+    async def _keep_estimate(
+        self, game_id: int, role: str, version: int, estimate: float | None
+    ) -> BotEstimateRow | None:
+        """Store the bot's estimate for its move at ``version`` (a search level's only);
+        secret until the game is over (``bot.tables.estimates``)."""
+        if estimate is None:
+            return None
+        row = BotEstimateRow(game_id, version, role, estimate, "")
+        async with self.manager.store.write() as db:
+            await db.add_bot_estimate(row)
+        return row
+
+    async def _drop_estimate(self, row: BotEstimateRow | None) -> None:
+        if row is not None:
+            async with self.manager.store.write() as db:
+                await db.drop_bot_estimate(row.game_id, row.version)
+
+    async def _name_move(self, row: BotEstimateRow, before: View, done: ActResult) -> None:
+        """Keep the public words of the move beside its estimate: the log lines it added,
+        which everyone has seen."""
+        move = " ".join(public_log(done.view)[len(public_log(before)) :])[:MOVE_TEXT_MAX]
+        if move:
+            async with self.manager.store.write() as db:
+                await db.name_bot_move(row.game_id, row.version, move)
 
     async def _decide(
         self, game_name: str, game_id: int, role: str, level: str, view: View
@@ -366,6 +411,11 @@ class BotSeats:
             cap_seconds=self.cap_seconds,
             clock=self.clock,
         )
+        return await self.off_loop(game_id, call)
+
+    async def off_loop(self, game_id: int, call: Callable[[], _T]) -> _T:
+        """Run ``call`` (picklable: a module-level function and its arguments) in the
+        game's worker, off the event loop: bot decisions, and hints (``hints.py``)."""
         if self.workers == "thread":
             return await asyncio.to_thread(call)
         loop = asyncio.get_running_loop()

@@ -12,6 +12,7 @@ deliver); the work is done by its neighbours in ``bot.tables``:
 - ``lobby``: creating a game, taking and leaving seats, the start;
 - ``turn``: applying a decision and committing it (``commit_turn``), resigning, abandoning;
 - ``loading``: reading a game back from the store; ``replay``: export and replay;
+- ``seats``: seats that change hands in a running game (offer, reseat, hand-over);
 - ``game_locks``: the per-game locks, pruned of idle ones as they grow;
 and in ``bot.delivery``: ``notices`` (what players are told), ``outbox`` (how it is kept),
 ``courier`` (handing it to the front end, with retries), ``reminders``.
@@ -20,6 +21,7 @@ and in ``bot.delivery``: ``notices`` (what players are told), ``outbox`` (how it
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import secrets
@@ -45,7 +47,19 @@ from bot.delivery.port import (
 )
 from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queue_due_reminders
 from bot.storage.store import Store, dumps
-from bot.tables import clock_pass, clocks, history, lobby, ratings, timeouts, turn, validate
+from bot.tables import (
+    clock_pass,
+    clocks,
+    estimates,
+    hints,
+    history,
+    lobby,
+    ratings,
+    timeouts,
+    turn,
+    validate,
+)
+from bot.tables import seats as seating
 from bot.tables.bots import BotSeats, bot_user, is_bot
 from bot.tables.clocks import Control
 from bot.tables.game_locks import LockTable
@@ -349,6 +363,8 @@ class GameManager:
                 result = await turn.act(
                     self.store, game_id, move, reminder_hours=self.default_reminder_hours
                 )
+            except errors.NotSeated:
+                raise await self.not_seated(game_id, user_id) from None
             except errors.CorruptGame as exc:
                 await mark_damaged(self.store, game_id, exc.detail)
                 raise
@@ -423,6 +439,97 @@ class GameManager:
         await self.deliver_due(game_id)
         return result
 
+    # -- seats that change hands (bot.tables.seats) -------------------------------
+
+    async def offer_seat(
+        self, game: GameRef, user_id: str, to_user: str, role: str | None = None
+    ) -> seating.Offer:
+        """``user_id`` offers their seat of a running game to ``to_user``, who answers with
+        ``answer_offer``; the offer lapses when the game moves on or after a day."""
+        user_id, role = validate.user_id(user_id), validate.role(role)
+        to_user = validate.user_id(to_user)
+        game_id = await self._game_id(game, live=False)
+        async with self._game_locks[game_id], self.store.transaction() as db:
+            made = await seating.offer(db, game_id, user_id, to_user, role)
+        log.info("game=%d %s offered %s to %s", game_id, user_id, made.role, to_user)
+        return made
+
+    async def answer_offer(
+        self, game: GameRef, offer_id: int, user_id: str, *, accept: bool
+    ) -> seating.SeatChange | None:
+        """The user an offer names accepts it (the seat is theirs: the change) or declines
+        it (None). Anyone else, a stale or a forged offer is refused; nothing changes."""
+        user_id, accept = validate.user_id(user_id), validate.flag(accept, "accept")
+        offer_id = seating.offer_number(offer_id)
+        game_id = await self._game_id(game, live=False)
+        async with self._game_locks[game_id], self.store.transaction() as db:
+            change = await seating.answer_offer(
+                db, game_id, offer_id, user_id, accept=accept, hours=self.default_reminder_hours
+            )
+        if change is not None:
+            await self._seat_changed(change)
+        return change
+
+    async def reseat(
+        self, game: GameRef, role: str, to_user: str, by: str, *, is_moderator: bool = False
+    ) -> seating.SeatChange:
+        """A moderator gives the ``role`` seat of a running game to ``to_user``."""
+        by, to_user = validate.user_id(by), validate.user_id(to_user)
+        seat = validate.role(role)
+        if not validate.flag(is_moderator, "is_moderator"):
+            raise errors.NotAllowed("Only a moderator (Manage Channels) can reseat a game.")
+        if seat is None:
+            raise errors.BadInput("Name the seat to give: its side.")
+        game_id = await self._game_id(game, live=False)
+        async with self._game_locks[game_id], self.store.transaction() as db:
+            change = await seating.reseat(
+                db, game_id, seat, (to_user, by), self.default_reminder_hours
+            )
+        await self._seat_changed(change)
+        return change
+
+    async def hand_over(
+        self, game: GameRef, user_id: str, level: str | None = None, role: str | None = None
+    ) -> seating.SeatChange:
+        """``user_id`` gives their own seat of a running game to Dispatch at ``level``
+        (easy, normal or hard; None for the default), which then takes its moves."""
+        user_id, role = validate.user_id(user_id), validate.role(role)
+        if level is not None and not isinstance(level, str):
+            raise errors.BadInput(f"Dispatch plays at levels {', '.join(LEVELS)}.")
+        bot = bot_user(level)
+        game_id = await self._game_id(game, live=False)
+        async with self._game_locks[game_id], self.store.transaction() as db:
+            change = await seating.hand_over(
+                db, game_id, (user_id, bot), role, self.default_reminder_hours
+            )
+        await self._seat_changed(change)
+        return change
+
+    async def open_offer_for(self, game: GameRef, user_id: str) -> seating.Offer | None:
+        """The latest open offer of a seat of the game to ``user_id`` (None: none)."""
+        user_id = validate.user_id(user_id)
+        game_id = await self._game_id(game, live=False)
+        async with self.store.read() as db:
+            return await seating.open_offer_for(db, game_id, user_id)
+
+    async def not_seated(self, game_id: int, user_id: str) -> errors.NotSeated:
+        """Why ``user_id`` may not act in the game: their seat passed (``SeatPassed``, with
+        who holds it now), or they never sat there."""
+        async with self.store.read() as db:
+            return await seating.why_not_seated(db, game_id, user_id)
+
+    async def _seat_changed(self, change: seating.SeatChange) -> None:
+        log.info(
+            "game=%d seat %s passed from %s to %s",
+            change.game_id,
+            change.role,
+            change.from_user,
+            change.to_user,
+        )
+        await self.deliver_due(change.game_id)
+        if is_bot(change.to_user):
+            self.bots.nudge(change.game_id)
+
     # -- queries ------------------------------------------------------------------
 
     async def game_in_channel(self, channel_id: str) -> GameInfo | None:
@@ -453,6 +560,10 @@ class GameManager:
         mine = [s.role for s in seats if s.user_id == user_id]
         if role is not None and role not in mine:
             raise errors.NotAllowed(f"You do not hold the {role} seat in this game.")
+        if user_id is not None and not mine:
+            passed = await self.not_seated(row.id, user_id)
+            if isinstance(passed, errors.SeatPassed):
+                raise passed
         if role is None and mine:
             active = [r for r in mine if r in row.active_roles]
             role = (active or mine)[0]
@@ -465,12 +576,51 @@ class GameManager:
             view = {**view, "clocks": clock_pass.lines_for(timed, seats, self.clock())}
         return PlayerView(game_info(row, seats), role, row.version, view)
 
+    async def hint(self, game: GameRef, user_id: str) -> hints.Hint:
+        """The search's top choices for ``user_id``'s current decision, from their own view
+        (a practice game only; see ``hints``). Counts the hint: the game is then assisted
+        and never rated. The search runs in the bot seats' worker, off the event loop."""
+        pv = await self.view_for(game, validate.user_id(user_id))
+        if pv.role is None:
+            raise errors.NotSeated()
+        if pv.game.status != "active":
+            raise errors.GameNotActive(pv.game.status)
+        if not pv.view.get("actions"):
+            raise errors.BadInput("You have nothing to decide right now, so there is no hint.")
+        async with self.store.read() as db:
+            row = await find_row(db, pv.game.id, live=False)
+            refusal = hints.practice_refusal(row, await db.seats(row.id))
+        if refusal:
+            raise errors.BadInput(refusal)
+        hints.searchable(row.game_name)
+        call = functools.partial(
+            hints.compute_hint,
+            row.game_name,
+            row.id,
+            pv.version,
+            pv.view,
+            iterations=self.bots.iterations,
+        )
+        found = await self.bots.off_loop(row.id, call)
+        async with self.store.transaction() as db:
+            await db.add_hint(row.id, pv.role)
+        log.info("game=%d user=%s role=%s asked for a hint", row.id, user_id, pv.role)
+        return found
+
     async def log(self, game: GameRef, count: int = 20) -> list[str]:
-        """The last ``count`` public log lines."""
+        """The last ``count`` public log lines; for a finished game against Dispatch, then
+        where the game turned by Dispatch's own estimates (``estimates``: never before the
+        end)."""
         count = validate.count(count)
         pv = await self.view_for(game, None)
         lines = public_log(pv.view)
-        return lines[-count:] if count > 0 else []
+        shown = lines[-count:] if count > 0 else []
+        if pv.game.status not in estimates.OVER:
+            return shown
+        async with self.store.read() as db:
+            rows = await db.bot_estimates(pv.game.id)
+        names = {s.role: s.user_id for s in pv.game.seats}
+        return shown + estimates.turning_lines(rows, names)
 
     async def games_for_user(self, user_id: str) -> list[UserGame]:
         """The user's games being set up or played, with whose turn it is and since when."""

@@ -14,7 +14,8 @@ the post that was stored, it never rates again.
 Rated: a finished game between different players, dealt from a secret key, after at
 least :data:`MIN_DECISIONS` decisions by each side. Not rated: a practice game (a chosen
 seed: its cards are known to whoever knows the seed), a hot-seat game (one person in
-several seats), a one-seat game (the CDG Solo System), and any game that never records a
+several seats), a one-seat game (the CDG Solo System), an assisted game (a player asked
+``/game hint``: ``bot.tables.hints``), and any game that never records a
 result (cancelled in its lobby, abandoned by agreement or by a moderator).
 
 Dispatch's levels are players too (their seat's user id: "Dispatch (hard)"), and a seat
@@ -105,13 +106,20 @@ def _fate_side(options_json: str | None) -> str:
 
 
 def unrated_reason(
-    row: GameRow, seats: Sequence[SeatRow], roles: Sequence[str], decisions: dict[str, int]
+    row: GameRow,
+    seats: Sequence[SeatRow],
+    roles: Sequence[str],
+    decisions: dict[str, int],
+    hints: int = 0,
 ) -> str | None:
-    """Why this finished game is not rated, or None when it is."""
+    """Why this finished game is not rated, or None when it is. ``hints``: how many times
+    a player asked the search for a hint (``bot.tables.hints``)."""
     if len(roles) < 2 or len(seats) < 2:
         return "a one-seat game"
     if row.seed != KEYED:
         return "a practice game (chosen seed)"
+    if hints:
+        return "an assisted game (hints were used)"
     if len({player_of(row, s) for s in seats}) < len(seats):
         return "a hot-seat game"
     if any(decisions.get(r, 0) < MIN_DECISIONS for r in roles):
@@ -137,7 +145,8 @@ async def rate_game(
             RatingChange(c.role, c.player_id, round(c.points_was), round(c.points_now))
             for c in done
         )
-    if unrated_reason(row, seats, roles, await db.decisions_by_role(row.id)) is not None:
+    decisions, hints = await db.decisions_by_role(row.id), await db.hints_used(row.id)
+    if unrated_reason(row, seats, roles, decisions, hints) is not None:
         return ()
     scope = scope_of(row.guild_id)
     players = [player_of(row, s) for s in seats]

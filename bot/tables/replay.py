@@ -25,6 +25,7 @@ async def export_game(store: Store, game: GameRef) -> dict[str, Any]:
         seats = await db.seats(row.id)
         actions = await db.actions(row.id)
         result = await db.result(row.id)
+        changes = await db.seat_changes(row.id)
         key = await db.game_key(row.id) if row.seed < 0 else None
     try:
         options = json.loads(row.options_json)
@@ -41,6 +42,19 @@ async def export_game(store: Store, game: GameRef) -> dict[str, Any]:
         "actions": [
             {"seq": a.seq, "role": a.role, "user": a.user_id, "verb": a.verb, "arg": a.arg}
             for a in actions
+        ],
+        # Who took over which seat, and at which version (issue 26, section 6): not
+        # actions, so the replay above never reads them.
+        "seat_changes": [
+            {
+                "role": c.role,
+                "from": c.from_user,
+                "to": c.to_user,
+                "by": c.by_user,
+                "how": c.how,
+                "version": c.at_version,
+            }
+            for c in changes
         ],
         "result": dataclasses.asdict(result) if result else None,
         "created_at": row.created_at,

@@ -23,7 +23,7 @@ from bot.delivery.notices import private_log, public_log, result_line, role_name
 from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import AbandonResult, ActResult, PrivateMessage, TablePost, View
 from bot.storage.store import GameRow, SeatRow, Session, Store, dumps
-from bot.tables import clock_pass, clocks, ratings
+from bot.tables import clock_pass, clocks, estimates, ratings
 from bot.tables.bots import is_bot
 from bot.tables.loading import (
     describe,
@@ -265,6 +265,7 @@ async def end_by_decree(
         outcome=outcome,
     )
     post = await ratings.rated_post(db, row, seats, roles, post)
+    post = await estimates.with_turning_point(db, row.id, seats, post)
     await db.queue(row.id, "table", None, post_payload(post))
     for seat in seats:
         if not seat.dm_failed:
@@ -432,6 +433,7 @@ async def commit_turn(
             acting=acting_role,
         )
         post = await ratings.rated_post(db, row, seats, rules_game.roles, post)
+        post = await estimates.with_turning_point(db, row.id, seats, post)
         await db.queue(row.id, "table", None, post_payload(post))
         await db.set_posted_turn(row.id, active_now, step)
         posted = len(public_lines)

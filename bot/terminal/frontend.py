@@ -56,6 +56,8 @@ class TerminalFrontEnd:
         # Both players sit at this terminal: it names whoever must act, pinged or not.
         actors = [s.user_id for r in post.active_roles if (s := game.seat_of(r)) is not None]
         mentions = " ".join(f"@{user}" for user in (actors or post.mention_user_ids))
+        if post.kind == "notice" and all(u in post.headline for u in post.mention_user_ids):
+            mentions = ""  # the notice names its people itself (a seat changing hands)
         if post.kind in ("turn", "start") and mentions:
             self.say(f"   {mentions} to act.")
         elif post.headline:
@@ -66,6 +68,8 @@ class TerminalFrontEnd:
                 f"   rating of {change.player_id}: {change.before} → {change.after}"
                 f" ({change.delta_text})"
             )
+        if post.turned:  # a game against Dispatch's search: where its estimate turned
+            self.say_block(post.turned)
         if post.view is not None and self.draw_boards:
             await self.write_board(game, post.view, post.version)
 

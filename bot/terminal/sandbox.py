@@ -24,7 +24,7 @@ import rules
 from bot import errors
 from bot.delivery.port import GameInfo, View
 from bot.storage.store import StoreUnavailable
-from bot.tables import clock_pass, lobby, solo, validate
+from bot.tables import clock_pass, hints, lobby, solo, validate
 from bot.tables.bots import bot_user, is_bot
 from bot.tables.manager import GameManager
 from bot.tables.ratings import LEADERBOARD_SIZE
@@ -58,11 +58,22 @@ Commands:
   join [side]         take an open seat of the current lobby
   dispatch [level]    give the current lobby's open seat to Dispatch: easy, normal
                       (the default) or hard; only a player seated there may
-  as <player>         switch who is at the keyboard (alice or bob)
+  as <player>         switch who is at the keyboard (alice, bob, or anyone else)
+  offer <player>      offer your seat of the running game to another player, who
+                      takes it with `accept` (or `decline`) at the keyboard; it lapses
+                      when the game moves on or after a day
+  accept | decline    answer the offer of a seat made to the player at the keyboard
+  reseat <side> <player>
+                      as a moderator: give a seat of the running game to a player
+  handover [level]    give your seat of the running game to Dispatch: easy, normal
+                      (the default) or hard; it plays on from there
   <n> | <verb> [arg]  take the action numbered so in the list last shown, or name it
   hand                your side's private view (and hand image)
   board               write the board image and print its path
   log [n]             the last n public log lines (default 10)
+  hint                practice games (a seed, or against Dispatch): the search's top
+                      three choices for your decision, from your own view; the game is
+                      then assisted and not rated
   replay [number]     a game that is over (default: the current one), watched again:
                       writes its animated board (GIF) and public log, prints their paths
   undo                take back your last small decision, when allowed
@@ -345,9 +356,15 @@ class Sandbox:
             "join": self.cmd_join,
             "dispatch": self.cmd_dispatch,
             "as": self.cmd_as,
+            "offer": self.cmd_offer,
+            "accept": self.cmd_accept,
+            "decline": self.cmd_decline,
+            "reseat": self.cmd_reseat,
+            "handover": self.cmd_handover,
             "hand": self.cmd_hand,
             "board": self.cmd_board,
             "log": self.cmd_log,
+            "hint": self.cmd_hint,
             "replay": self.cmd_replay,
             "undo": self.cmd_undo,
             "resign": self.cmd_resign,
@@ -586,6 +603,55 @@ class Sandbox:
         await self.manager.bots.idle()
         await self.seated(info, bot_user(level))
 
+    # -- seats that change hands (issue 26, section 6; bot.tables.seats) -------------
+
+    async def cmd_offer(self, args: list[str]) -> None:
+        info = await self.current()
+        if len(args) != 1:
+            raise errors.BadInput("Offer your seat to whom? `offer <player>` (one name).")
+        made = await self.manager.offer_seat(info.id, self.user, args[0].strip().lower())
+        self.say(
+            f"   {made.from_user} offers the {made.seat} seat to {made.to_user}: "
+            f"`as {made.to_user}`, then `accept` or `decline`."
+        )
+
+    async def cmd_accept(self, args: list[str]) -> None:
+        await self.answer(args, accept=True)
+
+    async def cmd_decline(self, args: list[str]) -> None:
+        await self.answer(args, accept=False)
+
+    async def answer(self, args: list[str], *, accept: bool) -> None:
+        word = "accept" if accept else "decline"
+        if args:
+            raise errors.BadInput(f"`{word}` takes nothing: it answers the offer made to you.")
+        info = await self.current()
+        made = await self.manager.open_offer_for(info.id, self.user)
+        if made is None:
+            raise errors.NotAllowed(f"No seat of game #{info.id} is offered to {self.user}.")
+        change = await self.manager.answer_offer(info.id, made.id, self.user, accept=accept)
+        if change is None:
+            self.say(f"   {self.user} declined the {made.seat} seat.")
+            return
+        await self.show_turn()
+
+    async def cmd_reseat(self, args: list[str]) -> None:
+        info = await self.current()
+        if len(args) != 2:
+            raise errors.BadInput("Give which seat to whom? `reseat <side> <player>`.")
+        # The sandbox's keyboard is its owner's: a moderator of every table.
+        side, player = args[0].lower(), args[1].strip().lower()
+        await self.manager.reseat(info.id, side, player, self.user, is_moderator=True)
+        await self.show_turn()
+
+    async def cmd_handover(self, args: list[str]) -> None:
+        info = await self.current()
+        if len(args) > 1:
+            raise errors.BadInput("`handover` takes at most a level: easy, normal or hard.")
+        await self.manager.hand_over(info.id, self.user, args[0].lower() if args else None)
+        await self.manager.bots.idle()
+        await self.show_turn()
+
     async def seated(self, info: GameInfo, user: str) -> None:
         """Say who took which seat of a lobby, then what the player at the keyboard may do."""
         roles = ", ".join(info.roles_of(user))
@@ -664,6 +730,14 @@ class Sandbox:
         count = count_arg(args, "`log` takes how many lines to show, such as `log 20`.")
         count = 10 if count is None else count
         for line in await self.manager.log(info.id, count):
+            self.say_block(line)
+
+    async def cmd_hint(self, args: list[str]) -> None:
+        if args:
+            raise errors.BadInput("`hint` takes nothing: it answers for your decision now.")
+        info = await self.current()
+        found = await self.manager.hint(info.id, self.user)
+        for line in hints.hint_text(found).replace("**", "").splitlines():
             self.say_block(line)
 
     async def cmd_replay(self, args: list[str]) -> None:

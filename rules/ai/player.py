@@ -99,6 +99,9 @@ class SearchPlayer:
         self.last: SearchResult | None = None
         #: Whether ``should_stop`` ended the last search before its iterations.
         self.cut = False
+        #: The mean result of the last chosen action in the tree (the search's estimate
+        #: of this role's chance from there), or None when the tree never tried it.
+        self.estimate: float | None = None
         #: The view the tree expects next (its fingerprint) and the node it would be at.
         self._expected: tuple[str, Node] | None = None
 
@@ -115,7 +118,7 @@ class SearchPlayer:
                 self.reused += 1
                 (_, planned_verb, planned_arg), _ = found
                 verb, arg = self._overrule(view, node, (planned_verb, planned_arg))
-                self._expect(view, (verb, arg), node.children[(self.role, verb, arg)])
+                self._settle(view, (verb, arg), node.children[(self.role, verb, arg)])
                 return verb, arg
         if self.iterations is None and should_stop is None:
             raise ValueError("a search player needs iterations or a deadline")
@@ -131,8 +134,13 @@ class SearchPlayer:
         self.last = result
         self.cut = self.iterations is not None and result.iterations < self.iterations
         verb, arg = self._overrule(view, result.root, result.action)
-        self._expect(view, (verb, arg), result.root.children[(self.role, verb, arg)])
+        self._settle(view, (verb, arg), result.root.children[(self.role, verb, arg)])
         return verb, arg
+
+    def _settle(self, view: View, action: tuple[str, Arg], child: Node) -> None:
+        """Keep the chosen ``child``'s mean as the estimate, and the tree for what follows."""
+        self.estimate = child.reward / child.visits if child.visits else None
+        self._expect(view, action, child)
 
     def _overrule(self, view: View, node: Node, action: tuple[str, Arg]) -> tuple[str, Arg]:
         """The tree's ``action`` at ``node``, unless the game keeps its policy's choice:

@@ -27,7 +27,7 @@ from bot.discord_app.interactions import (
 )
 from bot.discord_app.looks import Look, look_payload
 from bot.discord_app.replays import post_replay
-from bot.tables import validate
+from bot.tables import hints, validate
 from bot.tables.bots import bot_user
 from bot.tables.validate import parse_options
 
@@ -252,6 +252,14 @@ class GameCog(
         info = await _game_here(interaction, started=True)
         pv = await manager_of(interaction).view_for(info.id, user_id(interaction))
         await send_private_view(interaction, pv)
+
+    @app_commands.command(name="hint")
+    async def hint(self, interaction: discord.Interaction[Any]) -> None:
+        """Practice games: the search's top three choices for your decision (only you see it)"""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        info = await _game_here(interaction, started=True)
+        found = await manager_of(interaction).hint(info.id, user_id(interaction))
+        await reply(interaction, hints.hint_text(found), ephemeral=True)
 
     # -- playing ------------------------------------------------------------------
     @app_commands.command(name="play")

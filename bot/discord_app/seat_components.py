@@ -1,0 +1,138 @@
+"""Seats that change hands on Discord (issue 26, section 6): the offer's Accept and
+Decline buttons, and what follows a change (the old holder's DM prompt is closed).
+
+custom_id form (at most 100 characters, Discord's limit; ``x`` for a seat's eXchange, as
+``o`` is a solo session's action)::
+
+    dsp:x:<game>:<offer>:<accept|decline>   answer the offer of a seat (bot.tables.seats)
+
+The id carries nothing hidden (the offer is posted in the channel): whoever presses, the
+manager checks that the offer is open, fresh and names them, so a forged, stale or
+stranger's click is refused politely and changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot import errors
+from bot.discord_app.components import PREFIX
+from bot.discord_app.frontend import ALLOWED_MENTIONS
+from bot.discord_app.interactions import handling, manager_of, reply, user_id
+from bot.tables.seats import Offer, OfferClosed, SeatChange, who
+
+_NUM = r"[0-9]{1,18}"
+OFFER_TEMPLATE = rf"dsp:x:(?P<game>{_NUM}):(?P<offer>{_NUM}):(?P<answer>accept|decline)"
+
+#: The note an old holder's live DM prompt is closed with.
+CLOSED_PASSED = "Closed: this seat is no longer yours ({holder} plays it now)."
+
+
+def offer_id(game_id: int, offer: int, answer: str) -> str:
+    return f"{PREFIX}:x:{int(game_id)}:{int(offer)}:{answer}"
+
+
+class OfferButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=OFFER_TEMPLATE):
+    """Accept or Decline under an offer of a seat, ``dsp:x:<game>:<offer>:<answer>``."""
+
+    def __init__(self, game_id: int, offer: int, answer: str) -> None:
+        self.game_id, self.offer, self.answer = game_id, offer, answer
+        super().__init__(
+            discord.ui.Button(
+                label="Accept" if answer == "accept" else "Decline",
+                style=discord.ButtonStyle.success
+                if answer == "accept"
+                else discord.ButtonStyle.secondary,
+                custom_id=offer_id(game_id, offer, answer),
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> OfferButton:
+        return cls(int(match["game"]), int(match["offer"]), match["answer"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await on_offer_answer(interaction, self.game_id, self.offer, self.answer == "accept")
+
+
+def is_seat_id(custom_id: str) -> bool:
+    """Whether a DynamicItem of this module answers ``custom_id``."""
+    return re.fullmatch(OFFER_TEMPLATE, custom_id) is not None
+
+
+SEAT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (OfferButton,)
+
+
+def build_offer_view(offer: Offer) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(OfferButton(offer.game_id, offer.id, "accept"))
+    view.add_item(OfferButton(offer.game_id, offer.id, "decline"))
+    return view
+
+
+def offer_text(offer: Offer) -> str:
+    """The channel's post of an offer: whom it names, what, and how long it holds."""
+    return (
+        f"{who(offer.to_user)}, {who(offer.from_user)} offers you the {offer.seat} seat of "
+        f"game #{offer.game_id}. Accept to play it on from where it stands: you get its "
+        "hand and prompt by DM. The offer lapses as soon as the game moves on, or "
+        f"<t:{int(offer.expires_at)}:R>."
+    )
+
+
+async def on_offer_answer(
+    interaction: discord.Interaction[Any], game_id: int, offer: int, accept: bool
+) -> None:
+    """Accept or Decline pressed: the manager decides; the offer's post then says what
+    happened and loses its buttons. A refusal is told to the presser alone."""
+    async with handling(interaction, game_id, "offer"):
+        await interaction.response.defer()
+        manager = manager_of(interaction)
+        uid = user_id(interaction)
+        try:
+            change = await manager.answer_offer(game_id, offer, uid, accept=accept)
+        except OfferClosed:
+            if interaction.message is not None:  # no button of it should look live
+                await interaction.edit_original_response(view=None)
+            raise
+        if change is None:
+            text = f"{who(uid)} declined the offer of game #{game_id}'s seat."
+        else:
+            text = f"{who(uid)} accepted the offer of game #{game_id}'s seat."
+        if interaction.message is not None:
+            await interaction.edit_original_response(
+                content=text, view=None, allowed_mentions=discord.AllowedMentions.none()
+            )
+        if change is not None:
+            await seat_passed(interaction, change)
+
+
+async def seat_passed(interaction: discord.Interaction[Any], change: SeatChange) -> None:
+    """After a change: the old holder's live DM prompt is closed, so none of its buttons
+    looks live (a click on it would be refused anyway: ``SeatPassed``)."""
+    frontend = getattr(interaction.client, "frontend", None)
+    if frontend is None:
+        return
+    note = CLOSED_PASSED.format(holder=who(change.to_user))
+    await frontend.prompt_now_at(change.game_id, change.from_user, None, note)
+
+
+async def answer_change(interaction: discord.Interaction[Any], change: SeatChange) -> None:
+    """Tell whoever made a change (reseat, hand-over) that it is done, then tidy up."""
+    await reply(interaction, f"Done: {change.line}", allowed_mentions=ALLOWED_MENTIONS)
+    await seat_passed(interaction, change)
+
+
+def refuse_member(member: discord.abc.User, me: discord.abc.User | None, *, what: str) -> None:
+    """A Discord bot cannot hold a seat; Dispatch itself takes one by hand-over."""
+    if me is not None and member.id == me.id:
+        raise errors.NotAllowed(
+            f"Dispatch does not take a seat by {what}: its player gives it with /game hand-over."
+        )
+    if member.bot:
+        raise errors.NotAllowed("Bots cannot be seated (Dispatch takes a seat by hand-over).")

@@ -1,0 +1,181 @@
+"""``/game hint`` (issue 27, section 4) through the manager: the search's top three choices
+from the asker's own view, labelled in the view's words, the same for one position
+whatever the opponent really holds; only in practice games; counted, and an assisted
+game is never rated."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import RecordingFrontEnd
+from test_ratings import changes_of, end_post, new_game, play_greedy
+
+from bot import errors
+from bot.storage.store import dumps
+from bot.tables import hints, ratings
+from bot.tables.bots import BotSeats, bot_user
+from bot.tables.manager import GameManager
+from rules import get_game
+from rules.ai import level_iterations
+from tests.test_ai_search import TWINNED, _twin_with_other_hidden_cards
+
+#: A small budget keeps the tests quick; the real one is the normal level's.
+ITERATIONS = 60
+
+
+@pytest.mark.parametrize("name", TWINNED)
+def test_the_hint_is_the_same_whatever_the_opponent_really_holds(name: str) -> None:
+    game = get_game(name)
+    role, state, twin = _twin_with_other_hidden_cards(name)
+    assert game.view(state, game.opponent(role)) != game.view(twin, game.opponent(role))
+    first = hints.compute_hint(name, 1, 5, game.view(state, role), ITERATIONS)
+    second = hints.compute_hint(name, 1, 5, game.view(twin, role), ITERATIONS)
+    assert first == second
+    assert 1 <= len(first.choices) <= hints.HINT_CHOICES
+
+
+def test_a_hint_names_each_choice_in_the_views_words_with_how_often_it_won() -> None:
+    game = get_game("fort_sumter")
+    state = game.setup(seed=3)
+    for role in game.active_roles(state):  # each side keeps an objective: now cards
+        game.act(state, role, "keep", game.legal_actions(state, role)["keep"][0])
+    role = game.active_roles(state)[0]
+    view = game.view(state, role)
+    hint = hints.compute_hint("fort_sumter", 1, 0, view, ITERATIONS)
+    assert len(hint.choices) == hints.HINT_CHOICES
+    labels = {
+        str(text)
+        for table in view["labels"].values()
+        if isinstance(table, dict)
+        for text in table.values()
+    }
+    assert all(choice.label in labels for choice in hint.choices)
+    assert [c.visits for c in hint.choices] == sorted(
+        (c.visits for c in hint.choices), reverse=True
+    )
+    assert all(0.0 <= c.won <= 1.0 for c in hint.choices)
+    assert sum(c.visits for c in hint.choices) <= hint.iterations == ITERATIONS
+    text = hints.hint_text(hint)
+    assert len(text) < 2000 and hint.choices[0].label in text and "won" in text
+    # One position of one game gives one hint; another version of it, another search.
+    assert hints.compute_hint("fort_sumter", 1, 0, view, ITERATIONS) == hint
+    assert hints.hint_seed(1, role, 0) != hints.hint_seed(1, role, 1)
+
+
+def test_the_budget_is_the_normal_levels() -> None:
+    assert hints.HINT_LEVEL == "normal"
+    game = get_game("war")
+    assert level_iterations(game, hints.HINT_LEVEL) == level_iterations(game, "normal")
+
+
+async def _vs_dispatch(manager: GameManager, **kwargs: object) -> int:
+    manager.bots = BotSeats(manager, workers="thread", iterations=ITERATIONS)
+    info = await manager.create_game(
+        "g1",
+        "c1",
+        "fort_sumter",
+        "alice",
+        seat="secessionist",
+        opponent_id=bot_user("easy"),
+        **kwargs,  # type: ignore[arg-type]
+    )
+    await manager.bots.idle()
+    await play_to_cards(manager, info.id)
+    return info.id
+
+
+async def play_to_cards(manager: GameManager, game_id: int) -> None:
+    """alice keeps her first objective; then she has a hand of cards to choose from."""
+    pv = await manager.view_for(game_id, "alice")
+    await manager.act(game_id, "alice", "keep", pv.view["actions"]["keep"][0], pv.version)
+    for _ in range(20):
+        await manager.bots.idle()
+        info = await manager.get_game_info(game_id)
+        if "secessionist" in info.active_roles:
+            return
+    raise AssertionError("alice never had a card to play")
+
+
+async def test_a_hint_in_a_game_against_dispatch_is_counted_and_the_game_is_not_rated(
+    manager: GameManager, front_end: RecordingFrontEnd
+) -> None:
+    game_id = await _vs_dispatch(manager)
+    hint = await manager.hint(game_id, "alice")
+    assert hint.role == "secessionist" and len(hint.choices) == hints.HINT_CHOICES
+    async with manager.store.read() as db:
+        assert await db.hints_used(game_id) == 1
+    await play_greedy(manager, game_id, "alice")
+    assert end_post(front_end).outcome is not None
+    assert not end_post(front_end).ratings
+    assert await changes_of(manager, game_id) == []
+
+
+async def test_a_hint_is_refused_in_a_rated_game_between_people(manager: GameManager) -> None:
+    manager.bots = BotSeats(manager, workers="thread", iterations=ITERATIONS)
+    info = await manager.create_game(
+        "g1", "c1", "fort_sumter", "alice", seat="secessionist", opponent_id="bob"
+    )
+    for who in ("alice", "bob"):
+        with pytest.raises(errors.BadInput, match="practice games only"):
+            await manager.hint(info.id, who)
+    async with manager.store.read() as db:
+        assert await db.hints_used(info.id) == 0
+
+
+async def test_a_hint_is_refused_politely_when_there_is_nothing_to_ask(
+    manager: GameManager,
+) -> None:
+    game_id = await _vs_dispatch(manager, seed=4)
+    with pytest.raises(errors.NotSeated):
+        await manager.hint(game_id, "carol")
+    # A game the search cannot play (the toy game has no hidden-information hooks).
+    toy = await new_game(manager, channel="c2", seed=1)
+    with pytest.raises(errors.BadInput, match="no search"):
+        await manager.hint(toy.id, "alice")
+    # Waiting for the other side: nothing to decide.
+    await manager.act(toy.id, "alice", "add", 3, role="north")
+    await manager.act(toy.id, "alice", "done", role="north")
+    with pytest.raises(errors.BadInput, match="nothing to decide"):
+        await manager.hint(toy.id, "alice")
+    await manager.resign(toy.id, "alice")
+    with pytest.raises(errors.GameNotActive):
+        await manager.hint(toy.id, "alice")
+    async with manager.store.read() as db:
+        assert await db.hints_used(game_id) == await db.hints_used(toy.id) == 0
+
+
+async def test_the_hint_reads_the_askers_view_not_the_stored_state(manager: GameManager) -> None:
+    """The opponent's hidden hand swapped in the stored state: the same hint."""
+    game_id = await _vs_dispatch(manager, seed=9)
+    before = await manager.view_for(game_id, "alice")
+    theirs = await manager.view_for(game_id, bot_user("easy"))
+    first = await manager.hint(game_id, "alice")
+    async with manager.store.transaction() as db:
+        [[text]] = await db.db.execute_fetchall("SELECT state FROM games WHERE id = ?", (game_id,))
+        state = json.loads(text)
+        hand, deck = state["hands"]["unionist"], state["strategy_deck"]
+        assert hand and deck
+        hand[0], deck[0] = deck[0], hand[0]
+        await db.db.execute_fetchall(
+            "UPDATE games SET state = ? WHERE id = ?", (dumps(state), game_id)
+        )
+    after = await manager.view_for(game_id, "alice")
+    assert after.view == before.view and after.version == before.version
+    # What the opponent really holds did change (its own view shows it).
+    assert (await manager.view_for(game_id, bot_user("easy"))).view != theirs.view
+    assert await manager.hint(game_id, "alice") == first
+
+
+def test_an_assisted_game_is_not_rated() -> None:
+    from bot.storage.store import GameRow, SeatRow
+
+    row = GameRow(1, "g", "c", "toy", "{}", -1, "finished", None, 9, "a", False, (), 0, 0, 0, None)
+    seats = [
+        SeatRow(1, "north", "a", False, False, 0, 0),
+        SeatRow(1, "south", bot_user("hard"), False, False, 0, 0),
+    ]
+    enough = {"north": 3, "south": 3}
+    assert ratings.unrated_reason(row, seats, ("north", "south"), enough) is None
+    reason = ratings.unrated_reason(row, seats, ("north", "south"), enough, hints=1)
+    assert reason == "an assisted game (hints were used)"
