@@ -75,14 +75,12 @@ def test_simultaneous_steps_run_both_and_undo_gives_nothing_back() -> None:
     assert undone[0].remaining_s == DAY - HOUR
 
 
-def test_the_end_stops_every_clock_and_shift_forgives_downtime() -> None:
+def test_the_end_stops_every_clock() -> None:
     rows = clocks.advance(
         clocks.start_rows(FAST, ["north"]), FAST, clocks.Change((), ("north",), 0.0)
     )
     over = clocks.advance(rows, FAST, clocks.Change(("north",), (), HOUR, over=True))
     assert over == [ClockRow("north", DAY - HOUR)]
-    shifted = clocks.shift(rows, 600.0)
-    assert shifted[0].running_since == 600.0 and shifted[0].deadline == DAY + 600.0
 
 
 def test_clock_lines_are_discord_timestamps() -> None:

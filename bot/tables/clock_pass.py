@@ -1,11 +1,13 @@
 """Clocks in the store (issue 26, section 1): what a turn does to them, in the turn's own
-transaction, and the background pass that ends a game whose player ran out of time.
+transaction; the refusal of a decision that comes after the deadline; the heartbeat that
+keeps downtime from being charged; and the lines players read.
 
 The arithmetic is ``bot.tables.clocks`` (pure); this module reads and writes the rows.
 Expiry is found through the ``clocks_deadline`` index (``Session.expired_clocks``), never
-by reading live games, and applied under the game's lock in one transaction that checks
-the deadline again: a decision committed first moved or stopped the clock, so it stands;
-one arriving after is refused (``check_in_time``) and changes nothing.
+by reading live games, and applied by ``bot.tables.timeouts`` under the game's lock in one
+transaction that checks the deadline again: a decision committed first moved or stopped
+the clock, so it stands; one arriving after is refused (``check_in_time``) and changes
+nothing.
 """
 
 from __future__ import annotations

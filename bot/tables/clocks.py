@@ -133,33 +133,6 @@ def advance(rows: Sequence[ClockRow], control: Control, change: Change) -> list[
     return changed
 
 
-def shift(rows: Sequence[ClockRow], seconds: float) -> list[ClockRow]:
-    """Running clocks moved on by ``seconds`` (time the bot was down is never charged)."""
-    return [
-        dataclasses.replace(
-            r,
-            running_since=r.running_since + seconds,
-            deadline=(r.deadline or 0) + seconds,
-            warn_at=None if r.warn_at is None else r.warn_at + seconds,
-        )
-        if r.running_since is not None
-        else r
-        for r in rows
-    ]
-
-
-def deadlines(rows: Sequence[ClockRow]) -> Mapping[str, float]:
-    """Each running clock's deadline, by role."""
-    return {r.role: r.deadline for r in rows if r.deadline is not None}
-
-
-def refuse_if_out(rows: Sequence[ClockRow], role: str, now: float) -> None:
-    """A decision of ``role`` at ``now`` is refused once their clock has run out."""
-    for row in rows:
-        if row.role == role and row.expired(now):
-            raise errors.TimeRanOut()
-
-
 def describe(
     rows: Sequence[ClockRow], names: Mapping[str, str], now: float, *, plain: bool = False
 ) -> list[str]:
