@@ -1,7 +1,7 @@
 """Clocks (issue 26, section 1): each person at a game has a budget of time that runs only
 while they owe a decision. Pure: the time is handed in, nothing is read or written here
 (the store keeps the rows: ``Session.clock_rows``; ``turn.commit_turn`` saves what
-``advance`` returns in the same transaction as the turn; ``clock_pass`` ends the games
+``advance`` returns in the same transaction as the turn; ``timeouts`` ends the games
 whose clock ran out).
 
 A control is written ``3d+1d/7d``: three days to start with, a day more at each hand-over,
