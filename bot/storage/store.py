@@ -307,7 +307,7 @@ HOT_QUERIES.update(RATING_QUERIES)
 
 @dataclass(frozen=True)
 class BotEstimateRow:
-    """Dispatch's estimate of its chance after one of its moves (migration 0016)."""
+    """Dispatch's estimate of its chance after one of its moves (migration 0015)."""
 
     game_id: int
     version: int
@@ -355,7 +355,7 @@ def _rating(r: aiosqlite.Row) -> RatingRow:
 # -- end of ratings -----------------------------------------------------------------
 
 
-# -- clocks (issue 26, section 1; migration 0015_clocks) --------------------------
+# -- clocks (issue 26, section 1; migration 0014_clocks) --------------------------
 #: The clocks' queries, held to an index like the hot queries above: the expiry pass
 #: reads only the running clocks whose deadline has passed, from ``clocks_deadline``.
 CLOCK_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
@@ -406,7 +406,7 @@ class ClockRow:
 
 
 # -- end of clocks ------------------------------------------------------------------
-# -- seats that change hands (issue 26, section 6; migration 0014) -----------------
+# -- seats that change hands (issue 26, section 6; migration 0013) -----------------
 SEAT_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
     "seat_changes": ("SELECT * FROM seat_changes WHERE game_id = ? ORDER BY id", (1,)),
     "seat_passed": (
@@ -952,7 +952,7 @@ class Session:
         rows = await self._all(_sql("decisions_by_role"), (game_id,))
         return {str(r["role"]): int(r["n"]) for r in rows}
 
-    # -- clocks (issue 26, section 1; migration 0015_clocks) ----------------------------
+    # -- clocks (issue 26, section 1; migration 0014_clocks) ----------------------------
     async def set_game_clock(
         self, game_id: int, initial_s: float, increment_s: float, cap_s: float
     ) -> None:
@@ -1025,7 +1025,7 @@ class Session:
         await self._run(_sql("shift_running_clocks"), (seconds, seconds, seconds))
 
     # -- end of clocks ------------------------------------------------------------------
-    # hints (issue 27, section 4; migration 0016) -----------------------------------
+    # hints (issue 27, section 4; migration 0015) -----------------------------------
     async def add_hint(self, game_id: int, role: str) -> None:
         """Count one ``/game hint`` by ``role``: the game is assisted from now on."""
         await self._run(
@@ -1065,7 +1065,7 @@ class Session:
             for r in rows
         ]
 
-    # seats that change hands (issue 26, section 6; migration 0014) -----------------
+    # seats that change hands (issue 26, section 6; migration 0013) -----------------
     async def set_seat_user(self, game_id: int, role: str, user_id: str, version: int) -> None:
         """The seat has a new holder: their DMs are presumed open, they asked nothing yet,
         and their prompt is fresh from ``version`` (the old holder's buttons are theirs)."""

@@ -4,7 +4,7 @@ Only in a practice game: one dealt from a chosen seed, or one against Dispatch (
 :data:`bot.tables.bots.BOT_USERS`). A keyed game between people counts for ratings, and a
 hint there would be help from the bot in a game it does not play: refused. A game where
 hints were asked is *assisted* (each hint is counted in the ``hints`` table, migration
-``0016_bot_estimates``) and is never rated (``bot.tables.ratings.unrated_reason``).
+``0015_bot_estimates``) and is never rated (``bot.tables.ratings.unrated_reason``).
 
 The hint is the same information-set search Dispatch plays with (``rules.ai.ismcts``), run
 on the asker's own view and never on the full state, so it knows what the player knows
