@@ -62,6 +62,28 @@ def press_for(message, game_id: int, verb: str, arg):
     raise AssertionError(f"{verb} {arg} is not on the prompt")
 
 
+async def click_policy_move(t, game_id: int, adjust=None) -> bool:
+    """Whoever must act in this Fort Sumter game clicks what its automated player picks
+    (``adjust(view, verb, arg)`` may change it) on their best prompt; False once the game
+    is over, with nothing clicked."""
+    game = rules.get_game("fort_sumter")
+    choose = game.automated_player()
+    assert choose is not None
+    manager = t.bot.manager
+    info = await manager.get_game_info(game_id)
+    if info.status != "active":
+        return False
+    role = info.active_roles[0]
+    who = SEATS[role]
+    prompt = best_prompt(t, who)
+    pv = await manager.view_for(game_id, str(t.players[who].id), role=role)
+    verb, arg = choose(game, pv.view)
+    if adjust is not None:
+        verb, arg = adjust(pv.view, verb, arg)
+    await t.press(who, prompt, *press_for(prompt, game_id, verb, arg))
+    return True
+
+
 async def test_labels_show_whole_and_done_undo_stay_last_through_a_whole_game(tmp_path):
     game = rules.get_game("fort_sumter")
     choose = game.automated_player()
@@ -101,24 +123,14 @@ async def test_the_hand_image_is_uploaded_only_when_the_hand_changed(tmp_path, m
         return real(world, spec, new_uploads, existing)
 
     monkeypatch.setattr(messages, "build_attachments", counting)
-    game = rules.get_game("fort_sumter")
-    choose = game.automated_player()
-    assert choose is not None
     async with table(tmp_path, "alice", "bob") as t:
         await t.start()
         game_id = await new_game(t, seed=11)
         manager = t.bot.manager
         clicks = 0
         for _ in range(400):
-            info = await manager.get_game_info(game_id)
-            if info.status != "active":
+            if not await click_policy_move(t, game_id):
                 break
-            role = info.active_roles[0]
-            who = SEATS[role]
-            prompt = best_prompt(t, who)
-            pv = await manager.view_for(game_id, str(t.players[who].id), role=role)
-            verb, arg = choose(game, pv.view)
-            await t.press(who, prompt, *press_for(prompt, game_id, verb, arg))
             clicks += 1
         assert (await manager.get_game_info(game_id)).status == "finished"
     distinct = len(set(uploads))

@@ -21,7 +21,7 @@ from tests.discord_helpers import (
     version_of,
     wait_until,
 )
-from tests.test_discord_controls import press_for
+from tests.test_discord_controls import click_policy_move, press_for
 from tests.test_discord_e2e_fort_sumter import SEATS, new_game
 from tests.test_discord_e2e_war import best_prompt
 
@@ -159,21 +159,11 @@ def closed_with_nothing_below(t, who: str) -> list[int]:
 async def test_an_answered_dm_is_not_closed_as_superseded(tmp_path):
     """Issue 24, item 16: the DM a player just answered, with nothing left to decide, says
     "Done", not "a newer message below has your current prompt" with nothing below."""
-    choose = GAME.automated_player()
-    assert choose is not None
     async with table(tmp_path, "alice", "bob") as t:
         await t.start()
         game_id = await new_game(t, seed=11)
-        manager = t.bot.manager
         for _click in range(30):
-            info = await manager.get_game_info(game_id)
-            if info.status != "active":
+            if not await click_policy_move(t, game_id):
                 break
-            role = info.active_roles[0]
-            who = SEATS[role]
-            prompt = best_prompt(t, who)
-            pv = await manager.view_for(game_id, str(t.players[who].id), role=role)
-            verb, arg = choose(GAME, pv.view)
-            await t.press(who, prompt, *press_for(prompt, game_id, verb, arg))
             for name in SEATS.values():
                 assert closed_with_nothing_below(t, name) == [], f"{name}'s last DM says so"
