@@ -241,3 +241,40 @@ async def test_lose_stays_the_default(manager: GameManager, clock: FakeClock) ->
     assert await manager.expire_clocks() == 1
     assert (await manager.get_game_info(game)).status == "finished"
     assert [p for p in manager.front_end.posts if p.claim] == []  # type: ignore[attr-defined]
+
+
+# -- the sandbox ----------------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("toy_game")
+async def test_the_sandbox_takes_a_vacation_and_a_claim(tmp_path: Path, clock: FakeClock) -> None:
+    import io
+
+    from bot.terminal.frontend import TerminalFrontEnd
+    from bot.terminal.sandbox import Sandbox
+
+    out = io.StringIO()
+    front_end = TerminalFrontEnd(out=out, out_dir=tmp_path / "out")
+    manager = await GameManager.open(tmp_path / "s.sqlite3", front_end, clock=clock)
+    try:
+        sandbox = Sandbox(manager, front_end, seed=0)
+        await sandbox.handle("new toy clock=fast")
+        await sandbox.handle("vacation soon")
+        assert "takes a whole number of days" in out.getvalue()
+        await sandbox.handle("vacation 2")
+        assert "paused in 1 game(s); 12 day(s) left" in out.getvalue()
+        await sandbox.handle("status")
+        assert "north: 1d 0h left, on vacation for 2d 0h" in out.getvalue()
+        clock.advance(DAY + HOUR)
+        await sandbox.handle("vacation")
+        assert "it counted 2 day(s); 12 left" in out.getvalue()
+        await sandbox.handle("ontime claim")
+        assert "the opponent may claim the win" in out.getvalue()
+        clock.advance(DAY)
+        await sandbox.handle("status")  # the pass before each command flags the clock
+        assert "north: out of time" in out.getvalue()
+        await sandbox.handle("as bob")
+        await sandbox.handle("claim")
+        assert "ran out of time (the win was claimed)" in out.getvalue()
+    finally:
+        await manager.close()
