@@ -28,3 +28,8 @@ CREATE TABLE vacations (
     days      INTEGER          NOT NULL,
     PRIMARY KEY (user_id, scope, starts_at)
 );
+
+-- History counts passed seats (issue 26, section 3): a player who passed their seat still
+-- finds the game among their finished games (``/games``), a page at a time, from this
+-- index, as their seats come from ``seats_by_user``.
+CREATE INDEX seat_changes_by_passer ON seat_changes (from_user, game_id);
