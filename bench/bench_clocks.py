@@ -6,7 +6,11 @@ Builds a store with ``--games`` games, each with two clocks (one running, its de
 spread over the next week; ``--expired`` of them already past), then times what the
 background loop runs every few seconds: the expiry query and the warnings query (each
 through its partial index), and the start-up shift of every running clock after
-downtime. Prints the query plans. Not a test: it asserts nothing and prints figures.
+downtime. Prints the query plans. Then the background pass itself, through the manager
+(``expire_clocks`` and ``warn_clocks``): with nothing due (its cost every 5 s), and with
+the ``--expired`` games due, lost on time, or, where the server lets the win be claimed
+(``on_time`` claim, when the store has it), flagged. Prints time per pass and the rows
+read from the indexes. Not a test: it asserts nothing and prints figures.
 """
 
 from __future__ import annotations
@@ -22,17 +26,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.storage.store import CLOCK_QUERIES, ClockRow, Store  # noqa: E402
+from bot.delivery.port import NullFrontEnd  # noqa: E402
+from bot.storage.store import CLOCK_QUERIES, ClockRow, Session, Store  # noqa: E402
 from bot.tables.clocks import DAY, next_warning  # noqa: E402
+from bot.tables.manager import GameManager  # noqa: E402
 
 NOW = 1_700_000_000.0
 
 
-async def build(store: Store, games: int, expired: int) -> None:
+async def build(store: Store, games: int, expired: int, guild: str = "g") -> None:
     async with store.transaction() as db:
         for n in range(games):
             game_id = await db.insert_game(
-                guild_id="g",
+                guild_id=guild,
                 channel_id=f"c{n}",
                 game_name="war",
                 options={},
@@ -45,6 +51,9 @@ async def build(store: Store, games: int, expired: int) -> None:
             deadline = NOW - 60 if n < expired else NOW + (n % 7000) * 86.4 + 60
             running = ClockRow("north", deadline - NOW, NOW, deadline, next_warning(deadline, NOW))
             await db.save_clocks(game_id, [running, ClockRow("south", 3 * DAY)])
+            await db.add_seat(game_id, "north", f"p{n}")
+            await db.add_seat(game_id, "south", f"q{n}")
+            await db.set_status(game_id, "active")
 
 
 async def timed(store: Store, sql: str, params: tuple[object, ...], runs: int) -> list[float]:
@@ -83,6 +92,55 @@ async def bench(games: int, expired: int) -> None:
             )
         finally:
             await store.close()
+    for on_time in ("lose", "claim"):
+        await background_pass(games, expired, on_time)
+
+
+async def rows_due(store: Store, now: float) -> int:
+    async with store.read() as db:
+        return len(await db.expired_clocks(now)) + len(await db.due_clock_warnings(now))
+
+
+async def background_pass(games: int, expired: int, on_time: str) -> None:
+    """The manager's clock pass (expiry, then warnings) over ``games`` live games."""
+    if on_time == "claim" and not hasattr(Session, "set_clock_rules"):
+        print("(this store has no claimed wins: the claim pass is not measured)")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        clock = [NOW - 120]  # before any deadline: nothing due
+        manager = await GameManager.open(
+            Path(tmp) / "pass.sqlite3", NullFrontEnd(), clock=lambda: clock[0], deliver=False
+        )
+        try:
+            await build(manager.store, games, expired)
+            if on_time == "claim":
+                async with manager.store.transaction() as db:
+                    await db.set_clock_rules("g", "claim", 14)
+            idle = []
+            for _ in range(50):
+                started = time.perf_counter()
+                await manager.expire_clocks()
+                await manager.warn_clocks()
+                idle.append((time.perf_counter() - started) * 1000)
+            read = await rows_due(manager.store, clock[0])
+            print(
+                f"pass ({on_time}), {games} live games, nothing due: p50 "
+                f"{statistics.median(idle):.3f} ms, max {max(idle):.3f} ms, {read} rows read"
+            )
+            clock[0] = NOW
+            read = await rows_due(manager.store, clock[0])
+            started = time.perf_counter()
+            handled = await manager.expire_clocks()
+            await manager.warn_clocks()
+            spent = (time.perf_counter() - started) * 1000
+            again = await rows_due(manager.store, clock[0])
+            print(
+                f"pass ({on_time}), {expired} due: {spent:.1f} ms for {handled} "
+                f"{'flagged' if on_time == 'claim' else 'ended'}, {read} rows read "
+                f"({again} left due after it)"
+            )
+        finally:
+            await manager.close()
 
 
 def main() -> None:

@@ -14,6 +14,7 @@ from bot.storage.history import HISTORY_QUERIES
 from bot.tables import history
 from bot.tables.bots import bot_user
 from bot.tables.manager import GameManager
+from bot.tables.replay import watchable_export
 
 pytestmark = pytest.mark.usefixtures("toy_game")
 
@@ -142,3 +143,61 @@ async def test_games_being_played_page_by_keyset_too(manager: GameManager) -> No
     assert [g.game.id for g in rest.live()] == ids[1::-1] and rest.older is None
     back = await manager.finished_page("live", "bob", older=False, key=ids[1])
     assert [g.game.id for g in back.live()] == ids[::-1][:10] and not back.live()[0].my_turn
+
+
+# -- seats that changed hands (issue 26 §3 with §6) ------------------------------------------
+
+
+async def test_a_player_who_passed_a_seat_keeps_the_game_in_their_history(
+    manager: GameManager, clock: FakeClock
+) -> None:
+    info = await manager.create_game("g1", "c", "toy", "ann", seed=1, opponent_id="bob")
+    await manager.act(info.id, "ann", "add", 1)
+    await manager.act(info.id, "ann", "done")
+    clock.advance(100)
+    await manager.act(info.id, "bob", "add", 1)
+    await manager.act(info.id, "bob", "done")  # ann's turn: she passes her seat to cat
+    passed_at = (await manager.get_game_info(info.id)).version
+    await manager.reseat(info.id, "north", "cat", "mod", is_moderator=True)
+    clock.advance(500)
+    await manager.act(info.id, "cat", "add", 1)  # cat's own turn time: 500 s
+    await manager.resign(info.id, "bob")  # north (cat) wins
+    other = await finish(manager, 7)  # and a game ann finished herself
+
+    page = await manager.finished_page("mine", "ann")
+    assert [g.id for g in page.finished()] == [other, info.id]
+    passed = page.finished()[1]
+    assert passed.passed == ("north", "cat", passed_at)
+    assert history.result_for(passed, "ann") == f"passed North to cat at move {passed_at}"
+    assert history.result_for(page.finished()[0], "ann") == "won"
+    cats = await manager.finished_page("mine", "cat")
+    assert [g.id for g in cats.finished()] == [info.id]
+    assert (
+        cats.finished()[0].passed is None and history.result_for(cats.finished()[0], "cat") == "won"
+    )
+    # The result is credited to whoever held the seat at the end; the passer's record
+    # holds the games she finished in; the turn times are each player's own.
+    assert (await manager.stats("ann")).games == 1
+    cat = await manager.stats("cat")
+    assert cat.games == 1 and cat.by_side[("toy", "north")].wins == 1
+    assert cat.median_turn_s == 500 and cat.turns == 1
+    # The passer may export and watch the game she played.
+    assert (await manager.export_finished(info.id, "ann", None))["actions"]
+    assert (await watchable_export(manager.store, info.id, "ann", None))["id"] == info.id
+    with pytest.raises(errors.NotAllowed):
+        await watchable_export(manager.store, info.id, "eve", None)
+    with pytest.raises(errors.NotAllowed):
+        await manager.export_finished(info.id, "eve", None)
+
+
+async def test_passed_seats_are_paged_from_their_own_index(db_path: Path, clock: FakeClock) -> None:
+    manager = await GameManager.open(db_path, RecordingFrontEnd(), clock=clock)
+    try:
+        sql, params = HISTORY_QUERIES["finished_of_user_older"]
+        async with manager.store.read() as db:
+            rows = await db.db.execute_fetchall("EXPLAIN QUERY PLAN " + sql, params)
+    finally:
+        await manager.close()
+    plan = " ".join(str(r[3]) for r in rows)
+    assert "seat_changes_by_passer (from_user=? AND game_id<?)" in plan, plan
+    assert "seats_by_user (user_id=? AND game_id<?)" in plan, plan

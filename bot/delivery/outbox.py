@@ -44,6 +44,7 @@ def post_payload(post: TablePost) -> dict[str, Any]:
         # Only a rated game's end carries the key, so other rows stay as they were.
         **({"ratings": [_change_payload(c) for c in post.ratings]} if post.ratings else {}),
         **({"turned": post.turned} if post.turned else {}),
+        **({"claim": True} if post.claim else {}),
     }
 
 
@@ -73,6 +74,7 @@ def message_payload(message: PrivateMessage) -> dict[str, Any]:
         "headline": message.headline,
         "view": _trimmed(message.view),
         "log_lines": list(message.log_lines),
+        **({"claim": True} if message.claim else {}),
     }
 
 
@@ -120,6 +122,7 @@ def post_from(payload: dict[str, Any], *, nonce: str = "") -> TablePost:
         outcome=payload.get("outcome"),
         ratings=tuple(_change_from(c) for c in payload.get("ratings", ())),
         turned=str(payload.get("turned", "")),
+        claim=bool(payload.get("claim", False)),
         nonce=nonce,
     )
 
@@ -132,5 +135,6 @@ def message_from(payload: dict[str, Any], *, nonce: str = "") -> PrivateMessage:
         headline=str(payload.get("headline", "")),
         view=payload.get("view") or {},
         log_lines=tuple(payload.get("log_lines", ())),
+        claim=bool(payload.get("claim", False)),
         nonce=nonce,
     )

@@ -115,6 +115,9 @@ class TablePost:
     #: Set on the ``end`` of a game against Dispatch's search: one short line on where
     #: the game turned by its own estimates (``bot.tables.estimates``; all in /game log).
     turned: str = ""
+    #: Set on the notice that a clock ran out where the win is claimed (issue 26 §1):
+    #: the front end adds a **Claim the win** button (``bot.tables.claims``).
+    claim: bool = False
     #: The outbox row's identity (``bot.delivery.outbox.delivery_nonce``), set by delivery: the same
     #: row sent twice (a crash between sending and marking) carries the same nonce, so
     #: Discord keeps the first message instead of posting again. Empty outside delivery.
@@ -141,6 +144,8 @@ class PrivateMessage:
     headline: str
     view: View = field(default_factory=dict)
     log_lines: tuple[str, ...] = ()
+    #: As ``TablePost.claim``: a notice offering the win on time carries the button.
+    claim: bool = False
     #: As ``TablePost.nonce``: the outbox row's identity, the same on every retry.
     nonce: str = ""
 

@@ -24,6 +24,7 @@ from discord.ext import commands
 
 from bot.config import Config
 from bot.discord_app import DevGuildUnusable, checks, components, interactions
+from bot.discord_app.claim_components import CLAIM_ITEMS, is_claim_id
 from bot.discord_app.cogs import EXTENSIONS
 from bot.discord_app.frontend import DiscordFrontEnd
 from bot.discord_app.history_ui import HISTORY_ITEMS, is_page_id
@@ -122,7 +123,9 @@ class DispatchBot(commands.Bot):
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*components.DYNAMIC_ITEMS, *SOLO_ITEMS, *HISTORY_ITEMS, *SEAT_ITEMS)
+        self.add_dynamic_items(
+            *components.DYNAMIC_ITEMS, *SOLO_ITEMS, *HISTORY_ITEMS, *SEAT_ITEMS, *CLAIM_ITEMS
+        )
         if self.sync_on_start:
             await self.sync_commands()
         # Redeliver what a previous run committed but did not send, then keep retrying
@@ -189,7 +192,7 @@ class DispatchBot(commands.Bot):
             else False
         )
         ours = components.is_ours(custom_id) or is_solo_id(custom_id)
-        ours = ours or is_page_id(custom_id) or is_seat_id(custom_id)
+        ours = ours or is_page_id(custom_id) or is_seat_id(custom_id) or is_claim_id(custom_id)
         if ours and on_message:
             return  # a DynamicItem handles it
         # Its form and game only: a forged or outdated action id ends in a hidden argument.

@@ -197,6 +197,14 @@ async def private_payload(
     return payload
 
 
+def _claimable(view: discord.ui.View | None, game_id: int) -> discord.ui.View:
+    """``view`` with the Claim the win button (issue 26 §1). Imported here, when needed:
+    ``claim_components`` answers its clicks through ``interactions``, which imports us."""
+    from bot.discord_app.claim_components import with_claim
+
+    return with_claim(view, game_id)
+
+
 class DiscordFrontEnd:
     """Implements ``bot.delivery.port.FrontEnd`` for a running discord.py client."""
 
@@ -248,6 +256,8 @@ class DiscordFrontEnd:
             kwargs["view"] = build_table_view(game.id)
         elif post.kind == "end" and len(game.seats) == 2:
             kwargs["view"] = build_end_view(game.id)
+        if post.claim and game.status == "active":  # a clock ran out: the win may be claimed
+            kwargs["view"] = _claimable(kwargs.get("view"), game.id)
         if not kwargs["content"] and embed is None:
             return
         try:
@@ -476,6 +486,8 @@ class DiscordFrontEnd:
         )
         if message.kind in ("reveal", "end", "notice") and not message.view.get("actions"):
             payload.pop("view", None)
+        if message.claim and game.status == "active":
+            payload["view"] = _claimable(None, game.id)
         hand, key = payload.pop("hand", None), (game.id, str(seat.user_id))
         if hand is not None and self._last_hand.get(key) == hand:
             # The player's previous DM already shows this very hand: no second upload.

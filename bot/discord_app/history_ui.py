@@ -72,7 +72,7 @@ def _sides(game: FinishedGame, viewer: str | None) -> str:
 def row_text(game: FinishedGame, viewer: str | None) -> str:
     """One finished game: number, date, game, sides, result and reason, and its link."""
     when = discord.utils.format_dt(datetime.fromtimestamp(game.finished_at, tz=UTC), "d")
-    result = history.result_for(game, viewer)
+    result = history.result_for(game, viewer, formatting.mention)
     reason = formatting.clip(formatting.escape(game.reason), 100)
     title = formatting.escape(history.game_title(game.game_name))
     return (

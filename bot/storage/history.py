@@ -14,11 +14,21 @@ from typing import Any
 from bot.storage.store import Session
 
 _ROW = "g.id, g.guild_id, g.channel_id, g.game_name, r.winner, r.reason, r.code, r.finished_at"
+#: A user's finished games: the seats they hold at the end, and the seats they passed to
+#: someone else (``seat_changes``, from ``seat_changes_by_passer``), each side keyset
+#: paged and limited from its own index before the two are merged.
 _OF_USER = (
-    f"SELECT {_ROW} FROM seats s JOIN games g ON g.id = s.game_id"
-    " JOIN results r ON r.game_id = g.id"
-    " WHERE s.user_id = ? AND s.game_id {cmp} ? AND g.status = 'finished'"
-    " GROUP BY s.game_id ORDER BY s.game_id {order} LIMIT ?"
+    f"SELECT {_ROW} FROM ("
+    " SELECT gid FROM (SELECT s.game_id AS gid FROM seats s JOIN games g ON g.id = s.game_id"
+    "  WHERE s.user_id = ? AND s.game_id {cmp} ? AND g.status = 'finished'"
+    "  GROUP BY s.game_id ORDER BY s.game_id {order} LIMIT ?)"
+    " UNION"
+    " SELECT gid FROM (SELECT c.game_id AS gid FROM seat_changes c"
+    "  JOIN games g ON g.id = c.game_id"
+    "  WHERE c.from_user = ? AND c.game_id {cmp} ? AND g.status = 'finished'"
+    "  GROUP BY c.game_id ORDER BY c.game_id {order} LIMIT ?)"
+    ") m JOIN games g ON g.id = m.gid JOIN results r ON r.game_id = g.id"
+    " ORDER BY g.id {order} LIMIT ?"
 )
 _OF_GUILD = (
     f"SELECT {_ROW} FROM games g JOIN results r ON r.game_id = g.id"
@@ -42,25 +52,32 @@ _RECORDS = (
     " AND (? IS NULL OR g.game_name = ?)"
 )
 #: How long the user took over each turn: from the other side's action to the next one of
-#: the user's side, in the user's latest ``TURN_GAMES`` finished games (the seats index
-#: newest first, then the actions' primary key): the player's pace now, at a bounded cost.
+#: the user's side, made by the user (not by whoever held the seat before them), in the
+#: user's latest ``TURN_GAMES`` finished games (the seats index newest first, then the
+#: actions' primary key): the player's pace now, at a bounded cost.
 _TURN_TIMES = (
     "SELECT at - prev_at FROM ("
-    " SELECT a.role, a.at, latest.role AS mine,"
+    " SELECT a.role, a.at, latest.role AS mine, a.user_id, latest.user_id AS me,"
     " LAG(a.at) OVER w AS prev_at, LAG(a.role) OVER w AS prev_role"
-    " FROM (SELECT s.game_id, s.role FROM seats s JOIN games g ON g.id = s.game_id"
+    " FROM (SELECT s.game_id, s.role, s.user_id FROM seats s JOIN games g ON g.id = s.game_id"
     "  WHERE s.user_id = ? AND g.status = 'finished' AND g.hotseat = 0"
     "  AND (? IS NULL OR g.game_name = ?) ORDER BY s.game_id DESC LIMIT ?) latest"
     " JOIN actions a ON a.game_id = latest.game_id"
     " WINDOW w AS (PARTITION BY latest.game_id, latest.role ORDER BY a.seq))"
-    " WHERE role = mine AND prev_role != mine"
+    " WHERE role = mine AND prev_role != mine AND user_id = me"
 )
 TURN_GAMES = 100
 
 #: Name -> (SQL, example parameters), for the query-plan test and the benchmark.
 HISTORY_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
-    "finished_of_user_older": (_OF_USER.format(cmp="<", order="DESC"), ("u", 1 << 62, 11)),
-    "finished_of_user_newer": (_OF_USER.format(cmp=">", order="ASC"), ("u", 0, 11)),
+    "finished_of_user_older": (
+        _OF_USER.format(cmp="<", order="DESC"),
+        ("u", 1 << 62, 11, "u", 1 << 62, 11, 11),
+    ),
+    "finished_of_user_newer": (
+        _OF_USER.format(cmp=">", order="ASC"),
+        ("u", 0, 11, "u", 0, 11, 11),
+    ),
     "finished_of_guild_older": (_OF_GUILD.format(cmp="<", order="DESC"), ("g", 1 << 62, 11)),
     "finished_of_guild_newer": (_OF_GUILD.format(cmp=">", order="ASC"), ("g", 0, 11)),
     "live_of_user_older": (_LIVE_OF_USER.format(cmp="<", order="DESC"), ("u", 1 << 62, 11)),
@@ -84,6 +101,9 @@ class FinishedGame:
     finished_at: float
     #: (role, user id) of every seat, in seating order.
     seats: tuple[tuple[str, str], ...] = ()
+    #: In a list of the user's own games, the seat they passed and held no more at the
+    #: end: (role, who took it, the move it changed hands at); None otherwise.
+    passed: tuple[str, str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -101,12 +121,19 @@ async def finished_games(
 ) -> list[FinishedGame]:
     """Up to ``limit`` finished games of a user (scope "mine") or a server ("server") with a
     number below ``key`` (``older``) or above it, newest first either way."""
-    sql = _OF_USER if scope == "mine" else _OF_GUILD
+    mine = scope == "mine"
+    sql = _OF_USER if mine else _OF_GUILD
     sql = sql.format(cmp="<" if older else ">", order="DESC" if older else "ASC")
-    rows = await db.db.execute_fetchall(sql, (owner, key, limit))
+    params = (owner, key, limit, owner, key, limit, limit) if mine else (owner, key, limit)
+    rows = await db.db.execute_fetchall(sql, params)
     found = []
     for r in rows:
         seats = tuple((s.role, s.user_id) for s in await db.seats(r[0]))
+        passed = None
+        if mine and all(user != owner for _, user in seats):
+            change = await db.seat_passed(r[0], owner)
+            if change is not None:
+                passed = (change.role, change.to_user, change.at_version)
         found.append(
             FinishedGame(
                 id=r[0],
@@ -118,6 +145,7 @@ async def finished_games(
                 code=r[6],
                 finished_at=r[7],
                 seats=seats,
+                passed=passed,
             )
         )
     found.sort(key=lambda g: g.id, reverse=True)

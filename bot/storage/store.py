@@ -393,12 +393,20 @@ class ClockRow:
     deadline: float | None = None
     #: While it runs: when its player is next warned (None: no warning to come).
     warn_at: float | None = None
+    #: On a server whose clocks are claimed: when it ran out and the opponent was offered
+    #: the win (migration 0016). It stays at zero, owing, until the game ends.
+    flagged_at: float | None = None
 
     def left(self, now: float) -> float:
-        """Seconds left at ``now`` (never below zero)."""
+        """Seconds left at ``now`` (never below zero). A clock may start in the future
+        (its player is on vacation until then): nothing is spent before it starts."""
         if self.running_since is None:
             return max(0.0, self.remaining_s)
-        return max(0.0, self.remaining_s - (now - self.running_since))
+        return max(0.0, self.remaining_s - max(0.0, now - self.running_since))
+
+    def paused(self, now: float) -> bool:
+        """It is its player's to run but starts later: they are on vacation."""
+        return self.running_since is not None and self.running_since > now
 
     def expired(self, now: float) -> bool:
         """The clock runs and its deadline has come."""
@@ -406,6 +414,43 @@ class ClockRow:
 
 
 # -- end of clocks ------------------------------------------------------------------
+# -- vacations and claims on time (issue 26, section 1; migration 0016) ------------
+#: Held to an index like the hot queries above: a player's vacations come from the
+#: primary key (user, scope, start), the games whose clocks they pause from the seats'
+#: index, never from a scan of live games.
+VACATION_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
+    "clock_rules": ("SELECT * FROM clock_rules WHERE guild_id = ?", ("g",)),
+    "vacation_days_used": (
+        "SELECT COALESCE(SUM(days), 0) AS n FROM vacations"
+        " WHERE user_id = ? AND scope = ? AND starts_at > ?",
+        ("u", "g", 0.0),
+    ),
+    "current_vacation": (
+        "SELECT * FROM vacations WHERE user_id = ? AND scope = ? AND ends_at > ?"
+        " ORDER BY starts_at DESC LIMIT 1",
+        ("u", "g", 0.0),
+    ),
+    "clocked_seats_of": (
+        "SELECT c.game_id, c.role FROM seats s JOIN games g ON g.id = s.game_id"
+        " JOIN clocks c ON c.game_id = s.game_id AND c.role = s.role"
+        " WHERE s.user_id = ? AND g.status = 'active' AND COALESCE(g.guild_id, '') = ?"
+        " ORDER BY c.game_id, c.role",
+        ("u", "g"),
+    ),
+}
+HOT_QUERIES.update(VACATION_QUERIES)
+
+
+@dataclass(frozen=True)
+class VacationRow:
+    user_id: str
+    scope: str
+    starts_at: float
+    ends_at: float
+    days: int
+
+
+# -- end of vacations and claims on time ------------------------------------------
 # -- seats that change hands (issue 26, section 6; migration 0013) -----------------
 SEAT_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
     "seat_changes": ("SELECT * FROM seat_changes WHERE game_id = ? ORDER BY id", (1,)),
@@ -970,16 +1015,34 @@ class Session:
     async def clock_rows(self, game_id: int) -> list[ClockRow]:
         rows = await self._all(_sql("clock_rows"), (game_id,))
         return [
-            ClockRow(r["role"], r["remaining_s"], r["running_since"], r["deadline"], r["warn_at"])
+            ClockRow(
+                r["role"],
+                r["remaining_s"],
+                r["running_since"],
+                r["deadline"],
+                r["warn_at"],
+                r["flagged_at"],
+            )
             for r in rows
         ]
 
     async def save_clocks(self, game_id: int, rows: Iterable[ClockRow]) -> None:
         for c in rows:
             await self._run(
-                "INSERT OR REPLACE INTO clocks (game_id, role, remaining_s, running_since,"
-                " deadline, warn_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, c.role, c.remaining_s, c.running_since, c.deadline, c.warn_at),
+                "INSERT INTO clocks (game_id, role, remaining_s, running_since, deadline,"
+                " warn_at, flagged_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (game_id, role) DO UPDATE SET remaining_s = excluded.remaining_s,"
+                " running_since = excluded.running_since, deadline = excluded.deadline,"
+                " warn_at = excluded.warn_at, flagged_at = excluded.flagged_at",
+                (
+                    game_id,
+                    c.role,
+                    c.remaining_s,
+                    c.running_since,
+                    c.deadline,
+                    c.warn_at,
+                    c.flagged_at,
+                ),
             )
 
     async def delete_clock(self, game_id: int, role: str) -> None:
@@ -1126,6 +1189,53 @@ class Session:
         )
 
     # end of seats that change hands ------------------------------------------------
+
+    # vacations and claims on time (issue 26, section 1; migration 0016) ------------
+    async def clock_rules(self, guild_id: str) -> tuple[str, int] | None:
+        """A server's (on_time, vacation_days), None when never set."""
+        r = await self._one(_sql("clock_rules"), (guild_id,))
+        return (str(r["on_time"]), int(r["vacation_days"])) if r else None
+
+    async def set_clock_rules(self, guild_id: str, on_time: str, vacation_days: int) -> None:
+        await self._run(
+            "INSERT INTO clock_rules (guild_id, on_time, vacation_days) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET on_time = excluded.on_time,"
+            " vacation_days = excluded.vacation_days",
+            (guild_id, on_time, vacation_days),
+        )
+
+    async def vacation_days_used(self, user_id: str, scope: str, since: float) -> int:
+        """Days of the vacations ``user_id`` began in ``scope`` after ``since``."""
+        r = await self._one(_sql("vacation_days_used"), (user_id, scope, since))
+        return int(r["n"]) if r else 0
+
+    async def current_vacation(self, user_id: str, scope: str) -> VacationRow | None:
+        """The vacation ``user_id`` is on in ``scope`` now, if any."""
+        r = await self._one(_sql("current_vacation"), (user_id, scope, self.now))
+        return VacationRow(**{k: r[k] for k in VacationRow.__dataclass_fields__}) if r else None
+
+    async def add_vacation(self, row: VacationRow) -> None:
+        await self._run(
+            "INSERT INTO vacations (user_id, scope, starts_at, ends_at, days)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (row.user_id, row.scope, row.starts_at, row.ends_at, row.days),
+        )
+
+    async def cut_vacation(self, row: VacationRow, ends_at: float, days: int) -> None:
+        """End ``row`` early at ``ends_at``; it counts ``days`` from now on."""
+        await self._run(
+            "UPDATE vacations SET ends_at = ?, days = ?"
+            " WHERE user_id = ? AND scope = ? AND starts_at = ?",
+            (ends_at, days, row.user_id, row.scope, row.starts_at),
+        )
+
+    async def clocked_seats_of(self, user_id: str, scope: str) -> list[tuple[int, str]]:
+        """(game, role) of each clocked seat ``user_id`` holds in a running game of
+        ``scope`` (a server's id, '' for games outside one)."""
+        rows = await self._all(_sql("clocked_seats_of"), (user_id, scope))
+        return [(int(r["game_id"]), str(r["role"])) for r in rows]
+
+    # end of vacations and claims on time -------------------------------------------
 
 
 class Store:

@@ -12,8 +12,10 @@ nothing.
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from bot import errors
 from bot.storage.store import ClockRow, GameRow, SeatRow, Session, Store
@@ -36,30 +38,45 @@ async def tick(
     change: clocks.Change,
     *,
     start: bool = False,
-) -> list[ClockRow]:
-    """Move the game's clocks on for ``change`` and save them; return them. At the
-    start, each person's seat gets a clock (Dispatch's seats have none)."""
+) -> tuple[list[ClockRow], dict[str, float]]:
+    """Move the game's clocks on for ``change`` and save them; return them, and the
+    roles whose player is on vacation with its end (``away``). At the start, each
+    person's seat gets a clock (Dispatch's seats have none)."""
     control = await control_of(db, row.id)
     if control is None:
-        return []
+        return [], {}
     if start:
         people = [s.role for s in seats if not is_bot(s.user_id)]
         rows = clocks.start_rows(control, people)
     else:
         rows = await db.clock_rows(row.id)
+    paused_until = await away(db, row, seats)
+    if paused_until:  # a player on vacation: their clock starts when it ends
+        change = dataclasses.replace(change, paused_until=paused_until)
     changed = clocks.advance(rows, control, change)
     await db.save_clocks(row.id, changed)
-    return changed
+    return changed, paused_until
 
 
 async def check_in_time(db: Session, game_id: int, role: str) -> None:
     """Refuse (``errors.TimeRanOut``) a decision of ``role`` once their clock ran out:
     its deadline passed, or the game was already lost on time (nothing left)."""
+    if await ran_out(db, game_id, role):
+        raise errors.TimeRanOut()
+
+
+async def ran_out(db: Session, game_id: int, role: str) -> bool:
+    """Whether ``role``'s clock ran out and nobody acted on it yet (its deadline passed;
+    a clock already flagged for a claim does not count); refuses (``errors.TimeRanOut``)
+    a decision at a game lost on time (a stopped clock with nothing left)."""
     for row in await db.clock_rows(game_id):
-        if row.role != role:
+        if row.role != role or row.flagged_at is not None:
             continue
-        if row.expired(db.now) or (row.deadline is None and row.remaining_s <= 0):
+        if row.expired(db.now):
+            return True
+        if row.deadline is None and row.remaining_s <= 0:
             raise errors.TimeRanOut()
+    return False
 
 
 async def refuse_if_lost_on_time(
@@ -69,7 +86,8 @@ async def refuse_if_lost_on_time(
     a clock of theirs stopped with nothing left."""
     mine = {s.role for s in seats if s.user_id == user_id}
     for row in await db.clock_rows(game_id):
-        if row.role in mine and row.deadline is None and row.remaining_s <= 0:
+        lost = row.deadline is None and row.remaining_s <= 0 and row.flagged_at is None
+        if row.role in mine and lost:
             raise errors.TimeRanOut()
 
 
@@ -110,21 +128,58 @@ async def expired(store: Store, now: float) -> list[tuple[int, str]]:
         return await db.expired_clocks(now)
 
 
-def band(rows: Sequence[ClockRow], rules_game: object, now: float) -> str:
+def band(
+    rows: Sequence[ClockRow],
+    rules_game: object,
+    now: float,
+    away_until: Mapping[str, float] | None = None,
+) -> str:
     """The running clocks for the board's headline band, e.g. ``Clock: Unionist 23h 5m``: an
-    image cannot hold a Discord timestamp, so the time left when it was drawn."""
+    image cannot hold a Discord timestamp, so the time left when it was drawn. A player
+    on vacation is shown so, with the day it ends (``on vacation until Dec 3``), and a
+    clock run out whose win may be claimed as ``out of time``."""
     names = getattr(rules_game, "role_names", None) or {}
-    running = [r for r in rows if r.deadline is not None]
-    parts = [
-        f"{names.get(r.role, r.role.title())} {clocks.left_text(r.left(now))}" for r in running
-    ]
+    parts = []
+    for r in rows:
+        name = names.get(r.role, r.role.title())
+        until = clocks.vacation_end(r, now, away_until)
+        if r.flagged_at is not None:
+            parts.append(f"{name} out of time")
+        elif until is not None:
+            end = datetime.datetime.fromtimestamp(until, datetime.UTC)
+            parts.append(f"{name} on vacation until {end:%b} {end.day} {end:%H:%M} UTC")
+        elif r.deadline is not None:
+            parts.append(f"{name} {clocks.left_text(r.left(now))}")
     return "Clock: " + " · ".join(parts) if parts else ""
 
 
 def lines_for(
-    rows: Sequence[ClockRow], seats: Sequence[SeatRow], now: float, *, plain: bool = False
+    rows: Sequence[ClockRow],
+    seats: Sequence[SeatRow],
+    now: float,
+    *,
+    plain: bool = False,
+    away_until: Mapping[str, float] | None = None,
 ) -> list[str]:
     """Clock lines for players to read (``clocks.describe``), by side: no mention, so
     a line shown to the table pings nobody."""
     names = {s.role: s.role for s in seats}
-    return clocks.describe(rows, names, now, plain=plain)
+    return clocks.describe(rows, names, now, plain=plain, away=away_until)
+
+
+def scope_of(row: GameRow) -> str:
+    """Where a game's vacations and clock rules are kept: its server ('' outside one)."""
+    return row.guild_id or ""
+
+
+async def away(db: Session, row: GameRow, seats: Sequence[SeatRow]) -> dict[str, float]:
+    """The game's roles whose player is on vacation now, and until when (read through the
+    vacations' primary key, one player at a time)."""
+    found: dict[str, float] = {}
+    for seat in seats:
+        if is_bot(seat.user_id):
+            continue
+        vacation = await db.current_vacation(seat.user_id, scope_of(row))
+        if vacation is not None:
+            found[seat.role] = vacation.ends_at
+    return found

@@ -112,44 +112,88 @@ class Change:
     now: float
     undo: bool = False
     over: bool = False
+    #: Roles whose player is on vacation, and until when: their clocks start then.
+    paused_until: Mapping[str, float] = dataclasses.field(default_factory=dict)
 
 
 def advance(rows: Sequence[ClockRow], control: Control, change: Change) -> list[ClockRow]:
     """The clocks after a change at ``now``: whoever was active before is charged the time
     since their clock started; whoever hands over (active before, not after) gains the
     increment, up to the cap (never for an undo: it gives no time back); whoever is active
-    after runs from ``now``. ``over``: the game ended, every clock stops."""
+    after runs from ``now``, or from the end of its player's vacation. ``over``: the game
+    ended, every clock stops. A flagged clock (run out, the win offered to the opponent)
+    stays at zero and flagged, gains nothing and has no deadline to meet again."""
     was, now_active = set(change.before), set(change.after)
     now, undo, over = change.now, change.undo, change.over
     changed = []
     for row in rows:
         left = row.left(now)
+        if row.flagged_at is not None and not over:
+            running = now if row.role in now_active else None
+            changed.append(ClockRow(row.role, 0.0, running, None, None, row.flagged_at))
+            continue
         if row.role in was and row.role not in now_active and not undo and not over:
             left = min(control.cap_s, left + control.increment_s)
         if row.role in now_active and not over:
-            changed.append(ClockRow(row.role, left, now, now + left, next_warning(now + left, now)))
+            start = max(now, change.paused_until.get(row.role, now))
+            changed.append(
+                ClockRow(row.role, left, start, start + left, next_warning(start + left, start))
+            )
         else:
             changed.append(ClockRow(row.role, left))
     return changed
 
 
+def paused(row: ClockRow, until: float, now: float) -> ClockRow:
+    """``row`` paused from ``now`` until ``until`` (a vacation): a running clock starts
+    again then with what it has left now; a stopped or flagged one is unchanged."""
+    if row.running_since is None or row.flagged_at is not None:
+        return row
+    left = row.left(now)
+    start = max(until, now)
+    return ClockRow(row.role, left, start, start + left, next_warning(start + left, start))
+
+
 def describe(
-    rows: Sequence[ClockRow], names: Mapping[str, str], now: float, *, plain: bool = False
+    rows: Sequence[ClockRow],
+    names: Mapping[str, str],
+    now: float,
+    *,
+    plain: bool = False,
+    away: Mapping[str, float] | None = None,
 ) -> list[str]:
     """One line per clock for players to read: a running one as a Discord timestamp
     (``<t:...:R>``, each reader sees it in their own time), a stopped one as time left.
-    ``plain``: time left for every clock, a running one marked so (the terminal)."""
+    ``plain``: time left for every clock, a running one marked so (the terminal).
+    ``away``: roles whose player is on vacation, and until when."""
     lines = []
     for row in rows:
         name = names.get(row.role, row.role)
-        if plain:
+        left = left_text(row.left(now))
+        until = vacation_end(row, now, away)
+        if row.flagged_at is not None:
+            lines.append(f"⏱ {name}: out of time (the win may be claimed)")
+        elif until is not None and plain:
+            lines.append(f"⏱ {name}: {left} left, on vacation for {left_text(until - now)}")
+        elif until is not None:
+            lines.append(f"⏱ {name}: {left} left, on vacation until <t:{int(until)}:R>")
+        elif plain:
             running = " (running)" if row.deadline is not None else ""
-            lines.append(f"⏱ {name}: {left_text(row.left(now))} left{running}")
+            lines.append(f"⏱ {name}: {left} left{running}")
         elif row.deadline is not None:
             lines.append(f"⏱ {name}: runs out <t:{int(row.deadline)}:R>")
         else:
-            lines.append(f"⏱ {name}: {left_text(row.left(now))} left")
+            lines.append(f"⏱ {name}: {left} left")
     return lines
+
+
+def vacation_end(row: ClockRow, now: float, away: Mapping[str, float] | None) -> float | None:
+    """When the vacation of ``row``'s player ends (None: not on one): its clock is paused
+    until then, or, stopped, will start no earlier."""
+    until = (away or {}).get(row.role)
+    if row.paused(now):
+        until = max(until or 0.0, float(row.running_since or 0.0))
+    return until if until is not None and until > now else None
 
 
 def left_text(seconds: float) -> str:

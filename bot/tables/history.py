@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import rules
@@ -185,7 +186,8 @@ async def exportable(store: Store, game_id: int, user_id: str, guild_id: str | N
     async with store.read() as db:
         row = await db.game(game_id)
         seats = await db.seats(game_id) if row else []
-    if row is None or not played_or_here(row, seats, user_id, guild_id):
+        passed = bool(row) and await db.seat_passed(game_id, user_id) is not None
+    if row is None or not played_or_here(row, seats, user_id, guild_id, passed=passed):
         raise refused
     if row.status in ("lobby", "active"):
         raise errors.NotAllowed(
@@ -210,8 +212,15 @@ def game_title(game_name: str) -> str:
         return game_name
 
 
-def result_for(game: sql.FinishedGame, user_id: str | None) -> str:
-    """ "won", "lost", "drawn" for a player of the game; else who won ("North won")."""
+def result_for(
+    game: sql.FinishedGame, user_id: str | None, name: Callable[[str], str] = str
+) -> str:
+    """ "won", "lost", "drawn" for a player of the game; "passed to X at move N" for one
+    who passed their seat on (``name`` writes X from a user id); else who won."""
+    if game.passed is not None and user_id is not None:
+        role, to_user, at = game.passed
+        side = role_name(game.game_name, role)
+        return f"passed {side} to {name(to_user)} at move {at}"
     mine = [role for role, user in game.seats if user == user_id]
     if game.winner is None:
         return "drawn"

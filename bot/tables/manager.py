@@ -48,6 +48,7 @@ from bot.delivery.port import (
 from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queue_due_reminders
 from bot.storage.store import Store, dumps
 from bot.tables import (
+    claims,
     clock_pass,
     clocks,
     estimates,
@@ -57,6 +58,7 @@ from bot.tables import (
     ratings,
     timeouts,
     turn,
+    vacations,
     validate,
 )
 from bot.tables import seats as seating
@@ -555,6 +557,7 @@ class GameManager:
             row = await find_row(db, game, live=False)
             seats = await db.seats(row.id)
             timed = await db.clock_rows(row.id) if row.status == "active" else []
+            away = await clock_pass.away(db, row, seats) if timed else {}
         if row.status in ("lobby", "cancelled"):
             raise errors.GameNotActive(row.status)
         mine = [s.role for s in seats if s.user_id == user_id]
@@ -573,7 +576,8 @@ class GameManager:
             await mark_damaged(self.store, row.id, exc.detail)
             raise
         if timed and role is not None:  # a player's prompt shows the clocks (issue 26 §1)
-            view = {**view, "clocks": clock_pass.lines_for(timed, seats, self.clock())}
+            lines = clock_pass.lines_for(timed, seats, self.clock(), away_until=away)
+            view = {**view, "clocks": lines}
         return PlayerView(game_info(row, seats), role, row.version, view)
 
     async def hint(self, game: GameRef, user_id: str) -> hints.Hint:
@@ -878,7 +882,77 @@ class GameManager:
             if row.status != "active":
                 return []
             rows, seats = await db.clock_rows(row.id), await db.seats(row.id)
-        return clock_pass.lines_for(rows, seats, self.clock(), plain=bool(plain))
+            away = await clock_pass.away(db, row, seats) if rows else {}
+        return clock_pass.lines_for(rows, seats, self.clock(), plain=bool(plain), away_until=away)
+
+    # -- vacations and claims on time (issue 26 §1: ``vacations``, ``claims``) ---------
+    async def vacation(
+        self, guild_id: str | None, user_id: str, days: int | None = None
+    ) -> vacations.Vacation:
+        """Pause every clock of ``user_id``'s in the server's running games for ``days``
+        (``vacations.take``); without days (or 0), end their vacation now, giving back
+        the whole days not begun (``vacations.end``)."""
+        guild_id, user_id = validate.guild_id(guild_id), validate.user_id(user_id)
+        if days is not None and (
+            isinstance(days, bool) or not isinstance(days, int) or not 0 <= days <= 366
+        ):
+            raise errors.BadInput("A vacation is a whole number of days (0 ends yours).")
+        async with self.store.transaction() as db:
+            if days:
+                news = await vacations.take(db, user_id, guild_id or "", days)
+            else:
+                news = await vacations.end(db, user_id, guild_id or "")
+        for game_id in news.games:
+            await self.deliver_due(game_id)
+        return news
+
+    async def vacation_left(self, guild_id: str | None, user_id: str) -> tuple[int, int]:
+        """(vacation days ``user_id`` has left this rolling year, the server's yearly)."""
+        guild_id, user_id = validate.guild_id(guild_id), validate.user_id(user_id)
+        async with self.store.read() as db:
+            return await vacations.allowance(db, user_id, guild_id or "")
+
+    async def clock_rules(
+        self, guild_id: str | None, on_time: str | None = None, vacation_days: int | None = None
+    ) -> tuple[str, int]:
+        """A server's (on_time, vacation_days); sets what is given (the caller checked the
+        asker may: a moderator). ``on_time``: ``lose`` (the game ends at zero) or
+        ``claim`` (the opponent may claim the win); ``vacation_days``: 0 to 90 a year."""
+        guild_id = validate.guild_id(guild_id)
+        if on_time is not None and on_time not in claims.ON_TIME:
+            raise errors.BadInput("At zero a player can lose on time (lose) or be claimed (claim).")
+        if vacation_days is not None and (
+            isinstance(vacation_days, bool)
+            or not isinstance(vacation_days, int)
+            or not 0 <= vacation_days <= claims.MAX_VACATION_DAYS
+        ):
+            raise errors.BadInput(
+                f"Vacation days are a whole number from 0 (none) to {claims.MAX_VACATION_DAYS}."
+            )
+        changing = on_time is not None or vacation_days is not None
+        if guild_id is None:
+            if changing:
+                raise errors.NotAllowed("Clock rules are a server setting: set them in a server.")
+            return "lose", claims.DEFAULT_VACATION_DAYS
+        async with self.store.transaction() as db:
+            current = await claims.server_rules(db, guild_id)
+            if not changing:
+                return current
+            chosen = (on_time or current[0], current[1] if vacation_days is None else vacation_days)
+            await db.set_clock_rules(guild_id, *chosen)
+        return chosen
+
+    async def claim_win(self, game: GameRef, user_id: str) -> GameInfo:
+        """Claim the win on time (``claims.claim``): the game ends, told like any end."""
+        game, user_id = validate.game_ref(game), validate.user_id(user_id)
+        game_id = await self._game_id(game)
+        async with self._game_locks[game_id], self.store.transaction() as db:
+            await claims.claim(db, game_id, user_id)
+            info = await info_in(db, game_id)
+        await self.deliver_due(game_id)
+        return info
+
+    # -- end of vacations and claims on time ------------------------------------------
 
     async def run_background(self, interval_s: float = 5.0) -> None:
         """Retry deliveries, end games lost on time and fire reminders forever; run it as

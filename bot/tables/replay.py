@@ -116,20 +116,32 @@ WATCHABLE = ("finished", "abandoned")
 
 
 def may_see_finished(
-    row: GameRow, seats: Sequence[SeatRow], user_id: str, guild_id: str | None
+    row: GameRow,
+    seats: Sequence[SeatRow],
+    user_id: str,
+    guild_id: str | None,
+    *,
+    passed: bool = False,
 ) -> bool:
     """Whether ``user_id``, asking on the server ``guild_id`` (None: in a DM), may have the
     record of game ``row``: only a game that is over (finished or abandoned), and then a
-    game they played or one played on that server."""
-    return row.status in WATCHABLE and played_or_here(row, seats, user_id, guild_id)
+    game they played (``passed``: in a seat they passed on) or one played on that server."""
+    return row.status in WATCHABLE and played_or_here(row, seats, user_id, guild_id, passed=passed)
 
 
 def played_or_here(
-    row: GameRow, seats: Sequence[SeatRow], user_id: str, guild_id: str | None
+    row: GameRow,
+    seats: Sequence[SeatRow],
+    user_id: str,
+    guild_id: str | None,
+    *,
+    passed: bool = False,
 ) -> bool:
     """The one rule for a finished game's record (its replay, its export by number): a
-    game ``user_id`` played, or one played on the server ``guild_id`` they ask on."""
-    if any(seat.user_id == user_id for seat in seats):
+    game ``user_id`` played, or one played on the server ``guild_id`` they ask on. A
+    player who played a seat and passed it on (``passed``: ``Session.seat_passed``)
+    played the game."""
+    if passed or any(seat.user_id == user_id for seat in seats):
         return True
     return guild_id is not None and row.guild_id == guild_id
 
@@ -158,12 +170,13 @@ async def watchable_export(
         except errors.GameNotFound:
             raise refused from None
         seats = await db.seats(row.id)
-    if not played_or_here(row, seats, user_id, guild_id):
+        passed = await db.seat_passed(row.id, user_id) is not None
+    if not played_or_here(row, seats, user_id, guild_id, passed=passed):
         raise refused
     if row.status in ("lobby", "active"):
         raise errors.NotAllowed(
             f"Game #{row.id} is still being played: its replay is ready once it is over."
         )
-    if not may_see_finished(row, seats, user_id, guild_id):
+    if not may_see_finished(row, seats, user_id, guild_id, passed=passed):
         raise errors.NotAllowed(f"Game #{row.id} was cancelled before it began: nothing to replay.")
     return await export_game(store, row.id)

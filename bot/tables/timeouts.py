@@ -20,7 +20,7 @@ from bot.delivery.notices import role_name
 from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import PrivateMessage, TablePost
 from bot.storage.store import Session, Store
-from bot.tables import clock_pass
+from bot.tables import claims, clock_pass
 from bot.tables.clocks import left_text, next_warning
 from bot.tables.loading import rules_or_none, safe_view
 from bot.tables.turn import end_by_decree, notify_routes
@@ -29,7 +29,8 @@ log = logging.getLogger("dispatch.clocks")
 
 
 async def expire_due(store: Store, game_locks: defaultdict[int, asyncio.Lock], now: float) -> int:
-    """End every game whose player's clock has run out by ``now``; return how many."""
+    """End every game whose player's clock has run out by ``now`` (or, on a server where
+    the win is claimed, offer it: ``claims.flag``); return how many."""
     ended = 0
     for game_id, role in await clock_pass.expired(store, now):
         try:
@@ -54,6 +55,10 @@ async def _lose_on_time(db: Session, game_id: int, role: str) -> int:
     if clock is None or not clock.expired(db.now):
         return 0  # a decision came in time and moved the clock on
     seats = await db.seats(game_id)
+    if await claims.claimed_here(db, row):  # the opponent is offered the win instead
+        await claims.flag(db, row, seats, role)
+        log.info("game=%d %s ran out of time; the win may be claimed", game_id, role)
+        return 1
     rules_game = rules_or_none(row.game_name)
     roles = tuple(rules_game.roles) if rules_game else tuple(s.role for s in seats)
     others = [r for r in roles if r != role]

@@ -143,8 +143,14 @@ async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) 
         if current != row.version:
             # Written by someone else between our read and now (the lock makes this rare).
             raise errors.StalePrompt(current or row.version, "")
-        # After the deadline a decision is refused and nothing is written (issue 26 §1).
-        await clock_pass.check_in_time(db, game_id, role)
+        # After the deadline a decision is refused and nothing is written (issue 26 §1),
+        # unless the server lets the opponent claim the win: then it is offered now.
+        from bot.tables import claims  # claims ends games through this module
+
+        if await clock_pass.ran_out(db, game_id, role):
+            if not await claims.claimed_here(db, row):
+                raise errors.TimeRanOut()
+            await claims.flag(db, row, seats, role)
         for seq, (each_verb, each_arg) in enumerate(applied, start=row.version + 1):
             await db.append_action(game_id, seq, role, user_id, each_verb, each_arg)
         row = dataclasses.replace(row, version=version)
@@ -416,9 +422,9 @@ async def commit_turn(
 
     # The clocks move in the same transaction as the turn (issue 26 §1, ``clock_pass``).
     change = clocks.Change(tuple(active_before), active_now, now, undo, outcome is not None)
-    ticked = await clock_pass.tick(db, row, seats, change, start=start)
+    ticked, away = await clock_pass.tick(db, row, seats, change, start=start)
     if turn_passed:
-        band = clock_pass.band(ticked, rules_game, now)  # the board's headline shows it
+        band = clock_pass.band(ticked, rules_game, now, away)  # the board's headline shows it
         post = notices.turn_post(
             rules_game,
             row.game_name,
@@ -495,7 +501,7 @@ async def commit_turn(
                 row.id, "reminder", role, user_of.get(role), now + hours * 3600, hours * 3600
             )
 
-    clock_lines = clock_pass.lines_for(ticked, seats, now)
+    clock_lines = clock_pass.lines_for(ticked, seats, now, away_until=away)
     await _queue_turn_dms(db, row, pending_dms, clock_lines)
     if clock_lines and progress.acting_view is not None:  # the acting player's new prompt
         progress.acting_view = {**progress.acting_view, "clocks": clock_lines}

@@ -30,6 +30,8 @@ def row_line(game: FinishedGame, viewer: str) -> str:
     mine = [history.role_name(game.game_name, r) for r, u in game.seats if u == viewer]
     others = [f"{u} ({history.role_name(game.game_name, r)})" for r, u in game.seats if u != viewer]
     sides = f"as {', '.join(mine)} vs {', '.join(others) or 'yourself'}"
+    if not mine:  # a seat they passed on: who played it at the end
+        sides = ", ".join(others)
     result = history.result_for(game, viewer)
     where = f"channel {game.channel_id}"
     return (

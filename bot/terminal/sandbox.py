@@ -67,6 +67,11 @@ Commands:
                       as a moderator: give a seat of the running game to a player
   handover [level]    give your seat of the running game to Dispatch: easy, normal
                       (the default) or hard; it plays on from there
+  vacation [days]     pause your clocks in every game for that many days (14 a year);
+                      without days: come back now, the days not begun given back
+  ontime [lose|claim] what happens when a clock runs out: the player loses (the
+                      default), or their opponent may `claim` the win
+  claim               claim the win when your opponent's clock ran out
   <n> | <verb> [arg]  take the action numbered so in the list last shown, or name it
   hand                your side's private view (and hand image)
   board               write the board image and print its path
@@ -361,6 +366,9 @@ class Sandbox:
             "decline": self.cmd_decline,
             "reseat": self.cmd_reseat,
             "handover": self.cmd_handover,
+            "vacation": self.cmd_vacation,
+            "claim": self.cmd_claim,
+            "ontime": self.cmd_ontime,
             "hand": self.cmd_hand,
             "board": self.cmd_board,
             "log": self.cmd_log,
@@ -651,6 +659,30 @@ class Sandbox:
         await self.manager.hand_over(info.id, self.user, args[0].lower() if args else None)
         await self.manager.bots.idle()
         await self.show_turn()
+
+    async def cmd_vacation(self, args: list[str]) -> None:
+        days = number(args[0]) if len(args) == 1 else None
+        if len(args) > 1 or (args and days is None):
+            raise errors.BadInput("`vacation` takes a whole number of days, or none to come back.")
+        news = await self.manager.vacation(GUILD, self.user, days or None)
+        if news.ended:
+            self.say(f"   Back from vacation: it counted {news.days} day(s); {news.left} left.")
+        else:
+            self.say(
+                f"   On vacation for {news.days} day(s): your clocks are paused in "
+                f"{len(news.games)} game(s); {news.left} day(s) left this year."
+            )
+
+    async def cmd_ontime(self, args: list[str]) -> None:
+        if len(args) > 1:
+            raise errors.BadInput("`ontime` takes lose or claim.")
+        rule, _ = await self.manager.clock_rules(GUILD, args[0].lower() if args else None)
+        told = "the player loses" if rule == "lose" else "the opponent may claim the win"
+        self.say(f"   When a clock runs out, {told}.")
+
+    async def cmd_claim(self, args: list[str]) -> None:
+        info = await self.current()
+        await self.manager.claim_win(info.id, self.user)
 
     async def seated(self, info: GameInfo, user: str) -> None:
         """Say who took which seat of a lobby, then what the player at the keyboard may do."""

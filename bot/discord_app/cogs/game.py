@@ -382,6 +382,8 @@ class GameCog(
         reminder_hours: app_commands.Range[float, 0.1, 720.0] | None = None,
         notify: Literal["dm", "channel", "both"] | None = None,
         clock_default: str | None = None,
+        on_time: Literal["lose", "claim"] | None = None,
+        vacation_days: app_commands.Range[int, 0, 90] | None = None,
     ) -> None:
         """Channel settings (Manage Channels) and where your own turns are announced
 
@@ -393,13 +395,20 @@ class GameCog(
             Your turns: by direct message (default), a mention in the channel, or both
         clock_default:
             The server's clock for new games (Manage Channels): none, relaxed, standard, fast
+        on_time:
+            At zero (Manage Channels): the player loses, or the opponent may claim the win
+        vacation_days:
+            Vacation days each player has a year on this server (Manage Channels; 0: none)
         """
         manager = manager_of(interaction)
-        changing = reminder_hours is not None or clock_default is not None
+        rules_given = on_time is not None or vacation_days is not None
+        changing = reminder_hours is not None or clock_default is not None or rules_given
         if changing and not is_moderator(interaction):
             raise errors.NotAllowed("Changing settings needs the Manage Channels permission.")
         if clock_default is not None:
             validate.clock(clock_default)  # refused before anything is changed
+        if rules_given and not interaction.guild_id:
+            raise errors.NotAllowed("Clock rules are a server setting: set them in a server.")
         current = await manager.settings(
             channel_ref(interaction),
             reminder_hours,
@@ -420,6 +429,15 @@ class GameCog(
             clock_line = (
                 f"\nThe clock of new games on this server {clock_verb} {clock} "
                 "(practice games with a seed and solo games: none)."
+            )
+            at_zero, days = await manager.clock_rules(
+                str(interaction.guild_id), on_time, vacation_days
+            )
+            now = " now" if rules_given else ""
+            zero = "the opponent may claim the win" if at_zero == "claim" else "the player loses"
+            clock_line += (
+                f"\nWhen a clock runs out,{now} {zero}. Vacation days each player has a "
+                f"year:{now} {days or 'none'}."
             )
         await reply(
             interaction,
