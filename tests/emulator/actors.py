@@ -17,6 +17,7 @@ from .results import InteractionResult
 from .server import EmulatorServer
 from .state import (
     EVERYONE_PERMISSIONS,
+    GUILD_FORUM,
     GUILD_TEXT,
     Attachment,
     Channel,
@@ -66,6 +67,21 @@ class Emulator(EmulatorServer):
         guild.channels[channel.id] = channel
         self.world.channels[channel.id] = channel
         return channel
+
+    def add_forum_channel(self, guild: Guild, name: str = "games-forum") -> Channel:
+        """A forum channel (type 15): its games open as posts (threads with a message)."""
+        channel = self.add_text_channel(guild, name)
+        channel.type = GUILD_FORUM
+        return channel
+
+    def add_thread(self, parent: Channel, name: str = "thread", *, owner: User | None = None):
+        """A public thread (type 11) that already exists under ``parent`` (add it before the
+        bot connects, or it hears of it by THREAD_CREATE)."""
+        return self.world.new_thread(parent, name, (owner or self.owner).id)
+
+    def lock_thread(self, thread: Channel, *, archived: bool = True) -> None:
+        """A moderator locks (and archives) the thread: posts there answer 400 50083."""
+        thread.locked, thread.archived = True, archived
 
     def deny_bot(self, channel: Channel, permissions: int) -> None:
         """A channel overwrite that takes ``permissions`` from the bot (0: lift it)."""
