@@ -13,6 +13,7 @@ import discord
 from . import builders
 from .builders import CommandError
 from .nonces import CreateRecord
+from .payloads import channel_payload
 from .results import InteractionResult
 from .server import EmulatorServer
 from .state import (
@@ -84,8 +85,12 @@ class Emulator(EmulatorServer):
         thread.locked, thread.archived = True, archived
 
     def deny_bot(self, channel: Channel, permissions: int) -> None:
-        """A channel overwrite that takes ``permissions`` from the bot (0: lift it)."""
+        """A channel overwrite that takes ``permissions`` from the bot (0: lift it); the
+        bot hears of it by CHANNEL_UPDATE, as from Discord (a thread has no overwrites of
+        its own: one set on it here is the emulator's shorthand, unannounced)."""
         channel.bot_denied = permissions
+        if self.world.on_channel_event and channel.guild_id and not channel.is_thread:
+            self.world.on_channel_event("CHANNEL_UPDATE", channel_payload(channel, self.world))
 
     def delete_channel(self, channel: Channel) -> None:
         """The channel is deleted: every request about it answers 404 Unknown Channel."""
