@@ -89,7 +89,7 @@ async def test_game_new_opens_a_thread_and_its_lobby_post_follows_the_game(tmp_p
             await resigned.response()
             await t.settle()
             await t.emu.world.wait_until(
-                lambda: "The game is over" in t.emu.message(lobby.id).content,
+                lambda: "Game over: South wins" in t.emu.message(lobby.id).content,
                 5.0,
                 "the lobby post edited at the end",
             )

@@ -105,10 +105,11 @@ def cannot_play(channel: Any, perms: discord.Permissions, place: Place, where: s
     what = {"thread": "open a thread for the game", "forum": "open a post for the game"}.get(
         place, "post the game"
     )
+    grant = "here" if where in ("here", "in this channel") else where
     return (
         f"I could not {what} {where}: please give me "
         + ", ".join(missing)
-        + " there (the channel's or the server's permissions), then try again."
+        + f" {grant} (the channel's or the server's permissions), then try again."
     )
 
 
@@ -167,8 +168,8 @@ def lobby_line(game: GameInfo, post: TablePost | None = None) -> str:
     if game.status == "abandoned":
         return f"This game was abandoned (its record is in {where})."
     result = post.headline.strip() if post is not None and post.headline else ""
-    over = f"The game is over: {result}" if result else "The game is over."
-    return over.rstrip(".") + f". Its table: {where}."
+    over = result if post is not None and post.kind == "end" and result else "The game is over."
+    return f"{over} Its table: {where}."
 
 
 async def lobby_news(client: discord.Client, game: GameInfo, post: TablePost | None) -> None:
