@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from bot.discord_app import threads
-from tests.discord_helpers import catch_errors, table
+from tests.discord_helpers import catch_errors, table, wait_until
 from tests.emulator.state import (
     CREATE_PUBLIC_THREADS,
     SEND_MESSAGES,
@@ -293,3 +293,23 @@ def test_the_invite_grants_everything_dispatch_checks_for() -> None:
     ):
         assert all(getattr(invite, attr) for attr in needed), needed
     assert not invite.manage_threads and not invite.create_private_threads
+
+
+async def test_a_moderator_moves_a_game_into_a_thread_which_then_holds_only_it(tmp_path):
+    """Moving into a thread plays there (no new thread); a thread with a live game takes
+    no second one, and the game stays where it was."""
+    async with table(tmp_path, "alice", "bob", "carol", "dave") as t:
+        await t.start()
+        _, first, game = await open_game(t, opponent=t.players["bob"])
+        _, second, other = await open_game(t, "carol", opponent=t.players["dave"])
+        target = t.emu.add_thread(t.emu.add_text_channel(t.guild, "annex"), "annex thread")
+        await wait_until(lambda: t.bot.get_channel(target.id), 5.0, "the thread in the cache")
+        moved = await t.emu.slash(t.emu.owner, first, "game move", channel=target)
+        assert f"<#{target.id}>" in (await moved.response())[0].content
+        assert (await t.bot.manager.get_game_info(game.id)).channel_id == str(target.id)
+        assert any("moved here" in m.text() for m in public(t, target))
+        assert threads_of(t, target) == []
+
+        busy = await t.emu.slash(t.players["carol"], second, "game move", channel=target)
+        assert f"already has a game (#{game.id})" in (await busy.response())[0].content
+        assert (await t.bot.manager.get_game_info(other.id)).channel_id == str(second.id)

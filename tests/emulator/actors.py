@@ -67,12 +67,23 @@ class Emulator(EmulatorServer):
         )
         guild.channels[channel.id] = channel
         self.world.channels[channel.id] = channel
+        if self.world.on_channel_event:  # a bot already connected hears of it
+            self.world.on_channel_event("CHANNEL_CREATE", channel_payload(channel, self.world))
         return channel
 
     def add_forum_channel(self, guild: Guild, name: str = "games-forum") -> Channel:
         """A forum channel (type 15): its games open as posts (threads with a message)."""
-        channel = self.add_text_channel(guild, name)
-        channel.type = GUILD_FORUM
+        channel = Channel(
+            id=self.world.snowflake(),
+            type=GUILD_FORUM,
+            name=name,
+            guild_id=guild.id,
+            position=len(guild.channels),
+        )
+        guild.channels[channel.id] = channel
+        self.world.channels[channel.id] = channel
+        if self.world.on_channel_event:
+            self.world.on_channel_event("CHANNEL_CREATE", channel_payload(channel, self.world))
         return channel
 
     def add_thread(self, parent: Channel, name: str = "thread", *, owner: User | None = None):

@@ -50,14 +50,15 @@ async def move(
             f"Only a player of game #{info.id} or a moderator (Manage Channels) can move it."
         )
     target = guild.get_channel_or_thread(channel.id)
+    unseen = f"I cannot see {channel.mention}: give me View Channel there, then try again."
     if target is None:
-        raise errors.NotAllowed(
-            f"I cannot see {channel.mention}: give me View Channel there, then try again."
-        )
+        raise errors.NotAllowed(unseen)
+    try:
+        perms = target.permissions_for(guild.me)
+    except discord.ClientException:  # a thread whose parent Dispatch cannot see
+        raise errors.NotAllowed(unseen) from None
     place = threads.place_for(target, await manager.threads_on(str(guild.id)))
-    refused = threads.cannot_play(
-        target, target.permissions_for(guild.me), place, f"in {target.mention}"
-    )
+    refused = threads.cannot_play(target, perms, place, f"in {target.mention}")
     if refused:
         raise errors.NotAllowed(refused)
     await interaction.response.defer(ephemeral=True, thinking=True)
