@@ -154,7 +154,7 @@ class GameCog(
                 fate=style == "fate",
                 clock=clock,
             )
-        except BaseException:
+        except Exception:
             if opened is not None:
                 await threads.discard(opened)
             raise

@@ -73,7 +73,7 @@ async def move(
         new = str(opened.id)
     try:
         moved = await manager.move(info.id, new, user_id(interaction), is_moderator=moderator)
-    except BaseException:
+    except Exception:
         if opened is not None:
             await threads.discard(opened)
         raise
