@@ -207,6 +207,8 @@ class Table:
     _running: Any = None
     #: Seconds added to the manager's clock (reminder tests move time forward).
     clock_offset: float = 0.0
+    #: The text channel whose thread ``channel`` is, once ``/game new`` opened one.
+    parent: Any = None
 
     def config(self) -> Config:
         return Config(
@@ -247,9 +249,25 @@ class Table:
 
     # -- acting -----------------------------------------------------------------
     async def slash(self, who: str, command: str, **options: Any) -> Any:
+        before = set(self.emu.world.channels)
         result = await self.emu.slash(self.players[who], self.channel, command, **options)
         await result.response()
+        if command == "game new":
+            self.follow_new_thread(before)
         return result
+
+    def follow_new_thread(self, before: set[int]) -> None:
+        """``/game new`` in a text channel opens a thread for the game (issue 26 §2): the
+        table follows the game there (``channel``; the text channel stays ``parent``), so
+        the commands and posts of a test are the game's."""
+        new = [
+            c
+            for cid, c in self.emu.world.channels.items()
+            if cid not in before and c.parent_id == self.channel.id
+        ]
+        if new:
+            self.parent = self.channel
+            self.channel = new[-1]
 
     async def press(
         self, who: str, message: Message, custom_id: str, value: str | None = None

@@ -83,13 +83,22 @@ async def test_killed_between_send_and_mark_the_post_and_the_dm_arrive_once(
         dm_channels = [emu.dm_channel(alice), emu.dm_channel(bob)]
         processes: list[asyncio.subprocess.Process] = []
         try:
-            # 1. The start post reaches Discord; the process dies before marking it.
-            emu.slow_next(f"POST /channels/{table.id}/messages", 1.0)
+            # 1. The start post reaches Discord; the process dies before marking it. The
+            # game lives in a thread of the channel (issue 26 §2): the first message the
+            # bot creates is that post, in the thread.
+            emu.slow_next("POST /channels/*/messages", 1.0)
             processes.append(await spawn(emu, db, guild.id, log))
             await emu.wait_for_commands("game", timeout=START_TIMEOUT)
             await emu.wait_ready(timeout=START_TIMEOUT)
             await emu.slash(alice, table, "game new", game="skirmish", opponent=bob)
-            await emu.world.wait_until(lambda: posts_in(emu, table.id), 10, "the start post")
+            home = await emu.world.wait_until(
+                lambda: next(
+                    (c for c in emu.world.channels.values() if c.parent_id == table.id), None
+                ),
+                10,
+                "the game's thread",
+            )
+            await emu.world.wait_until(lambda: posts_in(emu, home.id), 10, "the start post")
             await kill_9(processes[-1])
             assert outbox(db)[0][3] is None, "the start post was marked"
 
@@ -118,7 +127,8 @@ async def test_killed_between_send_and_mark_the_post_and_the_dm_arrive_once(
 
         rows = outbox(db)
         assert all(error is None for *_, error in rows), rows  # none skipped or dropped
-        posts = posts_in(emu, table.id)
+        posts = posts_in(emu, home.id)
+        assert posts_in(emu, table.id) == []  # the game's posts are in its thread
         dms = emu.dms(alice.id) + emu.dms(bob.id)
         assert [m.content.count("begins") for m in posts] == [1], [m.content for m in posts]
         assert len(posts) == sum(kind == "table" for _, kind, *_ in rows)

@@ -10,7 +10,7 @@ import pytest
 
 import rules
 from tests.discord_helpers import action_components, catch_errors, table, version_of
-from tests.emulator.state import ATTACH_FILES, SEND_MESSAGES
+from tests.emulator.state import ATTACH_FILES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS
 from tests.test_discord_controls import press_for
 from tests.test_discord_e2e_fort_sumter import SEATS, new_game
 from tests.test_discord_e2e_war import best_prompt
@@ -25,9 +25,12 @@ NOTICE = "I cannot post in the channel of game"
     ("denied", "named"), [(SEND_MESSAGES, "Send Messages"), (ATTACH_FILES, "Attach Files")]
 )
 async def test_game_new_refuses_a_channel_it_cannot_post_in(tmp_path, denied, named):
+    """With threads off, the game is played in the channel itself (with threads on, the
+    thread's permissions are checked: tests/test_discord_threads.py)."""
     with catch_errors() as errors_seen:
         async with table(tmp_path, "alice", "bob") as t:
             await t.start()
+            await t.bot.manager.threads_on(str(t.guild.id), False)
             t.emu.deny_bot(t.channel, denied)
             result = await t.slash(
                 "alice", "game new", game="fort_sumter", opponent=t.players["bob"]
@@ -36,6 +39,12 @@ async def test_game_new_refuses_a_channel_it_cannot_post_in(tmp_path, denied, na
             assert "the game is on" not in result.text
             assert await t.bot.manager.game_in_channel(str(t.channel.id)) is None
     assert errors_seen.all_errors() == []
+
+
+def refuse_posts(t) -> None:
+    """Take from the bot what posting at the game's table needs: Send Messages in a
+    channel, Send Messages in Threads in the game's thread."""
+    t.emu.deny_bot(t.channel, SEND_MESSAGES_IN_THREADS if t.parent else SEND_MESSAGES)
 
 
 def table_posts_tried(t) -> int:
@@ -75,7 +84,7 @@ async def test_a_channel_that_stops_taking_posts_parks_them_and_tells_the_player
             await t.start()
             game_id = await new_game(t, seed=5)
             manager = t.bot.manager
-            t.emu.deny_bot(t.channel, SEND_MESSAGES)
+            refuse_posts(t)
 
             def public() -> list:
                 return [m for m in t.emu.channel_messages(t.channel.id) if not m.ephemeral]
@@ -184,7 +193,7 @@ async def test_a_player_who_chose_the_channel_is_sent_their_turns_while_it_is_pa
             for who in ("alice", "bob"):
                 await t.slash(who, "game settings", notify="channel")
             manager = t.bot.manager
-            t.emu.deny_bot(t.channel, SEND_MESSAGES)
+            refuse_posts(t)
 
             def dm_prompt_version(who: str) -> int | None:
                 msgs = [t.emu.message(m.id) for m in t.emu.dms(t.players[who].id)]

@@ -339,3 +339,75 @@ async def test_a_body_breaking_discords_openapi_description_is_refused(emu, worl
     assert [route for route, _ in emu.world.invalid_bodies] == ["create_message"]
     assert "longer than 80" in emu.world.invalid_bodies[0][1][0]
     assert len(emu.channel_messages(channel.id)) == 1
+
+
+async def test_threads_and_forum_posts_conform_and_reach_the_client(emu, world) -> None:
+    """Threads (issue 26 §2): a public thread without a message, one started from a
+    message, and a forum's post (a thread with its first message) are created as Discord
+    creates them, checked against its OpenAPI description like every other request, and
+    reach discord.py's cache with their type (11, forums 15) and parent."""
+    ch = world["channel"]
+    forum = emu.add_forum_channel(world["guild"], "games-forum")
+    async with emu.running(make_bot()) as bot:
+        text = bot.get_channel(ch.id)
+        assert isinstance(bot.get_channel(forum.id), discord.ForumChannel)
+        thread = await text.create_thread(
+            name="War · alice vs bob", type=discord.ChannelType.public_thread
+        )
+        assert thread.type == discord.ChannelType.public_thread and thread.parent_id == ch.id
+        stored = emu.world.channels[thread.id]
+        assert (stored.type, stored.parent_id) == (11, ch.id)
+        await emu.world.wait_until(lambda: bot.get_channel(thread.id), 2.0, "THREAD_CREATE")
+        renamed = await thread.edit(name="War · alice vs bob · #7")
+        assert renamed.name == stored.name == "War · alice vs bob · #7"
+        await thread.send("in the thread")
+        assert [m.content for m in emu.channel_messages(thread.id)] == ["in the thread"]
+
+        message = await text.send("lobby")
+        from_message = await message.create_thread(name="from a message")
+        assert from_message.id == message.id and from_message.parent_id == ch.id
+
+        post = await bot.get_channel(forum.id).create_thread(name="A post", content="first")
+        assert post.thread.parent_id == forum.id and post.message.content == "first"
+        assert [m.content for m in emu.channel_messages(post.thread.id)] == ["first"]
+
+        with pytest.raises(discord.HTTPException) as refused:
+            await text.create_thread(name="x" * 101, type=discord.ChannelType.public_thread)
+        assert refused.value.code == 50035
+        assert [route for route, _ in emu.world.invalid_bodies] == ["create_thread"]
+
+        emu.lock_thread(stored)
+        with pytest.raises(discord.HTTPException) as archived:
+            await thread.send("locked")
+        assert archived.value.code == 50083
+    assert emu.unknown_routes == []
+
+
+async def test_thread_permissions_come_from_the_parent(emu, world) -> None:
+    """An overwrite on a text channel reaches its threads: Create Public Threads taken
+    refuses a new thread, Send Messages in Threads taken refuses a post in one, and the
+    interactions from a thread carry ``app_permissions`` without it; Send Messages alone
+    does not stop a thread."""
+    from tests.emulator.state import (
+        CREATE_PUBLIC_THREADS,
+        SEND_MESSAGES,
+        SEND_MESSAGES_IN_THREADS,
+    )
+
+    ch, alice = world["channel"], world["alice"]
+    existing = emu.add_thread(ch, "old thread")
+    async with emu.running(make_bot()) as bot:
+        text = bot.get_channel(ch.id)
+        emu.deny_bot(ch, CREATE_PUBLIC_THREADS)
+        with pytest.raises(discord.Forbidden):
+            await text.create_thread(name="no", type=discord.ChannelType.public_thread)
+        emu.deny_bot(ch, SEND_MESSAGES)
+        await bot.get_channel(existing.id).send("threads are not the channel")
+        emu.deny_bot(ch, SEND_MESSAGES_IN_THREADS)
+        with pytest.raises(discord.Forbidden):
+            await bot.get_channel(existing.id).send("refused")
+        result = await emu.slash(alice, existing, "game secret")
+        perms = int(result.record.payload["app_permissions"])
+        assert not perms & SEND_MESSAGES_IN_THREADS and perms & SEND_MESSAGES
+        assert result.record.payload["channel"]["type"] == 11
+        assert result.record.payload["channel"]["parent_id"] == str(ch.id)

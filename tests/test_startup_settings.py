@@ -133,6 +133,7 @@ PERMISSION_NAMES = {
     "view_channel": "View Channels",
     "send_messages": "Send Messages",
     "send_messages_in_threads": "Send Messages in Threads",
+    "create_public_threads": "Create Public Threads",
     "embed_links": "Embed Links",
     "attach_files": "Attach Files",
     "read_message_history": "Read Message History",
@@ -143,11 +144,11 @@ PERMISSION_NAMES = {
 @pytest.mark.parametrize("doc", ["README.md", "docs/discord.md"])
 def test_the_permission_list_names_every_permission_of_the_integer(doc: str) -> None:
     text = " ".join((ROOT / doc).read_text().split())
-    value = 277025508352
+    value = 311385246720
     assert f"{value}" in text
     # These permissions make exactly the integer of the invite, no more, no fewer.
     assert discord.Permissions(**dict.fromkeys(PERMISSION_NAMES, True)).value == value
     start = text.index("View Channels")
-    listed = text[start : start + 200]
+    listed = text[start : start + 240]
     for said in PERMISSION_NAMES.values():
         assert said in listed, (doc, said)

@@ -294,9 +294,12 @@ def unreachable_notice(info: GameInfo, role: str) -> PrivateMessage:
         version=info.version,
         headline=(
             f"I cannot post in the channel of game #{info.id} ({info.title}): it was "
-            "deleted, or I lack View Channel, Send Messages, Embed Links or Attach Files "
-            f"there (or its thread is locked or archived). {going_on}. Once a moderator "
-            "fixes the channel, use /game status there and the waiting posts go out."
+            "deleted, or I lack View Channel, Send Messages (in a thread: Send Messages in "
+            "Threads), Embed Links or Attach Files there (or its thread is locked or "
+            f"archived). {going_on}. Once a moderator "
+            "fixes the channel, use /game status there and the waiting posts go out; or "
+            f"a player or a moderator can use /game move game:{info.id} channel:<another> "
+            "to play on in another channel or thread, where the board is posted again."
         ),
     )
 

@@ -159,3 +159,21 @@ async def solo_list_playsheets(interaction: discord.Interaction[Any], current: s
     """Playsheets whose game has no public card list (a CSV can be imported for them)."""
     pairs = [(t, n) for n, t in solo.playsheets() if not solo.has_card_list(n)]
     return choices(pairs, current)
+
+
+async def my_live_games(
+    interaction: discord.Interaction[Any], current: int | str
+) -> list[app_commands.Choice[int]]:
+    """The asker's games being set up or played, by number (``/game move game:``)."""
+    try:
+        mine = await manager_of(interaction).games_for_user(str(interaction.user.id))
+    except errors.DispatchError:
+        return []
+    typed = str(current or "")
+    out: list[app_commands.Choice[int]] = []
+    for line in mine:
+        if typed and not str(line.game.id).startswith(typed):
+            continue
+        label = formatting.clip(f"#{line.game.id} {line.game.title}", 100)
+        out.append(app_commands.Choice(name=label, value=line.game.id))
+    return out[:25]

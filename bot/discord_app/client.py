@@ -23,7 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
-from bot.discord_app import DevGuildUnusable, checks, components, interactions
+from bot.discord_app import DevGuildUnusable, checks, components, interactions, threads
 from bot.discord_app.claim_components import CLAIM_ITEMS, is_claim_id
 from bot.discord_app.cogs import EXTENSIONS
 from bot.discord_app.frontend import DiscordFrontEnd
@@ -62,7 +62,10 @@ class DispatchTree(app_commands.CommandTree):
         ):
             log.warning("app command error after response: %r", error)
             return
-        await interactions.report(interaction, getattr(error, "original", error))
+        original = getattr(error, "original", error)
+        # No game here, but some in threads of this channel: say which (issue 26 §2).
+        original = await threads.explain_no_game(interaction, original)
+        await interactions.report(interaction, original)
 
 
 class DispatchBot(commands.Bot):

@@ -24,6 +24,7 @@ from bot.delivery.images import board_image, choices_image, closeup_image, hand_
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.discord_app import formatting
 from bot.discord_app.components import build_end_view, build_prompt_view, build_table_view
+from bot.discord_app.threads import lobby_news
 from bot.errors import DeliveryRetry, DirectMessageClosed, TableUnreachable
 
 if TYPE_CHECKING:
@@ -274,6 +275,9 @@ class DiscordFrontEnd:
         if files and board:
             self.board_posted(game, board, sent)
         log.debug("game=%d table post %s v%d delivered", game.id, post.kind, post.version)
+        if post.kind in ("start", "end") or game.status in ("finished", "abandoned"):
+            # The lobby post in the thread's parent channel says so (issue 26 §2).
+            await lobby_news(self.client, game, post)
         if game.status in ("finished", "abandoned", "cancelled"):
             await self.close_prompts(
                 game.id, CLOSED_ABANDONED if game.status == "abandoned" else CLOSED_OVER

@@ -285,7 +285,10 @@ async def in_its_channel(interaction: discord.Interaction[Any], game_id: int) ->
     in, so a copy forged in another server must not seat anyone nor start the game."""
     info = await manager_of(interaction).get_game_info(game_id)
     if str(interaction.channel_id) != info.channel_id:
-        raise errors.NotAllowed(ANOTHER_CHANNEL)
+        # Its lobby post may be in the parent of the game's thread (issue 26 §2).
+        lobby = await manager_of(interaction).lobby_post(game_id)
+        if lobby is None or lobby[0] != str(interaction.channel_id):
+            raise errors.NotAllowed(ANOTHER_CHANNEL)
     return info
 
 
@@ -415,7 +418,7 @@ def lobby_payload(info: GameInfo) -> dict[str, Any]:
     ]
     content = formatting.lobby_text(info)
     if info.status == "active":
-        content += "\nEvery seat is taken: the game is on."
+        content += f"\nEvery seat is taken: the game is on, in <#{info.channel_id}>."
     elif info.status == "cancelled":
         content += "\nThis game was cancelled."
     view = None

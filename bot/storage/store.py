@@ -1237,6 +1237,59 @@ class Session:
 
     # end of vacations and claims on time -------------------------------------------
 
+    # -- a thread per game (issue 26, section 2) ------------------------------------
+    async def threads_setting(self, guild_id: str) -> bool | None:
+        """Whether ``/game new`` opens a thread per game on this server (None: never set)."""
+        r = await self._one("SELECT threads FROM thread_settings WHERE guild_id = ?", (guild_id,))
+        return bool(r[0]) if r else None
+
+    async def set_threads_setting(self, guild_id: str, on: bool) -> None:
+        await self._run(
+            "INSERT INTO thread_settings (guild_id, threads) VALUES (?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads",
+            (guild_id, int(on)),
+        )
+
+    async def set_game_lobby(self, game_id: int, channel_id: str, message_id: str | None) -> None:
+        """The game's lobby post is ``message_id`` in ``channel_id`` (the thread's parent)."""
+        await self._run(
+            "INSERT INTO game_lobbies (game_id, channel_id, message_id) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id) DO UPDATE SET channel_id = excluded.channel_id,"
+            " message_id = excluded.message_id",
+            (game_id, channel_id, message_id),
+        )
+
+    async def game_lobby(self, game_id: int) -> tuple[str, str | None] | None:
+        """(channel, message) of the game's lobby post in a parent channel, if it has one."""
+        r = await self._one(
+            "SELECT channel_id, message_id FROM game_lobbies WHERE game_id = ?", (game_id,)
+        )
+        return (str(r[0]), str(r[1]) if r[1] is not None else None) if r else None
+
+    async def live_games_from(self, channel_id: str) -> list[GameRow]:
+        """The games being set up or played whose lobby is in ``channel_id`` (they live
+        in threads of it), oldest first."""
+        rows = await self._all(
+            "SELECT games.* FROM game_lobbies JOIN games ON games.id = game_lobbies.game_id"
+            " WHERE game_lobbies.channel_id = ? AND games.status IN ('lobby', 'active')"
+            " ORDER BY games.id LIMIT 25",
+            (channel_id,),
+        )
+        return [_game(r) for r in rows]
+
+    async def move_game(self, game_id: int, channel_id: str) -> None:
+        """The game is played in ``channel_id`` from now on; its table posts that waited
+        for the old channel (parked) are due again, now."""
+        await self._run(
+            "UPDATE games SET channel_id = ?, updated_at = ? WHERE id = ?",
+            (channel_id, self.now, game_id),
+        )
+        await self._run(
+            "UPDATE outbox SET next_attempt_at = ?, last_error = NULL"
+            " WHERE game_id = ? AND kind = 'table' AND delivered_at IS NULL",
+            (self.now, game_id),
+        )
+
 
 class Store:
     """Owns the connection; open with ``await Store.open(path)``."""

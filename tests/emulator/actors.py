@@ -13,10 +13,12 @@ import discord
 from . import builders
 from .builders import CommandError
 from .nonces import CreateRecord
+from .payloads import channel_payload
 from .results import InteractionResult
 from .server import EmulatorServer
 from .state import (
     EVERYONE_PERMISSIONS,
+    GUILD_FORUM,
     GUILD_TEXT,
     Attachment,
     Channel,
@@ -65,11 +67,41 @@ class Emulator(EmulatorServer):
         )
         guild.channels[channel.id] = channel
         self.world.channels[channel.id] = channel
+        if self.world.on_channel_event:  # a bot already connected hears of it
+            self.world.on_channel_event("CHANNEL_CREATE", channel_payload(channel, self.world))
         return channel
 
+    def add_forum_channel(self, guild: Guild, name: str = "games-forum") -> Channel:
+        """A forum channel (type 15): its games open as posts (threads with a message)."""
+        channel = Channel(
+            id=self.world.snowflake(),
+            type=GUILD_FORUM,
+            name=name,
+            guild_id=guild.id,
+            position=len(guild.channels),
+        )
+        guild.channels[channel.id] = channel
+        self.world.channels[channel.id] = channel
+        if self.world.on_channel_event:
+            self.world.on_channel_event("CHANNEL_CREATE", channel_payload(channel, self.world))
+        return channel
+
+    def add_thread(self, parent: Channel, name: str = "thread", *, owner: User | None = None):
+        """A public thread (type 11) that already exists under ``parent`` (add it before the
+        bot connects, or it hears of it by THREAD_CREATE)."""
+        return self.world.new_thread(parent, name, (owner or self.owner).id)
+
+    def lock_thread(self, thread: Channel, *, archived: bool = True) -> None:
+        """A moderator locks (and archives) the thread: posts there answer 400 50083."""
+        thread.locked, thread.archived = True, archived
+
     def deny_bot(self, channel: Channel, permissions: int) -> None:
-        """A channel overwrite that takes ``permissions`` from the bot (0: lift it)."""
+        """A channel overwrite that takes ``permissions`` from the bot (0: lift it); the
+        bot hears of it by CHANNEL_UPDATE, as from Discord (a thread has no overwrites of
+        its own: one set on it here is the emulator's shorthand, unannounced)."""
         channel.bot_denied = permissions
+        if self.world.on_channel_event and channel.guild_id and not channel.is_thread:
+            self.world.on_channel_event("CHANNEL_UPDATE", channel_payload(channel, self.world))
 
     def delete_channel(self, channel: Channel) -> None:
         """The channel is deleted: every request about it answers 404 Unknown Channel."""

@@ -54,7 +54,7 @@ def base_payload(
         payload["guild_locale"] = "en-US"
         payload["channel"] = channel_payload(channel, world, for_user=user.id)
         payload["member"] = member_payload(member, guild, permissions=True)
-        app = guild.permissions_of(emu.bot_user.id) & ~channel.bot_denied
+        app = guild.permissions_of(emu.bot_user.id) & ~world.bot_denied_in(channel)
         payload["app_permissions"] = str(app)
         payload["authorizing_integration_owners"] = {"0": str(guild.id)}
         payload["context"] = 0

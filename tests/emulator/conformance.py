@@ -18,6 +18,9 @@ from .messages import ApiError
 ROUTES = {
     "create_message": ("post", "/channels/{channel_id}/messages"),
     "edit_message": ("patch", "/channels/{channel_id}/messages/{message_id}"),
+    "create_thread": ("post", "/channels/{channel_id}/threads"),
+    "create_thread_from_message": ("post", "/channels/{channel_id}/messages/{message_id}/threads"),
+    "edit_channel": ("patch", "/channels/{channel_id}"),
     "interaction_callback": ("post", "/interactions/{interaction_id}/{interaction_token}/callback"),
     "followup": ("post", "/webhooks/{webhook_id}/{webhook_token}"),
     "edit_followup": ("patch", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"),

@@ -108,6 +108,11 @@ class Gateway:
         data = message_payload(msg, world, self.emu.base_url)
         self.dispatch("MESSAGE_CREATE" if kind == "create" else "MESSAGE_UPDATE", data)
 
+    def channel_event(self, event: str, data: dict[str, Any]) -> None:
+        """World hook: a channel or thread was created, changed or deleted (GUILDS)."""
+        if self.current is not None:
+            self.dispatch(event, data)
+
     async def drop(self, code: int = 4000) -> None:
         """Close the bot's socket (discord.py then reconnects and RESUMEs)."""
         if self.current and self.current.conn:

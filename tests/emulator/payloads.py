@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from .state import DM, Channel, Guild, Member, Message, Role, User, World
+from .state import DM, GUILD_FORUM, Channel, Guild, Member, Message, Role, User, World
 
 
 def iso(ts: float | None) -> str | None:
@@ -84,13 +84,25 @@ def channel_payload(
             "flags": 0,
             "recipients": [user_payload(recipient)] if recipient else [],
         }
+    if channel.is_thread:
+        data = thread_payload(channel)
+        if for_user is not None:
+            guild = world.guilds[channel.guild_id]  # type: ignore[index]
+            data["permissions"] = str(guild.permissions_of(for_user))
+        return data
+    overwrites = []
+    if channel.bot_denied and world.bot_user_id is not None:
+        # The overwrite ``Emulator.deny_bot`` stands for: a member overwrite on the bot.
+        overwrites.append(
+            {"id": str(world.bot_user_id), "type": 1, "allow": "0", "deny": str(channel.bot_denied)}
+        )
     data: dict[str, Any] = {
         "id": str(channel.id),
         "type": channel.type,
         "guild_id": str(channel.guild_id),
         "name": channel.name,
         "position": channel.position,
-        "permission_overwrites": [],
+        "permission_overwrites": overwrites,
         "parent_id": None,
         "topic": None,
         "nsfw": False,
@@ -98,6 +110,9 @@ def channel_payload(
         "last_message_id": None,
         "flags": 0,
     }
+    if channel.type == GUILD_FORUM:
+        data.update(available_tags=[], default_reaction_emoji=None, default_sort_order=None)
+        data.update(default_forum_layout=0, default_thread_rate_limit_per_user=0)
     if for_user is not None:
         guild = world.guilds[channel.guild_id]  # type: ignore[index]
         data["permissions"] = str(guild.permissions_of(for_user))
@@ -138,8 +153,8 @@ def guild_create_payload(guild: Guild, world: World) -> dict[str, Any]:
         "unavailable": False,
         "member_count": len(guild.members),
         "members": [member_payload(m, guild) for m in guild.members.values()],
-        "channels": [channel_payload(c, world) for c in guild.channels.values()],
-        "threads": [],
+        "channels": [channel_payload(c, world) for c in guild.channels.values() if not c.is_thread],
+        "threads": [thread_payload(c) for c in guild.channels.values() if c.is_thread],
         "presences": [],
         "voice_states": [],
         "stage_instances": [],
@@ -214,3 +229,28 @@ def message_payload(msg: Message, world: World, base_url: str) -> dict[str, Any]
                 meta["original_response_message_id"] = str(inter.original_message_id)
             data["interaction_metadata"] = meta
     return data
+
+
+def thread_payload(channel: Channel) -> dict[str, Any]:
+    """A thread (type 11) or forum post, as Discord describes it: with its parent and its
+    metadata (archived, locked)."""
+    return {
+        "id": str(channel.id),
+        "type": channel.type,
+        "guild_id": str(channel.guild_id),
+        "name": channel.name,
+        "parent_id": str(channel.parent_id) if channel.parent_id else None,
+        "owner_id": str(channel.owner_id) if channel.owner_id else None,
+        "last_message_id": None,
+        "rate_limit_per_user": 0,
+        "message_count": 0,
+        "member_count": 1,
+        "flags": 0,
+        "total_message_sent": 0,
+        "thread_metadata": {
+            "archived": channel.archived,
+            "auto_archive_duration": 10080,
+            "archive_timestamp": "2024-01-01T00:00:00.000000+00:00",
+            "locked": channel.locked,
+        },
+    }

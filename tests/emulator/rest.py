@@ -24,7 +24,20 @@ from .payloads import (
     role_payload,
     user_payload,
 )
-from .state import ATTACH_FILES, DM, SEND_MESSAGES, VIEW_CHANNEL, Channel, Fault, RequestRecord
+from .state import (
+    ATTACH_FILES,
+    CREATE_PUBLIC_THREADS,
+    DM,
+    GUILD_FORUM,
+    GUILD_TEXT,
+    PUBLIC_THREAD,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    VIEW_CHANNEL,
+    Channel,
+    Fault,
+    RequestRecord,
+)
 
 if TYPE_CHECKING:
     from .server import EmulatorServer
@@ -113,6 +126,10 @@ class Rest:
             r.add_post(path, self.post_command)
         ch = API + "/channels/{channel_id}"
         r.add_get(ch, self.get_channel)
+        r.add_patch(ch, self.patch_channel)
+        r.add_delete(ch, self.delete_channel)
+        r.add_post(ch + "/threads", self.post_thread)
+        r.add_post(ch + "/messages/{message_id}/threads", self.post_thread_from_message)
         r.add_post(ch + "/typing", self.no_content)
         r.add_get(ch + "/messages", self.get_messages)
         r.add_post(ch + "/messages", self.post_message)
@@ -270,13 +287,10 @@ class Rest:
             raise ApiError(403, 50007, "Cannot send messages to this user")
         body, uploads = await read_body(request)
         conform(self.world, "create_message", body)
-        denied = channel.bot_denied & (
-            VIEW_CHANNEL | SEND_MESSAGES | (ATTACH_FILES * bool(uploads))
-        )
-        if denied & VIEW_CHANNEL:
-            raise ApiError(403, 50001, "Missing Access")
-        if denied:
-            raise ApiError(403, 50013, "Missing Permissions")
+        send = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
+        self._check_bot(channel, VIEW_CHANNEL | send | (ATTACH_FILES * bool(uploads)))
+        if channel.is_thread and (channel.locked or channel.archived):
+            raise ApiError(400, 50083, "Thread is archived")
         body["flags"] = (body.get("flags") or 0) & ~(1 << 6)  # no ephemeral outside interactions
         try:
             nonce, enforce = checked_nonce(body)
@@ -297,6 +311,80 @@ class Rest:
             ledger.remember(author.id, nonce, msg.id)
         ledger.creates.append(CreateRecord(channel.id, author.id, nonce, enforce, msg.id, False))
         return self.msg_json(msg)
+
+    def _check_bot(self, channel: Channel, needed: int) -> None:
+        """403 as Discord answers when an overwrite takes a permission ``needed`` here."""
+        denied = self.world.bot_denied_in(channel) & needed
+        if denied & VIEW_CHANNEL:
+            raise ApiError(403, 50001, "Missing Access")
+        if denied:
+            raise ApiError(403, 50013, "Missing Permissions")
+
+    # -- threads and forum posts -------------------------------------------------
+    async def post_thread(self, request: web.Request) -> web.Response:
+        """Start a thread without a message in a text channel, or a forum's post (a thread
+        whose first message is in the body)."""
+        channel = self._channel(request)
+        body, uploads = await read_body(request)
+        conform(self.world, "create_thread", body)
+        if channel.type == GUILD_FORUM:
+            if not isinstance(body.get("message"), dict):
+                raise ApiError(400, 50035, "Invalid Form Body (message: a forum post needs one)")
+            self._check_bot(channel, VIEW_CHANNEL | SEND_MESSAGES)
+            thread = self.world.new_thread(channel, body["name"], self.emu.bot_user.id)
+            first = dict(body["message"])
+            first.pop("flags", None)
+            msg = new_message(self.world, thread, self.emu.bot_user, first, uploads)
+            data = channel_payload(thread, self.world)
+            data["message"] = message_payload(msg, self.world, self.emu.base_url)
+            return self._json(data, status=201)
+        if channel.type != GUILD_TEXT or body.get("type", PUBLIC_THREAD) != PUBLIC_THREAD:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        self._check_bot(channel, VIEW_CHANNEL | CREATE_PUBLIC_THREADS)
+        thread = self.world.new_thread(channel, body["name"], self.emu.bot_user.id)
+        return self._json(channel_payload(thread, self.world), status=201)
+
+    async def post_thread_from_message(self, request: web.Request) -> web.Response:
+        """Start a public thread from a message: the thread has the message's id."""
+        channel = self._channel(request)
+        msg = self._message(request, channel)
+        body, _ = await read_body(request)
+        conform(self.world, "create_thread_from_message", body)
+        if channel.type != GUILD_TEXT:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        if msg.id in self.world.channels:
+            raise ApiError(400, 160004, "A thread has already been created for this message")
+        self._check_bot(channel, VIEW_CHANNEL | CREATE_PUBLIC_THREADS)
+        thread = self.world.new_thread(channel, body["name"], self.emu.bot_user.id, id=msg.id)
+        return self._json(channel_payload(thread, self.world), status=201)
+
+    async def patch_channel(self, request: web.Request) -> web.Response:
+        """Rename a thread the bot started (the only change the bot makes to a channel)."""
+        channel = self._channel(request)
+        body, _ = await read_body(request)
+        conform(self.world, "edit_channel", body)
+        if not channel.is_thread or channel.owner_id != self.emu.bot_user.id:
+            raise ApiError(403, 50013, "Missing Permissions")
+        if "name" in body:
+            channel.name = body["name"]
+        if self.world.on_channel_event:
+            self.world.on_channel_event("THREAD_UPDATE", channel_payload(channel, self.world))
+        self.world.notify()
+        return self._json(channel_payload(channel, self.world))
+
+    async def delete_channel(self, request: web.Request) -> web.Response:
+        """Delete a thread the bot started (a game that could not be opened in it)."""
+        channel = self._channel(request)
+        if not channel.is_thread or channel.owner_id != self.emu.bot_user.id:
+            raise ApiError(403, 50013, "Missing Permissions")
+        data = channel_payload(channel, self.world)
+        self.world.channels.pop(channel.id, None)
+        if channel.guild_id is not None:
+            self.world.guilds[channel.guild_id].channels.pop(channel.id, None)
+        if self.world.on_channel_event:
+            self.world.on_channel_event("THREAD_DELETE", data)
+        self.world.notify()
+        return self._json(data)
 
     async def get_message(self, request: web.Request) -> web.Response:
         return self.msg_json(self._message(request, self._channel(request)))

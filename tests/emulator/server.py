@@ -42,6 +42,8 @@ class EmulatorServer:
         self.rest = Rest(self)
         self.interaction_routes = InteractionRoutes(self)
         self.world.on_message_event = self.gateway.message_event
+        self.world.on_channel_event = self.gateway.channel_event
+        self.world.bot_user_id = self.bot_user.id
         self.port = 0
         self._runner: web.AppRunner | None = None
         self._patch_stack: contextlib.ExitStack | None = None

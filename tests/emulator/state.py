@@ -21,6 +21,9 @@ DISCORD_EPOCH_MS = 1420070400000
 # Channel types (subset).
 GUILD_TEXT = 0
 DM = 1
+PUBLIC_THREAD = 11
+GUILD_FORUM = 15
+THREAD_TYPES = (10, 11, 12)
 
 # Message flags.
 EPHEMERAL = 1 << 6
@@ -37,6 +40,8 @@ EVERYONE_PERMISSIONS = (
     | (1 << 16)  # read message history
     | (1 << 18)  # use external emojis
     | (1 << 31)  # use application commands
+    | (1 << 35)  # create public threads
+    | (1 << 36)  # create private threads
     | (1 << 38)  # send messages in threads
 )
 ALL_PERMISSIONS = (1 << 51) - 1
@@ -44,6 +49,8 @@ VIEW_CHANNEL = 1 << 10
 SEND_MESSAGES = 1 << 11
 EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
 
 
 class SnowflakeFactory:
@@ -98,10 +105,20 @@ class Channel:
     #: without them answers 403 Missing Permissions, and interactions from here carry
     #: ``app_permissions`` without them.
     bot_denied: int = 0
+    #: A thread's (or forum post's) parent channel.
+    parent_id: int | None = None
+    #: A thread's creator, and whether it is locked or archived (no posts get in).
+    owner_id: int | None = None
+    locked: bool = False
+    archived: bool = False
 
     @property
     def is_dm(self) -> bool:
         return self.type == DM
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
 
 
 #: Discord's upload limit in DMs and on a server without boosts (10 MiB).
@@ -322,6 +339,10 @@ class World:
         #: Every file uploaded, in order: (channel id, file name, sha256 of its bytes).
         self.uploads: list[tuple[int, str, str]] = []
         self.on_message_event: Callable[[str, Message], None] | None = None
+        #: Channel and thread events (THREAD_CREATE...) for the gateway: (event, data).
+        self.on_channel_event: Callable[[str, dict[str, Any]], None] | None = None
+        #: The bot's user id (its permission overwrites name it).
+        self.bot_user_id: int | None = None
         self._changed = asyncio.Event()
 
     # -- change notification -------------------------------------------------
@@ -374,3 +395,31 @@ class World:
 
     def channel_guild(self, channel: Channel) -> Guild | None:
         return self.guilds.get(channel.guild_id) if channel.guild_id else None
+
+    def new_thread(self, parent: Channel, name: str, owner_id: int, *, id: int = 0) -> Channel:
+        """A public thread under ``parent`` (a forum's post too), announced to the bot."""
+        from .payloads import thread_payload
+
+        thread = Channel(
+            id=id or self.snowflake(),
+            type=PUBLIC_THREAD,
+            name=name,
+            guild_id=parent.guild_id,
+            parent_id=parent.id,
+            owner_id=owner_id,
+        )
+        self.channels[thread.id] = thread
+        if parent.guild_id is not None:
+            self.guilds[parent.guild_id].channels[thread.id] = thread
+        if self.on_channel_event:
+            self.on_channel_event(
+                "THREAD_CREATE", {**thread_payload(thread), "newly_created": True}
+            )
+        self.notify()
+        return thread
+
+    def bot_denied_in(self, channel: Channel) -> int:
+        """What an overwrite takes from the bot here: a thread has none of its own, it
+        takes its parent's (and ``Emulator.deny_bot`` on a thread itself, for tests)."""
+        parent = self.channels.get(channel.parent_id) if channel.parent_id else None
+        return channel.bot_denied | (parent.bot_denied if parent is not None else 0)

@@ -4,6 +4,7 @@ EXTENSIONS = (
     "bot.discord_app.cogs.game",
     "bot.discord_app.cogs.seats",
     "bot.discord_app.cogs.vacation",
+    "bot.discord_app.cogs.moves",
     "bot.discord_app.cogs.info",
     "bot.discord_app.cogs.history",
     "bot.discord_app.cogs.admin",

@@ -14,7 +14,7 @@ from discord.ext import commands
 import rules
 from bot import errors
 from bot.delivery.port import ActResult
-from bot.discord_app import autocomplete, formatting
+from bot.discord_app import autocomplete, formatting, threads
 from bot.discord_app.checks import is_moderator
 from bot.discord_app.components import build_show_view, parse_play_value
 from bot.discord_app.frontend import private_payload
@@ -42,34 +42,11 @@ def channel_ref(interaction: discord.Interaction[Any]) -> str:
     return str(interaction.channel_id)
 
 
-#: What Dispatch needs where a game is played, as discord.py and Discord's menus name it.
-POST_PERMISSIONS = {
-    "view_channel": "View Channel",
-    "send_messages": "Send Messages",
-    "embed_links": "Embed Links",
-    "attach_files": "Attach Files",
-}
-
-
 def cannot_post_here(interaction: discord.Interaction[Any]) -> str:
     """Why Dispatch could not post the game's table here (empty: it can), read from the
     interaction's ``app_permissions`` (issue 24, item 15)."""
     channel = interaction.channel
-    needed = dict(POST_PERMISSIONS)
-    if isinstance(channel, discord.Thread):
-        if channel.locked or channel.archived:
-            return "This thread is locked or archived, so I could not post the game here."
-        del needed["send_messages"]
-        needed["send_messages_in_threads"] = "Send Messages in Threads"
-    perms = interaction.app_permissions
-    missing = [label for attr, label in needed.items() if not getattr(perms, attr)]
-    if not missing:
-        return ""
-    return (
-        "I could not post the game in this channel: please give me "
-        + ", ".join(missing)
-        + " here (the channel's or the server's permissions), then try again."
-    )
+    return threads.cannot_play(channel, interaction.app_permissions, "here", "in this channel")
 
 
 @app_commands.guild_only()
@@ -136,30 +113,56 @@ class GameCog(
         control = validate.clock(clock)
         if game not in rules.GAMES:
             raise errors.UnknownGame(game, rules.GAMES.keys())
-        refused = cannot_post_here(interaction)
+        manager = manager_of(interaction)
+        guild = str(interaction.guild_id) if interaction.guild_id else None
+        place = threads.place_for(interaction.channel, await manager.threads_on(guild))
+        where = "here" if place != "here" else "in this channel"
+        refused = threads.cannot_play(
+            interaction.channel, interaction.app_permissions, place, where
+        )
         if refused:
             raise errors.NotAllowed(refused)
         roles = tuple(rules.GAMES[game].roles)
         if side and side != "random" and side not in roles:
             raise errors.UnknownRole(side[:40], roles)
-        busy = await manager_of(interaction).game_in_channel(channel_ref(interaction))
-        if busy is not None:
-            raise errors.ChannelBusy(busy.id)
+        if place == "here":  # a new thread or post holds one game, whatever the channel has
+            busy = await manager.game_in_channel(channel_ref(interaction))
+            if busy is not None:
+                raise errors.ChannelBusy(busy.id)
         # Starting with an opponent renders and posts the board: may take a moment.
         await interaction.response.defer(thinking=True)
-        info = await manager_of(interaction).create_game(
-            str(interaction.guild_id),
-            channel_ref(interaction),
-            game,
-            user_id(interaction),
-            options=parsed,
-            seed=seed,
-            seat=side or None,
-            opponent_id=bot_user(level) if dispatch else str(opponent.id) if opponent else None,
-            fate=style == "fate",
-            clock=clock,
-        )
+        players = [interaction.user.display_name] + ([opponent.display_name] if opponent else [])
+        title = rules.GAMES[game].title
+        table_ref, opened = channel_ref(interaction), None
+        if place != "here":
+            opened = await threads.open_table(
+                interaction.channel,
+                threads.thread_name(title, players, None),
+                f"{title}: {' vs '.join(players)}. The game is played in this post.",
+            )
+            table_ref = str(opened.id)
+        try:
+            info = await manager.create_game(
+                guild,
+                table_ref,
+                game,
+                user_id(interaction),
+                options=parsed,
+                seed=seed,
+                seat=side or None,
+                opponent_id=bot_user(level) if dispatch else str(opponent.id) if opponent else None,
+                fate=style == "fate",
+                clock=clock,
+            )
+        except Exception:
+            if opened is not None:
+                await threads.discard(opened)
+            raise
         payload = lobby_payload(info)
+        if opened is not None:
+            await threads.name_with_number(opened, info.title, players, info.id)
+            if info.status == "lobby":
+                payload["content"] += f"\nThe game is played in its thread: {opened.jump_url}"
         if control is not None:
             payload["content"] += f"\nClock: {control.written()} (start + each hand-over / cap)."
         if style == "fate":
@@ -176,7 +179,9 @@ class GameCog(
                 f"\nSeed {seed} was chosen at creation, so this is an open practice game: "
                 "anyone who knows the seed can work out the hidden cards."
             )
-        await interaction.followup.send(**_without_none_view(payload))
+        sent = await interaction.followup.send(wait=True, **_without_none_view(payload))
+        if opened is not None:
+            await manager.set_lobby_post(info.id, channel_ref(interaction), str(sent.id))
 
     @app_commands.command(name="join")
     @app_commands.autocomplete(side=autocomplete.sides)
@@ -208,6 +213,7 @@ class GameCog(
             channel_ref(interaction), user_id(interaction), is_moderator(interaction)
         )
         await interaction.response.send_message(f"Game #{info.id} ({info.title}) was cancelled.")
+        await threads.lobby_news(interaction.client, info, None)
 
     # -- looking ------------------------------------------------------------------
     @app_commands.command(name="status")
@@ -384,6 +390,7 @@ class GameCog(
         clock_default: str | None = None,
         on_time: Literal["lose", "claim"] | None = None,
         vacation_days: app_commands.Range[int, 0, 90] | None = None,
+        threads: Literal["on", "off"] | None = None,
     ) -> None:
         """Channel settings (Manage Channels) and where your own turns are announced
 
@@ -399,10 +406,18 @@ class GameCog(
             At zero (Manage Channels): the player loses, or the opponent may claim the win
         vacation_days:
             Vacation days each player has a year on this server (Manage Channels; 0: none)
+        threads:
+            New games in a text channel open their own thread (on, the default) or use the
+            channel, one game at a time (off) (Manage Channels)
         """
         manager = manager_of(interaction)
         rules_given = on_time is not None or vacation_days is not None
-        changing = reminder_hours is not None or clock_default is not None or rules_given
+        changing = (
+            reminder_hours is not None
+            or clock_default is not None
+            or rules_given
+            or threads is not None
+        )
         if changing and not is_moderator(interaction):
             raise errors.NotAllowed("Changing settings needs the Manage Channels permission.")
         if clock_default is not None:
@@ -439,12 +454,26 @@ class GameCog(
                 f"\nWhen a clock runs out,{now} {zero}. Vacation days each player has a "
                 f"year:{now} {days or 'none'}."
             )
+            on = await manager.threads_on(
+                str(interaction.guild_id), None if threads is None else threads == "on"
+            )
+            clock_line += "\n" + _threads_line(on, changed=threads is not None)
         await reply(
             interaction,
             f"Reminders in this channel {verb} sent after {current.reminder_hours:g} hours.\n"
             f"Your turns {told} announced {where} (while your DMs are closed: in the channel)."
             + clock_line,
         )
+
+
+def _threads_line(on: bool, *, changed: bool) -> str:
+    verb = "now open" if changed else "open"
+    if on:
+        return (
+            f"New games in a text channel {verb} their own thread (threads: on), so a channel "
+            "holds any number of games."
+        )
+    return f"New games {verb} in the channel itself, one at a time (threads: off)."
 
 
 def _without_none_view(payload: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,115 @@
+"""``/game move``: a game whose table stopped taking posts (or that is simply better
+elsewhere) goes on in another channel or thread, where its board is posted again (issue
+26, section 2; the Discord side is ``bot.discord_app.threads``). Added to the ``/game``
+group of ``cogs/game.py``, so this extension loads after it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import errors
+from bot.discord_app import autocomplete, formatting, threads
+from bot.discord_app.checks import is_moderator
+from bot.discord_app.interactions import lobby_payload, manager_of, reply, user_id
+from bot.discord_app.looks import look_payload
+
+#: The largest integer a Discord option carries exactly (2**53).
+MAX_GAME_NUMBER = 2**53
+
+
+@app_commands.command(name="move")
+@app_commands.autocomplete(game=autocomplete.my_live_games)
+async def move(
+    interaction: discord.Interaction[Any],
+    channel: discord.TextChannel | discord.Thread | discord.ForumChannel,
+    game: app_commands.Range[int, 1, MAX_GAME_NUMBER] | None = None,
+) -> None:
+    """Move a game to another channel or thread, where its board is posted again
+
+    Parameters
+    ----------
+    channel:
+        Where the game goes on (a text channel opens a thread for it, unless threads are off)
+    game:
+        The game's number (default: this channel's game)
+    """
+    manager = manager_of(interaction)
+    guild = interaction.guild
+    if guild is None:
+        raise errors.NotAllowed("Games are moved within a server.")
+    info = await manager.get_game_info(game if game is not None else str(interaction.channel_id))
+    if info.status not in ("lobby", "active"):
+        raise errors.GameNotActive(info.status)
+    moderator = is_moderator(interaction)
+    if not moderator and not info.roles_of(user_id(interaction)):
+        raise errors.NotAllowed(
+            f"Only a player of game #{info.id} or a moderator (Manage Channels) can move it."
+        )
+    target = guild.get_channel_or_thread(channel.id)
+    unseen = f"I cannot see {channel.mention}: give me View Channel there, then try again."
+    if target is None:
+        raise errors.NotAllowed(unseen)
+    try:
+        perms = target.permissions_for(guild.me)
+    except discord.ClientException:  # a thread whose parent Dispatch cannot see
+        raise errors.NotAllowed(unseen) from None
+    place = threads.place_for(target, await manager.threads_on(str(guild.id)))
+    refused = threads.cannot_play(target, perms, place, f"in {target.mention}")
+    if refused:
+        raise errors.NotAllowed(refused)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    old, new, opened = info.channel_id, str(target.id), None
+    if place != "here":
+        names = seat_names(guild, info)
+        opened = await threads.open_table(
+            target,
+            threads.thread_name(info.title, names, info.id),
+            f"{info.title}: {' vs '.join(names)}. Game #{info.id} is played in this post.",
+        )
+        new = str(opened.id)
+    try:
+        moved = await manager.move(info.id, new, user_id(interaction), is_moderator=moderator)
+    except Exception:
+        if opened is not None:
+            await threads.discard(opened)
+        raise
+    # The board again, where the game now lives (what waited was sent first, in order).
+    if moved.status == "lobby":
+        payload = lobby_payload(moved)
+        if payload.get("view") is None:
+            payload.pop("view")
+    else:
+        payload = await look_payload(manager, moved, "status")
+    note = (
+        f"Game #{moved.id} ({formatting.escape(moved.title)}) moved here from <#{old}> "
+        f"by <@{interaction.user.id}>."
+    )
+    payload["content"] = formatting.clip(
+        f"{note}\n{payload['content']}" if payload.get("content") else note,
+        formatting.CONTENT_MAX,
+    )
+    payload["allowed_mentions"] = discord.AllowedMentions.none()
+    here = opened if opened is not None else target
+    await here.send(**payload)  # type: ignore[union-attr]
+    await reply(interaction, f"Game #{moved.id} now lives in <#{new}>; its board is posted there.")
+
+
+def seat_names(guild: discord.Guild, info: Any) -> list[str]:
+    """The players' names for a thread's name (a member not in the cache is left out)."""
+    names = []
+    for seat in info.seats:
+        member = guild.get_member(int(seat.user_id)) if seat.user_id.isdigit() else None
+        if member is not None:
+            names.append(member.display_name)
+    return names
+
+
+async def setup(bot: commands.Bot) -> None:
+    group = bot.tree.get_command("game")
+    if not isinstance(group, app_commands.Group):
+        raise RuntimeError("the /game group must be loaded before /game move")
+    group.add_command(move)

@@ -1,0 +1,219 @@
+"""A thread per game (issue 26, section 2): where ``/game new`` opens a game's table, what
+Dispatch needs there, the lobby post left in the parent channel, and ``/game move``.
+
+In a text channel, unless the server turned threads off (``/game settings threads:off``),
+each game gets its own public thread, named after the game, its players and its number, so
+a channel holds any number of games; the lobby post (the command's answer) stays in the
+channel, links the thread, and is edited when the game starts and ends. In a thread the
+game uses that thread; in a forum channel it opens a post. With threads off a game lives in
+the channel itself, one at a time, as before.
+
+Everything Dispatch needs is checked from the interaction's ``app_permissions`` before a
+game is opened (a missing permission is named, with what to grant, and nothing is opened).
+A table that stops taking posts later is parked by the courier, which tells both players
+by DM; ``/game move`` rebinds the game to another channel or thread, checking Dispatch's
+permissions there first, and posts the board again there.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Literal
+
+import discord
+
+from bot import errors
+from bot.delivery.port import GameInfo, TablePost
+from bot.discord_app import formatting
+
+log = logging.getLogger("dispatch.discord.threads")
+
+#: Where a new game's table goes: the channel itself, a new thread of it, a forum post.
+Place = Literal["here", "thread", "forum"]
+
+#: What Dispatch needs to post a game's table in a channel or thread, as discord.py and
+#: Discord's menus name it.
+POST_PERMISSIONS = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+}
+IN_THREAD_PERMISSIONS = {
+    "view_channel": "View Channel",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+}
+#: ...to open a thread for a game in a text channel and play there.
+THREAD_PERMISSIONS = {
+    "view_channel": "View Channel",
+    "create_public_threads": "Create Public Threads",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+}
+#: ...to open a post for a game in a forum channel (Send Messages is "Create Posts" there).
+FORUM_PERMISSIONS = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages (Create Posts)",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+}
+#: A week: the longest a public thread waits before Discord archives it for inactivity.
+AUTO_ARCHIVE_MIN = 10080
+#: Discord's longest channel name.
+NAME_MAX = 100
+
+
+def is_forum(channel: Any) -> bool:
+    return getattr(channel, "type", None) == discord.ChannelType.forum
+
+
+def is_thread(channel: Any) -> bool:
+    return isinstance(channel, discord.Thread)
+
+
+def place_for(channel: Any, threads_on: bool) -> Place:
+    """Where a game opened from ``channel`` is played."""
+    if is_forum(channel):
+        return "forum"
+    if is_thread(channel) or not threads_on:
+        return "here"
+    return "thread"
+
+
+def needed_for(channel: Any, place: Place) -> dict[str, str]:
+    if place == "thread":
+        return THREAD_PERMISSIONS
+    if place == "forum":
+        return FORUM_PERMISSIONS
+    return IN_THREAD_PERMISSIONS if is_thread(channel) else POST_PERMISSIONS
+
+
+def cannot_play(channel: Any, perms: discord.Permissions, place: Place, where: str) -> str:
+    """Why Dispatch could not play a game in ``channel`` (empty: it can), from its
+    permissions there; ``where`` names the place for the answer ("here", "in #x")."""
+    if is_thread(channel) and (channel.locked or channel.archived):
+        return f"The thread {where} is locked or archived, so I could not post a game there."
+    missing = [
+        label for attr, label in needed_for(channel, place).items() if not getattr(perms, attr)
+    ]
+    if not missing:
+        return ""
+    what = {"thread": "open a thread for the game", "forum": "open a post for the game"}.get(
+        place, "post the game"
+    )
+    grant = "here" if where in ("here", "in this channel") else where
+    return (
+        f"I could not {what} {where}: please give me "
+        + ", ".join(missing)
+        + f" {grant} (the channel's or the server's permissions), then try again."
+    )
+
+
+def thread_name(title: str, players: list[str], number: int | None) -> str:
+    """A game thread's name: the game, its players and, once known, its number."""
+    who = " vs ".join(players) if players else "open seats"
+    suffix = f" · #{number}" if number is not None else ""
+    name = f"{title} · {who}"
+    return name[: NAME_MAX - len(suffix)].rstrip() + suffix
+
+
+async def open_table(channel: Any, name: str, starter: str) -> discord.Thread:
+    """A new public thread of a text channel, or a new post of a forum channel (whose
+    first message is ``starter``), for one game."""
+    if is_forum(channel):
+        made = await channel.create_thread(
+            name=name,
+            content=starter,
+            auto_archive_duration=AUTO_ARCHIVE_MIN,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        thread: discord.Thread = made.thread
+        return thread
+    opened: discord.Thread = await channel.create_thread(
+        name=name, type=discord.ChannelType.public_thread, auto_archive_duration=AUTO_ARCHIVE_MIN
+    )
+    return opened
+
+
+async def discard(thread: discord.Thread) -> None:
+    """A thread opened for a game that could not be created goes again."""
+    try:
+        await thread.delete()
+    except discord.HTTPException as exc:
+        log.info("could not delete the unused thread %s: %s", thread.id, exc)
+
+
+async def name_with_number(
+    thread: discord.Thread, title: str, players: list[str], number: int
+) -> None:
+    """The thread, opened before its game had a number, now carries it."""
+    try:
+        await thread.edit(name=thread_name(title, players, number))
+    except discord.HTTPException as exc:  # a name is a nicety: the game is there anyway
+        log.info("game=%d could not name its thread: %s", number, exc)
+
+
+# -- the lobby post in the parent channel -------------------------------------------
+def lobby_line(game: GameInfo, post: TablePost | None = None) -> str:
+    """The lobby post's last line once the game started or ended."""
+    where = f"<#{game.channel_id}>"
+    if game.status == "active":
+        return f"Every seat is taken: the game is on, in {where}."
+    if game.status == "cancelled":
+        return "This game was cancelled."
+    if game.status == "abandoned":
+        return f"This game was abandoned (its record is in {where})."
+    result = post.headline.strip() if post is not None and post.headline else ""
+    over = result if post is not None and post.kind == "end" and result else "The game is over."
+    return f"{over} Its table: {where}."
+
+
+async def lobby_news(client: discord.Client, game: GameInfo, post: TablePost | None) -> None:
+    """Edit the game's lobby post in its parent channel (the game started or ended); a
+    game played in the channel itself has none."""
+    manager = getattr(client, "manager", None)
+    if manager is None:
+        return
+    where = await manager.lobby_post(game.id)
+    if where is None or where[1] is None or where[0] == game.channel_id:
+        return
+    content = formatting.lobby_text(game) + "\n" + lobby_line(game, post)
+    message = client.get_partial_messageable(int(where[0])).get_partial_message(int(where[1]))
+    try:
+        await message.edit(
+            content=formatting.clip(content, 2000),
+            view=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+    except discord.HTTPException as exc:  # deleted, or the channel gone: nothing to edit
+        log.info("game=%d could not edit its lobby post: %s", game.id, exc)
+
+
+# -- a parent channel's games --------------------------------------------------------
+class GamesInThreads(errors.NoGameInChannel):
+    """No game is played in this channel itself, but some live in threads of it."""
+
+    def __init__(self, games: list[GameInfo]) -> None:
+        listed = "; ".join(f"#{g.id} {g.title} in <#{g.channel_id}>" for g in games[:10])
+        more = f" and {len(games) - 10} more" if len(games) > 10 else ""
+        errors.DispatchError.__init__(
+            self,
+            "The games of this channel each live in their own thread: "
+            f"{listed}{more}. Run the command in the game's thread.",
+        )
+
+
+async def explain_no_game(
+    interaction: discord.Interaction[Any], error: BaseException
+) -> BaseException:
+    """A command that found no game in this channel: if games live in threads of it, say
+    which (the plain "no game" would mislead)."""
+    manager = getattr(interaction.client, "manager", None)
+    if not isinstance(error, errors.NoGameInChannel) or manager is None:
+        return error
+    games = await manager.games_living_in(str(interaction.channel_id))
+    return GamesInThreads(games) if games else error
