@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-import io
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 import discord
 
@@ -24,6 +23,8 @@ from bot.delivery.images import board_image, choices_image, closeup_image, hand_
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.discord_app import formatting
 from bot.discord_app.components import build_end_view, build_prompt_view, build_table_view
+from bot.discord_app.formatting import ALLOWED_MENTIONS, png_file
+from bot.discord_app.solo_message import solo_payload
 from bot.errors import DeliveryRetry, DirectMessageClosed, TableUnreachable
 
 if TYPE_CHECKING:
@@ -48,10 +49,6 @@ CLOSED_ABANDONED = "Closed: this game was abandoned."
 
 #: Where a DM's hand is when the message above shows that very picture.
 SAME_AS_ABOVE = "Unchanged: as in your latest message with a picture."
-
-ALLOWED_MENTIONS = discord.AllowedMentions(
-    everyone=False, roles=False, users=True, replied_user=False
-)
 
 
 def table_failure(game: GameInfo, exc: discord.HTTPException) -> Exception:
@@ -139,20 +136,14 @@ async def edited_pictures(
     return out
 
 
-def png_file(data: bytes, name: str) -> discord.File:
-    return discord.File(io.BytesIO(data), filename=name)
-
-
 async def private_payload(
     game: GameInfo,
     role: str | None,
     version: int,
     view: dict[str, Any],
     *,
-    headline: str = "",
-    log_lines: tuple[str, ...] | list[str] = (),
-    notice: str = "",
     with_hand: bool = True,
+    **words: Unpack[formatting.PromptWords],
 ) -> dict[str, Any]:
     """embed + files + view for a player's private prompt (DM, ephemeral, or an edit).
 
@@ -180,12 +171,10 @@ async def private_payload(
         game,
         role,
         view,
-        headline=headline,
-        log_lines=log_lines,
         hand_file=name,
         overflow=bool(components and components.overflow),
         notes=components.notes if components else (),
-        notice=notice,
+        **words,
     )
     payload: dict[str, Any] = {
         "embed": embed,
@@ -409,8 +398,6 @@ class DiscordFrontEnd:
 
     async def _post_session(self, game: GameInfo, post: TablePost) -> None:
         """A solo session's message: the display, the new log lines, the buttons."""
-        from bot.discord_app.solo_components import solo_payload
-
         assert post.view is not None
         payload = await solo_payload(
             game, post.version, post.view, log_lines=post.log_lines, headline=post.headline

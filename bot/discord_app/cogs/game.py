@@ -16,7 +16,8 @@ from bot import errors
 from bot.delivery.port import ActResult
 from bot.discord_app import autocomplete, formatting
 from bot.discord_app.checks import is_moderator
-from bot.discord_app.components import build_show_view, parse_play_value
+from bot.discord_app.components import build_show_view
+from bot.discord_app.custom_ids import parse_play_value
 from bot.discord_app.frontend import private_payload
 from bot.discord_app.interactions import (
     lobby_payload,

@@ -20,7 +20,7 @@ from discord.ext import commands
 from bot import errors
 from bot.discord_app import autocomplete, formatting
 from bot.discord_app.interactions import manager_of, reply, user_id
-from bot.discord_app.solo_components import solo_payload
+from bot.discord_app.solo_message import solo_payload
 from bot.tables import solo
 
 log = logging.getLogger("dispatch.discord.solo")
