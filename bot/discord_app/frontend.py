@@ -215,29 +215,8 @@ class DiscordFrontEnd:
             # Only a one-seat game (a solo session) posts its player's prompt at the table.
             await self._post_session(game, post)
             return
-        files: list[discord.File] = []
-        board, same_as = None, None
-        if post.view is not None and post.kind in ("start", "turn", "end"):
-            board = await board_image(game.game_name, post.view)
-            same_as = self.board_shown_at(game.id, board)
-            if board and same_as is None:
-                files.append(png_file(board, "board.png"))
-        embed = formatting.table_embed(game, post, with_image=bool(files))
-        if embed is not None and same_as is not None:
-            embed.add_field(name="Board", value=f"Unchanged since [the previous post]({same_as}).")
-        kwargs: dict[str, Any] = {
-            "content": formatting.table_content(post, game) or None,
-            "allowed_mentions": formatting.pinged(post),
-        }
-        if embed is not None:
-            kwargs["embed"] = embed
-        if files:
-            kwargs["files"] = files
-        if game.status == "active" and post.kind != "end":
-            kwargs["view"] = build_table_view(game.id)
-        elif post.kind == "end" and len(game.seats) == 2:
-            kwargs["view"] = build_end_view(game.id)
-        if not kwargs["content"] and embed is None:
+        kwargs, board = await self._table_message(game, post)
+        if not kwargs["content"] and "embed" not in kwargs:
             return
         try:
             if post.nonce:
@@ -250,13 +229,40 @@ class DiscordFrontEnd:
             return
         except discord.HTTPException as exc:
             raise table_failure(game, exc) from exc
-        if files and board:
+        if board is not None:
             self.board_posted(game, board, sent)
         log.debug("game=%d table post %s v%d delivered", game.id, post.kind, post.version)
         if game.status in ("finished", "abandoned", "cancelled"):
             await self.close_prompts(
                 game.id, CLOSED_ABANDONED if game.status == "abandoned" else CLOSED_OVER
             )
+
+    async def _table_message(
+        self, game: GameInfo, post: TablePost
+    ) -> tuple[dict[str, Any], bytes | None]:
+        """A table post's message, and the board picture it uploads (None: it uploads
+        none, as when the table's latest post shows the very same board)."""
+        board, same_as = None, None
+        if post.view is not None and post.kind in ("start", "turn", "end"):
+            board = await board_image(game.game_name, post.view)
+            same_as = self.board_shown_at(game.id, board)
+        uploaded = board if board and same_as is None else None
+        embed = formatting.table_embed(game, post, with_image=uploaded is not None)
+        if embed is not None and same_as is not None:
+            embed.add_field(name="Board", value=f"Unchanged since [the previous post]({same_as}).")
+        kwargs: dict[str, Any] = {
+            "content": formatting.table_content(post, game) or None,
+            "allowed_mentions": formatting.pinged(post),
+        }
+        if embed is not None:
+            kwargs["embed"] = embed
+        if uploaded is not None:
+            kwargs["files"] = [png_file(uploaded, "board.png")]
+        if game.status == "active" and post.kind != "end":
+            kwargs["view"] = build_table_view(game.id)
+        elif post.kind == "end" and len(game.seats) == 2:
+            kwargs["view"] = build_end_view(game.id)
+        return kwargs, uploaded
 
     def board_shown_at(self, game_id: int, board: bytes | None) -> str | None:
         """The link to the table's latest board picture when ``board`` is that very picture
