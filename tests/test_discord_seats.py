@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.discord_app import custom_ids as ids
-from bot.discord_app.seat_components import offer_id
+from bot.discord_app.custom_ids import offer_id
 from bot.tables.bots import bot_user
 from tests.discord_helpers import (
     Table,
