@@ -6,8 +6,10 @@ import asyncio
 import sys
 from pathlib import Path
 
+from bot import discord_app
 from bot.config import Config, ConfigError, setup_logging
 from bot.storage.store import Store, StoreUnavailable
+from bot.terminal import sandbox
 
 USAGE = """\
 usage: dispatch                 run the Discord bot (needs DISCORD_TOKEN)
@@ -34,9 +36,7 @@ To try the games without Discord, run:  dispatch sandbox"""
 
 
 def run_discord(config: Config) -> int:
-    """Start the Discord front end; imported lazily so the sandbox never needs discord."""
-    from bot import discord_app
-
+    """Start the Discord front end."""
     try:
         discord_app.run(config)
     except (discord_app.DiscordUnreachable, discord_app.DevGuildUnusable) as exc:
@@ -65,9 +65,7 @@ def check_database(path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] == "sandbox":
-        from bot.terminal.sandbox import main as sandbox_main
-
-        return sandbox_main(args[1:])
+        return sandbox.main(args[1:])
     if args and args[0] in ("-h", "--help", "help"):
         print(USAGE)
         return 0

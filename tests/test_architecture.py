@@ -48,11 +48,15 @@ def test_every_folder_of_bot_is_on_the_map() -> None:
 
 
 def imports_of(package: str) -> set[str]:
+    """Every module a package's files name in an import, wherever it stands (under
+    ``if TYPE_CHECKING:`` or in a function too); ``from a import b`` names ``a`` and
+    ``a.b`` (b may be a module)."""
     found: set[str] = set()
     for path in (ROOT / package.replace(".", "/")).rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module:
                 found.add(node.module)
+                found.update(f"{node.module}.{alias.name}" for alias in node.names)
             elif isinstance(node, ast.Import):
                 found.update(alias.name for alias in node.names)
     return found
@@ -65,8 +69,9 @@ def imports_of(package: str) -> set[str]:
         ("render", ("bot", "discord", "aiosqlite")),
         ("bot.storage", ("bot.tables", "bot.delivery", "bot.discord_app", "bot.terminal", "rules")),
         ("bot.tables", ("bot.discord_app", "bot.terminal", "discord")),
-        ("bot.delivery", ("bot.discord_app", "bot.terminal", "discord")),
+        ("bot.delivery", ("bot.tables", "bot.discord_app", "bot.terminal", "discord")),
         ("bot.terminal", ("bot.discord_app", "discord")),
+        ("bot.discord_app", ("bot.terminal",)),
     ],
 )
 def test_arrows_only_go_down(package: str, forbidden: tuple[str, ...]) -> None:
@@ -74,6 +79,127 @@ def test_arrows_only_go_down(package: str, forbidden: tuple[str, ...]) -> None:
         m for m in imports_of(package) if any(m == f or m.startswith(f + ".") for f in forbidden)
     )
     assert bad == [], f"{package} imports {bad}"
+
+
+def bot_modules() -> dict[str, Path]:
+    """Every module of bot/ by its dotted name (a package by its own name)."""
+    found = {}
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def module_named(name: str, modules: dict[str, Path]) -> str | None:
+    """The module of bot/ an imported name lives in (``bot.x.y.Thing`` → ``bot.x.y``)."""
+    while name and name not in modules:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each module of bot/ → the modules of bot/ it imports, counting every import
+    statement: those under ``if TYPE_CHECKING:`` too (a type-only import that closes a
+    loop is still a loop in the design), and those inside functions."""
+    modules = bot_modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                    base = f"{anchor}.{base}".rstrip(".")
+                # ``from a import b`` imports module a.b when b is one, else a thing of a.
+                targets.update(f"{base}.{alias.name}" for alias in node.names)
+        graph[name] = {
+            found
+            for target in targets
+            if (found := module_named(target, modules)) is not None and found != name
+        }
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One loop of imports, as the modules along it (the first again at the end); [] if
+    there is none. A depth-first walk: reaching a module still on the path is a loop."""
+    finished: set[str] = set()
+    path: list[str] = []
+
+    def walk(name: str) -> list[str]:
+        path.append(name)
+        for step in sorted(graph.get(name, ())):
+            if step in path:
+                return [*path[path.index(step) :], step]
+            if step not in finished:
+                loop = walk(step)
+                if loop:
+                    return loop
+        path.pop()
+        finished.add(name)
+        return []
+
+    for start in sorted(graph):
+        if start not in finished:
+            loop = walk(start)
+            if loop:
+                return loop
+    return []
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) == []
+
+
+def test_the_import_graph_sees_type_checking_and_package_imports() -> None:
+    graph = import_graph()
+    assert "bot.discord_app.client" in graph["bot.discord_app"]
+    assert "bot.discord_app.formatting" in graph["bot.discord_app.frontend"]
+    assert "bot.storage.store" in graph["bot.__main__"]
+
+
+def test_no_module_of_bot_imports_itself_around_a_loop() -> None:
+    cycle = find_cycle(import_graph())
+    assert cycle == [], "import cycle: " + " -> ".join(cycle)
+
+
+def function_local_imports(source: str) -> list[str]:
+    """Each import inside a function of a module's source, as ``line: text``."""
+    found: dict[int, str] = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.Import | ast.ImportFrom):
+                    found[id(inner)] = f"{inner.lineno}: {ast.unparse(inner)}"
+    return sorted(found.values(), key=lambda hit: int(hit.split(":")[0]))
+
+
+def test_the_local_import_finder_finds_them() -> None:
+    source = (
+        "import os\n"
+        "if TYPE_CHECKING:\n    from a import b\n"
+        "class C:\n    async def m(self):\n        from x import y\n"
+        "def f():\n    def g():\n        import z\n"
+    )
+    assert function_local_imports(source) == ["6: from x import y", "9: import z"]
+
+
+def test_no_function_of_bot_imports_anything() -> None:
+    """Imports stand at the top of a module (or under ``if TYPE_CHECKING:``): an import
+    inside a function hides a dependency, most often one that would close a loop."""
+    local = [
+        f"{path.relative_to(ROOT)}:{hit}"
+        for path in bot_modules().values()
+        for hit in function_local_imports(path.read_text())
+    ]
+    assert local == [], "\n".join(local)
 
 
 def repo_texts() -> list[Path]:

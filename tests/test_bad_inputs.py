@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot import errors
-from bot.discord_app.components import encode_arg, parse_play_value, play_value
+from bot.discord_app.custom_ids import encode_arg, parse_play_value, play_value
 from bot.tables import validate
 from bot.tables.manager import GameManager
 from bot.terminal.frontend import TerminalFrontEnd

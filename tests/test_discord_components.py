@@ -8,6 +8,7 @@ import discord
 import pytest
 
 from bot.discord_app import components as c
+from bot.discord_app import custom_ids as ids
 from bot.discord_app.cogs.game import parse_options
 
 
@@ -15,26 +16,26 @@ from bot.discord_app.cogs.game import parse_options
     "arg", [None, 0, 7, -3, 123456, "K17", "abc:def", "12", "'quoted", "", "x y", "Ü-ñ"]
 )
 def test_action_id_round_trip_keeps_arg_and_type(arg: Any) -> None:
-    cid = c.action_id(42, 9, "card", arg)
-    parsed = c.parse(cid)
+    cid = ids.action_id(42, 9, "card", arg)
+    parsed = ids.parse(cid)
     assert (parsed.kind, parsed.game_id, parsed.version, parsed.verb) == ("action", 42, 9, "card")
     assert parsed.arg == arg and type(parsed.arg) is type(arg)
-    assert len(cid) <= c.MAX_CUSTOM_ID
+    assert len(cid) <= ids.MAX_CUSTOM_ID
 
 
 def test_other_ids_round_trip() -> None:
-    s = c.parse(c.select_id(5, 11, "space", 2))
+    s = ids.parse(ids.select_id(5, 11, "space", 2))
     assert (s.kind, s.game_id, s.version, s.verb, s.part) == ("select", 5, 11, "space", 2)
-    j = c.parse(c.join_id(5, "confederate"))
+    j = ids.parse(ids.join_id(5, "confederate"))
     assert (j.kind, j.game_id, j.role) == ("join", 5, "confederate")
-    p = c.parse(c.prompt_id(5))
+    p = ids.parse(ids.prompt_id(5))
     assert (p.kind, p.game_id) == ("prompt", 5)
 
 
 def test_brief_format() -> None:
-    assert c.action_id(3, 14, "place", 2) == "dsp:a:3:14:place:2"
-    assert c.action_id(3, 14, "done") == "dsp:a:3:14:done:"
-    assert c.select_id(3, 14, "space") == "dsp:s:3:14:space:0"
+    assert ids.action_id(3, 14, "place", 2) == "dsp:a:3:14:place:2"
+    assert ids.action_id(3, 14, "done") == "dsp:a:3:14:done:"
+    assert ids.select_id(3, 14, "space") == "dsp:s:3:14:space:0"
 
 
 @pytest.mark.parametrize(
@@ -59,16 +60,16 @@ def test_brief_format() -> None:
     ],
 )
 def test_forged_or_malformed_ids_are_refused(forged: str) -> None:
-    with pytest.raises(c.BadCustomId):
-        c.parse(forged)
-    assert not c.is_ours(forged)
+    with pytest.raises(ids.BadCustomId):
+        ids.parse(forged)
+    assert not ids.is_ours(forged)
 
 
 def test_too_long_arg_cannot_be_encoded() -> None:
-    with pytest.raises(c.BadCustomId):
-        c.action_id(1, 1, "card", "x" * 100)
-    with pytest.raises(c.BadCustomId):
-        c.action_id(1, 1, "Bad Verb", 1)
+    with pytest.raises(ids.BadCustomId):
+        ids.action_id(1, 1, "card", "x" * 100)
+    with pytest.raises(ids.BadCustomId):
+        ids.action_id(1, 1, "Bad Verb", 1)
 
 
 def _rows(ui: discord.ui.View) -> list[list[dict[str, Any]]]:
@@ -86,8 +87,8 @@ def test_true_verbs_and_short_lists_become_buttons_with_labels() -> None:
     buttons = [b for row in rows for b in row]
     labels = [b["label"] for b in buttons]
     assert labels == ["Grant (3)", "Sherman (2)", "Finish", "Undo"]
-    assert [c.parse(b["custom_id"]).arg for b in buttons] == ["U01", "U02", None, None]
-    assert all(c.parse(b["custom_id"]).version == 2 for b in buttons)
+    assert [ids.parse(b["custom_id"]).arg for b in buttons] == ["U01", "U02", None, None]
+    assert all(ids.parse(b["custom_id"]).version == 2 for b in buttons)
     assert not built.overflow
 
 
@@ -113,7 +114,7 @@ def test_more_than_25_options_split_into_several_selects() -> None:
     assert values == args
     assert selects[0]["options"][0]["label"] == "Space 1"
     assert len({s["custom_id"] for s in selects}) == 3
-    assert all(c.parse(s["custom_id"]).verb == "space" for s in selects)
+    assert all(ids.parse(s["custom_id"]).verb == "space" for s in selects)
     assert not built.overflow
 
 
@@ -135,8 +136,8 @@ def test_long_labels_are_clipped() -> None:
 
 def test_lobby_view_has_a_join_button_per_open_seat() -> None:
     rows = _rows(c.build_lobby_view(7, [("union", "Union"), ("confederate", "Confederacy")]))
-    ids = [b["custom_id"] for row in rows for b in row]
-    assert [c.parse(i).role for i in ids] == ["union", "confederate"]
+    custom_ids = [b["custom_id"] for row in rows for b in row]
+    assert [ids.parse(i).role for i in custom_ids] == ["union", "confederate"]
 
 
 def test_parse_options() -> None:

@@ -9,6 +9,7 @@ import pytest
 
 import rules
 from bot.discord_app import components as c
+from bot.discord_app import custom_ids as ids
 from tests.discord_helpers import action_components, catch_errors, table, version_of
 from tests.test_discord_e2e_fort_sumter import SEATS, new_game
 from tests.test_discord_e2e_war import best_prompt
@@ -38,7 +39,7 @@ def check_controls(message) -> int:
                     assert not option["label"].endswith("…"), option
                     checked += 1
     verbs = [
-        [c.parse(i["custom_id"]).verb for i in row.get("components", []) if "custom_id" in i]
+        [ids.parse(i["custom_id"]).verb for i in row.get("components", []) if "custom_id" in i]
         for row in rows
     ]
     for number, row in enumerate(verbs):
@@ -53,7 +54,7 @@ def press_for(message, game_id: int, verb: str, arg):
     """The custom id (and select value) that takes ``verb arg`` on this prompt."""
     version = version_of(message)
     for item in action_components(message):
-        if item["type"] == 2 and item["custom_id"] == c.action_id(game_id, version, verb, arg):
+        if item["type"] == 2 and item["custom_id"] == ids.action_id(game_id, version, verb, arg):
             return item["custom_id"], None
         if item["type"] == 3 and item["custom_id"].startswith(f"dsp:s:{game_id}:{version}:{verb}:"):
             for option in item["options"]:

@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from bot.discord_app import components as c
+from bot.discord_app import custom_ids as ids
 from tests.discord_helpers import (
     Table,
     action_components,
@@ -131,7 +131,7 @@ async def test_old_button_works_after_restart(tmp_path):
         cid, value = choices_of(prompt)[0]
         await t.press("alice", prompt, cid, value)
         state = await state_of(t, game_id)
-        assert state["chosen"]["north"] == c.parse(cid).arg
+        assert state["chosen"]["north"] == ids.parse(cid).arg
         edited = t.emu.message(prompt.id)
         assert "You chose" in edited.text()
         assert_all_answered(t)
@@ -193,9 +193,9 @@ async def test_forged_and_foreign_ids_are_answered_politely(tmp_path):
         game_id = await start_game(t)
         version = (await t.bot.manager.get_game_info(game_id)).version
         forged = {
-            c.action_id(game_id, version, "card", "K99"): "not possible",
-            c.action_id(game_id, version, "teleport"): "not possible",
-            c.action_id(9999, 0, "done"): "not found",
+            ids.action_id(game_id, version, "card", "K99"): "not possible",
+            ids.action_id(game_id, version, "teleport"): "not possible",
+            ids.action_id(9999, 0, "done"): "not found",
             "dsp:a:1:x:oops": "not recognised",
             "somebody-elses-button": "not recognised",
         }
@@ -228,7 +228,7 @@ async def test_a_player_not_to_act_is_told_so(tmp_path):
         state = await state_of(t, game_id)
         loser = {"north": "bob", "south": "alice"}[state["winner"]]
         version = (await t.bot.manager.get_game_info(game_id)).version
-        cid = c.action_id(game_id, version, "done")
+        cid = ids.action_id(game_id, version, "done")
         button = {"type": 2, "style": 1, "label": "Done", "custom_id": cid}
         msg = t.emu.inject_message(
             t.emu.dm_channel(t.players[loser]),

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import rules
-from bot.discord_app import components as c
+from bot.discord_app import custom_ids as ids
 from tests.discord_helpers import table, version_of
 from tests.test_discord_controls import press_for
 from tests.test_discord_e2e_war import best_prompt
@@ -94,8 +94,8 @@ async def test_a_move_whose_message_cannot_be_edited_is_reported_as_made_and_nev
     assert "move was made" in said and "/game hand" in said
     logged = log_text(caplog.records)
     assert "answering it failed" in logged  # the failure itself is logged, without the id
-    assert c.action_id(game_id, pv.version, verb, arg) not in logged
-    assert f":{verb}:{c.encode_arg(arg)}" not in logged
+    assert ids.action_id(game_id, pv.version, verb, arg) not in logged
+    assert f":{verb}:{ids.encode_arg(arg)}" not in logged
     assert str(arg) not in logged, logged
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.discord_app import components as c
+from bot.discord_app import custom_ids as ids
 from tests.discord_helpers import catch_errors, table
 
 pytestmark = pytest.mark.slow
@@ -34,7 +34,7 @@ async def test_a_lobbys_buttons_forged_in_another_server_are_refused(tmp_path):
                 row = {"type": 1, "components": [dict(component, custom_id=custom_id)]}
                 return t.emu.inject_message(theirs, "forged", components=[row])
 
-            pick = c.dispatch_id(lobby.id, "secessionist")
+            pick = ids.dispatch_id(lobby.id, "secessionist")
             select = {"type": 3, "options": [{"label": "Easy", "value": "easy"}]}
             user = t.players["mallory"]
             result = await t.emu.select(user, forged(pick, select), pick, ["easy"])
@@ -42,7 +42,7 @@ async def test_a_lobbys_buttons_forged_in_another_server_are_refused(tmp_path):
             await t.settle()
             assert "another channel" in result.text, result.text
 
-            join = c.join_id(lobby.id, "secessionist")
+            join = ids.join_id(lobby.id, "secessionist")
             button = {"type": 2, "style": 1, "label": "Join"}
             result = await t.emu.click(user, forged(join, button), join)
             await result.response()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from bot.discord_app import history_ui
+from bot.discord_app.custom_ids import page_id
 from tests.discord_helpers import Table, catch_errors, table
 
 
@@ -67,10 +67,10 @@ async def test_forged_and_stale_page_buttons_are_refused_politely(tmp_path):
         await finished_games(t, 2)
         alice, bob = (str(t.players[n].id) for n in ("alice", "bob"))
         forged = {
-            history_ui.page_id("mine", bob, True, 1 << 40): "someone else's",
-            history_ui.page_id("server", "123", True, 1 << 40): "someone else's",
-            history_ui.page_id("mine", alice, True, 1): "no longer holds any game",
-            history_ui.page_id("server", str(t.guild.id), True, 1): "no longer holds any game",
+            page_id("mine", bob, True, 1 << 40): "someone else's",
+            page_id("server", "123", True, 1 << 40): "someone else's",
+            page_id("mine", alice, True, 1): "no longer holds any game",
+            page_id("server", str(t.guild.id), True, 1): "no longer holds any game",
             "dsp:y:mine:1:x:5": "not recognised",
         }
         for cid, expected in forged.items():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.discord_app import components as c
+from bot.discord_app import custom_ids as ids
 from tests.discord_helpers import catch_errors, table
 from tests.test_discord_e2e_fort_sumter import new_game
 
@@ -25,9 +25,9 @@ async def test_a_look_is_ephemeral_and_can_be_shown_to_the_table(tmp_path, comma
             assert len([m for m in t.emu.channel_messages(t.channel.id) if not m.ephemeral]) == (
                 len([m for m in t.emu.channel_messages(t.channel.id)[:posts] if not m.ephemeral])
             ), "the look was posted to the channel"
-            assert answer.custom_ids() == [c.show_id(game_id, command)]
+            assert answer.custom_ids() == [ids.show_id(game_id, command)]
 
-            shown = await t.press("carol", answer, c.show_id(game_id, command))
+            shown = await t.press("carol", answer, ids.show_id(game_id, command))
             public = [m for m in t.emu.channel_messages(t.channel.id) if not m.ephemeral]
             post = public[-1]
             assert post.id in [m.id for m in shown.messages] and not post.ephemeral
@@ -49,17 +49,17 @@ async def test_a_show_button_of_another_channel_is_refused(tmp_path):
             [answer] = look.messages
             other = t.emu.add_text_channel(t.guild, "elsewhere")
             answer.channel_id = other.id
-            refused = await t.press("alice", answer, c.show_id(game_id, "board"))
+            refused = await t.press("alice", answer, ids.show_id(game_id, "board"))
             assert "another channel" in refused.text and refused.messages[-1].ephemeral
     assert errors_seen.all_errors() == []
 
 
 def test_the_show_id_round_trips_and_refuses_other_looks() -> None:
-    parsed = c.parse(c.show_id(7, "status"))
+    parsed = ids.parse(ids.show_id(7, "status"))
     assert (parsed.kind, parsed.game_id) == ("show", 7)
-    with pytest.raises(c.BadCustomId):
-        c.show_id(7, "hand")
-    assert not c.is_ours("dsp:t:7:hand")
+    with pytest.raises(ids.BadCustomId):
+        ids.show_id(7, "hand")
+    assert not ids.is_ours("dsp:t:7:hand")
 
 
 async def test_a_double_click_on_show_posts_the_look_once(tmp_path):
@@ -72,7 +72,7 @@ async def test_a_double_click_on_show_posts_the_look_once(tmp_path):
             look = await t.slash("alice", "game status")
             [answer] = look.messages
             before = len([m for m in t.emu.channel_messages(t.channel.id) if not m.ephemeral])
-            user, cid = t.players["alice"], c.show_id(game_id, "status")
+            user, cid = t.players["alice"], ids.show_id(game_id, "status")
             first = await t.emu.click(user, answer, cid)
             second = await t.emu.click(user, answer, cid)
             await first.response()

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from bot.discord_app import components as c
-from bot.discord_app.seat_components import offer_id
+from bot.discord_app import custom_ids as ids
+from bot.discord_app.custom_ids import offer_id
 from bot.tables.bots import bot_user
 from tests.discord_helpers import (
     Table,
@@ -101,8 +101,8 @@ async def test_an_accepted_offer_gives_the_seat_and_refuses_the_old_prompt(tmp_p
         for command in ("game hand", "game undo"):
             refused = await t.slash("alice", command)
             assert "no longer yours" in refused.text and refused.ephemeral
-        was = c.parse(choices_of(stale)[0][0])
-        typed = c.play_value(was.version or 0, str(was.verb), was.arg)
+        was = ids.parse(choices_of(stale)[0][0])
+        typed = ids.play_value(was.version or 0, str(was.verb), was.arg)
         refused = await t.slash("alice", "game play", action=typed)
         assert "no longer yours" in refused.text and refused.ephemeral
         assert (await t.bot.manager.get_game_info(game_id)).version == before.version
@@ -241,7 +241,7 @@ async def test_bad_offers_of_every_kind_are_refused(tmp_path):
         await t.slash("bob", "game resign")
         over = await t.slash("alice", "game offer", user=t.players["carol"])
         assert "over" in over.text
-        assert c.is_ours(c.action_id(game_id, 0, "done"))
+        assert ids.is_ours(ids.action_id(game_id, 0, "done"))
 
 
 async def _start_again(t: Table) -> int:

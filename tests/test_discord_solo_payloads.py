@@ -10,7 +10,7 @@ import discord
 import pytest
 
 from bot.delivery.port import GameInfo
-from bot.discord_app.solo_components import solo_payload
+from bot.discord_app.solo_message import solo_payload
 from bot.discord_app.solo_modals import CardFactsModal
 from rules.solo import GAME
 from rules.solo.sheets import SHEETS, sheet

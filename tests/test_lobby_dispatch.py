@@ -18,6 +18,7 @@ from conftest import RecordingFrontEnd
 
 from bot import errors
 from bot.discord_app import components as c
+from bot.discord_app import custom_ids as ids
 from bot.tables.bots import bot_user
 from bot.tables.manager import GameManager
 from bot.terminal.sandbox import build_parser, run_sandbox
@@ -65,7 +66,7 @@ def test_the_lobby_offers_dispatch_at_each_level_within_discord_limits() -> None
     assert select["custom_id"] == "dsp:d:7:union"
     assert [o["value"] for o in select["options"]] == ["easy", "normal", "hard"]
     assert "Dispatch" in select["placeholder"] and "Union" in select["placeholder"]
-    parsed = c.parse(select["custom_id"])
+    parsed = ids.parse(select["custom_id"])
     assert (parsed.kind, parsed.game_id, parsed.role) == ("dispatch", 7, "union")
     # However many seats are open, the select keeps a row of its own: five rows at most.
     sides = [(f"r{i}", f"Side {i}") for i in range(30)]
@@ -79,10 +80,10 @@ def test_the_lobby_offers_dispatch_at_each_level_within_discord_limits() -> None
     "forged", ["dsp:d:1:", "dsp:d:x:union", "dsp:d:1:bad side", "dsp:d:1:union:hard", "dsp:d:1"]
 )
 def test_a_malformed_dispatch_id_is_not_ours(forged: str) -> None:
-    with pytest.raises(c.BadCustomId):
-        c.parse(forged)
-    with pytest.raises(c.BadCustomId):
-        c.dispatch_id(1, "bad side")
+    with pytest.raises(ids.BadCustomId):
+        ids.parse(forged)
+    with pytest.raises(ids.BadCustomId):
+        ids.dispatch_id(1, "bad side")
 
 
 # -- the manager ------------------------------------------------------------------------
@@ -168,7 +169,7 @@ async def test_a_seated_player_gives_the_open_seat_to_dispatch_and_it_plays(tmp_
             assert lobby.button_labels() == ["Join as Union"]
             assert "let Dispatch (this bot) play" in lobby.content
             select = dispatch_select(lobby)
-            assert select["custom_id"] == c.dispatch_id(game_id, "union")
+            assert select["custom_id"] == ids.dispatch_id(game_id, "union")
             assert [o["value"] for o in select["options"]] == ["easy", "normal", "hard"]
 
             picked = await t.press("alice", lobby, select["custom_id"], "easy")
@@ -248,7 +249,7 @@ async def test_a_stale_click_after_the_seat_was_taken_is_refused_politely(tmp_pa
             [again] = (await t.slash("alice", "game status")).messages
             cid = dispatch_select(again)["custom_id"]
             assert cid == dispatch_select(lobby)["custom_id"]
-            await t.press("bob", lobby, c.join_id(game_id, "confederate"))
+            await t.press("bob", lobby, ids.join_id(game_id, "confederate"))
             info = await t.bot.manager.get_game_info(game_id)
             assert info.status == "active"
 
@@ -272,10 +273,10 @@ async def test_a_forged_dispatch_click_is_refused_and_changes_nothing(tmp_path):
             _, game_id = await open_lobby(t, "war", "union")
             options = [{"label": "Easy", "value": "easy"}, {"label": "Max", "value": "max"}]
             forged = {
-                (c.dispatch_id(game_id, "union"), "easy"): "seat is already taken",
-                (c.dispatch_id(game_id, "cavalry"), "easy"): "not a side in this game",
-                (c.dispatch_id(game_id + 99, "confederate"), "easy"): "was not found",
-                (c.dispatch_id(game_id, "confederate"), "max"): "Choose one of Dispatch's levels",
+                (ids.dispatch_id(game_id, "union"), "easy"): "seat is already taken",
+                (ids.dispatch_id(game_id, "cavalry"), "easy"): "not a side in this game",
+                (ids.dispatch_id(game_id + 99, "confederate"), "easy"): "was not found",
+                (ids.dispatch_id(game_id, "confederate"), "max"): "Choose one of Dispatch's levels",
                 ("dsp:d:x:confederate", "easy"): "not recognised",
             }
             for (cid, value), expected in forged.items():
@@ -343,5 +344,9 @@ async def test_the_sandbox_lobby_takes_a_person_too_and_refuses_muddled_words(
 
 
 def test_the_select_is_a_dynamic_item_the_bot_registers() -> None:
-    assert c.DispatchSelect in c.DYNAMIC_ITEMS
-    assert issubclass(c.DispatchSelect, discord.ui.DynamicItem)
+    view = c.build_lobby_view(5, [("union", "Union")], dispatch=("union", "Union"))
+    chooser = next(i for i in view.children if isinstance(i.item, discord.ui.Select))
+    assert type(chooser) in c.DYNAMIC_ITEMS
+    assert issubclass(type(chooser), discord.ui.DynamicItem)
+    assert type(chooser).__discord_ui_compiled_template__.fullmatch(ids.dispatch_id(5, "union"))
+    assert "dispatch" in c.HANDLERS

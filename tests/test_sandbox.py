@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import rules
+from bot.delivery.port import GameInfo, TablePost
 from bot.tables.bots import BotSeats
 from bot.tables.manager import GameManager
 from bot.terminal.frontend import TerminalFrontEnd
@@ -466,3 +467,25 @@ async def test_finished_games_and_stats_in_the_sandbox(tmp_path: Path) -> None:
     assert "Record of bob: 2 finished games of Toy Twenty-One" in text
     assert "Type stats [player] [game]" in text
     assert "Traceback" not in text
+
+
+async def test_the_end_post_names_the_sandbox_log_command_not_discords(tmp_path: Path) -> None:
+    """The shared texts point at /game log; in the sandbox that command is `log`."""
+    out = io.StringIO()
+    fe = TerminalFrontEnd(out, tmp_path, draw_boards=False)
+    game = GameInfo(
+        1, None, "terminal", "war", "War Between the States", "finished", 9, "alice", ()
+    )
+    post = TablePost(
+        kind="end",
+        version=9,
+        headline="alice wins.",
+        log_lines=("(4 earlier lines of the last turn: /game log)",),
+        turned="Dispatch's estimate turned between moves 3 and 5: where the game turned is "
+        "in /game log.",
+    )
+    await fe.post_table(game, post)
+    text = out.getvalue()
+    assert "/game log" not in text
+    assert "(4 earlier lines of the last turn: `log`)" in text
+    assert "where the game turned is in `log`." in text

@@ -9,55 +9,16 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import aiohttp
+import discord
+
 from bot.config import Config, setup_logging
+from bot.discord_app.client import DispatchBot
+from bot.discord_app.failures import DevGuildUnusable, DiscordUnreachable, unreachable_reason
 
 
-class DiscordUnreachable(Exception):
-    """Discord could not be reached at start-up (no network, DNS, a firewall, an outage);
-    ``str()`` is one line for an administrator."""
-
-    #: Exit code of ``python -m bot`` for this failure: unlike a damaged database, it may
-    #: well pass, so a supervisor may start the bot again later.
-    exit_code = 5
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(f"Cannot reach Discord: {reason}. Check the network and try again.")
-
-
-class DevGuildUnusable(Exception):
-    """Discord refused to sync the commands to ``DISPATCH_DEV_GUILD`` (the bot is not in
-    that server, or was invited without ``applications.commands``); one line."""
-
-    #: Exit code of ``python -m bot``: a setting to correct, like a usage error.
-    exit_code = 2
-
-    def __init__(self, guild_id: str, reason: str) -> None:
-        super().__init__(
-            f"Cannot sync the commands to DISPATCH_DEV_GUILD {guild_id}: {reason}. Invite "
-            "the bot there with the applications.commands scope (docs/discord.md), or "
-            "unset DISPATCH_DEV_GUILD."
-        )
-
-
-def create_bot(config: Config, **kwargs: Any) -> Any:
-    from bot.discord_app.client import DispatchBot
-
+def create_bot(config: Config, **kwargs: Any) -> DispatchBot:
     return DispatchBot(config, **kwargs)
-
-
-def unreachable_reason(error: BaseException) -> str:
-    """Why Discord could not be reached, in a few words (the host and the system's own)."""
-    import aiohttp
-    import discord
-
-    if isinstance(error, aiohttp.ClientConnectorError):
-        why = error.os_error.strerror or str(error.os_error) or type(error.os_error).__name__
-        return f"cannot connect to {error.host}:{error.port} ({why})"
-    if isinstance(error, discord.DiscordServerError):
-        return f"Discord answered {error.status} {error.response.reason or ''}".rstrip()
-    if isinstance(error, TimeoutError):
-        return "the connection timed out"
-    return str(error) or type(error).__name__
 
 
 def run(config: Config) -> None:
@@ -67,9 +28,6 @@ def run(config: Config) -> None:
     ``DevGuildUnusable`` when the dev guild refuses the commands, and ``SystemExit`` with
     a sentence when it refuses the token.
     """
-    import aiohttp
-    import discord
-
     if not config.token:
         raise SystemExit("DISCORD_TOKEN is not set; see docs/discord.md.")
     # One handler on the root logger, ours, for discord.py's loggers and ours alike:
@@ -90,4 +48,4 @@ def run(config: Config) -> None:
         raise DiscordUnreachable(unreachable_reason(error)) from None
 
 
-__all__ = ["DevGuildUnusable", "DiscordUnreachable", "create_bot", "run"]
+__all__ = ["DevGuildUnusable", "DiscordUnreachable", "create_bot", "run", "unreachable_reason"]

@@ -12,7 +12,8 @@ from discord import app_commands
 import rules
 from bot import errors
 from bot.discord_app import formatting
-from bot.discord_app.components import MAX_OPTIONS, play_value
+from bot.discord_app.components import MAX_OPTIONS
+from bot.discord_app.custom_ids import play_value
 from bot.discord_app.interactions import manager_of, user_id
 from bot.tables import clocks, solo
 

@@ -23,13 +23,24 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
-from bot.discord_app import DevGuildUnusable, checks, components, interactions, threads
-from bot.discord_app.claim_components import CLAIM_ITEMS, is_claim_id
+
+# The modules that answer clicks register their handlers when imported (imported here
+# for that, though this module names none of their handlers).
+from bot.discord_app import (
+    checks,
+    claim_components,  # noqa: F401
+    components,
+    custom_ids,
+    history_ui,  # noqa: F401
+    interactions,
+    seat_components,  # noqa: F401
+    solo_components,  # noqa: F401
+    solo_modals,  # noqa: F401
+    threads,
+)
 from bot.discord_app.cogs import EXTENSIONS
+from bot.discord_app.failures import DevGuildUnusable
 from bot.discord_app.frontend import DiscordFrontEnd
-from bot.discord_app.history_ui import HISTORY_ITEMS, is_page_id
-from bot.discord_app.seat_components import SEAT_ITEMS, is_seat_id
-from bot.discord_app.solo_components import SOLO_ITEMS, is_solo_id
 from bot.tables.manager import GameManager
 
 log = logging.getLogger("dispatch.discord")
@@ -126,9 +137,7 @@ class DispatchBot(commands.Bot):
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(
-            *components.DYNAMIC_ITEMS, *SOLO_ITEMS, *HISTORY_ITEMS, *SEAT_ITEMS, *CLAIM_ITEMS
-        )
+        self.add_dynamic_items(*components.DYNAMIC_ITEMS)
         if self.sync_on_start:
             await self.sync_commands()
         # Redeliver what a previous run committed but did not send, then keep retrying
@@ -194,9 +203,7 @@ class DispatchBot(commands.Bot):
             if interaction.message is not None
             else False
         )
-        ours = components.is_ours(custom_id) or is_solo_id(custom_id)
-        ours = ours or is_page_id(custom_id) or is_seat_id(custom_id) or is_claim_id(custom_id)
-        if ours and on_message:
+        if custom_ids.is_ours(custom_id) and on_message:
             return  # a DynamicItem handles it
         # Its form and game only: a forged or outdated action id ends in a hidden argument.
         log.warning(

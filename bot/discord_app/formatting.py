@@ -6,13 +6,15 @@ Everything that goes to the channel is built from public views and public log li
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import discord
 
 from bot.delivery.port import GameInfo, PrivateMessage, TablePost
+from rules import get_game
 
 EMBED_DESCRIPTION_MAX = 4096
 CONTENT_MAX = 2000
@@ -22,6 +24,15 @@ COLOUR_TABLE = discord.Colour.dark_teal()
 COLOUR_END = discord.Colour.gold()
 COLOUR_PRIVATE = discord.Colour.blurple()
 COLOUR_ERROR = discord.Colour.red()
+
+#: Every message pings only the users it names: never @everyone, a role, or a reply.
+ALLOWED_MENTIONS = discord.AllowedMentions(
+    everyone=False, roles=False, users=True, replied_user=False
+)
+
+
+def png_file(data: bytes, name: str) -> discord.File:
+    return discord.File(io.BytesIO(data), filename=name)
 
 
 def clip(text: str, limit: int) -> str:
@@ -82,8 +93,6 @@ def role_label(game: GameInfo, role: str | None) -> str:
     if role is None:
         return "observer"
     try:
-        from rules import get_game
-
         return get_game(game.game_name).role_name(role)
     except Exception:
         return role.title()
@@ -230,19 +239,29 @@ def lobby_text(game: GameInfo) -> str:
 # ------------------------------------------------------------- private prompts
 
 
+class PromptWords(TypedDict, total=False):
+    """What a private prompt says beside its view: the news above it (``headline``), the
+    player's new private log lines, and a bold ``notice`` (e.g. "Updated.")."""
+
+    headline: str
+    log_lines: Sequence[str]
+    notice: str
+
+
 def prompt_embed(
     game: GameInfo,
     role: str | None,
     view: dict[str, Any],
     *,
-    headline: str = "",
-    log_lines: Sequence[str] = (),
     hand_file: str | None = None,
     overflow: bool = False,
-    notice: str = "",
     notes: Sequence[str] = (),
+    **words: Unpack[PromptWords],
 ) -> discord.Embed:
     """A player's private view: their new private lines, prompt and (optionally) hand."""
+    headline = words.get("headline", "")
+    log_lines = words.get("log_lines", ())
+    notice = words.get("notice", "")
     title = f"{game.title} (#{game.id})"
     if role:
         title += f" · {role_label(game, role)}"

@@ -14,16 +14,22 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-import io
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 import discord
 
 from bot.delivery.images import board_image, choices_image, closeup_image, hand_image
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.discord_app import formatting
-from bot.discord_app.components import build_end_view, build_prompt_view, build_table_view
+from bot.discord_app.components import (
+    build_end_view,
+    build_prompt_view,
+    build_table_view,
+    with_claim,
+)
+from bot.discord_app.formatting import ALLOWED_MENTIONS, png_file
+from bot.discord_app.solo_message import solo_payload
 from bot.discord_app.threads import lobby_news
 from bot.errors import DeliveryRetry, DirectMessageClosed, TableUnreachable
 
@@ -49,10 +55,6 @@ CLOSED_ABANDONED = "Closed: this game was abandoned."
 
 #: Where a DM's hand is when the message above shows that very picture.
 SAME_AS_ABOVE = "Unchanged: as in your latest message with a picture."
-
-ALLOWED_MENTIONS = discord.AllowedMentions(
-    everyone=False, roles=False, users=True, replied_user=False
-)
 
 
 def table_failure(game: GameInfo, exc: discord.HTTPException) -> Exception:
@@ -140,20 +142,14 @@ async def edited_pictures(
     return out
 
 
-def png_file(data: bytes, name: str) -> discord.File:
-    return discord.File(io.BytesIO(data), filename=name)
-
-
 async def private_payload(
     game: GameInfo,
     role: str | None,
     version: int,
     view: dict[str, Any],
     *,
-    headline: str = "",
-    log_lines: tuple[str, ...] | list[str] = (),
-    notice: str = "",
     with_hand: bool = True,
+    **words: Unpack[formatting.PromptWords],
 ) -> dict[str, Any]:
     """embed + files + view for a player's private prompt (DM, ephemeral, or an edit).
 
@@ -181,12 +177,10 @@ async def private_payload(
         game,
         role,
         view,
-        headline=headline,
-        log_lines=log_lines,
         hand_file=name,
         overflow=bool(components and components.overflow),
         notes=components.notes if components else (),
-        notice=notice,
+        **words,
     )
     payload: dict[str, Any] = {
         "embed": embed,
@@ -196,14 +190,6 @@ async def private_payload(
     if components is not None:
         payload["view"] = components.view
     return payload
-
-
-def _claimable(view: discord.ui.View | None, game_id: int) -> discord.ui.View:
-    """``view`` with the Claim the win button (issue 26 §1). Imported here, when needed:
-    ``claim_components`` answers its clicks through ``interactions``, which imports us."""
-    from bot.discord_app.claim_components import with_claim
-
-    return with_claim(view, game_id)
 
 
 class DiscordFrontEnd:
@@ -235,31 +221,8 @@ class DiscordFrontEnd:
             # Only a one-seat game (a solo session) posts its player's prompt at the table.
             await self._post_session(game, post)
             return
-        files: list[discord.File] = []
-        board, same_as = None, None
-        if post.view is not None and post.kind in ("start", "turn", "end"):
-            board = await board_image(game.game_name, post.view)
-            same_as = self.board_shown_at(game.id, board)
-            if board and same_as is None:
-                files.append(png_file(board, "board.png"))
-        embed = formatting.table_embed(game, post, with_image=bool(files))
-        if embed is not None and same_as is not None:
-            embed.add_field(name="Board", value=f"Unchanged since [the previous post]({same_as}).")
-        kwargs: dict[str, Any] = {
-            "content": formatting.table_content(post, game) or None,
-            "allowed_mentions": formatting.pinged(post),
-        }
-        if embed is not None:
-            kwargs["embed"] = embed
-        if files:
-            kwargs["files"] = files
-        if game.status == "active" and post.kind != "end":
-            kwargs["view"] = build_table_view(game.id)
-        elif post.kind == "end" and len(game.seats) == 2:
-            kwargs["view"] = build_end_view(game.id)
-        if post.claim and game.status == "active":  # a clock ran out: the win may be claimed
-            kwargs["view"] = _claimable(kwargs.get("view"), game.id)
-        if not kwargs["content"] and embed is None:
+        kwargs, board = await self._table_message(game, post)
+        if not kwargs["content"] and "embed" not in kwargs:
             return
         try:
             if post.nonce:
@@ -272,7 +235,7 @@ class DiscordFrontEnd:
             return
         except discord.HTTPException as exc:
             raise table_failure(game, exc) from exc
-        if files and board:
+        if board is not None:
             self.board_posted(game, board, sent)
         log.debug("game=%d table post %s v%d delivered", game.id, post.kind, post.version)
         if post.kind in ("start", "end") or game.status in ("finished", "abandoned"):
@@ -282,6 +245,35 @@ class DiscordFrontEnd:
             await self.close_prompts(
                 game.id, CLOSED_ABANDONED if game.status == "abandoned" else CLOSED_OVER
             )
+
+    async def _table_message(
+        self, game: GameInfo, post: TablePost
+    ) -> tuple[dict[str, Any], bytes | None]:
+        """A table post's message, and the board picture it uploads (None: it uploads
+        none, as when the table's latest post shows the very same board)."""
+        board, same_as = None, None
+        if post.view is not None and post.kind in ("start", "turn", "end"):
+            board = await board_image(game.game_name, post.view)
+            same_as = self.board_shown_at(game.id, board)
+        uploaded = board if board and same_as is None else None
+        embed = formatting.table_embed(game, post, with_image=uploaded is not None)
+        if embed is not None and same_as is not None:
+            embed.add_field(name="Board", value=f"Unchanged since [the previous post]({same_as}).")
+        kwargs: dict[str, Any] = {
+            "content": formatting.table_content(post, game) or None,
+            "allowed_mentions": formatting.pinged(post),
+        }
+        if embed is not None:
+            kwargs["embed"] = embed
+        if uploaded is not None:
+            kwargs["files"] = [png_file(uploaded, "board.png")]
+        if game.status == "active" and post.kind != "end":
+            kwargs["view"] = build_table_view(game.id)
+        elif post.kind == "end" and len(game.seats) == 2:
+            kwargs["view"] = build_end_view(game.id)
+        if post.claim and game.status == "active":  # a clock ran out: the win may be claimed
+            kwargs["view"] = with_claim(kwargs.get("view"), game.id)
+        return kwargs, uploaded
 
     def board_shown_at(self, game_id: int, board: bytes | None) -> str | None:
         """The link to the table's latest board picture when ``board`` is that very picture
@@ -423,8 +415,6 @@ class DiscordFrontEnd:
 
     async def _post_session(self, game: GameInfo, post: TablePost) -> None:
         """A solo session's message: the display, the new log lines, the buttons."""
-        from bot.discord_app.solo_components import solo_payload
-
         assert post.view is not None
         payload = await solo_payload(
             game, post.version, post.view, log_lines=post.log_lines, headline=post.headline
@@ -491,7 +481,7 @@ class DiscordFrontEnd:
         if message.kind in ("reveal", "end", "notice") and not message.view.get("actions"):
             payload.pop("view", None)
         if message.claim and game.status == "active":
-            payload["view"] = _claimable(None, game.id)
+            payload["view"] = with_claim(None, game.id)
         hand, key = payload.pop("hand", None), (game.id, str(seat.user_id))
         if hand is not None and self._last_hand.get(key) == hand:
             # The player's previous DM already shows this very hand: no second upload.

@@ -1,7 +1,7 @@
 """``/games`` pages and ``/stats`` on Discord (issue 26 §3): the page text, its
 Previous/Next buttons (persistent ``DynamicItem``s) and the record's text.
 
-custom_id form (at most 100 characters)::
+custom_id form (in ``custom_ids``, at most 100 characters)::
 
     dsp:y:<live|mine|server>:<owner>:<o|n>:<key>
         the page of games older (o) than game <key> or newer (n) than it: the asker's
@@ -15,7 +15,6 @@ onto a page that no longer holds any game, is refused politely and changes nothi
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,14 +22,13 @@ import discord
 
 from bot import errors
 from bot.discord_app import formatting
+from bot.discord_app.components import DispatchComponent, handles
+from bot.discord_app.custom_ids import page_id
 from bot.discord_app.interactions import handling, manager_of, reply, user_id
 from bot.storage.history import FinishedGame
 from bot.tables import history
 from bot.tables.history import Page, Stats
 
-PAGE_TEMPLATE = (
-    r"dsp:y:(?P<scope>live|mine|server):(?P<owner>[0-9]{1,20}):(?P<dir>o|n):(?P<key>[0-9]{1,19})"
-)
 STALE = "That page no longer holds any game; run /games again."
 HEADS = {
     "live": "Your games being played, everywhere",
@@ -43,14 +41,6 @@ NO_GAMES = {
     "mine": "You have no finished games yet. Start one with /game new.",
     "server": "No game has been finished on this server yet.",
 }
-
-
-def page_id(scope: str, owner: str, older: bool, key: int) -> str:
-    return f"dsp:y:{scope}:{owner}:{'o' if older else 'n'}:{int(key)}"
-
-
-def is_page_id(custom_id: str) -> bool:
-    return re.fullmatch(PAGE_TEMPLATE, custom_id) is not None
 
 
 def _link(game: FinishedGame) -> str:
@@ -98,12 +88,14 @@ def page_embed(page: Page, viewer: str) -> discord.Embed:
 
 def page_view(page: Page) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(
-        PageButton(page.scope, page.owner, False, page.newer or 0, disabled=page.newer is None)
-    )
-    view.add_item(
-        PageButton(page.scope, page.owner, True, page.older or 0, disabled=page.older is None)
-    )
+    for older, key in ((False, page.newer), (True, page.older)):
+        made = discord.ui.Button[Any](
+            label="Next (older)" if older else "Previous (newer)",
+            style=discord.ButtonStyle.secondary,
+            custom_id=page_id(page.scope, page.owner, older, key or 0),
+            disabled=key is None,
+        )
+        view.add_item(DispatchComponent(made))
     return view
 
 
@@ -130,43 +122,24 @@ async def send_first_page(interaction: discord.Interaction[Any], scope: str) -> 
     )
 
 
-class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=PAGE_TEMPLATE):
+@handles("page")
+async def page_clicked(interaction: discord.Interaction[Any], item: DispatchComponent) -> None:
     """Previous (newer games) or Next (older games) under a ``/games`` page."""
-
-    def __init__(
-        self, scope: str, owner: str, older: bool, key: int, *, disabled: bool = False
-    ) -> None:
-        self.scope, self.owner, self.older, self.key = scope, owner, older, key
-        super().__init__(
-            discord.ui.Button(
-                label="Next (older)" if older else "Previous (newer)",
-                style=discord.ButtonStyle.secondary,
-                custom_id=page_id(scope, owner, older, key),
-                disabled=disabled,
-            )
+    click = item.click
+    scope, owner = str(click.scope), str(click.owner)
+    async with handling(interaction, 0, "page"):
+        if page_owner(interaction, scope) != owner:
+            raise errors.NotAllowed("These pages are someone else's; run /games yourself.")
+        page = await manager_of(interaction).finished_page(
+            scope, owner, older=bool(click.older), key=int(click.key or 0)
         )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> PageButton:
-        f = match.groupdict()
-        return cls(f["scope"], f["owner"], f["dir"] == "o", int(f["key"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        async with handling(interaction, 0, "page"):
-            if page_owner(interaction, self.scope) != self.owner:
-                raise errors.NotAllowed("These pages are someone else's; run /games yourself.")
-            page = await manager_of(interaction).finished_page(
-                self.scope, self.owner, older=self.older, key=self.key
-            )
-            if not page.games:
-                raise errors.NotAllowed(STALE)
-            await interaction.response.edit_message(
-                embed=page_embed(page, user_id(interaction)),
-                view=page_view(page),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+        if not page.games:
+            raise errors.NotAllowed(STALE)
+        await interaction.response.edit_message(
+            embed=page_embed(page, user_id(interaction)),
+            view=page_view(page),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
 
 def _tally_lines(stats: Stats) -> list[str]:
@@ -195,6 +168,3 @@ def stats_text(stats: Stats) -> str:
         return f"{who} has no finished games{which} yet."
     head = f"**Record of {who}**: {stats.games} finished games{which}"
     return formatting.clip("\n".join([head, *_tally_lines(stats)]), formatting.CONTENT_MAX)
-
-
-HISTORY_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (PageButton,)

@@ -22,13 +22,20 @@ from bot import errors
 from bot.delivery.port import ActResult, GameInfo, PlayerView
 from bot.discord_app import formatting
 from bot.discord_app.checks import is_moderator
-from bot.discord_app.components import build_lobby_view
+from bot.discord_app.components import (
+    DISPATCH_LEVELS,
+    DispatchComponent,
+    build_lobby_view,
+    handles,
+    picked_arg,
+)
+from bot.discord_app.formatting import ALLOWED_MENTIONS
 from bot.discord_app.frontend import (
-    ALLOWED_MENTIONS,
     CLOSED_ELSEWHERE,
     edited_pictures,
     private_payload,
 )
+from bot.discord_app.looks import LOOKS, Look, look_payload, shown_by
 
 if TYPE_CHECKING:
     from bot.tables.manager import GameManager
@@ -121,8 +128,9 @@ async def send_private_view(
 
 # ----------------------------------------------------------------- components
 #
-# One handler per kind of component, called by that component's own ``callback`` (see
-# ``bot.discord_app.components``) with the fields of its custom_id.
+# One handler per kind of component, registered with ``components.handles`` under the
+# kind's name in ``custom_ids.KINDS``; a click hands it the component, whose ``click`` holds
+# the fields of its custom_id.
 
 
 @contextlib.asynccontextmanager
@@ -366,8 +374,6 @@ def first_show(message_id: int | None) -> bool:
 async def on_show_table(interaction: discord.Interaction[Any], game_id: int, what: str) -> None:
     """ "Show to the table" under an ephemeral ``/game status`` or ``/game board``: post that
     look to the game's channel, as the game is now, once (the button is then removed)."""
-    from bot.discord_app.looks import LOOKS, Look, look_payload, shown_by
-
     async with handling(interaction, game_id, "show"):
         manager = manager_of(interaction)
         info = await in_its_channel(interaction, game_id)
@@ -427,3 +433,57 @@ def lobby_payload(info: GameInfo) -> dict[str, Any]:
         dispatch = open_roles[0] if info.seats else None
         view = build_lobby_view(info.id, open_roles, dispatch=dispatch)
     return {"content": content, "view": view, "allowed_mentions": discord.AllowedMentions.none()}
+
+
+# ------------------------------------------------- what a click of each kind does
+
+
+@handles("action")
+async def action_clicked(interaction: discord.Interaction[Any], item: DispatchComponent) -> None:
+    click = item.click
+    await on_action(interaction, click.game_id, int(click.version or 0), str(click.verb), click.arg)
+
+
+@handles("select")
+async def action_chosen(interaction: discord.Interaction[Any], item: DispatchComponent) -> None:
+    click, values = item.click, item.values
+    if not values or len(set(values)) != len(values):
+        await refuse(interaction, click.game_id, "Choose one or more options.")
+        return
+    # Several values are one decision of several small parts (the view's ``batch``): the
+    # manager applies them in the order Discord lists them, all or nothing. A repeated pick
+    # ("texas|2") is the same arg again; the rules check every one.
+    args = [picked_arg(v) for v in values] if item.max_values > 1 else values
+    version, verb = int(click.version or 0), str(click.verb)
+    await on_action(interaction, click.game_id, version, verb, args[0], more=args[1:])
+
+
+@handles("join")
+async def join_clicked(interaction: discord.Interaction[Any], item: DispatchComponent) -> None:
+    await on_join(interaction, item.click.game_id, str(item.click.role))
+
+
+@handles("dispatch")
+async def level_chosen(interaction: discord.Interaction[Any], item: DispatchComponent) -> None:
+    click, values = item.click, item.values
+    levels = [level for level, _, _ in DISPATCH_LEVELS]
+    if len(values) != 1 or values[0] not in levels:
+        text = f"Choose one of Dispatch's levels: {', '.join(levels)}."
+        await refuse(interaction, click.game_id, text)
+        return
+    await on_seat_dispatch(interaction, click.game_id, str(click.role), values[0])
+
+
+@handles("prompt")
+async def prompt_clicked(interaction: discord.Interaction[Any], item: DispatchComponent) -> None:
+    await on_my_prompt(interaction, item.click.game_id)
+
+
+@handles("rematch")
+async def rematch_clicked(interaction: discord.Interaction[Any], item: DispatchComponent) -> None:
+    await on_rematch(interaction, item.click.game_id, str(item.click.sides))
+
+
+@handles("show")
+async def show_clicked(interaction: discord.Interaction[Any], item: DispatchComponent) -> None:
+    await on_show_table(interaction, item.click.game_id, str(item.click.what))

@@ -15,7 +15,7 @@ import discord
 from bot.delivery.images import board_image
 from bot.delivery.port import GameInfo
 from bot.discord_app import formatting
-from bot.discord_app.frontend import png_file
+from bot.discord_app.formatting import png_file
 
 if TYPE_CHECKING:
     from bot.tables.manager import GameManager

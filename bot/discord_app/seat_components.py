@@ -1,8 +1,7 @@
 """Seats that change hands on Discord (issue 26, section 6): the offer's Accept and
 Decline buttons, and what follows a change (the old holder's DM prompt is closed).
 
-custom_id form (at most 100 characters, Discord's limit; ``x`` for a seat's eXchange, as
-``o`` is a solo session's action)::
+Their custom_id (in ``custom_ids``; ``x`` for a seat's eXchange)::
 
     dsp:x:<game>:<offer>:<accept|decline>   answer the offer of a seat (bot.tables.seats)
 
@@ -13,65 +12,27 @@ stranger's click is refused politely and changes nothing.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import discord
 
 from bot import errors
-from bot.discord_app.components import PREFIX
-from bot.discord_app.frontend import ALLOWED_MENTIONS
+from bot.discord_app.components import DispatchComponent, button, handles
+from bot.discord_app.custom_ids import offer_id
+from bot.discord_app.formatting import ALLOWED_MENTIONS
 from bot.discord_app.interactions import handling, manager_of, reply, user_id
 from bot.tables.seats import Offer, OfferClosed, SeatChange, who
-
-_NUM = r"[0-9]{1,18}"
-OFFER_TEMPLATE = rf"dsp:x:(?P<game>{_NUM}):(?P<offer>{_NUM}):(?P<answer>accept|decline)"
 
 #: The note an old holder's live DM prompt is closed with.
 CLOSED_PASSED = "Closed: this seat is no longer yours ({holder} plays it now)."
 
 
-def offer_id(game_id: int, offer: int, answer: str) -> str:
-    return f"{PREFIX}:x:{int(game_id)}:{int(offer)}:{answer}"
-
-
-class OfferButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=OFFER_TEMPLATE):
-    """Accept or Decline under an offer of a seat, ``dsp:x:<game>:<offer>:<answer>``."""
-
-    def __init__(self, game_id: int, offer: int, answer: str) -> None:
-        self.game_id, self.offer, self.answer = game_id, offer, answer
-        super().__init__(
-            discord.ui.Button(
-                label="Accept" if answer == "accept" else "Decline",
-                style=discord.ButtonStyle.success
-                if answer == "accept"
-                else discord.ButtonStyle.secondary,
-                custom_id=offer_id(game_id, offer, answer),
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> OfferButton:
-        return cls(int(match["game"]), int(match["offer"]), match["answer"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await on_offer_answer(interaction, self.game_id, self.offer, self.answer == "accept")
-
-
-def is_seat_id(custom_id: str) -> bool:
-    """Whether a DynamicItem of this module answers ``custom_id``."""
-    return re.fullmatch(OFFER_TEMPLATE, custom_id) is not None
-
-
-SEAT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (OfferButton,)
-
-
 def build_offer_view(offer: Offer) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(OfferButton(offer.game_id, offer.id, "accept"))
-    view.add_item(OfferButton(offer.game_id, offer.id, "decline"))
+    accept = offer_id(offer.game_id, offer.id, "accept")
+    view.add_item(button(accept, "Accept", discord.ButtonStyle.success))
+    decline = offer_id(offer.game_id, offer.id, "decline")
+    view.add_item(button(decline, "Decline", discord.ButtonStyle.secondary))
     return view
 
 
@@ -82,6 +43,14 @@ def offer_text(offer: Offer) -> str:
         f"game #{offer.game_id}. Accept to play it on from where it stands: you get its "
         "hand and prompt by DM. The offer lapses as soon as the game moves on, or "
         f"<t:{int(offer.expires_at)}:R>."
+    )
+
+
+@handles("offer")
+async def offer_clicked(interaction: discord.Interaction[Any], item: DispatchComponent) -> None:
+    click = item.click
+    await on_offer_answer(
+        interaction, click.game_id, int(click.offer or 0), click.answer == "accept"
     )
 
 

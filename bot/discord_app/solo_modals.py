@@ -17,8 +17,10 @@ import discord
 
 from bot import errors
 from bot.delivery.port import View
+from bot.discord_app.components import DispatchComponent, handles
 from bot.discord_app.interactions import handling, manager_of, reply, user_id
-from bot.discord_app.solo_components import apply_and_show, asks_facts
+from bot.discord_app.solo_components import apply_and_show
+from bot.discord_app.solo_message import asks_facts
 from rules.solo.sheets import SHEETS, sheet
 
 YES = {"yes", "y", "true", "1", "x"}
@@ -132,3 +134,8 @@ async def open_facts_modal(
             raise errors.NotAllowed("This question was answered already; use the newest message.")
         modal = CardFactsModal(game_id, version, playsheet, str(pv.view.get("prompt") or ""))
         await interaction.response.send_modal(modal)
+
+
+@handles("facts")
+async def facts_clicked(interaction: discord.Interaction[Any], item: DispatchComponent) -> None:
+    await open_facts_modal(interaction, item.click.game_id, int(item.click.version or 0))

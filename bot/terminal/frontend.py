@@ -6,12 +6,28 @@ to the player currently at the keyboard; the others wait in a queue until ``as b
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
 from bot.delivery.images import board_image, hand_image
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost, View
+
+#: The Discord commands the game's texts point at, as the sandbox spells them (the texts
+#: are shared; on Discord they name slash commands).
+SANDBOX_COMMANDS = {
+    "/game log": "`log`",
+    "/game hand": "`hand`",
+    "/game status": "`status`",
+    "/game hint": "`hint`",
+}
+_DISCORD_COMMAND = re.compile("|".join(re.escape(c) + r"\b" for c in SANDBOX_COMMANDS))
+
+
+def in_sandbox_words(text: str) -> str:
+    """``text`` with each Discord command it names replaced by the sandbox's own."""
+    return _DISCORD_COMMAND.sub(lambda found: SANDBOX_COMMANDS[found.group(0)], text)
 
 
 @dataclass
@@ -41,7 +57,7 @@ class TerminalFrontEnd:
         several lines (a Fort Sumter event's text, then what is left to do), and a second
         line at column 0 reads like a message of its own: later lines hang two spaces
         further in, under the first."""
-        first, *rest = text.split("\n")
+        first, *rest = in_sandbox_words(text).split("\n")
         self.say(f"{indent}{first}")
         for line in rest:
             self.say(f"{indent}  {line}")

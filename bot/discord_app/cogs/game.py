@@ -16,7 +16,8 @@ from bot import errors
 from bot.delivery.port import ActResult
 from bot.discord_app import autocomplete, formatting, threads
 from bot.discord_app.checks import is_moderator
-from bot.discord_app.components import build_show_view, parse_play_value
+from bot.discord_app.components import build_show_view
+from bot.discord_app.custom_ids import parse_play_value
 from bot.discord_app.frontend import private_payload
 from bot.discord_app.interactions import (
     lobby_payload,
@@ -65,7 +66,8 @@ class GameCog(
         options=autocomplete.game_options,
         clock=autocomplete.clock_controls,
     )
-    async def new(
+    # A slash command's options are its parameters (discord.py's idiom): /game new has 8.
+    async def new(  # noqa: PLR0913
         self,
         interaction: discord.Interaction[Any],
         game: str,
@@ -98,14 +100,7 @@ class GameCog(
         clock:
             Time control: none (default), relaxed, standard, fast, or written like 3d+1d/7d
         """
-        me = self.bot.user
-        dispatch = opponent is not None and me is not None and opponent.id == me.id
-        if opponent is not None and opponent.bot and not dispatch:
-            raise errors.NotAllowed("Bots cannot be seated (choose Dispatch itself to play it).")
-        if level is not None and not dispatch:
-            raise errors.BadInput("A level is for games against Dispatch (opponent: Dispatch).")
-        if style is not None and not dispatch:
-            raise errors.BadInput("A style is for games against Dispatch (opponent: Dispatch).")
+        dispatch = _against_dispatch(self.bot.user, opponent, level, style)
         # Refuse the common mistakes before deferring, so the answer is ephemeral (the
         # manager checks the same again; a forged payload can carry any seed).
         parsed = validate.options(parse_options(options))
@@ -163,14 +158,7 @@ class GameCog(
             await threads.name_with_number(opened, info.title, players, info.id)
             if info.status == "lobby":
                 payload["content"] += f"\nThe game is played in its thread: {opened.jump_url}"
-        if control is not None:
-            payload["content"] += f"\nClock: {control.written()} (start + each hand-over / cap)."
-        if style == "fate":
-            payload["content"] += (
-                "\nThe CDG Solo System's Fate Die picks which of Dispatch's cards it may play "
-                "each time; its Card Display, the last roll and the cards allowed are drawn "
-                "under the board."
-            )
+        payload["content"] += _lobby_notes(control, style)
         if seed is not None:
             # The seed fixes every shuffle, so whoever knows it (and the open rules code)
             # can work out hidden cards. Saying it openly keeps such a game fair: both
@@ -464,6 +452,38 @@ class GameCog(
             f"Your turns {told} announced {where} (while your DMs are closed: in the channel)."
             + clock_line,
         )
+
+
+def _against_dispatch(
+    me: discord.ClientUser | None,
+    opponent: discord.Member | None,
+    level: str | None,
+    style: str | None,
+) -> bool:
+    """Whether ``/game new`` seats Dispatch itself; refuses another bot, and a level or a
+    style without Dispatch."""
+    dispatch = opponent is not None and me is not None and opponent.id == me.id
+    if opponent is not None and opponent.bot and not dispatch:
+        raise errors.NotAllowed("Bots cannot be seated (choose Dispatch itself to play it).")
+    if level is not None and not dispatch:
+        raise errors.BadInput("A level is for games against Dispatch (opponent: Dispatch).")
+    if style is not None and not dispatch:
+        raise errors.BadInput("A style is for games against Dispatch (opponent: Dispatch).")
+    return dispatch
+
+
+def _lobby_notes(control: Any, style: str | None) -> str:
+    """The lines a new game's lobby post adds about its clock and the Fate Die."""
+    notes = ""
+    if control is not None:
+        notes += f"\nClock: {control.written()} (start + each hand-over / cap)."
+    if style == "fate":
+        notes += (
+            "\nThe CDG Solo System's Fate Die picks which of Dispatch's cards it may play "
+            "each time; its Card Display, the last roll and the cards allowed are drawn "
+            "under the board."
+        )
+    return notes
 
 
 def _threads_line(on: bool, *, changed: bool) -> str:

@@ -2,10 +2,11 @@
 
 ``/solo new`` opens a one-seat game (``rules.solo``) for the caller; its message, with
 the Card Display and the buttons, is posted where the command was typed (see
-``bot.discord_app.solo_components``). ``/solo show`` posts it again, ``/solo log`` shows
-the session's log, ``/solo cards import`` keeps a CSV card list for a game that has no
-public one and ``/solo cards delete`` forgets it. A server's list serves every session
-there, so changing it takes Manage Server; in DMs each user has their own.
+``bot.discord_app.solo_message``; its clicks: ``solo_components``). ``/solo show``
+posts it again, ``/solo log`` shows the session's log, ``/solo cards import`` keeps a
+CSV card list for a game that has no public one and ``/solo cards delete`` forgets it. A
+server's list serves every session there, so changing it takes Manage Server; in DMs each
+user has their own.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from discord.ext import commands
 from bot import errors
 from bot.discord_app import autocomplete, formatting
 from bot.discord_app.interactions import manager_of, reply, user_id
-from bot.discord_app.solo_components import solo_payload
+from bot.discord_app.solo_message import solo_payload
 from bot.tables import solo
 
 log = logging.getLogger("dispatch.discord.solo")
