@@ -72,7 +72,9 @@ def worker(name: str, iterations: int) -> None:
         result = search(game, view, seed=SEARCH_SEED + index, iterations=iterations)
         spent = time.process_time() - started
         rows.append({"cpu": spent, "move": list(result.action)})
-    print(json.dumps(rows))
+    import rules
+
+    print(json.dumps({"rules": str(Path(rules.__file__).resolve().parents[1]), "rows": rows}))
 
 
 def measure(root: Path, name: str, iterations: int) -> list[dict[str, Any]]:
@@ -93,7 +95,10 @@ def measure(root: Path, name: str, iterations: int) -> list[dict[str, Any]]:
         capture_output=True,
         text=True,
     ).stdout
-    rows: list[dict[str, Any]] = json.loads(out.strip().splitlines()[-1])
+    answer = json.loads(out.strip().splitlines()[-1])
+    if Path(answer["rules"]) != root.resolve():
+        raise SystemExit(f"the worker for {root} imported rules from {answer['rules']}")
+    rows: list[dict[str, Any]] = answer["rows"]
     return rows
 
 

@@ -169,26 +169,7 @@ def rollout(game: Game, state: State, draw: Callable[[], float]) -> dict[str, fl
     """Play on with uniformly random legal actions to the end, the game's playout horizon
     or the cap, whichever comes first; ``draw`` is the search's own uniform generator in
     [0, 1)."""
-    for _ in range(game.playout_horizon or ROLLOUT_CAP):
-        if state["outcome"] is not None:
-            break
-        options = game.decisions(state)  # who may act, and how: one call, never undo
-        if len(options) == 1:
-            ((role, legal),) = options.items()
-        else:
-            role = list(options)[int(draw() * len(options))]
-            legal = options[role]
-        sizes = [
-            len(args) if isinstance(args, list) else 1 if args is True else 0
-            for args in legal.values()
-        ]
-        pick = int(draw() * sum(sizes))
-        for (verb, args), size in zip(legal.items(), sizes, strict=True):
-            if pick < size:
-                arg = args[pick] if isinstance(args, list) else None
-                game.act(state, role, verb, arg, record_undo=False, trusted=True)
-                break
-            pick -= size
+    game.playout(state, draw, game.playout_horizon or ROLLOUT_CAP)
     return rewards(game, state)
 
 
