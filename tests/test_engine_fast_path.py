@@ -91,6 +91,15 @@ def reference_playout(game, state, draw, limit):
             pick -= size
 
 
+#: What a playout leaves out (``Game.playout``): the lines of both logs.
+SKIPPED = ("log", "private_log")
+
+
+def without_logs(state):
+    """``state`` as JSON, less the parts a playout skips."""
+    return json.dumps({k: v for k, v in state.items() if k not in SKIPPED})
+
+
 def playout_starts(game, seeds):
     """Set-ups of ``game`` (with the Fate Die running either side, where the game has
     one), each played on a few random actions so that playouts start mid-game too."""
@@ -106,11 +115,11 @@ def playout_starts(game, seeds):
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_playout_reaches_every_state_of_the_reference_playout(name: str) -> None:
     """``Game.playout`` (the search's playouts) against the loop it stands for: the same
-    draws give the same action at every round, so the same state after every round
-    (compared whole, logs included: the playout path skips no state), and both have
-    used the same number of draws at the end."""
+    draws give the same action at every round, so the same state after every round less
+    the log lines, which the playout does not write (the logs stay as they were), and
+    both have used the same number of draws at the end."""
     game = get_game(name)
-    rounds = 0
+    rounds = told = 0
     for seed, start in playout_starts(game, range(16)):
         fast, slow = copy.deepcopy(start), copy.deepcopy(start)
         fast_draw, slow_draw = random.Random(seed).random, random.Random(seed).random
@@ -118,9 +127,14 @@ def test_playout_reaches_every_state_of_the_reference_playout(name: str) -> None
             game.playout(fast, fast_draw, 1)
             reference_playout(game, slow, slow_draw, 1)
             rounds += 1
-            assert json.dumps(fast) == json.dumps(slow), f"seed {seed}, round {rounds}"
+            assert without_logs(fast) == without_logs(slow), f"seed {seed}, round {rounds}"
+            assert "quiet" not in fast  # the mark is gone once the playout returns
+        assert fast["log"] == start["log"]
+        assert fast["private_log"] == start["private_log"]
+        told += len(slow["log"]) - len(start["log"])
         assert fast_draw() == slow_draw()
     assert rounds > 300
+    assert told > rounds / 4  # the reference wrote lines the playout skipped
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -131,13 +145,14 @@ def test_playout_with_a_limit_stops_there_as_the_reference_does(name: str) -> No
             fast, slow = copy.deepcopy(start), copy.deepcopy(start)
             game.playout(fast, random.Random(seed).random, limit)
             reference_playout(game, slow, random.Random(seed).random, limit)
-            assert json.dumps(fast) == json.dumps(slow)
+            assert without_logs(fast) == without_logs(slow)
 
 
 @pytest.mark.parametrize("name", BUILTIN_GAMES)
 def test_playout_from_a_state_with_undo_snapshots_plays_through_act(name: str) -> None:
     """A player's state keeps undo snapshots; a playout from it goes through ``act`` (as
-    the reference does), so the snapshots are handled exactly as there."""
+    the reference does), so the snapshots are handled exactly as there, and its log lines
+    are written."""
     game = get_game(name)
     found = 0
     for seed in range(20):
@@ -159,3 +174,28 @@ def test_playout_from_a_state_with_undo_snapshots_plays_through_act(name: str) -
         reference_playout(game, slow, random.Random(seed).random, 40)
         assert json.dumps(fast) == json.dumps(slow)
     assert found >= 5
+
+
+@pytest.mark.parametrize("name", BUILTIN_GAMES)
+def test_a_quiet_state_writes_no_log_line_and_a_told_one_every_line(name: str) -> None:
+    """The same actions through ``act``, once on a state marked quiet (as a playout's is)
+    and once on a plain one: equal states less the lines, none written when quiet."""
+    game = get_game(name)
+    for seed in range(4):
+        chooser = random.Random(seed)
+        told = game.setup(seed=seed)
+        quiet = copy.deepcopy(told)
+        quiet["quiet"] = True
+        logs = copy.deepcopy({k: quiet[k] for k in SKIPPED})
+        while game.outcome(told) is None:
+            role = chooser.choice(game.active_roles(told))
+            legal = game.legal_actions(told, role)
+            legal.pop("undo", None)
+            verb = chooser.choice(sorted(legal))
+            args = legal[verb]
+            arg = None if args is True else chooser.choice(args)
+            game.act(told, role, verb, arg, record_undo=False, trusted=True)
+            game.act(quiet, role, verb, arg, record_undo=False, trusted=True)
+        assert without_logs(quiet) == without_logs({**told, "quiet": True})
+        assert {k: quiet[k] for k in SKIPPED} == logs
+        assert len(told["log"]) > len(logs["log"])

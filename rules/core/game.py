@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from rules.core import undo
 from rules.core.errors import IllegalAction, MalformedAction, NotAllowedNow
 from rules.core.flow import Step, main_frame
+from rules.core.log import QUIET
 from rules.core.rng import SPLITMIX, generator
 from rules.core.types import UNRECORDED, Actions, Arg, Outcome, State, View
 
@@ -295,12 +296,26 @@ class Game:
         ``act(..., record_undo=False, trusted=True)``, with the same draws, the same
         actions and the same states, less what that loop does and a playout never reads:
         the other active roles' action lists, the second look-up of the step, the calls
-        through ``act`` and ``_apply``, and the undo bookkeeping (there is no snapshot
-        to keep: a state without any on its stack never gets one on this path). A state
-        that holds snapshots (a player's, never a search's) plays through ``act``."""
+        through ``act`` and ``_apply``, the undo bookkeeping (there is no snapshot to
+        keep: a state without any on its stack never gets one on this path), and the log:
+        the state is marked quiet while it plays (``rules.core.log``), so no line is
+        added to ``log`` or ``private_log``. Once it returns, the state is the one that
+        loop reaches, less those lines. A state that holds snapshots (a player's, never
+        a search's) plays through ``act``, lines and all."""
         if state.get("undo") or "undo" not in state:
             self._playout_checked(state, draw, limit)
             return
+        if QUIET in state:
+            self._playout_quiet(state, draw, limit)
+            return
+        state[QUIET] = True
+        try:
+            self._playout_quiet(state, draw, limit)
+        finally:
+            del state[QUIET]
+
+    def _playout_quiet(self, state: State, draw: Callable[[], float], limit: int) -> None:
+        """The rounds of :meth:`playout` on a state marked quiet and without snapshots."""
         steps = self.steps
         for _ in range(limit):
             if state["outcome"] is not None:
