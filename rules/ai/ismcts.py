@@ -13,8 +13,9 @@ iteration:
    rather than how often its parent was visited (the ISMCTS correction for actions that
    exist only in some determinizations).
 3. **Expand** one action legal here but not yet in the tree.
-4. **Simulate** with uniformly random legal actions (the simulation path: ``decisions``
-   and ``act(..., record_undo=False, trusted=True)``) to the end of the game or, in a
+4. **Simulate** with uniformly random legal actions (the simulation path:
+   ``Game.playout``, which plays as ``decisions`` then ``act(..., record_undo=False,
+   trusted=True)`` would, less the log lines nobody reads) to the end of the game or, in a
    game that sets a ``playout_horizon``, for that many actions, after which the game's
    ``estimate`` judges each side's chance from the position reached. A long game (Lincoln
    is several hundred actions) is mostly noise at its far end, and the cut playout
@@ -224,8 +225,14 @@ def _iterate(
     node = root
     path = [root]
     while state["outcome"] is None:
-        mover = mover_of(game.active_roles(state), observer)
-        actions = listed(game, state, mover)
+        # One question for who acts and how (``decisions``), as ``listed`` would answer it
+        # for the mover ``mover_of`` names.
+        options = game.decisions(state)
+        mover = observer if observer in options else next(iter(options))
+        actions = as_tree_actions(mover, options[mover])
+        idle = game.idle_actions(state, mover)
+        if idle:
+            actions = [a for a in actions if (a[1], a[2]) not in idle] or actions
         untried = [a for a in actions if a not in node.children]
         if untried:
             action = untried[int(draw() * len(untried))]
