@@ -270,17 +270,25 @@ def test_searchable_games() -> None:
     assert {"war", "fort_sumter", "lincoln"} <= set(SEARCHABLE)
 
 
-def test_a_playout_stops_at_the_games_horizon_and_takes_its_estimate() -> None:
+def test_a_playout_stops_at_the_games_horizon_and_takes_its_estimate(monkeypatch) -> None:
+    """Actions are counted where every one of them is carried out, the step's ``handle``
+    (a playout calls it without going through ``act``)."""
     from rules.ai.ismcts import rollout
+    from rules.core.flow import Step
     from rules.lincoln import Lincoln
+
+    handle = Step.handle
+
+    def counted_handle(step: Step, game: Any, *args: Any) -> None:
+        if isinstance(game, Counted):
+            Counted.acts += 1
+        handle(step, game, *args)
+
+    monkeypatch.setattr(Step, "handle", counted_handle)
 
     class Counted(Lincoln):
         playout_horizon = 7
         acts = 0
-
-        def act(self, *args: Any, **kwargs: Any) -> Any:
-            Counted.acts += 1
-            return super().act(*args, **kwargs)
 
         def estimate(self, state: dict[str, Any]) -> dict[str, float] | None:
             return {"union": 0.25, "confederate": 0.75}

@@ -13,8 +13,9 @@ iteration:
    rather than how often its parent was visited (the ISMCTS correction for actions that
    exist only in some determinizations).
 3. **Expand** one action legal here but not yet in the tree.
-4. **Simulate** with uniformly random legal actions (the simulation path: ``decisions``
-   and ``act(..., record_undo=False, trusted=True)``) to the end of the game or, in a
+4. **Simulate** with uniformly random legal actions (the simulation path:
+   ``Game.playout``, which plays as ``decisions`` then ``act(..., record_undo=False,
+   trusted=True)`` would, less the log lines nobody reads) to the end of the game or, in a
    game that sets a ``playout_horizon``, for that many actions, after which the game's
    ``estimate`` judges each side's chance from the position reached. A long game (Lincoln
    is several hundred actions) is mostly noise at its far end, and the cut playout
@@ -169,26 +170,7 @@ def rollout(game: Game, state: State, draw: Callable[[], float]) -> dict[str, fl
     """Play on with uniformly random legal actions to the end, the game's playout horizon
     or the cap, whichever comes first; ``draw`` is the search's own uniform generator in
     [0, 1)."""
-    for _ in range(game.playout_horizon or ROLLOUT_CAP):
-        if state["outcome"] is not None:
-            break
-        options = game.decisions(state)  # who may act, and how: one call, never undo
-        if len(options) == 1:
-            ((role, legal),) = options.items()
-        else:
-            role = list(options)[int(draw() * len(options))]
-            legal = options[role]
-        sizes = [
-            len(args) if isinstance(args, list) else 1 if args is True else 0
-            for args in legal.values()
-        ]
-        pick = int(draw() * sum(sizes))
-        for (verb, args), size in zip(legal.items(), sizes, strict=True):
-            if pick < size:
-                arg = args[pick] if isinstance(args, list) else None
-                game.act(state, role, verb, arg, record_undo=False, trusted=True)
-                break
-            pick -= size
+    game.playout(state, draw, game.playout_horizon or ROLLOUT_CAP)
     return rewards(game, state)
 
 
@@ -243,8 +225,14 @@ def _iterate(
     node = root
     path = [root]
     while state["outcome"] is None:
-        mover = mover_of(game.active_roles(state), observer)
-        actions = listed(game, state, mover)
+        # One question for who acts and how (``decisions``), as ``listed`` would answer it
+        # for the mover ``mover_of`` names.
+        options = game.decisions(state)
+        mover = observer if observer in options else next(iter(options))
+        actions = as_tree_actions(mover, options[mover])
+        idle = game.idle_actions(state, mover)
+        if idle:
+            actions = [a for a in actions if (a[1], a[2]) not in idle] or actions
         untried = [a for a in actions if a not in node.children]
         if untried:
             action = untried[int(draw() * len(untried))]

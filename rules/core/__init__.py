@@ -13,7 +13,7 @@ from rules.core.events import (
 )
 from rules.core.flow import Step, call, goto, local, ret, returned
 from rules.core.game import Game
-from rules.core.log import heading, log, plural, private_log
+from rules.core.log import heading, log, plural, private_log, telling
 from rules.core.rng import choice, randbelow, roll, shuffle
 from rules.core.types import Actions, Arg, Outcome, State, View
 from rules.core.undo import seal
@@ -53,4 +53,5 @@ __all__ = [
     "run_events",
     "seal",
     "shuffle",
+    "telling",
 ]

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from rules.core import undo
 from rules.core.errors import IllegalAction, MalformedAction, NotAllowedNow
 from rules.core.flow import Step, main_frame
+from rules.core.log import QUIET
 from rules.core.rng import SPLITMIX, generator
 from rules.core.types import UNRECORDED, Actions, Arg, Outcome, State, View
 
@@ -283,6 +284,92 @@ class Game:
             (role,) = step.active(self, state)
             return {role: step.actions(self, state, role)}
         return {role: step.actions(self, state, role) for role in step.active(self, state)}
+
+    def playout(self, state: State, draw: Callable[[], float], limit: int) -> None:
+        """Play on from ``state``, in place, with uniformly random legal actions: at most
+        ``limit`` rounds, ending sooner with the game. ``draw`` is a uniform generator in
+        [0, 1); a search's playouts (``rules.ai.ismcts``) are made of these.
+
+        Each round: when several roles owe a decision, one of them drawn uniformly; then
+        one of that role's listed actions (never ``undo``), every verb's args flattened in
+        the engine's order, drawn uniformly. It is the loop of :meth:`decisions` then
+        ``act(..., record_undo=False, trusted=True)``, with the same draws, the same
+        actions and the same states, less what that loop does and a playout never reads:
+        the other active roles' action lists, the second look-up of the step, the calls
+        through ``act`` and ``_apply``, the undo bookkeeping (there is no snapshot to
+        keep: a state without any on its stack never gets one on this path), and the log:
+        the state is marked quiet while it plays (``rules.core.log``), so no line is
+        added to ``log`` or ``private_log``. Once it returns, the state is the one that
+        loop reaches, less those lines. A state that holds snapshots (a player's, never
+        a search's) plays through ``act``, lines and all."""
+        if state.get("undo") or "undo" not in state:
+            self._playout_checked(state, draw, limit)
+            return
+        if QUIET in state:
+            self._playout_quiet(state, draw, limit)
+            return
+        state[QUIET] = True
+        try:
+            self._playout_quiet(state, draw, limit)
+        finally:
+            del state[QUIET]
+
+    def _playout_quiet(self, state: State, draw: Callable[[], float], limit: int) -> None:
+        """The rounds of :meth:`playout` on a state marked quiet and without snapshots."""
+        steps = self.steps
+        for _ in range(limit):
+            if state["outcome"] is not None:
+                return
+            step = steps.get(state["step"]) or self._step(state)
+            if step.one_chooser:
+                (role,) = step.active(self, state)
+            else:
+                active = step.active(self, state)
+                # ``decisions`` keys its dict by role: a role named twice counts once.
+                roles = list(dict.fromkeys(active))
+                role = roles[0] if len(roles) == 1 else roles[int(draw() * len(roles))]
+            legal = step.actions(self, state, role)
+            total = 0
+            for args in legal.values():
+                if args is True:
+                    total += 1
+                elif isinstance(args, list):
+                    total += len(args)
+            pick = int(draw() * total)
+            for verb, args in legal.items():
+                if args is True:
+                    if not pick:
+                        step.handle(self, state, role, verb, None)
+                        break
+                    pick -= 1
+                elif isinstance(args, list):
+                    if pick < len(args):
+                        step.handle(self, state, role, verb, args[pick])
+                        break
+                    pick -= len(args)
+
+    def _playout_checked(self, state: State, draw: Callable[[], float], limit: int) -> None:
+        """:meth:`playout` through :meth:`decisions` and ``act`` (the reference loop)."""
+        for _ in range(limit):
+            if state["outcome"] is not None:
+                return
+            options = self.decisions(state)
+            if len(options) == 1:
+                ((role, legal),) = options.items()
+            else:
+                role = list(options)[int(draw() * len(options))]
+                legal = options[role]
+            sizes = [
+                len(args) if isinstance(args, list) else 1 if args is True else 0
+                for args in legal.values()
+            ]
+            pick = int(draw() * sum(sizes))
+            for (verb, args), size in zip(legal.items(), sizes, strict=True):
+                if pick < size:
+                    arg = args[pick] if isinstance(args, list) else None
+                    self.act(state, role, verb, arg, record_undo=False, trusted=True)
+                    break
+                pick -= size
 
     def can_undo(self, state: State, role: str) -> bool:
         stack: list[dict[str, Any]] | None = state.get("undo")

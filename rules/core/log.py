@@ -7,19 +7,36 @@ Conventions every front end understands:
 
 Private events (a card you drew, the objective you kept) go to ``private_log`` of that
 role only; the public log never carries hidden information.
+
+A search's playout (``Game.playout``) reads no log, so it marks its state *quiet* (the
+key :data:`QUIET`) while it plays: nothing is written to either log then, and the lines
+that cost most to compose (the ones every turn writes) are not even composed: their
+call sites ask :func:`telling` first. Apart from the lines, a quiet game goes exactly as
+a told one.
 """
 
 from __future__ import annotations
 
 from rules.core.types import State
 
+#: The key that marks a playout's state quiet (its presence; the value is ignored).
+QUIET = "quiet"
+
+
+def telling(state: State) -> bool:
+    """Whether log lines are kept in ``state`` (not a quiet playout's): a call site whose
+    line costs something to compose asks this first."""
+    return QUIET not in state
+
 
 def log(state: State, text: str) -> None:
-    state["log"].append(text)
+    if QUIET not in state:
+        state["log"].append(text)
 
 
 def heading(state: State, text: str) -> None:
-    state["log"].append(f"# {text}")
+    if QUIET not in state:
+        state["log"].append(f"# {text}")
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
@@ -41,4 +58,5 @@ def a_or_an(word: str) -> str:
 
 
 def private_log(state: State, role: str, text: str) -> None:
-    state["private_log"].setdefault(role, []).append(text)
+    if QUIET not in state:
+        state["private_log"].setdefault(role, []).append(text)

@@ -17,6 +17,7 @@ undo skip snapshots altogether (``Game.act(..., record_undo=False)``).
 
 from __future__ import annotations
 
+import marshal
 from typing import Any
 
 from rules.core.types import State
@@ -41,13 +42,29 @@ def hand_over(state: State) -> None:
 
 
 def copy_json(value: Any) -> Any:
-    """A deep copy of JSON data (dicts, lists and immutable scalars), several times faster
-    than ``copy.deepcopy`` or a ``json`` round trip because it knows nothing else exists."""
+    """A deep copy of JSON data (dicts, lists and immutable scalars).
+
+    A dict or list goes through ``marshal`` (a round trip in C that keeps every type and
+    the order of every dict's keys: about twice as fast as a walk in Python, and several
+    times faster than ``copy.deepcopy`` or ``json``); anything ``marshal`` refuses (an
+    object that is not JSON data) falls back on the walk, which shares what it does not
+    know."""
+    kind = type(value)
+    if kind is dict or kind is list:
+        try:
+            return marshal.loads(marshal.dumps(value))
+        except ValueError:
+            return _walk(value)
+    return value
+
+
+def _walk(value: Any) -> Any:
+    """:func:`copy_json` in Python: dicts and lists copied, everything else shared."""
     kind = type(value)
     if kind is dict:
-        return {key: copy_json(item) for key, item in value.items()}
+        return {key: _walk(item) for key, item in value.items()}
     if kind is list:
-        return [copy_json(item) for item in value]
+        return [_walk(item) for item in value]
     return value
 
 

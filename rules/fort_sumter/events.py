@@ -31,7 +31,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rules.core import Actions, Arg, IllegalAction, Op, Param, State, instruction_problems, log
+from rules.core import (
+    Actions,
+    Arg,
+    IllegalAction,
+    Op,
+    Param,
+    State,
+    instruction_problems,
+    log,
+    telling,
+)
 from rules.core.events import Frame, Instruction
 from rules.fort_sumter import board
 from rules.fort_sumter.cards import (
@@ -276,7 +286,8 @@ class PlaceOp(_TokenOp):
         board.place(state, _player(frame), space)
         per = frame["scratch"].setdefault("per", {})
         per[space] = per.get(space, 0) + 1
-        log(state, f"{ROLE_NAMES[_player(frame)]} places a token in {space_name(space)}.")
+        if telling(state):
+            log(state, f"{ROLE_NAMES[_player(frame)]} places a token in {space_name(space)}.")
 
     def describe(self, state: State, frame: Frame, instruction: Instruction, space: str) -> str:
         return f"Place a token in {space_name(space)}"

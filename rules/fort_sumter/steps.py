@@ -38,6 +38,7 @@ from rules.core import (
     ret,
     seal,
     shuffle,
+    telling,
 )
 from rules.fort_sumter import board
 from rules.fort_sumter.board import first_player, in_order, opponent
@@ -276,7 +277,8 @@ def _play(state: State, role: str, card: str, how: str) -> str:
     state["out_of_play"]["strategy"].append(card)
     state["played"][role] += 1
     state["last_play"] = {"role": role, "card": card, "how": how}
-    log(state, f"{_name(role)} plays {STRATEGY[card].title} for its {how}.")
+    if telling(state):
+        log(state, f"{_name(role)} plays {STRATEGY[card].title} for its {how}.")
     return card
 
 
@@ -326,7 +328,8 @@ class ValuePlay(Step):
     def on_place(self, game: Game, state: State, role: str, arg: Arg) -> None:
         board.place(state, role, str(arg))
         state["value_play"]["left"] -= 1
-        log(state, f"{_name(role)} places a token in {space_name(str(arg))}.")
+        if telling(state):
+            log(state, f"{_name(role)} places a token in {space_name(str(arg))}.")
 
     def on_done(self, game: Game, state: State, role: str, arg: Arg) -> None:
         goto(game, state, "card_play_ends")
@@ -495,7 +498,8 @@ def next_pivotal_bonus(game: Game, state: State) -> None:
                 continue
             bonus.update(space=pivotal, left=2, moving=None)
             if _bonus_tokens(state):
-                log(state, f"{_name(role)} controls {space_name(pivotal)}: pivotal bonus.")
+                if telling(state):
+                    log(state, f"{_name(role)} controls {space_name(pivotal)}: pivotal bonus.")
                 goto(game, state, "pivotal_bonus")
                 return
         bonus["index"] += 1
@@ -556,18 +560,20 @@ class PivotalBonus(Step):
         bonus = local(state)
         source, side = _TOKEN_PARTS[bonus["moving"]]
         board.move(state, side, source, str(arg))
-        log(
-            state,
-            f"{_name(role)} moves a {_name(side)} token from {space_name(source)} "
-            f"to {space_name(str(arg))}.",
-        )
+        if telling(state):
+            log(
+                state,
+                f"{_name(role)} moves a {_name(side)} token from {space_name(source)} "
+                f"to {space_name(str(arg))}.",
+            )
         bonus["moving"] = None
         self._spent(game, state)
 
     def on_remove(self, game: Game, state: State, role: str, arg: Arg) -> None:
         space, side = _TOKEN_PARTS[str(arg)]
         board.remove(state, side, space)
-        log(state, f"{_name(role)} removes a {_name(side)} token from {space_name(space)}.")
+        if telling(state):
+            log(state, f"{_name(role)} removes a {_name(side)} token from {space_name(space)}.")
         self._spent(game, state)
 
     def on_done(self, game: Game, state: State, role: str, arg: Arg) -> None:
@@ -609,11 +615,13 @@ class ObjectiveScoring(Step):
         for role in ROLES:
             card = OBJECTIVES[revealed[role]]
             owner = board.controller(state, card.space)
-            result = "nobody controls it"
             if owner is not None:
                 state["vp"][owner] += 1
-                result = f"{_name(owner)} controls it: +1 VP"
-            log(state, f"{_name(role)} reveals the {card.title} objective; {result}.")
+            if telling(state):
+                result = "nobody controls it"
+                if owner is not None:
+                    result = f"{_name(owner)} controls it: +1 VP"
+                log(state, f"{_name(role)} reveals the {card.title} objective; {result}.")
         # First player evaluated after this scoring, once, for the order of the events.
         queue = [
             r
@@ -750,19 +758,21 @@ class FinalCrisisReveal(Step):
         cards = {r: fc["order"][r].pop(0) for r in ROLES}
         for role in ROLES:
             fc["revealed"][role].append(cards[role])
-        shown = "; ".join(
-            f"{_name(r)} {STRATEGY[cards[r]].title} ({DIMENSIONS[_dimension_of(cards[r])].name})"
-            for r in ROLES
-        )
         same = _dimension_of(cards["unionist"]) == _dimension_of(cards["secessionist"])
         fc["mode"] = "match" if same else "differ"
-        log(state, f"Final Crisis pair {fc['pair']}: {shown}.")
-        log(
-            state,
-            "Same dimension: each side must remove tokens."
-            if same
-            else "Different dimensions: each side may move tokens into its card's dimension.",
-        )
+        if telling(state):
+            shown = "; ".join(
+                f"{_name(r)} {STRATEGY[cards[r]].title} "
+                f"({DIMENSIONS[_dimension_of(cards[r])].name})"
+                for r in ROLES
+            )
+            log(state, f"Final Crisis pair {fc['pair']}: {shown}.")
+            log(
+                state,
+                "Same dimension: each side must remove tokens."
+                if same
+                else "Different dimensions: each side may move tokens into its card's dimension.",
+            )
         fc["resolve"] = list(in_order(first_player(state)))
         next_final_crisis_resolver(game, state, fresh=True)
 
@@ -875,7 +885,8 @@ class FinalCrisisMatch(_FinalCrisisStep):
         fc = state["final_crisis"]
         board.remove(state, role, str(arg))
         fc["removed"] += 1
-        log(state, f"{_name(role)} removes its token from {space_name(str(arg))}.")
+        if telling(state):
+            log(state, f"{_name(role)} removes its token from {space_name(str(arg))}.")
         if fc["removed"] >= 2 or not board.removable(state, role, SPACE_IDS):
             next_final_crisis_resolver(game, state)
 
@@ -915,10 +926,12 @@ class FinalCrisisMove(_FinalCrisisStep):
             log(state, f"{_name(role)} moves a token from its pool to {space_name(target)}.")
         else:
             board.move(state, role, source, target)
-            log(
-                state,
-                f"{_name(role)} moves a token from {space_name(source)} to {space_name(target)}.",
-            )
+            if telling(state):
+                log(
+                    state,
+                    f"{_name(role)} moves a token from {space_name(source)} "
+                    f"to {space_name(target)}.",
+                )
         fc["moving"] = None
         fc["left"] -= 1
         if fc["left"] <= 0 or "from" not in _fc_options(state, role):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules.core import Actions, Arg, State, Step, goto, heading, log, plural
+from rules.core import Actions, Arg, State, Step, goto, heading, log, plural, telling
 from rules.lincoln import board, piles
 from rules.lincoln.board import FORT_VALUE, Unit, describe, sync_captures, unit_key
 from rules.lincoln.common import check_europe, finish_action, naval_cards, options
@@ -54,7 +54,8 @@ def start_battle(
     """Armies of ``attacker`` enter ``half`` of an enemy-occupied location."""
     defender = opponent(attacker)
     was_contested = board.contested(state, location) or by == "inside"
-    heading(state, f"Battle of {name(location)}")
+    if telling(state):
+        heading(state, f"Battle of {name(location)}")
     # The defender's armies gather in the attacked half; forts stay where they are.
     other = state["board"][location][1 - half]
     gathering = [u for u in other if u["side"] == defender and u["kind"] == "army"]
@@ -62,11 +63,12 @@ def start_battle(
         other.remove(unit)
         state["board"][location][half].append(unit)
     how = {"rail": "by rail", "naval": "by sea", "inside": "inside the contested location"}[by]
-    log(
-        state,
-        f"{ROLE_NAMES[attacker]} attacks {name(location)} ({half_name(location, half)} half) "
-        f"{how} with {_list(attackers)}.",
-    )
+    if telling(state):
+        log(
+            state,
+            f"{ROLE_NAMES[attacker]} attacks {name(location)} ({half_name(location, half)} half) "
+            f"{how} with {_list(attackers)}.",
+        )
     defenders = _defenders(state, location, half, defender)
     if not defenders:
         state["board"][location][half].extend(attackers)
@@ -375,7 +377,7 @@ class Reveal(Step):
         loser = opponent(winner)
         battle["winner"] = winner
         for role, card in ((attacker, att_card), (defender, def_card)):
-            if card is not None:
+            if card is not None and telling(state):
                 log(state, f"{ROLE_NAMES[role]} reveals {_card_label(card)}.")
         mod = f" (defense modifier +{modifier})" if modifier else ""
         log(
@@ -446,7 +448,8 @@ class Casualties(Step):
         board.return_unit(state, unit)
         battle["owed"][role] -= 1
         battle["lost"][role] += 1
-        log(state, f"{ROLE_NAMES[role]} loses a {describe(unit)}.")
+        if telling(state):
+            log(state, f"{ROLE_NAMES[role]} loses a {describe(unit)}.")
 
 
 def start_retreat(game: Game, state: State) -> None:

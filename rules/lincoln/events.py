@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules.core import State, goto, log, plural, randbelow, seal
+from rules.core import State, goto, log, plural, randbelow, seal, telling
 from rules.lincoln import board, piles
 from rules.lincoln.common import check_europe, finish_action
 from rules.lincoln.data import (
@@ -119,7 +119,8 @@ def begin(game: Game, state: State, role: str, card: str) -> None:
     """Play a card for its Action or Free action: discard it, then run its instructions."""
     piles.discard(state, role, card)
     timing = "free action" if CARDS[card]["timing"] == "free" else "action"
-    log(state, f"{ROLE_NAMES[role]} plays {card_name(card)} for its {timing}.")
+    if telling(state):
+        log(state, f"{ROLE_NAMES[role]} plays {card_name(card)} for its {timing}.")
     state["event"] = {"role": role, "card": card, "index": 0}
     resume(game, state)
 

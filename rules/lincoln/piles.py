@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules.core import State, log, plural, private_log, seal, shuffle
+from rules.core import State, log, plural, private_log, seal, shuffle, telling
 from rules.lincoln.board import union_vp
 from rules.lincoln.common import run_by_die
 from rules.lincoln.data import BLOCKADE, CARDS, ROLE_NAMES, ROLES, card_name, cards_of
@@ -118,7 +118,8 @@ def draw(game: Game, state: State, role: str, count: int) -> list[str]:
         piles["hand"].append(card)
         drawn.append(card)
     if drawn:
-        private_log(state, role, "You draw " + ", ".join(card_name(c) for c in drawn) + ".")
+        if telling(state):
+            private_log(state, role, "You draw " + ", ".join(card_name(c) for c in drawn) + ".")
         follow_hand(state, role)
     return drawn
 
@@ -187,7 +188,7 @@ def refill(game: Game, state: State, role: str) -> None:
     short = hand_size(state, role) - len(piles["hand"])
     if short > 0:
         drawn = draw(game, state, role, short)
-        if drawn or state["outcome"] is None:
+        if (drawn or state["outcome"] is None) and telling(state):
             log(state, f"{ROLE_NAMES[role]} draws {plural(len(drawn), 'card')}.")
     elif role == "union":
         run_the_clock(game, state)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules.core import Actions, Arg, State, Step, goto, heading, log
+from rules.core import Actions, Arg, State, Step, goto, heading, log, telling
 from rules.core.log import plural
 from rules.lincoln import board, combat, events, piles
 from rules.lincoln.board import describe, unit_key
@@ -213,11 +213,12 @@ def execute_deploy(game: Game, state: State, role: str) -> None:
         )
         assert unit is not None
         state["board"][doing["at"]][doing["half"]].append(unit)
-        log(
-            state,
-            f"{who} deploys {card_name(card)}: a {describe(unit)} in {name(doing['at'])} "
-            f"({half_name(doing['at'], doing['half'])}).",
-        )
+        if telling(state):
+            log(
+                state,
+                f"{who} deploys {card_name(card)}: a {describe(unit)} in {name(doing['at'])} "
+                f"({half_name(doing['at'], doing['half'])}).",
+            )
     elif kind == "ship":
         moved = events.move_blockade(state, role, 1)
         log(state, f"{who} deploys {card_name(card)}: the Blockade marker moves {moved}.")
@@ -525,11 +526,12 @@ class MovePick(PlayerStep):
         moving = [board.remove_unit(state, start, role, key) for key in doing["picked"]]
         units = [u for u in moving if u is not None]
         board.settle_control(state, start)
-        log(
-            state,
-            f"{ROLE_NAMES[role]} moves {', '.join(describe(u) for u in units)} from "
-            f"{name(start)} to {name(doing['to'])}.",
-        )
+        if telling(state):
+            log(
+                state,
+                f"{ROLE_NAMES[role]} moves {', '.join(describe(u) for u in units)} from "
+                f"{name(start)} to {name(doing['to'])}.",
+            )
         arrive(
             game,
             state,
@@ -842,7 +844,8 @@ class Turn(PlayerStep):
 
     def on_pass(self, game: Game, state: State, role: str, arg: Arg) -> None:
         self._spend(state)
-        log(state, f"{ROLE_NAMES[role]} passes.")
+        if telling(state):
+            log(state, f"{ROLE_NAMES[role]} passes.")
         finish_action(game, state)
 
     def on_end(self, game: Game, state: State, role: str, arg: Arg) -> None:
@@ -889,7 +892,8 @@ class DiscardPick(PlayerStep):
             self.on_done(game, state, role, None)
 
     def on_done(self, game: Game, state: State, role: str, arg: Arg) -> None:
-        log(state, f"{ROLE_NAMES[role]} discards {plural(_doing(state)['count'], 'card')}.")
+        if telling(state):
+            log(state, f"{ROLE_NAMES[role]} discards {plural(_doing(state)['count'], 'card')}.")
         finish_action(game, state)
 
 
@@ -930,7 +934,8 @@ class EndTurn(Step):
         if nxt == "union":
             turn["number"] += 1
         turn.update(player=nxt, actions_left=ACTIONS_PER_TURN)
-        heading(state, f"Turn {turn['number']}: {ROLE_NAMES[nxt]}")
+        if telling(state):
+            heading(state, f"Turn {turn['number']}: {ROLE_NAMES[nxt]}")
         goto(game, state, "turn")
 
 
