@@ -36,7 +36,6 @@ SENT_BEFORE: list[tuple[str, str, tuple[Any, ...]]] = [
     ("dsp:o:3:9:number:41", "solo_action", (3, 9, "number", 41)),
     ("dsp:q:3:9:card:1", "solo_select", (3, 9, "card", 1)),
     ("dsp:f:3:9", "facts", (3, 9)),
-    ("dsp:w:8", "claim", (8,)),
     ("dsp:x:4:17:accept", "offer", (4, 17, "accept")),
     ("dsp:x:4:17:decline", "offer", (4, 17, "decline")),
     (
@@ -46,6 +45,7 @@ SENT_BEFORE: list[tuple[str, str, tuple[Any, ...]]] = [
     ),
     ("dsp:y:server:42:n:3", "page", ("server", "42", False, 3)),
     ("dsp:y:live:42:o:0", "page", ("live", "42", True, 0)),
+    ("dsp:w:8", "claim", (8,)),  # made by the first Claim the win buttons
 ]
 
 
