@@ -40,6 +40,11 @@ class DevGuildUnusable(Exception):
 
 
 def create_bot(config: Config, **kwargs: Any) -> Any:
+    """The client: one plain connection, or the shards of ``config`` when it names some."""
+    if config.sharded:
+        from bot.discord_app.shards import ShardedDispatchBot
+
+        return ShardedDispatchBot(config, **kwargs)
     from bot.discord_app.client import DispatchBot
 
     return DispatchBot(config, **kwargs)

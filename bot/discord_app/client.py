@@ -72,6 +72,7 @@ class DispatchBot(commands.Bot):
         delivery_interval: float = 5.0,
         sync_on_start: bool = True,
         manager_options: dict[str, Any] | None = None,
+        **client_options: Any,
     ) -> None:
         # Dispatch never joins a voice channel: without this, discord.py warns at every
         # start that the voice libraries (PyNaCl, davey) are not installed.
@@ -83,6 +84,7 @@ class DispatchBot(commands.Bot):
             help_command=None,
             tree_cls=DispatchTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **client_options,
         )
         self.config = config
         self.delivery_interval = delivery_interval
