@@ -1,11 +1,12 @@
 """The Dispatch bot as its own process, for tests/test_discord_crash.py to kill with SIGKILL.
 
-    python tests/crash_bot.py API_BASE WS_URL TOKEN DB_PATH DEV_GUILD_ID [--no-nonce]
+    python tests/crash_bot.py API_BASE WS_URL TOKEN DB_PATH DEV_GUILD_ID [--no-nonce] [--graceful]
 
 The real bot (``create_bot``) with the test game registered, pointed at a loopback
 emulator that runs in the test's process. Nothing here cleans up: it is meant to die.
 ``--no-nonce`` (for bench/bench_crash_repeats.py) sends without the outbox row's nonce,
-as the bot did before, so the two can be compared.
+as the bot did before, so the two can be compared. ``--graceful`` runs it as ``dispatch``
+does (``bot.discord_app.serve``), so tests/test_graceful_stop.py can stop it with SIGTERM.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import discord.http  # noqa: E402
 import yarl  # noqa: E402
 
 from bot.config import Config  # noqa: E402
-from bot.discord_app import create_bot  # noqa: E402
+from bot.discord_app import create_bot, serve  # noqa: E402
 from tests.discord_helpers import register_test_game  # noqa: E402
 
 #: The module and name whose nonce ``--no-nonce`` blanks: the name the courier calls for
@@ -60,6 +61,9 @@ async def main(
         manager_options={"retry_base_s": 0.05, "retry_cap_s": 0.2},
     )
     client._connection.guild_ready_timeout = 0.05
+    if "--graceful" in flags:
+        await serve(client, token)  # as ``dispatch`` runs: SIGTERM stops it cleanly
+        return
     async with client:
         await client.start(token)
 

@@ -6,6 +6,7 @@ the client without starting it (tests start it against the emulator).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -50,6 +51,17 @@ def create_bot(config: Config, **kwargs: Any) -> Any:
     return DispatchBot(config, **kwargs)
 
 
+async def serve(bot: Any, token: str) -> None:
+    """Run ``bot`` until it stops, or until SIGTERM or SIGINT asks it to: then it stops
+    taking interactions, lets those in flight finish (their transactions commit), stops
+    its background loop between passes, releases its leases, closes the gateway and the
+    store, and returns (``python -m bot`` then exits 0)."""
+    from bot.lifecycle import graceful
+
+    async with bot:
+        await graceful(bot.start(token), bot.close)
+
+
 def unreachable_reason(error: BaseException) -> str:
     """Why Discord could not be reached, in a few words (the host and the system's own)."""
     import aiohttp
@@ -66,7 +78,7 @@ def unreachable_reason(error: BaseException) -> str:
 
 
 def run(config: Config) -> None:
-    """Start the bot and block until it stops (Ctrl+C).
+    """Start the bot and block until it stops (SIGTERM or Ctrl+C: a clean stop).
 
     Raises ``DiscordUnreachable`` when Discord cannot be reached at start-up,
     ``DevGuildUnusable`` when the dev guild refuses the commands, and ``SystemExit`` with
@@ -83,7 +95,7 @@ def run(config: Config) -> None:
     logging.getLogger("dispatch").setLevel(getattr(logging, config.log_level, logging.INFO))
     bot = create_bot(config)
     try:
-        bot.run(config.token, log_handler=None)
+        asyncio.run(serve(bot, config.token))
     except discord.LoginFailure:
         raise SystemExit(
             "Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer "
@@ -95,4 +107,4 @@ def run(config: Config) -> None:
         raise DiscordUnreachable(unreachable_reason(error)) from None
 
 
-__all__ = ["DevGuildUnusable", "DiscordUnreachable", "create_bot", "run"]
+__all__ = ["DevGuildUnusable", "DiscordUnreachable", "create_bot", "run", "serve"]

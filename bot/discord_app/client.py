@@ -29,6 +29,7 @@ from bot.discord_app.frontend import DiscordFrontEnd
 from bot.discord_app.history_ui import HISTORY_ITEMS, is_page_id
 from bot.discord_app.seat_components import SEAT_ITEMS, is_seat_id
 from bot.discord_app.solo_components import SOLO_ITEMS, is_solo_id
+from bot.lifecycle import release_claims
 from bot.tables.manager import GameManager
 
 log = logging.getLogger("dispatch.discord")
@@ -93,6 +94,7 @@ class DispatchBot(commands.Bot):
         self.manager: GameManager | None = None
         self.frontend = DiscordFrontEnd(self)
         self._background: asyncio.Task[None] | None = None
+        self._stop_background = asyncio.Event()
         self._inflight = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -137,7 +139,7 @@ class DispatchBot(commands.Bot):
             await self.manager.deliver_pending()
         except Exception:
             log.exception("redelivery at start-up failed; the loop will retry")
-        await self.manager.run_background(self.delivery_interval)
+        await self.manager.run_background(self.delivery_interval, self._stop_background)
 
     async def sync_commands(self) -> None:
         guild_id = self.config.dev_guild_id
@@ -221,11 +223,14 @@ class DispatchBot(commands.Bot):
         # Let clicks being handled finish (they hold a game lock and an interaction token).
         await self.wait_idle(5.0)
         if self._background is not None:
-            self._background.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._background
+            # Between two passes (a safe point); a pass still running after 3 s is
+            # cancelled, which rolls back its transaction (delivery is safe against that).
+            self._stop_background.set()
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError, Exception):
+                await asyncio.wait_for(self._background, 3.0)
             self._background = None
         await super().close()
         if self.manager is not None:
             manager, self.manager = self.manager, None
+            await release_claims(manager.store)
             await manager.close()
