@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from pathlib import Path
 
@@ -11,6 +12,8 @@ from bot.storage.store import Store, StoreUnavailable
 
 USAGE = """\
 usage: dispatch                 run the Discord bot (needs DISCORD_TOKEN)
+       dispatch health          exit 0 if the process in this container is healthy
+                                (reads DISPATCH_HEALTH_FILE; for container healthchecks)
        dispatch sandbox [--db PATH] [--out DIR] [--game NAME] [--seed N]
                                 play in the terminal, no Discord needed
 
@@ -62,12 +65,24 @@ def check_database(path: Path) -> None:
     asyncio.run(probe())
 
 
+def health_main() -> int:
+    """``dispatch health``: 0 and one line if the sign of life is fresh, else 1."""
+    from bot.config import health_file
+    from bot.health import check
+
+    healthy, why = check(health_file(os.environ))
+    print(f"dispatch: {why}", file=sys.stdout if healthy else sys.stderr)
+    return 0 if healthy else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] == "sandbox":
         from bot.terminal.sandbox import main as sandbox_main
 
         return sandbox_main(args[1:])
+    if args and args[0] == "health":
+        return health_main()
     if args and args[0] in ("-h", "--help", "help"):
         print(USAGE)
         return 0

@@ -10,6 +10,8 @@ DISPATCH_SHARD_COUNT  the number of Discord shards over all processes (unset: no
                     one connection, as a small bot needs)
 DISPATCH_SHARD_IDS  the shards this process runs: ranges and ids such as ``0-3`` or
                     ``0,1`` or ``0-1,4`` (unset: every shard of DISPATCH_SHARD_COUNT)
+DISPATCH_HEALTH_FILE  a file the running process keeps fresh for ``dispatch health``
+                    (container healthchecks; unset: none is written)
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ class Config:
     shard_ids: tuple[int, ...] | None = None
     #: The number of shards over all processes (None: no sharding).
     shard_count: int | None = None
+    #: Where the running process writes its sign of life (``bot.health``), if anywhere.
+    health_file: Path | None = None
 
     @property
     def sharded(self) -> bool:
@@ -73,7 +77,13 @@ class Config:
             log_level=level,
             shard_ids=shard_ids,
             shard_count=shard_count,
+            health_file=health_file(env),
         )
+
+
+def health_file(env: Mapping[str, str]) -> Path | None:
+    raw = (env.get("DISPATCH_HEALTH_FILE") or "").strip()
+    return Path(raw).expanduser() if raw else None
 
 
 #: Discord's own ceiling is far lower for all but the largest bots; this only catches typos.

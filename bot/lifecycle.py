@@ -28,8 +28,8 @@ T = TypeVar("T")
 
 #: The signals that ask for a clean stop.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
-#: How long ``stop()`` and then ``serve`` may take before ``serve`` is cancelled; under
-#: Docker's 10 s (compose sets stop_grace_period above it).
+#: How long ``stop()`` and then the end of ``serve`` may take together before ``serve``
+#: is cancelled: under Docker's default 10 s (docker-compose.yml allows 30 s anyway).
 STOP_TIMEOUT_S = 8.0
 
 
@@ -72,6 +72,7 @@ async def graceful(
         await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
         if task.done():
             return task.result()
+        deadline = loop.time() + timeout_s
         stopper.append(asyncio.ensure_future(stop()))
         done, _ = await asyncio.wait(stopper, timeout=timeout_s)
         if not done:
@@ -81,7 +82,7 @@ async def graceful(
         elif not stopper[0].cancelled() and stopper[0].exception() is not None:
             error = stopper[0].exception()
             log.error("stopping cleanly failed; ending the rest at once", exc_info=error)
-        ended, _ = await asyncio.wait({task}, timeout=timeout_s)
+        ended, _ = await asyncio.wait({task}, timeout=max(0.5, deadline - loop.time()))
         if not ended:
             task.cancel()
             await asyncio.wait({task})

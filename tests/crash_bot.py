@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -25,7 +26,7 @@ import discord.gateway  # noqa: E402
 import discord.http  # noqa: E402
 import yarl  # noqa: E402
 
-from bot.config import Config  # noqa: E402
+from bot.config import Config, health_file  # noqa: E402
 from bot.discord_app import create_bot, serve  # noqa: E402
 from tests.discord_helpers import register_test_game  # noqa: E402
 
@@ -54,7 +55,13 @@ async def main(
     discord.http.Route.BASE = api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(ws_url)
     register_test_game()
-    config = Config(token=token, db_path=Path(db_path), dev_guild_id=guild_id, log_level="INFO")
+    config = Config(
+        token=token,
+        db_path=Path(db_path),
+        dev_guild_id=guild_id,
+        log_level="INFO",
+        health_file=health_file(os.environ),
+    )
     client = create_bot(
         config,
         delivery_interval=0.05,

@@ -19,7 +19,13 @@ from pathlib import Path
 import pytest
 
 from bot.discord_app import components as c
-from tests.discord_helpers import action_components, choices_of, register_test_game
+from bot.health import check
+from tests.discord_helpers import (
+    action_components,
+    choices_of,
+    register_test_game,
+    wait_until,
+)
 from tests.emulator import Emulator, Message, User
 from tests.test_discord_crash import START_TIMEOUT, kill_9, spawn
 
@@ -49,10 +55,12 @@ async def stopped_by_sigterm(process: asyncio.subprocess.Process) -> tuple[int, 
 
 
 async def test_sigterm_mid_click_finishes_it_exits_0_and_a_restart_resumes(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     register_test_game()
     db, log = tmp_path / "dispatch.sqlite3", tmp_path / "bot.log"
+    alive = tmp_path / "health"
+    monkeypatch.setenv("DISPATCH_HEALTH_FILE", str(alive))  # the bot processes inherit it
     async with Emulator() as emu:
         guild = emu.add_guild()
         table = emu.add_text_channel(guild, "games")
@@ -62,6 +70,8 @@ async def test_sigterm_mid_click_finishes_it_exits_0_and_a_restart_resumes(
         try:
             await emu.wait_for_commands("game", timeout=START_TIMEOUT)
             await emu.wait_ready(timeout=START_TIMEOUT)
+            # Connected, the process shows a sign of life for ``dispatch health``.
+            await wait_until(lambda: check(alive)[0], START_TIMEOUT, "a sign of life")
             started = await emu.slash(alice, table, "game new", game="skirmish", opponent=bob)
             await started.response()
             await emu.world.wait_until(
@@ -86,6 +96,7 @@ async def test_sigterm_mid_click_finishes_it_exits_0_and_a_restart_resumes(
             assert "You chose" in emu.message(prompt.id).text()
             assert actions_in(db) == before + 1
             assert not emu.gateway.connected
+            assert not alive.exists()  # a stopped process is not healthy
 
             # Restarted, the game goes on from there: bob plays, the round is revealed with
             # the card alice chose before the stop.

@@ -52,14 +52,28 @@ def create_bot(config: Config, **kwargs: Any) -> Any:
 
 
 async def serve(bot: Any, token: str) -> None:
-    """Run ``bot`` until it stops, or until SIGTERM or SIGINT asks it to: then it stops
-    taking interactions, lets those in flight finish (their transactions commit), stops
-    its background loop between passes, releases its leases, closes the gateway and the
-    store, and returns (``python -m bot`` then exits 0)."""
+    """Run ``bot`` until it stops, or until SIGTERM or SIGINT asks it to: then it lets
+    the clicks in flight finish (their transactions commit), stops its background loop
+    between passes, releases its leases, closes the gateway and the store, and returns
+    (``python -m bot`` then exits 0). With ``DISPATCH_HEALTH_FILE`` it keeps that file
+    fresh while connected, for ``dispatch health``."""
+    from bot import health
     from bot.lifecycle import graceful
 
-    async with bot:
-        await graceful(bot.start(token), bot.close)
+    def connected() -> bool:
+        return bool(bot.is_ready() and not bot.is_closed())
+
+    path = bot.config.health_file
+    alive = None
+    if path is not None:
+        alive = asyncio.create_task(health.keep_alive(path, connected), name="health")
+    try:
+        async with bot:
+            await graceful(bot.start(token), bot.close)
+    finally:
+        if alive is not None and path is not None:
+            alive.cancel()
+            health.forget(path)
 
 
 def unreachable_reason(error: BaseException) -> str:
