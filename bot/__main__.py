@@ -68,7 +68,7 @@ def check_database(path: Path) -> None:
 def health_main() -> int:
     """``dispatch health``: 0 and one line if the sign of life is fresh, else 1."""
     from bot.config import health_file
-    from bot.health import check
+    from bot.process.health import check
 
     healthy, why = check(health_file(os.environ))
     print(f"dispatch: {why}", file=sys.stdout if healthy else sys.stderr)

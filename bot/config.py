@@ -45,7 +45,7 @@ class Config:
     shard_ids: tuple[int, ...] | None = None
     #: The number of shards over all processes (None: no sharding).
     shard_count: int | None = None
-    #: Where the running process writes its sign of life (``bot.health``), if anywhere.
+    #: Where the running process writes its sign of life (bot/process/health.py), if any.
     health_file: Path | None = None
 
     @property

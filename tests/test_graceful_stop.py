@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot.discord_app import components as c
-from bot.health import check
+from bot.process.health import check
 from tests.discord_helpers import (
     action_components,
     choices_of,

@@ -9,7 +9,7 @@ import pytest
 
 from bot.__main__ import main
 from bot.config import Config
-from bot.health import STALE_AFTER_S, beat, check, forget
+from bot.process.health import STALE_AFTER_S, beat, check, forget
 
 
 def test_a_fresh_sign_of_life_is_healthy_and_an_old_one_is_not(tmp_path: Path) -> None:

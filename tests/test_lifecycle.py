@@ -1,4 +1,4 @@
-"""bot/lifecycle.py: ``graceful`` turns a stop signal into a clean stop, once.
+"""bot/process/lifecycle.py: ``graceful`` turns a stop signal into a clean stop, once.
 
 SIGUSR1 stands in for SIGTERM here, so a test can never end the test process itself.
 The whole path, with SIGTERM and a real bot process, is tests/test_graceful_stop.py.
@@ -12,7 +12,7 @@ import signal
 
 import pytest
 
-from bot.lifecycle import graceful, release_claims
+from bot.process.lifecycle import graceful, release_claims
 
 SIG = (signal.SIGUSR1,)
 

@@ -57,8 +57,8 @@ async def serve(bot: Any, token: str) -> None:
     between passes, releases its leases, closes the gateway and the store, and returns
     (``python -m bot`` then exits 0). With ``DISPATCH_HEALTH_FILE`` it keeps that file
     fresh while connected, for ``dispatch health``."""
-    from bot import health
-    from bot.lifecycle import graceful
+    from bot.process import health
+    from bot.process.lifecycle import graceful
 
     def connected() -> bool:
         return bool(bot.is_ready() and not bot.is_closed())

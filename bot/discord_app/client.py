@@ -29,7 +29,7 @@ from bot.discord_app.frontend import DiscordFrontEnd
 from bot.discord_app.history_ui import HISTORY_ITEMS, is_page_id
 from bot.discord_app.seat_components import SEAT_ITEMS, is_seat_id
 from bot.discord_app.solo_components import SOLO_ITEMS, is_solo_id
-from bot.lifecycle import release_claims
+from bot.process.lifecycle import release_claims
 from bot.tables.manager import GameManager
 
 log = logging.getLogger("dispatch.discord")
