@@ -92,3 +92,24 @@ def test_the_image_runs_dispatch_as_pid_1_and_checks_its_health() -> None:
     assert re.search(r'HEALTHCHECK [^\n]*\\\n\s*CMD \["dispatch", "health"\]', text)
     assert "DISPATCH_HEALTH_FILE=" in text
     assert any(line.startswith("USER ") and "root" not in line for line in lines)
+
+
+def test_deploy_doc_names_every_setting_and_layout() -> None:
+    doc = (ROOT / "docs" / "deploy.md").read_text()
+    read = set(re.findall(r'env\.get\("([A-Z_]+)"', (ROOT / "bot" / "config.py").read_text()))
+    assert {"DISCORD_TOKEN", "DISPATCH_SHARD_IDS", "DISPATCH_SHARD_COUNT"} <= read
+    missing = sorted(name for name in read | {"DISPATCH_DATABASE_URL"} if f"`{name}`" not in doc)
+    assert missing == []
+    for heading in (
+        "## 1. One process on SQLite",
+        "## 2. One process on PostgreSQL",
+        "## 3. Several shard processes on PostgreSQL",
+        "## 4. Plus AI workers",
+        "## Stopping: SIGTERM",
+        "## When a process dies",
+        "## Upgrades and migrations",
+        "## Backups",
+    ):
+        assert heading in doc, heading
+    assert "dispatch store copy --to postgresql://" in doc
+    assert "use PostgreSQL for several processes" in doc  # the message a second process gets
