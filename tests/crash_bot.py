@@ -69,7 +69,7 @@ async def main(
     )
     client._connection.guild_ready_timeout = 0.05
     if "--graceful" in flags:
-        await serve(client, token)  # as ``dispatch`` runs: SIGTERM stops it cleanly
+        await serve(client, token, config.health_file)  # as ``dispatch`` runs it
         return
     async with client:
         await client.start(token)

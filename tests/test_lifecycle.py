@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+from typing import Any
 
 import pytest
 
@@ -137,3 +138,28 @@ async def test_release_claims_uses_the_stores_hook_when_it_has_one(
     failing = LeasingStore(fails=True)
     await release_claims(failing)  # a failure is logged; the leases lapse on their own
     assert failing.released == 1 and "lapse on their own" in caplog.text
+
+
+async def test_the_background_loop_stops_between_passes_when_asked(manager: Any) -> None:
+    """A stop request lets the pass under way finish (its transactions commit) and ends
+    the loop before the next one: it returns rather than being cancelled mid-pass."""
+    passes: list[str] = []
+    release = asyncio.Event()
+    real = manager.deliver_due
+
+    async def deliver_due(*args: Any, **kwargs: Any) -> int:
+        passes.append("started")
+        await release.wait()
+        count = await real(*args, **kwargs)
+        passes.append("finished")
+        return count
+
+    manager.deliver_due = deliver_due
+    stop = asyncio.Event()
+    loop = asyncio.create_task(manager.run_background(interval_s=3600.0, stop=stop))
+    while not passes:
+        await asyncio.sleep(0)
+    stop.set()  # asked to stop in the middle of a pass
+    release.set()
+    await asyncio.wait_for(loop, 5.0)  # returns by itself, long before the hour is up
+    assert passes == ["started", "finished"] and not loop.cancelled()

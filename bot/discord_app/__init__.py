@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 from typing import Any
 
 from bot.config import Config, setup_logging
@@ -51,29 +52,28 @@ def create_bot(config: Config, **kwargs: Any) -> Any:
     return DispatchBot(config, **kwargs)
 
 
-async def serve(bot: Any, token: str) -> None:
+async def serve(bot: Any, token: str, health_file: Path | None = None) -> None:
     """Run ``bot`` until it stops, or until SIGTERM or SIGINT asks it to: then it lets
     the clicks in flight finish (their transactions commit), stops its background loop
     between passes, releases its leases, closes the gateway and the store, and returns
-    (``python -m bot`` then exits 0). With ``DISPATCH_HEALTH_FILE`` it keeps that file
-    fresh while connected, for ``dispatch health``."""
+    (``python -m bot`` then exits 0). With ``health_file`` (``DISPATCH_HEALTH_FILE``) it
+    keeps that file fresh while connected, for ``dispatch health``."""
     from bot.process import health
     from bot.process.lifecycle import graceful
 
     def connected() -> bool:
         return bool(bot.is_ready() and not bot.is_closed())
 
-    path = bot.config.health_file
     alive = None
-    if path is not None:
-        alive = asyncio.create_task(health.keep_alive(path, connected), name="health")
+    if health_file is not None:
+        alive = asyncio.create_task(health.keep_alive(health_file, connected), name="health")
     try:
         async with bot:
             await graceful(bot.start(token), bot.close)
     finally:
-        if alive is not None and path is not None:
+        if alive is not None and health_file is not None:
             alive.cancel()
-            health.forget(path)
+            health.forget(health_file)
 
 
 def unreachable_reason(error: BaseException) -> str:
@@ -109,7 +109,7 @@ def run(config: Config) -> None:
     logging.getLogger("dispatch").setLevel(getattr(logging, config.log_level, logging.INFO))
     bot = create_bot(config)
     try:
-        asyncio.run(serve(bot, config.token))
+        asyncio.run(serve(bot, config.token, config.health_file))
     except discord.LoginFailure:
         raise SystemExit(
             "Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer "
