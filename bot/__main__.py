@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from pathlib import Path
 
 from bot import discord_app
-from bot.config import Config, ConfigError, setup_logging
+from bot.config import Config, ConfigError, health_file, setup_logging
+from bot.process.health import check
 from bot.storage.store import Store, StoreUnavailable
 from bot.terminal import sandbox
 
 USAGE = """\
 usage: dispatch                 run the Discord bot (needs DISCORD_TOKEN)
+       dispatch health          exit 0 if the process in this container is healthy
+                                (reads DISPATCH_HEALTH_FILE; for container healthchecks)
        dispatch sandbox [--db PATH] [--out DIR] [--game NAME] [--seed N]
                                 play in the terminal, no Discord needed
 
@@ -62,10 +66,19 @@ def check_database(path: Path) -> None:
     asyncio.run(probe())
 
 
+def health_main() -> int:
+    """``dispatch health``: 0 and one line if the sign of life is fresh, else 1."""
+    healthy, why = check(health_file(os.environ))
+    print(f"dispatch: {why}", file=sys.stdout if healthy else sys.stderr)
+    return 0 if healthy else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] == "sandbox":
         return sandbox.main(args[1:])
+    if args and args[0] == "health":
+        return health_main()
     if args and args[0] in ("-h", "--help", "help"):
         print(USAGE)
         return 0

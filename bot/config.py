@@ -6,6 +6,12 @@ DISPATCH_DEV_GUILD  optional guild id where slash commands are synced instantly 
                     developing (global sync can take an hour to show up)
 DISPATCH_LOG_LEVEL  logging level name (default INFO); DEBUG applies to Dispatch's own
                     lines, never to aiosqlite's or discord.py's (see ``setup_logging``)
+DISPATCH_SHARD_COUNT  the number of Discord shards over all processes (unset: no sharding,
+                    one connection, as a small bot needs)
+DISPATCH_SHARD_IDS  the shards this process runs: ranges and ids such as ``0-3`` or
+                    ``0,1`` or ``0-1,4`` (unset: every shard of DISPATCH_SHARD_COUNT)
+DISPATCH_HEALTH_FILE  a file the running process keeps fresh for ``dispatch health``
+                    (container healthchecks; unset: none is written)
 """
 
 from __future__ import annotations
@@ -35,6 +41,16 @@ class Config:
     db_path: Path
     dev_guild_id: str | None
     log_level: str
+    #: The shards this process runs, or None for one unsharded connection.
+    shard_ids: tuple[int, ...] | None = None
+    #: The number of shards over all processes (None: no sharding).
+    shard_count: int | None = None
+    #: Where the running process writes its sign of life (bot/process/health.py), if any.
+    health_file: Path | None = None
+
+    @property
+    def sharded(self) -> bool:
+        return self.shard_count is not None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -50,7 +66,76 @@ class Config:
         level = (env.get("DISPATCH_LOG_LEVEL") or "INFO").strip().upper()
         if not isinstance(logging.getLevelName(level), int):
             level = "INFO"
-        return cls(token=token, db_path=Path(db).expanduser(), dev_guild_id=guild, log_level=level)
+        shard_ids, shard_count = parse_shards(
+            (env.get("DISPATCH_SHARD_IDS") or "").strip(),
+            (env.get("DISPATCH_SHARD_COUNT") or "").strip(),
+        )
+        return cls(
+            token=token,
+            db_path=Path(db).expanduser(),
+            dev_guild_id=guild,
+            log_level=level,
+            shard_ids=shard_ids,
+            shard_count=shard_count,
+            health_file=health_file(env),
+        )
+
+
+def health_file(env: Mapping[str, str]) -> Path | None:
+    raw = (env.get("DISPATCH_HEALTH_FILE") or "").strip()
+    return Path(raw).expanduser() if raw else None
+
+
+#: Discord's own ceiling is far lower for all but the largest bots; this only catches typos.
+MAX_SHARDS = 65536
+SHARD_PART = re.compile(r"([0-9]{1,6})(?:-([0-9]{1,6}))?")
+
+
+def parse_shards(ids: str, count: str) -> tuple[tuple[int, ...] | None, int | None]:
+    """``DISPATCH_SHARD_IDS`` and ``DISPATCH_SHARD_COUNT`` as (shard ids, shard count).
+
+    Both unset: (None, None), no sharding. A count alone: every shard of it. Ids need the
+    count (the total over all processes), since Discord routes by it.
+    """
+    if not ids and not count:
+        return None, None
+    if not count:
+        raise ConfigError(
+            f"DISPATCH_SHARD_IDS={ids[:40]!r} needs DISPATCH_SHARD_COUNT, the number of "
+            "shards over all processes (for example DISPATCH_SHARD_COUNT=2)."
+        )
+    if not count.isdigit() or not 0 < int(count) <= MAX_SHARDS:
+        raise ConfigError(
+            f"DISPATCH_SHARD_COUNT must be a whole number of shards from 1 to {MAX_SHARDS}, "
+            f"not {count[:40]!r}."
+        )
+    total = int(count)
+    if not ids:
+        return tuple(range(total)), total
+    chosen: list[int] = []
+    for part in ids.replace(" ", "").split(","):
+        match = SHARD_PART.fullmatch(part)
+        if match is None:
+            raise ConfigError(
+                f"DISPATCH_SHARD_IDS must list shard numbers and ranges such as 0-3 or "
+                f"0,1 or 0-1,4, not {ids[:40]!r}."
+            )
+        first = int(match[1])
+        last = int(match[2]) if match[2] is not None else first
+        if last < first:
+            raise ConfigError(
+                f"DISPATCH_SHARD_IDS: the range {part} runs backwards; write {last}-{first}."
+            )
+        chosen.extend(range(first, last + 1))
+    too_high = sorted({i for i in chosen if i >= total})
+    if too_high:
+        raise ConfigError(
+            f"DISPATCH_SHARD_IDS names shard {too_high[0]}, but DISPATCH_SHARD_COUNT={total} "
+            f"has shards 0 to {total - 1} only."
+        )
+    if len(set(chosen)) != len(chosen):
+        raise ConfigError(f"DISPATCH_SHARD_IDS names a shard twice: {ids[:40]!r}.")
+    return tuple(sorted(chosen)), total
 
 
 #: Libraries whose debug lines carry what a player must not see: aiosqlite logs every

@@ -1,11 +1,12 @@
 """The Dispatch bot as its own process, for tests/test_discord_crash.py to kill with SIGKILL.
 
-    python tests/crash_bot.py API_BASE WS_URL TOKEN DB_PATH DEV_GUILD_ID [--no-nonce]
+    python tests/crash_bot.py API_BASE WS_URL TOKEN DB_PATH DEV_GUILD_ID [--no-nonce] [--graceful]
 
 The real bot (``create_bot``) with the test game registered, pointed at a loopback
 emulator that runs in the test's process. Nothing here cleans up: it is meant to die.
 ``--no-nonce`` (for bench/bench_crash_repeats.py) sends without the outbox row's nonce,
-as the bot did before, so the two can be compared.
+as the bot did before, so the two can be compared. ``--graceful`` runs it as ``dispatch``
+does (``bot.discord_app.serve``), so tests/test_graceful_stop.py can stop it with SIGTERM.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -24,8 +26,8 @@ import discord.gateway  # noqa: E402
 import discord.http  # noqa: E402
 import yarl  # noqa: E402
 
-from bot.config import Config  # noqa: E402
-from bot.discord_app import create_bot  # noqa: E402
+from bot.config import Config, health_file  # noqa: E402
+from bot.discord_app import create_bot, serve  # noqa: E402
 from tests.discord_helpers import register_test_game  # noqa: E402
 
 #: The module and name whose nonce ``--no-nonce`` blanks: the name the courier calls for
@@ -53,13 +55,22 @@ async def main(
     discord.http.Route.BASE = api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(ws_url)
     register_test_game()
-    config = Config(token=token, db_path=Path(db_path), dev_guild_id=guild_id, log_level="INFO")
+    config = Config(
+        token=token,
+        db_path=Path(db_path),
+        dev_guild_id=guild_id,
+        log_level="INFO",
+        health_file=health_file(os.environ),
+    )
     client = create_bot(
         config,
         delivery_interval=0.05,
         manager_options={"retry_base_s": 0.05, "retry_cap_s": 0.2},
     )
     client._connection.guild_ready_timeout = 0.05
+    if "--graceful" in flags:
+        await serve(client, token, config.health_file)  # as ``dispatch`` runs it
+        return
     async with client:
         await client.start(token)
 

@@ -72,6 +72,10 @@ def imports_of(package: str) -> set[str]:
         ("bot.delivery", ("bot.tables", "bot.discord_app", "bot.terminal", "discord")),
         ("bot.terminal", ("bot.discord_app", "discord")),
         ("bot.discord_app", ("bot.terminal",)),
+        (
+            "bot.process",
+            ("bot.storage", "bot.tables", "bot.delivery", "bot.discord_app", "discord", "rules"),
+        ),
     ],
 )
 def test_arrows_only_go_down(package: str, forbidden: tuple[str, ...]) -> None:

@@ -411,3 +411,94 @@ async def test_thread_permissions_come_from_the_parent(emu, world) -> None:
         assert not perms & SEND_MESSAGES_IN_THREADS and perms & SEND_MESSAGES
         assert result.record.payload["channel"]["type"] == 11
         assert result.record.payload["channel"]["parent_id"] == str(ch.id)
+
+
+# ---------------------------------------------------------------- shards
+
+
+class ShardBot(discord.AutoShardedClient):
+    """Answers /where with the shards it runs; identifies at once (no 5 s wait per shard)."""
+
+    def __init__(self, shard_ids: list[int], shard_count: int) -> None:
+        super().__init__(
+            intents=discord.Intents.default(), shard_ids=shard_ids, shard_count=shard_count
+        )
+        self.tree = app_commands.CommandTree(self)
+        label = ",".join(map(str, shard_ids))
+
+        @self.tree.command(name="where", description="Which shards answered")
+        async def where(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message(f"shards {label}")
+
+    async def setup_hook(self) -> None:
+        await self.tree.sync()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        return None
+
+
+def shard_events(emu: Emulator, shard: int, event: str) -> list[dict[str, Any]]:
+    """The ``event`` dispatches the emulator sent to the session holding ``shard``."""
+    import json
+
+    frames = [json.loads(f) for _, f in emu.gateway.shards[shard].buffer]
+    return [f["d"] for f in frames if f["t"] == event]
+
+
+def test_shard_routing_is_discords_formula() -> None:
+    from tests.emulator.gateway import event_guild, shard_of
+
+    assert shard_of(None, 4) == 0  # DMs: shard 0
+    assert shard_of(5 << 22, 4) == 1
+    assert shard_of((6 << 22) | 0x3FFFFF, 4) == 2  # the low 22 bits do not count
+    assert event_guild("GUILD_CREATE", {"id": "123"}) == 123
+    assert event_guild("INTERACTION_CREATE", {"guild_id": "77", "id": "9"}) == 77
+    assert event_guild("INTERACTION_CREATE", {"id": "9"}) is None
+    assert event_guild("GUILD_MEMBERS_CHUNK", {"guild_id": "5"}) == 5
+
+
+async def test_two_shard_clients_each_get_their_guilds_and_dms_go_to_shard_0() -> None:
+    async with Emulator() as emu:
+        home = emu.add_guild("Home", shard=(0, 2))
+        away = emu.add_guild("Away", shard=(1, 2))
+        home_ch = emu.add_text_channel(home, "games")
+        away_ch = emu.add_text_channel(away, "games")
+        alice = emu.add_member(home, "alice")
+        bob = emu.add_member(away, "bob")
+        zero, one = ShardBot([0], 2), ShardBot([1], 2)
+        async with emu.running(zero), emu.running(one):
+            assert emu.gateway.connected
+            assert sorted(emu.gateway.identified) == [(0, 2), (1, 2)]
+            # READY and GUILD_CREATE per shard: each client knows only its own guilds.
+            assert [g.id for g in zero.guilds] == [home.id]
+            assert [g.id for g in one.guilds] == [away.id]
+            [ready0] = shard_events(emu, 0, "READY")
+            assert ready0["shard"] == [0, 2]
+            assert [g["id"] for g in ready0["guilds"]] == [str(home.id)]
+
+            answer = await (await emu.slash(alice, home_ch, "where")).response()
+            assert answer[0].content == "shards 0"
+            answer = await (await emu.slash(bob, away_ch, "where")).response()
+            assert answer[0].content == "shards 1"
+            dm = await (await emu.slash(bob, None, "where")).response()
+            assert dm[0].content == "shards 0"  # bob's guild is on shard 1; his DM is not
+
+            got0 = {d.get("guild_id") for d in shard_events(emu, 0, "INTERACTION_CREATE")}
+            got1 = {d.get("guild_id") for d in shard_events(emu, 1, "INTERACTION_CREATE")}
+            assert got0 == {str(home.id), None} and got1 == {str(away.id)}
+
+
+async def test_one_client_can_hold_several_shards_and_a_missing_shard_is_reported() -> None:
+    async with Emulator() as emu:
+        guilds = [emu.add_guild(f"G{i}", shard=(i, 3)) for i in range(3)]
+        channels = [emu.add_text_channel(g, "games") for g in guilds]
+        alice = emu.add_user("alice")
+        for g in guilds:
+            emu.add_member(g, alice)
+        async with emu.running(ShardBot([0, 2], 3)) as bot:
+            assert {g.id for g in bot.guilds} == {guilds[0].id, guilds[2].id}
+            assert not emu.gateway.connected  # shard 1 is held by nobody
+            answer = await (await emu.slash(alice, channels[2], "where")).response()
+            assert answer[0].content == "shards 0,2"
+            with pytest.raises(RuntimeError, match="shard 1"):
+                await emu.slash(alice, channels[1], "where")

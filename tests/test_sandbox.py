@@ -163,8 +163,19 @@ def test_a_refused_token_is_explained_without_a_traceback(
     from bot.config import Config
 
     class RefusingBot:
-        def run(self, token: str, log_handler: object = None) -> None:
+        """Discord refuses the token at login (``run`` drives it through ``serve``)."""
+
+        async def __aenter__(self) -> RefusingBot:
+            return self
+
+        async def __aexit__(self, *exc: object) -> None:
+            return None
+
+        async def start(self, token: str) -> None:
             raise discord.LoginFailure("Improper token has been passed.")
+
+        async def close(self) -> None:
+            return None
 
     monkeypatch.setattr(discord_app, "create_bot", lambda config: RefusingBot())
     config = Config.from_env(

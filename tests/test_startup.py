@@ -113,8 +113,19 @@ def test_run_adds_no_second_log_handler_and_reports_the_network(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     class OfflineBot:
-        def run(self, token: str, log_handler: object = None) -> None:
+        """Logging in fails as with no network (``run`` drives it through ``serve``)."""
+
+        async def __aenter__(self) -> OfflineBot:
+            return self
+
+        async def __aexit__(self, *exc: object) -> None:
+            await self.close()
+
+        async def start(self, token: str) -> None:
             raise dns_failure()
+
+        async def close(self) -> None:
+            return None
 
     monkeypatch.setattr(discord_app, "create_bot", lambda config: OfflineBot())
     config = Config.from_env(

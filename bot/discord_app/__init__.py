@@ -6,7 +6,9 @@ the client without starting it (tests start it against the emulator).
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -15,14 +17,42 @@ import discord
 from bot.config import Config, setup_logging
 from bot.discord_app.client import DispatchBot
 from bot.discord_app.failures import DevGuildUnusable, DiscordUnreachable, unreachable_reason
+from bot.discord_app.shards import ShardedDispatchBot
+from bot.process import health
+from bot.process.lifecycle import graceful
 
 
-def create_bot(config: Config, **kwargs: Any) -> DispatchBot:
+def create_bot(config: Config, **kwargs: Any) -> Any:
+    """The client: one plain connection, or the shards of ``config`` when it names some."""
+    if config.sharded:
+        return ShardedDispatchBot(config, **kwargs)
     return DispatchBot(config, **kwargs)
 
 
+async def serve(bot: Any, token: str, health_file: Path | None = None) -> None:
+    """Run ``bot`` until it stops, or until SIGTERM or SIGINT asks it to: then it lets
+    the clicks in flight finish (their transactions commit), stops its background loop
+    between passes, releases its leases, closes the gateway and the store, and returns
+    (``python -m bot`` then exits 0). With ``health_file`` (``DISPATCH_HEALTH_FILE``) it
+    keeps that file fresh while connected, for ``dispatch health``."""
+
+    def connected() -> bool:
+        return bool(bot.is_ready() and not bot.is_closed())
+
+    alive = None
+    if health_file is not None:
+        alive = asyncio.create_task(health.keep_alive(health_file, connected), name="health")
+    try:
+        async with bot:
+            await graceful(bot.start(token), bot.close)
+    finally:
+        if alive is not None and health_file is not None:
+            alive.cancel()
+            health.forget(health_file)
+
+
 def run(config: Config) -> None:
-    """Start the bot and block until it stops (Ctrl+C).
+    """Start the bot and block until it stops (SIGTERM or Ctrl+C: a clean stop).
 
     Raises ``DiscordUnreachable`` when Discord cannot be reached at start-up,
     ``DevGuildUnusable`` when the dev guild refuses the commands, and ``SystemExit`` with
@@ -36,7 +66,7 @@ def run(config: Config) -> None:
     logging.getLogger("dispatch").setLevel(getattr(logging, config.log_level, logging.INFO))
     bot = create_bot(config)
     try:
-        bot.run(config.token, log_handler=None)
+        asyncio.run(serve(bot, config.token, config.health_file))
     except discord.LoginFailure:
         raise SystemExit(
             "Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer "
@@ -48,4 +78,11 @@ def run(config: Config) -> None:
         raise DiscordUnreachable(unreachable_reason(error)) from None
 
 
-__all__ = ["DevGuildUnusable", "DiscordUnreachable", "create_bot", "run", "unreachable_reason"]
+__all__ = [
+    "DevGuildUnusable",
+    "DiscordUnreachable",
+    "create_bot",
+    "run",
+    "serve",
+    "unreachable_reason",
+]

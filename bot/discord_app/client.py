@@ -41,6 +41,7 @@ from bot.discord_app import (
 from bot.discord_app.cogs import EXTENSIONS
 from bot.discord_app.failures import DevGuildUnusable
 from bot.discord_app.frontend import DiscordFrontEnd
+from bot.process.lifecycle import release_claims
 from bot.tables.manager import GameManager
 
 log = logging.getLogger("dispatch.discord")
@@ -87,6 +88,7 @@ class DispatchBot(commands.Bot):
         delivery_interval: float = 5.0,
         sync_on_start: bool = True,
         manager_options: dict[str, Any] | None = None,
+        **client_options: Any,
     ) -> None:
         # Dispatch never joins a voice channel: without this, discord.py warns at every
         # start that the voice libraries (PyNaCl, davey) are not installed.
@@ -98,6 +100,7 @@ class DispatchBot(commands.Bot):
             help_command=None,
             tree_cls=DispatchTree,
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            **client_options,
         )
         self.config = config
         self.delivery_interval = delivery_interval
@@ -106,6 +109,7 @@ class DispatchBot(commands.Bot):
         self.manager: GameManager | None = None
         self.frontend = DiscordFrontEnd(self)
         self._background: asyncio.Task[None] | None = None
+        self._stop_background = asyncio.Event()
         self._inflight = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -150,7 +154,7 @@ class DispatchBot(commands.Bot):
             await self.manager.deliver_pending()
         except Exception:
             log.exception("redelivery at start-up failed; the loop will retry")
-        await self.manager.run_background(self.delivery_interval)
+        await self.manager.run_background(self.delivery_interval, self._stop_background)
 
     async def sync_commands(self) -> None:
         guild_id = self.config.dev_guild_id
@@ -232,11 +236,14 @@ class DispatchBot(commands.Bot):
         # Let clicks being handled finish (they hold a game lock and an interaction token).
         await self.wait_idle(5.0)
         if self._background is not None:
-            self._background.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._background
+            # Between two passes (a safe point); a pass still running after 3 s is
+            # cancelled, which rolls back its transaction (delivery is safe against that).
+            self._stop_background.set()
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError, Exception):
+                await asyncio.wait_for(self._background, 3.0)
             self._background = None
         await super().close()
         if self.manager is not None:
             manager, self.manager = self.manager, None
+            await release_claims(manager.store)
             await manager.close()

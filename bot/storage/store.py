@@ -1468,7 +1468,8 @@ class StoreInUse(StoreUnavailable):
             self,
             path,
             "another Dispatch process is already using it (two would deliver every "
-            "message twice); stop the other one first",
+            "message twice); stop the other one first, or use PostgreSQL for several "
+            "processes (DISPATCH_DATABASE_URL, docs/deploy.md)",
         )
 
 

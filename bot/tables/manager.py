@@ -21,6 +21,7 @@ and in ``bot.delivery``: ``notices`` (what players are told), ``outbox`` (how it
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import logging
@@ -1020,10 +1021,13 @@ class GameManager:
 
     # -- end of vacations and claims on time ------------------------------------------
 
-    async def run_background(self, interval_s: float = 5.0) -> None:
-        """Retry deliveries, end games lost on time and fire reminders forever; run it as
-        a task, cancel to stop."""
-        while True:
+    async def run_background(
+        self, interval_s: float = 5.0, stop: asyncio.Event | None = None
+    ) -> None:
+        """Retry deliveries, end games lost on time and fire reminders until ``stop`` is
+        set (checked between passes, a safe point) or the task is cancelled."""
+        stop = stop or asyncio.Event()
+        while not stop.is_set():
             try:
                 await self.deliver_due()
                 await self._beat()
@@ -1035,7 +1039,8 @@ class GameManager:
                 raise
             except Exception:
                 log.exception("background delivery pass failed")
-            await asyncio.sleep(interval_s)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), interval_s)
 
 
 def _replay_ref(game: Any) -> GameRef:

@@ -12,6 +12,7 @@ import discord
 
 from . import builders
 from .builders import CommandError
+from .gateway import shard_of
 from .nonces import CreateRecord
 from .payloads import channel_payload
 from .results import InteractionResult
@@ -45,10 +46,27 @@ class Emulator(EmulatorServer):
         self.world.users[user.id] = user
         return user
 
-    def add_guild(self, name: str = "Test Guild", *, owner: User | None = None) -> Guild:
-        """A guild (with @everyone role and the bot as member) owned by ``owner``."""
+    def add_guild(
+        self,
+        name: str = "Test Guild",
+        *,
+        owner: User | None = None,
+        shard: tuple[int, int] | None = None,
+    ) -> Guild:
+        """A guild (with @everyone role and the bot as member) owned by ``owner``.
+
+        ``shard=(shard_id, shard_count)`` picks an id that Discord's routing,
+        ``(guild_id >> 22) % shard_count``, sends to that shard.
+        """
         owner = owner or self.owner
-        guild = Guild(id=self.world.snowflake(), name=name, owner_id=owner.id)
+        guild_id = self.world.snowflake()
+        if shard is not None:
+            shard_id, count = shard
+            stamp = guild_id >> 22
+            stamp += (shard_id - stamp) % count
+            guild_id = (stamp << 22) | (guild_id & 0x3FFFFF)
+            assert shard_of(guild_id, count) == shard_id
+        guild = Guild(id=guild_id, name=name, owner_id=owner.id)
         guild.roles[guild.id] = Role(
             id=guild.id, name="@everyone", permissions=EVERYONE_PERMISSIONS
         )
@@ -200,8 +218,9 @@ class Emulator(EmulatorServer):
             payload=payload,
             source_message_id=source.id if source else None,
         )
-        if not self.gateway.connected:
-            raise RuntimeError("emulator: the bot is not connected to the gateway")
+        shard = shard_of(channel.guild_id, self.gateway.shard_count)
+        if not self.gateway.shard_connected(shard):
+            raise RuntimeError(f"emulator: no bot is connected to the gateway on shard {shard}")
         self.world.interactions[record.id] = record
         self.world.by_token[record.token] = record
         record.dispatched_at = time.perf_counter()
