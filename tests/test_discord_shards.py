@@ -88,6 +88,7 @@ async def test_two_shard_processes_play_a_game_each_and_dms_go_to_shard_0(
                 assert [g.id for g in zero.guilds] == [home.id]
                 assert [g.id for g in one.guilds] == [away.id]
                 games: dict[int, int] = {}
+                threads: dict[int, int] = {}
                 for guild_id, channel in tables.items():
                     north, south = seats[guild_id]["north"], seats[guild_id]["south"]
                     result = await emu.slash(
@@ -95,8 +96,10 @@ async def test_two_shard_processes_play_a_game_each_and_dms_go_to_shard_0(
                     )
                     assert "the game is on" in (await result.response())[0].text()
                     owner = zero if guild_id == home.id else one
-                    info = await owner.manager.game_in_channel(str(channel.id))
+                    # The game lives in a thread of the channel (issue 26 §2).
+                    (info,) = await owner.manager.games_living_in(str(channel.id))
                     games[guild_id] = info.id
+                    threads[guild_id] = int(info.channel_id)
 
                 rng = random.Random(11)
                 for guild_id, game_id in games.items():
@@ -119,9 +122,9 @@ async def test_two_shard_processes_play_a_game_each_and_dms_go_to_shard_0(
                         assert info.status == "finished"
 
                 # Both games' last posts arrive (whichever process delivered them).
-                for channel in tables.values():
+                for thread_id in threads.values():
                     await emu.world.wait_until(
-                        lambda ch=channel: "Game over" in emu.channel_messages(ch.id)[-1].text(),
+                        lambda ch=thread_id: "Game over" in emu.channel_messages(ch)[-1].text(),
                         10.0,
                         "the end of the game posted",
                     )
@@ -144,8 +147,8 @@ async def test_two_shard_processes_play_a_game_each_and_dms_go_to_shard_0(
             # Nothing was delivered twice by the two processes' couriers.
             nonces = [m.nonce for m in emu.world.messages.values() if m.nonce is not None]
             assert len(nonces) == len(set(nonces))
-            for channel in tables.values():
-                posts = [m.text() for m in emu.channel_messages(channel.id)]
+            for thread_id in threads.values():
+                posts = [m.text() for m in emu.channel_messages(thread_id)]
                 assert sum("begins" in p for p in posts) == 1
                 assert sum("Game over" in p for p in posts) == 1
         assert errors.all_errors() == []

@@ -108,8 +108,8 @@ async def test_sigterm_mid_click_finishes_it_exits_0_and_a_restart_resumes(
             await reply.response()
             chosen = c.parse(cid).arg
             await emu.world.wait_until(
-                lambda: any(
-                    f"north played {chosen}" in m.text() for m in emu.channel_messages(table.id)
+                lambda: any(  # in the game's thread of the table (issue 26 §2)
+                    f"north played {chosen}" in m.text() for m in emu.world.messages.values()
                 ),
                 10,
                 "the round's reveal",
