@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import errors
-from bot.delivery.port import ActResult, GameInfo, PlayerView
+from bot.delivery.port import GameInfo
 from bot.discord_app import formatting
 from bot.discord_app.checks import is_moderator
 from bot.discord_app.components import build_lobby_view
@@ -29,6 +29,7 @@ from bot.discord_app.frontend import (
     edited_pictures,
     private_payload,
 )
+from bot.tables.results import ActResult, PlayerView
 
 if TYPE_CHECKING:
     from bot.tables.manager import GameManager

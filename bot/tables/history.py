@@ -10,13 +10,13 @@ from dataclasses import dataclass, field
 
 import rules
 from bot import errors
-from bot.delivery.port import UserGame
 from bot.storage import history as sql
 from bot.storage.store import GameRow, SeatRow, Session, Store
 from bot.tables import validate
 from bot.tables.bots import is_bot, level_of
 from bot.tables.loading import game_info
 from bot.tables.replay import played_or_here
+from bot.tables.results import UserGame
 from rules.ai import LEVELS
 
 #: Games per page: ten rows of up to about 300 characters fit an embed's 4,096.

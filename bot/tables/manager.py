@@ -35,17 +35,10 @@ import rules
 from bot import errors
 from bot.delivery.courier import RETRY_BASE_S, RETRY_CAP_S, Courier, mark_damaged
 from bot.delivery.notices import public_log
-from bot.delivery.port import (
-    AbandonResult,
-    ActResult,
-    ChannelSettings,
-    FrontEnd,
-    GameInfo,
-    PlayerView,
-    Standing,
-    UserGame,
-)
+from bot.delivery.port import FrontEnd, GameInfo
+from bot.delivery.reading import GameReader
 from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queue_due_reminders
+from bot.delivery.routes import DEFAULT_NOTIFY
 from bot.storage.store import Store, dumps
 from bot.tables import (
     clock_pass,
@@ -72,9 +65,20 @@ from bot.tables.replay import (
     watchable_export,
 )
 from bot.tables.replay_movie import Movie, ReplayCache, drawable, upload_limit
+from bot.tables.results import (
+    AbandonResult,
+    ActResult,
+    ChannelSettings,
+    PlayerView,
+    Standing,
+    UserGame,
+)
 from rules.ai import LEVELS
 
 log = logging.getLogger("dispatch.manager")
+
+#: How the courier and the reminders read a stored game (delivery sits below this room).
+READER = GameReader(info=game_info, view=safe_view, is_bot=is_bot)
 
 
 class GameManager:
@@ -758,7 +762,7 @@ class GameManager:
         if notify is None:
             async with self.store.read() as db:
                 prefs = await db.notify_prefs([user_id])
-            return prefs.get(user_id, turn.DEFAULT_NOTIFY)
+            return prefs.get(user_id, DEFAULT_NOTIFY)
         if notify not in ("dm", "channel", "both"):
             raise errors.BadInput("Turns can be announced by dm, in the channel, or both.")
         async with self.store.write() as db:
@@ -808,13 +812,14 @@ class GameManager:
             retry_base_s=self.retry_base_s,
             retry_cap_s=self.retry_cap_s,
             locks=self._delivery_locks,
+            reader=READER,
         )
         return await courier.deliver_due(game_id, ignore_backoff=ignore_backoff)
 
     async def fire_due_timers(self) -> int:
         """Nudge every player whose reminder is due, then space the next one out further."""
         fired = await queue_due_reminders(
-            self.store, self._game_locks, now=self.clock(), growth=self.reminder_growth
+            self.store, self._game_locks, READER, now=self.clock(), growth=self.reminder_growth
         )
         if fired:
             await self.deliver_due()

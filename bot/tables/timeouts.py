@@ -19,11 +19,12 @@ from bot.delivery.courier import mark_damaged
 from bot.delivery.notices import role_name
 from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import PrivateMessage, TablePost
+from bot.delivery.routes import notify_routes
 from bot.storage.store import Session, Store
 from bot.tables import clock_pass
 from bot.tables.clocks import left_text, next_warning
 from bot.tables.loading import rules_or_none, safe_view
-from bot.tables.turn import end_by_decree, notify_routes
+from bot.tables.turn import end_by_decree
 
 log = logging.getLogger("dispatch.clocks")
 
@@ -69,7 +70,8 @@ async def _lose_on_time(db: Session, game_id: int, role: str) -> int:
 
 async def warn_due(store: Store, game_locks: defaultdict[int, asyncio.Lock], now: float) -> int:
     """Warn each player whose clock has 24 h (then 2 h) left, once each, where they chose
-    to be told (``/game settings notify``, as their turns are: ``turn.notify_routes``).
+    to be told (``/game settings notify``, as their turns are:
+    ``bot.delivery.routes.notify_routes``).
     Found through the ``clocks_warn_at`` index; returns how many were warned."""
     async with store.read() as db:
         due = await db.due_clock_warnings(now)

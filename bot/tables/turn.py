@@ -21,7 +21,8 @@ from bot import errors
 from bot.delivery import notices
 from bot.delivery.notices import private_log, public_log, result_line, role_name
 from bot.delivery.outbox import message_payload, post_payload
-from bot.delivery.port import AbandonResult, ActResult, PrivateMessage, TablePost, View
+from bot.delivery.port import PrivateMessage, TablePost, View
+from bot.delivery.routes import notify_routes
 from bot.storage.store import GameRow, SeatRow, Session, Store, dumps
 from bot.tables import clock_pass, clocks, estimates, ratings
 from bot.tables.bots import is_bot
@@ -36,6 +37,7 @@ from bot.tables.loading import (
     state_of,
 )
 from bot.tables.prompts import decision_digest, fresh
+from bot.tables.results import AbandonResult, ActResult
 
 log = logging.getLogger("dispatch.manager")
 
@@ -320,34 +322,6 @@ async def abandon(db: Session, game_id: int, user_id: str, is_moderator: bool) -
 
 
 #: Where a player's turn is announced unless they chose otherwise (``/game settings``).
-DEFAULT_NOTIFY = "dm"
-
-
-def notify_routes(
-    seats: Sequence[SeatRow],
-    roles: Sequence[str],
-    prefs: Mapping[str, str],
-    *,
-    table_parked: bool = False,
-) -> tuple[set[str], set[str]]:
-    """(roles to mention in the channel, roles to send a "your turn" DM) for a hand-over to
-    ``roles``: as each player chose; in the channel while their DMs are closed. While the
-    table's posts are parked (its channel refuses them, ``bot.delivery.courier``) the game
-    goes on by DM, as the players were told: a player who chose the channel is sent the
-    DM too, or the mention that waits with the table would be all they had."""
-    by_channel: set[str] = set()
-    by_dm: set[str] = set()
-    for seat in seats:
-        if seat.role not in roles:
-            continue
-        choice = prefs.get(seat.user_id, DEFAULT_NOTIFY)
-        if seat.dm_failed or choice in ("channel", "both"):
-            by_channel.add(seat.role)
-        if not seat.dm_failed and (choice in ("dm", "both") or table_parked):
-            by_dm.add(seat.role)
-    return by_channel, by_dm
-
-
 def is_one_seat(rules_game: rules.Game) -> bool:
     """A game with a single role (the CDG Solo System): the player's table is their own, so
     the start post carries their prompt, nothing goes by DM and no reminder nags them."""
