@@ -30,7 +30,7 @@ from bot.storage.store import Session, Store
 from bot.tables import clocks
 from bot.tables.bots import is_bot
 from bot.tables.loading import find_row, info_in, rules_of, rules_or_none, state_of
-from bot.tables.turn import commit_turn
+from bot.tables.turn import Commit, Table, commit_turn
 from rules.core.rng import new_key
 
 #: The seed column of a game set up from a secret key (the key is in the state and in
@@ -301,14 +301,5 @@ async def start(db: Session, game_id: int, *, reminder_hours: float) -> None:
     row = dataclasses.replace(row, status="active")
     seats = await db.seats(game_id)
     state = state_of(row)
-    await commit_turn(
-        db,
-        row,
-        seats,
-        rules_of(row),
-        state,
-        acting_role=None,
-        active_before=(),
-        default_reminder_hours=reminder_hours,
-        start=True,
-    )
+    how = Commit(None, (), reminder_hours, start=True)
+    await commit_turn(db, Table(row, seats, rules_of(row)), state, how)

@@ -19,12 +19,11 @@ from typing import Any
 import rules
 from bot import errors
 from bot.delivery import notices
-from bot.delivery.notices import private_log, public_log, result_line, role_name
+from bot.delivery.notices import public_log, result_line, role_name
 from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import PrivateMessage, TablePost, View
-from bot.delivery.routes import notify_routes
-from bot.storage.store import GameRow, SeatRow, Session, Store, dumps
-from bot.tables import clock_pass, clocks, estimates, ratings
+from bot.storage.store import ClockRow, GameRow, SeatRow, Session, Store, dumps
+from bot.tables import clock_pass, clocks, estimates, notice_plan, ratings
 from bot.tables.bots import is_bot
 from bot.tables.loading import (
     describe,
@@ -36,7 +35,7 @@ from bot.tables.loading import (
     safe_view,
     state_of,
 )
-from bot.tables.prompts import decision_digest, fresh
+from bot.tables.prompts import fresh
 from bot.tables.results import AbandonResult, ActResult
 
 log = logging.getLogger("dispatch.manager")
@@ -151,17 +150,8 @@ async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) 
             await db.append_action(game_id, seq, role, user_id, each_verb, each_arg)
         row = dataclasses.replace(row, version=version)
         try:
-            progress = await commit_turn(
-                db,
-                row,
-                seats,
-                rules_game,
-                after,
-                acting_role=role,
-                active_before=active_before,
-                default_reminder_hours=reminder_hours,
-                undo=verb == "undo",
-            )
+            how = Commit(role, active_before, reminder_hours, undo=verb == "undo")
+            progress = await commit_turn(db, Table(row, seats, rules_game), after, how)
         except (errors.DispatchError, sqlite3.Error, OSError):
             raise
         except Exception:
@@ -340,149 +330,173 @@ class Progress:
     turn_started_at: float | None = None
 
 
-async def commit_turn(
-    db: Session,
-    row: GameRow,
-    seats: Sequence[SeatRow],
-    rules_game: rules.Game,
-    state: dict[str, Any],
-    *,
-    acting_role: str | None,
-    active_before: Sequence[str],
-    default_reminder_hours: float,
-    start: bool = False,
-    undo: bool = False,
-) -> Progress:
-    """Save the new state and queue what the players must be told (same transaction)."""
-    now = db.now
-    active_now = tuple(rules_game.active_roles(state))
+@dataclasses.dataclass(frozen=True)
+class Table:
+    """The game a commit changes, as read in its transaction."""
+
+    row: GameRow
+    seats: Sequence[SeatRow]
+    rules_game: rules.Game
+
+
+@dataclasses.dataclass(frozen=True)
+class Commit:
+    """How the state came to change: who acted, who was to act before, and the channel's
+    reminder default."""
+
+    acting_role: str | None
+    active_before: tuple[str, ...]
+    default_reminder_hours: float
+    start: bool = False
+    undo: bool = False
+
+
+async def commit_turn(db: Session, table: Table, state: dict[str, Any], how: Commit) -> Progress:
+    """Save the new state and queue what the players must be told (same transaction).
+
+    What they are told is planned by ``bot.tables.notice_plan`` from before and after;
+    this reads what the plan needs and writes what it returns."""
+    row, seats, rules_game = table.row, table.seats, table.rules_game
     outcome = rules_game.outcome(state)
+    change = notice_plan.Change(
+        version=row.version,
+        acting_role=how.acting_role,
+        active_before=how.active_before,
+        active_now=tuple(rules_game.active_roles(state)),
+        ended=outcome is not None,
+        start=how.start,
+        one_seat=is_one_seat(rules_game),
+    )
     public = rules_game.view(state, None)
     step = str(public.get("step", ""))
-    # A turn passes when someone new must decide, when the game ends, or when a
-    # simultaneous step the table was told about is complete (its last player may well
-    # act next, but everyone should see what was revealed). One side of a simultaneous
-    # step committing first is not a turn: the table is waiting for nobody new.
-    simultaneous_done = len(row.posted_active) > 1 and step != row.posted_step
-    turn_passed = (
-        start
-        or outcome is not None
-        or bool(set(active_now) - set(active_before))
-        or simultaneous_done
-    )
+    passed = notice_plan.turn_passed(change, row.posted_active, step, row.posted_step)
+    routing = await _routing(db, row, seats, change)
+    # The clocks move in the same transaction as the turn (issue 26 §1, ``clock_pass``).
+    moved = clocks.Change(how.active_before, change.active_now, db.now, how.undo, change.ended)
+    ticked = await clock_pass.tick(db, row, seats, moved, start=how.start)
     public_lines = public_log(public)
     posted = min(row.posted_log, len(public_lines))
+    if passed:
+        await _post_turn(db, table, state, change, _TurnPost(public, ticked, routing, step))
+        posted = len(public_lines)
+    views = {seat.role: rules_game.view(state, seat.role) for seat in seats}
+    planned = notice_plan.seat_notices(
+        change,
+        seats,
+        views,
+        routing,
+        lambda role, view: notices.end_message(rules_game, role, version=row.version, view=view),
+    )
+    for update in planned.updates:
+        await db.update_seat(
+            row.id, update.role, private_seen=update.private_seen, prompt=update.prompt
+        )
+    for ending in planned.endings:
+        await db.queue(row.id, "private", ending.role, message_payload(ending))
+    await _set_timers(db, table, notice_plan.timers(change, seats, is_bot), how)
+    clock_lines = clock_pass.lines_for(ticked, seats, db.now)
+    await _queue_turn_dms(db, row, planned.messages, clock_lines)
+    progress = Progress(
+        active_now=change.active_now,
+        outcome=outcome,
+        turn_passed=passed,
+        acting_view=planned.acting_view,
+        acting_private_lines=planned.acting_lines,
+    )
+    if clock_lines and progress.acting_view is not None:  # the acting player's new prompt
+        progress.acting_view = {**progress.acting_view, "clocks": clock_lines}
+    await _save(db, row, state, change, posted, progress)
+    return progress
+
+
+async def _routing(
+    db: Session, row: GameRow, seats: Sequence[SeatRow], change: notice_plan.Change
+) -> notice_plan.Routing:
+    """Read the choices of whoever is handed the turn, and route by them."""
+    handed_to = change.handed_to()
     user_of = {s.role: s.user_id for s in seats}
-    # One notification per hand-over, to whoever must now act and where they chose: the
-    # player who just acted is never pinged for a decision that continues their own turn.
-    handed_to = [r for r in active_now if start or (r not in active_before and r != acting_role)]
     prefs = (
         await db.notify_prefs(user_of[r] for r in handed_to if r in user_of) if handed_to else {}
     )
     parked = bool(handed_to) and await db.table_parked(row.id)
-    by_channel, by_dm = notify_routes(seats, handed_to, prefs, table_parked=parked)
-    one_seat = is_one_seat(rules_game)
-    if one_seat:  # a solo session: its prompt is posted at the table, never DMed
-        by_channel, by_dm = set(handed_to), set()
-    mention = tuple(user_of[r] for r in handed_to if r in by_channel)
-    if outcome is not None:  # the end concerns everyone at the table
-        mention = tuple(dict.fromkeys(s.user_id for s in seats))
+    return notice_plan.route(change, seats, prefs, table_parked=parked)
 
-    # The clocks move in the same transaction as the turn (issue 26 §1, ``clock_pass``).
-    change = clocks.Change(tuple(active_before), active_now, now, undo, outcome is not None)
-    ticked = await clock_pass.tick(db, row, seats, change, start=start)
-    if turn_passed:
-        band = clock_pass.band(ticked, rules_game, now)  # the board's headline shows it
-        post = notices.turn_post(
-            rules_game,
-            row.game_name,
-            version=row.version,
-            public=rules_game.view(state, rules_game.roles[0])
-            if one_seat
-            else ({**public, "clock_band": band} if band else public),
-            new_lines=public_lines[posted:],
-            active_now=active_now,
-            mention=mention,
-            start=start,
-            acting=acting_role,
-        )
-        post = await ratings.rated_post(db, row, seats, rules_game.roles, post)
-        post = await estimates.with_turning_point(db, row.id, seats, post)
-        await db.queue(row.id, "table", None, post_payload(post))
-        await db.set_posted_turn(row.id, active_now, step)
-        posted = len(public_lines)
 
-    progress = Progress(active_now=active_now, outcome=outcome, turn_passed=turn_passed)
-    pending_dms: list[PrivateMessage] = []
-    for seat in seats:
-        view = rules_game.view(state, seat.role)
-        private = private_log(view)
-        new_lines = tuple(private[seat.private_seen :]) if len(private) > seat.private_seen else ()
-        digest = decision_digest(view)
-        new_prompt = digest != seat.prompt_digest or seat.role == acting_role
-        if new_prompt or len(private) != seat.private_seen:
-            await db.update_seat(
-                row.id,
-                seat.role,
-                private_seen=len(private),
-                prompt=(row.version, digest) if new_prompt else None,
-            )
-        if outcome is not None and not seat.dm_failed and not one_seat:
-            # Each player's prompt is closed with the result, the acting player's too.
-            end = notices.end_message(rules_game, seat.role, version=row.version, view=view)
-            await db.queue(row.id, "private", seat.role, message_payload(end))
-        if seat.role == acting_role:
-            progress.acting_view = view
-            progress.acting_private_lines = new_lines
-            continue
-        if seat.dm_failed:
-            continue  # they read it with /game hand; the table already told them
-        newly_active = seat.role in active_now and seat.role not in active_before
-        message = notices.private_message(
-            seat.role,
-            version=row.version,
-            view=view,
-            new_lines=new_lines,
-            your_turn=newly_active and outcome is None and seat.role in by_dm,
-        )
-        if message is not None:
-            pending_dms.append(message)
+@dataclasses.dataclass(frozen=True)
+class _TurnPost:
+    public: View
+    ticked: Sequence[ClockRow]
+    routing: notice_plan.Routing
+    step: str
 
-    # Reminders: a fresh clock for whoever now owes a decision (acting counts as being
-    # present), none for anyone who does not, nor for Dispatch, which is never late
-    # (a move of its that fails is retried by ``bot.tables.bots``).
-    if outcome is not None:
+
+async def _post_turn(
+    db: Session, table: Table, state: dict[str, Any], change: notice_plan.Change, what: _TurnPost
+) -> None:
+    """Queue the table post of a turn that passed (a solo session's shows its own seat's
+    view: its prompt is posted at the table)."""
+    row, seats, rules_game = table.row, table.seats, table.rules_game
+    band = clock_pass.band(what.ticked, rules_game, db.now)  # the board's headline shows it
+    public = what.public
+    if change.one_seat:
+        public = rules_game.view(state, rules_game.roles[0])
+    elif band:
+        public = {**public, "clock_band": band}
+    public_lines = public_log(what.public)
+    post = notices.turn_post(
+        rules_game,
+        row.game_name,
+        version=row.version,
+        public=public,
+        new_lines=public_lines[min(row.posted_log, len(public_lines)) :],
+        active_now=change.active_now,
+        mention=what.routing.mention,
+        start=change.start,
+        acting=change.acting_role,
+    )
+    post = await ratings.rated_post(db, row, seats, rules_game.roles, post)
+    post = await estimates.with_turning_point(db, row.id, seats, post)
+    await db.queue(row.id, "table", None, post_payload(post))
+    await db.set_posted_turn(row.id, change.active_now, what.step)
+
+
+async def _set_timers(db: Session, table: Table, plan: notice_plan.TimerPlan, how: Commit) -> None:
+    row = table.row
+    if plan.clear_all:
         await db.delete_timers(row.id)
-    else:
-        for role in set(active_before) - set(active_now):
-            await db.delete_timers(row.id, role)
-        clocked = [
-            r
-            for r in active_now
-            if (r not in active_before or r == acting_role)
-            and not one_seat
-            and not is_bot(user_of.get(r))
-        ]
-        hours = await db.reminder_hours(row.channel_id, default_reminder_hours) if clocked else 0
-        for role in clocked:
-            await db.set_timer(
-                row.id, "reminder", role, user_of.get(role), now + hours * 3600, hours * 3600
-            )
+        return
+    for role in plan.clear:
+        await db.delete_timers(row.id, role)
+    if not plan.start:
+        return
+    hours = await db.reminder_hours(row.channel_id, how.default_reminder_hours)
+    seconds = hours * 3600
+    user_of = {s.role: s.user_id for s in table.seats}
+    for role in plan.start:
+        await db.set_timer(row.id, "reminder", role, user_of.get(role), db.now + seconds, seconds)
 
-    clock_lines = clock_pass.lines_for(ticked, seats, now)
-    await _queue_turn_dms(db, row, pending_dms, clock_lines)
-    if clock_lines and progress.acting_view is not None:  # the acting player's new prompt
-        progress.acting_view = {**progress.acting_view, "clocks": clock_lines}
-    turn_started = now if set(active_now) != set(active_before) else row.turn_started_at
+
+async def _save(
+    db: Session,
+    row: GameRow,
+    state: dict[str, Any],
+    change: notice_plan.Change,
+    posted: int,
+    progress: Progress,
+) -> None:
+    """Write the new state, and the result of a game that ended."""
+    moved = set(change.active_now) != set(change.active_before)
+    turn_started = db.now if moved else row.turn_started_at
     progress.turn_started_at = turn_started
     await db.save_play(
         row.id,
         state=state,
         version=row.version,
-        active_roles=active_now,
+        active_roles=change.active_now,
         posted_log=posted,
         turn_started_at=turn_started,
     )
+    outcome = progress.outcome
     if outcome is not None:
         await db.set_status(row.id, "finished")
         await db.record_result(
@@ -492,7 +506,6 @@ async def commit_turn(
             dict(outcome.get("score") or {}),
             str(outcome.get("code") or "unrecorded"),
         )
-    return progress
 
 
 async def _queue_turn_dms(
