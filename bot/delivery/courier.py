@@ -233,7 +233,7 @@ class Courier:
         of their turns in the channel only was pinged in the post that waits, so their
         prompt is sent now (later turns go by DM while the table is parked:
         ``bot.delivery.routes.notify_routes``)."""
-        if info.status != "active" or len(info.roles) < 2:
+        if info.status != "active" or info.one_seat:
             return  # a solo session's prompt is its table post, never a DM
         game_row = await db.game(info.id)
         if game_row is None or game_row.damaged:
@@ -289,7 +289,7 @@ def unreachable_notice(info: GameInfo, role: str) -> PrivateMessage:
     session is played at its table alone (nothing of it goes by DM), so it only waits."""
     going_on = (
         "Your session waits with them"
-        if len(info.roles) == 1
+        if info.one_seat
         else "The game goes on here by direct message; the channel posts wait"
     )
     return PrivateMessage(

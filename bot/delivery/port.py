@@ -53,6 +53,8 @@ class GameInfo:
     turn_started_at: float | None = None
     #: Why background work found this game's record unreadable (None: healthy).
     damaged: str | None = None
+    #: A game of one seat (``rules.Game.one_seat``): its prompt is posted at its table.
+    one_seat: bool = False
 
     def seat_of(self, role: str) -> SeatInfo | None:
         return next((s for s in self.seats if s.role == role), None)

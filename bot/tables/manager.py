@@ -836,7 +836,7 @@ class GameManager:
     async def _server_clock(self, guild_id: str | None, game_name: str) -> Control | None:
         """The server's default clock for a new game (none for a game played alone)."""
         game = rules.GAMES.get(game_name)
-        if guild_id is None or game is None or len(game.roles) == 1:
+        if guild_id is None or game is None or game.one_seat:
             return None
         async with self.store.read() as db:
             stored = await db.default_clock(guild_id)

@@ -25,6 +25,7 @@ from bot.tables import clock_pass
 from bot.tables.clocks import left_text, next_warning
 from bot.tables.loading import rules_or_none, safe_view
 from bot.tables.turn import end_by_decree
+from rules.core.types import TIMEOUT
 
 log = logging.getLogger("dispatch.clocks")
 
@@ -60,7 +61,7 @@ async def _lose_on_time(db: Session, game_id: int, role: str) -> int:
     others = [r for r in roles if r != role]
     outcome: dict[str, Any] = {
         "winner": others[0] if len(others) == 1 else None,
-        "code": "timeout",
+        "code": TIMEOUT,
         "reason": f"{role_name(rules_game, role)} ran out of time",
     }
     await end_by_decree(db, row, seats, rules_game, outcome, loser=role)

@@ -37,6 +37,7 @@ from bot.tables.loading import (
 )
 from bot.tables.prompts import fresh
 from bot.tables.results import AbandonResult, ActResult
+from rules.core.types import RESIGNED, UNRECORDED
 
 log = logging.getLogger("dispatch.manager")
 
@@ -67,17 +68,13 @@ class Move:
 MAX_IMPLIED_DONE = 4
 
 
-def implied_done(rules_game: Any, state: dict[str, Any], role: str) -> int:
+def implied_done(rules_game: rules.Game, state: dict[str, Any], role: str) -> int:
     """Send ``done`` for ``role`` while the rules say it is a formality (nothing left to
     choose: "place up to 0 tokens more"); each is recorded as its own action, so the game
     replays exactly. Returns how many were sent."""
     sent = 0
     while sent < MAX_IMPLIED_DONE and role in rules_game.active_roles(state):
-        if isinstance(rules_game, rules.Game):
-            implied = rules_game.done_implied(state, role)
-        else:
-            implied = bool(rules_game.view(state, role).get("done_implied"))
-        if not implied:
+        if not rules_game.done_implied(state, role):
             break
         rules_game.act(state, role, "done")
         sent += 1
@@ -86,14 +83,42 @@ def implied_done(rules_game: Any, state: dict[str, Any], role: str) -> int:
 
 async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) -> ActResult:
     """Apply one decision; nothing changes unless it is legal and fresh."""
-    user_id, verb, arg, role = move.user_id, move.verb, move.arg, move.role
-    expected_version = move.expected_version
+    table, state, active_before, role = await _checked(store, game_id, move)
+    applied, after = _apply(table, state, role, move)
+    row = table.row
+    version = row.version + len(applied)
+    async with store.transaction() as db:
+        current = await db.version_of(game_id)
+        if current != row.version:
+            # Written by someone else between our read and now (the lock makes this rare).
+            raise errors.StalePrompt(current or row.version, "")
+        # After the deadline a decision is refused and nothing is written (issue 26 §1).
+        await clock_pass.check_in_time(db, game_id, role)
+        for seq, (each_verb, each_arg) in enumerate(applied, start=row.version + 1):
+            await db.append_action(game_id, seq, role, move.user_id, each_verb, each_arg)
+        table = dataclasses.replace(table, row=dataclasses.replace(row, version=version))
+        how = Commit(role, active_before, reminder_hours, undo=move.verb == "undo")
+        try:
+            progress = await commit_turn(db, table, after, how)
+        except (errors.DispatchError, sqlite3.Error, OSError):
+            raise
+        except Exception:
+            log.exception("game=%d views failed after %s; rolled back", game_id, move.verb)
+            raise RULES_FAILED from None
+    return _result(table, role, progress)
+
+
+async def _checked(
+    store: Store, game_id: int, move: Move
+) -> tuple[Table, dict[str, Any], tuple[str, ...], str]:
+    """The game, its state, who was to act and the acting role, once the move is known to
+    come from a seat whose turn it is, on a prompt that is still fresh."""
     async with store.read() as db:
         row = await find_row(db, game_id, live=False)
         seats = await db.seats(game_id)
         if row.status != "active":
             # The loser's click after the game was lost on time: told why (issue 26 §1).
-            await clock_pass.refuse_if_lost_on_time(db, game_id, seats, user_id)
+            await clock_pass.refuse_if_lost_on_time(db, game_id, seats, move.user_id)
             raise errors.GameNotActive(row.status)
     rules_game = rules_of(row)
     state = state_of(row)
@@ -101,21 +126,30 @@ async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) 
         active_before = tuple(rules_game.active_roles(state))
     except Exception as exc:
         raise errors.CorruptGame(row.id, describe(exc)) from None
-    role = acting_role(active_before, seats, user_id, role)
+    role = acting_role(active_before, seats, move.user_id, move.role)
     seat = next(s for s in seats if s.role == role)
-    if expected_version is not None and not fresh(expected_version, seat, row.version):
+    if move.expected_version is not None and not fresh(move.expected_version, seat, row.version):
         prompt = str(safe_view(row, role).get("prompt", ""))
         raise errors.StalePrompt(row.version, prompt)
     if role not in active_before:
         waiting = [s.user_id for s in seats if s.role in active_before]
         raise errors.NotYourTurn(waiting)
+    return Table(row, seats, rules_game), state, active_before, role
+
+
+def _apply(
+    table: Table, state: dict[str, Any], role: str, move: Move
+) -> tuple[list[tuple[str, Any]], dict[str, Any]]:
+    """The actions the move makes (the implied ``done``s too) and the state after them;
+    raises ``IllegalMove`` with nothing applied when any of them is refused."""
+    row, rules_game, verb = table.row, table.rules_game, move.verb
     applied: list[tuple[str, Any]] = []
     try:
         # act may mutate what it is given; `state` is our own parsed copy and is
         # dropped if any action fails, so nothing leaks into the next attempt: a batch
         # is applied whole or not at all.
         after = state
-        for part in (arg, *move.more):
+        for part in (move.arg, *move.more):
             if applied and role not in rules_game.active_roles(after):
                 raise rules.NotAllowedNow("your part of this decision ended before the last one")
             after = rules_game.act(after, role, verb, part)
@@ -126,7 +160,7 @@ async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) 
     except rules.IllegalAction as exc:
         # Neither the argument nor the engine's sentence (which lists the player's
         # choices, their hand among them): the server log is no place for hidden cards.
-        log.debug("game=%d %s %s refused: %s", game_id, user_id, verb, type(exc).__name__)
+        log.debug("game=%d %s %s refused: %s", row.id, move.user_id, verb, type(exc).__name__)
         if move.more:
             raise errors.IllegalMove(
                 f"Those {len(move.more) + 1} choices cannot all be made ({exc}); nothing changed."
@@ -135,40 +169,24 @@ async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) 
     except Exception:
         # A record the rules cannot read is the game's damage, not this player's move.
         safe_view(row, role)
-        log.exception("game=%d rules engine failed on %s at v%d", game_id, verb, row.version)
+        log.exception("game=%d rules engine failed on %s at v%d", row.id, verb, row.version)
         raise RULES_FAILED from None
-    after = json.loads(encoded)
-    version = row.version + len(applied)
-    async with store.transaction() as db:
-        current = await db.version_of(game_id)
-        if current != row.version:
-            # Written by someone else between our read and now (the lock makes this rare).
-            raise errors.StalePrompt(current or row.version, "")
-        # After the deadline a decision is refused and nothing is written (issue 26 §1).
-        await clock_pass.check_in_time(db, game_id, role)
-        for seq, (each_verb, each_arg) in enumerate(applied, start=row.version + 1):
-            await db.append_action(game_id, seq, role, user_id, each_verb, each_arg)
-        row = dataclasses.replace(row, version=version)
-        try:
-            how = Commit(role, active_before, reminder_hours, undo=verb == "undo")
-            progress = await commit_turn(db, Table(row, seats, rules_game), after, how)
-        except (errors.DispatchError, sqlite3.Error, OSError):
-            raise
-        except Exception:
-            log.exception("game=%d views failed after %s; rolled back", game_id, verb)
-            raise RULES_FAILED from None
-    # What the transaction wrote, without reading it back.
+    return applied, json.loads(encoded)
+
+
+def _result(table: Table, role: str, progress: Progress) -> ActResult:
+    """The acting player's reply, from what the transaction wrote (not read back)."""
+    row = table.row
     saved = dataclasses.replace(
         row,
         status="finished" if progress.outcome is not None else row.status,
         active_roles=progress.active_now,
         turn_started_at=progress.turn_started_at,
     )
-    info = game_info(saved, seats)
     return ActResult(
-        game=info,
+        game=game_info(saved, table.seats),
         role=role,
-        version=version,
+        version=row.version,
         view=progress.acting_view or {},
         turn_passed=progress.turn_passed,
         active_roles=progress.active_now,
@@ -216,7 +234,7 @@ async def resign(db: Session, game_id: int, user_id: str, role: str | None) -> s
     others = [r for r in roles if r != role]
     winner = others[0] if len(others) == 1 else None
     reason = f"{role_name(rules_game, role)} resigned"
-    outcome: dict[str, Any] = {"winner": winner, "code": "resigned", "reason": reason}
+    outcome: dict[str, Any] = {"winner": winner, "code": RESIGNED, "reason": reason}
     await end_by_decree(db, row, seats, rules_game, outcome)
     return role
 
@@ -311,13 +329,6 @@ async def abandon(db: Session, game_id: int, user_id: str, is_moderator: bool) -
 # -- the commit of a change ----------------------------------------------------------
 
 
-#: Where a player's turn is announced unless they chose otherwise (``/game settings``).
-def is_one_seat(rules_game: rules.Game) -> bool:
-    """A game with a single role (the CDG Solo System): the player's table is their own, so
-    the start post carries their prompt, nothing goes by DM and no reminder nags them."""
-    return len(rules_game.roles) == 1
-
-
 @dataclasses.dataclass
 class Progress:
     """What a change did, for the ``ActResult`` of whoever made it."""
@@ -365,7 +376,7 @@ async def commit_turn(db: Session, table: Table, state: dict[str, Any], how: Com
         active_now=tuple(rules_game.active_roles(state)),
         ended=outcome is not None,
         start=how.start,
-        one_seat=is_one_seat(rules_game),
+        one_seat=rules_game.one_seat,
     )
     public = rules_game.view(state, None)
     step = str(public.get("step", ""))
@@ -504,7 +515,7 @@ async def _save(
             outcome.get("winner"),
             str(outcome.get("reason", "")),
             dict(outcome.get("score") or {}),
-            str(outcome.get("code") or "unrecorded"),
+            str(outcome.get("code") or UNRECORDED),
         )
 
 
