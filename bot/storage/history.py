@@ -18,7 +18,7 @@ _OF_USER = (
     f"SELECT {_ROW} FROM seats s JOIN games g ON g.id = s.game_id"
     " JOIN results r ON r.game_id = g.id"
     " WHERE s.user_id = ? AND s.game_id {cmp} ? AND g.status = 'finished'"
-    " GROUP BY s.game_id ORDER BY s.game_id {order} LIMIT ?"
+    " GROUP BY s.game_id, g.id, r.game_id ORDER BY s.game_id {order} LIMIT ?"
 )
 _OF_GUILD = (
     f"SELECT {_ROW} FROM games g JOIN results r ON r.game_id = g.id"
@@ -50,9 +50,9 @@ _TURN_TIMES = (
     " LAG(a.at) OVER w AS prev_at, LAG(a.role) OVER w AS prev_role"
     " FROM (SELECT s.game_id, s.role FROM seats s JOIN games g ON g.id = s.game_id"
     "  WHERE s.user_id = ? AND g.status = 'finished' AND g.hotseat = 0"
-    "  AND (? IS NULL OR g.game_name = ?) ORDER BY s.game_id DESC LIMIT ?) latest"
+    "  AND (CAST(? AS TEXT) IS NULL OR g.game_name = ?) ORDER BY s.game_id DESC LIMIT ?) latest"
     " JOIN actions a ON a.game_id = latest.game_id"
-    " WINDOW w AS (PARTITION BY latest.game_id, latest.role ORDER BY a.seq))"
+    " WINDOW w AS (PARTITION BY latest.game_id, latest.role ORDER BY a.seq)) AS t"
     " WHERE role = mine AND prev_role != mine"
 )
 TURN_GAMES = 100
