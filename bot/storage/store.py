@@ -21,6 +21,8 @@ import errno
 import json
 import logging
 import os
+import secrets
+import socket
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -46,6 +48,11 @@ log = logging.getLogger("dispatch.store")
 Clock = Callable[[], float]
 
 BUSY_TIMEOUT_MS = 5000
+
+#: How long a claim of background work holds before another process may take it over
+#: (migration 0018): longer than any one pass, short enough that a dead process's work
+#: is soon done by another.
+LEASE_S = 120.0
 
 
 def dumps(data: Any) -> str:
@@ -790,7 +797,8 @@ class Session:
             "INSERT INTO timers (game_id, kind, role, user_id, due_at, interval_s, fired)"
             " VALUES (?, ?, ?, ?, ?, ?, 0)"
             " ON CONFLICT (game_id, kind, role) DO UPDATE SET user_id = excluded.user_id,"
-            " due_at = excluded.due_at, interval_s = excluded.interval_s, fired = 0",
+            " due_at = excluded.due_at, interval_s = excluded.interval_s, fired = 0,"
+            " claimed_by = NULL, lease_until = NULL",
             (game_id, kind, role, user_id, due_at, interval_s),
         )
 
@@ -804,7 +812,8 @@ class Session:
 
     async def reschedule_timer(self, timer_id: int, due_at: float, interval_s: float) -> None:
         await self._run(
-            "UPDATE timers SET due_at = ?, interval_s = ?, fired = fired + 1 WHERE id = ?",
+            "UPDATE timers SET due_at = ?, interval_s = ?, fired = fired + 1,"
+            " claimed_by = NULL, lease_until = NULL WHERE id = ?",
             (due_at, interval_s, timer_id),
         )
 
@@ -1008,7 +1017,7 @@ class Session:
                 " deadline, warn_at) VALUES (?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (game_id, role) DO UPDATE SET remaining_s = excluded.remaining_s,"
                 " running_since = excluded.running_since, deadline = excluded.deadline,"
-                " warn_at = excluded.warn_at",
+                " warn_at = excluded.warn_at, claimed_by = NULL, lease_until = NULL",
                 (game_id, c.role, c.remaining_s, c.running_since, c.deadline, c.warn_at),
             )
 
@@ -1163,6 +1172,95 @@ class Session:
 
     # end of seats that change hands ------------------------------------------------
 
+    # -- claims with a lease (issue 25, section 3; migration 0018_claims) ---------------
+    # Background work claims its rows before working, so that several processes on one
+    # PostgreSQL database never handle the same row at once: ``owner`` is the claiming
+    # process (``Store.instance``), ``lease_s`` how long its claim holds. A claim that
+    # lapsed (its process died) is taken over; until then the row is the claimer's alone.
+
+    def _skip_locked(self) -> str:
+        return " FOR UPDATE SKIP LOCKED" if self.dialect == "postgresql" else ""
+
+    async def claim_due_timers(
+        self, now: float, owner: str, lease_s: float, limit: int = 100
+    ) -> list[TimerRow]:
+        """Claim the timers due at ``now`` that no live claim holds, in due order."""
+        rows = await self._all(
+            "UPDATE timers SET claimed_by = ?, lease_until = ? WHERE id IN ("
+            "SELECT id FROM timers WHERE due_at <= ?"
+            " AND (lease_until IS NULL OR lease_until <= ?)"
+            f" ORDER BY due_at, id LIMIT ?{self._skip_locked()}) RETURNING *",
+            (owner, now + lease_s, now, now, limit),
+        )
+        return sorted((_timer(r) for r in rows), key=lambda t: (t.due_at, t.id))
+
+    async def _claim_clocks(
+        self, column: str, now: float, owner: str, lease_s: float, limit: int
+    ) -> list[tuple[int, str]]:
+        rows = await self._all(
+            "UPDATE clocks SET claimed_by = ?, lease_until = ? WHERE (game_id, role) IN ("
+            f"SELECT game_id, role FROM clocks WHERE {column} IS NOT NULL AND {column} <= ?"
+            " AND (lease_until IS NULL OR lease_until <= ?)"
+            f" ORDER BY {column} LIMIT ?{self._skip_locked()})"
+            f" RETURNING game_id, role, {column} AS due",
+            (owner, now + lease_s, now, now, limit),
+        )
+        found = sorted(rows, key=lambda r: (r["due"], r["game_id"], r["role"]))
+        return [(int(r["game_id"]), str(r["role"])) for r in found]
+
+    async def claim_expired_clocks(
+        self, now: float, owner: str, lease_s: float, limit: int = 100
+    ) -> list[tuple[int, str]]:
+        """Claim the running clocks whose deadline has come (``expired_clocks``)."""
+        return await self._claim_clocks("deadline", now, owner, lease_s, limit)
+
+    async def claim_clock_warnings(
+        self, now: float, owner: str, lease_s: float, limit: int = 100
+    ) -> list[tuple[int, str]]:
+        """Claim the running clocks whose warning is due (``due_clock_warnings``)."""
+        return await self._claim_clocks("warn_at", now, owner, lease_s, limit)
+
+    async def release_clock(self, game_id: int, role: str, owner: str) -> None:
+        await self._run(
+            "UPDATE clocks SET claimed_by = NULL, lease_until = NULL"
+            " WHERE game_id = ? AND role = ? AND claimed_by = ?",
+            (game_id, role, owner),
+        )
+
+    async def release_timer(self, timer_id: int, owner: str) -> None:
+        await self._run(
+            "UPDATE timers SET claimed_by = NULL, lease_until = NULL"
+            " WHERE id = ? AND claimed_by = ?",
+            (timer_id, owner),
+        )
+
+    async def claim_outbox(self, game_id: int, owner: str, lease_s: float) -> bool:
+        """Claim a game's undelivered rows, all of them (they go out in order): False when
+        another process holds a live claim on any. Run inside a transaction that holds
+        the game's lock (``Store.transaction(game=...)``)."""
+        held = await self._one(
+            "SELECT 1 FROM outbox WHERE delivered_at IS NULL AND game_id = ?"
+            " AND claimed_by <> ? AND lease_until > ? LIMIT 1",
+            (game_id, owner, self.now),
+        )
+        if held is not None:
+            return False
+        await self._run(
+            "UPDATE outbox SET claimed_by = ?, lease_until = ?"
+            " WHERE delivered_at IS NULL AND game_id = ?",
+            (owner, self.now + lease_s, game_id),
+        )
+        return True
+
+    async def release_outbox(self, game_id: int, owner: str) -> None:
+        await self._run(
+            "UPDATE outbox SET claimed_by = NULL, lease_until = NULL"
+            " WHERE delivered_at IS NULL AND game_id = ? AND claimed_by = ?",
+            (game_id, owner),
+        )
+
+    # -- end of claims ------------------------------------------------------------------
+
 
 class Store:
     """Owns the connection (SQLite) or the pool (PostgreSQL); open with ``Store.open``."""
@@ -1182,6 +1280,8 @@ class Store:
         self.clock = clock
         self._lock = asyncio.Lock()
         self._owner = owner
+        #: This process's name in the claims it takes (migration 0018): host, pid, tag.
+        self.instance = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
     @property
     def dialect(self) -> str:
@@ -1277,8 +1377,12 @@ class Store:
                 raise errors.SaveFailed() from None
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Session]:
-        """BEGIN (IMMEDIATE on SQLite) … COMMIT, rolled back if the block raises."""
+    async def transaction(self, game: int | None = None) -> AsyncIterator[Session]:
+        """BEGIN (IMMEDIATE on SQLite) … COMMIT, rolled back if the block raises.
+
+        ``game``: the transaction changes that game, and first takes its lock, so that
+        the game's transactions in every process run one at a time (``Session.lock_game``).
+        """
         async with self._connection() as db:
             begin, commit, rollback = _transaction_calls(db)
             try:
@@ -1287,7 +1391,10 @@ class Store:
                 log.warning("starting a transaction failed: %r", exc)
                 raise errors.SaveFailed() from None
             try:
-                yield Session(db, self.clock())
+                session = Session(db, self.clock())
+                if game is not None:
+                    await session.lock_game(game)
+                yield session
                 await commit()
             except BaseException as exc:
                 with contextlib.suppress(
