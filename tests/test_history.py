@@ -35,6 +35,7 @@ async def fill(manager: GameManager, games: int) -> list[int]:
     return [await finish(manager, i) for i in range(games)]
 
 
+@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
 @pytest.mark.parametrize("name", sorted(HISTORY_QUERIES))
 async def test_every_history_query_is_answered_from_an_index(
     name: str, db_path: Path, clock: FakeClock
