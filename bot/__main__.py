@@ -27,7 +27,8 @@ Dispatch needs a Discord bot token to connect to Discord.
          export DISCORD_TOKEN=your-token-here
   3. Run `dispatch` again.
 
-Optional: DISPATCH_DB (database file, default dispatch.sqlite3), DISPATCH_DEV_GUILD
+Optional: DISPATCH_DB (database file, default dispatch.sqlite3), DISPATCH_DATABASE_URL
+(postgresql://... : use PostgreSQL instead of the file), DISPATCH_DEV_GUILD
 (a test server id for instant slash-command sync), DISPATCH_LOG_LEVEL.
 
 To try the games without Discord, run:  dispatch sandbox"""
@@ -47,7 +48,7 @@ def run_discord(config: Config) -> int:
     return 0
 
 
-def check_database(path: Path) -> None:
+def check_database(path: Path | str) -> None:
     """Open (and migrate) the database once before connecting to Discord.
 
     A file that cannot be used raises ``StoreUnavailable`` here, before any network, so
@@ -84,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     setup_logging(config.log_level)
     try:
-        check_database(config.db_path)
+        check_database(config.store_target)
         return run_discord(config)
     except StoreUnavailable as exc:
         print(f"dispatch: {exc}", file=sys.stderr)
