@@ -63,12 +63,45 @@ def check_database(path: Path | str) -> None:
     asyncio.run(probe())
 
 
+STORE_USAGE = """usage: dispatch store copy --to postgresql://user:password@host/db [--from FILE]
+
+Copies the SQLite store (DISPATCH_DB, or FILE) into an empty PostgreSQL database, then
+replays every game from its actions and compares it with the copied state."""
+
+
+def store_main(args: list[str]) -> int:
+    """``dispatch store copy``: exit 0 when every game replays to its copied state."""
+    from bot.storage.copy import CopyRefused, copy_store
+
+    if len(args) < 3 or args[0] != "copy" or args[1] != "--to":
+        print(STORE_USAGE, file=sys.stderr)
+        return 2
+    url = args[2]
+    source = Path(args[4]) if len(args) >= 5 and args[3] == "--from" else None
+    if source is None:
+        try:
+            source = Config.from_env().db_path
+        except ConfigError as exc:
+            print(f"dispatch: {exc}", file=sys.stderr)
+            return exc.exit_code
+    try:
+        report = asyncio.run(copy_store(source, url))
+    except (CopyRefused, StoreUnavailable) as exc:
+        print(f"dispatch: {exc}", file=sys.stderr)
+        return 3
+    for line in report.lines():
+        print(line)
+    return 1 if report.mismatches else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] == "sandbox":
         from bot.terminal.sandbox import main as sandbox_main
 
         return sandbox_main(args[1:])
+    if args and args[0] == "store":
+        return store_main(args[1:])
     if args and args[0] in ("-h", "--help", "help"):
         print(USAGE)
         return 0
