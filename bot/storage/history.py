@@ -17,18 +17,18 @@ _ROW = "g.id, g.guild_id, g.channel_id, g.game_name, r.winner, r.reason, r.code,
 _OF_USER = (
     f"SELECT {_ROW} FROM seats s JOIN games g ON g.id = s.game_id"
     " JOIN results r ON r.game_id = g.id"
-    " WHERE s.user_id = ? AND s.game_id {cmp} ? AND g.status = 'finished'"
+    " WHERE s.user_id = ? AND s.game_id {cmp} CAST(? AS BIGINT) AND g.status = 'finished'"
     " GROUP BY s.game_id, g.id, r.game_id ORDER BY s.game_id {order} LIMIT ?"
 )
 _OF_GUILD = (
     f"SELECT {_ROW} FROM games g JOIN results r ON r.game_id = g.id"
-    " WHERE g.guild_id = ? AND g.status = 'finished' AND g.id {cmp} ?"
+    " WHERE g.guild_id = ? AND g.status = 'finished' AND g.id {cmp} CAST(? AS BIGINT)"
     " ORDER BY g.id {order} LIMIT ?"
 )
 #: The games the user is seated in that are being set up or played, by number.
 _LIVE_OF_USER = (
     "SELECT s.game_id FROM seats s JOIN games g ON g.id = s.game_id"
-    " WHERE s.user_id = ? AND s.game_id {cmp} ? AND g.status IN ('lobby', 'active')"
+    " WHERE s.user_id = ? AND s.game_id {cmp} CAST(? AS BIGINT) AND g.status IN ('lobby', 'active')"
     " GROUP BY s.game_id ORDER BY s.game_id {order} LIMIT ?"
 )
 #: The user's finished games (not hot-seat: one person on both sides has no record), with
@@ -39,7 +39,7 @@ _RECORDS = (
     "  WHERE o.game_id = g.id AND o.user_id != s.user_id) AS others"
     " FROM seats s JOIN games g ON g.id = s.game_id JOIN results r ON r.game_id = g.id"
     " WHERE s.user_id = ? AND g.status = 'finished' AND g.hotseat = 0"
-    " AND (? IS NULL OR g.game_name = ?)"
+    " AND (CAST(? AS TEXT) IS NULL OR g.game_name = ?)"
 )
 #: How long the user took over each turn: from the other side's action to the next one of
 #: the user's side, in the user's latest ``TURN_GAMES`` finished games (the seats index
