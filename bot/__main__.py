@@ -71,7 +71,7 @@ replays every game from its actions and compares it with the copied state."""
 
 def store_main(args: list[str]) -> int:
     """``dispatch store copy``: exit 0 when every game replays to its copied state."""
-    from bot.storage.copy import CopyRefused, copy_store
+    from bot.tables.store_copy import CopyRefused, copy_store
 
     if len(args) < 3 or args[0] != "copy" or args[1] != "--to":
         print(STORE_USAGE, file=sys.stderr)

@@ -20,6 +20,8 @@ import asyncpg
 
 from bot import errors
 from bot.storage.store import Store
+from bot.tables.loading import rules_or_none
+from bot.tables.replay import export_game, replayed_state, stored_state
 
 #: Copied first (others refer to them), and last.
 FIRST = ("games",)
@@ -130,9 +132,6 @@ async def _reset_sequences(conn: asyncpg.Connection) -> None:
 
 
 async def _replay_all(store: Store, report: CopyReport) -> None:
-    from bot.tables.loading import rules_or_none
-    from bot.tables.replay import export_game, replayed_state, stored_state
-
     async with store.read() as db:
         rows = await db._all("SELECT id, status FROM games ORDER BY id")
     for r in rows:
