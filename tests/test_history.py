@@ -192,6 +192,7 @@ async def test_a_player_who_passed_a_seat_keeps_the_game_in_their_history(
         await manager.export_finished(info.id, "eve", None)
 
 
+@pytest.mark.sqlite_only  # SQLite's EXPLAIN QUERY PLAN
 async def test_passed_seats_are_paged_from_their_own_index(db_path: Path, clock: FakeClock) -> None:
     manager = await GameManager.open(db_path, RecordingFrontEnd(), clock=clock)
     try:
