@@ -137,7 +137,12 @@ async def test_the_migration_empties_delivered_payloads_and_shrinks_the_file(
     assert all(r["payload"] == "" for r in rows[:-1])
     assert rows[-1]["payload"].startswith("{")  # not yet delivered: kept whole
     assert "outbox_undelivered" in indexes and "outbox_pending" not in indexes
-    assert after < before / 10, (before, after)
+    # What the payloads took is gone: beyond an empty store's own pages (its schema
+    # grows with every migration), the file keeps less than a tenth of what it was.
+    empty_path = tmp_path / "empty.sqlite3"
+    await (await Store.open(empty_path)).close()
+    empty = empty_path.stat().st_size
+    assert after - empty < before / 10, (before, after, empty)
 
 
 async def test_a_damaged_posted_active_column_is_read_as_nobody(

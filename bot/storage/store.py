@@ -1470,6 +1470,8 @@ class Store:
         owner = ProcessLock.acquire(path)
         try:
             db = await _connect(path)
+            if owner.sole_holder:
+                await _forget_claims(db)
         except BaseException:
             owner.release()
             raise
@@ -1709,6 +1711,22 @@ class StoreInUse(StoreUnavailable):
         )
 
 
+#: The tables whose rows background work claims with a lease (migration 0018).
+CLAIMED_TABLES = ("outbox", "timers", "clocks")
+
+
+async def _forget_claims(db: aiosqlite.Connection) -> None:
+    """A SQLite file is one process's (``ProcessLock``): a claim found in it when that
+    process opens it was left by one that ended (a crash, a kill), and is given back at
+    once rather than after its lease, so a restarted bot delivers what waited at once."""
+    for table in CLAIMED_TABLES:
+        await db.execute(
+            f"UPDATE {table} SET claimed_by = NULL, lease_until = NULL"
+            " WHERE claimed_by IS NOT NULL"
+        )
+    await db.commit()
+
+
 class ProcessLock:
     """One Dispatch process per database file: an exclusive ``flock`` on the file itself.
 
@@ -1751,6 +1769,12 @@ class ProcessLock:
         lock = cls(key, fd)
         cls._held[key] = (lock, 1)
         return lock
+
+    @property
+    def sole_holder(self) -> bool:
+        """Whether this is the process's only store on the file: then no other store,
+        in this process or another, holds a claim in it."""
+        return self._held.get(self.key, (self, 1))[1] == 1
 
     def release(self) -> None:
         lock, count = self._held.get(self.key, (self, 1))
