@@ -23,7 +23,7 @@ from bot.delivery.notices import private_log, public_log, result_line, role_name
 from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import AbandonResult, ActResult, PrivateMessage, TablePost, View
 from bot.storage.store import GameRow, SeatRow, Session, Store, dumps
-from bot.tables import clock_pass, clocks, estimates, ratings
+from bot.tables import bot_jobs, clock_pass, clocks, estimates, ratings
 from bot.tables.bots import is_bot
 from bot.tables.loading import (
     describe,
@@ -514,6 +514,10 @@ async def commit_turn(
         active_roles=active_now,
         posted_log=posted,
         turn_started_at=turn_started,
+    )
+    # Dispatch's moves owed now, kept as jobs with the turn (issue 25 §4).
+    await bot_jobs.owe_moves(
+        db, row.id, row.version, seats, active_now, acting=acting_role, over=outcome is not None
     )
     if outcome is not None:
         await db.set_status(row.id, "finished")
