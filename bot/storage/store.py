@@ -1405,10 +1405,12 @@ class Session:
             (owner,),
         )
 
-    async def release_bot_job(self, job: BotJobRow, owner: str) -> None:
-        """Give back one claim after its move failed (the attempt stays counted)."""
+    async def release_bot_job(self, job: BotJobRow, owner: str, *, counted: bool) -> None:
+        """Give back one claim after its move failed; ``counted``: the attempt stays
+        counted towards giving the job up."""
+        back = "" if counted else ", attempts = attempts - 1"
         await self._run(
-            "UPDATE bot_jobs SET claimed_by = NULL, lease_until = NULL"
+            f"UPDATE bot_jobs SET claimed_by = NULL, lease_until = NULL{back}"
             " WHERE game_id = ? AND role = ? AND version = ? AND claimed_by = ?",
             (job.game_id, job.role, job.version, owner),
         )

@@ -56,7 +56,6 @@ from typing import TYPE_CHECKING, TypeVar
 
 import rules
 from bot import errors
-from bot.delivery.courier import mark_damaged
 from bot.delivery.notices import public_log
 from bot.delivery.port import ActResult
 from bot.storage.store import BotEstimateRow, BotJobRow
@@ -374,8 +373,10 @@ class BotSeats:
         try:
             outcome = await self.play_job(jobs[0])
         except BaseException:
+            # Tried again after a growing wait (``_run``), as before the jobs: a failure
+            # that this process saw is not counted; a claim lost with its process is.
             async with self.manager.store.write() as db:
-                await db.release_bot_job(jobs[0], self.owner)
+                await db.release_bot_job(jobs[0], self.owner, counted=False)
             raise
         return outcome != "over"
 
@@ -422,7 +423,13 @@ class BotSeats:
             await self._drop_estimate(kept)
             # Stale: the game moved on meanwhile (the caller looks again at what is owed
             # now); not active: it ended while the bot thought (a resignation, an abandon).
-            await self._finish(job, "stale")
+            async with self.manager.store.write() as db:
+                if await db.version_of(job.game_id) != job.version or isinstance(
+                    refused, errors.GameNotActive
+                ):
+                    await db.finish_bot_job(job, "stale")
+                else:  # refused at the very version it owes: claimed again, uncounted
+                    await db.release_bot_job(job, self.owner, counted=False)
             self.stale += 1
             return "over" if isinstance(refused, errors.GameNotActive) else "stale"
         # The verb only: the argument may be a hidden choice (a face-down card, the
@@ -462,18 +469,18 @@ class BotSeats:
         is logged and its game flagged (a moderator can export or abandon it)."""
         async with self.manager.store.write() as db:
             failed = await db.fail_exhausted_bot_jobs(JOB_MAX_ATTEMPTS)
+            for job in failed:
+                await db.mark_damaged(
+                    job.game_id, f"Dispatch could not make its move after {job.attempts} attempts"
+                )
         for job in failed:
             log.error(
-                "game=%d: Dispatch's move for %s at version %d failed %d times; given up",
+                "game=%d: Dispatch's move for %s at version %d failed %d times; given up and "
+                "the game flagged",
                 job.game_id,
                 job.role,
                 job.version,
                 job.attempts,
-            )
-            await mark_damaged(
-                self.manager.store,
-                job.game_id,
-                f"Dispatch could not make its move after {job.attempts} attempts",
             )
         return failed
 
