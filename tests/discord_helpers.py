@@ -107,6 +107,7 @@ class Skirmish(Game):
     name = "skirmish"
     title = "Skirmish (test game)"
     roles = ("north", "south")
+    outcome_codes = frozenset({"tokens"})
     role_names: ClassVar[dict[str, str]] = {"north": "North", "south": "South"}
     default_options: ClassVar[dict[str, Any]] = {"rounds": 3}
     summary = "Each round both sides play a card face down; the higher card musters tokens."

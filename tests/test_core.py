@@ -101,6 +101,7 @@ class Tiny(EventGame, Game):
     name = "tiny"
     title = "Tiny"
     roles = ("a", "b")
+    outcome_codes = frozenset({"last_counter"})
     default_options: ClassVar[dict[str, Any]] = {"pile": 7}
     steps: ClassVar[dict[str, Step]] = {
         "turn": Turn(),

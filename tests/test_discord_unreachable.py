@@ -236,7 +236,10 @@ def test_a_solo_sessions_notice_does_not_promise_direct_messages() -> None:
 
     def info(roles: tuple[str, ...]) -> GameInfo:
         seats = tuple(SeatInfo(role=r, user_id=f"u{i}") for i, r in enumerate(roles))
-        return GameInfo(1, "g", "c", "x", "X", "active", 3, "u0", seats, roles, roles)
+        one_seat = len(roles) == 1  # as the game declares it (rules.Game.one_seat)
+        return GameInfo(
+            1, "g", "c", "x", "X", "active", 3, "u0", seats, roles, roles, one_seat=one_seat
+        )
 
     solo = unreachable_notice(info(("player",)), "player").headline
     assert "direct message" not in solo and "waits" in solo and "/game status" in solo

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import signal
@@ -23,6 +24,7 @@ from conftest import FakeClock, RecordingFrontEnd
 
 import bot.delivery.courier
 import bot.storage.store
+import bot.tables.manager
 from bot import errors
 from bot.delivery.port import GameInfo
 from bot.storage.store import GameRow, Store, StoreInUse, StoreUnavailable
@@ -95,14 +97,16 @@ async def test_a_game_whose_delivery_breaks_is_skipped_and_the_rest_delivered(
     try:
         broken = await start(manager, "c1")
         healthy = await start(manager, "c2")
-        real = bot.delivery.courier.game_info
+        reader = bot.tables.manager.READER  # how the courier reads a game (injected)
+        real = reader.info
 
         def breaks_for_one_game(row: GameRow, seats: object) -> GameInfo:
             if row.id == broken.id:  # anything unforeseen inside the courier
                 raise ValueError("unreadable seat table")
             return real(row, seats)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(bot.delivery.courier, "game_info", breaks_for_one_game)
+        broken_reader = dataclasses.replace(reader, info=breaks_for_one_game)
+        monkeypatch.setattr(bot.tables.manager, "READER", broken_reader)
         manager.front_end = up = RecordingFrontEnd()
         for _ in range(3):
             await manager.deliver_due(ignore_backoff=True)

@@ -37,6 +37,9 @@ class ToyGame:
     title = "Toy Twenty-One"
     roles = ("north", "south")
     role_names: ClassVar[dict[str, str]] = {"north": "North", "south": "South"}
+    #: What the bot asks of every game (``rules.Game``), declared as a real game does.
+    one_seat = False
+    outcome_codes = frozenset({"target", "level", "higher"})
 
     def setup(self, seed: int | str, options: dict[str, Any] | None = None) -> dict[str, Any]:
         # A key (hex text, as the bot draws for unseeded games) or a chosen int seed.
@@ -178,7 +181,9 @@ class ToyGame:
         state["undo"] = []
         state["turns"] += 1
         if state["counter"] >= state["target"]:
-            self._finish(state, role, f"{self.role_names[role]} reached {state['target']}")
+            self._finish(
+                state, role, f"{self.role_names[role]} reached {state['target']}", "target"
+            )
             return
         state["turn"] = "south" if role == "north" else "north"
         state["step"] = "secret" if state["turns"] % 4 == 0 else "add"
@@ -204,15 +209,20 @@ class ToyGame:
             state["private_log"][low].append(f"Your new codeword is {state['codeword'][low]}.")
         if state["counter"] >= state["target"]:
             if picks["north"] == picks["south"]:
-                self._finish(state, None, "the secret round ended level")
+                self._finish(state, None, "the secret round ended level", "level")
             else:
-                self._finish(state, high, f"{self.role_names[high]} picked higher")
+                self._finish(state, high, f"{self.role_names[high]} picked higher", "higher")
             return
         state["step"] = "add"
 
-    def _finish(self, state: dict[str, Any], winner: str | None, reason: str) -> None:
+    def done_implied(self, state: dict[str, Any], role: str) -> bool:
+        """``done`` is never a mere formality here: a player always confirms."""
+        return False
+
+    def _finish(self, state: dict[str, Any], winner: str | None, reason: str, code: str) -> None:
         state["outcome"] = {
             "winner": winner,
+            "code": code,
             "reason": reason,
             "score": {"counter": state["counter"]},
         }

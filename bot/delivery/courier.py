@@ -34,10 +34,9 @@ from bot.delivery.outbox import (
     post_payload,
 )
 from bot.delivery.port import FrontEnd, GameInfo, PrivateMessage, SeatInfo, TablePost
+from bot.delivery.reading import GameReader
+from bot.delivery.routes import DEFAULT_NOTIFY
 from bot.storage.store import PARKED_ERROR, OutboxRow, Session, Store
-from bot.tables.bots import is_bot
-from bot.tables.loading import game_info, safe_view
-from bot.tables.turn import DEFAULT_NOTIFY
 
 log = logging.getLogger("dispatch.manager")
 
@@ -60,6 +59,7 @@ class Courier:
     retry_cap_s: float
     #: One per game, shared by every courier of a manager: a game's rows go out in order.
     locks: defaultdict[int, asyncio.Lock]
+    reader: GameReader
 
     async def deliver_due(self, game_id: int | None = None, *, ignore_backoff: bool = False) -> int:
         """Deliver undelivered outbox rows in order; return how many were delivered.
@@ -121,7 +121,7 @@ class Courier:
                     seats = await db.seats(game_id)
                 if game_row is None:
                     return delivered, queued_more
-                info = game_info(game_row, seats)
+                info = self.reader.info(game_row, seats)
             try:
                 payload = json.loads(row.payload_json)
                 # The row's own nonce: a resend after a crash before the mark posts nothing new.
@@ -136,7 +136,9 @@ class Courier:
                     await db.mark_delivered(row.id, f"unreadable: {exc!r}")
                 continue
             seat = info.seat_of(message.role) if message is not None else None
-            skip = skip_private(info, seat, message) if message is not None else ""
+            skip = (
+                skip_private(info, seat, message, self.reader.is_bot) if message is not None else ""
+            )
             if post is not None and stale_reminder(info, post):
                 skip = "superseded"
             if skip:
@@ -219,7 +221,7 @@ class Courier:
             if told:
                 return False
             for seat in info.seats:
-                if seat.dm_failed or is_bot(seat.user_id):
+                if seat.dm_failed or self.reader.is_bot(seat.user_id):
                     continue
                 message = unreachable_notice(info, seat.role)
                 await db.queue(row.game_id, "private", seat.role, message_payload(message))
@@ -230,8 +232,8 @@ class Courier:
         """The game goes on by DM, the notice says: whoever must act now and chose to hear
         of their turns in the channel only was pinged in the post that waits, so their
         prompt is sent now (later turns go by DM while the table is parked:
-        ``bot.tables.turn.notify_routes``)."""
-        if info.status != "active" or len(info.roles) < 2:
+        ``bot.delivery.routes.notify_routes``)."""
+        if info.status != "active" or info.one_seat:
             return  # a solo session's prompt is its table post, never a DM
         game_row = await db.game(info.id)
         if game_row is None or game_row.damaged:
@@ -239,14 +241,16 @@ class Courier:
         waiting = [
             s
             for s in info.seats
-            if s.role in game_row.active_roles and not s.dm_failed and not is_bot(s.user_id)
+            if s.role in game_row.active_roles
+            and not s.dm_failed
+            and not self.reader.is_bot(s.user_id)
         ]
         prefs = await db.notify_prefs(s.user_id for s in waiting)
         for seat in waiting:
             if prefs.get(seat.user_id, DEFAULT_NOTIFY) != "channel":
                 continue
             try:
-                view = safe_view(game_row, seat.role)
+                view = self.reader.view(game_row, seat.role)
             except errors.CorruptGame:
                 return  # the courier's own pass marks it; the notice still goes
             message = private_message(
@@ -285,7 +289,7 @@ def unreachable_notice(info: GameInfo, role: str) -> PrivateMessage:
     session is played at its table alone (nothing of it goes by DM), so it only waits."""
     going_on = (
         "Your session waits with them"
-        if len(info.roles) == 1
+        if info.one_seat
         else "The game goes on here by direct message; the channel posts wait"
     )
     return PrivateMessage(
@@ -314,7 +318,12 @@ def stale_reminder(info: GameInfo, post: TablePost) -> bool:
     )
 
 
-def skip_private(info: GameInfo, seat: SeatInfo | None, message: PrivateMessage) -> str:
+def skip_private(
+    info: GameInfo,
+    seat: SeatInfo | None,
+    message: PrivateMessage,
+    is_bot: Callable[[str | None], bool],
+) -> str:
     """Why a private message should not go out (empty: send it)."""
     if seat is None:
         return "no such seat"

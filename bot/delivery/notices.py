@@ -44,7 +44,7 @@ def role_name(game: rules.Game | None, role: str | None) -> str:
 def result_line(rules_game: rules.Game | None, outcome: dict[str, Any]) -> str:
     winner = outcome.get("winner")
     reason = str(outcome.get("reason") or "").strip()
-    if len(getattr(rules_game, "roles", ())) == 1:  # a solo session has no winner
+    if rules_game is not None and rules_game.one_seat:  # a solo session has no winner
         return "Session over" + (f" ({reason})." if reason else ".")
     head = f"{role_name(rules_game, winner)} wins" if winner else "The game is drawn"
     return f"Game over: {head}" + (f" ({reason})." if reason else ".")

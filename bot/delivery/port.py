@@ -53,6 +53,8 @@ class GameInfo:
     turn_started_at: float | None = None
     #: Why background work found this game's record unreadable (None: healthy).
     damaged: str | None = None
+    #: A game of one seat (``rules.Game.one_seat``): its prompt is posted at its table.
+    one_seat: bool = False
 
     def seat_of(self, role: str) -> SeatInfo | None:
         return next((s for s in self.seats if s.role == role), None)
@@ -168,74 +170,3 @@ class NullFrontEnd:
 
     async def send_private(self, game: GameInfo, seat: SeatInfo, message: PrivateMessage) -> None:
         return None
-
-
-# -- what the manager returns to callers -------------------------------------------
-
-
-@dataclass(frozen=True)
-class ActResult:
-    """The outcome of one applied action, for the acting player's own reply."""
-
-    game: GameInfo
-    role: str
-    #: The game version after the action (use it as the next ``expected_version``).
-    version: int
-    #: The acting role's new view: prompt, actions, hidden information.
-    view: View
-    #: True when the set of active roles changed or the game ended (a table post went out).
-    turn_passed: bool
-    active_roles: tuple[str, ...]
-    outcome: dict[str, Any] | None = None
-    #: New private log lines for the acting role (shown only to them).
-    private_log_lines: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    """What one user may see of a game now (``role`` None: an observer)."""
-
-    game: GameInfo
-    role: str | None
-    version: int
-    view: View
-
-
-@dataclass(frozen=True)
-class UserGame:
-    """One line of a player's "my games" list."""
-
-    game: GameInfo
-    roles: tuple[str, ...]
-    #: True when one of this user's roles owes a decision.
-    my_turn: bool
-    #: User ids the game is waiting for.
-    waiting_on: tuple[str, ...]
-    #: Epoch seconds since the current decision has been waiting.
-    since: float | None
-
-
-@dataclass(frozen=True)
-class AbandonResult:
-    game: GameInfo
-    #: True when the game is now abandoned; else it still waits for ``waiting_on``.
-    abandoned: bool
-    waiting_on: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class ChannelSettings:
-    channel_id: str
-    reminder_hours: float
-
-
-@dataclass(frozen=True)
-class Standing:
-    """One line of a leaderboard (``GameManager.leaderboard``)."""
-
-    rank: int
-    #: A user id, or one of Dispatch's levels ("Dispatch (hard)").
-    player_id: str
-    points: int
-    games: int
-    wins: int

@@ -14,9 +14,9 @@ from collections import defaultdict
 from bot.delivery.courier import mark_damaged
 from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import PrivateMessage, TablePost
+from bot.delivery.reading import GameReader
+from bot.delivery.routes import notify_routes
 from bot.storage.store import Session, Store, TimerRow
-from bot.tables.loading import safe_view
-from bot.tables.turn import notify_routes
 
 log = logging.getLogger("dispatch.manager")
 
@@ -25,12 +25,17 @@ REMINDER_GROWTH = 2.0
 
 
 async def queue_due_reminders(
-    store: Store, game_locks: defaultdict[int, asyncio.Lock], *, now: float, growth: float
+    store: Store,
+    game_locks: defaultdict[int, asyncio.Lock],
+    reader: GameReader,
+    *,
+    now: float,
+    growth: float,
 ) -> int:
     """Queue a reminder for every timer due at ``now``; return how many fired.
 
     A reminder reaches the waiting seat where they chose (``/game settings notify``,
-    as their turns do: ``bot.tables.turn.notify_routes``): by DM, with a ping at the
+    as their turns do: ``bot.delivery.routes.notify_routes``): by DM, with a ping at the
     table, or both; the table post names them either way. The next one comes ``growth``
     times later than this one did.
     Each timer is handled on its own: a game whose record cannot be read is marked
@@ -42,7 +47,7 @@ async def queue_due_reminders(
     for timer in due:
         try:
             async with game_locks[timer.game_id], store.transaction() as db:
-                fired += await _fire(db, timer, growth)
+                fired += await _fire(db, timer, growth, reader)
         except Exception as exc:
             await mark_damaged(store, timer.game_id, f"reminder failed: {exc!r}")
             with contextlib.suppress(Exception):
@@ -51,7 +56,7 @@ async def queue_due_reminders(
     return fired
 
 
-async def _fire(db: Session, timer: TimerRow, growth: float) -> int:
+async def _fire(db: Session, timer: TimerRow, growth: float, reader: GameReader) -> int:
     row = await db.game(timer.game_id)
     if row is None or row.status != "active" or timer.role not in row.active_roles:
         await db.delete_timer(timer.id)
@@ -61,7 +66,7 @@ async def _fire(db: Session, timer: TimerRow, growth: float) -> int:
     if seat is None:
         await db.delete_timer(timer.id)
         return 0
-    view = safe_view(row, seat.role)
+    view = reader.view(row, seat.role)
     prefs = await db.notify_prefs([seat.user_id])
     parked = await db.table_parked(row.id)
     by_channel, by_dm = notify_routes(seats, (seat.role,), prefs, table_parked=parked)

@@ -217,8 +217,8 @@ class DiscordFrontEnd:
         return self.client.get_partial_messageable(cid)
 
     async def post_table(self, game: GameInfo, post: TablePost) -> None:
-        if post.view is not None and post.view.get("actions"):
-            # Only a one-seat game (a solo session) posts its player's prompt at the table.
+        if game.one_seat and post.view is not None and post.view.get("actions"):
+            # A one-seat game (a solo session) posts its player's prompt at the table.
             await self._post_session(game, post)
             return
         kwargs, board = await self._table_message(game, post)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import errors
-from bot.delivery.port import ActResult, GameInfo, PlayerView
+from bot.delivery.port import GameInfo
 from bot.discord_app import formatting
 from bot.discord_app.checks import is_moderator
 from bot.discord_app.components import (
@@ -36,6 +36,7 @@ from bot.discord_app.frontend import (
     private_payload,
 )
 from bot.discord_app.looks import LOOKS, Look, look_payload, shown_by
+from bot.tables.results import ActResult, PlayerView
 
 if TYPE_CHECKING:
     from bot.tables.manager import GameManager

@@ -57,8 +57,8 @@ from typing import TYPE_CHECKING, TypeVar
 import rules
 from bot import errors
 from bot.delivery.notices import public_log
-from bot.delivery.port import ActResult
 from bot.storage.store import BotEstimateRow, BotJobRow
+from bot.tables.results import ActResult
 from rules.ai import LEVELS, Player, SearchPlayer, make_player, safety_seconds
 from rules.core import Arg, View
 

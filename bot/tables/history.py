@@ -11,14 +11,15 @@ from dataclasses import dataclass, field
 
 import rules
 from bot import errors
-from bot.delivery.port import UserGame
 from bot.storage import history as sql
 from bot.storage.store import GameRow, SeatRow, Session, Store
 from bot.tables import validate
 from bot.tables.bots import is_bot, level_of
 from bot.tables.loading import game_info
 from bot.tables.replay import played_or_here
+from bot.tables.results import UserGame
 from rules.ai import LEVELS
+from rules.core.types import TIMEOUT
 
 #: Games per page: ten rows of up to about 300 characters fit an embed's 4,096.
 PAGE_SIZE = 10
@@ -161,7 +162,7 @@ async def stats(store: Store, user_id: str, game_name: str | None = None) -> Sta
     for row in rows:
         outcome = _outcome(row)
         result.by_side.setdefault((row.game_name, row.role), Tally()).add(outcome)
-        if row.code == "timeout":
+        if row.code == TIMEOUT:
             result.on_time.add(outcome)
         for other in row.others:
             if is_bot(other):

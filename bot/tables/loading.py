@@ -90,6 +90,7 @@ def game_info(row: GameRow, seats: Sequence[SeatRow]) -> GameInfo:
         roles=tuple(game.roles) if game else tuple(s.role for s in seats),
         turn_started_at=row.turn_started_at,
         damaged=row.damaged,
+        one_seat=bool(game and game.one_seat),
     )
 
 

@@ -30,7 +30,7 @@ from bot.storage.store import Session, Store
 from bot.tables import clocks
 from bot.tables.bots import is_bot
 from bot.tables.loading import find_row, info_in, rules_of, rules_or_none, state_of
-from bot.tables.turn import commit_turn
+from bot.tables.turn import Commit, Table, commit_turn
 from rules.core.rng import new_key
 
 #: The seed column of a game set up from a secret key (the key is in the state and in
@@ -110,47 +110,26 @@ def fate_side(options_json: str | None) -> str:
 
 async def create_game(store: Store, request: NewGame, *, reminder_hours: float) -> GameInfo:
     """Open a game in a channel and seat its creator (see ``GameManager.create_game``)."""
-    game_name, seed, seat, hotseat = request.game_name, request.seed, request.seat, request.hotseat
-    creator_id, opponent_id = request.creator_id, request.opponent_id
-    game = rules_or_none(game_name)
+    game = rules_or_none(request.game_name)
     if game is None:
-        raise errors.UnknownGame(game_name, rules.GAMES.keys())
-    roles = tuple(game.roles)
+        raise errors.UnknownGame(request.game_name, rules.GAMES.keys())
+    seating = seating_of(game, request)
     options = dict(request.options or {})
-    # No seed chosen: a secret key nobody at the table can guess or work back from the
-    # cards they see (see rules.core.rng). It lives in the state and, for a moderator's
-    # rescue export of a damaged state, in ``game_keys``; the seed column holds NO_SEED.
-    key: int | str = int(seed) if seed is not None else new_key()
-
-    if seat is None:
-        creator_role = roles[0]
-    elif seat == "random":
-        creator_role = draw_seat(seed, roles)
-    elif seat in roles:
-        creator_role = seat
-    else:
-        raise errors.UnknownRole(seat, roles)
-    seating = [(creator_role, creator_id)]
-    if opponent_id is not None:
-        if opponent_id == creator_id and not hotseat:
-            raise errors.AlreadySeated(creator_role)
-        free = [r for r in roles if r != creator_role]
-        if len(roles) == 1:
-            raise errors.BadInput(f"{game.title} has one seat, yours: it takes no opponent.")
-        if not free:
-            raise errors.NoFreeSeat()
-        seating.append((free[0], opponent_id))
     if request.fate_opponent:
         require_fate_playsheet(game)
-        if opponent_id is None or len(seating) < 2:
+        if request.opponent_id is None or len(seating) < 2:
             raise errors.BadOptions("The Fate Die runs the opponent's side: name an opponent.")
         options["fate"] = seating[1][0]
     check_fate_side(options, seating, request)
-    if request.clock is not None and len(roles) == 1:
+    if request.clock is not None and game.one_seat:
         raise errors.BadInput(
             f"{game.title} is played alone: nobody waits for you, so it takes no clock."
         )
-
+    # No seed chosen: a secret key nobody at the table can guess or work back from the
+    # cards they see (see rules.core.rng). It lives in the state and, for a moderator's
+    # rescue export of a damaged state, in ``game_keys``; the seed column holds NO_SEED.
+    seed = request.seed
+    key: int | str = int(seed) if seed is not None else new_key()
     try:
         # Set up now, not at start: bad options are refused while the creator is
         # still here, and the stored state is exactly setup(key) either way.
@@ -159,41 +138,83 @@ async def create_game(store: Store, request: NewGame, *, reminder_hours: float) 
         raise errors.BadOptions(str(exc)) from None
     except (TypeError, ValueError, KeyError) as exc:
         raise errors.BadOptions(str(exc) or type(exc).__name__) from None
-
+    opening = _Opening(request, options, state, key, tuple(seating), len(game.roles))
     try:
         async with store.transaction() as db:
-            busy = await db.live_game_in_channel(request.channel_id)
-            if busy is not None:
-                raise errors.ChannelBusy(busy.id)
-            game_id = await db.insert_game(
-                guild_id=request.guild_id,
-                channel_id=request.channel_id,
-                game_name=game_name,
-                options=options,
-                seed=NO_SEED if seed is None else int(seed),
-                creator_id=creator_id,
-                hotseat=hotseat,
-                state=state,
-            )
-            if seed is None:
-                await db.set_game_key(game_id, str(key))
-            if request.rematch_of is not None:
-                await db.set_rematch_of(game_id, request.rematch_of)
-            if request.clock is not None:
-                control = request.clock
-                await db.set_game_clock(
-                    game_id, control.initial_s, control.increment_s, control.cap_s
-                )
-            for role, user in seating:
-                await db.add_seat(game_id, role, user)
-            if len(seating) == len(roles):
-                await start(db, game_id, reminder_hours=reminder_hours)
-            return await info_in(db, game_id)
+            return await _open(db, opening, reminder_hours)
     except sqlite3.IntegrityError:
         # Another creator won the race for this channel (the partial unique index).
         async with store.read() as db:
             busy = await db.live_game_in_channel(request.channel_id)
         raise errors.ChannelBusy(busy.id if busy else 0) from None
+
+
+def seating_of(game: rules.Game, request: NewGame) -> list[tuple[str, str]]:
+    """(role, user) for the creator and, when named, the opponent (the next free role)."""
+    roles = tuple(game.roles)
+    seat, seed = request.seat, request.seed
+    if seat is None:
+        creator_role = roles[0]
+    elif seat == "random":
+        creator_role = draw_seat(seed, roles)
+    elif seat in roles:
+        creator_role = seat
+    else:
+        raise errors.UnknownRole(seat, roles)
+    seating = [(creator_role, request.creator_id)]
+    opponent_id = request.opponent_id
+    if opponent_id is not None:
+        if opponent_id == request.creator_id and not request.hotseat:
+            raise errors.AlreadySeated(creator_role)
+        free = [r for r in roles if r != creator_role]
+        if game.one_seat:
+            raise errors.BadInput(f"{game.title} has one seat, yours: it takes no opponent.")
+        if not free:
+            raise errors.NoFreeSeat()
+        seating.append((free[0], opponent_id))
+    return seating
+
+
+@dataclasses.dataclass(frozen=True)
+class _Opening:
+    """A new game, checked and set up, ready to be written."""
+
+    request: NewGame
+    options: dict[str, Any]
+    state: dict[str, Any]
+    key: int | str
+    seating: tuple[tuple[str, str], ...]
+    role_count: int
+
+
+async def _open(db: Session, opening: _Opening, reminder_hours: float) -> GameInfo:
+    """Write the new game and its seats; start it when every role is seated."""
+    request, seed = opening.request, opening.request.seed
+    busy = await db.live_game_in_channel(request.channel_id)
+    if busy is not None:
+        raise errors.ChannelBusy(busy.id)
+    game_id = await db.insert_game(
+        guild_id=request.guild_id,
+        channel_id=request.channel_id,
+        game_name=request.game_name,
+        options=opening.options,
+        seed=NO_SEED if seed is None else int(seed),
+        creator_id=request.creator_id,
+        hotseat=request.hotseat,
+        state=opening.state,
+    )
+    if seed is None:
+        await db.set_game_key(game_id, str(opening.key))
+    if request.rematch_of is not None:
+        await db.set_rematch_of(game_id, request.rematch_of)
+    if request.clock is not None:
+        control = request.clock
+        await db.set_game_clock(game_id, control.initial_s, control.increment_s, control.cap_s)
+    for role, user in opening.seating:
+        await db.add_seat(game_id, role, user)
+    if len(opening.seating) == opening.role_count:
+        await start(db, game_id, reminder_hours=reminder_hours)
+    return await info_in(db, game_id)
 
 
 async def take_seat(
@@ -301,14 +322,5 @@ async def start(db: Session, game_id: int, *, reminder_hours: float) -> None:
     row = dataclasses.replace(row, status="active")
     seats = await db.seats(game_id)
     state = state_of(row)
-    await commit_turn(
-        db,
-        row,
-        seats,
-        rules_of(row),
-        state,
-        acting_role=None,
-        active_before=(),
-        default_reminder_hours=reminder_hours,
-        start=True,
-    )
+    how = Commit(None, (), reminder_hours, start=True)
+    await commit_turn(db, Table(row, seats, rules_of(row)), state, how)

@@ -36,21 +36,15 @@ import rules
 from bot import errors
 from bot.delivery.courier import RETRY_BASE_S, RETRY_CAP_S, Courier, mark_damaged
 from bot.delivery.notices import public_log
-from bot.delivery.port import (
-    AbandonResult,
-    ActResult,
-    ChannelSettings,
-    FrontEnd,
-    GameInfo,
-    PlayerView,
-    Standing,
-    UserGame,
-)
+from bot.delivery.port import FrontEnd, GameInfo
+from bot.delivery.reading import GameReader
 from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queue_due_reminders
+from bot.delivery.routes import DEFAULT_NOTIFY
 from bot.storage.store import Store, dumps
 from bot.tables import (
     claims,
     clock_pass,
+    clock_rules,
     clocks,
     estimates,
     hints,
@@ -75,9 +69,20 @@ from bot.tables.replay import (
     watchable_export,
 )
 from bot.tables.replay_movie import Movie, ReplayCache, drawable, upload_limit
+from bot.tables.results import (
+    AbandonResult,
+    ActResult,
+    ChannelSettings,
+    PlayerView,
+    Standing,
+    UserGame,
+)
 from rules.ai import LEVELS
 
 log = logging.getLogger("dispatch.manager")
+
+#: How the courier and the reminders read a stored game (delivery sits below this room).
+READER = GameReader(info=game_info, view=safe_view, is_bot=is_bot)
 
 
 class GameManager:
@@ -763,7 +768,7 @@ class GameManager:
         if notify is None:
             async with self.store.read() as db:
                 prefs = await db.notify_prefs([user_id])
-            return prefs.get(user_id, turn.DEFAULT_NOTIFY)
+            return prefs.get(user_id, DEFAULT_NOTIFY)
         if notify not in ("dm", "channel", "both"):
             raise errors.BadInput("Turns can be announced by dm, in the channel, or both.")
         async with self.store.write() as db:
@@ -813,13 +818,14 @@ class GameManager:
             retry_base_s=self.retry_base_s,
             retry_cap_s=self.retry_cap_s,
             locks=self._delivery_locks,
+            reader=READER,
         )
         return await courier.deliver_due(game_id, ignore_backoff=ignore_backoff)
 
     async def fire_due_timers(self) -> int:
         """Nudge every player whose reminder is due, then space the next one out further."""
         fired = await queue_due_reminders(
-            self.store, self._game_locks, now=self.clock(), growth=self.reminder_growth
+            self.store, self._game_locks, READER, now=self.clock(), growth=self.reminder_growth
         )
         if fired:
             await self.deliver_due()
@@ -836,7 +842,7 @@ class GameManager:
     async def _server_clock(self, guild_id: str | None, game_name: str) -> Control | None:
         """The server's default clock for a new game (none for a game played alone)."""
         game = rules.GAMES.get(game_name)
-        if guild_id is None or game is None or len(game.roles) == 1:
+        if guild_id is None or game is None or game.one_seat:
             return None
         async with self.store.read() as db:
             stored = await db.default_clock(guild_id)
@@ -986,23 +992,24 @@ class GameManager:
         asker may: a moderator). ``on_time``: ``lose`` (the game ends at zero) or
         ``claim`` (the opponent may claim the win); ``vacation_days``: 0 to 90 a year."""
         guild_id = validate.guild_id(guild_id)
-        if on_time is not None and on_time not in claims.ON_TIME:
+        if on_time is not None and on_time not in clock_rules.ON_TIME:
             raise errors.BadInput("At zero a player can lose on time (lose) or be claimed (claim).")
         if vacation_days is not None and (
             isinstance(vacation_days, bool)
             or not isinstance(vacation_days, int)
-            or not 0 <= vacation_days <= claims.MAX_VACATION_DAYS
+            or not 0 <= vacation_days <= clock_rules.MAX_VACATION_DAYS
         ):
             raise errors.BadInput(
-                f"Vacation days are a whole number from 0 (none) to {claims.MAX_VACATION_DAYS}."
+                "Vacation days are a whole number from 0 (none) to "
+                f"{clock_rules.MAX_VACATION_DAYS}."
             )
         changing = on_time is not None or vacation_days is not None
         if guild_id is None:
             if changing:
                 raise errors.NotAllowed("Clock rules are a server setting: set them in a server.")
-            return "lose", claims.DEFAULT_VACATION_DAYS
+            return "lose", clock_rules.DEFAULT_VACATION_DAYS
         async with self.store.transaction() as db:
-            current = await claims.server_rules(db, guild_id)
+            current = await clock_rules.server_rules(db, guild_id)
             if not changing:
                 return current
             chosen = (on_time or current[0], current[1] if vacation_days is None else vacation_days)

@@ -66,7 +66,7 @@ def rated_game(name: str) -> str:
     game = rules.GAMES.get(name.strip().lower())
     if game is None:
         raise errors.UnknownGame(name, rules.GAMES.keys())
-    if len(game.roles) < 2:
+    if game.one_seat:
         raise errors.BadInput(
             f"{game.title or game.name} is played alone, so it has no ratings or leaderboard."
         )

@@ -104,7 +104,7 @@ def public_turns(data: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]
         state = game.setup(seed=data["seed"], options=data["options"])
         views = [game.view(state, None)]
         acting = tuple(game.active_roles(state))
-        alone = len(game.roles) == 1
+        alone = game.one_seat
         for n, action in enumerate(data["actions"], 1):
             step = f"action {n}"
             state = game.act(state, action["role"], action["verb"], action["arg"])

@@ -93,7 +93,7 @@ async def running(db: Session, game_id: int) -> tuple[GameRow, list[SeatRow], ru
     if row.status != "active":
         raise errors.GameNotActive(row.status)
     rules_game = rules_of(row)
-    if len(rules_game.roles) == 1:
+    if rules_game.one_seat:
         raise errors.NotAllowed("A solo session is its player's own: its seat does not pass.")
     return row, await db.seats(game_id), rules_game
 

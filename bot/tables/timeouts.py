@@ -19,18 +19,20 @@ from bot.delivery.courier import mark_damaged
 from bot.delivery.notices import role_name
 from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import PrivateMessage, TablePost
+from bot.delivery.routes import notify_routes
 from bot.storage.store import Session, Store
-from bot.tables import claims, clock_pass
+from bot.tables import clock_pass, clock_rules
 from bot.tables.clocks import left_text, next_warning
 from bot.tables.loading import rules_or_none, safe_view
-from bot.tables.turn import end_by_decree, notify_routes
+from bot.tables.turn import end_by_decree
+from rules.core.types import TIMEOUT
 
 log = logging.getLogger("dispatch.clocks")
 
 
 async def expire_due(store: Store, game_locks: defaultdict[int, asyncio.Lock], now: float) -> int:
     """End every game whose player's clock has run out by ``now`` (or, on a server where
-    the win is claimed, offer it: ``claims.flag``); return how many."""
+    the win is claimed, offer it: ``clock_rules.flag``); return how many."""
     ended = 0
     for game_id, role in await clock_pass.expired(store, now):
         try:
@@ -55,8 +57,8 @@ async def _lose_on_time(db: Session, game_id: int, role: str) -> int:
     if clock is None or not clock.expired(db.now):
         return 0  # a decision came in time and moved the clock on
     seats = await db.seats(game_id)
-    if await claims.claimed_here(db, row):  # the opponent is offered the win instead
-        await claims.flag(db, row, seats, role)
+    if await clock_rules.claimed_here(db, row):  # the opponent is offered the win instead
+        await clock_rules.flag(db, row, seats, role)
         log.info("game=%d %s ran out of time; the win may be claimed", game_id, role)
         return 1
     rules_game = rules_or_none(row.game_name)
@@ -64,7 +66,7 @@ async def _lose_on_time(db: Session, game_id: int, role: str) -> int:
     others = [r for r in roles if r != role]
     outcome: dict[str, Any] = {
         "winner": others[0] if len(others) == 1 else None,
-        "code": "timeout",
+        "code": TIMEOUT,
         "reason": f"{role_name(rules_game, role)} ran out of time",
     }
     await end_by_decree(db, row, seats, rules_game, outcome, loser=role)
@@ -74,7 +76,8 @@ async def _lose_on_time(db: Session, game_id: int, role: str) -> int:
 
 async def warn_due(store: Store, game_locks: defaultdict[int, asyncio.Lock], now: float) -> int:
     """Warn each player whose clock has 24 h (then 2 h) left, once each, where they chose
-    to be told (``/game settings notify``, as their turns are: ``turn.notify_routes``).
+    to be told (``/game settings notify``, as their turns are:
+    ``bot.delivery.routes.notify_routes``).
     Found through the ``clocks_warn_at`` index; returns how many were warned."""
     async with store.read() as db:
         due = await db.due_clock_warnings(now)

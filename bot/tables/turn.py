@@ -19,11 +19,19 @@ from typing import Any
 import rules
 from bot import errors
 from bot.delivery import notices
-from bot.delivery.notices import private_log, public_log, result_line, role_name
+from bot.delivery.notices import public_log, result_line, role_name
 from bot.delivery.outbox import message_payload, post_payload
-from bot.delivery.port import AbandonResult, ActResult, PrivateMessage, TablePost, View
-from bot.storage.store import GameRow, SeatRow, Session, Store, dumps
-from bot.tables import bot_jobs, clock_pass, clocks, estimates, ratings
+from bot.delivery.port import PrivateMessage, TablePost, View
+from bot.storage.store import ClockRow, GameRow, SeatRow, Session, Store, dumps
+from bot.tables import (
+    bot_jobs,
+    clock_pass,
+    clock_rules,
+    clocks,
+    estimates,
+    notice_plan,
+    ratings,
+)
 from bot.tables.bots import is_bot
 from bot.tables.loading import (
     describe,
@@ -35,7 +43,9 @@ from bot.tables.loading import (
     safe_view,
     state_of,
 )
-from bot.tables.prompts import decision_digest, fresh
+from bot.tables.prompts import fresh
+from bot.tables.results import AbandonResult, ActResult
+from rules.core.types import RESIGNED, UNRECORDED
 
 log = logging.getLogger("dispatch.manager")
 
@@ -66,33 +76,65 @@ class Move:
 MAX_IMPLIED_DONE = 4
 
 
-def implied_done(rules_game: Any, state: dict[str, Any], role: str) -> int:
+def implied_done(rules_game: rules.Game, state: dict[str, Any], role: str) -> int:
     """Send ``done`` for ``role`` while the rules say it is a formality (nothing left to
     choose: "place up to 0 tokens more"); each is recorded as its own action, so the game
     replays exactly. Returns how many were sent."""
     sent = 0
     while sent < MAX_IMPLIED_DONE and role in rules_game.active_roles(state):
-        if isinstance(rules_game, rules.Game):
-            implied = rules_game.done_implied(state, role)
-        else:
-            implied = bool(rules_game.view(state, role).get("done_implied"))
-        if not implied:
+        if not rules_game.done_implied(state, role):
             break
         rules_game.act(state, role, "done")
         sent += 1
     return sent
 
 
+async def _in_time(db: Session, table: Table, role: str) -> None:
+    """After the deadline a decision is refused and nothing is written (issue 26 §1),
+    unless the server lets the opponent claim the win: then the win is offered now."""
+    if await clock_pass.ran_out(db, table.row.id, role):
+        if not await clock_rules.claimed_here(db, table.row):
+            raise errors.TimeRanOut()
+        await clock_rules.flag(db, table.row, table.seats, role)
+
+
 async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) -> ActResult:
     """Apply one decision; nothing changes unless it is legal and fresh."""
-    user_id, verb, arg, role = move.user_id, move.verb, move.arg, move.role
-    expected_version = move.expected_version
+    table, state, active_before, role = await _checked(store, game_id, move)
+    applied, after = _apply(table, state, role, move)
+    row = table.row
+    version = row.version + len(applied)
+    async with store.transaction() as db:
+        current = await db.version_of(game_id)
+        if current != row.version:
+            # Written by someone else between our read and now (the lock makes this rare).
+            raise errors.StalePrompt(current or row.version, "")
+        await _in_time(db, table, role)
+        for seq, (each_verb, each_arg) in enumerate(applied, start=row.version + 1):
+            await db.append_action(game_id, seq, role, move.user_id, each_verb, each_arg)
+        table = dataclasses.replace(table, row=dataclasses.replace(row, version=version))
+        how = Commit(role, active_before, reminder_hours, undo=move.verb == "undo")
+        try:
+            progress = await commit_turn(db, table, after, how)
+        except (errors.DispatchError, sqlite3.Error, OSError):
+            raise
+        except Exception:
+            log.exception("game=%d views failed after %s; rolled back", game_id, move.verb)
+            raise RULES_FAILED from None
+    return _result(table, role, progress)
+
+
+async def _checked(
+    store: Store, game_id: int, move: Move
+) -> tuple[Table, dict[str, Any], tuple[str, ...], str]:
+    """The game, its state, who was to act and the acting role, once the move is known to
+    come from a seat whose turn it is, on a prompt that is still fresh."""
     async with store.read() as db:
         row = await find_row(db, game_id, live=False)
         seats = await db.seats(game_id)
         if row.status != "active":
             # The loser's click after the game was lost on time: told why (issue 26 §1).
-            await clock_pass.refuse_if_lost_on_time(db, game_id, seats, user_id)
+            await clock_pass.refuse_if_lost_on_time(db, game_id, seats, move.user_id)
             raise errors.GameNotActive(row.status)
     rules_game = rules_of(row)
     state = state_of(row)
@@ -100,21 +142,30 @@ async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) 
         active_before = tuple(rules_game.active_roles(state))
     except Exception as exc:
         raise errors.CorruptGame(row.id, describe(exc)) from None
-    role = acting_role(active_before, seats, user_id, role)
+    role = acting_role(active_before, seats, move.user_id, move.role)
     seat = next(s for s in seats if s.role == role)
-    if expected_version is not None and not fresh(expected_version, seat, row.version):
+    if move.expected_version is not None and not fresh(move.expected_version, seat, row.version):
         prompt = str(safe_view(row, role).get("prompt", ""))
         raise errors.StalePrompt(row.version, prompt)
     if role not in active_before:
         waiting = [s.user_id for s in seats if s.role in active_before]
         raise errors.NotYourTurn(waiting)
+    return Table(row, seats, rules_game), state, active_before, role
+
+
+def _apply(
+    table: Table, state: dict[str, Any], role: str, move: Move
+) -> tuple[list[tuple[str, Any]], dict[str, Any]]:
+    """The actions the move makes (the implied ``done``s too) and the state after them;
+    raises ``IllegalMove`` with nothing applied when any of them is refused."""
+    row, rules_game, verb = table.row, table.rules_game, move.verb
     applied: list[tuple[str, Any]] = []
     try:
         # act may mutate what it is given; `state` is our own parsed copy and is
         # dropped if any action fails, so nothing leaks into the next attempt: a batch
         # is applied whole or not at all.
         after = state
-        for part in (arg, *move.more):
+        for part in (move.arg, *move.more):
             if applied and role not in rules_game.active_roles(after):
                 raise rules.NotAllowedNow("your part of this decision ended before the last one")
             after = rules_game.act(after, role, verb, part)
@@ -125,7 +176,7 @@ async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) 
     except rules.IllegalAction as exc:
         # Neither the argument nor the engine's sentence (which lists the player's
         # choices, their hand among them): the server log is no place for hidden cards.
-        log.debug("game=%d %s %s refused: %s", game_id, user_id, verb, type(exc).__name__)
+        log.debug("game=%d %s %s refused: %s", row.id, move.user_id, verb, type(exc).__name__)
         if move.more:
             raise errors.IllegalMove(
                 f"Those {len(move.more) + 1} choices cannot all be made ({exc}); nothing changed."
@@ -134,55 +185,24 @@ async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) 
     except Exception:
         # A record the rules cannot read is the game's damage, not this player's move.
         safe_view(row, role)
-        log.exception("game=%d rules engine failed on %s at v%d", game_id, verb, row.version)
+        log.exception("game=%d rules engine failed on %s at v%d", row.id, verb, row.version)
         raise RULES_FAILED from None
-    after = json.loads(encoded)
-    version = row.version + len(applied)
-    async with store.transaction() as db:
-        current = await db.version_of(game_id)
-        if current != row.version:
-            # Written by someone else between our read and now (the lock makes this rare).
-            raise errors.StalePrompt(current or row.version, "")
-        # After the deadline a decision is refused and nothing is written (issue 26 §1),
-        # unless the server lets the opponent claim the win: then it is offered now.
-        from bot.tables import claims  # claims ends games through this module
+    return applied, json.loads(encoded)
 
-        if await clock_pass.ran_out(db, game_id, role):
-            if not await claims.claimed_here(db, row):
-                raise errors.TimeRanOut()
-            await claims.flag(db, row, seats, role)
-        for seq, (each_verb, each_arg) in enumerate(applied, start=row.version + 1):
-            await db.append_action(game_id, seq, role, user_id, each_verb, each_arg)
-        row = dataclasses.replace(row, version=version)
-        try:
-            progress = await commit_turn(
-                db,
-                row,
-                seats,
-                rules_game,
-                after,
-                acting_role=role,
-                active_before=active_before,
-                default_reminder_hours=reminder_hours,
-                undo=verb == "undo",
-            )
-        except (errors.DispatchError, sqlite3.Error, OSError):
-            raise
-        except Exception:
-            log.exception("game=%d views failed after %s; rolled back", game_id, verb)
-            raise RULES_FAILED from None
-    # What the transaction wrote, without reading it back.
+
+def _result(table: Table, role: str, progress: Progress) -> ActResult:
+    """The acting player's reply, from what the transaction wrote (not read back)."""
+    row = table.row
     saved = dataclasses.replace(
         row,
         status="finished" if progress.outcome is not None else row.status,
         active_roles=progress.active_now,
         turn_started_at=progress.turn_started_at,
     )
-    info = game_info(saved, seats)
     return ActResult(
-        game=info,
+        game=game_info(saved, table.seats),
         role=role,
-        version=version,
+        version=row.version,
         view=progress.acting_view or {},
         turn_passed=progress.turn_passed,
         active_roles=progress.active_now,
@@ -230,7 +250,7 @@ async def resign(db: Session, game_id: int, user_id: str, role: str | None) -> s
     others = [r for r in roles if r != role]
     winner = others[0] if len(others) == 1 else None
     reason = f"{role_name(rules_game, role)} resigned"
-    outcome: dict[str, Any] = {"winner": winner, "code": "resigned", "reason": reason}
+    outcome: dict[str, Any] = {"winner": winner, "code": RESIGNED, "reason": reason}
     await end_by_decree(db, row, seats, rules_game, outcome)
     return role
 
@@ -325,41 +345,6 @@ async def abandon(db: Session, game_id: int, user_id: str, is_moderator: bool) -
 # -- the commit of a change ----------------------------------------------------------
 
 
-#: Where a player's turn is announced unless they chose otherwise (``/game settings``).
-DEFAULT_NOTIFY = "dm"
-
-
-def notify_routes(
-    seats: Sequence[SeatRow],
-    roles: Sequence[str],
-    prefs: Mapping[str, str],
-    *,
-    table_parked: bool = False,
-) -> tuple[set[str], set[str]]:
-    """(roles to mention in the channel, roles to send a "your turn" DM) for a hand-over to
-    ``roles``: as each player chose; in the channel while their DMs are closed. While the
-    table's posts are parked (its channel refuses them, ``bot.delivery.courier``) the game
-    goes on by DM, as the players were told: a player who chose the channel is sent the
-    DM too, or the mention that waits with the table would be all they had."""
-    by_channel: set[str] = set()
-    by_dm: set[str] = set()
-    for seat in seats:
-        if seat.role not in roles:
-            continue
-        choice = prefs.get(seat.user_id, DEFAULT_NOTIFY)
-        if seat.dm_failed or choice in ("channel", "both"):
-            by_channel.add(seat.role)
-        if not seat.dm_failed and (choice in ("dm", "both") or table_parked):
-            by_dm.add(seat.role)
-    return by_channel, by_dm
-
-
-def is_one_seat(rules_game: rules.Game) -> bool:
-    """A game with a single role (the CDG Solo System): the player's table is their own, so
-    the start post carries their prompt, nothing goes by DM and no reminder nags them."""
-    return len(rules_game.roles) == 1
-
-
 @dataclasses.dataclass
 class Progress:
     """What a change did, for the ``ActResult`` of whoever made it."""
@@ -372,153 +357,186 @@ class Progress:
     turn_started_at: float | None = None
 
 
-async def commit_turn(
-    db: Session,
-    row: GameRow,
-    seats: Sequence[SeatRow],
-    rules_game: rules.Game,
-    state: dict[str, Any],
-    *,
-    acting_role: str | None,
-    active_before: Sequence[str],
-    default_reminder_hours: float,
-    start: bool = False,
-    undo: bool = False,
-) -> Progress:
-    """Save the new state and queue what the players must be told (same transaction)."""
-    now = db.now
-    active_now = tuple(rules_game.active_roles(state))
+@dataclasses.dataclass(frozen=True)
+class Table:
+    """The game a commit changes, as read in its transaction."""
+
+    row: GameRow
+    seats: Sequence[SeatRow]
+    rules_game: rules.Game
+
+
+@dataclasses.dataclass(frozen=True)
+class Commit:
+    """How the state came to change: who acted, who was to act before, and the channel's
+    reminder default."""
+
+    acting_role: str | None
+    active_before: tuple[str, ...]
+    default_reminder_hours: float
+    start: bool = False
+    undo: bool = False
+
+
+async def commit_turn(db: Session, table: Table, state: dict[str, Any], how: Commit) -> Progress:
+    """Save the new state and queue what the players must be told (same transaction).
+
+    What they are told is planned by ``bot.tables.notice_plan`` from before and after;
+    this reads what the plan needs and writes what it returns."""
+    row, seats, rules_game = table.row, table.seats, table.rules_game
     outcome = rules_game.outcome(state)
+    change = notice_plan.Change(
+        version=row.version,
+        acting_role=how.acting_role,
+        active_before=how.active_before,
+        active_now=tuple(rules_game.active_roles(state)),
+        ended=outcome is not None,
+        start=how.start,
+        one_seat=rules_game.one_seat,
+    )
     public = rules_game.view(state, None)
     step = str(public.get("step", ""))
-    # A turn passes when someone new must decide, when the game ends, or when a
-    # simultaneous step the table was told about is complete (its last player may well
-    # act next, but everyone should see what was revealed). One side of a simultaneous
-    # step committing first is not a turn: the table is waiting for nobody new.
-    simultaneous_done = len(row.posted_active) > 1 and step != row.posted_step
-    turn_passed = (
-        start
-        or outcome is not None
-        or bool(set(active_now) - set(active_before))
-        or simultaneous_done
-    )
+    passed = notice_plan.turn_passed(change, row.posted_active, step, row.posted_step)
+    routing = await _routing(db, row, seats, change)
+    # The clocks move in the same transaction as the turn (issue 26 §1, ``clock_pass``).
+    moved = clocks.Change(how.active_before, change.active_now, db.now, how.undo, change.ended)
+    ticked, away = await clock_pass.tick(db, row, seats, moved, start=how.start)
     public_lines = public_log(public)
     posted = min(row.posted_log, len(public_lines))
+    if passed:
+        await _post_turn(db, table, state, change, _TurnPost(public, ticked, away, routing, step))
+        posted = len(public_lines)
+    views = {seat.role: rules_game.view(state, seat.role) for seat in seats}
+    planned = notice_plan.seat_notices(
+        change,
+        seats,
+        views,
+        routing,
+        lambda role, view: notices.end_message(rules_game, role, version=row.version, view=view),
+    )
+    for update in planned.updates:
+        await db.update_seat(
+            row.id, update.role, private_seen=update.private_seen, prompt=update.prompt
+        )
+    for ending in planned.endings:
+        await db.queue(row.id, "private", ending.role, message_payload(ending))
+    await _set_timers(db, table, notice_plan.timers(change, seats, is_bot), how)
+    clock_lines = clock_pass.lines_for(ticked, seats, db.now, away_until=away)
+    await _queue_turn_dms(db, row, planned.messages, clock_lines)
+    progress = Progress(
+        active_now=change.active_now,
+        outcome=outcome,
+        turn_passed=passed,
+        acting_view=planned.acting_view,
+        acting_private_lines=planned.acting_lines,
+    )
+    if clock_lines and progress.acting_view is not None:  # the acting player's new prompt
+        progress.acting_view = {**progress.acting_view, "clocks": clock_lines}
+    await _save(db, row, state, change, posted, progress)
+    # Dispatch's moves owed now, kept as jobs with the turn (issue 25 §4).
+    await bot_jobs.owe_moves(
+        db,
+        row.id,
+        row.version,
+        seats,
+        change.active_now,
+        acting=change.acting_role,
+        over=outcome is not None,
+    )
+    return progress
+
+
+async def _routing(
+    db: Session, row: GameRow, seats: Sequence[SeatRow], change: notice_plan.Change
+) -> notice_plan.Routing:
+    """Read the choices of whoever is handed the turn, and route by them."""
+    handed_to = change.handed_to()
     user_of = {s.role: s.user_id for s in seats}
-    # One notification per hand-over, to whoever must now act and where they chose: the
-    # player who just acted is never pinged for a decision that continues their own turn.
-    handed_to = [r for r in active_now if start or (r not in active_before and r != acting_role)]
     prefs = (
         await db.notify_prefs(user_of[r] for r in handed_to if r in user_of) if handed_to else {}
     )
     parked = bool(handed_to) and await db.table_parked(row.id)
-    by_channel, by_dm = notify_routes(seats, handed_to, prefs, table_parked=parked)
-    one_seat = is_one_seat(rules_game)
-    if one_seat:  # a solo session: its prompt is posted at the table, never DMed
-        by_channel, by_dm = set(handed_to), set()
-    mention = tuple(user_of[r] for r in handed_to if r in by_channel)
-    if outcome is not None:  # the end concerns everyone at the table
-        mention = tuple(dict.fromkeys(s.user_id for s in seats))
+    return notice_plan.route(change, seats, prefs, table_parked=parked)
 
-    # The clocks move in the same transaction as the turn (issue 26 §1, ``clock_pass``).
-    change = clocks.Change(tuple(active_before), active_now, now, undo, outcome is not None)
-    ticked, away = await clock_pass.tick(db, row, seats, change, start=start)
-    if turn_passed:
-        band = clock_pass.band(ticked, rules_game, now, away)  # the board's headline shows it
-        post = notices.turn_post(
-            rules_game,
-            row.game_name,
-            version=row.version,
-            public=rules_game.view(state, rules_game.roles[0])
-            if one_seat
-            else ({**public, "clock_band": band} if band else public),
-            new_lines=public_lines[posted:],
-            active_now=active_now,
-            mention=mention,
-            start=start,
-            acting=acting_role,
-        )
-        post = await ratings.rated_post(db, row, seats, rules_game.roles, post)
-        post = await estimates.with_turning_point(db, row.id, seats, post)
-        await db.queue(row.id, "table", None, post_payload(post))
-        await db.set_posted_turn(row.id, active_now, step)
-        posted = len(public_lines)
 
-    progress = Progress(active_now=active_now, outcome=outcome, turn_passed=turn_passed)
-    pending_dms: list[PrivateMessage] = []
-    for seat in seats:
-        view = rules_game.view(state, seat.role)
-        private = private_log(view)
-        new_lines = tuple(private[seat.private_seen :]) if len(private) > seat.private_seen else ()
-        digest = decision_digest(view)
-        new_prompt = digest != seat.prompt_digest or seat.role == acting_role
-        if new_prompt or len(private) != seat.private_seen:
-            await db.update_seat(
-                row.id,
-                seat.role,
-                private_seen=len(private),
-                prompt=(row.version, digest) if new_prompt else None,
-            )
-        if outcome is not None and not seat.dm_failed and not one_seat:
-            # Each player's prompt is closed with the result, the acting player's too.
-            end = notices.end_message(rules_game, seat.role, version=row.version, view=view)
-            await db.queue(row.id, "private", seat.role, message_payload(end))
-        if seat.role == acting_role:
-            progress.acting_view = view
-            progress.acting_private_lines = new_lines
-            continue
-        if seat.dm_failed:
-            continue  # they read it with /game hand; the table already told them
-        newly_active = seat.role in active_now and seat.role not in active_before
-        message = notices.private_message(
-            seat.role,
-            version=row.version,
-            view=view,
-            new_lines=new_lines,
-            your_turn=newly_active and outcome is None and seat.role in by_dm,
-        )
-        if message is not None:
-            pending_dms.append(message)
+@dataclasses.dataclass(frozen=True)
+class _TurnPost:
+    public: View
+    ticked: Sequence[ClockRow]
+    away: dict[str, float]  # the roles whose player is on vacation, with its end
+    routing: notice_plan.Routing
+    step: str
 
-    # Reminders: a fresh clock for whoever now owes a decision (acting counts as being
-    # present), none for anyone who does not, nor for Dispatch, which is never late
-    # (a move of its that fails is retried by ``bot.tables.bots``).
-    if outcome is not None:
+
+async def _post_turn(
+    db: Session, table: Table, state: dict[str, Any], change: notice_plan.Change, what: _TurnPost
+) -> None:
+    """Queue the table post of a turn that passed (a solo session's shows its own seat's
+    view: its prompt is posted at the table)."""
+    row, seats, rules_game = table.row, table.seats, table.rules_game
+    band = clock_pass.band(
+        what.ticked, rules_game, db.now, what.away
+    )  # the board's headline shows it
+    public = what.public
+    if change.one_seat:
+        public = rules_game.view(state, rules_game.roles[0])
+    elif band:
+        public = {**public, "clock_band": band}
+    public_lines = public_log(what.public)
+    post = notices.turn_post(
+        rules_game,
+        row.game_name,
+        version=row.version,
+        public=public,
+        new_lines=public_lines[min(row.posted_log, len(public_lines)) :],
+        active_now=change.active_now,
+        mention=what.routing.mention,
+        start=change.start,
+        acting=change.acting_role,
+    )
+    post = await ratings.rated_post(db, row, seats, rules_game.roles, post)
+    post = await estimates.with_turning_point(db, row.id, seats, post)
+    await db.queue(row.id, "table", None, post_payload(post))
+    await db.set_posted_turn(row.id, change.active_now, what.step)
+
+
+async def _set_timers(db: Session, table: Table, plan: notice_plan.TimerPlan, how: Commit) -> None:
+    row = table.row
+    if plan.clear_all:
         await db.delete_timers(row.id)
-    else:
-        for role in set(active_before) - set(active_now):
-            await db.delete_timers(row.id, role)
-        clocked = [
-            r
-            for r in active_now
-            if (r not in active_before or r == acting_role)
-            and not one_seat
-            and not is_bot(user_of.get(r))
-        ]
-        hours = await db.reminder_hours(row.channel_id, default_reminder_hours) if clocked else 0
-        for role in clocked:
-            await db.set_timer(
-                row.id, "reminder", role, user_of.get(role), now + hours * 3600, hours * 3600
-            )
+        return
+    for role in plan.clear:
+        await db.delete_timers(row.id, role)
+    if not plan.start:
+        return
+    hours = await db.reminder_hours(row.channel_id, how.default_reminder_hours)
+    seconds = hours * 3600
+    user_of = {s.role: s.user_id for s in table.seats}
+    for role in plan.start:
+        await db.set_timer(row.id, "reminder", role, user_of.get(role), db.now + seconds, seconds)
 
-    clock_lines = clock_pass.lines_for(ticked, seats, now, away_until=away)
-    await _queue_turn_dms(db, row, pending_dms, clock_lines)
-    if clock_lines and progress.acting_view is not None:  # the acting player's new prompt
-        progress.acting_view = {**progress.acting_view, "clocks": clock_lines}
-    turn_started = now if set(active_now) != set(active_before) else row.turn_started_at
+
+async def _save(
+    db: Session,
+    row: GameRow,
+    state: dict[str, Any],
+    change: notice_plan.Change,
+    posted: int,
+    progress: Progress,
+) -> None:
+    """Write the new state, and the result of a game that ended."""
+    moved = set(change.active_now) != set(change.active_before)
+    turn_started = db.now if moved else row.turn_started_at
     progress.turn_started_at = turn_started
     await db.save_play(
         row.id,
         state=state,
         version=row.version,
-        active_roles=active_now,
+        active_roles=change.active_now,
         posted_log=posted,
         turn_started_at=turn_started,
     )
-    # Dispatch's moves owed now, kept as jobs with the turn (issue 25 §4).
-    await bot_jobs.owe_moves(
-        db, row.id, row.version, seats, active_now, acting=acting_role, over=outcome is not None
-    )
+    outcome = progress.outcome
     if outcome is not None:
         await db.set_status(row.id, "finished")
         await db.record_result(
@@ -526,9 +544,8 @@ async def commit_turn(
             outcome.get("winner"),
             str(outcome.get("reason", "")),
             dict(outcome.get("score") or {}),
-            str(outcome.get("code") or "unrecorded"),
+            str(outcome.get("code") or UNRECORDED),
         )
-    return progress
 
 
 async def _queue_turn_dms(

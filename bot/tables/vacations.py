@@ -21,7 +21,7 @@ from bot.delivery.notices import role_name
 from bot.delivery.outbox import post_payload
 from bot.delivery.port import TablePost
 from bot.storage.store import ClockRow, Session, VacationRow
-from bot.tables import claims, clocks
+from bot.tables import clock_rules, clocks
 from bot.tables.clocks import DAY
 from bot.tables.loading import rules_or_none
 
@@ -43,7 +43,7 @@ class Vacation:
 
 async def allowance(db: Session, user_id: str, scope: str) -> tuple[int, int]:
     """(days left in the rolling year, days a year on this server)."""
-    yearly = (await claims.server_rules(db, scope or None))[1]
+    yearly = (await clock_rules.server_rules(db, scope or None))[1]
     used = await db.vacation_days_used(user_id, scope, db.now - YEAR_S)
     return max(0, yearly - used), yearly
 

@@ -537,7 +537,7 @@ class Sandbox:
         name = (args[0] if args else self.default_game or "").lower()
         if not name:
             raise errors.NotAllowed("Say which game: `new <game> [seed]`.")
-        if name in rules.GAMES and len(rules.get_game(name).roles) == 1:
+        if name in rules.GAMES and rules.get_game(name).one_seat:
             await self.new_one_seat(name, args[1:])
             return
         clock_words = [w for w in args[1:] if w.lower().startswith("clock=")]
@@ -903,7 +903,7 @@ class Sandbox:
                 result = await self.manager.act(
                     info.id, seat.user_id, verb, arg, pv.version, role=role
                 )
-                if len(info.roles) == 1:
+                if info.one_seat:
                     self.say_new_lines(pv.view, result.view)
                 played += 1
         finally:
@@ -965,7 +965,7 @@ class Sandbox:
         else:
             verb, arg = named_action(pv.view, words, game_verbs(info.game_name))
         result = await self.manager.act(info.id, self.user, verb, arg, pv.version, role=pv.role)
-        if len(info.roles) == 1:
+        if info.one_seat:
             self.say_new_lines(pv.view, result.view)
             if result.outcome is None and self.fe.draw_boards:
                 await self.fe.write_board(result.game, result.view, result.version)

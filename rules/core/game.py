@@ -55,6 +55,14 @@ class Game:
     #: budgets, so the search only overrules it where it is clearly better.
     policy_margin: ClassVar[float | None] = None
 
+    #: A game of one seat (the CDG Solo System): its table is its player's own, so it takes
+    #: no opponent, clock or reminder, and its prompt is posted at the table, never DMed.
+    #: Declared, and held to ``len(roles) == 1`` by the contract tests.
+    one_seat: ClassVar[bool] = False
+    #: The ``code`` of every way this game's rules may end it (:meth:`finish` refuses any
+    #: other); the table's own endings (``TABLE_OUTCOMES``) may come on top.
+    outcome_codes: ClassVar[frozenset[str]] = frozenset()
+
     #: Whether the game overrides :meth:`can_undo` (set for each subclass).
     own_can_undo: ClassVar[bool] = False
 
@@ -421,8 +429,10 @@ class Game:
         *,
         code: str,
     ) -> None:
-        """End the game (``code`` names the way it ended, ``reason`` says it in words);
-        nothing may be undone past the end."""
+        """End the game (``code`` names the way it ended, one of :attr:`outcome_codes`;
+        ``reason`` says it in words); nothing may be undone past the end."""
+        if code not in self.outcome_codes:
+            raise ValueError(f"{self.name} does not declare the outcome code {code!r}")
         outcome: Outcome = {"winner": winner, "code": code, "reason": reason, "score": dict(score)}
         state["outcome"] = outcome
         undo.seal(state)

@@ -33,3 +33,8 @@ class Outcome(TypedDict):
 
 #: The code of an outcome stored before outcomes had one.
 UNRECORDED = "unrecorded"
+#: Endings the table decides, not the rules: a player resigned, a player's clock ran out.
+RESIGNED = "resigned"
+TIMEOUT = "timeout"
+#: The codes any game may end with besides its own ``Game.outcome_codes``.
+TABLE_OUTCOMES = frozenset({RESIGNED, TIMEOUT, UNRECORDED})

@@ -33,6 +33,7 @@ class FortSumter(EventGame, Game):
     name = "fort_sumter"
     title = "Fort Sumter: The Secession Crisis, 1860-61"
     roles = ROLES
+    outcome_codes = frozenset({"vp", "tie_fort_sumter", "tie_spaces", "tie_unionist"})
     role_names: ClassVar[Mapping[str, str]] = ROLE_NAMES
     #: ``fate``: the side whose hand is a Card Display run by the Fate Die (playsheet
     #: ``rules/solo/data/fort_sumter.json``, designed by Dispatch); empty for none.

@@ -32,6 +32,7 @@ class Lincoln(Game):
     name = "lincoln"
     title = "Lincoln"
     roles = ROLES
+    outcome_codes = piles.OUTCOME_CODES
     role_names: ClassVar[Mapping[str, str]] = ROLE_NAMES
     state_version = 1
     steps: ClassVar[Mapping[str, Step]] = STEPS

@@ -18,6 +18,11 @@ UNION_HAND = 6
 #: VP the Union needs at its first and second reshuffle, or the Confederacy wins at once.
 RESHUFFLE_CHECKS = {1: 2, 2: 5}
 WIN_VP = 12
+#: How a game of Lincoln may end (``Game.outcome_codes``).
+OUTCOME_CODES = frozenset(
+    {"europe", "washington", "vicksburg_richmond", "final_vp"}
+    | {f"reshuffle_{number}_check" for number in RESHUFFLE_CHECKS}
+)
 
 
 def initial_piles(state: State) -> dict[str, Any]:

@@ -139,6 +139,8 @@ class SoloSystem(Game):
     name = "solo"
     title = "CDG Solo System"
     roles = (ROLE,)
+    one_seat = True
+    outcome_codes = frozenset({"closed"})
     role_names: ClassVar[dict[str, str]] = {ROLE: "Solo player"}
     state_version = 1
     steps: ClassVar[dict[str, Step]] = STEPS

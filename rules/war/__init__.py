@@ -111,6 +111,7 @@ class WarBetweenTheStates(EventGame, Game):
     name = "war"
     title = "War Between the States"
     roles = SIDES
+    outcome_codes = frozenset({"mutual_destruction", "no_forces", "battle_cap"})
     role_names: ClassVar[dict[str, str]] = dict(SIDE_NAMES)
     #: 2: events run on the flow's call stack instead of ``state["events"]``.
     state_version = 3

@@ -13,7 +13,6 @@ from discord.ext import commands
 
 import rules
 from bot import errors
-from bot.delivery.port import ActResult
 from bot.discord_app import autocomplete, formatting, threads
 from bot.discord_app.checks import is_moderator
 from bot.discord_app.components import build_show_view
@@ -30,6 +29,7 @@ from bot.discord_app.looks import Look, look_payload
 from bot.discord_app.replays import post_replay
 from bot.tables import hints, validate
 from bot.tables.bots import bot_user
+from bot.tables.results import ActResult
 from bot.tables.validate import parse_options
 
 log = logging.getLogger("dispatch.discord")

@@ -10,10 +10,10 @@ from discord import app_commands
 from discord.ext import commands
 
 import rules
-from bot.delivery.port import Standing
 from bot.discord_app import autocomplete, formatting
 from bot.discord_app.interactions import manager_of, reply
 from bot.tables import ratings
+from bot.tables.results import Standing
 
 #: Under the leaderboard: what is rated and what the number is.
 FOOTER = (
