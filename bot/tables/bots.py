@@ -446,6 +446,8 @@ class BotSeats:
     async def _finish(self, job: BotJobRow, status: str) -> None:
         async with self.manager.store.write() as db:
             await db.finish_bot_job(job, status)
+        if status == "stale":
+            self.stale += 1
 
     @contextlib.asynccontextmanager
     async def _renewing(self) -> AsyncIterator[None]:
