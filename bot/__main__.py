@@ -90,7 +90,7 @@ def worker_main(args: list[str]) -> int:
         return 2
     setup_logging(config.log_level)
     try:
-        return workers.run(config.db_path)
+        return workers.run(config.db_path, config.health_file)
     except StoreUnavailable as exc:
         print(f"dispatch: {exc}", file=sys.stderr)
         return exc.exit_code

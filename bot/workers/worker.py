@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Mapping
 
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
@@ -63,6 +64,8 @@ class Worker:
         self.id = self.bots.owner
         self._stopping = asyncio.Event()
         self._current: asyncio.Task[str] | None = None
+        #: When the last heartbeat reached the database (``time.monotonic``).
+        self.last_beat = float("-inf")
 
     async def run(self) -> None:
         """Claim and play jobs until stopped."""
@@ -119,6 +122,7 @@ class Worker:
         async with self.manager.store.write() as db:
             await db.beat_worker(self.id, done=self.bots.done, stale=self.bots.stale)
             await db.extend_bot_jobs(self.id, self.lease_s)
+        self.last_beat = time.monotonic()
 
     async def _beat_forever(self) -> None:
         while True:
