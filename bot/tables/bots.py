@@ -219,6 +219,33 @@ def new_worker_pool() -> concurrent.futures.ProcessPoolExecutor:
     )
 
 
+async def in_daemon_thread(call: Callable[[], _T]) -> _T:
+    """Run ``call`` in a thread of its own that never holds up the end of the process
+    (a ``dispatch worker`` stopped mid-search leaves at once; the search is abandoned)."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[_T] = loop.create_future()
+
+    def settle(result: _T | None, error: BaseException | None) -> None:
+        if answer.done():
+            return  # abandoned (cancelled) meanwhile
+        if error is not None:
+            answer.set_exception(error)
+        else:
+            answer.set_result(result)  # type: ignore[arg-type]
+
+    def work() -> None:
+        try:
+            result: _T | None = call()
+            error: BaseException | None = None
+        except BaseException as exc:  # handed to the awaiting task
+            result, error = None, exc
+        with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits any more
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=work, name="dispatch-search", daemon=True).start()
+    return await answer
+
+
 # -- the seats -------------------------------------------------------------------------
 
 #: The most worker processes for decisions, however many cores there are.
@@ -251,8 +278,8 @@ class BotSeats:
         clock: Callable[[], float] | None = None,
         processes: int | None = None,
     ) -> None:
-        if workers not in ("process", "thread"):
-            raise ValueError("workers is 'process' or 'thread'")
+        if workers not in ("process", "thread", "daemon"):
+            raise ValueError("workers is 'process', 'thread' or 'daemon'")
         self.manager = manager
         self.workers = workers
         #: Iterations of every search instead of each level's budget (tests, benches).
@@ -532,6 +559,8 @@ class BotSeats:
         game's worker, off the event loop: bot decisions, and hints (``hints.py``)."""
         if self.workers == "thread":
             return await asyncio.to_thread(call)
+        if self.workers == "daemon":
+            return await in_daemon_thread(call)
         loop = asyncio.get_running_loop()
         # A game always decides in the same worker: its search tree lives there.
         worker = game_id % self.processes

@@ -18,7 +18,7 @@ async def serve(database: Path | str, health_file: Path | None = None) -> None:
     """Run one worker on ``database`` until it is asked to stop; with ``health_file``,
     keep a sign of life there while its heartbeats reach the database."""
     iterations = iterations_from(os.environ)
-    manager = await GameManager.open(database, OutboxOnly(), deliver=False, bot_workers="thread")
+    manager = await GameManager.open(database, OutboxOnly(), deliver=False, bot_workers="daemon")
     manager.bots.iterations = iterations
     worker = Worker(manager)
 
