@@ -11,6 +11,7 @@ from bot import discord_app
 from bot.config import Config, ConfigError, health_file, setup_logging
 from bot.process.health import check
 from bot.storage.store import Store, StoreUnavailable
+from bot.tables.store_copy import CopyRefused, copy_store
 from bot.terminal import sandbox
 from bot.workers import main as workers
 from bot.workers.worker import iterations_from
@@ -37,7 +38,8 @@ Dispatch needs a Discord bot token to connect to Discord.
          export DISCORD_TOKEN=your-token-here
   3. Run `dispatch` again.
 
-Optional: DISPATCH_DB (database file, default dispatch.sqlite3), DISPATCH_DEV_GUILD
+Optional: DISPATCH_DB (database file, default dispatch.sqlite3), DISPATCH_DATABASE_URL
+(postgresql://... : use PostgreSQL instead of the file), DISPATCH_DEV_GUILD
 (a test server id for instant slash-command sync), DISPATCH_LOG_LEVEL.
 
 To try the games without Discord, run:  dispatch sandbox"""
@@ -55,7 +57,7 @@ def run_discord(config: Config) -> int:
     return 0
 
 
-def check_database(path: Path) -> None:
+def check_database(path: Path | str) -> None:
     """Open (and migrate) the database once before connecting to Discord.
 
     A file that cannot be used raises ``StoreUnavailable`` here, before any network, so
@@ -90,12 +92,41 @@ def worker_main(args: list[str]) -> int:
         return 2
     setup_logging(config.log_level)
     try:
-        return workers.run(config.db_path, config.health_file)
+        return workers.run(config.store_target, config.health_file)
     except StoreUnavailable as exc:
         print(f"dispatch: {exc}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         return 0
+
+
+STORE_USAGE = """usage: dispatch store copy --to postgresql://user:password@host/db [--from FILE]
+
+Copies the SQLite store (DISPATCH_DB, or FILE) into an empty PostgreSQL database, then
+replays every game from its actions and compares it with the copied state."""
+
+
+def store_main(args: list[str]) -> int:
+    """``dispatch store copy``: exit 0 when every game replays to its copied state."""
+    if len(args) < 3 or args[0] != "copy" or args[1] != "--to":
+        print(STORE_USAGE, file=sys.stderr)
+        return 2
+    url = args[2]
+    source = Path(args[4]) if len(args) >= 5 and args[3] == "--from" else None
+    if source is None:
+        try:
+            source = Config.from_env().db_path
+        except ConfigError as exc:
+            print(f"dispatch: {exc}", file=sys.stderr)
+            return exc.exit_code
+    try:
+        report = asyncio.run(copy_store(source, url))
+    except (CopyRefused, StoreUnavailable) as exc:
+        print(f"dispatch: {exc}", file=sys.stderr)
+        return 3
+    for line in report.lines():
+        print(line)
+    return 1 if report.mismatches else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -106,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
         return health_main()
     if args and args[0] == "worker":
         return worker_main(args[1:])
+    if args and args[0] == "store":
+        return store_main(args[1:])
     if args and args[0] in ("-h", "--help", "help"):
         print(USAGE)
         return 0
@@ -122,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     setup_logging(config.log_level)
     try:
-        check_database(config.db_path)
+        check_database(config.store_target)
         return run_discord(config)
     except StoreUnavailable as exc:
         print(f"dispatch: {exc}", file=sys.stderr)

@@ -2,6 +2,9 @@
 
 DISCORD_TOKEN       the bot token (required to run on Discord, not for the sandbox)
 DISPATCH_DB         SQLite file path (default ``dispatch.sqlite3`` in the working directory)
+DISPATCH_DATABASE_URL  a ``postgresql://user:password@host/db`` URL: the store lives in
+                    PostgreSQL instead of the SQLite file (several bot processes may
+                    then share it); unset, SQLite is used
 DISPATCH_DEV_GUILD  optional guild id where slash commands are synced instantly while
                     developing (global sync can take an hour to show up)
 DISPATCH_LOG_LEVEL  logging level name (default INFO); DEBUG applies to Dispatch's own
@@ -47,10 +50,17 @@ class Config:
     shard_count: int | None = None
     #: Where the running process writes its sign of life (bot/process/health.py), if any.
     health_file: Path | None = None
+    #: The PostgreSQL database (``DISPATCH_DATABASE_URL``); None: the SQLite file.
+    database_url: str | None = None
 
     @property
     def sharded(self) -> bool:
         return self.shard_count is not None
+
+    @property
+    def store_target(self) -> Path | str:
+        """What ``Store.open`` is given: the PostgreSQL URL when set, else the file."""
+        return self.database_url or self.db_path
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -70,6 +80,13 @@ class Config:
             (env.get("DISPATCH_SHARD_IDS") or "").strip(),
             (env.get("DISPATCH_SHARD_COUNT") or "").strip(),
         )
+        url = (env.get("DISPATCH_DATABASE_URL") or "").strip() or None
+        if url is not None and not url.startswith(("postgresql://", "postgres://")):
+            raise ConfigError(
+                "DISPATCH_DATABASE_URL must be a PostgreSQL URL such as "
+                "postgresql://dispatch:secret@localhost/dispatch; leave it unset to use "
+                "the SQLite file (DISPATCH_DB)."
+            )
         return cls(
             token=token,
             db_path=Path(db).expanduser(),
@@ -78,6 +95,7 @@ class Config:
             shard_ids=shard_ids,
             shard_count=shard_count,
             health_file=health_file(env),
+            database_url=url,
         )
 
 
@@ -142,7 +160,7 @@ def parse_shards(ids: str, count: str) -> tuple[tuple[int, ...] | None, int | No
 #: statement with its parameters (whole game states, every hand), discord.py every
 #: request body and gateway event (the cards in a DM). Whoever reads the server log may
 #: be sitting at one of its tables, so these stay at INFO whatever the level asked for.
-PAYLOAD_LOGGERS = ("aiosqlite", "discord")
+PAYLOAD_LOGGERS = ("aiosqlite", "asyncpg", "discord")
 
 
 def setup_logging(level: str) -> None:

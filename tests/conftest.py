@@ -1,11 +1,22 @@
-"""Shared fixtures: a temp SQLite file, a controllable clock, a recording front end, and
-the toy game registered into ``rules.GAMES`` (only for tests that ask for it, so the
-generic rules tests never see it)."""
+"""Shared fixtures: a temp store on each engine, a controllable clock, a recording front
+end, and the toy game registered into ``rules.GAMES`` (only for tests that ask for it, so
+the generic rules tests never see it).
+
+Every test that asks for ``db_path`` (or ``manager``) runs twice: on a SQLite file and on a
+fresh PostgreSQL database (``store_engine``). The PostgreSQL run needs a server named by
+``DISPATCH_TEST_POSTGRES`` (a ``postgresql://`` URL whose user may create databases); without
+one it is skipped, saying so. Each test's database is copied from a template migrated
+once per worker process, and named after that process, so xdist workers never collide.
+A test about the SQLite file itself is marked ``sqlite_only``.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
+import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,9 +42,95 @@ def toy_game(monkeypatch: pytest.MonkeyPatch) -> object:
     return TOY
 
 
+ENGINES = ("sqlite", "postgresql")
+POSTGRES_ENV = "DISPATCH_TEST_POSTGRES"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "sqlite_only: a test about the SQLite file itself (not run on PostgreSQL)"
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "store_engine" in metafunc.fixturenames:
+        sqlite_only = metafunc.definition.get_closest_marker("sqlite_only") is not None
+        metafunc.parametrize("store_engine", ENGINES[:1] if sqlite_only else ENGINES)
+
+
+class PostgresDatabases:
+    """Fresh databases on the test server, copied from a template migrated once."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.prefix = f"dispatch_test_{os.getpid()}"
+        self.template = f"{self.prefix}_template"
+        self._names = itertools.count(1)
+        self._made: list[str] = []
+        self._ready = False
+
+    def _url(self, name: str) -> str:
+        base, _, _ = self.url.rstrip("/").rpartition("/")
+        return f"{base}/{name}"
+
+    async def _admin(self, *statements: str) -> None:
+        import asyncpg
+
+        conn = await asyncpg.connect(self.url)
+        try:
+            for sql in statements:
+                await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    async def _fresh(self) -> str:
+        from bot.storage.store import Store
+
+        if not self._ready:
+            await self._admin(
+                f"DROP DATABASE IF EXISTS {self.template}", f"CREATE DATABASE {self.template}"
+            )
+            store = await Store.open(self._url(self.template))
+            await store.close()
+            self._ready = True
+        name = f"{self.prefix}_{next(self._names)}"
+        await self._admin(
+            f"DROP DATABASE IF EXISTS {name}", f"CREATE DATABASE {name} TEMPLATE {self.template}"
+        )
+        self._made.append(name)
+        return self._url(name)
+
+    def fresh(self) -> str:
+        return asyncio.run(self._fresh())
+
+    def drop_all(self) -> None:
+        names = [*self._made, self.template] if self._ready else self._made
+        drops = [f"DROP DATABASE IF EXISTS {n} WITH (FORCE)" for n in names]
+        if drops:
+            asyncio.run(self._admin(*drops))
+
+
+@pytest.fixture(scope="session")
+def postgres_databases() -> Iterator[PostgresDatabases | None]:
+    url = os.environ.get(POSTGRES_ENV)
+    if not url:
+        yield None
+        return
+    databases = PostgresDatabases(url)
+    yield databases
+    databases.drop_all()
+
+
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "dispatch.sqlite3"
+def db_path(
+    store_engine: str, tmp_path: Path, postgres_databases: PostgresDatabases | None
+) -> Path | str:
+    """Where the test's store lives: a SQLite file, or a fresh PostgreSQL database's URL."""
+    if store_engine == "sqlite":
+        return tmp_path / "dispatch.sqlite3"
+    if postgres_databases is None:
+        pytest.skip(f"PostgreSQL run: no server (set {POSTGRES_ENV}=postgresql://...)")
+    return postgres_databases.fresh()
 
 
 class FakeClock:

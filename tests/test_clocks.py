@@ -92,6 +92,7 @@ def test_clock_lines_are_discord_timestamps() -> None:
 # -- the store: the expiry pass reads the deadline index alone ------------------------------
 
 
+@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
 async def test_expired_clocks_are_read_through_the_deadline_index(db_path: Path) -> None:
     store = await Store.open(db_path)
     try:
@@ -289,6 +290,7 @@ async def test_time_the_bot_was_down_is_never_charged(
         await manager.close()
 
 
+@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
 async def test_warnings_once_at_24_and_2_hours_left_where_the_player_chose(
     manager: GameManager, clock: object
 ) -> None:

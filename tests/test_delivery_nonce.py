@@ -53,6 +53,7 @@ def outbox_nonces(db_path: Path) -> dict[str, int]:
     return {delivery_nonce(row_id, created_at): row_id for row_id, created_at in rows}
 
 
+@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
 async def test_every_post_and_message_carries_its_rows_nonce(
     db_path: Path, clock: FakeClock
 ) -> None:
@@ -75,6 +76,7 @@ async def test_every_post_and_message_carries_its_rows_nonce(
     assert all(0 < len(nonce) <= NONCE_MAX_LEN for nonce in nonces)
 
 
+@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
 async def test_a_row_retried_after_a_failure_keeps_its_nonce(
     db_path: Path, clock: FakeClock
 ) -> None:
@@ -92,6 +94,7 @@ async def test_a_row_retried_after_a_failure_keeps_its_nonce(
     assert start.kind == "start" and start.nonce in outbox_nonces(db_path)
 
 
+@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
 @pytest.mark.parametrize("die_on", [1, 2])  # 1: the table post, 2: the first DM
 async def test_a_resend_after_dying_between_send_and_mark_has_the_same_nonce(
     db_path: Path, clock: FakeClock, die_on: int
@@ -176,6 +179,7 @@ class Remembering(SendThenDie):
         return nonce in self.on_discord
 
 
+@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
 @pytest.mark.parametrize("die_on", [1, 2])  # 1: the table post, 2: the first DM
 async def test_a_resend_past_the_nonce_window_looks_first_and_posts_once(
     db_path: Path, clock: FakeClock, die_on: int

@@ -331,6 +331,7 @@ async def test_the_leaderboard_refuses_bad_input_politely(manager: GameManager) 
             await manager.leaderboard("g1", "toy", size)  # type: ignore[arg-type]
 
 
+@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
 @pytest.mark.parametrize("name", sorted(RATING_QUERIES))
 async def test_the_ratings_queries_are_answered_from_an_index(
     name: str, db_path: Path, clock: FakeClock

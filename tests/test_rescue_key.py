@@ -70,6 +70,7 @@ async def test_a_moderators_rescue_export_of_a_damaged_game_has_its_key_and_repl
     assert key not in caplog.text
 
 
+@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
 async def test_games_stored_before_the_key_table_get_their_key_from_the_state(
     tmp_path: Path, front_end: RecordingFrontEnd
 ) -> None:

@@ -14,6 +14,7 @@ from bot.storage.migrate import discover, migrate
 from bot.storage.store import Store
 
 
+@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
 async def test_migrations_are_idempotent(db_path: Path) -> None:
     store = await Store.open(db_path)
     await store.close()
@@ -27,6 +28,7 @@ async def test_migrations_are_idempotent(db_path: Path) -> None:
         assert await migrate(raw) == []
 
 
+@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
 async def test_wal_foreign_keys_and_busy_timeout(db_path: Path) -> None:
     store = await Store.open(db_path)
     try:

@@ -53,6 +53,7 @@ def errors_about(caplog: pytest.LogCaptureFixture, game_id: int) -> list[str]:
 # -- background work, game by game ----------------------------------------------------
 
 
+@pytest.mark.sqlite_only  # damages the state with SQLite's JSON functions
 @pytest.mark.usefixtures("toy_game")
 @pytest.mark.parametrize(
     "damage_sql",
@@ -173,6 +174,7 @@ async def test_players_of_a_damaged_game_are_told_so_and_nothing_changes(
         await manager.close()
 
 
+@pytest.mark.sqlite_only  # damages the state with SQLite's JSON functions
 @pytest.mark.parametrize(
     "damage_sql",
     [
@@ -213,6 +215,7 @@ async def test_a_damaged_war_game_is_refused_without_naming_what_it_holds(
         await manager.close()
 
 
+@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
 @pytest.mark.usefixtures("toy_game")
 async def test_a_database_locked_past_the_timeout_during_play_changes_nothing(
     db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch

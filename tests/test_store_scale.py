@@ -41,6 +41,7 @@ async def fill(manager: GameManager, games: int) -> None:
         await db.db.execute_fetchall("ANALYZE")
 
 
+@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
 @pytest.mark.parametrize("name", sorted(HOT_QUERIES))
 async def test_every_hot_query_is_answered_from_an_index(
     name: str, db_path: Path, clock: FakeClock

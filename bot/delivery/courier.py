@@ -17,6 +17,7 @@ the row is parked again and nobody is told twice.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import logging
@@ -36,7 +37,7 @@ from bot.delivery.outbox import (
 from bot.delivery.port import FrontEnd, GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.delivery.reading import GameReader
 from bot.delivery.routes import DEFAULT_NOTIFY
-from bot.storage.store import PARKED_ERROR, OutboxRow, Session, Store
+from bot.storage.store import LEASE_S, PARKED_ERROR, OutboxRow, Session, Store
 
 log = logging.getLogger("dispatch.manager")
 
@@ -88,17 +89,28 @@ class Courier:
             if row is None or row.damaged:
                 return 0
         delivered = 0
+        owner = self.store.instance
         async with self.locks[game_id]:
-            # A DM failure queues a table notice; a second pass delivers it right away.
-            for _ in range(3):
-                async with self.store.read() as db:
-                    rows = await db.undelivered(game_id)
-                if not rows:
-                    break
-                count, queued_more = await self._deliver_rows(game_id, rows, ignore_backoff)
-                delivered += count
-                if not queued_more:
-                    break
+            # Another process on the same database may be delivering this game: its rows
+            # are claimed with a lease (issue 25 §3), and go out in order from one process.
+            async with self.store.transaction(game=game_id) as db:
+                if not await db.claim_outbox(game_id, owner, LEASE_S):
+                    return 0
+            try:
+                # A DM failure queues a table notice; a second pass delivers it right away.
+                for _ in range(3):
+                    async with self.store.read() as db:
+                        rows = await db.undelivered(game_id)
+                    if not rows:
+                        break
+                    count, queued_more = await self._deliver_rows(game_id, rows, ignore_backoff)
+                    delivered += count
+                    if not queued_more:
+                        break
+            finally:
+                with contextlib.suppress(errors.SaveFailed):
+                    async with self.store.write() as db:
+                        await db.release_outbox(game_id, owner)
         return delivered
 
     async def _deliver_rows(

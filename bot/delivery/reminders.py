@@ -16,7 +16,7 @@ from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import PrivateMessage, TablePost
 from bot.delivery.reading import GameReader
 from bot.delivery.routes import notify_routes
-from bot.storage.store import Session, Store, TimerRow
+from bot.storage.store import LEASE_S, Session, Store, TimerRow
 
 log = logging.getLogger("dispatch.manager")
 
@@ -41,13 +41,14 @@ async def queue_due_reminders(
     Each timer is handled on its own: a game whose record cannot be read is marked
     damaged and loses its timers, and the reminders of every other game still go out.
     """
-    async with store.read() as db:
-        due = await db.due_timers(now)
+    async with store.transaction() as db:  # claimed: no other process fires them too
+        due = await db.claim_due_timers(now, store.instance, LEASE_S)
     fired = 0
     for timer in due:
         try:
-            async with game_locks[timer.game_id], store.transaction() as db:
+            async with game_locks[timer.game_id], store.transaction(game=timer.game_id) as db:
                 fired += await _fire(db, timer, growth, reader)
+                await db.release_timer(timer.id, store.instance)
         except Exception as exc:
             await mark_damaged(store, timer.game_id, f"reminder failed: {exc!r}")
             with contextlib.suppress(Exception):

@@ -137,7 +137,7 @@ class DispatchBot(commands.Bot):
     # -- start-up -----------------------------------------------------------------
     async def setup_hook(self) -> None:
         self.manager = await GameManager.open(
-            self.config.db_path, self.frontend, deliver=False, **self.manager_options
+            self.config.store_target, self.frontend, deliver=False, **self.manager_options
         )
         for extension in EXTENSIONS:
             await self.load_extension(extension)

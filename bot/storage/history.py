@@ -20,25 +20,25 @@ _ROW = "g.id, g.guild_id, g.channel_id, g.game_name, r.winner, r.reason, r.code,
 _OF_USER = (
     f"SELECT {_ROW} FROM ("
     " SELECT gid FROM (SELECT s.game_id AS gid FROM seats s JOIN games g ON g.id = s.game_id"
-    "  WHERE s.user_id = ? AND s.game_id {cmp} ? AND g.status = 'finished'"
-    "  GROUP BY s.game_id ORDER BY s.game_id {order} LIMIT ?)"
+    "  WHERE s.user_id = ? AND s.game_id {cmp} CAST(? AS BIGINT) AND g.status = 'finished'"
+    "  GROUP BY s.game_id ORDER BY s.game_id {order} LIMIT ?) AS played"
     " UNION"
     " SELECT gid FROM (SELECT c.game_id AS gid FROM seat_changes c"
     "  JOIN games g ON g.id = c.game_id"
-    "  WHERE c.from_user = ? AND c.game_id {cmp} ? AND g.status = 'finished'"
-    "  GROUP BY c.game_id ORDER BY c.game_id {order} LIMIT ?)"
+    "  WHERE c.from_user = ? AND c.game_id {cmp} CAST(? AS BIGINT) AND g.status = 'finished'"
+    "  GROUP BY c.game_id ORDER BY c.game_id {order} LIMIT ?) AS passed"
     ") m JOIN games g ON g.id = m.gid JOIN results r ON r.game_id = g.id"
     " ORDER BY g.id {order} LIMIT ?"
 )
 _OF_GUILD = (
     f"SELECT {_ROW} FROM games g JOIN results r ON r.game_id = g.id"
-    " WHERE g.guild_id = ? AND g.status = 'finished' AND g.id {cmp} ?"
+    " WHERE g.guild_id = ? AND g.status = 'finished' AND g.id {cmp} CAST(? AS BIGINT)"
     " ORDER BY g.id {order} LIMIT ?"
 )
 #: The games the user is seated in that are being set up or played, by number.
 _LIVE_OF_USER = (
     "SELECT s.game_id FROM seats s JOIN games g ON g.id = s.game_id"
-    " WHERE s.user_id = ? AND s.game_id {cmp} ? AND g.status IN ('lobby', 'active')"
+    " WHERE s.user_id = ? AND s.game_id {cmp} CAST(? AS BIGINT) AND g.status IN ('lobby', 'active')"
     " GROUP BY s.game_id ORDER BY s.game_id {order} LIMIT ?"
 )
 #: The user's finished games (not hot-seat: one person on both sides has no record), with
@@ -49,7 +49,7 @@ _RECORDS = (
     "  WHERE o.game_id = g.id AND o.user_id != s.user_id) AS others"
     " FROM seats s JOIN games g ON g.id = s.game_id JOIN results r ON r.game_id = g.id"
     " WHERE s.user_id = ? AND g.status = 'finished' AND g.hotseat = 0"
-    " AND (? IS NULL OR g.game_name = ?)"
+    " AND (CAST(? AS TEXT) IS NULL OR g.game_name = ?)"
 )
 #: How long the user took over each turn: from the other side's action to the next one of
 #: the user's side, made by the user (not by whoever held the seat before them), in the
@@ -61,9 +61,9 @@ _TURN_TIMES = (
     " LAG(a.at) OVER w AS prev_at, LAG(a.role) OVER w AS prev_role"
     " FROM (SELECT s.game_id, s.role, s.user_id FROM seats s JOIN games g ON g.id = s.game_id"
     "  WHERE s.user_id = ? AND g.status = 'finished' AND g.hotseat = 0"
-    "  AND (? IS NULL OR g.game_name = ?) ORDER BY s.game_id DESC LIMIT ?) latest"
+    "  AND (CAST(? AS TEXT) IS NULL OR g.game_name = ?) ORDER BY s.game_id DESC LIMIT ?) latest"
     " JOIN actions a ON a.game_id = latest.game_id"
-    " WINDOW w AS (PARTITION BY latest.game_id, latest.role ORDER BY a.seq))"
+    " WINDOW w AS (PARTITION BY latest.game_id, latest.role ORDER BY a.seq)) AS t"
     " WHERE role = mine AND prev_role != mine AND user_id = me"
 )
 TURN_GAMES = 100

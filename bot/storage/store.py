@@ -1,9 +1,16 @@
-"""The SQLite store: one aiosqlite connection, WAL, schema through ``bot.storage.migrate``.
+"""The store: SQLite (one aiosqlite connection, WAL; the default) or PostgreSQL (an asyncpg
+pool), schema through ``bot.storage.migrate``, engines in ``bot.storage.engines``.
 
 All access goes through ``Store.read()`` or ``Store.transaction()``, which hand out a
 ``Session`` with the SQL. One connection is shared by every coroutine, so an open
 transaction would otherwise swallow another coroutine's writes; the store lock keeps each
 session whole. Sessions are short (no awaits on the network inside them).
+
+``Store.open`` takes a file path (SQLite) or a ``postgresql://`` URL. On SQLite one process
+owns the file (``ProcessLock``) and its single writer serialises every game. On PostgreSQL
+several bot processes may share the database: a turn's transaction takes the game's
+advisory lock (``Session.lock_game``) and the version check the buttons carry still
+refuses a stale click; background work claims its rows with a lease (``claim_*``).
 """
 
 from __future__ import annotations
@@ -14,6 +21,8 @@ import errno
 import json
 import logging
 import os
+import secrets
+import socket
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterable
@@ -23,6 +32,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import aiosqlite
+import asyncpg
 
 try:
     import fcntl
@@ -30,13 +40,19 @@ except ImportError:  # not on Windows: one process per file is then up to the ad
     fcntl = None  # type: ignore[assignment]
 
 from bot import errors
-from bot.storage.migrate import migrate
+from bot.storage.engines import PgConnection, is_postgres_url, translate_error
+from bot.storage.migrate import migrate, migrate_postgres
 
 log = logging.getLogger("dispatch.store")
 
 Clock = Callable[[], float]
 
 BUSY_TIMEOUT_MS = 5000
+
+#: How long a claim of background work holds before another process may take it over
+#: (migration 0018): longer than any one pass, short enough that a dead process's work
+#: is soon done by another.
+LEASE_S = 120.0
 
 
 def dumps(data: Any) -> str:
@@ -251,7 +267,8 @@ HOT_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
     "games_awaiting": (
         "SELECT g.id FROM seats s JOIN games g ON g.id = s.game_id"
         " WHERE s.user_id = ? AND g.status = 'active' AND g.damaged IS NULL"
-        " AND EXISTS (SELECT 1 FROM json_each(g.active_roles) WHERE value = s.role)",
+        # active_roles is a JSON list of names: a quoted role inside it (portable SQL).
+        " AND g.active_roles LIKE '%\"' || s.role || '\"%'",
         ("u",),
     ),
     "seats": ("SELECT * FROM seats WHERE game_id = ? ORDER BY joined_at, role", (1,)),
@@ -541,8 +558,11 @@ def _bot_job(r: aiosqlite.Row) -> BotJobRow:
 class Session:
     """The SQL, run on the store's connection while the store lock is held."""
 
-    def __init__(self, db: aiosqlite.Connection, now: float) -> None:
-        self.db = db
+    def __init__(self, db: aiosqlite.Connection | PgConnection, now: float) -> None:
+        #: The connection: aiosqlite's, or ``PgConnection`` (same three calls).
+        self.db: Any = db
+        #: "sqlite" or "postgresql", for the few statements that differ.
+        self.dialect: str = getattr(db, "dialect", "sqlite")
         #: One clock reading per session keeps the rows of one transaction consistent.
         self.now = now
 
@@ -561,6 +581,13 @@ class Session:
     async def _insert(self, sql: str, params: Iterable[Any] = ()) -> int:
         row = await self.db.execute_insert(sql, tuple(params))
         return int(row[0]) if row else 0
+
+    async def lock_game(self, game_id: int) -> None:
+        """Serialise this transaction with every other one on the game, in every process:
+        PostgreSQL's transaction-scoped advisory lock, held until commit or rollback. On
+        SQLite the store's single writer (BEGIN IMMEDIATE, one process) already does."""
+        if self.dialect == "postgresql":
+            await self._run("SELECT pg_advisory_xact_lock(?)", (game_id,))
 
     # games -------------------------------------------------------------------------
     async def insert_game(
@@ -844,7 +871,8 @@ class Session:
             "INSERT INTO timers (game_id, kind, role, user_id, due_at, interval_s, fired)"
             " VALUES (?, ?, ?, ?, ?, ?, 0)"
             " ON CONFLICT (game_id, kind, role) DO UPDATE SET user_id = excluded.user_id,"
-            " due_at = excluded.due_at, interval_s = excluded.interval_s, fired = 0",
+            " due_at = excluded.due_at, interval_s = excluded.interval_s, fired = 0,"
+            " claimed_by = NULL, lease_until = NULL",
             (game_id, kind, role, user_id, due_at, interval_s),
         )
 
@@ -858,7 +886,8 @@ class Session:
 
     async def reschedule_timer(self, timer_id: int, due_at: float, interval_s: float) -> None:
         await self._run(
-            "UPDATE timers SET due_at = ?, interval_s = ?, fired = fired + 1 WHERE id = ?",
+            "UPDATE timers SET due_at = ?, interval_s = ?, fired = fired + 1,"
+            " claimed_by = NULL, lease_until = NULL WHERE id = ?",
             (due_at, interval_s, timer_id),
         )
 
@@ -881,8 +910,10 @@ class Session:
         code: str = "unrecorded",
     ) -> None:
         await self._run(
-            "INSERT OR REPLACE INTO results (game_id, winner, reason, score, finished_at, code)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO results (game_id, winner, reason, score, finished_at, code)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
+            " winner = excluded.winner, reason = excluded.reason, score = excluded.score,"
+            " finished_at = excluded.finished_at, code = excluded.code",
             (game_id, winner, reason, dumps(score), self.now, code),
         )
 
@@ -985,8 +1016,11 @@ class Session:
 
     async def save_rating(self, rating: RatingRow) -> None:
         await self._run(
-            "INSERT OR REPLACE INTO ratings (scope, game_name, player_id, mu, sigma, points,"
-            " games, wins, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO ratings (scope, game_name, player_id, mu, sigma, points,"
+            " games, wins, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (scope, game_name, player_id) DO UPDATE SET mu = excluded.mu,"
+            " sigma = excluded.sigma, points = excluded.points, games = excluded.games,"
+            " wins = excluded.wins, updated_at = excluded.updated_at",
             (
                 rating.scope,
                 rating.game_name,
@@ -1031,8 +1065,10 @@ class Session:
         self, game_id: int, initial_s: float, increment_s: float, cap_s: float
     ) -> None:
         await self._run(
-            "INSERT OR REPLACE INTO game_clocks (game_id, initial_s, increment_s, cap_s)"
-            " VALUES (?, ?, ?, ?)",
+            "INSERT INTO game_clocks (game_id, initial_s, increment_s, cap_s)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET"
+            " initial_s = excluded.initial_s, increment_s = excluded.increment_s,"
+            " cap_s = excluded.cap_s",
             (game_id, initial_s, increment_s, cap_s),
         )
 
@@ -1062,7 +1098,8 @@ class Session:
                 " warn_at, flagged_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (game_id, role) DO UPDATE SET remaining_s = excluded.remaining_s,"
                 " running_since = excluded.running_since, deadline = excluded.deadline,"
-                " warn_at = excluded.warn_at, flagged_at = excluded.flagged_at",
+                " warn_at = excluded.warn_at, flagged_at = excluded.flagged_at,"
+                " claimed_by = NULL, lease_until = NULL",
                 (
                     game_id,
                     c.role,
@@ -1100,13 +1137,18 @@ class Session:
 
     async def set_default_clock(self, guild_id: str, clock: str) -> None:
         await self._run(
-            "INSERT OR REPLACE INTO clock_defaults (guild_id, clock) VALUES (?, ?)",
+            "INSERT INTO clock_defaults (guild_id, clock) VALUES (?, ?)"
+            " ON CONFLICT (guild_id) DO UPDATE SET clock = excluded.clock",
             (guild_id, clock),
         )
 
     async def beat(self) -> None:
         """The bot is running at ``now`` (the heartbeat)."""
-        await self._run("INSERT OR REPLACE INTO heartbeat (id, beat_at) VALUES (1, ?)", (self.now,))
+        await self._run(
+            "INSERT INTO heartbeat (id, beat_at) VALUES (1, ?)"
+            " ON CONFLICT (id) DO UPDATE SET beat_at = excluded.beat_at",
+            (self.now,),
+        )
 
     async def last_beat(self) -> float | None:
         r = await self._one("SELECT beat_at FROM heartbeat WHERE id = 1")
@@ -1122,7 +1164,7 @@ class Session:
         """Count one ``/game hint`` by ``role``: the game is assisted from now on."""
         await self._run(
             "INSERT INTO hints (game_id, role, count) VALUES (?, ?, 1)"
-            " ON CONFLICT (game_id, role) DO UPDATE SET count = count + 1",
+            " ON CONFLICT (game_id, role) DO UPDATE SET count = hints.count + 1",
             (game_id, role),
         )
 
@@ -1133,8 +1175,9 @@ class Session:
 
     async def add_bot_estimate(self, row: BotEstimateRow) -> None:
         await self._run(
-            "INSERT OR REPLACE INTO bot_estimates (game_id, version, role, estimate, move)"
-            " VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO bot_estimates (game_id, version, role, estimate, move)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, version) DO UPDATE SET"
+            " role = excluded.role, estimate = excluded.estimate, move = excluded.move",
             (row.game_id, row.version, row.role, row.estimate, row.move),
         )
 
@@ -1324,10 +1367,6 @@ class Session:
     # lease like the outbox, timers and clocks (SKIP LOCKED on PostgreSQL), so that two
     # processes never search the same move, and a dead process's job is claimed again.
 
-    def _jobs_skip_locked(self) -> str:
-        dialect = getattr(self, "dialect", "sqlite")
-        return " FOR UPDATE SKIP LOCKED" if dialect == "postgresql" else ""
-
     async def owe_bot_move(self, game_id: int, role: str, version: int, level: str) -> bool:
         """Dispatch owes ``role``'s move at ``version`` (once: a second call changes
         nothing); True when the job is new."""
@@ -1373,7 +1412,7 @@ class Session:
         rows = await self._all(
             "UPDATE bot_jobs SET claimed_by = ?, lease_until = ?, attempts = attempts + 1"
             " WHERE (game_id, role, version) IN (SELECT game_id, role, version FROM bot_jobs"
-            f" WHERE {where} ORDER BY created_at, game_id LIMIT ?{self._jobs_skip_locked()})"
+            f" WHERE {where} ORDER BY created_at, game_id LIMIT ?{self._skip_locked()})"
             " RETURNING *",
             params,
         )
@@ -1453,27 +1492,133 @@ class Session:
 
     # -- end of AI workers anywhere -----------------------------------------------------
 
+    # -- claims with a lease (issue 25, section 3; migration 0018_claims) ---------------
+    # Background work claims its rows before working, so that several processes on one
+    # PostgreSQL database never handle the same row at once: ``owner`` is the claiming
+    # process (``Store.instance``), ``lease_s`` how long its claim holds. A claim that
+    # lapsed (its process died) is taken over; until then the row is the claimer's alone.
+
+    def _skip_locked(self) -> str:
+        return " FOR UPDATE SKIP LOCKED" if self.dialect == "postgresql" else ""
+
+    async def claim_due_timers(
+        self, now: float, owner: str, lease_s: float, limit: int = 100
+    ) -> list[TimerRow]:
+        """Claim the timers due at ``now`` that no live claim holds, in due order."""
+        rows = await self._all(
+            "UPDATE timers SET claimed_by = ?, lease_until = ? WHERE id IN ("
+            "SELECT id FROM timers WHERE due_at <= ?"
+            " AND (lease_until IS NULL OR lease_until <= ?)"
+            f" ORDER BY due_at, id LIMIT ?{self._skip_locked()}) RETURNING *",
+            (owner, now + lease_s, now, now, limit),
+        )
+        return sorted((_timer(r) for r in rows), key=lambda t: (t.due_at, t.id))
+
+    async def _claim_clocks(
+        self, column: str, now: float, owner: str, lease_s: float, limit: int
+    ) -> list[tuple[int, str]]:
+        rows = await self._all(
+            "UPDATE clocks SET claimed_by = ?, lease_until = ? WHERE (game_id, role) IN ("
+            f"SELECT game_id, role FROM clocks WHERE {column} IS NOT NULL AND {column} <= ?"
+            " AND (lease_until IS NULL OR lease_until <= ?)"
+            f" ORDER BY {column} LIMIT ?{self._skip_locked()})"
+            f" RETURNING game_id, role, {column} AS due",
+            (owner, now + lease_s, now, now, limit),
+        )
+        found = sorted(rows, key=lambda r: (r["due"], r["game_id"], r["role"]))
+        return [(int(r["game_id"]), str(r["role"])) for r in found]
+
+    async def claim_expired_clocks(
+        self, now: float, owner: str, lease_s: float, limit: int = 100
+    ) -> list[tuple[int, str]]:
+        """Claim the running clocks whose deadline has come (``expired_clocks``)."""
+        return await self._claim_clocks("deadline", now, owner, lease_s, limit)
+
+    async def claim_clock_warnings(
+        self, now: float, owner: str, lease_s: float, limit: int = 100
+    ) -> list[tuple[int, str]]:
+        """Claim the running clocks whose warning is due (``due_clock_warnings``)."""
+        return await self._claim_clocks("warn_at", now, owner, lease_s, limit)
+
+    async def release_clock(self, game_id: int, role: str, owner: str) -> None:
+        await self._run(
+            "UPDATE clocks SET claimed_by = NULL, lease_until = NULL"
+            " WHERE game_id = ? AND role = ? AND claimed_by = ?",
+            (game_id, role, owner),
+        )
+
+    async def release_timer(self, timer_id: int, owner: str) -> None:
+        await self._run(
+            "UPDATE timers SET claimed_by = NULL, lease_until = NULL"
+            " WHERE id = ? AND claimed_by = ?",
+            (timer_id, owner),
+        )
+
+    async def claim_outbox(self, game_id: int, owner: str, lease_s: float) -> bool:
+        """Claim a game's undelivered rows, all of them (they go out in order): False when
+        another process holds a live claim on any. Run inside a transaction that holds
+        the game's lock (``Store.transaction(game=...)``)."""
+        held = await self._one(
+            "SELECT 1 FROM outbox WHERE delivered_at IS NULL AND game_id = ?"
+            " AND claimed_by <> ? AND lease_until > ? LIMIT 1",
+            (game_id, owner, self.now),
+        )
+        if held is not None:
+            return False
+        await self._run(
+            "UPDATE outbox SET claimed_by = ?, lease_until = ?"
+            " WHERE delivered_at IS NULL AND game_id = ?",
+            (owner, self.now + lease_s, game_id),
+        )
+        return True
+
+    async def release_outbox(self, game_id: int, owner: str) -> None:
+        await self._run(
+            "UPDATE outbox SET claimed_by = NULL, lease_until = NULL"
+            " WHERE delivered_at IS NULL AND game_id = ? AND claimed_by = ?",
+            (game_id, owner),
+        )
+
+    # -- end of claims ------------------------------------------------------------------
+
 
 class Store:
-    """Owns the connection; open with ``await Store.open(path)``."""
+    """Owns the connection (SQLite) or the pool (PostgreSQL); open with ``Store.open``."""
 
     def __init__(
-        self, db: aiosqlite.Connection, path: Path, clock: Clock, owner: ProcessLock | None
+        self,
+        db: aiosqlite.Connection | None,
+        path: Path | str,
+        clock: Clock,
+        owner: ProcessLock | None,
+        pool: asyncpg.Pool | None = None,
     ) -> None:
         self._db = db
+        self._pool = pool
+        #: The SQLite file, or the PostgreSQL URL.
         self.path = path
         self.clock = clock
         self._lock = asyncio.Lock()
         self._owner = owner
+        #: This process's name in the claims it takes (migration 0018): host, pid, tag.
+        self.instance = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+    @property
+    def dialect(self) -> str:
+        return "postgresql" if self._pool is not None else "sqlite"
 
     @classmethod
     async def open(cls, path: str | Path, clock: Clock = time.time) -> Store:
-        """Open (creating and migrating) the database file; one process at a time.
+        """Open (creating and migrating) the database file, or the PostgreSQL database a
+        ``postgresql://`` URL names; a file is used by one process at a time.
 
         Raises ``StoreUnavailable`` with one sentence for an administrator when the file
         cannot be used: another Dispatch process has it, it is not a database or is
-        damaged, it is read-only, the disk is full, or it stays locked past the timeout.
+        damaged, it is read-only, the disk is full, or it stays locked past the timeout;
+        or when the PostgreSQL server cannot be reached or refuses.
         """
+        if is_postgres_url(path):
+            return cls(None, str(path), clock, None, await _connect_postgres(str(path)))
         path = Path(path)
         try:
             if path.parent and not path.parent.exists():
@@ -1491,21 +1636,44 @@ class Store:
 
     async def close(self) -> None:
         async with self._lock:
+            if self._pool is not None:
+                await self._pool.close()
+                return
+            assert self._db is not None
             await self._db.close()
             if self._owner is not None:
                 self._owner.release()
                 self._owner = None
 
-    # The three kinds of session. SQLite failing under them (disk full, locked past the
-    # timeout, read-only, damaged pages) becomes ``errors.SaveFailed``: the player is told
-    # politely that nothing changed, and the transaction is rolled back. A constraint
-    # violation (IntegrityError) is the caller's to handle and passes through.
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[aiosqlite.Connection | PgConnection]:
+        """The store lock held, and the connection: SQLite's one, or one from the pool."""
+        async with self._lock:
+            if self._pool is None:
+                assert self._db is not None
+                yield self._db
+                return
+            try:
+                conn = await self._pool.acquire()
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+                log.warning("no connection to PostgreSQL: %r", exc)
+                raise errors.SaveFailed() from None
+            try:
+                yield PgConnection(conn)
+            finally:
+                await self._pool.release(conn)
+
+    # The three kinds of session. The database failing under them (disk full, locked past
+    # the timeout, read-only, damaged pages, a server gone) becomes ``errors.SaveFailed``:
+    # the player is told politely that nothing changed, and the transaction is rolled
+    # back. A constraint violation (IntegrityError) is the caller's to handle and passes
+    # through. PostgreSQL's errors arrive as sqlite3's classes (``bot.storage.engines``).
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Session]:
-        async with self._lock:
+        async with self._connection() as db:
             try:
-                yield Session(self._db, self.clock())
+                yield Session(db, self.clock())
             except sqlite3.IntegrityError:
                 raise
             except (sqlite3.Error, OSError) as exc:
@@ -1519,9 +1687,9 @@ class Store:
         For single-row bookkeeping such as marking an outbox row delivered; anything that
         must change several rows together uses ``transaction()``.
         """
-        async with self._lock:
+        async with self._connection() as db:
             try:
-                yield Session(self._db, self.clock())
+                yield Session(db, self.clock())
             except sqlite3.IntegrityError:
                 raise
             except (sqlite3.Error, OSError) as exc:
@@ -1529,20 +1697,34 @@ class Store:
                 raise errors.SaveFailed() from None
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Session]:
-        """BEGIN IMMEDIATE … COMMIT, rolled back if the block raises."""
-        async with self._lock:
+    async def transaction(self, game: int | None = None) -> AsyncIterator[Session]:
+        """BEGIN (IMMEDIATE on SQLite) … COMMIT, rolled back if the block raises.
+
+        ``game``: the transaction changes that game, and first takes its lock, so that
+        the game's transactions in every process run one at a time (``Session.lock_game``).
+        """
+        async with self._connection() as db:
+            begin, commit, rollback = _transaction_calls(db)
             try:
-                await self._db.execute_fetchall("BEGIN IMMEDIATE")
-            except (sqlite3.Error, OSError) as exc:
+                await begin()
+            except (sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
                 log.warning("starting a transaction failed: %r", exc)
                 raise errors.SaveFailed() from None
             try:
-                yield Session(self._db, self.clock())
-                await self._db.commit()
+                session = Session(db, self.clock())
+                if game is not None:
+                    await session.lock_game(game)
+                yield session
+                await commit()
             except BaseException as exc:
-                with contextlib.suppress(sqlite3.Error, OSError):
-                    await self._db.rollback()
+                with contextlib.suppress(
+                    sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError, OSError
+                ):
+                    await rollback()
+                if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError):
+                    exc = _pg_error(exc)
+                    if isinstance(exc, sqlite3.IntegrityError):
+                        raise exc from None
                 if isinstance(exc, sqlite3.IntegrityError) or not isinstance(
                     exc, sqlite3.Error | OSError
                 ):
@@ -1551,10 +1733,60 @@ class Store:
                 raise errors.SaveFailed() from None
 
     async def pragma(self, name: str) -> Any:
+        """A SQLite pragma's value (None on PostgreSQL, which has none)."""
+        if self._db is None:
+            return None
         async with self._lock:
             rows = await self._db.execute_fetchall(f"PRAGMA {name}")
         row = next(iter(rows), None)
         return row[0] if row else None
+
+
+Step = Callable[[], Any]
+
+
+def _transaction_calls(db: aiosqlite.Connection | PgConnection) -> tuple[Step, Step, Step]:
+    """BEGIN, COMMIT and ROLLBACK on either engine's connection."""
+    if isinstance(db, PgConnection):
+        tx = db.conn.transaction()
+        return tx.start, tx.commit, tx.rollback
+
+    async def begin() -> None:
+        await db.execute_fetchall("BEGIN IMMEDIATE")
+
+    return begin, db.commit, db.rollback
+
+
+def _pg_error(exc: BaseException) -> BaseException:
+    return translate_error(exc) or exc
+
+
+def _display(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    head, sep, tail = url.partition("@")
+    if not sep or ":" not in head.split("//", 1)[-1]:
+        return url
+    scheme, _, user_pass = head.partition("//")
+    return f"{scheme}//{user_pass.split(':', 1)[0]}:***@{tail}"
+
+
+async def _connect_postgres(url: str) -> asyncpg.Pool:
+    """A small pool on the database, migrated; its failures as one sentence."""
+    try:
+        pool = await asyncpg.create_pool(
+            url, min_size=1, max_size=4, statement_cache_size=1024, command_timeout=60
+        )
+    except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, ValueError) as exc:
+        raise StoreUnavailable(_display(url), f"PostgreSQL refused it ({exc})") from None
+    try:
+        async with pool.acquire() as conn:
+            await migrate_postgres(conn)
+    except BaseException as exc:
+        await pool.close()
+        if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError | OSError):
+            raise StoreUnavailable(_display(url), f"PostgreSQL refused it ({exc})") from None
+        raise
+    return pool
 
 
 async def _connect(path: Path) -> aiosqlite.Connection:
@@ -1616,7 +1848,7 @@ class StoreUnavailable(Exception):
     #: Exit code of ``python -m bot`` for this failure (a supervisor should not loop).
     exit_code = 3
 
-    def __init__(self, path: Path, why: str) -> None:
+    def __init__(self, path: Path | str, why: str) -> None:
         super().__init__(f"Cannot use the database {path}: {why}.")
         self.path = path
 

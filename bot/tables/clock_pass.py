@@ -18,7 +18,7 @@ import logging
 from collections.abc import Mapping, Sequence
 
 from bot import errors
-from bot.storage.store import ClockRow, GameRow, SeatRow, Session, Store
+from bot.storage.store import LEASE_S, ClockRow, GameRow, SeatRow, Session, Store
 from bot.tables import clocks
 from bot.tables.bots import is_bot
 
@@ -124,8 +124,8 @@ async def beat(store: Store) -> None:
 
 async def expired(store: Store, now: float) -> list[tuple[int, str]]:
     """(game, role) of every running clock whose deadline has come, from the index."""
-    async with store.read() as db:
-        return await db.expired_clocks(now)
+    async with store.transaction() as db:  # claimed: no other process ends them too
+        return await db.claim_expired_clocks(now, store.instance, LEASE_S)
 
 
 def band(

@@ -278,7 +278,7 @@ class GameManager:
         """Take a seat (``role`` or the first free one); the game starts when all are taken."""
         user_id, role = validate.user_id(user_id), validate.role(role)
         game_id = await self._game_id(game)
-        async with self._game_locks[game_id], self.store.transaction() as db:
+        async with self._game_locks[game_id], self.store.transaction(game=game_id) as db:
             role = await lobby.take_seat(
                 db, game_id, user_id, role, reminder_hours=self.default_reminder_hours
             )
@@ -306,7 +306,7 @@ class GameManager:
             raise errors.BadInput(f"Dispatch plays at levels {', '.join(LEVELS)}.")
         bot = bot_user(level)
         game_id = await self._game_id(game)
-        async with self._game_locks[game_id], self.store.transaction() as db:
+        async with self._game_locks[game_id], self.store.transaction(game=game_id) as db:
             role = await lobby.seat_dispatch(
                 db,
                 game_id,
@@ -326,7 +326,7 @@ class GameManager:
         """Give up a seat before the game starts; an empty lobby is cancelled."""
         user_id = validate.user_id(user_id)
         game_id = await self._game_id(game)
-        async with self._game_locks[game_id], self.store.transaction() as db:
+        async with self._game_locks[game_id], self.store.transaction(game=game_id) as db:
             await lobby.leave_seats(db, game_id, user_id)
             return await info_in(db, game_id)
 
@@ -335,7 +335,7 @@ class GameManager:
         user_id = validate.user_id(user_id)
         is_moderator = validate.flag(is_moderator, "is_moderator")
         game_id = await self._game_id(game)
-        async with self._game_locks[game_id], self.store.transaction() as db:
+        async with self._game_locks[game_id], self.store.transaction(game=game_id) as db:
             await lobby.call_off(db, game_id, user_id, is_moderator)
             return await info_in(db, game_id)
 
@@ -424,7 +424,7 @@ class GameManager:
         """Concede: with two sides the other one wins; the result is recorded."""
         user_id, role = validate.user_id(user_id), validate.role(role)
         game_id = await self._game_id(game)
-        async with self._game_locks[game_id], self.store.transaction() as db:
+        async with self._game_locks[game_id], self.store.transaction(game=game_id) as db:
             role = await turn.resign(db, game_id, user_id, role)
             info = await info_in(db, game_id)
         log.info("game=%d user=%s resigned as %s", game_id, user_id, role)
@@ -442,7 +442,7 @@ class GameManager:
         user_id = validate.user_id(user_id)
         is_moderator = validate.flag(is_moderator, "is_moderator")
         game_id = await self._game_id(game)
-        async with self._game_locks[game_id], self.store.transaction() as db:
+        async with self._game_locks[game_id], self.store.transaction(game=game_id) as db:
             result = await turn.abandon(db, game_id, user_id, is_moderator)
         await self.deliver_due(game_id)
         return result
@@ -457,7 +457,7 @@ class GameManager:
         user_id, role = validate.user_id(user_id), validate.role(role)
         to_user = validate.user_id(to_user)
         game_id = await self._game_id(game, live=False)
-        async with self._game_locks[game_id], self.store.transaction() as db:
+        async with self._game_locks[game_id], self.store.transaction(game=game_id) as db:
             made = await seating.offer(db, game_id, user_id, to_user, role)
         log.info("game=%d %s offered %s to %s", game_id, user_id, made.role, to_user)
         return made
@@ -470,7 +470,7 @@ class GameManager:
         user_id, accept = validate.user_id(user_id), validate.flag(accept, "accept")
         offer_id = seating.offer_number(offer_id)
         game_id = await self._game_id(game, live=False)
-        async with self._game_locks[game_id], self.store.transaction() as db:
+        async with self._game_locks[game_id], self.store.transaction(game=game_id) as db:
             change = await seating.answer_offer(
                 db, game_id, offer_id, user_id, accept=accept, hours=self.default_reminder_hours
             )
@@ -489,7 +489,7 @@ class GameManager:
         if seat is None:
             raise errors.BadInput("Name the seat to give: its side.")
         game_id = await self._game_id(game, live=False)
-        async with self._game_locks[game_id], self.store.transaction() as db:
+        async with self._game_locks[game_id], self.store.transaction(game=game_id) as db:
             change = await seating.reseat(
                 db, game_id, seat, (to_user, by), self.default_reminder_hours
             )
@@ -506,7 +506,7 @@ class GameManager:
             raise errors.BadInput(f"Dispatch plays at levels {', '.join(LEVELS)}.")
         bot = bot_user(level)
         game_id = await self._game_id(game, live=False)
-        async with self._game_locks[game_id], self.store.transaction() as db:
+        async with self._game_locks[game_id], self.store.transaction(game=game_id) as db:
             change = await seating.hand_over(
                 db, game_id, (user_id, bot), role, self.default_reminder_hours
             )

@@ -20,7 +20,7 @@ from bot.delivery.notices import role_name
 from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import PrivateMessage, TablePost
 from bot.delivery.routes import notify_routes
-from bot.storage.store import Session, Store
+from bot.storage.store import LEASE_S, Session, Store
 from bot.tables import clock_pass, clock_rules
 from bot.tables.clocks import left_text, next_warning
 from bot.tables.loading import rules_or_none, safe_view
@@ -36,8 +36,9 @@ async def expire_due(store: Store, game_locks: defaultdict[int, asyncio.Lock], n
     ended = 0
     for game_id, role in await clock_pass.expired(store, now):
         try:
-            async with game_locks[game_id], store.transaction() as db:
+            async with game_locks[game_id], store.transaction(game=game_id) as db:
                 ended += await _lose_on_time(db, game_id, role)
+                await db.release_clock(game_id, role, store.instance)
         except Exception as exc:
             log.exception("game=%d the loss on time of %s failed", game_id, role)
             await mark_damaged(store, game_id, f"loss on time failed: {exc!r}")
@@ -79,13 +80,14 @@ async def warn_due(store: Store, game_locks: defaultdict[int, asyncio.Lock], now
     to be told (``/game settings notify``, as their turns are:
     ``bot.delivery.routes.notify_routes``).
     Found through the ``clocks_warn_at`` index; returns how many were warned."""
-    async with store.read() as db:
-        due = await db.due_clock_warnings(now)
+    async with store.transaction() as db:  # claimed: no other process warns them too
+        due = await db.claim_clock_warnings(now, store.instance, LEASE_S)
     warned = 0
     for game_id, role in due:
         try:
-            async with game_locks[game_id], store.transaction() as db:
+            async with game_locks[game_id], store.transaction(game=game_id) as db:
                 warned += await _warn(db, game_id, role)
+                await db.release_clock(game_id, role, store.instance)
         except Exception:
             log.exception("game=%d the clock warning of %s failed", game_id, role)
             with contextlib.suppress(Exception):

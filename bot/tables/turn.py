@@ -104,7 +104,9 @@ async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) 
     applied, after = _apply(table, state, role, move)
     row = table.row
     version = row.version + len(applied)
-    async with store.transaction() as db:
+    # The game's lock (every process on a shared PostgreSQL database), then the version
+    # check the buttons carry: a click another process applied first is refused as stale.
+    async with store.transaction(game=game_id) as db:
         current = await db.version_of(game_id)
         if current != row.version:
             # Written by someone else between our read and now (the lock makes this rare).
