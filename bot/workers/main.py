@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bot.process import health
 from bot.process.lifecycle import graceful
+from bot.storage.store import Store
 from bot.tables.manager import GameManager
 from bot.workers.worker import OutboxOnly, Worker, iterations_from
 
@@ -18,7 +19,9 @@ async def serve(database: Path | str, health_file: Path | None = None) -> None:
     """Run one worker on ``database`` until it is asked to stop; with ``health_file``,
     keep a sign of life there while its heartbeats reach the database."""
     iterations = iterations_from(os.environ)
-    manager = await GameManager.open(database, OutboxOnly(), deliver=False, bot_workers="daemon")
+    # Not GameManager.open: a worker delivers nothing, and it must not forgive clocks
+    # "downtime" at its start (the bots beat; only a bot's start may do that).
+    manager = GameManager(await Store.open(database), OutboxOnly(), bot_workers="daemon")
     manager.bots.iterations = iterations
     worker = Worker(manager)
 
