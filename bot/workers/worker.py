@@ -31,7 +31,7 @@ from bot.tables.manager import GameManager
 log = logging.getLogger("dispatch.worker")
 
 #: How long an idle worker waits before it looks for jobs again.
-POLL_S = 1.0
+POLL_S = 0.5
 
 
 class NotDelivered(RuntimeError):
