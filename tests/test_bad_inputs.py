@@ -39,7 +39,7 @@ async def dump(manager: GameManager) -> dict[str, list[tuple[Any, ...]]]:
     """Every row of every table: what "nothing changed" is checked against."""
     async with manager.store.read() as db:
         return {
-            t: [tuple(r) for r in await db._all(f"SELECT * FROM {t} ORDER BY rowid")]
+            t: sorted((tuple(r) for r in await db._all(f"SELECT * FROM {t}")), key=repr)
             for t in TABLES
         }
 

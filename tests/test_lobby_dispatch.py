@@ -117,7 +117,7 @@ async def test_the_manager_seats_dispatch_for_a_seated_player_only(
 async def dump(manager: GameManager) -> dict[str, list[tuple[Any, ...]]]:
     async with manager.store.read() as db:
         return {
-            table: [tuple(r) for r in await db._all(f"SELECT * FROM {table} ORDER BY rowid")]
+            table: sorted((tuple(r) for r in await db._all(f"SELECT * FROM {table}")), key=repr)
             for table in ("games", "seats", "actions", "outbox", "timers")
         }
 

@@ -9,18 +9,15 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import render
 from bot.delivery.port import View
 
 log = logging.getLogger("dispatch.images")
 
 
 def _render(kind: str, game_name: str, view: View) -> bytes | None:
-    # Imported here: rendering is optional per game, and a front end must keep working
-    # (text only) when a game has no renderer or the renderer is not written yet.
-    try:
-        import render
-    except ImportError:
-        return None
+    # Rendering is optional per game: a front end keeps working (text only) when a game
+    # has no renderer.
     fn = getattr(render, kind, None)
     if fn is None:
         return None

@@ -104,6 +104,21 @@ async def migrate(db: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR) ->
     return applied
 
 
+_WIDTHS = (
+    (re.compile(r"\bINTEGER\b", re.IGNORECASE), "BIGINT"),
+    (re.compile(r"\bREAL\b", re.IGNORECASE), "DOUBLE PRECISION"),
+)
+
+
+def in_postgresql_words(sql: str) -> str:
+    """A migration's column types at SQLite's widths: SQLite's INTEGER holds 8 bytes and
+    its REAL is a double, PostgreSQL's INTEGER 4 and REAL 4, so a seed, a user's id or an
+    epoch in seconds written by the one would not fit the other."""
+    for pattern, wide in _WIDTHS:
+        sql = pattern.sub(wide, sql)
+    return sql
+
+
 async def migrate_postgres(conn: asyncpg.Connection, directory: Path = MIGRATIONS_DIR) -> list[int]:
     """``migrate`` for PostgreSQL: each file (or its twin) and its record in one transaction."""
     await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
@@ -117,7 +132,7 @@ async def migrate_postgres(conn: asyncpg.Connection, directory: Path = MIGRATION
         for migration in discover(directory, "postgresql"):
             if migration.version in have:
                 continue
-            sql = migration.path.read_text(encoding="utf-8")
+            sql = in_postgresql_words(migration.path.read_text(encoding="utf-8"))
             async with conn.transaction():
                 await conn.execute(sql)
                 await conn.execute(

@@ -52,18 +52,44 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import rules
 from bot import errors
 from bot.delivery.notices import public_log
-from bot.storage.store import BotEstimateRow, BotJobRow
-from bot.tables.results import ActResult
+from bot.delivery.port import GameInfo
+from bot.storage.store import BotEstimateRow, BotJobRow, Store
+from bot.tables.loading import GameRef
+from bot.tables.results import ActResult, PlayerView
 from rules.ai import LEVELS, Player, SearchPlayer, make_player, safety_seconds
 from rules.core import Arg, View
 
-if TYPE_CHECKING:
-    from bot.tables.manager import GameManager
+
+class GameManager(Protocol):
+    """What the bot seats use of the manager that owns them (``bot.tables.manager``):
+    named here rather than imported, so the seats never import their owner."""
+
+    store: Store
+    clock: Callable[[], float]
+
+    async def get_game_info(self, game: GameRef) -> GameInfo: ...
+
+    async def view_for(
+        self, game: GameRef, user_id: str | None, *, role: str | None = None
+    ) -> PlayerView: ...
+
+    async def act(
+        self,
+        game: GameRef,
+        user_id: str,
+        verb: str,
+        arg: Any = None,
+        expected_version: int | None = None,
+        *,
+        role: str | None = None,
+        deliver: bool = True,
+    ) -> ActResult: ...
+
 
 log = logging.getLogger("dispatch.bots")
 

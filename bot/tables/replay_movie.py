@@ -30,6 +30,7 @@ from typing import Any
 
 from PIL import Image
 
+import render
 from bot import errors
 from bot.delivery.notices import public_log, result_line
 from bot.tables.loading import rules_or_none
@@ -142,8 +143,6 @@ def sample(count: int, keep: int) -> list[int]:
 def scaled_frame(board: Image.Image, width: int, game_name: str) -> Image.Image:
     """A board (``render.board_image``) scaled to ``width`` pixels wide (never enlarged),
     back on the game's palette."""
-    import render
-
     if board.width <= width:
         return board
     height = max(1, round(board.height * width / board.width))
@@ -155,8 +154,6 @@ def scaled_frame(board: Image.Image, width: int, game_name: str) -> Image.Image:
 def frames_of(game_name: str, views: list[dict[str, Any]], width: int) -> list[Image.Image]:
     """The boards of ``views`` at ``width``, all on one canvas size (a board that is
     shorter than the tallest is padded below with its own bottom-left colour)."""
-    import render
-
     scaled = [scaled_frame(render.board_image(game_name, v), width, game_name) for v in views]
     size = (max(f.width for f in scaled), max(f.height for f in scaled))
     return [_padded(frame, size) for frame in scaled]
