@@ -13,11 +13,15 @@ from bot.process.health import check
 from bot.storage.store import Store, StoreUnavailable
 from bot.tables.store_copy import CopyRefused, copy_store
 from bot.terminal import sandbox
+from bot.workers import main as workers
+from bot.workers.worker import iterations_from
 
 USAGE = """\
 usage: dispatch                 run the Discord bot (needs DISCORD_TOKEN)
        dispatch health          exit 0 if the process in this container is healthy
                                 (reads DISPATCH_HEALTH_FILE; for container healthchecks)
+       dispatch worker          make Dispatch's moves for the bot, on this machine or
+                                another (the same database settings as the bot)
        dispatch sandbox [--db PATH] [--out DIR] [--game NAME] [--seed N]
                                 play in the terminal, no Discord needed
 
@@ -75,6 +79,27 @@ def health_main() -> int:
     return 0 if healthy else 1
 
 
+def worker_main(args: list[str]) -> int:
+    """``dispatch worker``: claim and make Dispatch's owed moves until SIGTERM (exit 0)."""
+    if args:
+        print(f"dispatch worker: takes no arguments, not {args[0]!r}\n{USAGE}", file=sys.stderr)
+        return 2
+    try:
+        config = Config.from_env()
+        iterations_from(os.environ)
+    except (ConfigError, ValueError) as exc:
+        print(f"dispatch: {exc}", file=sys.stderr)
+        return 2
+    setup_logging(config.log_level)
+    try:
+        return workers.run(config.store_target, config.health_file)
+    except StoreUnavailable as exc:
+        print(f"dispatch: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return 0
+
+
 STORE_USAGE = """usage: dispatch store copy --to postgresql://user:password@host/db [--from FILE]
 
 Copies the SQLite store (DISPATCH_DB, or FILE) into an empty PostgreSQL database, then
@@ -110,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
         return sandbox.main(args[1:])
     if args and args[0] == "health":
         return health_main()
+    if args and args[0] == "worker":
+        return worker_main(args[1:])
     if args and args[0] == "store":
         return store_main(args[1:])
     if args and args[0] in ("-h", "--help", "help"):

@@ -526,6 +526,35 @@ def _sql(name: str) -> str:
     return HOT_QUERIES[name][0]
 
 
+@dataclass(frozen=True)
+class BotJobRow:
+    """A move Dispatch owes (``bot_jobs``, migration 0020)."""
+
+    game_id: int
+    role: str
+    version: int
+    level: str
+    status: str
+    attempts: int
+    claimed_by: str | None
+    lease_until: float | None
+    created_at: float
+
+
+def _bot_job(r: aiosqlite.Row) -> BotJobRow:
+    return BotJobRow(
+        int(r["game_id"]),
+        str(r["role"]),
+        int(r["version"]),
+        str(r["level"]),
+        str(r["status"]),
+        int(r["attempts"]),
+        r["claimed_by"],
+        float(r["lease_until"]) if r["lease_until"] is not None else None,
+        float(r["created_at"]),
+    )
+
+
 class Session:
     """The SQL, run on the store's connection while the store lock is held."""
 
@@ -1332,6 +1361,136 @@ class Session:
             " WHERE game_id = ? AND kind = 'table' AND delivered_at IS NULL",
             (self.now, game_id),
         )
+
+    # -- AI workers anywhere: the jobs Dispatch owes (issue 25 §4; migration 0020) -----
+    # One row per move owed, written with the turn that made it owed; claimed with a
+    # lease like the outbox, timers and clocks (SKIP LOCKED on PostgreSQL), so that two
+    # processes never search the same move, and a dead process's job is claimed again.
+
+    async def owe_bot_move(self, game_id: int, role: str, version: int, level: str) -> bool:
+        """Dispatch owes ``role``'s move at ``version`` (once: a second call changes
+        nothing); True when the job is new."""
+        rows = await self._all(
+            "INSERT INTO bot_jobs (game_id, role, version, level, created_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, role, version) DO NOTHING"
+            " RETURNING game_id",
+            (game_id, role, version, level, self.now),
+        )
+        return bool(rows)
+
+    async def settle_bot_jobs(self, game_id: int, version: int, acting: str | None) -> None:
+        """The game reached ``version``: its pending jobs of earlier versions are over,
+        done when their role is the one that acted, stale otherwise."""
+        await self._run(
+            "UPDATE bot_jobs SET status = CASE WHEN role = ? THEN 'done' ELSE 'stale' END,"
+            " claimed_by = NULL, lease_until = NULL, finished_at = ?"
+            " WHERE game_id = ? AND status = 'pending' AND version < ?",
+            (acting or "", self.now, game_id, version),
+        )
+
+    async def claim_bot_jobs(
+        self,
+        owner: str,
+        lease_s: float,
+        *,
+        max_attempts: int,
+        limit: int = 1,
+        game_id: int | None = None,
+        lapsed_only: bool = False,
+    ) -> list[BotJobRow]:
+        """Claim pending jobs that no live lease holds and that have attempts left, oldest
+        first; ``game_id``: that game's only; ``lapsed_only``: only jobs that another
+        process claimed and lost (its lease ran out), for the bot while workers live."""
+        where = "status = 'pending' AND attempts < ? AND (lease_until IS NULL OR lease_until <= ?)"
+        params: list[Any] = [owner, self.now + lease_s, max_attempts, self.now]
+        if game_id is not None:
+            where += " AND game_id = ?"
+            params.append(game_id)
+        if lapsed_only:
+            where += " AND claimed_by IS NOT NULL"
+        params.append(limit)
+        rows = await self._all(
+            "UPDATE bot_jobs SET claimed_by = ?, lease_until = ?, attempts = attempts + 1"
+            " WHERE (game_id, role, version) IN (SELECT game_id, role, version FROM bot_jobs"
+            f" WHERE {where} ORDER BY created_at, game_id LIMIT ?{self._skip_locked()})"
+            " RETURNING *",
+            params,
+        )
+        return sorted((_bot_job(r) for r in rows), key=lambda j: (j.created_at, j.game_id))
+
+    async def extend_bot_jobs(self, owner: str, lease_s: float) -> None:
+        """Renew the leases ``owner`` holds (it is alive and still working)."""
+        await self._run(
+            "UPDATE bot_jobs SET lease_until = ? WHERE claimed_by = ? AND status = 'pending'",
+            (self.now + lease_s, owner),
+        )
+
+    async def finish_bot_job(self, job: BotJobRow, status: str) -> None:
+        """``job`` is over (done or stale), unless the turn's transaction settled it."""
+        await self._run(
+            "UPDATE bot_jobs SET status = ?, claimed_by = NULL, lease_until = NULL,"
+            " finished_at = ? WHERE game_id = ? AND role = ? AND version = ?"
+            " AND status = 'pending'",
+            (status, self.now, job.game_id, job.role, job.version),
+        )
+
+    async def release_bot_jobs(self, owner: str) -> None:
+        """Give back ``owner``'s claims at once (a clean stop: the attempt is not counted,
+        so the next claimer starts where this one did)."""
+        await self._run(
+            "UPDATE bot_jobs SET claimed_by = NULL, lease_until = NULL,"
+            " attempts = attempts - 1"
+            " WHERE claimed_by = ? AND status = 'pending'",
+            (owner,),
+        )
+
+    async def release_bot_job(self, job: BotJobRow, owner: str, *, counted: bool) -> None:
+        """Give back one claim after its move failed; ``counted``: the attempt stays
+        counted towards giving the job up."""
+        back = "" if counted else ", attempts = attempts - 1"
+        await self._run(
+            f"UPDATE bot_jobs SET claimed_by = NULL, lease_until = NULL{back}"
+            " WHERE game_id = ? AND role = ? AND version = ? AND claimed_by = ?",
+            (job.game_id, job.role, job.version, owner),
+        )
+
+    async def fail_exhausted_bot_jobs(self, max_attempts: int) -> list[BotJobRow]:
+        """Give up the pending jobs that used all their attempts and hold no live lease."""
+        rows = await self._all(
+            "UPDATE bot_jobs SET status = 'failed', claimed_by = NULL, lease_until = NULL,"
+            " finished_at = ? WHERE status = 'pending' AND attempts >= ?"
+            " AND (lease_until IS NULL OR lease_until <= ?) RETURNING *",
+            (self.now, max_attempts, self.now),
+        )
+        return [_bot_job(r) for r in rows]
+
+    async def bot_jobs(self, game_id: int) -> list[BotJobRow]:
+        rows = await self._all(
+            "SELECT * FROM bot_jobs WHERE game_id = ? ORDER BY version, role", (game_id,)
+        )
+        return [_bot_job(r) for r in rows]
+
+    async def beat_worker(self, worker_id: str, *, done: int = 0, stale: int = 0) -> None:
+        """``worker_id`` is alive now (and has made ``done`` moves, dropped ``stale``)."""
+        await self._run(
+            "INSERT INTO bot_workers (worker_id, started_at, heartbeat_at, jobs_done,"
+            " jobs_stale) VALUES (?, ?, ?, ?, ?) ON CONFLICT (worker_id) DO UPDATE SET"
+            " heartbeat_at = excluded.heartbeat_at, jobs_done = excluded.jobs_done,"
+            " jobs_stale = excluded.jobs_stale",
+            (worker_id, self.now, self.now, done, stale),
+        )
+
+    async def drop_worker(self, worker_id: str) -> None:
+        await self._run("DELETE FROM bot_workers WHERE worker_id = ?", (worker_id,))
+
+    async def workers_alive(self, within_s: float) -> int:
+        """How many workers have beaten within the last ``within_s`` seconds."""
+        r = await self._one(
+            "SELECT COUNT(*) FROM bot_workers WHERE heartbeat_at > ?", (self.now - within_s,)
+        )
+        return int(r[0]) if r else 0
+
+    # -- end of AI workers anywhere -----------------------------------------------------
 
     # -- claims with a lease (issue 25, section 3; migration 0018_claims) ---------------
     # Background work claims its rows before working, so that several processes on one

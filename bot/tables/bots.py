@@ -40,14 +40,17 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import concurrent.futures.process
+import contextlib
 import functools
 import hashlib
 import logging
 import multiprocessing
 import os
+import secrets
+import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -55,7 +58,7 @@ import rules
 from bot import errors
 from bot.delivery.notices import public_log
 from bot.delivery.port import GameInfo
-from bot.storage.store import BotEstimateRow, Store
+from bot.storage.store import BotEstimateRow, BotJobRow, Store
 from bot.tables.loading import GameRef
 from bot.tables.results import ActResult, PlayerView
 from rules.ai import LEVELS, Player, SearchPlayer, make_player, safety_seconds
@@ -84,6 +87,7 @@ class GameManager(Protocol):
         expected_version: int | None = None,
         *,
         role: str | None = None,
+        deliver: bool = True,
     ) -> ActResult: ...
 
 
@@ -100,6 +104,11 @@ RETRY_BASE_S = 10.0
 RETRY_CAP_S = 900.0
 #: The most characters of a move's public text kept beside its estimate.
 MOVE_TEXT_MAX = 300
+#: How long a claim on a job (``bot_jobs``) holds unless renewed: a process that died
+#: loses its jobs to another after this; a search renews its lease every third of it.
+JOB_LEASE_S = 60.0
+#: Claims of one job before it is given up (the game flagged and the failure logged).
+JOB_MAX_ATTEMPTS = 5
 
 
 def bot_user(level: str | None = None) -> str:
@@ -236,6 +245,33 @@ def new_worker_pool() -> concurrent.futures.ProcessPoolExecutor:
     )
 
 
+async def in_daemon_thread(call: Callable[[], _T]) -> _T:
+    """Run ``call`` in a thread of its own that never holds up the end of the process
+    (a ``dispatch worker`` stopped mid-search leaves at once; the search is abandoned)."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[_T] = loop.create_future()
+
+    def settle(result: _T | None, error: BaseException | None) -> None:
+        if answer.done():
+            return  # abandoned (cancelled) meanwhile
+        if error is not None:
+            answer.set_exception(error)
+        else:
+            answer.set_result(result)  # type: ignore[arg-type]
+
+    def work() -> None:
+        try:
+            result: _T | None = call()
+            error: BaseException | None = None
+        except BaseException as exc:  # handed to the awaiting task
+            result, error = None, exc
+        with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits any more
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=work, name="dispatch-search", daemon=True).start()
+    return await answer
+
+
 # -- the seats -------------------------------------------------------------------------
 
 #: The most worker processes for decisions, however many cores there are.
@@ -268,8 +304,8 @@ class BotSeats:
         clock: Callable[[], float] | None = None,
         processes: int | None = None,
     ) -> None:
-        if workers not in ("process", "thread"):
-            raise ValueError("workers is 'process' or 'thread'")
+        if workers not in ("process", "thread", "daemon"):
+            raise ValueError("workers is 'process', 'thread' or 'daemon'")
         self.manager = manager
         self.workers = workers
         #: Iterations of every search instead of each level's budget (tests, benches).
@@ -287,11 +323,21 @@ class BotSeats:
         self._failed: dict[int, tuple[int, float]] = {}
         #: Called after each bot move (game id, role, verb, arg); for logs and tests.
         self.on_move: Callable[[int, str, str, Arg], None] | None = None
+        #: This process's name in the job claims it takes (``bot_jobs``).
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        #: Passive: this process never plays on its own (a ``dispatch worker``, which
+        #: claims jobs itself); nudges and passes do nothing.
+        self.passive = False
+        #: Moves made, and jobs dropped as stale, by this process.
+        self.done = 0
+        self.stale = 0
 
     # -- triggers -----------------------------------------------------------------
 
     def nudge(self, game_id: int) -> None:
         """Something changed in ``game_id``: play its due bot moves soon (returns at once)."""
+        if self.passive:
+            return
         task = self._tasks.get(game_id)
         if task is not None and not task.done():
             self._again.add(game_id)
@@ -301,6 +347,9 @@ class BotSeats:
     async def resume(self) -> int:
         """Nudge every live game in which a bot owes a move, except those waiting to
         retry a failed move; returns how many were nudged."""
+        if self.passive:
+            return 0
+        await self.give_up_exhausted()
         async with self.manager.store.read() as db:
             games = await db.games_awaiting(BOT_USERS.values())
         for gone in self._failed.keys() - set(games):  # over, or no longer the bot's move
@@ -350,7 +399,9 @@ class BotSeats:
                 return
 
     async def play_one(self, game_id: int) -> bool:
-        """Make one due bot move in ``game_id``; False when no bot owes one."""
+        """Make one due bot move in ``game_id``; False when no bot owes one, or when its
+        job is another process's (a live ``dispatch worker`` takes jobs first: this
+        process takes only those whose lease ran out while workers live)."""
         info = await self.manager.get_game_info(game_id)
         if info.status != "active":
             return False
@@ -358,18 +409,56 @@ class BotSeats:
         if not due:
             return False
         seat = due[0]
-        level = level_of(seat.user_id)
-        pv = await self.manager.view_for(game_id, seat.user_id, role=seat.role)
-        if not pv.view.get("actions"):
+        async with self.manager.store.write() as db:
+            # Written with the turn; again here for a seat just handed to Dispatch or a
+            # game from before the jobs (a second write changes nothing).
+            await db.owe_bot_move(game_id, seat.role, info.version, level_of(seat.user_id))
+            alive = await db.workers_alive(JOB_LEASE_S)
+            jobs = await db.claim_bot_jobs(
+                self.owner,
+                JOB_LEASE_S,
+                max_attempts=JOB_MAX_ATTEMPTS,
+                game_id=game_id,
+                lapsed_only=alive > 0,
+            )
+        if not jobs:
             return False
-        decision = await self._decide(info.game_name, game_id, seat.role, level, pv.view)
+        try:
+            outcome = await self.play_job(jobs[0])
+        except BaseException:
+            # Tried again after a growing wait (``_run``), as before the jobs: a failure
+            # that this process saw is not counted; a claim lost with its process is.
+            async with self.manager.store.write() as db:
+                await db.release_bot_job(jobs[0], self.owner, counted=False)
+            raise
+        return outcome != "over"
+
+    async def play_job(self, job: BotJobRow, *, deliver: bool = True) -> str:
+        """Search and submit the move of a claimed ``job``: "done" when it was applied,
+        "stale" when the game moved on without it (dropped), "over" when the game ended.
+        ``deliver=False``: the table posts are left to the bot's processes (a worker)."""
+        info = await self.manager.get_game_info(job.game_id)
+        seat = next((s for s in info.seats if s.role == job.role), None)
+        if info.status != "active":
+            await self._finish(job, "stale")
+            return "over"
+        if seat is None or not is_bot(seat.user_id) or job.role not in info.active_roles:
+            await self._finish(job, "stale")
+            return "stale"
+        level = level_of(seat.user_id)
+        pv = await self.manager.view_for(job.game_id, seat.user_id, role=seat.role)
+        if pv.version != job.version or not pv.view.get("actions"):
+            await self._finish(job, "stale")
+            return "stale"
+        async with self._renewing():
+            decision = await self._decide(info.game_name, job.game_id, seat.role, level, pv.view)
         verb, arg = decision.action
         if decision.cut:
             # How far it got, never what it chose (the argument may be a hidden choice).
             log.warning(
                 "game=%d bot %s (%s): the safety cap of %.0f CPU s cut its search after "
                 "%s of %s iterations",
-                game_id,
+                job.game_id,
                 seat.role,
                 level,
                 decision.cap_seconds,
@@ -378,24 +467,77 @@ class BotSeats:
             )
         # Kept before the move, so that the end post of a game this move ends counts it;
         # taken back if the move is refused.
-        kept = await self._keep_estimate(game_id, seat.role, pv.version, decision.estimate)
+        kept = await self._keep_estimate(job.game_id, seat.role, job.version, decision.estimate)
         try:
             done = await self.manager.act(
-                game_id, seat.user_id, verb, arg, pv.version, role=seat.role
+                job.game_id, seat.user_id, verb, arg, job.version, role=seat.role, deliver=deliver
             )
         except (errors.StalePrompt, errors.NotYourTurn, errors.GameNotActive) as refused:
             await self._drop_estimate(kept)
-            # Stale: the game moved on meanwhile, look again at what is owed now; not
-            # active: it ended while the bot thought (a resignation, an abandon).
-            return not isinstance(refused, errors.GameNotActive)
+            # Stale: the game moved on meanwhile (the caller looks again at what is owed
+            # now); not active: it ended while the bot thought (a resignation, an abandon).
+            async with self.manager.store.write() as db:
+                if await db.version_of(job.game_id) != job.version or isinstance(
+                    refused, errors.GameNotActive
+                ):
+                    await db.finish_bot_job(job, "stale")
+                else:  # refused at the very version it owes: claimed again, uncounted
+                    await db.release_bot_job(job, self.owner, counted=False)
+            self.stale += 1
+            return "over" if isinstance(refused, errors.GameNotActive) else "stale"
         # The verb only: the argument may be a hidden choice (a face-down card, the
         # order of a Final Crisis), and whoever reads the server log may be a player.
-        log.info("game=%d bot %s (%s) made a move: %s", game_id, seat.role, level, verb)
+        log.info("game=%d bot %s (%s) made a move: %s", job.game_id, seat.role, level, verb)
+        await self._finish(job, "done")  # the turn's transaction settled it already
+        self.done += 1
         if kept is not None:
             await self._name_move(kept, pv.view, done)
         if self.on_move is not None:
-            self.on_move(game_id, seat.role, verb, arg)
-        return True
+            self.on_move(job.game_id, seat.role, verb, arg)
+        return "done"
+
+    async def _finish(self, job: BotJobRow, status: str) -> None:
+        async with self.manager.store.write() as db:
+            await db.finish_bot_job(job, status)
+        if status == "stale":
+            self.stale += 1
+
+    @contextlib.asynccontextmanager
+    async def _renewing(self) -> AsyncIterator[None]:
+        """Renew this process's leases while a search runs (a long search keeps its job)."""
+
+        async def renew() -> None:
+            while True:
+                await asyncio.sleep(JOB_LEASE_S / 3)
+                async with self.manager.store.write() as db:
+                    await db.extend_bot_jobs(self.owner, JOB_LEASE_S)
+
+        task = asyncio.get_running_loop().create_task(renew())
+        try:
+            yield
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+
+    async def give_up_exhausted(self) -> list[BotJobRow]:
+        """Jobs claimed :data:`JOB_MAX_ATTEMPTS` times without a move are given up: each
+        is logged and its game flagged (a moderator can export or abandon it)."""
+        async with self.manager.store.write() as db:
+            failed = await db.fail_exhausted_bot_jobs(JOB_MAX_ATTEMPTS)
+            for job in failed:
+                await db.mark_damaged(
+                    job.game_id, f"Dispatch could not make its move after {job.attempts} attempts"
+                )
+        for job in failed:
+            log.error(
+                "game=%d: Dispatch's move for %s at version %d failed %d times; given up and "
+                "the game flagged",
+                job.game_id,
+                job.role,
+                job.version,
+                job.attempts,
+            )
+        return failed
 
     async def _keep_estimate(
         self, game_id: int, role: str, version: int, estimate: float | None
@@ -443,6 +585,8 @@ class BotSeats:
         game's worker, off the event loop: bot decisions, and hints (``hints.py``)."""
         if self.workers == "thread":
             return await asyncio.to_thread(call)
+        if self.workers == "daemon":
+            return await in_daemon_thread(call)
         loop = asyncio.get_running_loop()
         # A game always decides in the same worker: its search tree lives there.
         worker = game_id % self.processes

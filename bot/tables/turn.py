@@ -23,7 +23,15 @@ from bot.delivery.notices import public_log, result_line, role_name
 from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import PrivateMessage, TablePost, View
 from bot.storage.store import ClockRow, GameRow, SeatRow, Session, Store, dumps
-from bot.tables import clock_pass, clock_rules, clocks, estimates, notice_plan, ratings
+from bot.tables import (
+    bot_jobs,
+    clock_pass,
+    clock_rules,
+    clocks,
+    estimates,
+    notice_plan,
+    ratings,
+)
 from bot.tables.bots import is_bot
 from bot.tables.loading import (
     describe,
@@ -427,6 +435,16 @@ async def commit_turn(db: Session, table: Table, state: dict[str, Any], how: Com
     if clock_lines and progress.acting_view is not None:  # the acting player's new prompt
         progress.acting_view = {**progress.acting_view, "clocks": clock_lines}
     await _save(db, row, state, change, posted, progress)
+    # Dispatch's moves owed now, kept as jobs with the turn (issue 25 §4).
+    await bot_jobs.owe_moves(
+        db,
+        row.id,
+        row.version,
+        seats,
+        change.active_now,
+        acting=change.acting_role,
+        over=outcome is not None,
+    )
     return progress
 
 

@@ -1,0 +1,41 @@
+"""The moves Dispatch owes, kept as jobs (issue 25 §4; ``bot_jobs``, migration 0020).
+
+Every turn that leaves one of Dispatch's seats owing a decision writes one job for it
+(game, role, version, level) in the turn's own transaction (:func:`owe_moves`, called by
+``turn.commit_turn``), so a crash never loses it and it is written once; the same
+transaction settles the jobs of earlier versions (done for the role that acted, stale
+otherwise). A job is claimed with a lease by a ``dispatch worker`` (``bot.workers``) or,
+when no worker is alive, by the bot's own pool (``bots.BotSeats``), and its move is
+submitted through the ``GameManager`` with the job's version: a stale or repeated job is
+refused there, so a move is never applied twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from bot.storage.store import SeatRow, Session
+from bot.tables.bots import is_bot, level_of
+
+
+async def owe_moves(
+    db: Session,
+    game_id: int,
+    version: int,
+    seats: Sequence[SeatRow],
+    active_now: Sequence[str],
+    *,
+    acting: str | None,
+    over: bool,
+) -> None:
+    """The game is now at ``version``: settle its earlier jobs and, unless it is over,
+    write one for each of Dispatch's seats that owes a decision."""
+    await db.settle_bot_jobs(game_id, version, acting)
+    if over:
+        return
+    user_of: Mapping[str, str] = {s.role: s.user_id for s in seats}
+    for role in active_now:
+        user = user_of.get(role)
+        if is_bot(user):
+            assert user is not None
+            await db.owe_bot_move(game_id, role, version, level_of(user))

@@ -1,0 +1,156 @@
+"""A ``dispatch worker``: claims the moves Dispatch owes and makes them (issue 25 §4).
+
+The loop claims one pending job at a time from ``bot_jobs`` (``FOR UPDATE SKIP LOCKED``
+on PostgreSQL, a lease of ``bots.JOB_LEASE_S``, the attempt counted), reads the bot
+role's own view (nothing hidden: the same view a bot seat decides on in the bot), runs
+the level's search, and submits the move through the ``GameManager`` with the job's
+version, so a job the game has moved past is refused there and dropped (counted as
+stale), never applied twice. The table posts and DMs of its moves are left in the outbox
+for the bot's processes to deliver: a worker needs no Discord connection.
+
+While it runs it beats in ``bot_workers`` every third of a lease and renews the leases
+it holds; the bot leaves jobs to it while it beats. Killed outright, its job's lease runs
+out and another process (a worker, or the bot) takes it over. On SIGTERM it stops between
+steps: the search in flight is abandoned, its lease given back at once, its row removed,
+and it exits 0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Mapping
+
+from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
+from bot.storage.store import BotJobRow
+from bot.tables.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS
+from bot.tables.manager import GameManager
+
+log = logging.getLogger("dispatch.worker")
+
+#: How long an idle worker waits before it looks for jobs again.
+POLL_S = 0.5
+
+
+class NotDelivered(RuntimeError):
+    """A worker never posts: what its moves tell the players waits in the outbox."""
+
+
+class OutboxOnly:
+    """The front end of a worker: refuses, so that the courier leaves every row
+    undelivered for the bot's processes (never marked delivered unsent)."""
+
+    async def post_table(self, game: GameInfo, post: TablePost) -> None:
+        raise NotDelivered("a worker leaves table posts to the bot")
+
+    async def send_private(self, game: GameInfo, seat: SeatInfo, message: PrivateMessage) -> None:
+        raise NotDelivered("a worker leaves private messages to the bot")
+
+
+class Worker:
+    """Claims and plays jobs until :meth:`stop`."""
+
+    def __init__(
+        self, manager: GameManager, *, lease_s: float = JOB_LEASE_S, poll_s: float = POLL_S
+    ) -> None:
+        self.manager = manager
+        self.bots = manager.bots
+        self.bots.passive = True  # this process plays jobs it claims, nothing else
+        self.lease_s = lease_s
+        self.poll_s = poll_s
+        #: The worker's name in its claims and in ``bot_workers``.
+        self.id = self.bots.owner
+        self._stopping = asyncio.Event()
+        self._current: asyncio.Task[str] | None = None
+        #: When the last heartbeat reached the database (``time.monotonic``).
+        self.last_beat = float("-inf")
+
+    async def run(self) -> None:
+        """Claim and play jobs until stopped."""
+        beating = asyncio.get_running_loop().create_task(self._beat_forever())
+        log.info("worker %s started", self.id)
+        try:
+            while not self._stopping.is_set():
+                if not await self.step():
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._stopping.wait(), self.poll_s)
+        finally:
+            beating.cancel()
+            await asyncio.gather(beating, return_exceptions=True)
+
+    async def step(self) -> bool:
+        """Claim one job and play it; False when there was none to claim."""
+        await self.beat()
+        await self.bots.give_up_exhausted()
+        async with self.manager.store.write() as db:
+            jobs = await db.claim_bot_jobs(self.id, self.lease_s, max_attempts=JOB_MAX_ATTEMPTS)
+        if not jobs:
+            return False
+        await self._play(jobs[0])
+        return True
+
+    async def _play(self, job: BotJobRow) -> None:
+        self._current = asyncio.get_running_loop().create_task(
+            self.bots.play_job(job, deliver=False)
+        )
+        try:
+            outcome = await self._current
+        except asyncio.CancelledError:
+            if self._stopping.is_set():
+                return  # stop() gives the lease back
+            raise
+        except Exception:
+            log.exception(
+                "game=%d: the move for %s at version %d failed (attempt %d)",
+                job.game_id,
+                job.role,
+                job.version,
+                job.attempts,
+            )
+            async with self.manager.store.write() as db:
+                await db.release_bot_job(job, self.id, counted=True)
+            return
+        finally:
+            self._current = None
+        log.info(
+            "game=%d job for %s at version %d: %s", job.game_id, job.role, job.version, outcome
+        )
+
+    async def beat(self) -> None:
+        async with self.manager.store.write() as db:
+            await db.beat_worker(self.id, done=self.bots.done, stale=self.bots.stale)
+            await db.extend_bot_jobs(self.id, self.lease_s)
+        self.last_beat = time.monotonic()
+
+    async def _beat_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.lease_s / 3)
+            try:
+                await self.beat()
+            except Exception:
+                log.exception("worker %s: the heartbeat failed", self.id)
+
+    async def stop(self) -> None:
+        """Stop cleanly: abandon the search in flight, give its lease back, leave."""
+        self._stopping.set()
+        current = self._current
+        if current is not None:
+            current.cancel()
+            await asyncio.gather(current, return_exceptions=True)
+        async with self.manager.store.write() as db:
+            await db.release_bot_jobs(self.id)
+            await db.drop_worker(self.id)
+        log.info("worker %s stopped", self.id)
+
+
+def iterations_from(env: Mapping[str, str]) -> int | None:
+    """``DISPATCH_WORKER_ITERATIONS``: every search's iterations instead of each level's
+    budget (tests and benches); unset: the level's own budget."""
+    raw = (env.get("DISPATCH_WORKER_ITERATIONS") or "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"DISPATCH_WORKER_ITERATIONS must be a positive number, not {raw!r}")
+    return int(raw)
