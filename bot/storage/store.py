@@ -1870,8 +1870,8 @@ class StoreInUse(StoreUnavailable):
         )
 
 
-#: The tables whose rows background work claims with a lease (migration 0018).
-CLAIMED_TABLES = ("outbox", "timers", "clocks")
+#: The tables whose rows background work claims with a lease (migrations 0018, 0020).
+CLAIMED_TABLES = ("outbox", "timers", "clocks", "bot_jobs")
 
 
 async def _forget_claims(db: aiosqlite.Connection) -> None:
@@ -1880,8 +1880,7 @@ async def _forget_claims(db: aiosqlite.Connection) -> None:
     once rather than after its lease, so a restarted bot delivers what waited at once."""
     for table in CLAIMED_TABLES:
         await db.execute(
-            f"UPDATE {table} SET claimed_by = NULL, lease_until = NULL"
-            " WHERE claimed_by IS NOT NULL"
+            f"UPDATE {table} SET claimed_by = NULL, lease_until = NULL WHERE claimed_by IS NOT NULL"
         )
     await db.commit()
 
