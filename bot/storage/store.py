@@ -528,7 +528,7 @@ def _sql(name: str) -> str:
 
 @dataclass(frozen=True)
 class BotJobRow:
-    """A move Dispatch owes (``bot_jobs``, migration 0020)."""
+    """A move Dispatch owes (``bot_jobs``, migration 0019)."""
 
     game_id: int
     role: str
@@ -1362,7 +1362,7 @@ class Session:
             (self.now, game_id),
         )
 
-    # -- AI workers anywhere: the jobs Dispatch owes (issue 25 §4; migration 0020) -----
+    # -- AI workers anywhere: the jobs Dispatch owes (issue 25 §4; migration 0019) -----
     # One row per move owed, written with the turn that made it owed; claimed with a
     # lease like the outbox, timers and clocks (SKIP LOCKED on PostgreSQL), so that two
     # processes never search the same move, and a dead process's job is claimed again.
@@ -1870,7 +1870,7 @@ class StoreInUse(StoreUnavailable):
         )
 
 
-#: The tables whose rows background work claims with a lease (migrations 0018, 0020).
+#: The tables whose rows background work claims with a lease (migrations 0018, 0019).
 CLAIMED_TABLES = ("outbox", "timers", "clocks", "bot_jobs")
 
 
