@@ -88,7 +88,11 @@ async def test_two_worker_processes_race_for_the_jobs_and_apply_each_move_once(
         deadline = time.monotonic() + PATIENCE_S
         while time.monotonic() < deadline:
             jobs = await all_jobs(store, games)
-            if all(j.status != "pending" for j in jobs):
+            async with store.read() as db:
+                both_up = await db.workers_alive(JOB_LEASE_S) == 2
+            # Both must have started (their SIGTERM handler is in place before their first
+            # heartbeat): a process still starting Python dies of the signal instead.
+            if both_up and all(j.status != "pending" for j in jobs):
                 break
             await asyncio.sleep(0.1)
         assert [stop(w, signal.SIGTERM) for w in workers] == [0, 0]
