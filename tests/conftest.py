@@ -104,10 +104,22 @@ class PostgresDatabases:
         return asyncio.run(self._fresh())
 
     def drop_all(self) -> None:
-        names = [*self._made, self.template] if self._ready else self._made
-        drops = [f"DROP DATABASE IF EXISTS {n} WITH (FORCE)" for n in names]
-        if drops:
-            asyncio.run(self._admin(*drops))
+        """Drop every database made, many at a time: each DROP DATABASE waits for a
+        checkpoint (about 0.7 s), and drops that wait together share one, so a worker's
+        hundreds of drops take seconds instead of minutes."""
+        if self._made:
+            asyncio.run(self._drop_together(self._made))
+        if self._ready:
+            asyncio.run(self._admin(f"DROP DATABASE IF EXISTS {self.template} WITH (FORCE)"))
+
+    async def _drop_together(self, names: list[str], at_once: int = 16) -> None:
+        gate = asyncio.Semaphore(at_once)
+
+        async def drop(name: str) -> None:
+            async with gate:
+                await self._admin(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+        await asyncio.gather(*(drop(n) for n in names))
 
 
 @pytest.fixture(scope="session")
