@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import random
 import re
@@ -21,6 +22,7 @@ from typing import Any, ClassVar
 
 import rules
 from bot.config import Config
+from bot.tables.replay import stored_state
 from rules.core import Actions, Arg, Game, State, Step, View, goto, log, private_log, shuffle
 from tests.emulator import Emulator, Message, User
 
@@ -371,3 +373,13 @@ async def wait_until(predicate: Any, timeout: float = 5.0, what: str = "conditio
         if loop.time() > deadline:
             raise TimeoutError(f"timed out waiting for {what}")
         await asyncio.sleep(0.01)
+
+
+async def current_state(manager: Any, game_id: int) -> dict[str, Any]:
+    """The game's state as stored: what ``manager.replay`` gives, without replaying the
+    whole record (a loop that replays at every click is quadratic in the game's length;
+    the whole-game tests end with ``verify_replay``, which holds the two equal)."""
+    raw = await stored_state(manager.store, game_id)
+    assert raw is not None, f"game {game_id} has no state"
+    state: dict[str, Any] = json.loads(raw)
+    return state

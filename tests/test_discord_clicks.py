@@ -19,7 +19,7 @@ import pytest
 import rules
 from bot import errors
 from rules.fort_sumter.cards import STRATEGY
-from tests.discord_helpers import action_components, catch_errors, table, version_of
+from tests.discord_helpers import action_components, catch_errors, current_state, table, version_of
 from tests.test_discord_controls import press_for
 from tests.test_discord_e2e_fort_sumter import SEATS, new_game
 from tests.test_discord_e2e_war import best_prompt
@@ -196,7 +196,7 @@ async def test_whole_game_clicks_before_and_after(tmp_path):
                 value_plays += 1
                 started, left = clicks, True
                 while left:
-                    now = await manager.replay(game_id)
+                    now = await current_state(manager, game_id)
                     left = now["step"] == "value_play" and role in GAME.active_roles(now)
                     if not left:
                         break

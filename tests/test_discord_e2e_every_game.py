@@ -16,7 +16,7 @@ import time
 import pytest
 
 import rules
-from tests.discord_helpers import catch_errors, table, version_of
+from tests.discord_helpers import catch_errors, current_state, table, version_of
 from tests.test_discord_controls import press_for
 from tests.test_discord_e2e_war import best_prompt, hidden_words
 
@@ -66,7 +66,7 @@ async def test_a_whole_game_by_clicks_with_closed_dms_and_a_restart(tmp_path, na
             ever_public: set[str] = set()
             while clicks < 3000:
                 info = await t.bot.manager.get_game_info(game_id)
-                state = await t.bot.manager.replay(game_id)
+                state = await current_state(t.bot.manager, game_id)
                 public_view = "\n".join(strings_in(game.view(state, None)))
                 ever_public |= {n for n in catalogue.values() if n and n in public_view}
                 hidden = hidden_words(game, state, catalogue, ever_public)

@@ -28,6 +28,7 @@ from tests.discord_helpers import (
     Table,
     catch_errors,
     choices_of,
+    current_state,
     pick,
     table,
     version_of,
@@ -95,7 +96,7 @@ async def test_whole_fort_sumter_game_by_clicks_with_closed_dms_and_a_restart(tm
             most_hidden_names = 0
             while actions < 1500:
                 info = await t.bot.manager.get_game_info(game_id)
-                state = await t.bot.manager.replay(game_id)
+                state = await current_state(t.bot.manager, game_id)
                 steps_seen.add(str(state.get("step")))
                 public_view = json.dumps(game.view(state, None))
                 ever_public |= {n for n in catalogue.values() if n in public_view}
@@ -234,7 +235,7 @@ async def test_both_keep_an_objective_from_their_own_prompts_in_either_order(tmp
                 assert "out of date" not in result.text, (
                     f"{who}'s own objective prompt was refused after the other side chose"
                 )
-                state = await t.bot.manager.replay(game_id)
+                state = await current_state(t.bot.manager, game_id)
                 role = ROLE_OF[who]
                 assert state["objective"][role] in offers[role]
                 kept[role] = state["objective"][role]

@@ -21,6 +21,7 @@ from tests.discord_helpers import (
     action_components,
     catch_errors,
     choices_of,
+    current_state,
     pick,
     table,
     version_of,
@@ -77,7 +78,7 @@ async def test_whole_war_game_by_clicks_with_closed_dms_and_a_restart(tmp_path):
             ever_public: set[str] = set()
             while actions < 1000:
                 info = await t.bot.manager.get_game_info(game_id)
-                state = await t.bot.manager.replay(game_id)
+                state = await current_state(t.bot.manager, game_id)
                 public = t.public_text()
                 public_view = json.dumps(game.view(state, None))
                 ever_public |= {n for n in catalogue.values() if n in public_view}

@@ -17,6 +17,7 @@ from tests.discord_helpers import (
     action_components,
     catch_errors,
     choices_of,
+    current_state,
     table,
     version_of,
     wait_until,
@@ -45,7 +46,7 @@ def dm_prompts(t, who: str) -> list:
 
 async def check_live(t, game_id: int) -> None:
     manager = t.bot.manager
-    state = await manager.replay(game_id)
+    state = await current_state(manager, game_id)
     info = await manager.get_game_info(game_id)
     for role, who in SEATS.items():
         live = dm_prompts(t, who)
@@ -110,7 +111,7 @@ async def test_undo_by_command_replaces_the_dm_prompt(tmp_path):
             prompt = best_prompt(t, who)
             custom_id, value = choices_of(prompt)[0]
             await t.press(who, prompt, custom_id, value)
-        state = await manager.replay(game_id)
+        state = await current_state(manager, game_id)
         role = state["turn"]
         who = SEATS[role]
         prompt = best_prompt(t, who)
