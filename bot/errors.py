@@ -183,7 +183,7 @@ class DirectMessageClosed(DeliveryError):
 
 class TableUnreachable(DeliveryError):
     """Permanent until someone fixes the channel: Dispatch may not post there (Discord's
-    403 Missing Access or Missing Permissions, 404 Unknown Channel, an archived thread)."""
+    403 Missing Access or Missing Permissions, 404 Unknown Channel, a locked thread)."""
 
 
 class DeliveryRetry(DeliveryError):

@@ -190,6 +190,39 @@ async def test_threads_off_plays_in_the_channel_one_game_at_a_time(tmp_path):
         assert "threads: on" in (await again.response())[0].content
 
 
+async def test_a_thread_archived_after_a_quiet_week_is_reopened_not_parked(tmp_path):
+    """Discord archives a thread after a week without posts; a player of a long game may
+    take that long. The next table post reopens it and arrives, once; nobody is told the
+    table is unreachable. A thread a moderator locked stays closed (the test below)."""
+    with catch_errors() as errors_seen:
+        async with table(tmp_path, "alice", "bob") as t:
+            await t.start()
+            _, thread, info = await open_game(t, opponent=t.players["bob"])
+            manager = t.bot.manager
+            t.emu.archive_thread(thread)
+            before = len(public(t, thread))
+            for who in ("alice", "bob"):
+                user = str(t.players[who].id)
+                pv = await manager.view_for(info.id, user)
+                await manager.act(info.id, user, "card", pv.view["actions"]["card"][0], pv.version)
+            await t.emu.world.wait_until(
+                lambda: any("Round 1: north played" in m.text() for m in public(t, thread)),
+                5.0,
+                "the reveal posted in the reopened thread",
+            )
+            assert not thread.archived and not thread.locked
+            reveals = [m for m in public(t, thread)[before:] if "Round 1: north played" in m.text()]
+            assert len(reveals) == 1
+            async with manager.store.read() as db:
+                assert not await db.table_parked(info.id)
+            for who in ("alice", "bob"):
+                assert not any(
+                    "/game move" in t.emu.message(m.id).text() for m in t.emu.dms(t.players[who].id)
+                )
+            assert (await manager.get_game_info(info.id)).channel_id == str(thread.id)
+    assert errors_seen.all_errors() == []
+
+
 async def test_an_unreachable_thread_tells_the_players_of_game_move_which_moves_it(tmp_path):
     with catch_errors() as errors_seen:
         async with table(tmp_path, "alice", "bob", "mallory") as t:

@@ -6,7 +6,7 @@ only. A player whose DMs are closed is marked and told once, at the table, to us
 ``/game hand``; their private messages are dropped from then on.
 
 A table the bot may not post in (issue 24, item 15: permissions taken away, the channel
-deleted, the thread archived) is not retried for ever: the row is parked (its next attempt
+deleted, the thread locked) is not retried for ever: the row is parked (its next attempt
 put off by ``PARKED_S``; it holds back the table's later rows, which wait with it), and the
 players are told once by DM what to grant and how to resume. The game is not lost: its
 DMs go on, and a pass that ignores backoff (``/game status`` in the channel once it is
@@ -311,8 +311,8 @@ def unreachable_notice(info: GameInfo, role: str) -> PrivateMessage:
         headline=(
             f"I cannot post in the channel of game #{info.id} ({info.title}): it was "
             "deleted, or I lack View Channel, Send Messages (in a thread: Send Messages in "
-            "Threads), Embed Links or Attach Files there (or its thread is locked or "
-            f"archived). {going_on}. Once a moderator "
+            "Threads), Embed Links or Attach Files there (or a moderator locked its "
+            f"thread). {going_on}. Once a moderator "
             "fixes the channel, use /game status there and the waiting posts go out; or "
             f"a player or a moderator can use /game move game:{info.id} channel:<another> "
             "to play on in another channel or thread, where the board is posted again."

@@ -30,7 +30,7 @@ from bot.discord_app.components import (
 )
 from bot.discord_app.formatting import ALLOWED_MENTIONS, png_file
 from bot.discord_app.solo_message import solo_payload
-from bot.discord_app.threads import lobby_news
+from bot.discord_app.threads import lobby_news, reopen
 from bot.errors import DeliveryRetry, DirectMessageClosed, TableUnreachable
 
 if TYPE_CHECKING:
@@ -227,7 +227,7 @@ class DiscordFrontEnd:
         try:
             if post.nonce:
                 kwargs["nonce"] = post.nonce
-            sent = await self._channel(game.channel_id).send(**kwargs)
+            sent = await self._send_to_table(game, kwargs)
         except discord.NotFound as exc:
             if not (post.nonce and exc.code == UNKNOWN_MESSAGE):
                 raise table_failure(game, exc) from exc
@@ -245,6 +245,18 @@ class DiscordFrontEnd:
             await self.close_prompts(
                 game.id, CLOSED_ABANDONED if game.status == "abandoned" else CLOSED_OVER
             )
+
+    async def _send_to_table(self, game: GameInfo, kwargs: dict[str, Any]) -> discord.Message:
+        """Send at the game's table; a thread Discord archived after a quiet week is
+        reopened and the post sent again (the nonce makes that one message)."""
+        try:
+            return await self._channel(game.channel_id).send(**kwargs)
+        except discord.HTTPException as exc:
+            if exc.code != ARCHIVED_THREAD or not await reopen(self.client, game.channel_id):
+                raise
+        for file in kwargs.get("files") or ():
+            file.reset()
+        return await self._channel(game.channel_id).send(**kwargs)
 
     async def _table_message(
         self, game: GameInfo, post: TablePost
@@ -424,7 +436,7 @@ class DiscordFrontEnd:
         if post.nonce:
             payload["nonce"] = post.nonce
         try:
-            await self._channel(game.channel_id).send(**payload)
+            await self._send_to_table(game, payload)
         except discord.NotFound as exc:
             if not (post.nonce and exc.code == UNKNOWN_MESSAGE):
                 raise table_failure(game, exc) from exc

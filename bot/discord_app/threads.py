@@ -12,7 +12,9 @@ Everything Dispatch needs is checked from the interaction's ``app_permissions`` 
 game is opened (a missing permission is named, with what to grant, and nothing is opened).
 A table that stops taking posts later is parked by the courier, which tells both players
 by DM; ``/game move`` rebinds the game to another channel or thread, checking Dispatch's
-permissions there first, and posts the board again there.
+permissions there first, and posts the board again there. A thread Discord archived for
+inactivity (after a week with no post: a long game's player may think that long) is not
+unreachable: Dispatch reopens it and posts; only a locked one is.
 """
 
 from __future__ import annotations
@@ -137,6 +139,25 @@ async def open_table(channel: Any, name: str, starter: str) -> discord.Thread:
         name=name, type=discord.ChannelType.public_thread, auto_archive_duration=AUTO_ARCHIVE_MIN
     )
     return opened
+
+
+async def reopen(client: discord.Client, channel_id: str) -> bool:
+    """Unarchive the thread ``channel_id`` when Discord archived it for inactivity; False
+    when it is no archived thread or cannot be reopened (locked by a moderator, or
+    Dispatch may no longer post there)."""
+    try:
+        thread = await client.fetch_channel(int(channel_id))
+    except discord.HTTPException:
+        return False
+    if not isinstance(thread, discord.Thread) or not thread.archived or thread.locked:
+        return False
+    try:
+        await thread.edit(archived=False)
+    except discord.HTTPException as exc:
+        log.info("could not reopen the archived thread %s: %s", channel_id, exc)
+        return False
+    log.info("reopened the archived thread %s", channel_id)
+    return True
 
 
 async def discard(thread: discord.Thread) -> None:

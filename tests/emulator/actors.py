@@ -109,6 +109,13 @@ class Emulator(EmulatorServer):
         bot connects, or it hears of it by THREAD_CREATE)."""
         return self.world.new_thread(parent, name, (owner or self.owner).id)
 
+    def archive_thread(self, thread: Channel) -> None:
+        """Discord archives the thread after its quiet spell (not locked): posts there
+        answer 400 50083 until someone who may post in it unarchives it."""
+        thread.archived = True
+        if self.world.on_channel_event:
+            self.world.on_channel_event("THREAD_UPDATE", channel_payload(thread, self.world))
+
     def lock_thread(self, thread: Channel, *, archived: bool = True) -> None:
         """A moderator locks (and archives) the thread: posts there answer 400 50083."""
         thread.locked, thread.archived = True, archived

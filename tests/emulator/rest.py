@@ -359,12 +359,21 @@ class Rest:
         return self._json(channel_payload(thread, self.world), status=201)
 
     async def patch_channel(self, request: web.Request) -> web.Response:
-        """Rename a thread the bot started (the only change the bot makes to a channel)."""
+        """Rename a thread the bot started, or reopen one archived for inactivity (the
+        changes the bot makes to a channel). As on Discord, an unlocked thread may be
+        unarchived by anyone who may post in it; a locked one only by a moderator."""
         channel = self._channel(request)
         body, _ = await read_body(request)
         conform(self.world, "edit_channel", body)
-        if not channel.is_thread or channel.owner_id != self.emu.bot_user.id:
+        if not channel.is_thread:
             raise ApiError(403, 50013, "Missing Permissions")
+        if "name" in body and channel.owner_id != self.emu.bot_user.id:
+            raise ApiError(403, 50013, "Missing Permissions")
+        if body.get("archived") is False:
+            self._check_bot(channel, VIEW_CHANNEL | SEND_MESSAGES_IN_THREADS)
+            if channel.locked:
+                raise ApiError(403, 50013, "Missing Permissions")
+            channel.archived = False
         if "name" in body:
             channel.name = body["name"]
         if self.world.on_channel_event:
