@@ -15,6 +15,7 @@ from bot.storage.store import CLOCK_QUERIES, ClockRow, Store
 from bot.tables import clock_pass, clocks, validate
 from bot.tables.clocks import DAY, HOUR, Control
 from bot.tables.manager import GameManager
+from tests.conftest import FakeClock, RecordingFrontEnd
 
 FAST = clocks.PRESETS["fast"]
 assert FAST is not None
@@ -286,6 +287,87 @@ async def test_time_the_bot_was_down_is_never_charged(
         assert north.left(manager.clock()) == DAY - HOUR  # only the hour it was up
         clock.advance(DAY - HOUR)  # type: ignore[attr-defined]
         assert await manager.expire_clocks() == 1
+    finally:
+        await manager.close()
+
+
+async def _fast_game(manager: GameManager) -> int:
+    return (await manager.create_game("g", "c", "toy", "alice", opponent_id="bob", clock="fast")).id
+
+
+async def _north(manager: GameManager, game: int) -> ClockRow:
+    async with manager.store.read() as db:
+        return next(r for r in await db.clock_rows(game) if r.role == "north")
+
+
+async def _down_for(manager: GameManager, clock: FakeClock, seconds: float) -> GameManager:
+    """The bot beats, stops, stays down ``seconds``, starts again: the new manager."""
+    await clock_pass.beat(manager.store)
+    db_path, front_end = manager.store.path, manager.front_end
+    await manager.close()
+    clock.advance(seconds)
+    return await GameManager.open(db_path, front_end, clock=clock)
+
+
+async def test_downtime_gives_back_only_what_a_paused_clock_would_have_run(
+    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock, toy_game: object
+) -> None:
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        game = (
+            await manager.create_game("g", "c", "toy", "alice", opponent_id="bob", clock="fast")
+        ).id
+        await manager.vacation("g", "alice", 3)  # north's 24 h wait for the vacation's end
+        paused = await _north(manager, game)
+        manager = await _down_for(manager, clock, 2 * DAY)  # down, and still on vacation
+        assert await _north(manager, game) == paused  # nothing ran, nothing is given back
+
+        await manager.vacation("g", "alice")  # back early: north's clock runs again
+        clock.advance(HOUR)
+        manager = await _down_for(manager, clock, 5 * HOUR)
+        # The hour before the downtime is spent; the downtime is not; nor is any pause left.
+        assert (await _north(manager, game)).left(clock()) == DAY - HOUR
+        clock.advance(HOUR)
+        assert (await _north(manager, game)).left(clock()) == DAY - 2 * HOUR
+    finally:
+        await manager.close()
+
+
+async def test_a_vacation_that_ends_while_the_bot_is_down_is_charged_from_its_end(
+    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock, toy_game: object
+) -> None:
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        game = (
+            await manager.create_game("g", "c", "toy", "alice", opponent_id="bob", clock="fast")
+        ).id
+        await manager.vacation("g", "alice", 1)
+        clock.advance(HOUR)
+        manager = await _down_for(manager, clock, 2 * DAY)  # the vacation ended a day ago
+        # The day north's clock would have run while the bot was down is given back, and
+        # no more: it runs from now, with no pause added.
+        assert (await _north(manager, game)).left(clock()) == DAY
+        clock.advance(HOUR)
+        assert (await _north(manager, game)).left(clock()) == DAY - HOUR
+    finally:
+        await manager.close()
+
+
+async def test_a_gap_shorter_than_two_heartbeats_is_no_downtime(
+    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock, toy_game: object
+) -> None:
+    """With several bot processes on one database one of them beat meanwhile and players
+    could play: a restart within two heartbeats forgives nothing (on one process its few
+    seconds are charged)."""
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        game = (
+            await manager.create_game("g", "c", "toy", "alice", opponent_id="bob", clock="fast")
+        ).id
+        manager = await _down_for(manager, clock, clock_pass.DOWN_AFTER_S)
+        assert (await _north(manager, game)).left(clock()) == DAY - clock_pass.DOWN_AFTER_S
+        manager = await _down_for(manager, clock, clock_pass.DOWN_AFTER_S + 1)
+        assert (await _north(manager, game)).left(clock()) == DAY - clock_pass.DOWN_AFTER_S
     finally:
         await manager.close()
 

@@ -390,10 +390,19 @@ CLOCK_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
         (0.0, 100),
     ),
     # Start-up, after downtime: the running clocks alone, from the same partial index.
+    # Those running since before the last heartbeat move on by the whole downtime...
     "shift_running_clocks": (
         "UPDATE clocks SET running_since = running_since + ?, deadline = deadline + ?,"
-        " warn_at = warn_at + ? WHERE deadline IS NOT NULL",
-        (0.0, 0.0, 0.0),
+        " warn_at = warn_at + ? WHERE deadline IS NOT NULL AND running_since <= ?",
+        (0.0, 0.0, 0.0, 0.0),
+    ),
+    # ...those that started during it (a vacation that ended while the bot was down) by
+    # the part they ran; a clock still paused (its start to come) spent nothing.
+    "shift_clocks_started_while_down": (
+        "UPDATE clocks SET deadline = deadline + (? - running_since),"
+        " warn_at = warn_at + (? - running_since), running_since = ?"
+        " WHERE deadline IS NOT NULL AND running_since > ? AND running_since < ?",
+        (0.0, 0.0, 0.0, 0.0, 0.0),
     ),
 }
 HOT_QUERIES.update(CLOCK_QUERIES)
@@ -1154,9 +1163,14 @@ class Session:
         r = await self._one("SELECT beat_at FROM heartbeat WHERE id = 1")
         return float(r[0]) if r else None
 
-    async def shift_running_clocks(self, seconds: float) -> None:
-        """Move every running clock on by ``seconds`` (read through the deadline index)."""
-        await self._run(_sql("shift_running_clocks"), (seconds, seconds, seconds))
+    async def shift_running_clocks(self, since: float) -> None:
+        """Give back to every clock what it ran between ``since`` and now (the bot was
+        down): all of it for one running before, the part after its start for one that
+        started meanwhile, nothing for one still paused (read through the deadline index)."""
+        now, down = self.now, self.now - since
+        # This order: once moved on, a clock of the first kind would match the second.
+        await self._run(_sql("shift_clocks_started_while_down"), (now, now, now, since, now))
+        await self._run(_sql("shift_running_clocks"), (down, down, down, since))
 
     # -- end of clocks ------------------------------------------------------------------
     # hints (issue 27, section 4; migration 0015) -----------------------------------

@@ -98,19 +98,23 @@ async def stop_all(db: Session, game_id: int, *, loser: str | None = None) -> No
     await db.save_clocks(game_id, stopped)
 
 
-#: How often the background loop writes the heartbeat: a restart forgives the players up
-#: to this much more than the downtime, never less.
+#: How often the background loop writes the heartbeat: a restart after a downtime forgives
+#: the players up to this much more than the downtime, never less.
 BEAT_EVERY_S = 20.0
+#: A gap since the last heartbeat no longer than this was no downtime: with several bot
+#: processes on one database (PostgreSQL) another one was beating, and players could play.
+#: (A single bot restarted within it charges those few seconds.)
+DOWN_AFTER_S = 2 * BEAT_EVERY_S
 
 
 async def forgive_downtime(store: Store) -> float:
-    """Start-up: move running clocks on by the time since the last heartbeat (the bot
-    was down: nobody could play), then beat. Returns the seconds forgiven."""
+    """Start-up: give the clocks back the time since the last heartbeat when no bot was
+    running (nobody could play), then beat. Returns the seconds forgiven."""
     async with store.transaction() as db:
         last = await db.last_beat()
-        forgiven = max(0.0, db.now - last) if last is not None else 0.0
+        forgiven = db.now - last if last is not None and db.now - last > DOWN_AFTER_S else 0.0
         if forgiven:
-            await db.shift_running_clocks(forgiven)
+            await db.shift_running_clocks(since=db.now - forgiven)
             log.info("clocks moved on by %.0f s of downtime", forgiven)
         await db.beat()
     return forgiven
