@@ -346,3 +346,24 @@ async def test_a_moderator_moves_a_game_into_a_thread_which_then_holds_only_it(t
         busy = await t.emu.slash(t.players["carol"], second, "game move", channel=target)
         assert f"already has a game (#{game.id})" in (await busy.response())[0].content
         assert (await t.bot.manager.get_game_info(other.id)).channel_id == str(second.id)
+
+
+async def test_a_rematch_in_the_thread_renames_it_with_the_new_number(tmp_path):
+    with catch_errors() as errors_seen:
+        async with table(tmp_path, "alice", "bob") as t:
+            await t.start()
+            _, thread, info = await open_game(t, opponent=t.players["bob"])
+            assert thread.name.endswith(f" · #{info.id}")
+            resigned = await t.emu.slash(t.players["bob"], thread, "game resign")
+            await resigned.response()
+            await wait_until(
+                lambda: any(m.custom_ids() for m in public(t, thread) if "resigned" in m.text()),
+                what="the end post with its rematch buttons",
+            )
+            [end] = [m for m in public(t, thread) if "resigned" in m.text() and m.custom_ids()]
+            answer = await t.press("alice", end, f"dsp:r:{info.id}:same")
+            rematch = await t.bot.manager.game_in_channel(str(thread.id))
+            assert rematch is not None and rematch.id != info.id
+            assert f"game #{rematch.id}" in answer.text
+            assert thread.name.endswith(f" · #{rematch.id}") and f"#{info.id}" not in thread.name
+    assert errors_seen.all_errors() == []

@@ -20,7 +20,7 @@ import discord
 
 from bot import errors
 from bot.delivery.port import GameInfo
-from bot.discord_app import formatting
+from bot.discord_app import formatting, threads
 from bot.discord_app.checks import is_moderator
 from bot.discord_app.components import (
     DISPATCH_LEVELS,
@@ -342,6 +342,8 @@ async def on_rematch(interaction: discord.Interaction[Any], game_id: int, sides:
     async with handling(interaction, game_id, "rematch"):
         await interaction.response.defer(ephemeral=True, thinking=True)
         info = await manager_of(interaction).rematch(game_id, user_id(interaction), sides)
+        if info.channel_id == str(getattr(interaction.channel, "id", "")):
+            await threads.renumber(interaction.channel, game_id, info.id)
         await reply(interaction, f"Rematch: game #{info.id} is on in this channel.")
 
 

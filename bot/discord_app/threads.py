@@ -178,6 +178,17 @@ async def name_with_number(
         log.info("game=%d could not name its thread: %s", number, exc)
 
 
+async def renumber(channel: Any, old: int, new: int) -> None:
+    """A rematch in a game's thread: the thread's name carries the new game's number."""
+    suffix = f" · #{old}"
+    if not is_thread(channel) or not str(channel.name).endswith(suffix):
+        return
+    try:
+        await channel.edit(name=str(channel.name)[: -len(suffix)] + f" · #{new}")
+    except discord.HTTPException as exc:  # a name is a nicety: the game is there anyway
+        log.info("game=%d could not rename its thread: %s", new, exc)
+
+
 # -- the lobby post in the parent channel -------------------------------------------
 def lobby_line(game: GameInfo, post: TablePost | None = None) -> str:
     """The lobby post's last line once the game started or ended."""
