@@ -6,6 +6,7 @@ show. Front ends raise the two ``DeliveryError``s to tell the manager how a deli
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Iterable
 from typing import ClassVar
 
@@ -198,3 +199,11 @@ class SeatPassed(NotSeated):
         DispatchError.__init__(
             self, f"The {seat} seat is no longer yours: {holder} plays it now. Nothing changed."
         )
+
+
+def withheld(exc: BaseException) -> str:
+    """A crash for the log: where it happened (the traceback's frames) and its type, not
+    its message, which may name a card in someone's hand (whoever reads the host's log
+    may be a player)."""
+    frames = "".join(traceback.format_tb(exc.__traceback__))
+    return f"Traceback (most recent call last):\n{frames}{type(exc).__name__}: (message withheld)"

@@ -120,8 +120,13 @@ async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) 
             progress = await commit_turn(db, table, after, how)
         except (errors.DispatchError, sqlite3.Error, OSError):
             raise
-        except Exception:
-            log.exception("game=%d views failed after %s; rolled back", game_id, move.verb)
+        except Exception as exc:
+            log.error(
+                "game=%d views failed after %s; rolled back\n%s",
+                game_id,
+                move.verb,
+                errors.withheld(exc),
+            )
             raise RULES_FAILED from None
     return _result(table, role, progress)
 
@@ -184,10 +189,16 @@ def _apply(
                 f"Those {len(move.more) + 1} choices cannot all be made ({exc}); nothing changed."
             ) from None
         raise errors.IllegalMove(str(exc)) from None
-    except Exception:
+    except Exception as exc:
         # A record the rules cannot read is the game's damage, not this player's move.
         safe_view(row, role)
-        log.exception("game=%d rules engine failed on %s at v%d", row.id, verb, row.version)
+        log.error(
+            "game=%d rules engine failed on %s at v%d\n%s",
+            row.id,
+            verb,
+            row.version,
+            errors.withheld(exc),
+        )
         raise RULES_FAILED from None
     return applied, json.loads(encoded)
 
