@@ -61,6 +61,13 @@ def intents() -> discord.Intents:
 
 
 class DispatchTree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        if components.stopping(interaction):
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.send_message(components.RESTARTING, ephemeral=True)
+            return False
+        return True
+
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
@@ -111,6 +118,8 @@ class DispatchBot(commands.Bot):
         self._background: asyncio.Task[None] | None = None
         self._stop_background = asyncio.Event()
         self._inflight = 0
+        #: Set when the bot begins to stop: new interactions are answered, not begun.
+        self.stopping = False
         self._idle = asyncio.Event()
         self._idle.set()
 
@@ -233,7 +242,9 @@ class DispatchBot(commands.Bot):
 
     # -- shutdown -----------------------------------------------------------------
     async def close(self) -> None:
-        # Let clicks being handled finish (they hold a game lock and an interaction token).
+        # Let clicks being handled finish (they hold a game lock and an interaction token);
+        # any arriving from now on is answered "restarting" and changes nothing.
+        self.stopping = True
         await self.wait_idle(5.0)
         if self._background is not None:
             # Between two passes (a safe point); a pass still running after 3 s is

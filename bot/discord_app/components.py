@@ -51,6 +51,14 @@ OPTION_LABEL_MAX = 100
 #: What a click whose kind no handler answers is told (never expected: a test holds every
 #: kind of ``custom_ids.KINDS`` to a handler).
 UNHANDLED = "This button is not recognised. Use /game hand for your current prompt."
+#: The answer to anything that arrives while the bot is stopping (a restart or an update):
+#: a click handled then might not finish, so none is begun.
+RESTARTING = "Dispatch is restarting; nothing changed. Please try again in a minute."
+
+
+def stopping(interaction: discord.Interaction[Any]) -> bool:
+    """True once the bot has begun to stop: new interactions are turned away politely."""
+    return bool(getattr(interaction.client, "stopping", False))
 
 
 # ------------------------------------------------------------------ the one DynamicItem
@@ -85,6 +93,9 @@ class DispatchComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=A
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         handler = HANDLERS.get(self.click.kind)
+        if stopping(interaction):
+            await interaction.response.send_message(RESTARTING, ephemeral=True)
+            return
         if handler is None:
             log.error("no handler for component kind %s", self.click.kind)
             await interaction.response.send_message(UNHANDLED, ephemeral=True)

@@ -17,7 +17,7 @@ import discord
 
 from bot import errors
 from bot.delivery.port import View
-from bot.discord_app.components import DispatchComponent, handles
+from bot.discord_app.components import RESTARTING, DispatchComponent, handles, stopping
 from bot.discord_app.interactions import handling, manager_of, reply, user_id
 from bot.discord_app.solo_components import apply_and_show
 from bot.discord_app.solo_message import asks_facts
@@ -110,6 +110,9 @@ class CardFactsModal(discord.ui.Modal):
         return moves
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        if stopping(interaction):
+            await interaction.response.send_message(RESTARTING, ephemeral=True)
+            return
         async with handling(interaction, self.game_id, "solo facts"):
             manager = manager_of(interaction)
             pv = await manager.view_for(self.game_id, user_id(interaction))
