@@ -247,6 +247,8 @@ class Table:
         self._running = self.emu.running(self.bot)
         await self._running.__aenter__()
         await self.emu.wait_for_commands("game", "rules", "card", "games")
+        engine = "postgresql" if self.database_url else "sqlite"
+        assert self.bot.manager.store.dialect == engine, "the bot is not on the test's store"
         return self.bot
 
     async def stop(self) -> None:
