@@ -239,7 +239,7 @@ def cases() -> Iterator[Any]:
 def big(postgres_databases: PostgresDatabases | None) -> str:
     """A PostgreSQL database with ``SHAPE``'s games, filled and analyzed once."""
     if postgres_databases is None:
-        pytest.skip("PostgreSQL plans: no server (set DISPATCH_TEST_POSTGRES=postgresql://...)")
+        pytest.skip("PostgreSQL run: no server (set DISPATCH_TEST_POSTGRES=postgresql://...)")
     url = postgres_databases.fresh()
 
     async def grow() -> None:
