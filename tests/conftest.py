@@ -7,7 +7,39 @@ fresh PostgreSQL database (``store_engine``). The PostgreSQL run needs a server 
 ``DISPATCH_TEST_POSTGRES`` (a ``postgresql://`` URL whose user may create databases); without
 one it is skipped, saying so. Each test's database is copied from a template migrated
 once per worker process, and named after that process, so xdist workers never collide.
-A test about the SQLite file itself is marked ``sqlite_only``.
+A test about the SQLite file itself is marked ``sqlite_only``, with a comment saying why:
+its pragmas, its file lock, and SQLite's query planner (PostgreSQL's plans are checked at
+10,000 games by tests/test_store_plans_pg.py).
+
+The Discord end-to-end tests take the engine the same way: a test that asks for
+``db_path`` hands it to ``table(tmp_path, ..., store=db_path)`` (tests/discord_helpers.py)
+and the real bot runs on that store. Not every one does: the Discord suite has a time
+budget, and most of it exercises the front end over the same store calls. These run on
+both, each for a way it uses the store that differs by engine (PostgreSQL's pool of
+connections, its game locks, its claims with a lease, its types):
+
+- whole games by clicks, with a restart: skirmish
+  (test_discord_e2e.py::test_nothing_hidden_reaches_the_channel_in_a_whole_game), War
+  (test_discord_e2e_war.py) and Fort Sumter (test_discord_e2e_fort_sumter.py::
+  test_whole_fort_sumter_game...). Lincoln's whole game (test_discord_e2e_every_game.py)
+  takes over a minute of play by itself and stays on SQLite; its rows are the same kinds;
+- concurrent clicks on one game and a race for the last seat (test_discord_e2e.py::
+  test_double_click_changes_state_once, ::test_two_players_race_for_the_last_seat);
+- a thread per game, and a game moved into one (test_discord_threads.py::
+  test_game_new_opens_a_thread..., ::test_a_moderator_moves_a_game_into_a_thread...);
+- clocks, time running out and claiming the win, a claim racing a last move
+  (test_discord_clocks.py::test_a_fast_game_times_out..., test_discord_claim.py::
+  test_a_claim_ends_the_game_on_time, ::test_a_claim_racing_the_last_second_move...),
+  and a vacation pausing a clock (test_discord_vacation.py::test_a_vacation_pauses...);
+- history pages by keyset, /stats, games being played past a page
+  (test_discord_history.py::test_finished_games_page_by_buttons..., ::test_stats_of...,
+  ::test_games_being_played_page_by_buttons_past_ten);
+- ratings and the leaderboard across a restart (test_discord_ratings.py::
+  test_the_end_post_and_the_leaderboard_show_one_rating_change_across_a_restart);
+- seats changing hands, to a player and to Dispatch (test_discord_seats.py::
+  test_an_accepted_offer_gives_the_seat..., ::test_a_hand_over_to_dispatch...);
+- a process killed between a send and its mark, its claims taken over and the rows
+  resent with their nonce (test_discord_crash.py::test_killed_between_send_and_mark...).
 """
 
 from __future__ import annotations

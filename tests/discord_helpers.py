@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 import rules
 from bot.config import Config
+from bot.storage.engines import is_postgres_url
 from bot.tables.replay import stored_state
 from rules.core import Actions, Arg, Game, State, Step, View, goto, log, private_log, shuffle
 from tests.emulator import Emulator, Message, User
@@ -199,7 +200,8 @@ def catch_errors() -> Any:
 
 @dataclass
 class Table:
-    """An emulator with one guild, a games channel, members, and the bot running on a file."""
+    """An emulator with one guild, a games channel, members, and the bot running on a
+    SQLite file, or on the PostgreSQL database ``database_url`` names."""
 
     emu: Emulator
     db_path: Path
@@ -212,6 +214,13 @@ class Table:
     clock_offset: float = 0.0
     #: The text channel whose thread ``channel`` is, once ``/game new`` opened one.
     parent: Any = None
+    #: The PostgreSQL database the bot uses (None: the SQLite file ``db_path``).
+    database_url: str | None = None
+
+    @property
+    def store_target(self) -> Path | str:
+        """Where the bot's store is: what the test's ``db_path`` fixture gave."""
+        return self.database_url or self.db_path
 
     def config(self) -> Config:
         return Config(
@@ -219,6 +228,7 @@ class Table:
             db_path=self.db_path,
             dev_guild_id=str(self.guild.id),
             log_level="INFO",
+            database_url=self.database_url,
         )
 
     def make_bot(self) -> Any:
@@ -239,6 +249,8 @@ class Table:
         self._running = self.emu.running(self.bot)
         await self._running.__aenter__()
         await self.emu.wait_for_commands("game", "rules", "card", "games")
+        engine = "postgresql" if self.database_url else "sqlite"
+        assert self.bot.manager.store.dialect == engine, "the bot is not on the test's store"
         return self.bot
 
     async def stop(self) -> None:
@@ -302,12 +314,19 @@ class Table:
 
 
 @contextlib.asynccontextmanager
-async def table(tmp_path: Path, *names: str) -> AsyncIterator[Table]:
+async def table(
+    tmp_path: Path, *names: str, store: Path | str | None = None
+) -> AsyncIterator[Table]:
+    """The bot on a SQLite file in ``tmp_path``, or on ``store``: the ``db_path`` fixture's
+    value (a file, or a fresh PostgreSQL database's URL), for the tests run on both
+    engines (tests/conftest.py names them)."""
     register_test_game()
     async with Emulator() as emu:
         guild = emu.add_guild()
         channel = emu.add_text_channel(guild, "games")
-        t = Table(emu=emu, db_path=tmp_path / "dispatch.sqlite3", guild=guild, channel=channel)
+        url = str(store) if is_postgres_url(store) else None
+        path = Path(store) if store is not None and url is None else tmp_path / "dispatch.sqlite3"
+        t = Table(emu=emu, db_path=path, guild=guild, channel=channel, database_url=url)
         for name in names:
             t.players[name] = emu.add_member(guild, name)
         try:

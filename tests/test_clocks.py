@@ -93,7 +93,9 @@ def test_clock_lines_are_discord_timestamps() -> None:
 # -- the store: the expiry pass reads the deadline index alone ------------------------------
 
 
-@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
+# SQLite's planner (EXPLAIN QUERY PLAN); PostgreSQL's plans of the same queries, at 10,000
+# games: tests/test_store_plans_pg.py.
+@pytest.mark.sqlite_only
 async def test_expired_clocks_are_read_through_the_deadline_index(db_path: Path) -> None:
     store = await Store.open(db_path)
     try:
@@ -104,6 +106,8 @@ async def test_expired_clocks_are_read_through_the_deadline_index(db_path: Path)
                 assert "SCAN" not in text.replace("USING INDEX", ""), (name, text)
                 if name == "expired_clocks":
                     assert "clocks_deadline" in text, text
+                if name == "due_clock_warnings":
+                    assert "clocks_warn_at" in text, text
     finally:
         await store.close()
 
@@ -291,10 +295,6 @@ async def test_time_the_bot_was_down_is_never_charged(
         await manager.close()
 
 
-async def _fast_game(manager: GameManager) -> int:
-    return (await manager.create_game("g", "c", "toy", "alice", opponent_id="bob", clock="fast")).id
-
-
 async def _north(manager: GameManager, game: int) -> ClockRow:
     async with manager.store.read() as db:
         return next(r for r in await db.clock_rows(game) if r.role == "north")
@@ -314,9 +314,7 @@ async def test_downtime_gives_back_only_what_a_paused_clock_would_have_run(
 ) -> None:
     manager = await GameManager.open(db_path, front_end, clock=clock)
     try:
-        game = (
-            await manager.create_game("g", "c", "toy", "alice", opponent_id="bob", clock="fast")
-        ).id
+        game = await _fast_game(manager)
         await manager.vacation("g", "alice", 3)  # north's 24 h wait for the vacation's end
         paused = await _north(manager, game)
         manager = await _down_for(manager, clock, 2 * DAY)  # down, and still on vacation
@@ -338,9 +336,7 @@ async def test_a_vacation_that_ends_while_the_bot_is_down_is_charged_from_its_en
 ) -> None:
     manager = await GameManager.open(db_path, front_end, clock=clock)
     try:
-        game = (
-            await manager.create_game("g", "c", "toy", "alice", opponent_id="bob", clock="fast")
-        ).id
+        game = await _fast_game(manager)
         await manager.vacation("g", "alice", 1)
         clock.advance(HOUR)
         manager = await _down_for(manager, clock, 2 * DAY)  # the vacation ended a day ago
@@ -361,9 +357,7 @@ async def test_a_gap_shorter_than_two_heartbeats_is_no_downtime(
     seconds are charged)."""
     manager = await GameManager.open(db_path, front_end, clock=clock)
     try:
-        game = (
-            await manager.create_game("g", "c", "toy", "alice", opponent_id="bob", clock="fast")
-        ).id
+        game = await _fast_game(manager)
         manager = await _down_for(manager, clock, clock_pass.DOWN_AFTER_S)
         assert (await _north(manager, game)).left(clock()) == DAY - clock_pass.DOWN_AFTER_S
         manager = await _down_for(manager, clock, clock_pass.DOWN_AFTER_S + 1)
@@ -404,12 +398,10 @@ async def test_warnings_once_at_24_and_2_hours_left_where_the_player_chose(
     clock.advance(HOUR)  # type: ignore[attr-defined]
     assert await manager.warn_clocks() == 0
     assert len(warnings()[0]) == 2
-    # bob's clock has not run: no warning for him; and reading them used the index.
+    # bob's clock has not run: no warning for him. (That the pass reads them from their
+    # index: test_expired_clocks_are_read_through_the_deadline_index, and on PostgreSQL
+    # tests/test_store_plans_pg.py.)
     assert [m for m in fe.privates("bob") if m.kind == "reminder"] == []  # type: ignore[attr-defined]
-    async with manager.store.read() as db:
-        sql, params = CLOCK_QUERIES["due_clock_warnings"]
-        plan = await db.db.execute_fetchall("EXPLAIN QUERY PLAN " + sql, params)
-    assert "clocks_warn_at" in " ".join(str(r[3]) for r in plan)
     assert (await manager.get_game_info(info.id)).status == "active"
 
 

@@ -5,7 +5,6 @@ and the mark (the Discord side of it: tests/test_discord_crash.py)."""
 from __future__ import annotations
 
 import importlib
-import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from bot.delivery.outbox import NONCE_MAX_LEN, NONCE_WINDOW_S, delivery_nonce
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.errors import DeliveryRetry
 from bot.tables.manager import GameManager
+from tests.store_sql import rows
 
 pytestmark = pytest.mark.usefixtures("toy_game")
 
@@ -46,14 +46,12 @@ class SendThenDie(RecordingFrontEnd):
         self._sent(f"{message.role} {message.kind}", message.nonce)
 
 
-def outbox_nonces(db_path: Path) -> dict[str, int]:
-    """nonce -> outbox row id, computed from the rows themselves."""
-    with sqlite3.connect(db_path) as db:
-        rows = db.execute("SELECT id, created_at FROM outbox").fetchall()
-    return {delivery_nonce(row_id, created_at): row_id for row_id, created_at in rows}
+def outbox_nonces(db_path: Path | str) -> dict[str, int]:
+    """nonce -> outbox row id, computed from the rows themselves (either engine)."""
+    found = rows(db_path, "SELECT id, created_at FROM outbox")
+    return {delivery_nonce(row_id, created_at): row_id for row_id, created_at in found}
 
 
-@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
 async def test_every_post_and_message_carries_its_rows_nonce(
     db_path: Path, clock: FakeClock
 ) -> None:
@@ -76,7 +74,6 @@ async def test_every_post_and_message_carries_its_rows_nonce(
     assert all(0 < len(nonce) <= NONCE_MAX_LEN for nonce in nonces)
 
 
-@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
 async def test_a_row_retried_after_a_failure_keeps_its_nonce(
     db_path: Path, clock: FakeClock
 ) -> None:
@@ -94,7 +91,6 @@ async def test_a_row_retried_after_a_failure_keeps_its_nonce(
     assert start.kind == "start" and start.nonce in outbox_nonces(db_path)
 
 
-@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
 @pytest.mark.parametrize("die_on", [1, 2])  # 1: the table post, 2: the first DM
 async def test_a_resend_after_dying_between_send_and_mark_has_the_same_nonce(
     db_path: Path, clock: FakeClock, die_on: int
@@ -179,7 +175,6 @@ class Remembering(SendThenDie):
         return nonce in self.on_discord
 
 
-@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
 @pytest.mark.parametrize("die_on", [1, 2])  # 1: the table post, 2: the first DM
 async def test_a_resend_past_the_nonce_window_looks_first_and_posts_once(
     db_path: Path, clock: FakeClock, die_on: int
@@ -202,8 +197,7 @@ async def test_a_resend_past_the_nonce_window_looks_first_and_posts_once(
     await second.close()
     assert died_on not in after.sent, after.sent
     assert after.looked == [died_on[1]]  # only the row that may have gone out
-    with sqlite3.connect(db_path) as db:
-        [(undelivered,)] = db.execute("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL")
+    [(undelivered,)] = rows(db_path, "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL")
     assert undelivered == 0
 
 

@@ -56,8 +56,8 @@ async def _run_out(t):
     return info, late, other
 
 
-async def test_a_claim_ends_the_game_on_time(tmp_path):
-    async with table(tmp_path, "alice", "bob", "carol") as t:
+async def test_a_claim_ends_the_game_on_time(tmp_path, db_path):
+    async with table(tmp_path, "alice", "bob", "carol", store=db_path) as t:
         await t.start()
         info, late, other = await _run_out(t)
         assert (await t.bot.manager.get_game_info(info.id)).status == "active"
@@ -87,8 +87,8 @@ async def test_a_claim_ends_the_game_on_time(tmp_path):
         assert len(_claim_buttons(t, t.channel.id)) == 1  # offered once
 
 
-async def test_a_claim_racing_the_last_second_move_ends_the_game_at_most_once(tmp_path):
-    async with table(tmp_path, "alice", "bob") as t:
+async def test_a_claim_racing_the_last_second_move_ends_the_game_at_most_once(tmp_path, db_path):
+    async with table(tmp_path, "alice", "bob", store=db_path) as t:
         await t.start()
         info, late, other = await _run_out(t)
         prompt = last_prompt(t, late)

@@ -24,8 +24,8 @@ def _guard():
     assert errors.discord_errors() == []
 
 
-async def test_a_fast_game_times_out_and_the_late_click_is_refused(tmp_path):
-    async with table(tmp_path, "alice", "bob") as t:
+async def test_a_fast_game_times_out_and_the_late_click_is_refused(tmp_path, db_path):
+    async with table(tmp_path, "alice", "bob", store=db_path) as t:
         await t.start()
         result = await t.slash(
             "alice", "game new", game="skirmish", opponent=t.players["bob"], clock="fast"

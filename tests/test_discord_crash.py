@@ -14,16 +14,18 @@ import asyncio
 import dataclasses
 import os
 import signal
-import sqlite3
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.delivery.outbox import delivery_nonce
 from bot.delivery.port import PrivateMessage, TablePost
 from bot.errors import DeliveryRetry, TableUnreachable
+from bot.storage.engines import is_postgres_url
+from tests import store_sql
 from tests.discord_helpers import register_test_game, table, wait_until
 from tests.emulator import Emulator, Message
 
@@ -31,12 +33,19 @@ pytestmark = pytest.mark.slow
 
 CHILD = Path(__file__).with_name("crash_bot.py")
 START_TIMEOUT = 60.0  # a fresh interpreter importing discord.py on a loaded machine
+PG_LEASE_S = 1.0
 
 
 async def spawn(
-    emu: Emulator, db: Path, guild_id: int, log: Path, *flags: str
+    emu: Emulator, db: Path | str, guild_id: int, log: Path, *flags: str
 ) -> asyncio.subprocess.Process:
-    """Start tests/crash_bot.py against ``emu`` on the database ``db``."""
+    """Start tests/crash_bot.py against ``emu`` on the database ``db`` (a SQLite file or a
+    PostgreSQL URL; the bot's other files go beside the log). On PostgreSQL the rows a
+    killed process claimed wait for their lease to lapse: a short one, so the restarted
+    process takes them over within a second or two."""
+    flags = (*flags, f"--files={log.parent}")
+    if is_postgres_url(db):
+        flags = (*flags, f"--lease={PG_LEASE_S}")
     with log.open("ab") as out:
         return await asyncio.create_subprocess_exec(
             sys.executable,
@@ -64,18 +73,18 @@ def posts_in(emu: Emulator, channel_id: int) -> list[Message]:
     return [m for m in emu.channel_messages(channel_id) if m.interaction_id is None]
 
 
-def outbox(db: Path) -> list[tuple[int, str, float, float | None, str | None]]:
-    with sqlite3.connect(db) as conn:
-        return conn.execute(
-            "SELECT id, kind, created_at, delivered_at, last_error FROM outbox ORDER BY id"
-        ).fetchall()
+def outbox(db: Path | str) -> list[tuple[Any, ...]]:
+    """(id, kind, created_at, delivered_at, last_error) of every row, read behind the bot."""
+    return store_sql.rows(
+        db, "SELECT id, kind, created_at, delivered_at, last_error FROM outbox ORDER BY id"
+    )
 
 
 async def test_killed_between_send_and_mark_the_post_and_the_dm_arrive_once(
-    tmp_path: Path,
+    tmp_path: Path, db_path: Path | str
 ) -> None:
     register_test_game()
-    db, log = tmp_path / "dispatch.sqlite3", tmp_path / "bot.log"
+    db, log = db_path, tmp_path / "bot.log"
     async with Emulator() as emu:
         guild = emu.add_guild()
         table = emu.add_text_channel(guild, "games")

@@ -104,8 +104,8 @@ async def test_lobby_join_button_starts_the_game(tmp_path):
         assert_all_answered(t)
 
 
-async def test_two_players_race_for_the_last_seat(tmp_path):
-    async with table(tmp_path, "alice", "bob", "carol") as t:
+async def test_two_players_race_for_the_last_seat(tmp_path, db_path):
+    async with table(tmp_path, "alice", "bob", "carol", store=db_path) as t:
         await t.start()
         result = await t.slash("alice", "game new", game="skirmish")
         [lobby] = result.messages
@@ -166,8 +166,8 @@ async def test_stale_button_says_out_of_date_with_fresh_buttons(tmp_path):
         assert_all_answered(t)
 
 
-async def test_double_click_changes_state_once(tmp_path):
-    async with table(tmp_path, "alice", "bob") as t:
+async def test_double_click_changes_state_once(tmp_path, db_path):
+    async with table(tmp_path, "alice", "bob", store=db_path) as t:
         game_id = await start_game(t)
         prompt = last_prompt(t, "alice")
         cid, _ = choices_of(prompt)[0]
@@ -313,9 +313,9 @@ async def test_rate_limits_and_outages_on_channel_posts_are_retried(tmp_path):
         assert_all_answered(t)
 
 
-async def test_nothing_hidden_reaches_the_channel_in_a_whole_game(tmp_path):
+async def test_nothing_hidden_reaches_the_channel_in_a_whole_game(tmp_path, db_path):
     game = register_test_game()
-    async with table(tmp_path, "alice", "bob") as t:
+    async with table(tmp_path, "alice", "bob", store=db_path) as t:
         game_id = await start_game(t, seed=21, rounds=4)
         rng = random.Random(7)
         seats = {"north": "alice", "south": "bob"}

@@ -76,13 +76,13 @@ def assert_nothing_hidden(
 # ------------------------------------------------------------------ the whole game
 
 
-async def test_whole_fort_sumter_game_by_clicks_with_closed_dms_and_a_restart(tmp_path):
+async def test_whole_fort_sumter_game_by_clicks_with_closed_dms_and_a_restart(tmp_path, db_path):
     game = rules.get_game("fort_sumter")
     catalogue = {str(c["id"]): str(c.get("name", "")) for c in game.catalogue()}
     rng = random.Random(1860)
     started = time.perf_counter()
     with catch_errors() as errors:
-        async with table(tmp_path, "alice", "bob") as t:
+        async with table(tmp_path, "alice", "bob", store=db_path) as t:
             t.emu.fail_dm(t.players["bob"].id)
             await t.start()
             game_id = await new_game(t, seed=1861)

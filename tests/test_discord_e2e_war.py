@@ -57,13 +57,13 @@ def hidden_words(
     return words
 
 
-async def test_whole_war_game_by_clicks_with_closed_dms_and_a_restart(tmp_path):
+async def test_whole_war_game_by_clicks_with_closed_dms_and_a_restart(tmp_path, db_path):
     game = rules.get_game("war")
     catalogue = {str(c["id"]): str(c.get("name", "")) for c in game.catalogue()}
     rng = random.Random(1861)
     started = time.perf_counter()
     with catch_errors() as errors:
-        async with table(tmp_path, "alice", "bob") as t:
+        async with table(tmp_path, "alice", "bob", store=db_path) as t:
             t.emu.fail_dm(t.players["bob"].id)
             await t.start()
             new = await t.slash(

@@ -30,9 +30,9 @@ async def finished_games(
     return ids
 
 
-async def test_finished_games_page_by_buttons_each_row_with_its_link(tmp_path):
+async def test_finished_games_page_by_buttons_each_row_with_its_link(tmp_path, db_path):
     with catch_errors() as errors:
-        async with table(tmp_path, "alice", "bob") as t:
+        async with table(tmp_path, "alice", "bob", store=db_path) as t:
             await t.start()
             ids = await finished_games(t, 12)
             first = await t.slash("alice", "games", show="finished")
@@ -113,8 +113,8 @@ async def test_export_by_number_for_a_player_or_this_server_not_a_stranger_elsew
         assert "Game #99999 was neither" in unknown.text
 
 
-async def test_stats_of_a_user_with_a_game_against_dispatch(tmp_path):
-    async with table(tmp_path, "alice", "bob") as t:
+async def test_stats_of_a_user_with_a_game_against_dispatch(tmp_path, db_path):
+    async with table(tmp_path, "alice", "bob", store=db_path) as t:
         await t.start()
         await finished_games(t, 2)
         await finished_games(t, 1, winner="bob", loser="alice")
@@ -139,8 +139,8 @@ async def test_stats_of_a_user_with_a_game_against_dispatch(tmp_path):
         assert "Median time per turn" not in theirs.text  # no move was made
 
 
-async def test_games_being_played_page_by_buttons_past_ten(tmp_path):
-    async with table(tmp_path, "alice", "bob") as t:
+async def test_games_being_played_page_by_buttons_past_ten(tmp_path, db_path):
+    async with table(tmp_path, "alice", "bob", store=db_path) as t:
         channels = [t.emu.add_text_channel(t.guild, f"table-{n}") for n in range(11)]
         await t.start()
         ids = []

@@ -44,8 +44,9 @@ def ratings_lines(text: str) -> dict[str, tuple[int, int]]:
 
 async def test_the_end_post_and_the_leaderboard_show_one_rating_change_across_a_restart(
     tmp_path,
+    db_path,
 ):
-    async with table(tmp_path, "alice", "bob") as t:
+    async with table(tmp_path, "alice", "bob", store=db_path) as t:
         game_id = await start_rated_game(t)
         # The end post cannot go out: the result (and the rating) is committed, the post
         # waits in the outbox, and the bot is stopped before it is delivered.

@@ -70,8 +70,8 @@ async def _holder(t: Table, game_id: int, role: str) -> str:
     return str(info.seat_of(role).user_id)
 
 
-async def test_an_accepted_offer_gives_the_seat_and_refuses_the_old_prompt(tmp_path):
-    async with table(tmp_path, "alice", "bob", "carol") as t:
+async def test_an_accepted_offer_gives_the_seat_and_refuses_the_old_prompt(tmp_path, db_path):
+    async with table(tmp_path, "alice", "bob", "carol", store=db_path) as t:
         game_id = await _start(t)
         old = _prompt(t, "alice")
         assert old is not None
@@ -175,8 +175,8 @@ async def test_a_moderator_reseats_and_a_player_may_not(tmp_path):
         await _wait_prompt(t, "carol")
 
 
-async def test_a_hand_over_to_dispatch_and_the_bot_moves(tmp_path):
-    async with table(tmp_path, "alice", "bob") as t:
+async def test_a_hand_over_to_dispatch_and_the_bot_moves(tmp_path, db_path):
+    async with table(tmp_path, "alice", "bob", store=db_path) as t:
         game_id = await _start(t, "fort_sumter")
         info = await t.bot.manager.get_game_info(game_id)
         with pytest.raises(CommandError):  # a level is a choice: Discord's menu refuses it

@@ -42,9 +42,9 @@ async def open_game(t, who: str = "alice", **options):
     return result, thread, info
 
 
-async def test_game_new_opens_a_thread_and_its_lobby_post_follows_the_game(tmp_path):
+async def test_game_new_opens_a_thread_and_its_lobby_post_follows_the_game(tmp_path, db_path):
     with catch_errors() as errors_seen:
-        async with table(tmp_path, "alice", "bob", "carol") as t:
+        async with table(tmp_path, "alice", "bob", "carol", store=db_path) as t:
             await t.start()
             channel = t.channel
             result, thread, info = await open_game(t)
@@ -328,10 +328,10 @@ def test_the_invite_grants_everything_dispatch_checks_for() -> None:
     assert not invite.manage_threads and not invite.create_private_threads
 
 
-async def test_a_moderator_moves_a_game_into_a_thread_which_then_holds_only_it(tmp_path):
+async def test_a_moderator_moves_a_game_into_a_thread_which_then_holds_only_it(tmp_path, db_path):
     """Moving into a thread plays there (no new thread); a thread with a live game takes
     no second one, and the game stays where it was."""
-    async with table(tmp_path, "alice", "bob", "carol", "dave") as t:
+    async with table(tmp_path, "alice", "bob", "carol", "dave", store=db_path) as t:
         await t.start()
         _, first, game = await open_game(t, opponent=t.players["bob"])
         _, second, other = await open_game(t, "carol", opponent=t.players["dave"])

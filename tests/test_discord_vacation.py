@@ -25,8 +25,8 @@ def _guard():
     assert errors.discord_errors() == []
 
 
-async def test_a_vacation_pauses_the_clock_and_the_table_sees_it(tmp_path):
-    async with table(tmp_path, "alice", "bob") as t:
+async def test_a_vacation_pauses_the_clock_and_the_table_sees_it(tmp_path, db_path):
+    async with table(tmp_path, "alice", "bob", store=db_path) as t:
         await t.start()
         manager = t.bot.manager
         await t.slash("alice", "game new", game="skirmish", opponent=t.players["bob"], clock="fast")

@@ -36,7 +36,9 @@ async def fill(manager: GameManager, games: int) -> list[int]:
     return [await finish(manager, i) for i in range(games)]
 
 
-@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
+# SQLite's planner (EXPLAIN QUERY PLAN); PostgreSQL's plans of the same queries, at 10,000
+# games: tests/test_store_plans_pg.py.
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize("name", sorted(HISTORY_QUERIES))
 async def test_every_history_query_is_answered_from_an_index(
     name: str, db_path: Path, clock: FakeClock
@@ -192,7 +194,9 @@ async def test_a_player_who_passed_a_seat_keeps_the_game_in_their_history(
         await manager.export_finished(info.id, "eve", None)
 
 
-@pytest.mark.sqlite_only  # SQLite's EXPLAIN QUERY PLAN
+# SQLite's planner (EXPLAIN QUERY PLAN); PostgreSQL's plans of the same queries, at 10,000
+# games: tests/test_store_plans_pg.py.
+@pytest.mark.sqlite_only
 async def test_passed_seats_are_paged_from_their_own_index(db_path: Path, clock: FakeClock) -> None:
     manager = await GameManager.open(db_path, RecordingFrontEnd(), clock=clock)
     try:

@@ -331,7 +331,9 @@ async def test_the_leaderboard_refuses_bad_input_politely(manager: GameManager) 
             await manager.leaderboard("g1", "toy", size)  # type: ignore[arg-type]
 
 
-@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
+# SQLite's planner (EXPLAIN QUERY PLAN); PostgreSQL's plans of the same queries, at 10,000
+# games: tests/test_store_plans_pg.py.
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize("name", sorted(RATING_QUERIES))
 async def test_the_ratings_queries_are_answered_from_an_index(
     name: str, db_path: Path, clock: FakeClock

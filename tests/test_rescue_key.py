@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -70,19 +69,17 @@ async def test_a_moderators_rescue_export_of_a_damaged_game_has_its_key_and_repl
     assert key not in caplog.text
 
 
-@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
 async def test_games_stored_before_the_key_table_get_their_key_from_the_state(
-    tmp_path: Path, front_end: RecordingFrontEnd
+    db_path: Path | str, front_end: RecordingFrontEnd
 ) -> None:
     """The migration copies the key of every keyed game whose state still holds it."""
-    db_path = tmp_path / "old.sqlite3"
     manager = await GameManager.open(db_path, front_end)
     info = await manager.create_game("g1", "c1", "war", "alice", opponent_id="bob")
     key = (await manager.export(info.id))["seed"]
+    async with manager.store.transaction() as raw:  # as a database of the version before
+        await raw._run("DROP TABLE game_keys")
+        await raw._run("DELETE FROM schema_migrations WHERE version = ?", (KEYS_MIGRATION,))
     await manager.close()
-    with sqlite3.connect(db_path) as raw:  # as a database of the version before this one
-        raw.execute("DROP TABLE game_keys")
-        raw.execute("DELETE FROM schema_migrations WHERE version = ?", (KEYS_MIGRATION,))
     manager = await GameManager.open(db_path, front_end)
     try:
         await damage(manager, info.id)

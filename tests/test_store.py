@@ -8,14 +8,15 @@ import stat
 from pathlib import Path
 
 import aiosqlite
+import asyncpg
 import pytest
 
-from bot.storage.migrate import discover, migrate
+from bot.storage.engines import is_postgres_url
+from bot.storage.migrate import discover, migrate, migrate_postgres
 from bot.storage.store import Store
 
 
-@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
-async def test_migrations_are_idempotent(db_path: Path) -> None:
+async def test_migrations_are_idempotent(db_path: Path | str) -> None:
     store = await Store.open(db_path)
     await store.close()
     store = await Store.open(db_path)  # second open applies nothing and keeps the data
@@ -24,11 +25,19 @@ async def test_migrations_are_idempotent(db_path: Path) -> None:
     await store.close()
     assert [r[0] for r in rows] == [m.version for m in discover()]
 
+    if is_postgres_url(db_path):
+        raw = await asyncpg.connect(str(db_path))
+        try:
+            assert await migrate_postgres(raw) == []
+        finally:
+            await raw.close()
+        return
     async with aiosqlite.connect(db_path) as raw:
         assert await migrate(raw) == []
 
 
-@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
+# About SQLite's own settings (journal mode, foreign keys, busy timeout: PRAGMAs).
+@pytest.mark.sqlite_only
 async def test_wal_foreign_keys_and_busy_timeout(db_path: Path) -> None:
     store = await Store.open(db_path)
     try:

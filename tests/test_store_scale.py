@@ -41,7 +41,9 @@ async def fill(manager: GameManager, games: int) -> None:
         await db.db.execute_fetchall("ANALYZE")
 
 
-@pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
+# SQLite's planner (EXPLAIN QUERY PLAN); PostgreSQL's plans of the same queries, at 10,000
+# games: tests/test_store_plans_pg.py.
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize("name", sorted(HOT_QUERIES))
 async def test_every_hot_query_is_answered_from_an_index(
     name: str, db_path: Path, clock: FakeClock

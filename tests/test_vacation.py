@@ -134,7 +134,9 @@ async def test_a_server_sets_the_days_and_may_turn_vacations_off(
     assert (await _clock(manager, game, "north")).deadline == manager.clock() + DAY  # type: ignore[attr-defined]
 
 
-@pytest.mark.sqlite_only  # SQLite's EXPLAIN QUERY PLAN
+# SQLite's planner (EXPLAIN QUERY PLAN); PostgreSQL's plans of the same queries, at 10,000
+# games: tests/test_store_plans_pg.py.
+@pytest.mark.sqlite_only
 async def test_vacation_queries_are_answered_from_an_index(db_path: Path) -> None:
     store = await Store.open(db_path)
     try:
