@@ -32,7 +32,7 @@ from bench_store_scale import grow, pct  # noqa: E402
 
 from bot.delivery.port import NullFrontEnd  # noqa: E402
 from bot.storage.history import HISTORY_QUERIES  # noqa: E402
-from bot.tables.bots import bot_user  # noqa: E402
+from bot.tables.bot_users import bot_user  # noqa: E402
 from bot.tables.manager import GameManager  # noqa: E402
 
 PLAYER = "regular"

@@ -11,7 +11,7 @@ import aiosqlite
 import pytest
 
 from bot.storage.migrate import discover, migrate
-from bot.storage.store import Store
+from bot.storage.store import NewGameRow, Store
 
 
 @pytest.mark.sqlite_only  # about SQLite itself (its file, pragmas or plans)
@@ -88,14 +88,16 @@ async def test_a_migration_numbered_below_an_applied_one_is_still_applied(
 
 async def _new_game(db, channel: str) -> int:  # type: ignore[no-untyped-def]
     return await db.insert_game(
-        guild_id="g",
-        channel_id=channel,
-        game_name="toy",
-        options={},
-        seed=1,
-        creator_id="alice",
-        hotseat=False,
-        state={"version": 1},
+        NewGameRow(
+            guild_id="g",
+            channel_id=channel,
+            game_name="toy",
+            options={},
+            seed=1,
+            creator_id="alice",
+            hotseat=False,
+            state={"version": 1},
+        )
     )
 
 
