@@ -122,11 +122,10 @@ async def test_dispatch_plays_only_once_its_seats_listen_to_the_manager(
         assert manager.listeners == ()
         with pytest.raises(LookupError):
             BotSeats.of(manager)
-        info = await manager.create_game(
-            "g1", "c1", "alice", NewGame("war", seat="confederate", opponent_id=bot_user("easy"))
-        )
+        war = NewGame("war", seed=1, seat="confederate", opponent_id=bot_user("easy"))
+        info = await manager.create_game("g1", "c1", "alice", war)
         bot_role = next(s.role for s in info.seats if s.user_id == bot_user("easy"))
-        assert bot_role in info.active_roles  # war: both sides place at once
+        assert bot_role in info.active_roles  # war (seed 1): both sides place at once
         await asyncio.sleep(0)  # no task was started that could play it
         assert (await manager.get_game_info(info.id)).version == info.version
         seats = BotSeats.attach(manager, workers="thread", iterations=4)

@@ -129,7 +129,11 @@ class GameManager:
         deliver: bool = True,
         **kwargs: Any,
     ) -> GameManager:
-        """Open the store (running migrations) and deliver what a previous run left."""
+        """Open the store (running migrations) and deliver what a previous run left.
+
+        A process that adds listeners (Dispatch's seats: ``BotSeats.attach``) opens with
+        ``deliver=False``, adds them, then calls ``deliver_pending``: its announcement
+        that the manager resumed then reaches them."""
         store = await Store.open(path, clock=clock)
         manager = cls(store, front_end, **kwargs)
         # Before any click or pass: time the bot was down is never charged (issue 26 §1).
