@@ -132,6 +132,27 @@ async def test_each_bad_value_is_refused_politely_and_changes_nothing(
     assert errors_logged(caplog) == []
 
 
+async def test_a_request_of_another_kind_is_refused_politely_and_changes_nothing(
+    manager: GameManager, front_end: RecordingFrontEnd
+) -> None:
+    """``act`` takes a ``Move`` and ``create_game`` a ``NewGame``: the old flat values (a
+    verb, a game's name) in their place are refused, not half read."""
+    game_id = await start(manager)
+    before = await dump(manager)
+    delivered = len(front_end.deliveries)
+    for call in (
+        manager.act(game_id, "alice", "add"),  # type: ignore[arg-type]
+        manager.act(game_id, "alice", ("add", 1)),  # type: ignore[arg-type]
+        manager.create_game("g1", "c9", "carol", "toy"),  # type: ignore[arg-type]
+        manager.create_game("g1", "c9", "carol", {"game_name": "toy"}),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(errors.BadInput) as refused:
+            await call
+        assert "Traceback" not in str(refused.value) and len(str(refused.value)) < 300
+    assert await dump(manager) == before
+    assert len(front_end.deliveries) == delivered
+
+
 async def test_the_largest_allowed_values_still_work(manager: GameManager) -> None:
     info = await manager.create_game("g1", "c2", "alice", NewGame("toy", seed=validate.MAX_SEED))
     assert (await manager.export(info.id))["seed"] == validate.MAX_SEED

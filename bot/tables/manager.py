@@ -361,11 +361,8 @@ class GameManager:
         started = time.perf_counter()
         if not isinstance(move, Move):
             raise errors.BadInput("A decision is sent as a verb and what it acts on.")
-        user_id, verb, arg = (
-            validate.user_id(user_id),
-            validate.verb(move.verb),
-            validate.arg(move.arg),
-        )
+        user_id = validate.user_id(user_id)
+        verb, arg = validate.verb(move.verb), validate.arg(move.arg)
         expected_version = validate.version(move.expected_version)
         role, extra = validate.role(move.role), validate.more_args(move.more)
         game_id = await self._game_id(game)
