@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.delivery.port import NullFrontEnd  # noqa: E402
-from bot.storage.store import CLOCK_QUERIES, ClockRow, Session, Store  # noqa: E402
+from bot.storage.store import CLOCK_QUERIES, ClockRow, NewGameRow, Session, Store  # noqa: E402
 from bot.tables.clocks import DAY, next_warning  # noqa: E402
 from bot.tables.manager import GameManager  # noqa: E402
 
@@ -38,14 +38,16 @@ async def build(store: Store, games: int, expired: int, guild: str = "g") -> Non
     async with store.transaction() as db:
         for n in range(games):
             game_id = await db.insert_game(
-                guild_id=guild,
-                channel_id=f"c{n}",
-                game_name="war",
-                options={},
-                seed=n,
-                creator_id="u",
-                hotseat=False,
-                state={},
+                NewGameRow(
+                    guild_id=guild,
+                    channel_id=f"c{n}",
+                    game_name="war",
+                    options={},
+                    seed=n,
+                    creator_id="u",
+                    hotseat=False,
+                    state={},
+                )
             )
             await db.set_game_clock(game_id, 3 * DAY, DAY, 7 * DAY)
             deadline = NOW - 60 if n < expired else NOW + (n % 7000) * 86.4 + 60

@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 import rules  # noqa: E402
 from bot.delivery.port import NullFrontEnd  # noqa: E402
 from bot.tables.manager import GameManager  # noqa: E402
+from bot.tables.requests import Move, NewGame  # noqa: E402
 
 
 def pick_game(name: str | None) -> str:
@@ -54,10 +55,8 @@ async def play(
         info = await manager.create_game(
             "bench",
             f"c{created}",
-            game_name,
             f"p{created}a",
-            seed=created,
-            opponent_id=f"p{created}b",
+            NewGame(game_name, seed=created, opponent_id=f"p{created}b"),
         )
         live.append(info.id)
 
@@ -84,7 +83,7 @@ async def play(
         ]
         verb, arg = rng.choice(choices)
         t0 = time.perf_counter()
-        await manager.act(game_id, seat.user_id, verb, arg, pv.version, role=role)
+        await manager.act(game_id, seat.user_id, Move(verb, arg, pv.version, role=role))
         latencies.append((time.perf_counter() - t0) * 1000)
     return latencies, time.perf_counter() - started, created
 

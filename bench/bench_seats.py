@@ -32,7 +32,9 @@ from bench_store_scale import grow, new_game, pct, play_games  # noqa: E402
 from bot import errors  # noqa: E402
 from bot.delivery.port import NullFrontEnd  # noqa: E402
 from bot.storage.store import SEAT_QUERIES  # noqa: E402
+from bot.tables.bots import BotSeats  # noqa: E402
 from bot.tables.manager import GameManager  # noqa: E402
+from bot.tables.requests import Move  # noqa: E402
 
 
 async def fill_seat_rows(manager: GameManager) -> None:
@@ -66,13 +68,13 @@ async def measure(manager: GameManager, changes: int) -> dict[str, list[float]]:
         times["offer+accept"].append(ms(t0))
         t0 = time.perf_counter()
         try:
-            await manager.act(gid, f"u{800_000 + i}a", "pass", None, 0)
+            await manager.act(gid, f"u{800_000 + i}a", Move("pass", None, 0))
         except errors.SeatPassed:
             times["stale click"].append(ms(t0))
         t0 = time.perf_counter()
         await manager.hand_over(gid, f"u{800_000 + i}b", "easy")
         times["hand-over"].append(ms(t0))
-        manager.bots.nudge = lambda game_id: None  # only the commit is timed, not the bot
+        BotSeats.of(manager).nudge = lambda game_id: None  # only the commit is timed, not the bot
     return times
 
 
@@ -88,8 +90,8 @@ async def plans(manager: GameManager) -> list[str]:
 async def bench(finished: int, changes: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "seats.sqlite3"
-        manager = await GameManager.open(path, NullFrontEnd(), bot_workers="thread")
-        manager.bots.nudge = lambda game_id: None  # type: ignore[method-assign]
+        manager = await GameManager.open(path, NullFrontEnd())
+        BotSeats.attach(manager, workers="thread").nudge = lambda game_id: None  # type: ignore[method-assign]
         try:
             played = await play_games(manager, 4, random.Random(1))
             await grow(manager, played, finished)

@@ -37,8 +37,10 @@ sys.path.insert(0, str(ROOT))
 
 import rules  # noqa: E402
 from bot.delivery.port import NullFrontEnd  # noqa: E402
-from bot.tables.bots import BOT_USERS, BotSeats, bot_user  # noqa: E402
+from bot.tables.bot_users import BOT_USERS, bot_user  # noqa: E402
+from bot.tables.bots import BotSeats  # noqa: E402
 from bot.tables.manager import GameManager  # noqa: E402
+from bot.tables.requests import Move, NewGame  # noqa: E402
 
 LIVE_GAMES = 10
 
@@ -60,7 +62,7 @@ async def random_move(manager: GameManager, game_id: int, rng: random.Random) ->
     ]
     verb, arg = rng.choice(choices)
     t0 = time.perf_counter()
-    await manager.act(game_id, seat.user_id, verb, arg, pv.version, role=role)
+    await manager.act(game_id, seat.user_id, Move(verb, arg, pv.version, role=role))
     return (time.perf_counter() - t0) * 1000
 
 
@@ -68,7 +70,7 @@ async def new_game(manager: GameManager, name: str, n: int) -> int:
     # A one-seat game (the solitaire assistant) has no opponent to seat.
     opponent = f"u{n}b" if len(rules.GAMES[name].roles) > 1 else None
     info = await manager.create_game(
-        "bench", f"chan-{name}-{n}", name, f"u{n}a", seed=n, opponent_id=opponent
+        "bench", f"chan-{name}-{n}", f"u{n}a", NewGame(name, seed=n, opponent_id=opponent)
     )
     return info.id
 
@@ -189,23 +191,21 @@ async def query_plans(manager: GameManager) -> list[str]:
 async def measure_bot_pass(manager: GameManager, waiting: int) -> tuple[float, int]:
     """(ms per background pass, games it nudged) with ``waiting`` live War games against
     Dispatch, each waiting for the human's move: a pass should find nothing to do."""
-    manager.bots = BotSeats(manager, workers="thread", iterations=1)
+    BotSeats.attach(manager, workers="thread", iterations=1)
     for n in range(waiting):
         info = await manager.create_game(
             "bench",
             f"solo-{n}",
-            "war",
             f"solo{n}",
-            seat="confederate",
-            opponent_id=bot_user("easy"),
+            NewGame("war", seat="confederate", opponent_id=bot_user("easy")),
         )
-        await manager.bots.idle()  # the bot places its cards; the human owes the move
+        await BotSeats.of(manager).idle()  # the bot places its cards; the human owes the move
         assert (await manager.get_game_info(info.id)).active_roles == ("confederate",)
     nudged = 0
     t0 = time.perf_counter()
     for _ in range(20):
-        nudged += await manager.bots.resume()
-        await manager.bots.idle()
+        nudged += await BotSeats.of(manager).resume()
+        await BotSeats.of(manager).idle()
     return (time.perf_counter() - t0) * 1000 / 20, nudged // 20
 
 

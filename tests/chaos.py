@@ -26,9 +26,11 @@ from pathlib import Path
 
 from bot.delivery.port import NullFrontEnd
 from bot.storage.store import ActionRow, BotJobRow, Store
-from bot.tables.bots import bot_user
+from bot.tables.bot_users import bot_user
+from bot.tables.bots import BotSeats
 from bot.tables.manager import GameManager
 from bot.tables.replay import export_game, replayed_state, stored_state
+from bot.tables.requests import NewGame
 
 ROOT = Path(__file__).resolve().parents[1]
 HUMAN = "alice"
@@ -100,13 +102,16 @@ def moves_not_once(actions: Sequence[ActionRow], jobs: Sequence[BotJobRow]) -> l
 
 
 async def make_games(database: str, count: int) -> list[int]:
-    manager = await GameManager.open(database, NullFrontEnd(), bot_workers="thread")
-    manager.bots.nudge = lambda game_id: None  # type: ignore[method-assign]
+    manager = await GameManager.open(database, NullFrontEnd())
+    BotSeats.attach(manager, workers="thread").nudge = lambda game_id: None  # type: ignore[method-assign]
     try:
         return [
             (
                 await manager.create_game(
-                    "g1", f"c{n}", "fort_sumter", HUMAN, seat="secessionist", opponent_id=BOT
+                    "g1",
+                    f"c{n}",
+                    HUMAN,
+                    NewGame("fort_sumter", seat="secessionist", opponent_id=BOT),
                 )
             ).id
             for n in range(count)

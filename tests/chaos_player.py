@@ -23,7 +23,9 @@ if str(ROOT) not in sys.path:
 import rules  # noqa: E402
 from bot import errors  # noqa: E402
 from bot.delivery.port import NullFrontEnd  # noqa: E402
+from bot.tables.bots import BotSeats  # noqa: E402
 from bot.tables.manager import GameManager  # noqa: E402
+from bot.tables.requests import Move  # noqa: E402
 from rules.ai import make_player  # noqa: E402
 
 HUMAN = "alice"
@@ -45,7 +47,7 @@ async def click_once(manager: GameManager, game_id: int, ack: object) -> bool:
     verb, arg = player.choose(pv.view)
     started = time.perf_counter()
     try:
-        done = await manager.act(game_id, HUMAN, verb, arg, pv.version, role=role)
+        done = await manager.act(game_id, HUMAN, Move(verb, arg, pv.version, role=role))
     except (errors.StalePrompt, errors.NotYourTurn, errors.GameNotActive):
         return False
     elapsed = (time.perf_counter() - started) * 1000
@@ -55,8 +57,8 @@ async def click_once(manager: GameManager, game_id: int, ack: object) -> bool:
 
 
 async def main(database: str, index: int, processes: int, ack_path: str, iterations: int) -> None:
-    manager = await GameManager.open(database, NullFrontEnd(), bot_workers="thread")
-    manager.bots.iterations = iterations
+    manager = await GameManager.open(database, NullFrontEnd())
+    seats = BotSeats.attach(manager, workers="thread", iterations=iterations)
     background = asyncio.get_running_loop().create_task(manager.run_background(0.2))
     with open(ack_path, "a", buffering=1) as ack:
         while True:
@@ -64,7 +66,7 @@ async def main(database: str, index: int, processes: int, ack_path: str, iterati
                 games = await db.games_awaiting([HUMAN])
             mine = [g for g in games if g % processes == index]
             clicked = [await click_once(manager, g, ack) for g in mine]
-            await manager.bots.resume()
+            await seats.resume()
             if not any(clicked):
                 await asyncio.sleep(0.05)
             if background.done():

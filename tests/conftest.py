@@ -62,6 +62,7 @@ if str(ROOT) not in sys.path:
 import rules  # noqa: E402
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost  # noqa: E402
 from bot.errors import DeliveryRetry, DirectMessageClosed  # noqa: E402
+from bot.tables.bots import BotSeats  # noqa: E402
 from bot.tables.manager import GameManager  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -265,5 +266,6 @@ async def manager(
     toy_game: object, db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock
 ) -> AsyncIterator[GameManager]:
     m = await GameManager.open(db_path, front_end, clock=clock)
+    BotSeats.attach(m)  # as every process assembles it: Dispatch's seats listen
     yield m
     await m.close()

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.storage.store import Store
-from bot.tables.bots import bot_user
+from bot.tables.bot_users import bot_user
 
 #: When the first game was made (epoch seconds); games follow ten minutes apart.
 T0 = 1_600_000_000.0

@@ -22,8 +22,10 @@ import pytest
 from conftest import FakeClock, RecordingFrontEnd
 
 from bot.tables import bots
-from bot.tables.bots import BotSeats, bot_user, decide, search_seed
+from bot.tables.bot_users import bot_user
+from bot.tables.bots import BotSeats, SearchLimits, decide, search_seed
 from bot.tables.manager import GameManager
+from bot.tables.requests import NewGame
 from rules import BUILTIN_GAMES, get_game
 from rules.ai import (
     LEVEL_ITERATIONS,
@@ -90,7 +92,9 @@ def test_a_busy_machine_does_not_change_a_decision(monkeypatch: pytest.MonkeyPat
     visits = {}
     for label, clock in (("quiet", quiet), ("busy", busy)):
         bots._PLAYERS.clear()
-        decisions[label] = decide("fort_sumter", 7, "unionist", "normal", view, clock=clock)
+        decisions[label] = decide(
+            "fort_sumter", 7, "unionist", "normal", view, SearchLimits(clock=clock)
+        )
         player = bots._PLAYERS[(7, "unionist", "normal")]
         assert isinstance(player, SearchPlayer) and player.last is not None
         visits[label] = player.last.visits()
@@ -108,7 +112,7 @@ def test_the_safety_cap_stops_a_search_that_runs_far_too_long(
     view = game.view(game.setup(seed=4), "unionist")
     # Each iteration looks like a tenth of the cap: about ten run, and it says so.
     crawling = TickingClock(safety_seconds("hard") / 10)
-    decision = decide("fort_sumter", 8, "unionist", "hard", view, clock=crawling)
+    decision = decide("fort_sumter", 8, "unionist", "hard", view, SearchLimits(clock=crawling))
     assert decision.cut and decision.budget == 200
     assert decision.iterations is not None and 5 <= decision.iterations <= 11
     assert decision.cap_seconds == safety_seconds("hard") == 3 * LEVEL_SECONDS["hard"]
@@ -118,9 +122,9 @@ def test_the_safety_cap_stops_a_search_that_runs_far_too_long(
 
 def _seats(manager: GameManager, clock: Callable[[], float]) -> BotSeats:
     """Thread workers with each level's own budget (no ``iterations`` override)."""
-    manager.bots = BotSeats(manager, workers="thread", clock=clock)
-    manager.bots.nudge = lambda game_id: None  # type: ignore[method-assign]
-    return manager.bots
+    BotSeats.attach(manager, workers="thread", clock=clock)
+    BotSeats.of(manager).nudge = lambda game_id: None  # type: ignore[method-assign]
+    return BotSeats.of(manager)
 
 
 async def test_a_bot_seat_searches_its_levels_budget_of_iterations(
@@ -147,11 +151,8 @@ async def test_a_bot_seat_searches_its_levels_budget_of_iterations(
         info = await manager.create_game(
             "g1",
             "c1",
-            "fort_sumter",
             "alice",
-            seed=1,
-            seat="secessionist",
-            opponent_id=bot_user("hard"),
+            NewGame("fort_sumter", seed=1, seat="secessionist", opponent_id=bot_user("hard")),
         )
         assert await seats.play_one(info.id)
     finally:
@@ -179,11 +180,13 @@ async def test_a_cut_search_is_logged_without_the_move(
         info = await manager.create_game(
             "g1",
             "c1",
-            "war",
             "alice",
-            seed=1,  # both sides place at once (with other seeds one side may go first)
-            seat="confederate",
-            opponent_id=bot_user("normal"),
+            NewGame(
+                "war",
+                seed=1,  # both sides place at once (with other seeds one side may go first)
+                seat="confederate",
+                opponent_id=bot_user("normal"),
+            ),
         )
         assert await seats.play_one(info.id)
     finally:
@@ -202,7 +205,7 @@ async def test_a_cut_search_is_logged_without_the_move(
 DECISIONS = textwrap.dedent(
     """
     import json
-    from bot.tables.bots import _PLAYERS, decide
+    from bot.tables.bots import _PLAYERS, SearchLimits, decide
     from rules import get_game
     out = {}
     for name in NAMES:
@@ -214,7 +217,8 @@ DECISIONS = textwrap.dedent(
             verb, arg = policy(game, game.view(state, role))
             game.act(state, role, verb, arg)
         role = game.active_roles(state)[0]
-        decision = decide(name, 5, role, "hard", game.view(state, role), iterations=150)
+        budget = SearchLimits(iterations=150)
+        decision = decide(name, 5, role, "hard", game.view(state, role), budget)
         visits = _PLAYERS[(5, role, "hard")].last.visits()
         out[name] = [decision.verb, decision.arg, decision.iterations, sorted(visits.items())]
     print(json.dumps(out, sort_keys=True))

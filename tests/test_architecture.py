@@ -52,7 +52,11 @@ def imports_of(package: str) -> set[str]:
     ``if TYPE_CHECKING:`` or in a function too); ``from a import b`` names ``a`` and
     ``a.b`` (b may be a module)."""
     found: set[str] = set()
-    for path in (ROOT / package.replace(".", "/")).rglob("*.py"):
+    where = ROOT / package.replace(".", "/")
+    paths = (
+        [where.with_suffix(".py")] if where.with_suffix(".py").is_file() else where.rglob("*.py")
+    )
+    for path in paths:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module:
                 found.add(node.module)
@@ -70,6 +74,8 @@ def imports_of(package: str) -> set[str]:
         ("bot.storage", ("bot.tables", "bot.delivery", "bot.discord_app", "bot.terminal", "rules")),
         ("bot.tables", ("bot.discord_app", "bot.terminal", "discord")),
         ("bot.delivery", ("bot.tables", "bot.discord_app", "bot.terminal", "discord")),
+        # Dispatch's seats listen to the manager (``bot.tables.listeners``), never name it.
+        ("bot.tables.bots", ("bot.tables.manager", "bot.discord_app", "bot.terminal", "discord")),
         ("bot.terminal", ("bot.discord_app", "discord")),
         ("bot.discord_app", ("bot.terminal",)),
         (
@@ -83,6 +89,22 @@ def test_arrows_only_go_down(package: str, forbidden: tuple[str, ...]) -> None:
         m for m in imports_of(package) if any(m == f or m.startswith(f + ".") for f in forbidden)
     )
     assert bad == [], f"{package} imports {bad}"
+
+
+def test_the_tables_know_nothing_of_the_bot_seats() -> None:
+    """The seats are a room of their own that listens to the manager: no module of
+    ``bot/tables`` imports them (the processes' assembly does: the Discord app, the
+    sandbox, the worker)."""
+    knowing = sorted(
+        path.name
+        for path in (ROOT / "bot" / "tables").glob("*.py")
+        if path.name != "bots.py"
+        and any(
+            m == "bot.tables.bots" or m.startswith("bot.tables.bots.")
+            for m in imports_of(f"bot.tables.{path.stem}")
+        )
+    )
+    assert knowing == []
 
 
 def bot_modules() -> dict[str, Path]:

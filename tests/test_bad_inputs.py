@@ -29,6 +29,7 @@ from bot import errors
 from bot.discord_app.custom_ids import encode_arg, parse_play_value, play_value
 from bot.tables import validate
 from bot.tables.manager import GameManager
+from bot.tables.requests import Move, NewGame
 from bot.terminal.frontend import TerminalFrontEnd
 from bot.terminal.sandbox import Sandbox
 
@@ -45,7 +46,7 @@ async def dump(manager: GameManager) -> dict[str, list[tuple[Any, ...]]]:
 
 
 async def start(manager: GameManager, channel: str = "c1") -> int:
-    await manager.create_game("g1", channel, "toy", "alice", seed=5, seat="north")
+    await manager.create_game("g1", channel, "alice", NewGame("toy", seed=5, seat="north"))
     return (await manager.join(channel, "bob")).id
 
 
@@ -123,7 +124,7 @@ async def test_each_bad_value_is_refused_politely_and_changes_nothing(
     delivered = len(front_end.deliveries)
     args = tuple(game_id if a is GAME else a for a in args)
     with pytest.raises(error) as refused:
-        await getattr(manager, method)(*args, **kwargs)
+        await invoke(manager, method, args, kwargs)
     message = str(refused.value)
     assert message and "Traceback" not in message and len(message) < 300
     assert await dump(manager) == before
@@ -131,8 +132,29 @@ async def test_each_bad_value_is_refused_politely_and_changes_nothing(
     assert errors_logged(caplog) == []
 
 
+async def test_a_request_of_another_kind_is_refused_politely_and_changes_nothing(
+    manager: GameManager, front_end: RecordingFrontEnd
+) -> None:
+    """``act`` takes a ``Move`` and ``create_game`` a ``NewGame``: the old flat values (a
+    verb, a game's name) in their place are refused, not half read."""
+    game_id = await start(manager)
+    before = await dump(manager)
+    delivered = len(front_end.deliveries)
+    for call in (
+        manager.act(game_id, "alice", "add"),  # type: ignore[arg-type]
+        manager.act(game_id, "alice", ("add", 1)),  # type: ignore[arg-type]
+        manager.create_game("g1", "c9", "carol", "toy"),  # type: ignore[arg-type]
+        manager.create_game("g1", "c9", "carol", {"game_name": "toy"}),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(errors.BadInput) as refused:
+            await call
+        assert "Traceback" not in str(refused.value) and len(str(refused.value)) < 300
+    assert await dump(manager) == before
+    assert len(front_end.deliveries) == delivered
+
+
 async def test_the_largest_allowed_values_still_work(manager: GameManager) -> None:
-    info = await manager.create_game("g1", "c2", "toy", "alice", seed=validate.MAX_SEED)
+    info = await manager.create_game("g1", "c2", "alice", NewGame("toy", seed=validate.MAX_SEED))
     assert (await manager.export(info.id))["seed"] == validate.MAX_SEED
     hours = await manager.settings("c2", reminder_hours=720)
     assert hours.reminder_hours == 720.0
@@ -371,10 +393,25 @@ async def call(w: World, method: str, values: dict[str, Any]) -> Any:
     m = w.manager
     if method == "play":
         version, verb, arg = parse_play_value(values["text"])
-        return await m.act(values["game"], values["user_id"], verb, arg, version)
+        return await m.act(values["game"], values["user_id"], Move(verb, arg, version))
     positional = [values[p] for p in METHODS[method] if p not in KEYWORD_ONLY]
     keywords = {p: values[p] for p in METHODS[method] if p in KEYWORD_ONLY}
-    return await getattr(m, method)(*positional, **keywords)
+    return await invoke(m, method, tuple(positional), keywords)
+
+
+async def invoke(
+    manager: GameManager, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Any:
+    """Call a public method of the manager with its values listed flat, as a caller fills
+    them in: ``act``'s decision goes in a ``Move``, ``create_game``'s game in a
+    ``NewGame`` (every value still as given, checked by the manager alone)."""
+    if method == "act":
+        game, user, *decision = args
+        return await manager.act(game, user, Move(*decision, **kwargs))
+    if method == "create_game":
+        guild, channel, name, creator, *rest = args
+        return await manager.create_game(guild, channel, creator, NewGame(name, *rest, **kwargs))
+    return await getattr(manager, method)(*args, **kwargs)
 
 
 #: Examples per method: more where more can go wrong, fewer for the plain queries.

@@ -11,8 +11,10 @@ from test_ratings import end_post, play_greedy
 from bot import errors
 from bot.storage.store import BotEstimateRow
 from bot.tables import estimates
-from bot.tables.bots import BotSeats, bot_user, decide
+from bot.tables.bot_users import bot_user
+from bot.tables.bots import BotSeats, SearchLimits, decide
 from bot.tables.manager import GameManager
+from bot.tables.requests import NewGame
 from rules import get_game
 
 NORMAL = bot_user("normal")
@@ -48,7 +50,7 @@ def test_a_searched_decision_carries_its_estimate_and_an_easy_one_none() -> None
     state = game.setup(seed=2)
     role = game.active_roles(state)[0]
     view = game.view(state, role)
-    searched = decide("fort_sumter", 991, role, "normal", view, iterations=40)
+    searched = decide("fort_sumter", 991, role, "normal", view, SearchLimits(iterations=40))
     assert searched.estimate is not None and 0.0 <= searched.estimate <= 1.0
     assert decide("fort_sumter", 992, role, "easy", view).estimate is None
 
@@ -57,12 +59,12 @@ def test_a_searched_decision_carries_its_estimate_and_an_easy_one_none() -> None
 async def test_the_estimates_are_secret_until_the_end_then_the_log_shows_where_it_turned(
     manager: GameManager, front_end: RecordingFrontEnd
 ) -> None:
-    manager.bots = BotSeats(manager, workers="thread", iterations=12)
+    BotSeats.attach(manager, workers="thread", iterations=12)
     info = await manager.create_game(
-        "g1", "c1", "fort_sumter", "alice", seat="secessionist", opponent_id=NORMAL
+        "g1", "c1", "alice", NewGame("fort_sumter", seat="secessionist", opponent_id=NORMAL)
     )
-    await manager.bots.idle()
-    await manager.bots.idle()
+    await BotSeats.of(manager).idle()
+    await BotSeats.of(manager).idle()
     assert not any("estimate" in line for line in await manager.log(info.id, 200))
     await play_greedy(manager, info.id, "alice")
     assert end_post(front_end).outcome is not None
@@ -92,10 +94,10 @@ async def test_the_estimates_are_secret_until_the_end_then_the_log_shows_where_i
 
 @pytest.mark.usefixtures("toy_game")
 async def test_the_estimate_of_a_refused_move_is_taken_back(manager: GameManager) -> None:
-    manager.bots = BotSeats(manager, workers="thread", iterations=12)
-    manager.bots.nudge = lambda game_id: None  # type: ignore[method-assign]
+    BotSeats.attach(manager, workers="thread", iterations=12)
+    BotSeats.of(manager).nudge = lambda game_id: None  # type: ignore[method-assign]
     info = await manager.create_game(
-        "g1", "c1", "fort_sumter", "alice", seat="secessionist", opponent_id=NORMAL
+        "g1", "c1", "alice", NewGame("fort_sumter", seat="secessionist", opponent_id=NORMAL)
     )
     act = manager.act
 
@@ -103,11 +105,11 @@ async def test_the_estimate_of_a_refused_move_is_taken_back(manager: GameManager
         raise errors.StalePrompt(0, "")
 
     manager.act = stale  # type: ignore[method-assign]
-    assert await manager.bots.play_one(info.id) is True
+    assert await BotSeats.of(manager).play_one(info.id) is True
     async with manager.store.read() as db:
         assert await db.bot_estimates(info.id) == []
     manager.act = act  # type: ignore[method-assign]
-    assert await manager.bots.play_one(info.id) is True
+    assert await BotSeats.of(manager).play_one(info.id) is True
     async with manager.store.read() as db:
         [kept] = await db.bot_estimates(info.id)
     assert kept.role == "unionist" and kept.version == info.version and kept.move

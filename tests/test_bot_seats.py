@@ -17,23 +17,16 @@ from bot import errors
 from bot.config import PAYLOAD_LOGGERS, setup_logging
 from bot.delivery.courier import mark_damaged
 from bot.delivery.port import GameInfo
-from bot.tables.bots import (
-    BOT_USERS,
-    RETRY_BASE_S,
-    RETRY_CAP_S,
-    BotSeats,
-    bot_user,
-    decide,
-    is_bot,
-)
+from bot.tables.bot_users import BOT_USERS, bot_user, is_bot
+from bot.tables.bots import RETRY_BASE_S, RETRY_CAP_S, BotSeats, SearchLimits, decide
 from bot.tables.manager import GameManager
+from bot.tables.requests import Move, NewGame
 from rules import get_game
 
 
 def _bots(manager: GameManager, iterations: int = 8) -> BotSeats:
     """Thread workers and a small fixed budget: quick, and the same every run."""
-    manager.bots = BotSeats(manager, workers="thread", iterations=iterations)
-    return manager.bots
+    return BotSeats.attach(manager, workers="thread", iterations=iterations)
 
 
 async def _play_human(manager: GameManager, game_id: int, user: str) -> None:
@@ -41,7 +34,7 @@ async def _play_human(manager: GameManager, game_id: int, user: str) -> None:
     policy = get_game((await manager.get_game_info(game_id)).game_name).automated_player()
     assert policy is not None
     for _ in range(2000):
-        await manager.bots.idle()
+        await BotSeats.of(manager).idle()
         info = await manager.get_game_info(game_id)
         if info.status != "active":
             return
@@ -49,7 +42,7 @@ async def _play_human(manager: GameManager, game_id: int, user: str) -> None:
         assert mine, "the bot owes nothing, yet the human is not asked to act"
         pv = await manager.view_for(game_id, user, role=mine[0])
         verb, arg = policy(get_game(info.game_name), pv.view)
-        await manager.act(game_id, user, verb, arg, pv.version, role=mine[0])
+        await manager.act(game_id, user, Move(verb, arg, pv.version, role=mine[0]))
     raise AssertionError("the game did not end")
 
 
@@ -62,7 +55,10 @@ async def test_a_human_plays_a_whole_game_against_dispatch(
         moves: list[tuple[int, str, str, object]] = []
         _bots(manager).on_move = lambda *move: moves.append(move)
         info = await manager.create_game(
-            "g1", "c1", name, "alice", seat=get_game(name).roles[1], opponent_id=bot_user("hard")
+            "g1",
+            "c1",
+            "alice",
+            NewGame(name, seat=get_game(name).roles[1], opponent_id=bot_user("hard")),
         )
         await _play_human(manager, info.id, "alice")
         done = await manager.get_game_info(info.id)
@@ -108,13 +104,13 @@ async def test_the_server_log_never_names_a_hidden_choice(
     try:
         _bots(manager)
         info = await manager.create_game(
-            "g1", "c1", "war", "alice", seat="confederate", opponent_id=bot_user("normal")
+            "g1", "c1", "alice", NewGame("war", seat="confederate", opponent_id=bot_user("normal"))
         )
         # A refused move names a card (in a real hand, one the player holds), and the
         # refusal lists what they may do: neither reaches the log.
-        await manager.bots.idle()  # Dispatch has chosen its columns: Alice's turn
+        await BotSeats.of(manager).idle()  # Dispatch has chosen its columns: Alice's turn
         with pytest.raises(errors.IllegalMove):
-            await manager.act(info.id, "alice", "place", "left:C99")
+            await manager.act(info.id, "alice", Move("place", "left:C99"))
         await _play_human(manager, info.id, "alice")
         exported = await manager.export(info.id)
     finally:
@@ -138,9 +134,9 @@ async def test_dispatch_against_dispatch_plays_to_the_end(
     try:
         _bots(manager, iterations=4)
         info = await manager.create_game(
-            "g1", "c1", "fort_sumter", bot_user("easy"), opponent_id=bot_user("normal")
+            "g1", "c1", bot_user("easy"), NewGame("fort_sumter", opponent_id=bot_user("normal"))
         )
-        await manager.bots.idle()
+        await BotSeats.of(manager).idle()
         done = await manager.get_game_info(info.id)
         assert done.status == "finished"
         assert await manager.verify_replay(info.id)
@@ -157,10 +153,12 @@ async def test_a_bot_move_due_at_a_crash_is_made_after_the_restart(
     finally:
         await manager.close()
 
-    restarted = await GameManager.open(db_path, front_end, clock=clock, bot_workers="thread")
+    restarted = await GameManager.open(db_path, front_end, clock=clock, deliver=False)
+    BotSeats.attach(restarted, workers="thread")
+    await restarted.deliver_pending()  # the start: what the last run left owed is played
     try:
-        restarted.bots.iterations = 8
-        await restarted.bots.idle()
+        BotSeats.of(restarted).iterations = 8
+        await BotSeats.of(restarted).idle()
         after = await restarted.get_game_info(owed.id)
         assert after.version > owed.version
         assert "confederate" in after.active_roles or after.status == "finished"
@@ -172,7 +170,7 @@ async def _leave_a_bot_move_owed(manager: GameManager, channel: str = "c1") -> G
     bots = _bots(manager)
     bots.nudge = lambda game_id: None  # type: ignore[method-assign]  # the process dies first
     info = await manager.create_game(
-        "g1", channel, "war", "alice", seat="confederate", opponent_id=bot_user("normal")
+        "g1", channel, "alice", NewGame("war", seat="confederate", opponent_id=bot_user("normal"))
     )
     # War: both sides place at once; alice commits, and the bot still owes its move.
     policy = get_game("war").automated_player()
@@ -180,7 +178,7 @@ async def _leave_a_bot_move_owed(manager: GameManager, channel: str = "c1") -> G
     pv = await manager.view_for(info.id, "alice")
     while pv.view["actions"]:
         verb, arg = policy(get_game("war"), pv.view)
-        await manager.act(info.id, "alice", verb, arg, pv.version)
+        await manager.act(info.id, "alice", Move(verb, arg, pv.version))
         pv = await manager.view_for(info.id, "alice")
     owed = await manager.get_game_info(info.id)
     assert owed.active_roles == ("union",)
@@ -198,10 +196,12 @@ def test_the_decision_is_legal_and_the_same_for_the_same_view() -> None:
     game = get_game("fort_sumter")
     state = game.setup(seed=4)
     view = game.view(state, "unionist")
-    first = decide("fort_sumter", 901, "unionist", "hard", view, iterations=20)
+    first = decide("fort_sumter", 901, "unionist", "hard", view, SearchLimits(iterations=20))
     legal = [(verb, arg) for verb, args in view["actions"].items() for arg in args]
     assert first.action in legal and first.iterations == 20 and not first.cut
-    assert decide("fort_sumter", 901, "unionist", "hard", view, iterations=20) == first
+    assert (
+        decide("fort_sumter", 901, "unionist", "hard", view, SearchLimits(iterations=20)) == first
+    )
 
 
 async def test_decisions_run_in_a_worker_process(
@@ -209,18 +209,22 @@ async def test_decisions_run_in_a_worker_process(
 ) -> None:
     """The default: the decision is made in another process, never on the event loop."""
     manager = await GameManager.open(db_path, front_end, clock=clock)
+    BotSeats.attach(manager)
     try:
-        assert manager.bots.workers == "process"
-        manager.bots.iterations = 4
+        assert BotSeats.of(manager).workers == "process"
+        BotSeats.of(manager).iterations = 4
         info = await manager.create_game(
-            "g1", "c1", "fort_sumter", "alice", seat="secessionist", opponent_id=bot_user("hard")
+            "g1",
+            "c1",
+            "alice",
+            NewGame("fort_sumter", seat="secessionist", opponent_id=bot_user("hard")),
         )
         pv = await manager.view_for(info.id, "alice")
-        await manager.act(info.id, "alice", "keep", pv.view["actions"]["keep"][0], pv.version)
-        await manager.bots.idle()
+        await manager.act(info.id, "alice", Move("keep", pv.view["actions"]["keep"][0], pv.version))
+        await BotSeats.of(manager).idle()
         after = await manager.get_game_info(info.id)
         assert after.version > pv.version + 1  # the bot kept its objective too
-        assert manager.bots._pools
+        assert BotSeats.of(manager)._pools
     finally:
         await manager.close()
 
@@ -243,21 +247,25 @@ async def test_a_dead_worker_process_is_replaced(
     db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock
 ) -> None:
     manager = await GameManager.open(db_path, front_end, clock=clock)
+    BotSeats.attach(manager)
     try:
-        manager.bots.iterations = 4
-        manager.bots.nudge = lambda game_id: None  # type: ignore[method-assign]
+        BotSeats.of(manager).iterations = 4
+        BotSeats.of(manager).nudge = lambda game_id: None  # type: ignore[method-assign]
         info = await manager.create_game(
-            "g1", "c1", "fort_sumter", "alice", seat="secessionist", opponent_id=bot_user("easy")
+            "g1",
+            "c1",
+            "alice",
+            NewGame("fort_sumter", seat="secessionist", opponent_id=bot_user("easy")),
         )
-        assert await manager.bots.play_one(info.id)  # the worker process is up
-        [pool] = manager.bots._pools.values()
+        assert await BotSeats.of(manager).play_one(info.id)  # the worker process is up
+        [pool] = BotSeats.of(manager)._pools.values()
         for process in list(pool._processes.values()):
             process.kill()
             process.join()
         pv = await manager.view_for(info.id, "alice")
-        await manager.act(info.id, "alice", "keep", pv.view["actions"]["keep"][0], pv.version)
-        assert await manager.bots.play_one(info.id)  # a new worker made the move
-        assert pool not in manager.bots._pools.values()
+        await manager.act(info.id, "alice", Move("keep", pv.view["actions"]["keep"][0], pv.version))
+        assert await BotSeats.of(manager).play_one(info.id)  # a new worker made the move
+        assert pool not in BotSeats.of(manager)._pools.values()
     finally:
         await manager.close()
 
@@ -269,8 +277,9 @@ async def test_bot_games_decide_in_separate_workers_each_keeping_its_own(
     side), and every decision of one game goes to the same process, where its search
     tree is kept between the small decisions of a turn."""
     manager = await GameManager.open(db_path, front_end, clock=clock)
+    BotSeats.attach(manager)
     try:
-        bots = manager.bots
+        bots = BotSeats.of(manager)
         bots.iterations = 4
         bots.processes = 2
         bots.nudge = lambda game_id: None  # type: ignore[method-assign]
@@ -278,10 +287,8 @@ async def test_bot_games_decide_in_separate_workers_each_keeping_its_own(
             await manager.create_game(
                 f"g{n}",
                 f"c{n}",
-                "fort_sumter",
                 "alice",
-                seat="secessionist",
-                opponent_id=bot_user("normal"),
+                NewGame("fort_sumter", seat="secessionist", opponent_id=bot_user("normal")),
             )
             for n in (1, 2)
         ]
@@ -295,7 +302,7 @@ async def test_bot_games_decide_in_separate_workers_each_keeping_its_own(
         # The first game's next decision: the same worker process as before.
         info = games[0]
         pv = await manager.view_for(info.id, "alice")
-        await manager.act(info.id, "alice", "keep", pv.view["actions"]["keep"][0], pv.version)
+        await manager.act(info.id, "alice", Move("keep", pv.view["actions"]["keep"][0], pv.version))
         assert await bots.play_one(info.id)
         assert set(bots._pools[info.id % 2]._processes) == first
     finally:
@@ -320,16 +327,16 @@ async def test_the_background_pass_nudges_only_games_where_a_bot_owes_a_move(
     try:
         owed = await _leave_a_bot_move_owed(manager)  # nudges are switched off in here
         waiting = await manager.create_game(  # the bot has played; alice is to move
-            "g1", "c2", "war", "alice", seat="confederate", opponent_id=bot_user("easy")
+            "g1", "c2", "alice", NewGame("war", seat="confederate", opponent_id=bot_user("easy"))
         )
-        while await manager.bots.play_one(waiting.id):
+        while await BotSeats.of(manager).play_one(waiting.id):
             pass
         assert (await manager.get_game_info(waiting.id)).active_roles == ("confederate",)
         damaged = await _leave_a_bot_move_owed(manager, channel="c3")
         await mark_damaged(manager.store, damaged.id, "a test")
         nudged: list[int] = []
-        manager.bots.nudge = nudged.append  # type: ignore[method-assign]
-        assert await manager.bots.resume() == 1
+        BotSeats.of(manager).nudge = nudged.append  # type: ignore[method-assign]
+        assert await BotSeats.of(manager).resume() == 1
         assert nudged == [owed.id]
     finally:
         await manager.close()
@@ -341,7 +348,7 @@ async def test_a_failing_bot_move_is_tried_again_after_a_growing_wait(
     manager = await GameManager.open(db_path, front_end, clock=clock)
     try:
         owed = await _leave_a_bot_move_owed(manager)
-        bots = manager.bots
+        bots = BotSeats.of(manager)
         del bots.nudge  # the real nudge again (the helper switched it off)
         attempts: list[float] = []
 
@@ -390,13 +397,13 @@ async def test_dispatch_agrees_at_once_when_its_opponent_asks_to_abandon(
     manager = await GameManager.open(db_path, front_end, clock=clock)
     try:
         owed = await _leave_a_bot_move_owed(manager)
-        manager.bots._failed[owed.id] = (3, clock() + 60)  # as if its moves kept failing
+        BotSeats.of(manager)._failed[owed.id] = (3, clock() + 60)  # as if its moves kept failing
         result = await manager.abandon(owed.id, "alice")
         assert result.abandoned and result.waiting_on == ()
         assert (await manager.get_game_info(owed.id)).status == "abandoned"
         assert front_end.posts[-1].headline == "The game was abandoned by agreement."
-        assert await manager.bots.resume() == 0  # nothing left for the bot to do
-        assert manager.bots._failed == {}  # nor any retry to remember
+        assert await BotSeats.of(manager).resume() == 0  # nothing left for the bot to do
+        assert BotSeats.of(manager)._failed == {}  # nor any retry to remember
     finally:
         await manager.close()
 
@@ -426,7 +433,7 @@ async def test_a_game_that_ends_while_dispatch_thinks_is_no_failure(
     manager = await GameManager.open(db_path, front_end, clock=clock)
     try:
         owed = await _leave_a_bot_move_owed(manager)
-        bots = manager.bots
+        bots = BotSeats.of(manager)
         real_decide = bots._decide
 
         async def resigned_meanwhile(*args: Any) -> tuple[str, Any]:
@@ -456,9 +463,9 @@ async def test_nobody_is_reminded_that_dispatch_owes_a_move(
             assert [t.role for t in await db.timers(owed.id)] == []
         clock.advance(30 * 24 * 3600)
         assert await manager.fire_due_timers() == 0
-        del manager.bots.nudge  # the bot moves: now alice owes one, and her clock runs
-        manager.bots.nudge(owed.id)
-        await manager.bots.idle()
+        del BotSeats.of(manager).nudge  # the bot moves: now alice owes one, and her clock runs
+        BotSeats.of(manager).nudge(owed.id)
+        await BotSeats.of(manager).idle()
         async with manager.store.read() as db:
             assert [t.role for t in await db.timers(owed.id)] == ["confederate"]
     finally:
@@ -471,7 +478,7 @@ async def test_a_one_seat_game_says_it_takes_no_opponent(
     manager = await GameManager.open(db_path, front_end, clock=clock)
     try:
         with pytest.raises(errors.BadInput, match="one seat, yours: it takes no opponent"):
-            await manager.create_game("g1", "c1", "solo", "alice", opponent_id=bot_user())
+            await manager.create_game("g1", "c1", "alice", NewGame("solo", opponent_id=bot_user()))
         assert await manager.game_in_channel("c1") is None
     finally:
         await manager.close()

@@ -15,6 +15,7 @@ from bot.storage.store import CLOCK_QUERIES, ClockRow, Store
 from bot.tables import clock_pass, clocks, validate
 from bot.tables.clocks import DAY, HOUR, Control
 from bot.tables.manager import GameManager
+from bot.tables.requests import Move, NewGame
 from tests.conftest import FakeClock, RecordingFrontEnd
 
 FAST = clocks.PRESETS["fast"]
@@ -127,7 +128,7 @@ def test_the_migration_is_found_by_name() -> None:
 
 async def _fast_game(manager: GameManager, **kwargs: object) -> int:
     info = await manager.create_game(
-        "g", "chan", "toy", "alice", opponent_id="bob", clock="fast", **kwargs
+        "g", "chan", "alice", NewGame("toy", opponent_id="bob", clock="fast", **kwargs)
     )
     return info.id
 
@@ -141,10 +142,10 @@ async def test_a_turn_moves_the_clocks_in_its_transaction(
         rows = {r.role: r for r in await db.clock_rows(game)}
     assert rows["north"].deadline == start + DAY and rows["south"].deadline is None
     clock.advance(3 * HOUR)  # type: ignore[attr-defined]
-    added = await manager.act(game, "alice", "add", 1)
+    added = await manager.act(game, "alice", Move("add", 1))
     # The prompt edited in place after the click shows the clocks, as every look does.
     assert "runs out <t:" in " ".join(added.view["clocks"])
-    await manager.act(game, "alice", "done")
+    await manager.act(game, "alice", Move("done"))
     assert "runs out <t:" in " ".join((await manager.view_for(game, "bob")).view["clocks"])
     assert "clocks" not in (await manager.view_for(game, None)).view  # observers: /game status
     async with manager.store.read() as db:
@@ -159,7 +160,9 @@ async def test_a_turn_moves_the_clocks_in_its_transaction(
 
 
 async def test_practice_and_no_clock_games_have_none(manager: GameManager) -> None:
-    info = await manager.create_game("g", "chan", "toy", "alice", opponent_id="bob", seed=3)
+    info = await manager.create_game(
+        "g", "chan", "alice", NewGame("toy", opponent_id="bob", seed=3)
+    )
     assert await manager.clock_lines(info.id) == []
     async with manager.store.read() as db:
         assert await db.game_clock(info.id) is None
@@ -168,12 +171,14 @@ async def test_practice_and_no_clock_games_have_none(manager: GameManager) -> No
 
 async def test_a_bad_clock_changes_nothing(manager: GameManager) -> None:
     with pytest.raises(errors.BadInput):
-        await manager.create_game("g", "chan", "toy", "alice", opponent_id="bob", clock="1y")
+        await manager.create_game(
+            "g", "chan", "alice", NewGame("toy", opponent_id="bob", clock="1y")
+        )
     assert await manager.game_in_channel("chan") is None
 
 
 async def test_dispatch_seats_have_no_clock(manager: GameManager) -> None:
-    info = await manager.create_game("g", "chan", "toy", "alice", clock="fast")
+    info = await manager.create_game("g", "chan", "alice", NewGame("toy", clock="fast"))
     await manager.seat_dispatch(info.id, "alice", "easy")
     async with manager.store.read() as db:
         roles = [r.role for r in await db.clock_rows(info.id)]
@@ -199,9 +204,9 @@ async def test_the_player_loses_on_time_once(manager: GameManager, clock: object
 
 async def test_a_decision_before_the_deadline_stands(manager: GameManager, clock: object) -> None:
     game = await _fast_game(manager)
-    await manager.act(game, "alice", "add", 1)
+    await manager.act(game, "alice", Move("add", 1))
     clock.advance(DAY - 1)  # type: ignore[attr-defined]
-    await manager.act(game, "alice", "done")  # one second to spare
+    await manager.act(game, "alice", Move("done"))  # one second to spare
     clock.advance(2)  # type: ignore[attr-defined]
     assert await manager.expire_clocks() == 0  # the pass comes late: north handed over
     assert (await manager.get_game_info(game)).status == "active"
@@ -211,12 +216,12 @@ async def test_a_decision_after_the_deadline_is_refused(
     manager: GameManager, clock: object
 ) -> None:
     game = await _fast_game(manager)
-    await manager.act(game, "alice", "add", 1)
+    await manager.act(game, "alice", Move("add", 1))
     version = (await manager.get_game_info(game)).version
     clock.advance(DAY)  # type: ignore[attr-defined]
     # The click arrives before the background pass: refused, the move not played...
     with pytest.raises(errors.TimeRanOut) as caught:
-        await manager.act(game, "alice", "done")
+        await manager.act(game, "alice", Move("done"))
     assert "your time ran out" in str(caught.value)
     info = await manager.get_game_info(game)
     assert info.version == version  # ... and the loss on time applied, once
@@ -225,9 +230,9 @@ async def test_a_decision_after_the_deadline_is_refused(
         assert (await db.result(game)).code == "timeout"  # type: ignore[union-attr]
     # A click later still is refused the same polite way, and ends nothing twice.
     with pytest.raises(errors.TimeRanOut):
-        await manager.act(game, "alice", "done")
+        await manager.act(game, "alice", Move("done"))
     with pytest.raises(errors.GameNotActive):  # the winner is told the game is over
-        await manager.act(game, "bob", "add", 1)
+        await manager.act(game, "bob", Move("add", 1))
     assert len([p for p in manager.front_end.posts if p.kind == "end"]) == 1  # type: ignore[attr-defined]
 
 
@@ -278,7 +283,11 @@ async def test_time_the_bot_was_down_is_never_charged(
     db_path: Path, front_end: object, clock: object, toy_game: object
 ) -> None:
     manager = await GameManager.open(db_path, front_end, clock=clock)  # type: ignore[arg-type]
-    game = (await manager.create_game("g", "c", "toy", "alice", opponent_id="bob", clock="fast")).id
+    game = (
+        await manager.create_game(
+            "g", "c", "alice", NewGame("toy", opponent_id="bob", clock="fast")
+        )
+    ).id
     clock.advance(HOUR)  # type: ignore[attr-defined]
     await clock_pass.beat(manager.store)  # the background loop's last beat
     await manager.close()
@@ -372,7 +381,7 @@ async def test_warnings_once_at_24_and_2_hours_left_where_the_player_chose(
 ) -> None:
     await manager.notify_setting("alice", "both")
     info = await manager.create_game(
-        "g", "chan", "toy", "alice", opponent_id="bob", clock="standard"
+        "g", "chan", "alice", NewGame("toy", opponent_id="bob", clock="standard")
     )
     fe = manager.front_end
 
@@ -437,10 +446,14 @@ async def test_a_server_default_clock_spares_practice_and_explicit_none(
     assert await manager.default_clock("g") == "2d+1d/4d"  # the bad one changed nothing
     with pytest.raises(errors.NotAllowed):
         await manager.default_clock(None, "fast")
-    timed = await manager.create_game("g", "c1", "toy", "alice", opponent_id="bob")
-    practice = await manager.create_game("g", "c2", "toy", "alice", opponent_id="bob", seed=1)
-    untimed = await manager.create_game("g", "c3", "toy", "alice", opponent_id="bob", clock="none")
-    elsewhere = await manager.create_game("h", "c4", "toy", "alice", opponent_id="bob")
+    timed = await manager.create_game("g", "c1", "alice", NewGame("toy", opponent_id="bob"))
+    practice = await manager.create_game(
+        "g", "c2", "alice", NewGame("toy", opponent_id="bob", seed=1)
+    )
+    untimed = await manager.create_game(
+        "g", "c3", "alice", NewGame("toy", opponent_id="bob", clock="none")
+    )
+    elsewhere = await manager.create_game("h", "c4", "alice", NewGame("toy", opponent_id="bob"))
     async with manager.store.read() as db:
         assert await db.game_clock(timed.id) == (2 * DAY, DAY, 4 * DAY)
         for info in (practice, untimed, elsewhere):
@@ -450,11 +463,11 @@ async def test_a_server_default_clock_spares_practice_and_explicit_none(
 async def test_a_game_played_alone_takes_no_clock(manager: GameManager) -> None:
     solo = {"playsheet": "paths_of_glory", "side": "central_powers"}
     with pytest.raises(errors.BadInput) as caught:
-        await manager.create_game("g", "c1", "solo", "alice", options=solo, clock="fast")
+        await manager.create_game("g", "c1", "alice", NewGame("solo", options=solo, clock="fast"))
     assert "takes no clock" in str(caught.value)
     assert await manager.game_in_channel("c1") is None
     await manager.default_clock("g", "fast")
-    info = await manager.create_game("g", "c1", "solo", "alice", options=solo)
+    info = await manager.create_game("g", "c1", "alice", NewGame("solo", options=solo))
     async with manager.store.read() as db:
         assert await db.game_clock(info.id) is None
 

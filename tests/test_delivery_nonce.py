@@ -15,6 +15,7 @@ from bot.delivery.outbox import NONCE_MAX_LEN, NONCE_WINDOW_S, delivery_nonce
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.errors import DeliveryRetry
 from bot.tables.manager import GameManager
+from bot.tables.requests import Move, NewGame
 from tests.store_sql import rows
 
 pytestmark = pytest.mark.usefixtures("toy_game")
@@ -58,10 +59,10 @@ async def test_every_post_and_message_carries_its_rows_nonce(
     front_end = SendThenDie()
     manager = await GameManager.open(db_path, front_end, clock=clock)
     try:
-        await manager.create_game("g1", "c1", "toy", "alice", seed=5)
+        await manager.create_game("g1", "c1", "alice", NewGame("toy", seed=5))
         game = await manager.join("c1", "bob")
-        await manager.act(game.id, "alice", "add", 2)
-        await manager.act(game.id, "alice", "done")
+        await manager.act(game.id, "alice", Move("add", 2))
+        await manager.act(game.id, "alice", Move("done"))
     finally:
         await manager.close()
     kinds = {what for what, _ in front_end.sent}
@@ -80,7 +81,7 @@ async def test_a_row_retried_after_a_failure_keeps_its_nonce(
     front_end = SendThenDie(transient_failures=1)
     manager = await GameManager.open(db_path, front_end, clock=clock)
     try:
-        await manager.create_game("g1", "c1", "toy", "alice", seed=5)
+        await manager.create_game("g1", "c1", "alice", NewGame("toy", seed=5))
         game = await manager.join("c1", "bob")  # the start post fails once (a lost reply)
         assert front_end.posts == []
         clock.advance(60)
@@ -98,7 +99,7 @@ async def test_a_resend_after_dying_between_send_and_mark_has_the_same_nonce(
     dying = SendThenDie(die_on=die_on)
     first = await GameManager.open(db_path, dying, clock=clock)
     try:
-        await first.create_game("g1", "c1", "toy", "alice", seed=5)
+        await first.create_game("g1", "c1", "alice", NewGame("toy", seed=5))
         with pytest.raises(Killed):
             await first.join("c1", "bob")
     finally:
@@ -140,7 +141,7 @@ async def test_crash_bots_no_nonce_patch_reaches_the_courier(
     manager = await GameManager.open(db_path, front_end, clock=clock)
     try:
         crash_bot.disable_row_nonce()
-        await manager.create_game("g1", "c1", "toy", "alice", seed=5)
+        await manager.create_game("g1", "c1", "alice", NewGame("toy", seed=5))
         await manager.join("c1", "bob")
     finally:
         await manager.close()
@@ -184,7 +185,7 @@ async def test_a_resend_past_the_nonce_window_looks_first_and_posts_once(
     dying = Remembering(die_on=die_on)
     first = await GameManager.open(db_path, dying, clock=clock)
     try:
-        await first.create_game("g1", "c1", "toy", "alice", seed=5)
+        await first.create_game("g1", "c1", "alice", NewGame("toy", seed=5))
         with pytest.raises(Killed):
             await first.join("c1", "bob")
     finally:
@@ -211,7 +212,7 @@ async def test_a_late_retry_of_a_create_that_went_through_posts_once(
     front_end = Remembering(lose_replies=1)
     manager = await GameManager.open(db_path, front_end, clock=clock)
     try:
-        await manager.create_game("g1", "c1", "toy", "alice", seed=5)
+        await manager.create_game("g1", "c1", "alice", NewGame("toy", seed=5))
         game = await manager.join("c1", "bob")  # the start post is made; its answer is lost
         assert starts(front_end) == 1
         front_end.look_fails = True

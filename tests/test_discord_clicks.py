@@ -18,6 +18,7 @@ import pytest
 
 import rules
 from bot import errors
+from bot.tables.requests import Move
 from rules.fort_sumter.cards import STRATEGY
 from tests.discord_helpers import action_components, catch_errors, current_state, table, version_of
 from tests.test_discord_controls import press_for
@@ -89,7 +90,7 @@ async def to_card_play(manager, game_id: int, t) -> None:
         for role in GAME.active_roles(state):
             verb, args = next(iter(GAME.view(state, role)["actions"].items()))
             arg = args[0] if isinstance(args, list) else None
-            await manager.act(game_id, str(t.players[SEATS[role]].id), verb, arg, role=role)
+            await manager.act(game_id, str(t.players[SEATS[role]].id), Move(verb, arg, role=role))
     raise AssertionError("never reached card play")
 
 
@@ -141,14 +142,16 @@ async def test_a_batch_is_all_or_nothing_and_undo_takes_back_one_token(tmp_path)
         role = state["turn"]
         uid = str(t.players[SEATS[role]].id)
         card = next(c for c in state["hands"][role] if STRATEGY[c].value >= 3)
-        await manager.act(game_id, uid, "value", card)
+        await manager.act(game_id, uid, Move("value", card))
         spaces = GAME.view(await manager.replay(game_id), role)["actions"]["place"]
         version = (await manager.get_game_info(game_id)).version
         with pytest.raises(errors.IllegalMove, match="nothing changed"):
-            await manager.act(game_id, uid, "place", spaces[0], version, more=[spaces[1], "mars"])
+            await manager.act(
+                game_id, uid, Move("place", spaces[0], version, more=[spaces[1], "mars"])
+            )
         assert (await manager.get_game_info(game_id)).version == version
         assert (await manager.replay(game_id))["value_play"]["left"] >= 3
-        await manager.act(game_id, uid, "place", spaces[0], version, more=[spaces[1]])
+        await manager.act(game_id, uid, Move("place", spaces[0], version, more=[spaces[1]]))
         assert (await manager.get_game_info(game_id)).version == version + 2
         await manager.undo(game_id, uid)
         after = await manager.replay(game_id)

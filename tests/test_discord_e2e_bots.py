@@ -8,7 +8,9 @@ import asyncio
 
 import pytest
 
-from bot.tables.bots import bot_user
+from bot.tables.bot_users import bot_user
+from bot.tables.bots import BotSeats
+from bot.tables.requests import Move
 from tests.discord_helpers import catch_errors, table
 
 pytestmark = pytest.mark.slow
@@ -50,9 +52,9 @@ async def test_a_game_against_dispatch_with_a_restart_while_it_owes_a_move(tmp_p
             pv = await t.bot.manager.view_for(info.id, alice)
             assert pv.view["active"] == ["secessionist"]
             # The bot process dies before it can answer alice's move...
-            t.bot.manager.bots.nudge = lambda game_id: None
+            BotSeats.of(t.bot.manager).nudge = lambda game_id: None
             await t.bot.manager.act(
-                info.id, alice, "keep", pv.view["actions"]["keep"][0], pv.version
+                info.id, alice, Move("keep", pv.view["actions"]["keep"][0], pv.version)
             )
             owed = await t.bot.manager.get_game_info(info.id)
             assert owed.active_roles == ("unionist",)  # first player on a 0-0 tie
@@ -101,9 +103,7 @@ async def test_a_game_against_dispatch_run_by_the_fate_die(tmp_path):
             await t.bot.manager.act(
                 info.id,
                 str(t.players["alice"].id),
-                "keep",
-                pv.view["actions"]["keep"][0],
-                pv.version,
+                Move("keep", pv.view["actions"]["keep"][0], pv.version),
             )
             for _ in range(200):
                 if "Fate Die for Unionist" in t.public_text():

@@ -20,6 +20,7 @@ import pytest
 
 import rules
 from bot.discord_app import custom_ids as ids
+from bot.tables.requests import Move
 from tests.discord_helpers import table, version_of
 from tests.test_discord_controls import press_for
 from tests.test_discord_e2e_war import best_prompt
@@ -75,7 +76,7 @@ async def test_a_move_whose_message_cannot_be_edited_is_reported_as_made_and_nev
             pv = await manager.view_for(game_id, uid, role=role)
             if wanted(pv.view, verb, prompt_has):
                 break
-            await manager.act(game_id, uid, *choose(game, pv.view), pv.version, role=role)
+            await manager.act(game_id, uid, Move(*choose(game, pv.view), pv.version, role=role))
         else:
             raise AssertionError(f"{name} never asked for {verb}")
         who = seats[role]

@@ -12,6 +12,8 @@ import pytest
 
 from bot.storage.store import dumps
 from bot.tables import hints
+from bot.tables.bots import BotSeats
+from bot.tables.requests import Move
 from tests.discord_helpers import catch_errors, table
 
 pytestmark = pytest.mark.slow
@@ -26,10 +28,10 @@ async def _alice_to_cards(t, game_id: int) -> None:  # type: ignore[no-untyped-d
     manager = t.bot.manager
     alice = str(t.players["alice"].id)
     pv = await manager.view_for(game_id, alice)
-    await manager.act(game_id, alice, "keep", pv.view["actions"]["keep"][0], pv.version)
+    await manager.act(game_id, alice, Move("keep", pv.view["actions"]["keep"][0], pv.version))
 
     async def alice_to_play() -> bool:
-        await manager.bots.idle()
+        await BotSeats.of(manager).idle()
         info = await manager.get_game_info(game_id)
         return "secessionist" in info.active_roles
 
@@ -54,7 +56,7 @@ async def test_a_hint_against_dispatch_shows_three_choices_to_the_asker_alone(tm
     with catch_errors() as errors:
         async with table(tmp_path, "alice") as t:
             await t.start()
-            t.bot.manager.bots.iterations = ITERATIONS
+            BotSeats.of(t.bot.manager).iterations = ITERATIONS
             result = await t.slash(
                 "alice",
                 "game new",
@@ -121,7 +123,7 @@ async def test_where_the_game_turned_is_shown_only_at_the_end(tmp_path):
     with catch_errors() as errors:
         async with table(tmp_path, "alice") as t:
             await t.start()
-            t.bot.manager.bots.iterations = 12
+            BotSeats.of(t.bot.manager).iterations = 12
             result = await t.slash(
                 "alice",
                 "game new",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from bot.discord_app.custom_ids import page_id
+from bot.tables.requests import NewGame
 from tests.discord_helpers import Table, catch_errors, table
 
 
@@ -20,10 +21,8 @@ async def finished_games(
         info = await manager.create_game(
             str(t.guild.id),
             str(t.channel.id),
-            "skirmish",
             str(t.players[winner].id),
-            seed=seed,
-            opponent_id=str(t.players[loser].id),
+            NewGame("skirmish", seed=seed, opponent_id=str(t.players[loser].id)),
         )
         await manager.resign(info.id, str(t.players[loser].id))
         ids.append(info.id)
@@ -96,10 +95,8 @@ async def test_export_by_number_for_a_player_or_this_server_not_a_stranger_elsew
         info = await manager.create_game(
             str(elsewhere.id),
             str(far.id),
-            "skirmish",
             str(t.players["dan"].id),
-            seed=1,
-            opponent_id=str(t.players["erin"].id),
+            NewGame("skirmish", seed=1, opponent_id=str(t.players["erin"].id)),
         )
         await manager.resign(info.id, str(t.players["erin"].id))
         for who in ("bob", "carol"):  # a player; a member of the server where it was played
@@ -119,15 +116,13 @@ async def test_stats_of_a_user_with_a_game_against_dispatch(tmp_path, db_path):
         await finished_games(t, 2)
         await finished_games(t, 1, winner="bob", loser="alice")
         manager = t.bot.manager
-        from bot.tables.bots import bot_user
+        from bot.tables.bot_users import bot_user
 
         info = await manager.create_game(
             str(t.guild.id),
             str(t.channel.id),
-            "skirmish",
             str(t.players["alice"].id),
-            seed=9,
-            opponent_id=bot_user("easy"),
+            NewGame("skirmish", seed=9, opponent_id=bot_user("easy")),
         )
         await manager.resign(info.id, str(t.players["alice"].id))
         mine = await t.slash("alice", "stats")
@@ -148,10 +143,8 @@ async def test_games_being_played_page_by_buttons_past_ten(tmp_path, db_path):
             info = await t.bot.manager.create_game(
                 str(t.guild.id),
                 str(channel.id),
-                "skirmish",
                 str(t.players["alice"].id),
-                seed=n,
-                opponent_id=str(t.players["bob"].id),
+                NewGame("skirmish", seed=n, opponent_id=str(t.players["bob"].id)),
             )
             ids.append(info.id)
         first = await t.slash("bob", "games")

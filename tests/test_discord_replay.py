@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 
 import rules
+from bot.tables.requests import Move
 from tests.discord_helpers import catch_errors, register_test_game, table
 
 pytestmark = pytest.mark.slow
@@ -36,7 +37,9 @@ async def play(manager, game_id: int, actions: int) -> None:
         role = info.active_roles[0]
         pv = await manager.view_for(game_id, str(info.seat_of(role).user_id), role=role)
         verb, arg = choose(game, pv.view)
-        await manager.act(game_id, info.seat_of(role).user_id, verb, arg, pv.version, role=role)
+        await manager.act(
+            game_id, info.seat_of(role).user_id, Move(verb, arg, pv.version, role=role)
+        )
 
 
 async def test_a_replay_is_posted_within_the_servers_upload_limit(tmp_path):

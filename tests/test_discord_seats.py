@@ -13,7 +13,7 @@ import pytest
 
 from bot.discord_app import custom_ids as ids
 from bot.discord_app.custom_ids import offer_id
-from bot.tables.bots import bot_user
+from bot.tables.bot_users import bot_user
 from tests.discord_helpers import (
     Table,
     action_components,

@@ -11,6 +11,7 @@ import re
 import pytest
 
 import rules
+from bot.tables.requests import Move
 from tests.discord_helpers import catch_errors, table
 from tests.test_discord_e2e_fort_sumter import SEATS, new_game
 
@@ -41,7 +42,7 @@ async def test_posts_read_as_words_with_the_score_everywhere(tmp_path):
             user = str(t.players[SEATS[role]].id)
             pv = await manager.view_for(game_id, user, role=role)
             verb, arg = choose(game, pv.view)
-            await manager.act(game_id, user, verb, arg, pv.version, role=role)
+            await manager.act(game_id, user, Move(verb, arg, pv.version, role=role))
             if not middle_checked and pv.version > 20:
                 middle_checked = True
                 status = await t.slash("alice", "game status")
@@ -89,7 +90,9 @@ async def test_one_notification_per_hand_over_where_each_player_chose(tmp_path):
             before_posts = len(t.emu.channel_messages(t.channel.id))
             before_dms = {u: len(t.emu.dms(u)) for u in (alice, bob)}
             pv = await manager.view_for(game_id, str(actor), role=role)
-            await manager.act(game_id, str(actor), *choose(game, pv.view), pv.version, role=role)
+            await manager.act(
+                game_id, str(actor), Move(*choose(game, pv.view), pv.version, role=role)
+            )
             after = await manager.get_game_info(game_id)
             new_posts = t.emu.channel_messages(t.channel.id)[before_posts:]
             pinged = [u for m in new_posts for u in m.pinged]

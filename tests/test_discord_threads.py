@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from bot.discord_app import threads
+from bot.tables.requests import Move
 from tests.discord_helpers import catch_errors, table, wait_until
 from tests.emulator.state import (
     CREATE_PUBLIC_THREADS,
@@ -204,7 +205,9 @@ async def test_a_thread_archived_after_a_quiet_week_is_reopened_not_parked(tmp_p
             for who in ("alice", "bob"):
                 user = str(t.players[who].id)
                 pv = await manager.view_for(info.id, user)
-                await manager.act(info.id, user, "card", pv.view["actions"]["card"][0], pv.version)
+                await manager.act(
+                    info.id, user, Move("card", pv.view["actions"]["card"][0], pv.version)
+                )
             await t.emu.world.wait_until(
                 lambda: any("Round 1: north played" in m.text() for m in public(t, thread)),
                 5.0,
@@ -237,7 +240,9 @@ async def test_an_unreachable_thread_tells_the_players_of_game_move_which_moves_
             for who in ("alice", "bob"):
                 user = str(t.players[who].id)
                 pv = await manager.view_for(info.id, user)
-                await manager.act(info.id, user, "card", pv.view["actions"]["card"][0], pv.version)
+                await manager.act(
+                    info.id, user, Move("card", pv.view["actions"]["card"][0], pv.version)
+                )
             for who in ("alice", "bob"):
                 await t.emu.world.wait_until(
                     lambda who=who: any(
@@ -295,7 +300,7 @@ async def test_an_unreachable_thread_tells_the_players_of_game_move_which_moves_
                 acts = pv.view["actions"]
                 verb = "done" if "done" in acts else next(iter(acts))
                 arg = acts[verb][0] if isinstance(acts[verb], list) else None
-                await manager.act(info.id, seat.user_id, verb, arg, pv.version)
+                await manager.act(info.id, seat.user_id, Move(verb, arg, pv.version))
                 await manager.deliver_due(info.id)
                 if len(public(t, home)) > count:
                     break

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 import rules
+from bot.tables.requests import Move
 from tests.discord_helpers import action_components, catch_errors, table, version_of
 from tests.emulator.state import ATTACH_FILES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS
 from tests.test_discord_controls import press_for
@@ -141,7 +142,7 @@ async def test_a_deleted_channel_parks_the_post_and_the_game_goes_on(tmp_path):
                 user = str(t.players[SEATS[role]].id)
                 pv = await t.bot.manager.view_for(game_id, user, role=role)
                 verb, arg = manager_choice(pv.view)
-                await t.bot.manager.act(game_id, user, verb, arg, pv.version)
+                await t.bot.manager.act(game_id, user, Move(verb, arg, pv.version))
             for who in ("alice", "bob"):
                 assert len(notices(t, who)) == 1
             async with t.bot.manager.store.read() as db:
@@ -208,7 +209,7 @@ async def test_a_player_who_chose_the_channel_is_sent_their_turns_while_it_is_pa
                 user = str(t.players[SEATS[role]].id)
                 pv = await manager.view_for(game_id, user, role=role)
                 verb, arg = manager_choice(pv.view)
-                await manager.act(game_id, user, verb, arg, pv.version)
+                await manager.act(game_id, user, Move(verb, arg, pv.version))
                 await manager.deliver_due(game_id)
                 info = await manager.get_game_info(game_id)
                 if info.status != "active":

@@ -14,8 +14,10 @@ from conftest import FakeClock
 
 from bot.delivery.port import GameInfo
 from bot.storage.store import BotJobRow
-from bot.tables.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats, bot_user
+from bot.tables.bot_users import bot_user
+from bot.tables.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
 from bot.tables.manager import GameManager
+from bot.tables.requests import NewGame
 from bot.workers.worker import OutboxOnly, Worker
 
 NORMAL = bot_user("normal")
@@ -27,18 +29,17 @@ pytestmark = pytest.mark.usefixtures("toy_game")
 async def owed_game(manager: GameManager) -> GameInfo:
     """A game in which Dispatch (normal) owes the first move; the bot's own pool is
     switched off until a test calls it."""
-    manager.bots = BotSeats(manager, workers="thread", iterations=ITERATIONS)
-    manager.bots.nudge = lambda game_id: None  # type: ignore[method-assign]
+    BotSeats.attach(manager, workers="thread", iterations=ITERATIONS)
+    BotSeats.of(manager).nudge = lambda game_id: None  # type: ignore[method-assign]
     return await manager.create_game(
-        "g1", "c1", "fort_sumter", "alice", seat="secessionist", opponent_id=NORMAL
+        "g1", "c1", "alice", NewGame("fort_sumter", seat="secessionist", opponent_id=NORMAL)
     )
 
 
 def worker_on(manager: GameManager) -> Worker:
     """A worker on the same database (its own manager, as in another process)."""
-    other = GameManager(manager.store, OutboxOnly(), bot_workers="thread")
-    other.bots.iterations = ITERATIONS
-    return Worker(other)
+    other = GameManager(manager.store, OutboxOnly())
+    return Worker(BotSeats(other, workers="thread", iterations=ITERATIONS))
 
 
 async def jobs_of(manager: GameManager, game_id: int) -> list[BotJobRow]:
@@ -65,7 +66,7 @@ async def test_the_move_owed_is_written_with_the_turn_once(manager: GameManager)
     async with manager.store.write() as db:  # a second write of the same job changes nothing
         assert await db.owe_bot_move(info.id, "unionist", info.version, "normal") is False
     # With no worker alive the bot plays it itself, claiming it the same way.
-    assert await manager.bots.play_one(info.id) is True
+    assert await BotSeats.of(manager).play_one(info.id) is True
     jobs = await jobs_of(manager, info.id)
     assert jobs[0].status == "done" and jobs[0].attempts == 1
     assert all(j.status == "pending" for j in jobs[1:])  # the next owed, if any
@@ -134,17 +135,17 @@ async def test_the_bot_leaves_jobs_to_live_workers_and_takes_over_a_lapsed_one(
     info = await owed_game(manager)
     worker = worker_on(manager)
     await worker.beat()
-    assert await manager.bots.play_one(info.id) is False  # the worker's to take
+    assert await BotSeats.of(manager).play_one(info.id) is False  # the worker's to take
     assert await bot_moves(manager, info.id) == []
     async with manager.store.write() as db:
         await db.claim_bot_jobs(worker.id, JOB_LEASE_S, max_attempts=JOB_MAX_ATTEMPTS)
     clock.advance(JOB_LEASE_S / 2)
     await worker.beat()  # alive, and its lease renewed
-    assert await manager.bots.play_one(info.id) is False
+    assert await BotSeats.of(manager).play_one(info.id) is False
     clock.advance(JOB_LEASE_S + 1)  # alive by another beat, but the job's lease lapsed
     async with manager.store.write() as db:
         await db.beat_worker(worker.id)
-    assert await manager.bots.play_one(info.id) is True
+    assert await BotSeats.of(manager).play_one(info.id) is True
     assert len(await bot_moves(manager, info.id)) >= 1
 
 
@@ -170,7 +171,7 @@ async def test_a_worker_stopped_gives_its_lease_back_at_once(manager: GameManage
     assert (job.claimed_by, job.lease_until, job.attempts, job.status) == (None, None, 0, "pending")
     async with manager.store.read() as db:
         assert await db.workers_alive(JOB_LEASE_S) == 0
-    assert await manager.bots.play_one(info.id) is True  # the bot plays it at once
+    assert await BotSeats.of(manager).play_one(info.id) is True  # the bot plays it at once
 
 
 async def test_a_job_that_keeps_losing_its_worker_is_given_up_and_the_game_flagged(

@@ -17,8 +17,10 @@ from chaos import moves_not_once
 from conftest import POSTGRES_ENV, FakeClock, PostgresDatabases, RecordingFrontEnd
 
 from bot.storage.store import BotJobRow, Store
-from bot.tables.bots import JOB_LEASE_S, bot_user
+from bot.tables.bot_users import bot_user
+from bot.tables.bots import JOB_LEASE_S, BotSeats
 from bot.tables.manager import GameManager
+from bot.tables.requests import NewGame
 from bot.workers.worker import OutboxOnly, Worker
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,13 +37,16 @@ def pg_url(postgres_databases: PostgresDatabases | None) -> str:
 
 
 async def games_owing_a_move(url: str, count: int) -> list[int]:
-    manager = await GameManager.open(url, RecordingFrontEnd(), bot_workers="thread")
-    manager.bots.nudge = lambda game_id: None  # type: ignore[method-assign]
+    manager = await GameManager.open(url, RecordingFrontEnd())
+    BotSeats.attach(manager, workers="thread").nudge = lambda game_id: None  # type: ignore[method-assign]
     try:
         return [
             (
                 await manager.create_game(
-                    "g1", f"c{n}", "fort_sumter", "alice", seat="secessionist", opponent_id=NORMAL
+                    "g1",
+                    f"c{n}",
+                    "alice",
+                    NewGame("fort_sumter", seat="secessionist", opponent_id=NORMAL),
                 )
             ).id
             for n in range(count)
@@ -138,9 +143,8 @@ async def test_a_worker_killed_mid_search_has_its_job_taken_over_after_the_lease
         await store.close()
     # Another worker, on a clock past the dead one's lease.
     clock = FakeClock(time.time())
-    other = GameManager(await Store.open(pg_url, clock=clock), OutboxOnly(), bot_workers="thread")
-    other.bots.iterations = 12
-    taker = Worker(other)
+    other = GameManager(await Store.open(pg_url, clock=clock), OutboxOnly())
+    taker = Worker(BotSeats(other, workers="thread", iterations=12))
     try:
         assert await taker.step() is False  # the lease still holds
         clock.advance(JOB_LEASE_S + 1)

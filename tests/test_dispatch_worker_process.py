@@ -15,19 +15,21 @@ import pytest
 from conftest import RecordingFrontEnd
 
 from bot.__main__ import main
-from bot.tables.bots import bot_user
+from bot.tables.bot_users import bot_user
+from bot.tables.bots import BotSeats
 from bot.tables.manager import GameManager
+from bot.tables.requests import NewGame
 
 ROOT = Path(__file__).resolve().parents[1]
 NORMAL = bot_user("normal")
 
 
 async def a_game_owing_a_move(db: Path) -> int:
-    manager = await GameManager.open(db, RecordingFrontEnd(), bot_workers="thread")
-    manager.bots.nudge = lambda game_id: None  # type: ignore[method-assign]
+    manager = await GameManager.open(db, RecordingFrontEnd())
+    BotSeats.attach(manager, workers="thread").nudge = lambda game_id: None  # type: ignore[method-assign]
     try:
         info = await manager.create_game(
-            "g1", "c1", "fort_sumter", "alice", seat="secessionist", opponent_id=NORMAL
+            "g1", "c1", "alice", NewGame("fort_sumter", seat="secessionist", opponent_id=NORMAL)
         )
     finally:
         await manager.close()

@@ -14,6 +14,7 @@ from toy_game import ToyGame
 import rules
 from bot import errors
 from bot.tables.manager import GameManager
+from bot.tables.requests import Move, NewGame
 from tests.conftest import FakeClock, RecordingFrontEnd
 
 
@@ -40,11 +41,11 @@ async def test_a_crash_refuses_the_move_changes_nothing_and_logs_no_secret(
     monkeypatch.setitem(rules.GAMES, game.name, game)
     manager = await GameManager.open(db_path, front_end, clock=clock)
     try:
-        info = await manager.create_game("g", "c", game.name, "alice", opponent_id="bob")
+        info = await manager.create_game("g", "c", "alice", NewGame(game.name, opponent_id="bob"))
         before = await manager.export(info.id)
         secret = (await manager.replay(info.id))["codeword"]["south"]
         with caplog.at_level(logging.DEBUG), pytest.raises(errors.IllegalMove) as refused:
-            await manager.act(info.id, "alice", "add", 3, info.version)
+            await manager.act(info.id, "alice", Move("add", 3, info.version))
         assert "error in the game rules; nothing changed" in str(refused.value)
         assert secret not in str(refused.value)
         assert await manager.export(info.id) == before
@@ -53,6 +54,8 @@ async def test_a_crash_refuses_the_move_changes_nothing_and_logs_no_secret(
         assert "crashing_toy" in logged or "test_engine_crash.py" in logged  # where it was
         assert secret not in logged and secret not in caplog.text
         # The game goes on: another move is taken.
-        assert (await manager.act(info.id, "alice", "add", 2, info.version)).version > info.version
+        assert (
+            await manager.act(info.id, "alice", Move("add", 2, info.version))
+        ).version > info.version
     finally:
         await manager.close()

@@ -14,8 +14,10 @@ import pytest
 from conftest import FakeClock, RecordingFrontEnd
 
 from bot import errors
-from bot.tables.bots import bot_user
+from bot.tables.bot_users import bot_user
+from bot.tables.bots import BotSeats
 from bot.tables.manager import GameManager
+from bot.tables.requests import NewGame
 
 GAMES = [("fort_sumter", "unionist", "secessionist"), ("lincoln", "union", "confederate")]
 
@@ -24,7 +26,8 @@ GAMES = [("fort_sumter", "unionist", "secessionist"), ("lincoln", "union", "conf
 async def fate_manager(
     db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock
 ) -> AsyncIterator[GameManager]:
-    m = await GameManager.open(db_path, front_end, clock=clock, bot_workers="thread")
+    m = await GameManager.open(db_path, front_end, clock=clock)
+    BotSeats.attach(m, workers="thread")
     yield m
     await m.close()
 
@@ -40,7 +43,10 @@ async def test_the_die_may_not_be_forced_on_an_opponent(
 ) -> None:
     with pytest.raises(errors.BadOptions) as refused:
         await fate_manager.create_game(
-            "g1", "c1", name, "alice", options={"fate": theirs}, seat=mine, opponent_id="bob"
+            "g1",
+            "c1",
+            "alice",
+            NewGame(name, options={"fate": theirs}, seat=mine, opponent_id="bob"),
         )
     said = str(refused.value)
     assert "<@bob>" in said and "Dispatch" in said and "style fate" in said
@@ -53,11 +59,14 @@ async def test_the_die_may_run_dispatchs_side_or_your_own(
 ) -> None:
     dispatch = bot_user("easy")
     info = await fate_manager.create_game(
-        "g1", "c1", name, "alice", options={"fate": theirs}, seat=mine, opponent_id=dispatch
+        "g1",
+        "c1",
+        "alice",
+        NewGame(name, options={"fate": theirs}, seat=mine, opponent_id=dispatch),
     )
     assert info.status == "active"
     own = await fate_manager.create_game(
-        "g1", "c2", name, "alice", options={"fate": mine}, seat=mine, opponent_id="bob"
+        "g1", "c2", "alice", NewGame(name, options={"fate": mine}, seat=mine, opponent_id="bob")
     )
     assert own.status == "active"  # alice asked for the die on her own side
 
@@ -66,7 +75,10 @@ async def test_a_person_cannot_take_the_dies_open_seat_but_dispatch_can(
     fate_manager: GameManager,
 ) -> None:
     lobby = await fate_manager.create_game(
-        "g1", "c1", "fort_sumter", "alice", options={"fate": "secessionist"}, seat="unionist"
+        "g1",
+        "c1",
+        "alice",
+        NewGame("fort_sumter", options={"fate": "secessionist"}, seat="unionist"),
     )
     with pytest.raises(errors.NotAllowed, match="Fate Die runs this side"):
         await fate_manager.join(lobby.id, "bob", "secessionist")
@@ -82,12 +94,14 @@ async def test_a_hotseat_table_may_hand_any_side_to_the_die(fate_manager: GameMa
     info = await fate_manager.create_game(
         "sandbox",
         "c1",
-        "lincoln",
         "you",
-        options={"fate": "confederate"},
-        seat="union",
-        opponent_id="you",
-        hotseat=True,
+        NewGame(
+            "lincoln",
+            options={"fate": "confederate"},
+            seat="union",
+            opponent_id="you",
+            hotseat=True,
+        ),
     )
     assert info.status == "active"
 
@@ -96,7 +110,10 @@ async def test_a_rematch_keeps_the_die_with_the_player_who_asked_for_it(
     fate_manager: GameManager,
 ) -> None:
     first = await fate_manager.create_game(
-        "g1", "c1", "lincoln", "alice", options={"fate": "union"}, seat="union", opponent_id="bob"
+        "g1",
+        "c1",
+        "alice",
+        NewGame("lincoln", options={"fate": "union"}, seat="union", opponent_id="bob"),
     )
     await fate_manager.resign(first.id, "bob")
     again = await fate_manager.rematch(first.id, "bob", "swap")  # bob opens it this time

@@ -14,8 +14,10 @@ from conftest import FakeClock, RecordingFrontEnd
 
 import render
 from bot import errors
-from bot.tables.bots import bot_user
+from bot.tables.bot_users import bot_user
+from bot.tables.bots import BotSeats
 from bot.tables.manager import GameManager
+from bot.tables.requests import NewGame
 from rules import IllegalAction, get_game
 from rules.ai import SearchPlayer
 from rules.solo import opponent as fate
@@ -172,30 +174,26 @@ def test_a_side_that_is_no_side_is_refused() -> None:
 async def test_dispatch_with_the_fate_die_takes_the_opponents_side(
     db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock
 ) -> None:
-    from bot.tables.bots import BotSeats
 
     manager = await GameManager.open(db_path, front_end, clock=clock)
     try:
-        manager.bots = BotSeats(manager, workers="thread", iterations=4)
+        BotSeats.attach(manager, workers="thread", iterations=4)
         info = await manager.create_game(
             "g1",
             "c1",
-            "fort_sumter",
             "alice",
-            seat="unionist",
-            opponent_id=bot_user("normal"),
-            fate=True,
+            NewGame("fort_sumter", seat="unionist", opponent_id=bot_user("normal"), fate=True),
         )
         state = await manager.replay(info.id)
         assert state["options"]["fate"] == "secessionist"
         assert state["fate"]["role"] == "secessionist"
         with pytest.raises(errors.BadOptions, match="no Fate Die playsheet"):
             await manager.create_game(
-                "g1", "c2", "war", "alice", opponent_id=bot_user("easy"), fate=True
+                "g1", "c2", "alice", NewGame("war", opponent_id=bot_user("easy"), fate=True)
             )
         with pytest.raises(errors.BadOptions, match="name an opponent"):
-            await manager.create_game("g1", "c3", "fort_sumter", "alice", fate=True)
-        await manager.bots.idle()
+            await manager.create_game("g1", "c3", "alice", NewGame("fort_sumter", fate=True))
+        await BotSeats.of(manager).idle()
         await manager.resign(info.id, "alice")
         # A rematch with the sides swapped: the die still runs Dispatch's side.
         again = await manager.rematch(info.id, "alice", "swap")
@@ -203,7 +201,7 @@ async def test_dispatch_with_the_fate_die_takes_the_opponents_side(
         assert seats["alice"] == "secessionist"
         state = await manager.replay(again.id)
         assert state["options"]["fate"] == "unionist"
-        await manager.bots.idle()
+        await BotSeats.of(manager).idle()
     finally:
         await manager.close()
 

@@ -14,8 +14,10 @@ from test_ratings import changes_of, end_post, new_game, play_greedy
 from bot import errors
 from bot.storage.store import dumps
 from bot.tables import hints, ratings
-from bot.tables.bots import BotSeats, bot_user
+from bot.tables.bot_users import bot_user
+from bot.tables.bots import BotSeats
 from bot.tables.manager import GameManager
+from bot.tables.requests import Move, NewGame
 from rules import get_game
 from rules.ai import level_iterations
 from tests.test_ai_search import TWINNED, _twin_with_other_hidden_cards
@@ -70,17 +72,14 @@ def test_the_budget_is_the_normal_levels() -> None:
 
 
 async def _vs_dispatch(manager: GameManager, **kwargs: object) -> int:
-    manager.bots = BotSeats(manager, workers="thread", iterations=ITERATIONS)
+    BotSeats.attach(manager, workers="thread", iterations=ITERATIONS)
     info = await manager.create_game(
         "g1",
         "c1",
-        "fort_sumter",
         "alice",
-        seat="secessionist",
-        opponent_id=bot_user("easy"),
-        **kwargs,  # type: ignore[arg-type]
+        NewGame("fort_sumter", seat="secessionist", opponent_id=bot_user("easy"), **kwargs),
     )
-    await manager.bots.idle()
+    await BotSeats.of(manager).idle()
     await play_to_cards(manager, info.id)
     return info.id
 
@@ -88,9 +87,9 @@ async def _vs_dispatch(manager: GameManager, **kwargs: object) -> int:
 async def play_to_cards(manager: GameManager, game_id: int) -> None:
     """alice keeps her first objective; then she has a hand of cards to choose from."""
     pv = await manager.view_for(game_id, "alice")
-    await manager.act(game_id, "alice", "keep", pv.view["actions"]["keep"][0], pv.version)
+    await manager.act(game_id, "alice", Move("keep", pv.view["actions"]["keep"][0], pv.version))
     for _ in range(20):
-        await manager.bots.idle()
+        await BotSeats.of(manager).idle()
         info = await manager.get_game_info(game_id)
         if "secessionist" in info.active_roles:
             return
@@ -112,9 +111,9 @@ async def test_a_hint_in_a_game_against_dispatch_is_counted_and_the_game_is_not_
 
 
 async def test_a_hint_is_refused_in_a_rated_game_between_people(manager: GameManager) -> None:
-    manager.bots = BotSeats(manager, workers="thread", iterations=ITERATIONS)
+    BotSeats.attach(manager, workers="thread", iterations=ITERATIONS)
     info = await manager.create_game(
-        "g1", "c1", "fort_sumter", "alice", seat="secessionist", opponent_id="bob"
+        "g1", "c1", "alice", NewGame("fort_sumter", seat="secessionist", opponent_id="bob")
     )
     for who in ("alice", "bob"):
         with pytest.raises(errors.BadInput, match="practice games only"):
@@ -134,8 +133,8 @@ async def test_a_hint_is_refused_politely_when_there_is_nothing_to_ask(
     with pytest.raises(errors.BadInput, match="no search"):
         await manager.hint(toy.id, "alice")
     # Waiting for the other side: nothing to decide.
-    await manager.act(toy.id, "alice", "add", 3, role="north")
-    await manager.act(toy.id, "alice", "done", role="north")
+    await manager.act(toy.id, "alice", Move("add", 3, role="north"))
+    await manager.act(toy.id, "alice", Move("done", role="north"))
     with pytest.raises(errors.BadInput, match="nothing to decide"):
         await manager.hint(toy.id, "alice")
     await manager.resign(toy.id, "alice")

@@ -12,9 +12,10 @@ from conftest import FakeClock, RecordingFrontEnd
 from bot import errors
 from bot.storage.history import HISTORY_QUERIES
 from bot.tables import history
-from bot.tables.bots import bot_user
+from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager
 from bot.tables.replay import watchable_export
+from bot.tables.requests import Move, NewGame
 
 pytestmark = pytest.mark.usefixtures("toy_game")
 
@@ -26,8 +27,10 @@ async def finish(
     manager: GameManager, n: int, user: str = "ann", opponent: str = "bob", guild: str = "g1"
 ) -> int:
     """A finished game of ``user`` (the creator's seat) that ``opponent`` resigned."""
-    info = await manager.create_game(guild, f"c{n}", "toy", user, seed=n, opponent_id=opponent)
-    await manager.act(info.id, user, "add", 1)
+    info = await manager.create_game(
+        guild, f"c{n}", user, NewGame("toy", seed=n, opponent_id=opponent)
+    )
+    await manager.act(info.id, user, Move("add", 1))
     await manager.resign(info.id, opponent)
     return info.id
 
@@ -64,7 +67,9 @@ async def test_every_history_query_is_answered_from_an_index(
 
 async def test_pages_walk_the_finished_games_by_keyset_both_ways(manager: GameManager) -> None:
     ids = await fill(manager, 25)
-    await manager.create_game("g1", "live", "toy", "ann", seed=1, opponent_id="bob")  # live
+    await manager.create_game(
+        "g1", "live", "ann", NewGame("toy", seed=1, opponent_id="bob")
+    )  # live
     first = await manager.finished_page("mine", "ann")
     assert [g.id for g in first.games] == ids[::-1][:10]
     assert first.newer is None and first.older == ids[15]
@@ -110,11 +115,11 @@ async def test_stats_count_sides_time_and_each_dispatch_level(
 async def test_median_turn_time_is_from_the_other_side_s_move(
     manager: GameManager, clock: FakeClock
 ) -> None:
-    info = await manager.create_game("g1", "c", "toy", "ann", seed=1, opponent_id="bob")
-    await manager.act(info.id, "ann", "add", 1)
-    await manager.act(info.id, "ann", "done")
+    info = await manager.create_game("g1", "c", "ann", NewGame("toy", seed=1, opponent_id="bob"))
+    await manager.act(info.id, "ann", Move("add", 1))
+    await manager.act(info.id, "ann", Move("done"))
     clock.advance(300)
-    await manager.act(info.id, "bob", "add", 2)
+    await manager.act(info.id, "bob", Move("add", 2))
     await manager.resign(info.id, "ann")
     assert (await manager.stats("bob")).median_turn_s == 300
     assert (await manager.stats("bob")).turns == 1
@@ -123,7 +128,7 @@ async def test_median_turn_time_is_from_the_other_side_s_move(
 async def test_export_by_number_for_players_and_this_server_only(manager: GameManager) -> None:
     mine = await finish(manager, 1, guild="g1")
     theirs = await finish(manager, 2, user="cat", opponent="dan", guild="g2")
-    live = await manager.create_game("g1", "l", "toy", "ann", seed=3, opponent_id="bob")
+    live = await manager.create_game("g1", "l", "ann", NewGame("toy", seed=3, opponent_id="bob"))
     assert (await manager.export_finished(mine, "ann", "g9"))["actions"]
     assert (await manager.export_finished(mine, "eve", "g1"))["actions"]
     assert (await manager.export_finished(theirs, "cat", None))["actions"]
@@ -137,7 +142,9 @@ async def test_export_by_number_for_players_and_this_server_only(manager: GameMa
 async def test_games_being_played_page_by_keyset_too(manager: GameManager) -> None:
     ids = []
     for n in range(12):
-        info = await manager.create_game("g1", f"live{n}", "toy", "ann", seed=n, opponent_id="bob")
+        info = await manager.create_game(
+            "g1", f"live{n}", "ann", NewGame("toy", seed=n, opponent_id="bob")
+        )
         ids.append(info.id)
     await finish(manager, 99)  # finished: not listed
     first = await manager.finished_page("live", "ann")
@@ -155,16 +162,16 @@ async def test_games_being_played_page_by_keyset_too(manager: GameManager) -> No
 async def test_a_player_who_passed_a_seat_keeps_the_game_in_their_history(
     manager: GameManager, clock: FakeClock
 ) -> None:
-    info = await manager.create_game("g1", "c", "toy", "ann", seed=1, opponent_id="bob")
-    await manager.act(info.id, "ann", "add", 1)
-    await manager.act(info.id, "ann", "done")
+    info = await manager.create_game("g1", "c", "ann", NewGame("toy", seed=1, opponent_id="bob"))
+    await manager.act(info.id, "ann", Move("add", 1))
+    await manager.act(info.id, "ann", Move("done"))
     clock.advance(100)
-    await manager.act(info.id, "bob", "add", 1)
-    await manager.act(info.id, "bob", "done")  # ann's turn: she passes her seat to cat
+    await manager.act(info.id, "bob", Move("add", 1))
+    await manager.act(info.id, "bob", Move("done"))  # ann's turn: she passes her seat to cat
     passed_at = (await manager.get_game_info(info.id)).version
     await manager.reseat(info.id, "north", "cat", "mod", is_moderator=True)
     clock.advance(500)
-    await manager.act(info.id, "cat", "add", 1)  # cat's own turn time: 500 s
+    await manager.act(info.id, "cat", Move("add", 1))  # cat's own turn time: 500 s
     await manager.resign(info.id, "bob")  # north (cat) wins
     other = await finish(manager, 7)  # and a game ann finished herself
 

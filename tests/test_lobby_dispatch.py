@@ -19,8 +19,9 @@ from conftest import RecordingFrontEnd
 from bot import errors
 from bot.discord_app import components as c
 from bot.discord_app import custom_ids as ids
-from bot.tables.bots import bot_user
+from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager
+from bot.tables.requests import NewGame
 from bot.terminal.sandbox import build_parser, run_sandbox
 from tests.discord_helpers import Table, action_components, catch_errors, table, wait_until
 
@@ -92,7 +93,7 @@ def test_a_malformed_dispatch_id_is_not_ours(forged: str) -> None:
 async def test_the_manager_seats_dispatch_for_a_seated_player_only(
     manager: GameManager, front_end: RecordingFrontEnd
 ) -> None:
-    game = await manager.create_game("g1", "c1", "toy", "alice", seat="north")
+    game = await manager.create_game("g1", "c1", "alice", NewGame("toy", seat="north"))
     for user, level, role, moderator, refusal in [
         ("mallory", "easy", None, False, "Only a player seated in this game"),
         ("alice", "grandmaster", None, False, "Dispatch plays at levels easy, normal, hard"),
@@ -130,7 +131,7 @@ HOSTILE = [None, True, 2**70, -1, 1.5, "", " ", "\x00", "\ud800", "x" * 300, ["e
 async def test_any_value_is_seated_or_refused_politely_with_nothing_changed(
     manager: GameManager, parameter: str, value: Any
 ) -> None:
-    game = await manager.create_game("g1", "c1", "toy", "alice", seat="north")
+    game = await manager.create_game("g1", "c1", "alice", NewGame("toy", seat="north"))
     call = {"game": game.id, "user_id": "alice", "level": "easy", "role": None}
     call[parameter] = value
     moderator = value if parameter == "is_moderator" else False
@@ -146,7 +147,7 @@ async def test_any_value_is_seated_or_refused_politely_with_nothing_changed(
 
 
 async def test_a_moderator_may_give_the_seat_to_dispatch(manager: GameManager) -> None:
-    game = await manager.create_game("g1", "c1", "toy", "alice", seat="south")
+    game = await manager.create_game("g1", "c1", "alice", NewGame("toy", seat="south"))
     info = await manager.seat_dispatch(game.id, "mod", None, is_moderator=True)
     assert {s.role: s.user_id for s in info.seats} == {"south": "alice", "north": bot_user()}
     assert info.status == "active"

@@ -15,10 +15,11 @@ from conftest import FakeClock, RecordingFrontEnd
 from bot import errors
 from bot.delivery.port import GameInfo
 from bot.tables.manager import GameManager
+from bot.tables.requests import Move, NewGame
 
 
 async def start(manager: GameManager, seed: int = 5, channel: str = "c1") -> GameInfo:
-    await manager.create_game("g1", channel, "toy", "alice", seed=seed, seat="north")
+    await manager.create_game("g1", channel, "alice", NewGame("toy", seed=seed, seat="north"))
     return await manager.join(channel, "bob")
 
 
@@ -39,7 +40,7 @@ async def snapshot(manager: GameManager, game_id: int) -> dict[str, Any]:
 async def test_create_and_join_starts_the_game(
     manager: GameManager, front_end: RecordingFrontEnd
 ) -> None:
-    lobby = await manager.create_game("g1", "c1", "toy", "alice", seed=5)
+    lobby = await manager.create_game("g1", "c1", "alice", NewGame("toy", seed=5))
     assert lobby.status == "lobby" and lobby.seats[0].role == "north"
     assert front_end.deliveries == []
     game = await manager.join("c1", "bob")
@@ -59,27 +60,29 @@ async def test_create_and_join_starts_the_game(
 
 
 async def test_opponent_at_creation_starts_at_once(manager: GameManager) -> None:
-    game = await manager.create_game("g1", "c1", "toy", "alice", seat="south", opponent_id="bob")
+    game = await manager.create_game(
+        "g1", "c1", "alice", NewGame("toy", seat="south", opponent_id="bob")
+    )
     assert game.status == "active"
     assert {s.role: s.user_id for s in game.seats} == {"south": "alice", "north": "bob"}
 
 
 async def test_random_seat_is_seeded(manager: GameManager) -> None:
-    a = await manager.create_game("g1", "c1", "toy", "alice", seed=11, seat="random")
-    b = await manager.create_game("g1", "c2", "toy", "alice", seed=11, seat="random")
+    a = await manager.create_game("g1", "c1", "alice", NewGame("toy", seed=11, seat="random"))
+    b = await manager.create_game("g1", "c2", "alice", NewGame("toy", seed=11, seat="random"))
     assert a.seats[0].role == b.seats[0].role
 
 
 async def test_lobby_errors(manager: GameManager) -> None:
     with pytest.raises(errors.UnknownGame, match="no game called"):
-        await manager.create_game("g1", "c1", "chess", "alice")
+        await manager.create_game("g1", "c1", "alice", NewGame("chess"))
     with pytest.raises(errors.BadOptions):
-        await manager.create_game("g1", "c1", "toy", "alice", options={"colour": "red"})
+        await manager.create_game("g1", "c1", "alice", NewGame("toy", options={"colour": "red"}))
     with pytest.raises(errors.UnknownRole):
-        await manager.create_game("g1", "c1", "toy", "alice", seat="east")
-    await manager.create_game("g1", "c1", "toy", "alice")
+        await manager.create_game("g1", "c1", "alice", NewGame("toy", seat="east"))
+    await manager.create_game("g1", "c1", "alice", NewGame("toy"))
     with pytest.raises(errors.ChannelBusy) as busy:
-        await manager.create_game("g1", "c1", "toy", "carol")
+        await manager.create_game("g1", "c1", "carol", NewGame("toy"))
     assert "already has a game" in str(busy.value)
     with pytest.raises(errors.AlreadySeated):
         await manager.join("c1", "alice")
@@ -92,7 +95,7 @@ async def test_lobby_errors(manager: GameManager) -> None:
     with pytest.raises(errors.NotCreator):
         await manager.cancel("c1", "bob")
     with pytest.raises(errors.GameNotActive):
-        await manager.act("c1", "alice", "add", 1)
+        await manager.act("c1", "alice", Move("add", 1))
     await manager.join("c1", "bob")
     with pytest.raises(errors.GameNotActive):
         await manager.join("c1", "carol")
@@ -103,12 +106,12 @@ async def test_lobby_errors(manager: GameManager) -> None:
 
 
 async def test_leave_and_cancel(manager: GameManager) -> None:
-    await manager.create_game("g1", "c1", "toy", "alice")
+    await manager.create_game("g1", "c1", "alice", NewGame("toy"))
     with pytest.raises(errors.NotSeated):
         await manager.leave("c1", "bob")
     info = await manager.leave("c1", "alice")
     assert info.status == "cancelled"  # nobody left seated
-    game = await manager.create_game("g1", "c1", "toy", "alice")
+    game = await manager.create_game("g1", "c1", "alice", NewGame("toy"))
     cancelled = await manager.cancel(game.id, "alice")
     assert cancelled.status == "cancelled"
     assert await manager.game_in_channel("c1") is None
@@ -116,7 +119,7 @@ async def test_leave_and_cancel(manager: GameManager) -> None:
 
 async def test_racing_creates_one_wins(manager: GameManager) -> None:
     results = await asyncio.gather(
-        *(manager.create_game("g1", "c1", "toy", f"u{i}") for i in range(5)),
+        *(manager.create_game("g1", "c1", f"u{i}", NewGame("toy")) for i in range(5)),
         return_exceptions=True,
     )
     assert sum(isinstance(r, GameInfo) for r in results) == 1
@@ -131,12 +134,12 @@ async def test_act_happy_path_and_no_message_storm(
 ) -> None:
     game = await start(manager)
     front_end.clear()
-    result = await manager.act(game.id, "alice", "add", "2", expected_version=0)
+    result = await manager.act(game.id, "alice", Move("add", "2", expected_version=0))
     assert result.version == 1 and result.role == "north"
     assert not result.turn_passed
     assert result.view["actions"] == {"done": True, "undo": True}
     assert front_end.deliveries == []  # a sub-action of the same turn posts nothing
-    result = await manager.act("c1", "alice", "done", None, expected_version=1)
+    result = await manager.act("c1", "alice", Move("done", None, expected_version=1))
     assert result.turn_passed and result.active_roles == ("south",)
     [post] = front_end.posts
     assert post.kind == "turn" and post.version == 2
@@ -152,11 +155,11 @@ async def test_undo(manager: GameManager) -> None:
     game = await start(manager)
     with pytest.raises(errors.NothingToUndo):
         await manager.undo(game.id, "alice")
-    await manager.act(game.id, "alice", "add", 3)
+    await manager.act(game.id, "alice", Move("add", 3))
     result = await manager.undo(game.id, "alice")
     assert result.view["counter"] == 0 and "add" in result.view["actions"]
     assert await manager.verify_replay(game.id)
-    await manager.act(game.id, "alice", "add", 1)
+    await manager.act(game.id, "alice", Move("add", 1))
     await manager.resign(game.id, "bob")
     # Once the game is over, undo says so, not that there is nothing to undo.
     with pytest.raises(errors.GameNotActive, match="This game is over"):
@@ -167,7 +170,7 @@ async def test_refused_actions_change_nothing(
     manager: GameManager, front_end: RecordingFrontEnd
 ) -> None:
     game = await start(manager)
-    await manager.act(game.id, "alice", "add", 1)
+    await manager.act(game.id, "alice", Move("add", 1))
     before = await snapshot(manager, game.id)
     delivered = len(front_end.deliveries)
     cases: list[tuple[type[errors.DispatchError], tuple[Any, ...], dict[str, Any]]] = [
@@ -180,18 +183,18 @@ async def test_refused_actions_change_nothing(
     ]
     for error, (user, verb, arg), kwargs in cases:
         with pytest.raises(error):
-            await manager.act(game.id, user, verb, arg, **kwargs)
+            await manager.act(game.id, user, Move(verb, arg, **kwargs))
     with pytest.raises(errors.GameNotFound):
-        await manager.act(404, "alice", "done")
+        await manager.act(404, "alice", Move("done"))
     assert await snapshot(manager, game.id) == before
     assert len(front_end.deliveries) == delivered
 
 
 async def test_stale_prompt_carries_current_version_and_prompt(manager: GameManager) -> None:
     game = await start(manager)
-    await manager.act(game.id, "alice", "add", 1)
+    await manager.act(game.id, "alice", Move("add", 1))
     with pytest.raises(errors.StalePrompt) as stale:
-        await manager.act(game.id, "alice", "add", 1, expected_version=0)
+        await manager.act(game.id, "alice", Move("add", 1, expected_version=0))
     assert stale.value.current_version == 1
     assert "Confirm your turn" in stale.value.prompt
     assert "out of date" in str(stale.value)
@@ -200,8 +203,8 @@ async def test_stale_prompt_carries_current_version_and_prompt(manager: GameMana
 async def test_racing_acts_exactly_one_applies(manager: GameManager) -> None:
     game = await start(manager)
     outcomes = await asyncio.gather(
-        manager.act(game.id, "alice", "add", 1, expected_version=0),
-        manager.act(game.id, "alice", "add", 3, expected_version=0),
+        manager.act(game.id, "alice", Move("add", 1, expected_version=0)),
+        manager.act(game.id, "alice", Move("add", 3, expected_version=0)),
         return_exceptions=True,
     )
     applied = [o for o in outcomes if not isinstance(o, BaseException)]
@@ -215,8 +218,8 @@ async def test_racing_acts_exactly_one_applies(manager: GameManager) -> None:
 async def _secret_round(manager: GameManager) -> int:
     game = await start(manager, seed=3)
     for user in ("alice", "bob", "alice", "bob"):
-        await manager.act(game.id, user, "add", 1)
-        await manager.act(game.id, user, "done")
+        await manager.act(game.id, user, Move("add", 1))
+        await manager.act(game.id, user, Move("done"))
     return game.id
 
 
@@ -231,13 +234,13 @@ async def test_simultaneous_secret_round_no_leaks(
     assert post.mention_user_ids == ()
     assert [m.kind for m in front_end.privates("alice")][-1] == "turn"
     front_end.clear()
-    first = await manager.act(game.id, "bob", "pick", 3)
+    first = await manager.act(game.id, "bob", Move("pick", 3))
     # bob is done, but half of a simultaneous step is not a turn: nobody new is waited
     # for, so the table gets no post and alice (already prompted) no second prompt.
     assert not first.turn_passed and first.active_roles == ("north",)
     assert front_end.posts == []
     assert front_end.privates("alice") == []
-    await manager.act(game.id, "alice", "pick", 0)
+    await manager.act(game.id, "alice", Move("pick", 0))
     # Both have picked: the turn is complete and the table hears of it once.
     assert len(front_end.posts) == 1
     public = json.dumps([p.view for p in front_end.posts])
@@ -259,9 +262,9 @@ async def test_reveal_to_a_non_acting_player_goes_privately(
     manager: GameManager, front_end: RecordingFrontEnd
 ) -> None:
     game = await manager.get_game_info(await _secret_round(manager))
-    await manager.act(game.id, "alice", "pick", 0)  # alice lower: she draws a new codeword
+    await manager.act(game.id, "alice", Move("pick", 0))  # alice lower: she draws a new codeword
     front_end.clear()
-    result = await manager.act(game.id, "bob", "pick", 2)
+    result = await manager.act(game.id, "bob", Move("pick", 2))
     assert result.private_log_lines == ()
     reveals = [m for m in front_end.privates("alice") if m.kind == "reveal"]
     turns = [m for m in front_end.privates("alice") if m.kind == "turn"]
@@ -289,7 +292,7 @@ async def play_to_end(manager: GameManager, game_id: int, seed: int = 0) -> int:
             for arg in (args if isinstance(args, list) else [None])
         ]
         verb, arg = rng.choice(choices)
-        await manager.act(game_id, user, verb, arg, expected_version=pv.version, role=role)
+        await manager.act(game_id, user, Move(verb, arg, expected_version=pv.version, role=role))
         steps += 1
         assert steps < 500
 
@@ -321,9 +324,9 @@ async def test_play_to_the_end_records_result_and_replays(
     posted = [line for p in front_end.posts for line in p.log_lines]
     assert posted == await manager.log(game.id, 10_000)
     with pytest.raises(errors.GameNotActive):
-        await manager.act(game.id, "alice", "add", 1)
+        await manager.act(game.id, "alice", Move("add", 1))
     # the channel is free again
-    await manager.create_game("g1", "c1", "toy", "carol")
+    await manager.create_game("g1", "c1", "carol", NewGame("toy"))
 
 
 async def test_resign_and_abandon(manager: GameManager, front_end: RecordingFrontEnd) -> None:
@@ -355,8 +358,8 @@ async def test_resign_and_abandon(manager: GameManager, front_end: RecordingFron
 async def test_queries(manager: GameManager, clock: FakeClock) -> None:
     game = await start(manager)
     clock.advance(60)
-    await manager.act(game.id, "alice", "add", 2)
-    await manager.act(game.id, "alice", "done")
+    await manager.act(game.id, "alice", Move("add", 2))
+    await manager.act(game.id, "alice", Move("done"))
     [mine] = await manager.games_for_user("bob")
     assert mine.my_turn and mine.roles == ("south",) and mine.waiting_on == ("bob",)
     assert mine.since == clock.now
@@ -374,30 +377,30 @@ async def test_queries(manager: GameManager, clock: FakeClock) -> None:
 
 async def test_hotseat_needs_explicit_role_when_ambiguous(manager: GameManager) -> None:
     game = await manager.create_game(
-        "g1", "c1", "toy", "solo", opponent_id="solo", hotseat=True, seed=3
+        "g1", "c1", "solo", NewGame("toy", opponent_id="solo", hotseat=True, seed=3)
     )
     assert game.status == "active"
-    await manager.act(game.id, "solo", "add", 1)  # only north is active: no ambiguity
-    await manager.act(game.id, "solo", "done")
-    await manager.act(game.id, "solo", "add", 1, role="south")
+    await manager.act(game.id, "solo", Move("add", 1))  # only north is active: no ambiguity
+    await manager.act(game.id, "solo", Move("done"))
+    await manager.act(game.id, "solo", Move("add", 1, role="south"))
     with pytest.raises(errors.NotSeated):
-        await manager.act(game.id, "alice", "done", role="south")
-    await manager.act(game.id, "solo", "done", role="south")
+        await manager.act(game.id, "alice", Move("done", role="south"))
+    await manager.act(game.id, "solo", Move("done", role="south"))
     for role in ("north", "south"):  # on to the secret round: both seats are active
-        await manager.act(game.id, "solo", "add", 1, role=role)
-        await manager.act(game.id, "solo", "done", role=role)
+        await manager.act(game.id, "solo", Move("add", 1, role=role))
+        await manager.act(game.id, "solo", Move("done", role=role))
     with pytest.raises(errors.ChooseRole):
-        await manager.act(game.id, "solo", "pick", 1)
-    await manager.act(game.id, "solo", "pick", 1, role="south")
-    await manager.act(game.id, "solo", "pick", 2)  # only north is left to pick
+        await manager.act(game.id, "solo", Move("pick", 1))
+    await manager.act(game.id, "solo", Move("pick", 1, role="south"))
+    await manager.act(game.id, "solo", Move("pick", 2))  # only north is left to pick
     with pytest.raises(errors.AlreadySeated):
-        await manager.create_game("g1", "c2", "toy", "solo", opponent_id="solo")
+        await manager.create_game("g1", "c2", "solo", NewGame("toy", opponent_id="solo"))
 
 
 async def test_action_log_line(manager: GameManager, caplog: pytest.LogCaptureFixture) -> None:
     game = await start(manager)
     with caplog.at_level(logging.INFO, logger="dispatch.manager"):
-        await manager.act(game.id, "alice", "add", 2)
+        await manager.act(game.id, "alice", Move("add", 2))
     [line] = [r.getMessage() for r in caplog.records if "verb=add" in r.getMessage()]
     assert f"game={game.id}" in line and "user=alice" in line and "ms" in line
 
@@ -418,12 +421,12 @@ async def test_closed_dms_marked_told_once_not_retried(
     assert info.seat_of("south").dm_failed  # type: ignore[union-attr]
     assert front_end.refused == ["bob"]
     for _ in range(2):
-        await manager.act(game.id, "alice", "add", 1)
-        await manager.act(game.id, "alice", "done")
-        await manager.act(game.id, "bob", "add", 1)
-        await manager.act(game.id, "bob", "done")
-    await manager.act(game.id, "bob", "pick", 1)  # secret round: alice lower, reveal to her
-    await manager.act(game.id, "alice", "pick", 2)  # bob lower: a reveal he cannot get by DM
+        await manager.act(game.id, "alice", Move("add", 1))
+        await manager.act(game.id, "alice", Move("done"))
+        await manager.act(game.id, "bob", Move("add", 1))
+        await manager.act(game.id, "bob", Move("done"))
+    await manager.act(game.id, "bob", Move("pick", 1))  # secret round: alice lower, reveal to her
+    await manager.act(game.id, "alice", Move("pick", 2))  # bob lower: a reveal he cannot get by DM
     assert [p for p in front_end.posts if p.kind == "notice"] == notices
     assert front_end.privates("bob") == []
     assert front_end.refused == ["bob"]  # never tried again
@@ -440,8 +443,8 @@ async def test_transient_failures_retry_with_backoff(
     game = await start(manager)
     front_end.clear()
     front_end.transient_failures = 2
-    await manager.act(game.id, "alice", "add", 1)
-    await manager.act(game.id, "alice", "done")  # table post fails once, bob's DM once
+    await manager.act(game.id, "alice", Move("add", 1))
+    await manager.act(game.id, "alice", Move("done"))  # table post fails once, bob's DM once
     assert front_end.deliveries == []
     async with manager.store.read() as db:
         pending = await db.undelivered()
@@ -466,8 +469,8 @@ async def test_failed_table_post_holds_back_later_posts_in_order(
     front_end.clear()
     front_end.crash = True
     for user in ("alice", "bob"):
-        await manager.act(game.id, user, "add", 1)
-        await manager.act(game.id, user, "done")
+        await manager.act(game.id, user, Move("add", 1))
+        await manager.act(game.id, user, Move("done"))
     front_end.crash = False
     clock.advance(3600)
     await manager.deliver_due()
@@ -481,7 +484,7 @@ async def test_reminders_fire_escalate_and_clear(
     await manager.settings("c1", reminder_hours=2)
     assert (await manager.settings("c1")).reminder_hours == 2
     # the setting applies from the next scheduling; alice's current timer is the default
-    await manager.act(game.id, "alice", "add", 1)  # acting resets her reminder: now 2 h
+    await manager.act(game.id, "alice", Move("add", 1))  # acting resets her reminder: now 2 h
     front_end.clear()
     clock.advance(2 * 3600 - 1)
     assert await manager.fire_due_timers() == 0
@@ -497,7 +500,7 @@ async def test_reminders_fire_escalate_and_clear(
     assert await manager.fire_due_timers() == 0  # next one waits twice as long
     clock.advance(2 * 3600)
     assert await manager.fire_due_timers() == 1
-    await manager.act(game.id, "alice", "done")
+    await manager.act(game.id, "alice", Move("done"))
     async with manager.store.read() as db:
         timers = await db.timers(game.id)
     assert [(t.role, t.interval_s) for t in timers] == [("south", 2 * 3600)]
@@ -519,7 +522,7 @@ async def test_reminders_say_how_long_the_game_has_waited(
     assert await manager.fire_due_timers() == 1
     assert "for 72 hours" in front_end.privates("alice")[-1].headline
     # Acting counts as being present: her clock starts again, her turn goes on.
-    await manager.act(game.id, "alice", "add", 1)
+    await manager.act(game.id, "alice", Move("add", 1))
     clock.advance(24 * 3600)
     assert await manager.fire_due_timers() == 1
     assert "for 24 hours" in front_end.privates("alice")[-1].headline
@@ -568,11 +571,11 @@ async def test_corrupt_rows_affect_only_their_game(
         await db._run("UPDATE games SET state = '{not json' WHERE id = ?", (broken.id,))
         await db._run("UPDATE games SET game_name = 'gone' WHERE id = ?", (unknown.id,))
     with pytest.raises(errors.CorruptGame, match="not valid JSON"):
-        await manager.act(broken.id, "alice", "add", 1)
+        await manager.act(broken.id, "alice", Move("add", 1))
     with pytest.raises(errors.CorruptGame, match="unknown game"):
         await manager.view_for(unknown.id, "alice")
     assert len(await manager.games_for_user("alice")) == 3
-    await manager.act(healthy.id, "alice", "add", 1)
+    await manager.act(healthy.id, "alice", Move("add", 1))
     await manager.fire_due_timers()
     # a moderator can still clear the channel
     assert (await manager.abandon(broken.id, "mod", is_moderator=True)).abandoned
@@ -595,8 +598,8 @@ async def test_background_loop_retries_and_reminds(
     game = await start(manager)
     front_end.clear()
     front_end.transient_failures = 1
-    await manager.act(game.id, "alice", "add", 1)
-    await manager.act(game.id, "alice", "done")
+    await manager.act(game.id, "alice", Move("add", 1))
+    await manager.act(game.id, "alice", Move("done"))
     clock.advance(25 * 3600)  # past the retry and past bob's reminder
     task = asyncio.create_task(manager.run_background(interval_s=0.01))
     try:
@@ -617,9 +620,9 @@ async def test_other_side_moving_in_a_simultaneous_step_keeps_my_button_fresh(
 ) -> None:
     game_id = await _secret_round(manager)
     drawn_at = (await manager.get_game_info(game_id)).version  # both prompts drawn here
-    await manager.act(game_id, "alice", "pick", 1, expected_version=drawn_at)
+    await manager.act(game_id, "alice", Move("pick", 1, expected_version=drawn_at))
     # bob's button is one version behind, but his decision has not changed: it applies.
-    result = await manager.act(game_id, "bob", "pick", 2, expected_version=drawn_at)
+    result = await manager.act(game_id, "bob", Move("pick", 2, expected_version=drawn_at))
     assert result.version == drawn_at + 2
 
 
@@ -628,9 +631,9 @@ async def test_a_double_click_applies_once_even_in_a_simultaneous_step(
 ) -> None:
     game_id = await _secret_round(manager)
     drawn_at = (await manager.get_game_info(game_id)).version
-    await manager.act(game_id, "alice", "pick", 1, expected_version=drawn_at)
+    await manager.act(game_id, "alice", Move("pick", 1, expected_version=drawn_at))
     with pytest.raises((errors.StalePrompt, errors.NotYourTurn)):
-        await manager.act(game_id, "alice", "pick", 1, expected_version=drawn_at)
+        await manager.act(game_id, "alice", Move("pick", 1, expected_version=drawn_at))
     async with manager.store.read() as db:
         assert await db.count_actions(game_id) == drawn_at + 1
 
@@ -639,9 +642,9 @@ async def test_a_button_from_the_future_is_refused(manager: GameManager) -> None
     game_id = await _secret_round(manager)
     version = (await manager.get_game_info(game_id)).version
     with pytest.raises(errors.StalePrompt):
-        await manager.act(game_id, "alice", "pick", 1, expected_version=version + 5)
+        await manager.act(game_id, "alice", Move("pick", 1, expected_version=version + 5))
     with pytest.raises(errors.StalePrompt):
-        await manager.act(game_id, "alice", "pick", 1, expected_version="not-a-number")
+        await manager.act(game_id, "alice", Move("pick", 1, expected_version="not-a-number"))
     assert (await manager.get_game_info(game_id)).version == version
 
 
@@ -650,9 +653,9 @@ async def test_a_completed_simultaneous_step_is_posted_even_if_its_last_player_a
 ) -> None:
     game_id = await _secret_round(manager)
     front_end.clear()
-    await manager.act(game_id, "bob", "pick", 3)
+    await manager.act(game_id, "bob", Move("pick", 3))
     assert front_end.posts == []  # half of a simultaneous step: not a turn
-    await manager.act(game_id, "alice", "pick", 0)
+    await manager.act(game_id, "alice", Move("pick", 0))
     info = await manager.get_game_info(game_id)
     assert info.status == "active" and info.active_roles == ("north",)  # alice acts next
     assert len(front_end.posts) == 1
@@ -665,22 +668,22 @@ async def test_each_hand_over_notifies_the_next_player_once_where_they_chose(
     game = await start(manager)
     # DM (the default): a "your turn" DM, no ping in the channel
     front_end.clear()
-    await manager.act(game.id, "alice", "add", 1)
-    await manager.act(game.id, "alice", "done")
+    await manager.act(game.id, "alice", Move("add", 1))
+    await manager.act(game.id, "alice", Move("done"))
     assert [p.mention_user_ids for p in front_end.posts] == [()]
     assert [m.kind for m in front_end.privates("bob")] == ["turn"]
     # channel: a ping at the table, no DM
     assert await manager.notify_setting("alice", "channel") == "channel"
     front_end.clear()
-    await manager.act(game.id, "bob", "add", 1)
-    await manager.act(game.id, "bob", "done")
+    await manager.act(game.id, "bob", Move("add", 1))
+    await manager.act(game.id, "bob", Move("done"))
     assert [p.mention_user_ids for p in front_end.posts] == [("alice",)]
     assert [m.kind for m in front_end.privates("alice")] == []
     # both
     await manager.notify_setting("bob", "both")
     front_end.clear()
-    await manager.act(game.id, "alice", "add", 1)
-    await manager.act(game.id, "alice", "done")
+    await manager.act(game.id, "alice", Move("add", 1))
+    await manager.act(game.id, "alice", Move("done"))
     assert [p.mention_user_ids for p in front_end.posts] == [("bob",)]
     assert [m.kind for m in front_end.privates("bob")] == ["turn"]
     assert await manager.notify_setting("bob") == "both"
@@ -694,8 +697,8 @@ async def test_a_player_with_closed_dms_is_pinged_at_the_table_instead(
     front_end.closed_dms.add("bob")
     game = await start(manager)
     front_end.clear()
-    await manager.act(game.id, "alice", "add", 1)
-    await manager.act(game.id, "alice", "done")
+    await manager.act(game.id, "alice", Move("add", 1))
+    await manager.act(game.id, "alice", Move("done"))
     turn_posts = [p for p in front_end.posts if p.kind == "turn"]
     assert turn_posts[-1].mention_user_ids == ("bob",)
     assert front_end.privates("bob") == []
@@ -713,8 +716,8 @@ async def test_a_table_reminder_that_waited_past_the_turn_is_not_posted(
     front_end.crash = True
     clock.advance(24 * 3600)
     assert await manager.fire_due_timers() == 1  # queued, not delivered
-    await manager.act(game.id, "alice", "add", 1)
-    await manager.act(game.id, "alice", "done")  # the turn passes to bob meanwhile
+    await manager.act(game.id, "alice", Move("add", 1))
+    await manager.act(game.id, "alice", Move("done"))  # the turn passes to bob meanwhile
     front_end.crash = False
     front_end.clear()
     clock.advance(3600)

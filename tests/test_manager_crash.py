@@ -13,6 +13,7 @@ from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.errors import SaveFailed
 from bot.storage.store import Session
 from bot.tables.manager import GameManager
+from bot.tables.requests import Move, NewGame
 
 pytestmark = pytest.mark.usefixtures("toy_game")
 
@@ -22,7 +23,7 @@ async def open_manager(db_path: Path, front_end: object, clock: FakeClock) -> Ga
 
 
 async def start(manager: GameManager) -> GameInfo:
-    await manager.create_game("g1", "c1", "toy", "alice", seed=5)
+    await manager.create_game("g1", "c1", "alice", NewGame("toy", seed=5))
     return await manager.join("c1", "bob")
 
 
@@ -30,8 +31,8 @@ async def test_front_end_down_then_restart_redelivers_once(db_path: Path, clock:
     down = RecordingFrontEnd(crash=True)
     first = await open_manager(db_path, down, clock)
     game = await start(first)
-    await first.act(game.id, "alice", "add", 2)
-    await first.act(game.id, "alice", "done")
+    await first.act(game.id, "alice", Move("add", 2))
+    await first.act(game.id, "alice", Move("done"))
     assert down.deliveries == [] and down.attempts > 0
     await first.close()
 
@@ -70,11 +71,11 @@ async def test_manager_dropped_between_commit_and_delivery(
     async def crash_before_delivery(*args: object, **kwargs: object) -> int:
         raise Killed
 
-    await first.act(game.id, "alice", "add", 1)
+    await first.act(game.id, "alice", Move("add", 1))
     monkeypatch.setattr(first, "deliver_due", crash_before_delivery)
     try:
         with pytest.raises(Killed):
-            await first.act(game.id, "alice", "done")
+            await first.act(game.id, "alice", Move("done"))
     finally:
         await first.close()
     assert seen.deliveries == []
@@ -103,9 +104,9 @@ class HangingFrontEnd(RecordingFrontEnd):
 async def test_cancelled_during_delivery(db_path: Path, clock: FakeClock) -> None:
     first = await open_manager(db_path, RecordingFrontEnd(), clock)
     game = await start(first)
-    await first.act(game.id, "alice", "add", 1)
+    await first.act(game.id, "alice", Move("add", 1))
     first.front_end = HangingFrontEnd()
-    task = asyncio.create_task(first.act(game.id, "alice", "done"))
+    task = asyncio.create_task(first.act(game.id, "alice", Move("done")))
     await asyncio.sleep(0.2)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -128,7 +129,7 @@ async def test_failure_inside_the_transaction_changes_nothing(
     manager = await open_manager(db_path, front_end, clock)
     try:
         game = await start(manager)
-        await manager.act(game.id, "alice", "add", 1)
+        await manager.act(game.id, "alice", Move("add", 1))
         async with manager.store.read() as db:
             before = (await db.game(game.id), await db.actions(game.id), await db.undelivered())
 
@@ -138,12 +139,12 @@ async def test_failure_inside_the_transaction_changes_nothing(
         # The player is told politely that nothing changed (issue 7: no traceback).
         with monkeypatch.context() as patch, pytest.raises(SaveFailed, match="nothing changed"):
             patch.setattr(Session, "queue", disk_full)
-            await manager.act(game.id, "alice", "done")
+            await manager.act(game.id, "alice", Move("done"))
         async with manager.store.read() as db:
             after = (await db.game(game.id), await db.actions(game.id), await db.undelivered())
         assert after == before
         # and the game goes on normally
-        result = await manager.act(game.id, "alice", "done", expected_version=1)
+        result = await manager.act(game.id, "alice", Move("done", expected_version=1))
         assert result.version == 2
     finally:
         await manager.close()
@@ -158,7 +159,7 @@ async def test_replay_equals_state_after_many_actions_and_restarts(
     games = []
     manager = await open_manager(db_path, RecordingFrontEnd(), clock)
     for i in range(3):
-        await manager.create_game("g1", f"c{i}", "toy", "alice", seed=i, opponent_id="bob")
+        await manager.create_game("g1", f"c{i}", "alice", NewGame("toy", seed=i, opponent_id="bob"))
         games.append((await manager.game_in_channel(f"c{i}")).id)  # type: ignore[union-attr]
     for step in range(300):
         if step % 50 == 0:  # restart now and then: nothing may depend on memory
@@ -177,7 +178,7 @@ async def test_replay_equals_state_after_many_actions_and_restarts(
             for arg in (args if isinstance(args, list) else [None])
         ]
         verb, arg = rng.choice(choices)
-        await manager.act(game_id, user, verb, arg, expected_version=pv.version, role=role)
+        await manager.act(game_id, user, Move(verb, arg, expected_version=pv.version, role=role))
     try:
         for game_id in games:
             assert await manager.verify_replay(game_id)

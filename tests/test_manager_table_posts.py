@@ -9,6 +9,7 @@ from conftest import FakeClock, RecordingFrontEnd
 
 import rules
 from bot.tables.manager import GameManager
+from bot.tables.requests import Move, NewGame
 
 GAME = rules.get_game("fort_sumter")
 
@@ -24,7 +25,7 @@ async def test_a_final_crisis_done_without_moves_tells_the_table_who_finished(
     manager = await GameManager.open(tmp_path / "fs.sqlite3", front_end, clock=clock)
     try:
         info = await manager.create_game(
-            "g", "c", "fort_sumter", "111", seed=1, seat="unionist", opponent_id="222"
+            "g", "c", "111", NewGame("fort_sumter", seed=1, seat="unionist", opponent_id="222")
         )
         users = {s.role: s.user_id for s in info.seats}
         checked = 0
@@ -40,7 +41,7 @@ async def test_a_final_crisis_done_without_moves_tells_the_table_who_finished(
             if fc_done:
                 verb, arg = "done", None  # end the decision without moving a token
             before = len(front_end.posts)
-            await manager.act(info.id, users[role], verb, arg, pv.version)
+            await manager.act(info.id, users[role], Move(verb, arg, pv.version))
             for post in front_end.posts[before:]:
                 assert post.log_lines, f"a {post.kind} post with nothing but {post.headline!r}"
                 if fc_done and post.kind == "turn":

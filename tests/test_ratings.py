@@ -14,8 +14,10 @@ from bot import errors
 from bot.delivery.port import GameInfo, TablePost
 from bot.storage.store import RATING_QUERIES
 from bot.tables import ratings
-from bot.tables.bots import BotSeats, bot_user
+from bot.tables.bot_users import bot_user
+from bot.tables.bots import BotSeats
 from bot.tables.manager import GameManager
+from bot.tables.requests import Move, NewGame
 from rules import get_game
 
 pytestmark = pytest.mark.usefixtures("toy_game")
@@ -29,8 +31,8 @@ async def play_to_the_end(manager: GameManager, game: GameInfo) -> None:
     for turn in range(4):
         user = game.seats[turn % 2].user_id
         role = game.seats[turn % 2].role
-        await manager.act(game.id, user, "add", 3, role=role)
-        await manager.act(game.id, user, "done", role=role)
+        await manager.act(game.id, user, Move("add", 3, role=role))
+        await manager.act(game.id, user, Move("done", role=role))
 
 
 async def new_game(
@@ -41,12 +43,8 @@ async def new_game(
     return await manager.create_game(
         guild,
         channel,
-        "toy",
         "alice",
-        options=dict(SHORT),
-        seat="north",
-        opponent_id=opponent,  # type: ignore[arg-type]
-        **kwargs,  # type: ignore[arg-type]
+        NewGame("toy", options=dict(SHORT), seat="north", opponent_id=opponent, **kwargs),
     )
 
 
@@ -91,8 +89,8 @@ async def test_ratings_accumulate_per_server_and_a_resignation_is_rated(
     second = await new_game(manager, channel="c2")
     for _turn in range(2):  # two turns each: four decisions by each side
         for user in ("alice", "bob"):
-            await manager.act(second.id, user, "add", 1)
-            await manager.act(second.id, user, "done")
+            await manager.act(second.id, user, Move("add", 1))
+            await manager.act(second.id, user, Move("done"))
     front_end.clear()
     await manager.resign(second.id, "bob")
     post = end_post(front_end)
@@ -125,13 +123,13 @@ async def test_a_crash_between_the_commit_and_the_delivery_rates_the_game_once(
         second_game = await new_game(first, channel="c2")
         for turn in range(3):
             user = ("alice", "bob")[turn % 2]
-            await first.act(second_game.id, user, "add", 3)
-            await first.act(second_game.id, user, "done")
-        await first.act(second_game.id, "bob", "add", 3)  # all but the last decision...
+            await first.act(second_game.id, user, Move("add", 3))
+            await first.act(second_game.id, user, Move("done"))
+        await first.act(second_game.id, "bob", Move("add", 3))  # all but the last decision...
         seen.clear()
         monkeypatch.setattr(first, "deliver_due", crash_before_delivery)
         with pytest.raises(Killed):
-            await first.act(second_game.id, "bob", "done")  # ...committed, then the crash
+            await first.act(second_game.id, "bob", Move("done"))  # ...committed, then the crash
     finally:
         await first.close()
     assert seen.deliveries == []
@@ -208,8 +206,8 @@ async def test_a_game_resigned_before_each_side_made_three_decisions_is_not_rate
 ) -> None:
     game = await new_game(manager)
     for user in ("alice", "bob", "alice"):  # alice 4 decisions, bob only 2
-        await manager.act(game.id, user, "add", 1)
-        await manager.act(game.id, user, "done")
+        await manager.act(game.id, user, Move("add", 1))
+        await manager.act(game.id, user, Move("done"))
     await manager.resign(game.id, "bob")
     assert end_post(front_end).outcome is not None
     await assert_unrated(manager, front_end, game.id)
@@ -218,12 +216,12 @@ async def test_a_game_resigned_before_each_side_made_three_decisions_is_not_rate
 async def test_cancelled_and_abandoned_games_are_not_rated(
     manager: GameManager, front_end: RecordingFrontEnd
 ) -> None:
-    lobby = await manager.create_game("g1", "c1", "toy", "alice", options=dict(SHORT))
+    lobby = await manager.create_game("g1", "c1", "alice", NewGame("toy", options=dict(SHORT)))
     await manager.cancel(lobby.id, "alice")
     game = await new_game(manager, channel="c2")
     for user in ("alice", "bob", "alice", "bob"):
-        await manager.act(game.id, user, "add", 1)
-        await manager.act(game.id, user, "done")
+        await manager.act(game.id, user, Move("add", 1))
+        await manager.act(game.id, user, Move("done"))
     await manager.abandon(game.id, "alice")
     result = await manager.abandon(game.id, "bob")
     assert result.abandoned
@@ -235,8 +233,8 @@ async def test_a_one_seat_game_is_not_rated(
     manager: GameManager, front_end: RecordingFrontEnd
 ) -> None:
     solo = {"playsheet": "paths_of_glory", "side": "central_powers"}
-    info = await manager.create_game("g1", "c1", "solo", "alice", options=solo)
-    await manager.act(info.id, "alice", "roll", "central_powers", info.version)
+    info = await manager.create_game("g1", "c1", "alice", NewGame("solo", options=solo))
+    await manager.act(info.id, "alice", Move("roll", "central_powers", info.version))
     await manager.resign(info.id, "alice")
     assert await changes_of(manager, info.id) == []
     assert all(not p.ratings for p in front_end.posts)
@@ -292,24 +290,24 @@ async def play_greedy(manager: GameManager, game_id: int, user: str) -> None:
     policy = get_game((await manager.get_game_info(game_id)).game_name).automated_player()
     assert policy is not None
     for _ in range(2000):
-        await manager.bots.idle()
+        await BotSeats.of(manager).idle()
         info = await manager.get_game_info(game_id)
         if info.status != "active":
             return
         mine = [s.role for s in info.seats if s.user_id == user and s.role in info.active_roles]
         pv = await manager.view_for(game_id, user, role=mine[0])
         verb, arg = policy(get_game(info.game_name), pv.view)
-        await manager.act(game_id, user, verb, arg, pv.version, role=mine[0])
+        await manager.act(game_id, user, Move(verb, arg, pv.version, role=mine[0]))
     raise AssertionError("the game did not end")
 
 
 async def test_dispatch_levels_are_rated_players(
     manager: GameManager, front_end: RecordingFrontEnd
 ) -> None:
-    manager.bots = BotSeats(manager, workers="thread", iterations=4)
+    BotSeats.attach(manager, workers="thread", iterations=4)
     easy = bot_user("easy")
     info = await manager.create_game(
-        "g1", "c1", "fort_sumter", "alice", seat="secessionist", opponent_id=easy
+        "g1", "c1", "alice", NewGame("fort_sumter", seat="secessionist", opponent_id=easy)
     )
     await play_greedy(manager, info.id, "alice")
     post = end_post(front_end)

@@ -30,16 +30,8 @@ def _final_turn() -> tuple[dict[str, Any], list[str]]:
 def test_the_end_post_of_a_long_last_turn_is_short_and_points_to_the_log() -> None:
     public, lines = _final_turn()
     assert sum(len(line) + 1 for line in lines) > 2_000  # the wall it used to be
-    post = notices.turn_post(
-        GAME,
-        "war",
-        version=400,
-        public=public,
-        new_lines=lines,
-        active_now=(),
-        mention=(),
-        start=False,
-    )
+    news = notices.TurnNews(400, public, tuple(lines), active_now=())
+    post = notices.turn_post(GAME, "war", news)
     assert post.kind == "end"
     shown = list(post.log_lines)
     assert shown[-1] == lines[-1] and shown[-1].startswith("# ")  # the result heading
@@ -53,14 +45,6 @@ def test_the_end_post_of_a_long_last_turn_is_short_and_points_to_the_log() -> No
 
 def test_a_short_last_turn_is_posted_whole() -> None:
     public, lines = _final_turn()
-    post = notices.turn_post(
-        GAME,
-        "war",
-        version=400,
-        public=public,
-        new_lines=lines[-4:],
-        active_now=(),
-        mention=(),
-        start=False,
-    )
+    news = notices.TurnNews(400, public, tuple(lines[-4:]), active_now=())
+    post = notices.turn_post(GAME, "war", news)
     assert list(post.log_lines) == lines[-4:]

@@ -19,6 +19,7 @@ from bot.tables import replay_movie
 from bot.tables.manager import GameManager
 from bot.tables.replay import may_see_finished
 from bot.tables.replay_movie import ReplayCache, build_movie, upload_limit
+from bot.tables.requests import Move, NewGame
 
 GAME = "war"
 SEATS = {"union": "alice", "confederate": "bob"}
@@ -27,7 +28,9 @@ SEATS = {"union": "alice", "confederate": "bob"}
 async def war_game(manager: GameManager, actions: int, guild: str | None = "g1") -> int:
     """alice (union) against bob on ``guild``, ``actions`` decisions by the automated
     player, then alice resigns: a finished game."""
-    info = await manager.create_game(guild, "c1", GAME, "alice", seat="union", opponent_id="bob")
+    info = await manager.create_game(
+        guild, "c1", "alice", NewGame(GAME, seat="union", opponent_id="bob")
+    )
     game = rules.get_game(GAME)
     choose = game.automated_player()
     for _ in range(actions):
@@ -35,7 +38,7 @@ async def war_game(manager: GameManager, actions: int, guild: str | None = "g1")
         role = current.active_roles[0]
         pv = await manager.view_for(info.id, SEATS[role], role=role)
         verb, arg = choose(game, pv.view)
-        await manager.act(info.id, SEATS[role], verb, arg, pv.version, role=role)
+        await manager.act(info.id, SEATS[role], Move(verb, arg, pv.version, role=role))
     await manager.resign(info.id, "alice")
     return info.id
 
@@ -192,7 +195,9 @@ def test_may_see_finished_a_game_played_or_one_played_on_this_server() -> None:
 
 
 async def test_refused_politely_while_played_elsewhere_or_unknown(manager: GameManager) -> None:
-    live = await manager.create_game("g1", "c1", GAME, "alice", seat="union", opponent_id="bob")
+    live = await manager.create_game(
+        "g1", "c1", "alice", NewGame(GAME, seat="union", opponent_id="bob")
+    )
     with pytest.raises(errors.NotAllowed, match="still being played"):
         await manager.check_replay("c1", "alice", "g1")
     with pytest.raises(errors.NotAllowed, match="still being played"):
@@ -205,7 +210,9 @@ async def test_refused_politely_while_played_elsewhere_or_unknown(manager: GameM
         await manager.watch_replay(live.id, "carol", None)
     assert await manager.check_replay(live.id, "bob", None) == live.id  # a DM: bob played it
     # A stranger learns nothing from a number: unknown, or another server's live game.
-    other = await manager.create_game("g2", "c2", GAME, "dan", seat="union", opponent_id="eve")
+    other = await manager.create_game(
+        "g2", "c2", "dan", NewGame(GAME, seat="union", opponent_id="eve")
+    )
     answers = []
     for number in (other.id, other.id + 50, 2**63):
         with pytest.raises(errors.NotAllowed) as refused:
@@ -221,7 +228,7 @@ async def test_refused_politely_while_played_elsewhere_or_unknown(manager: GameM
 
 
 async def test_a_cancelled_game_has_nothing_to_replay(manager: GameManager) -> None:
-    lobby = await manager.create_game("g1", "c1", GAME, "alice")
+    lobby = await manager.create_game("g1", "c1", "alice", NewGame(GAME))
     await manager.cancel(lobby.id, "alice")
     with pytest.raises(errors.NotAllowed, match="cancelled"):
         await manager.check_replay(lobby.id, "alice", "g1")
@@ -241,7 +248,9 @@ async def test_a_replay_is_built_once_and_the_cache_is_bounded(manager: GameMana
 
 
 async def test_an_abandoned_game_replays_and_says_so(manager: GameManager) -> None:
-    info = await manager.create_game("g1", "c1", GAME, "alice", seat="union", opponent_id="bob")
+    info = await manager.create_game(
+        "g1", "c1", "alice", NewGame(GAME, seat="union", opponent_id="bob")
+    )
     await manager.abandon(info.id, "carol", is_moderator=True)
     movie = await manager.watch_replay(info.id, "carol", "g1")
     assert movie.frames == movie.turns == 1
@@ -250,7 +259,7 @@ async def test_an_abandoned_game_replays_and_says_so(manager: GameManager) -> No
 
 async def test_a_one_seat_game_gets_a_frame_for_each_logged_step(manager: GameManager) -> None:
     solo = {"playsheet": "paths_of_glory", "side": "central_powers"}
-    info = await manager.create_game("g1", "c1", "solo", "alice", options=solo)
+    info = await manager.create_game("g1", "c1", "alice", NewGame("solo", options=solo))
     game = rules.get_game("solo")
     choose = game.automated_player()
     for _ in range(12):
@@ -258,7 +267,7 @@ async def test_a_one_seat_game_gets_a_frame_for_each_logged_step(manager: GameMa
         if not pv.view.get("actions"):
             break
         verb, arg = choose(game, pv.view)
-        await manager.act(info.id, "alice", verb, arg, pv.version)
+        await manager.act(info.id, "alice", Move(verb, arg, pv.version))
     await manager.resign(info.id, "alice")
     movie = await manager.watch_replay(info.id, "alice", None)
     assert movie.turns > 3 and movie.frames == movie.turns
@@ -266,7 +275,7 @@ async def test_a_one_seat_game_gets_a_frame_for_each_logged_step(manager: GameMa
 
 
 async def test_a_game_without_a_board_is_refused_politely(manager: GameManager) -> None:
-    info = await manager.create_game("g1", "c1", "toy", "alice", opponent_id="bob")
+    info = await manager.create_game("g1", "c1", "alice", NewGame("toy", opponent_id="bob"))
     await manager.resign(info.id, "alice")
     with pytest.raises(errors.NotAllowed, match="has no board to replay"):
         await manager.check_replay(info.id, "alice", "g1")

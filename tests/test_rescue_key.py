@@ -21,6 +21,7 @@ from bot import errors
 from bot.storage.migrate import discover
 from bot.tables.manager import GameManager
 from bot.tables.replay import replayed_state
+from bot.tables.requests import Move, NewGame
 from rules.core.rng import is_key
 
 #: The number of the migration that adds ``game_keys``.
@@ -42,7 +43,7 @@ async def played(manager: GameManager, game_id: int, moves: int) -> None:
         pv = await manager.view_for(game_id, seat.user_id, role=role)
         verb, choices = next((v, c) for v, c in pv.view["actions"].items() if v != "undo")
         arg = choices[0] if isinstance(choices, list) else None
-        await manager.act(game_id, seat.user_id, verb, arg, pv.version, role=role)
+        await manager.act(game_id, seat.user_id, Move(verb, arg, pv.version, role=role))
 
 
 async def test_a_moderators_rescue_export_of_a_damaged_game_has_its_key_and_replays(
@@ -51,7 +52,7 @@ async def test_a_moderators_rescue_export_of_a_damaged_game_has_its_key_and_repl
     # As ``setup_logging`` does: Dispatch's own lines at DEBUG, the libraries' at INFO.
     caplog.set_level(logging.INFO)
     caplog.set_level(logging.DEBUG, logger="dispatch")
-    info = await manager.create_game("g1", "c1", "war", "alice", opponent_id="bob")
+    info = await manager.create_game("g1", "c1", "alice", NewGame("war", opponent_id="bob"))
     await played(manager, info.id, 3)
     healthy = await manager.export(info.id)
     key = healthy["seed"]
@@ -74,7 +75,7 @@ async def test_games_stored_before_the_key_table_get_their_key_from_the_state(
 ) -> None:
     """The migration copies the key of every keyed game whose state still holds it."""
     manager = await GameManager.open(db_path, front_end)
-    info = await manager.create_game("g1", "c1", "war", "alice", opponent_id="bob")
+    info = await manager.create_game("g1", "c1", "alice", NewGame("war", opponent_id="bob"))
     key = (await manager.export(info.id))["seed"]
     async with manager.store.transaction() as raw:  # as a database of the version before
         await raw._run("DROP TABLE game_keys")
@@ -90,7 +91,7 @@ async def test_games_stored_before_the_key_table_get_their_key_from_the_state(
 
 
 async def test_a_chosen_seed_keeps_no_key(manager: GameManager) -> None:
-    info = await manager.create_game("g1", "c1", "war", "alice", opponent_id="bob", seed=7)
+    info = await manager.create_game("g1", "c1", "alice", NewGame("war", opponent_id="bob", seed=7))
     async with manager.store.read() as db:
         assert await db.game_key(info.id) is None
     await damage(manager, info.id)
@@ -101,7 +102,7 @@ async def test_a_moderator_who_plays_gets_no_rescue_export(manager: GameManager)
     """Found in review: the rescue export went to any moderator, one seated at the game
     too, who then knew the other side's cards and every draw to come were the game taken
     up again. Another moderator still gets it."""
-    info = await manager.create_game("g1", "c1", "war", "alice", opponent_id="bob")
+    info = await manager.create_game("g1", "c1", "alice", NewGame("war", opponent_id="bob"))
     await played(manager, info.id, 2)
     await damage(manager, info.id)
     with pytest.raises(errors.NotAllowed, match="You play in this game"):

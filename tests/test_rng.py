@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from bot.tables.requests import Move, NewGame
 from rules import get_game
 from rules.core.rng import (
     KEYED,
@@ -242,7 +243,7 @@ async def test_the_key_of_a_game_reaches_no_player_until_the_game_is_over(
     front_end = RecordingFrontEnd()
     manager = await GameManager.open(tmp_path / "db.sqlite3", front_end)
     try:
-        info = await manager.create_game("g", "c", "war", "alice", opponent_id="bob")
+        info = await manager.create_game("g", "c", "alice", NewGame("war", opponent_id="bob"))
         async with manager.store.read() as db:
             row = await db.game(info.id)
         assert row is not None and row.seed == -1  # no seed in the games table
@@ -264,7 +265,7 @@ async def test_the_key_of_a_game_reaches_no_player_until_the_game_is_over(
                 for arg in (args if isinstance(args, list) else [None])
             ]
             verb, arg = chooser.choice(choices)
-            result = await manager.act(info.id, user, verb, arg, pv.version, role=role)
+            result = await manager.act(info.id, user, Move(verb, arg, pv.version, role=role))
             seen.append(json.dumps(result.view))
             if len(seen) == 20:
                 with pytest.raises(errors.NotAllowed, match="once the game is over"):

@@ -431,9 +431,8 @@ async def test_a_bot_move_that_failed_is_tried_again_at_the_next_command(
     monkeypatch.setattr(BotSeats, "_decide", dies_once)
     out = io.StringIO()
     front_end = TerminalFrontEnd(out=out, out_dir=tmp_path / "out")
-    manager = await GameManager.open(
-        tmp_path / "s.sqlite3", front_end, deliver=False, bot_workers="thread"
-    )
+    manager = await GameManager.open(tmp_path / "s.sqlite3", front_end, deliver=False)
+    BotSeats.attach(manager, workers="thread")
     sandbox = Sandbox(manager, front_end, seed=1)
     try:
         await sandbox.handle("new fort_sumter 2 dispatch easy")

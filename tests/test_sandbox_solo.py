@@ -9,6 +9,7 @@ from pathlib import Path
 from bot.storage.store import Store
 from bot.tables import solo
 from bot.tables.manager import GameManager
+from bot.tables.requests import Move
 from bot.terminal.frontend import TerminalFrontEnd
 from bot.terminal.sandbox import Sandbox
 from tests.test_sandbox import run_script
@@ -155,7 +156,7 @@ async def test_a_number_typed_after_the_game_moved_is_not_guessed(tmp_path: Path
     try:
         sandbox = Sandbox(manager, front_end, seed=1)
         await sandbox.handle("new solo paths_of_glory central_powers 5")
-        await manager.act(1, "alice", "roll", "central_powers")  # not through the list
+        await manager.act(1, "alice", Move("roll", "central_powers"))  # not through the list
         version = (await manager.get_game_info(1)).version
         await sandbox.handle("1")
         assert (await manager.get_game_info(1)).version == version

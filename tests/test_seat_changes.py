@@ -11,13 +11,15 @@ from conftest import FakeClock, RecordingFrontEnd
 
 from bot import errors
 from bot.storage.store import HOT_QUERIES
-from bot.tables.bots import BotSeats, bot_user
+from bot.tables.bot_users import bot_user
+from bot.tables.bots import BotSeats
 from bot.tables.manager import GameManager
+from bot.tables.requests import Move, NewGame
 from bot.tables.seats import OFFER_HOURS
 
 
 async def _game(manager: GameManager) -> int:
-    info = await manager.create_game("g", "c", "toy", "alice", seed=1, opponent_id="bob")
+    info = await manager.create_game("g", "c", "alice", NewGame("toy", seed=1, opponent_id="bob"))
     return info.id
 
 
@@ -40,11 +42,11 @@ async def test_an_accepted_offer_passes_the_seat_and_the_old_holder_is_refused(
     assert dm.headline.startswith("You now play the North") and dm.view.get("actions")
     # alice's old button (at the current version) and her commands are refused.
     with pytest.raises(errors.SeatPassed, match="no longer yours: carol plays it now"):
-        await manager.act(game, "alice", "add", 1, 0)
+        await manager.act(game, "alice", Move("add", 1, 0))
     with pytest.raises(errors.SeatPassed):
         await manager.view_for(game, "alice")
     # carol plays on; the log still replays to the stored state; the export says who.
-    await manager.act(game, "carol", "add", 2, 0)
+    await manager.act(game, "carol", Move("add", 2, 0))
     assert await manager.verify_replay(game)
     data = await manager.export(game)
     assert data["seat_changes"] == [
@@ -91,7 +93,7 @@ async def test_an_offer_lapses_when_the_game_moves_on_or_after_a_day(
 ) -> None:
     game = await _game(manager)
     offer = await manager.offer_seat(game, "bob", "carol")
-    await manager.act(game, "alice", "add", 1)
+    await manager.act(game, "alice", Move("add", 1))
     with pytest.raises(errors.NotAllowed, match="moved on"):
         await manager.answer_offer(game, offer.id, "carol", accept=True)
     later = await manager.offer_seat(game, "bob", "carol")
@@ -131,7 +133,7 @@ async def test_forged_offer_ids_are_refused(manager: GameManager, offer_id: obje
 
 async def test_another_games_offer_cannot_be_accepted_here(manager: GameManager) -> None:
     game = await _game(manager)
-    other = (await manager.create_game("g", "c2", "toy", "x", seed=1, opponent_id="y")).id
+    other = (await manager.create_game("g", "c2", "x", NewGame("toy", seed=1, opponent_id="y"))).id
     offer = await manager.offer_seat(other, "x", "carol")
     with pytest.raises(errors.NotAllowed, match="does not exist"):
         await manager.answer_offer(game, offer.id, "carol", accept=True)
@@ -174,16 +176,18 @@ async def test_a_hand_over_to_dispatch_lets_the_bot_move(
     db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock
 ) -> None:
     manager = await GameManager.open(db_path, front_end, clock=clock)
-    manager.bots = BotSeats(manager, workers="thread", iterations=8)
+    BotSeats.attach(manager, workers="thread", iterations=8)
     try:
-        info = await manager.create_game("g", "c", "fort_sumter", "alice", opponent_id="bob")
+        info = await manager.create_game(
+            "g", "c", "alice", NewGame("fort_sumter", opponent_id="bob")
+        )
         first = info.active_roles[0]
         holder = info.seat_of(first).user_id  # type: ignore[union-attr]
         with pytest.raises(errors.BadInput, match="levels"):
             await manager.hand_over(info.id, holder, "grandmaster")
         change = await manager.hand_over(info.id, holder, "easy")
         assert change.to_user == bot_user("easy")
-        await manager.bots.idle()
+        await BotSeats.of(manager).idle()
         after = await manager.get_game_info(info.id)
         assert after.version > info.version  # Dispatch took its move
         assert await manager.verify_replay(info.id)

@@ -13,7 +13,7 @@ import pytest
 
 from bot.storage.engines import is_postgres_url
 from bot.storage.migrate import discover, migrate, migrate_postgres
-from bot.storage.store import Store
+from bot.storage.store import NewGameRow, Store
 
 
 async def test_migrations_are_idempotent(db_path: Path | str) -> None:
@@ -97,14 +97,16 @@ async def test_a_migration_numbered_below_an_applied_one_is_still_applied(
 
 async def _new_game(db, channel: str) -> int:  # type: ignore[no-untyped-def]
     return await db.insert_game(
-        guild_id="g",
-        channel_id=channel,
-        game_name="toy",
-        options={},
-        seed=1,
-        creator_id="alice",
-        hotseat=False,
-        state={"version": 1},
+        NewGameRow(
+            guild_id="g",
+            channel_id=channel,
+            game_name="toy",
+            options={},
+            seed=1,
+            creator_id="alice",
+            hotseat=False,
+            state={"version": 1},
+        )
     )
 
 

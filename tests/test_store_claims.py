@@ -8,21 +8,23 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.storage.store import LEASE_S, Store
+from bot.storage.store import LEASE_S, NewGameRow, Store
 from tests.conftest import FakeClock
 
 
 async def _game_with_timers(store: Store, count: int) -> int:
     async with store.transaction() as db:
         game_id = await db.insert_game(
-            guild_id="g",
-            channel_id="c",
-            game_name="toy",
-            options={},
-            seed=1,
-            creator_id="u",
-            hotseat=False,
-            state={},
+            NewGameRow(
+                guild_id="g",
+                channel_id="c",
+                game_name="toy",
+                options={},
+                seed=1,
+                creator_id="u",
+                hotseat=False,
+                state={},
+            )
         )
         for n in range(count):
             await db.set_timer(game_id, "remind", f"r{n}", "u", db.now - 1, 60.0)

@@ -10,8 +10,9 @@ import pytest
 from conftest import FakeClock, PostgresDatabases, RecordingFrontEnd
 
 from bot.__main__ import main
-from bot.storage.store import Store
+from bot.storage.store import NewGameRow, Store
 from bot.tables.manager import GameManager
+from bot.tables.requests import Move, NewGame
 
 
 @pytest.fixture
@@ -24,11 +25,11 @@ def postgres(postgres_databases: PostgresDatabases | None) -> PostgresDatabases:
 async def _sqlite_store_with_games(path: Path, clock: FakeClock) -> None:
     manager = await GameManager.open(path, RecordingFrontEnd(), clock=clock)
     try:
-        await manager.create_game("g1", "c1", "toy", "alice", seed=5, seat="north")
+        await manager.create_game("g1", "c1", "alice", NewGame("toy", seed=5, seat="north"))
         game = await manager.join("c1", "bob")
-        await manager.act(game.id, "alice", "add", 2)
-        await manager.act(game.id, "alice", "done", None)
-        await manager.create_game("g1", "c2", "toy", "carol", seed=7)  # a lobby
+        await manager.act(game.id, "alice", Move("add", 2))
+        await manager.act(game.id, "alice", Move("done", None))
+        await manager.create_game("g1", "c2", "carol", NewGame("toy", seed=7))  # a lobby
     finally:
         await manager.close()
 
@@ -58,14 +59,16 @@ async def test_copy_moves_every_row_and_every_game_replays(
                 assert [a.verb for a in await db.actions(1)] == ["add", "done"]
         async with pg_store.transaction() as db:
             new_id = await db.insert_game(
-                guild_id="g1",
-                channel_id="c3",
-                game_name="toy",
-                options={},
-                seed=1,
-                creator_id="dave",
-                hotseat=False,
-                state={},
+                NewGameRow(
+                    guild_id="g1",
+                    channel_id="c3",
+                    game_name="toy",
+                    options={},
+                    seed=1,
+                    creator_id="dave",
+                    hotseat=False,
+                    state={},
+                )
             )
         assert new_id == 3
     finally:

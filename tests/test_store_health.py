@@ -32,12 +32,15 @@ from bot import errors
 from bot.delivery.port import GameInfo
 from bot.storage.store import GameRow, Store, StoreInUse, StoreUnavailable, dumps
 from bot.tables.manager import GameManager
+from bot.tables.requests import Move, NewGame
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 async def start(manager: GameManager, channel: str) -> GameInfo:
-    return await manager.create_game("g", channel, "toy", "alice", seed=3, opponent_id="bob")
+    return await manager.create_game(
+        "g", channel, "alice", NewGame("toy", seed=3, opponent_id="bob")
+    )
 
 
 async def damage(manager: GameManager, game_id: int, sql: str) -> None:
@@ -176,7 +179,7 @@ async def test_players_of_a_damaged_game_are_told_so_and_nothing_changes(
             before = (await db.actions(game.id), await db.version_of(game.id))
         calls = {
             "view": manager.view_for(game.id, "alice"),
-            "act": manager.act(game.id, "alice", "add", 1),
+            "act": manager.act(game.id, "alice", Move("add", 1)),
             "log": manager.log(game.id),
             "observer": manager.view_for(game.id, None),
         }
@@ -209,8 +212,12 @@ async def test_a_damaged_war_game_is_refused_without_naming_what_it_holds(
     front_end = RecordingFrontEnd()
     manager = await GameManager.open(db_path, front_end, clock=clock)
     try:
-        game = await manager.create_game("g", "w", "war", "alice", seed=3, opponent_id="bob")
-        healthy = await manager.create_game("g", "w2", "war", "carol", seed=4, opponent_id="dan")
+        game = await manager.create_game(
+            "g", "w", "alice", NewGame("war", seed=3, opponent_id="bob")
+        )
+        healthy = await manager.create_game(
+            "g", "w2", "carol", NewGame("war", seed=4, opponent_id="dan")
+        )
         await damage_state(manager, game.id, change)
         calls = [
             manager.view_for(game.id, "alice"),
@@ -247,11 +254,11 @@ async def test_a_database_locked_past_the_timeout_during_play_changes_nothing(
         other.execute("BEGIN IMMEDIATE")  # another program holds the write lock
         try:
             with pytest.raises(errors.SaveFailed, match="nothing changed"):
-                await manager.act(game.id, "alice", "add", 1)
+                await manager.act(game.id, "alice", Move("add", 1))
         finally:
             other.execute("ROLLBACK")
             other.close()
-        result = await manager.act(game.id, "alice", "add", 1)
+        result = await manager.act(game.id, "alice", Move("add", 1))
         assert result.version == 1
     finally:
         await manager.close()
@@ -451,7 +458,7 @@ async def test_exporting_or_replaying_a_damaged_log_is_refused_politely(
     manager = await GameManager.open(db_path, RecordingFrontEnd(), clock=clock)
     try:
         game = await start(manager, "c1")
-        await manager.act(game.id, "alice", "add", 2)
+        await manager.act(game.id, "alice", Move("add", 2))
         await manager.resign(game.id, "bob")
         await damage(manager, game.id, damage_sql)
         for call in (manager.export(game.id), manager.verify_replay(game.id)):

@@ -17,6 +17,7 @@ import rules
 from bot.storage import migrate
 from bot.storage.store import HOT_QUERIES, Store, dumps
 from bot.tables.manager import GameManager
+from bot.tables.requests import Move, NewGame
 
 pytestmark = pytest.mark.usefixtures("toy_game")
 
@@ -33,8 +34,10 @@ async def plan(store: Store, sql: str, params: tuple[object, ...]) -> list[str]:
 async def fill(manager: GameManager, games: int) -> None:
     """Enough finished and live rows that SQLite's planner sees a real table."""
     for i in range(games):
-        info = await manager.create_game("g", f"c{i}", "toy", f"a{i}", seed=i, opponent_id="b")
-        await manager.act(info.id, f"a{i}", "add", 1)
+        info = await manager.create_game(
+            "g", f"c{i}", f"a{i}", NewGame("toy", seed=i, opponent_id="b")
+        )
+        await manager.act(info.id, f"a{i}", Move("add", 1))
         if i % 2:
             await manager.resign(info.id, "b")
     async with manager.store.transaction() as db:
@@ -71,9 +74,11 @@ async def test_a_delivered_row_keeps_no_payload(
 ) -> None:
     manager = await GameManager.open(db_path, front_end, clock=clock)
     try:
-        info = await manager.create_game("g", "c", "toy", "alice", seed=1, opponent_id="bob")
-        await manager.act(info.id, "alice", "add", 3)
-        await manager.act(info.id, "alice", "done")
+        info = await manager.create_game(
+            "g", "c", "alice", NewGame("toy", seed=1, opponent_id="bob")
+        )
+        await manager.act(info.id, "alice", Move("add", 3))
+        await manager.act(info.id, "alice", Move("done"))
         async with manager.store.read() as db:
             rows = await db._all("SELECT delivered_at, payload FROM outbox")
     finally:
@@ -88,7 +93,9 @@ async def test_an_undelivered_row_keeps_its_payload_until_delivered(
     down = RecordingFrontEnd(crash=True)
     manager = await GameManager.open(db_path, down, clock=clock)
     try:
-        info = await manager.create_game("g", "c", "toy", "alice", seed=1, opponent_id="bob")
+        info = await manager.create_game(
+            "g", "c", "alice", NewGame("toy", seed=1, opponent_id="bob")
+        )
         async with manager.store.read() as db:
             pending = await db.undelivered(info.id)
         assert pending and all(r.payload_json.startswith("{") for r in pending)
@@ -152,13 +159,15 @@ async def test_a_damaged_posted_active_column_is_read_as_nobody(
 ) -> None:
     manager = await GameManager.open(db_path, RecordingFrontEnd(), clock=clock)
     try:
-        info = await manager.create_game("g", "c", "toy", "alice", seed=1, opponent_id="bob")
+        info = await manager.create_game(
+            "g", "c", "alice", NewGame("toy", seed=1, opponent_id="bob")
+        )
         async with manager.store.write() as db:
             await db._run("UPDATE games SET posted_active = 'not json' WHERE id = ?", (info.id,))
         async with manager.store.read() as db:
             row = await db.game(info.id)
         assert row is not None and row.posted_active == ()
-        await manager.act(info.id, "alice", "add", 1)  # the game goes on
+        await manager.act(info.id, "alice", Move("add", 1))  # the game goes on
     finally:
         await manager.close()
 
@@ -177,7 +186,7 @@ async def play_randomly(manager: GameManager, game_id: int, rng: random.Random) 
             for arg in (args if isinstance(args, list) else [None])
         ]
         verb, arg = rng.choice(choices)
-        await manager.act(game_id, seat.user_id, verb, arg, pv.version, role=role)
+        await manager.act(game_id, seat.user_id, Move(verb, arg, pv.version, role=role))
 
 
 @pytest.mark.slow
@@ -196,7 +205,9 @@ async def test_finished_games_leave_a_packed_file_without_a_vacuum(tmp_path: Pat
         rng = random.Random(7)
         for n, name in enumerate(names):
             opponent = "b" if len(rules.GAMES[name].roles) > 1 else None
-            info = await manager.create_game("g", f"c{n}", name, "a", seed=n, opponent_id=opponent)
+            info = await manager.create_game(
+                "g", f"c{n}", "a", NewGame(name, seed=n, opponent_id=opponent)
+            )
             await play_randomly(manager, info.id, rng)
     finally:
         await manager.close()

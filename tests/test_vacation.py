@@ -12,12 +12,13 @@ from bot import errors
 from bot.storage.store import VACATION_QUERIES, Store
 from bot.tables.clocks import DAY, HOUR
 from bot.tables.manager import GameManager
+from bot.tables.requests import Move, NewGame
 from tests.conftest import FakeClock, RecordingFrontEnd
 
 
 async def _fast_game(manager: GameManager, guild: str = "g", channel: str = "chan") -> int:
     info = await manager.create_game(
-        guild, channel, "toy", "alice", opponent_id="bob", clock="fast"
+        guild, channel, "alice", NewGame("toy", opponent_id="bob", clock="fast")
     )
     return info.id
 
@@ -63,8 +64,8 @@ async def test_a_clock_that_starts_during_a_vacation_starts_at_its_end(
     game = await _fast_game(manager)
     taken = await manager.vacation("g", "bob", 2)  # south's clock is stopped: nothing moves
     assert (await _clock(manager, game, "south")).deadline is None  # type: ignore[attr-defined]
-    await manager.act(game, "alice", "add", 1)
-    result = await manager.act(game, "alice", "done")  # the turn passes to bob, away
+    await manager.act(game, "alice", Move("add", 1))
+    result = await manager.act(game, "alice", Move("done"))  # the turn passes to bob, away
     south = await _clock(manager, game, "south")
     assert south.running_since == taken.until  # type: ignore[attr-defined]
     assert south.deadline == taken.until + DAY  # type: ignore[attr-defined]
@@ -187,7 +188,7 @@ async def test_at_zero_the_opponent_is_offered_the_win_once(
     with pytest.raises(errors.GameNotActive):
         await manager.claim_win(game, "bob")
     with pytest.raises(errors.TimeRanOut):  # the loser's late click: told why
-        await manager.act(game, "alice", "add", 1)
+        await manager.act(game, "alice", Move("add", 1))
 
 
 async def test_the_late_player_may_move_until_a_claim(
@@ -195,16 +196,16 @@ async def test_the_late_player_may_move_until_a_claim(
 ) -> None:
     game = await _claim_game(manager, clock)
     # The click comes before the background pass: accepted, and the win offered then.
-    await manager.act(game, "alice", "add", 1)
+    await manager.act(game, "alice", Move("add", 1))
     assert len([p for p in manager.front_end.posts if p.claim]) == 1  # type: ignore[attr-defined]
     assert await manager.expire_clocks() == 0
-    await manager.act(game, "alice", "done")  # handed over: nothing to claim now
+    await manager.act(game, "alice", Move("done"))  # handed over: nothing to claim now
     with pytest.raises(errors.NotAllowed, match="moved before the win was claimed"):
         await manager.claim_win(game, "bob")
     north = await _clock(manager, game, "north")
     assert north.remaining_s == 0 and north.flagged_at is not None  # type: ignore[attr-defined]  # owes on
-    await manager.act(game, "bob", "add", 1)
-    await manager.act(game, "bob", "done")
+    await manager.act(game, "bob", Move("add", 1))
+    await manager.act(game, "bob", Move("done"))
     assert (await _clock(manager, game, "north")).remaining_s == 0  # type: ignore[attr-defined]
     await manager.claim_win(game, "bob")  # north owes again: the claim stands
     assert (await manager.get_game_info(game)).status == "finished"
@@ -216,13 +217,13 @@ async def test_a_claim_racing_a_last_second_move_ends_the_game_at_most_once(
 ) -> None:
     game = await _claim_game(manager, clock)
     await manager.expire_clocks()
-    await manager.act(game, "alice", "add", 1)
+    await manager.act(game, "alice", Move("add", 1))
 
     async def claim() -> object:
         return await manager.claim_win(game, "bob")
 
     async def move() -> object:
-        return await manager.act(game, "alice", "done")
+        return await manager.act(game, "alice", Move("done"))
 
     order = (claim(), move()) if first == "claim" else (move(), claim())
     outcomes = await asyncio.gather(*order, return_exceptions=True)

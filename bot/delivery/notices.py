@@ -14,6 +14,7 @@ The play-by-post etiquette:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import rules
@@ -73,24 +74,34 @@ def end_lines(lines: list[str]) -> list[str]:
     return kept[::-1]
 
 
-def turn_post(
-    rules_game: rules.Game,
-    game_name: str,
-    *,
-    version: int,
-    public: View,
-    new_lines: list[str],
-    active_now: tuple[str, ...],
-    mention: tuple[str, ...],
-    start: bool,
-    acting: str | None = None,
-) -> TablePost:
+@dataclass(frozen=True)
+class TurnNews:
+    """What a completed turn did, as the table post tells it."""
+
+    version: int
+    #: The public view after it.
+    public: View
+    #: The public log lines the table has not been shown yet.
+    new_lines: tuple[str, ...]
+    #: Who is to act now.
+    active_now: tuple[str, ...]
+    #: The players the post pings.
+    mention: tuple[str, ...] = ()
+    #: The game's first post.
+    start: bool = False
+    #: The role whose decision ended the turn (None: the start, or no one's).
+    acting: str | None = None
+
+
+def turn_post(rules_game: rules.Game, game_name: str, turn: TurnNews) -> TablePost:
     """The table post of a completed turn: the start, a hand-over, or the end.
 
     A hand-over always says what happened: when the decision that ended ``acting``'s turn
     wrote nothing to the log (Fort Sumter's Final Crisis Done without moving a token), the
     post says that side is done, instead of only who is to act (issue 24, item 19).
     """
+    public, new_lines, active_now = turn.public, list(turn.new_lines), turn.active_now
+    start, acting, mention, version = turn.start, turn.acting, turn.mention, turn.version
     outcome = public.get("outcome")
     kind: TableKind
     if outcome is not None:

@@ -42,6 +42,7 @@ from bot.discord_app.cogs import EXTENSIONS
 from bot.discord_app.failures import DevGuildUnusable
 from bot.discord_app.frontend import DiscordFrontEnd
 from bot.process.lifecycle import release_claims
+from bot.tables.bots import BotSeats
 from bot.tables.manager import GameManager
 
 log = logging.getLogger("dispatch.discord")
@@ -114,6 +115,8 @@ class DispatchBot(commands.Bot):
         self.sync_on_start = sync_on_start
         self.manager_options = dict(manager_options or {})
         self.manager: GameManager | None = None
+        #: Dispatch's own seats, listening to the manager (attached in ``setup_hook``).
+        self.bots: BotSeats | None = None
         self.frontend = DiscordFrontEnd(self)
         self._background: asyncio.Task[None] | None = None
         self._stop_background = asyncio.Event()
@@ -148,6 +151,9 @@ class DispatchBot(commands.Bot):
         self.manager = await GameManager.open(
             self.config.store_target, self.frontend, deliver=False, **self.manager_options
         )
+        # Dispatch's own seats listen to the manager; attached before ``deliver_pending``,
+        # whose announcement has them make the moves a previous run left owed.
+        self.bots = BotSeats.attach(self.manager)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)

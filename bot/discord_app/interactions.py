@@ -36,6 +36,7 @@ from bot.discord_app.frontend import (
     private_payload,
 )
 from bot.discord_app.looks import LOOKS, Look, look_payload, shown_by
+from bot.tables.requests import Move
 from bot.tables.results import ActResult, PlayerView
 
 if TYPE_CHECKING:
@@ -181,7 +182,7 @@ async def on_action(
         uid = user_id(interaction)
         try:
             result = await manager.act(
-                game_id, uid, verb, arg, version, more=list(more), deliver=False
+                game_id, uid, Move(verb, arg, version, more=list(more)), deliver=False
             )
         except errors.StalePrompt as exc:
             # The manager already let through a button whose decision is unchanged (the

@@ -22,6 +22,7 @@ from bot.discord_app.components import DispatchComponent, button, handles
 from bot.discord_app.custom_ids import solo_action_id
 from bot.discord_app.interactions import handling, manager_of, refuse, reply, user_id
 from bot.discord_app.solo_message import solo_payload
+from bot.tables.requests import Move
 
 log = logging.getLogger("dispatch.discord.solo")
 
@@ -52,7 +53,7 @@ async def apply_and_show(
         if result is not None and verb not in offered:
             break  # the card was known already (a listed number): nothing more to tell
         try:
-            result = await manager.act(game_id, uid, verb, arg, version)
+            result = await manager.act(game_id, uid, Move(verb, arg, version))
         except errors.StalePrompt:
             await reply(
                 interaction,

@@ -61,6 +61,20 @@ def dumps(data: Any) -> str:
 
 
 @dataclass(frozen=True)
+class NewGameRow:
+    """A game as first written (``Session.insert_game``): a lobby at version 0."""
+
+    guild_id: str | None
+    channel_id: str
+    game_name: str
+    options: dict[str, Any]
+    seed: int
+    creator_id: str
+    hotseat: bool
+    state: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class GameRow:
     id: int
     guild_id: str | None
@@ -599,31 +613,20 @@ class Session:
             await self._run("SELECT pg_advisory_xact_lock(?)", (game_id,))
 
     # games -------------------------------------------------------------------------
-    async def insert_game(
-        self,
-        *,
-        guild_id: str | None,
-        channel_id: str,
-        game_name: str,
-        options: dict[str, Any],
-        seed: int,
-        creator_id: str,
-        hotseat: bool,
-        state: dict[str, Any],
-    ) -> int:
+    async def insert_game(self, game: NewGameRow) -> int:
         return await self._insert(
             "INSERT INTO games (guild_id, channel_id, game_name, options, seed, status, state,"
             " version, creator_id, hotseat, created_at, updated_at)"
             " VALUES (?, ?, ?, ?, ?, 'lobby', ?, 0, ?, ?, ?, ?)",
             (
-                guild_id,
-                channel_id,
-                game_name,
-                dumps(options),
-                seed,
-                dumps(state),
-                creator_id,
-                int(hotseat),
+                game.guild_id,
+                game.channel_id,
+                game.game_name,
+                dumps(game.options),
+                game.seed,
+                dumps(game.state),
+                game.creator_id,
+                int(game.hotseat),
                 self.now,
                 self.now,
             ),

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from bot.storage.store import SeatRow, Session
-from bot.tables.bots import is_bot, level_of
+from bot.tables.bot_users import is_bot, level_of
 
 
 async def owe_moves(

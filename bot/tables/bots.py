@@ -7,23 +7,27 @@ it as for a person; the name says the level. It never gets private messages (the
 courier skips them, ``skip_private``) and nobody is pinged on its behalf (it is not a
 Discord user, so the front end writes its name as plain text).
 
-:class:`BotSeats` plays every bot move that is due, through ``GameManager.act`` like a
-click, with the seat's role and the version it decided on, so a move decided on a view
-that has since changed is refused as stale and decided again. The decision itself (the
-game's greedy policy, or the search of ``rules.ai``) runs off the event loop, in a
-worker process by default (``workers="process"``) or a thread (tests, the sandbox), and
-reads only the bot's own view. There are several worker processes on a machine with the
-cores for them (:func:`default_processes`: one core is left to the bot itself), so bot
-games decide side by side; each game always goes to the same worker, which keeps its
-search tree between the small decisions of a turn; a worker ends by itself when the bot's
-process is gone, however it ended (:func:`watch_parent`). After a change the manager calls
-:meth:`BotSeats.nudge`, which returns at once; the moves are made by a task.
-:meth:`BotSeats.resume` (the manager calls it on start, and the Discord bot's background
-pass every few seconds) makes every move that was due when a previous process stopped,
-or that failed: a game whose bot move failed is tried again after a wait that doubles
-with each failure in a row (:data:`RETRY_BASE_S` up to :data:`RETRY_CAP_S`), so a move
-that keeps failing costs one attempt and one logged error every few minutes, not every
-pass. The pass reads only the ids of the games where a bot seat owes a decision.
+:class:`BotSeats` is a room of its own that listens to the manager
+(``bot.tables.listeners``): the manager never names it, and it is added where the
+process is assembled (:meth:`BotSeats.attach`). It plays every bot move that is due,
+through ``GameManager.act`` like a click, with the seat's role and the version it
+decided on, so a move decided on a view that has since changed is refused as stale and
+decided again. The decision itself (the game's greedy policy, or the search of
+``rules.ai``) runs off the event loop, in a worker process by default
+(``workers="process"``) or a thread (tests, the sandbox), and reads only the bot's own
+view. There are several worker processes on a machine with the cores for them
+(:func:`default_processes`: one core is left to the bot itself), so bot games decide
+side by side; each game always goes to the same worker, which keeps its search tree
+between the small decisions of a turn; a worker ends by itself when the bot's process is
+gone, however it ended (:func:`watch_parent`). When the manager announces a decision
+owed in a game with a bot seat, the seats :meth:`BotSeats.nudge` it, which returns at
+once; the moves are made by a task. :meth:`BotSeats.resume` (when the manager announces
+it resumed: on start, and on its background pass every few seconds) makes every move
+that was due when a previous process stopped, or that failed: a game whose bot move
+failed is tried again after a wait that doubles with each failure in a row
+(:data:`RETRY_BASE_S` up to :data:`RETRY_CAP_S`), so a move that keeps failing costs one
+attempt and one logged error every few minutes, not every pass. The pass reads only the
+ids of the games where a bot seat owes a decision.
 
 Search seeds are fixed per game and role, and a search level is a number of iterations
 per search in each game (``rules.ai.level_iterations``), not a time: a bot's decision
@@ -59,18 +63,30 @@ from bot import errors
 from bot.delivery.notices import public_log
 from bot.delivery.port import GameInfo
 from bot.storage.store import BotEstimateRow, BotJobRow, Store
+from bot.tables.bot_users import BOT_USERS, is_bot, level_of
+from bot.tables.listeners import Owed, SearchRunner, TableListener
 from bot.tables.loading import GameRef
+from bot.tables.requests import Move
 from bot.tables.results import ActResult, PlayerView
-from rules.ai import LEVELS, Player, SearchPlayer, make_player, safety_seconds
+from rules.ai import Player, SearchPlayer, make_player, safety_seconds
 from rules.core import Arg, View
 
 
 class GameManager(Protocol):
-    """What the bot seats use of the manager that owns them (``bot.tables.manager``):
-    named here rather than imported, so the seats never import their owner."""
+    """What the bot seats use of the manager they listen to (``bot.tables.manager``):
+    named here rather than imported, so the seats never import the manager."""
 
     store: Store
     clock: Callable[[], float]
+    #: Where the manager's hints search (the seats offer their workers).
+    searches: SearchRunner
+
+    @property
+    def listeners(self) -> tuple[TableListener, ...]: ...
+
+    def add_listener(self, listener: TableListener) -> None: ...
+
+    def remove_listener(self, listener: TableListener) -> None: ...
 
     async def get_game_info(self, game: GameRef) -> GameInfo: ...
 
@@ -79,15 +95,7 @@ class GameManager(Protocol):
     ) -> PlayerView: ...
 
     async def act(
-        self,
-        game: GameRef,
-        user_id: str,
-        verb: str,
-        arg: Any = None,
-        expected_version: int | None = None,
-        *,
-        role: str | None = None,
-        deliver: bool = True,
+        self, game: GameRef, user_id: str, move: Move, *, deliver: bool = True
     ) -> ActResult: ...
 
 
@@ -95,9 +103,6 @@ log = logging.getLogger("dispatch.bots")
 
 _T = TypeVar("_T")
 
-#: The user id of a bot seat at each level.
-BOT_USERS: dict[str, str] = {level: f"Dispatch ({level})" for level in LEVELS}
-DEFAULT_LEVEL = "normal"
 #: After a failed bot move, the background pass waits this long before trying the game
 #: again, twice as long after each further failure in a row, up to the cap.
 RETRY_BASE_S = 10.0
@@ -109,25 +114,6 @@ MOVE_TEXT_MAX = 300
 JOB_LEASE_S = 60.0
 #: Claims of one job before it is given up (the game flagged and the failure logged).
 JOB_MAX_ATTEMPTS = 5
-
-
-def bot_user(level: str | None = None) -> str:
-    """The user id that seats Dispatch at ``level`` (the default level when None)."""
-    level = (level or DEFAULT_LEVEL).strip().lower()
-    if level not in BOT_USERS:
-        raise errors.BadInput(f"Dispatch plays at levels {', '.join(LEVELS)}, not {level!r}.")
-    return BOT_USERS[level]
-
-
-def is_bot(user_id: str | None) -> bool:
-    return user_id in _LEVEL_OF
-
-
-def level_of(user_id: str) -> str:
-    return _LEVEL_OF[user_id]
-
-
-_LEVEL_OF = {user: level for level, user in BOT_USERS.items()}
 
 
 def search_seed(game_id: int, role: str) -> int:
@@ -169,23 +155,34 @@ class Decision:
         return self.verb, self.arg
 
 
+@dataclass(frozen=True)
+class SearchLimits:
+    """How far a bot's search may go, when not as its level says (tests, benches)."""
+
+    #: Iterations of every search instead of the level's budget.
+    iterations: int | None = None
+    #: The safety cap in CPU seconds instead of the level's ``safety_seconds``.
+    cap_seconds: float | None = None
+    #: The search thread's CPU clock for the cap (None: ``time.thread_time``).
+    clock: Callable[[], float] | None = None
+
+
 def decide(
     game_name: str,
     game_id: int,
     role: str,
     level: str,
     view: View,
-    *,
-    iterations: int | None = None,
-    cap_seconds: float | None = None,
-    clock: Callable[[], float] | None = None,
+    limits: SearchLimits = SearchLimits(),
 ) -> Decision:
     """The bot's decision from its own view (runs in a worker process or thread).
 
-    A search level runs its budget of iterations in this game (``iterations`` instead,
-    when given), whatever the time, unless the search passes the safety cap: ``clock``
-    (CPU seconds of this thread, ``time.thread_time``, unless a test gives another) has
-    advanced ``cap_seconds`` (the level's ``safety_seconds`` unless given)."""
+    A search level runs its budget of iterations in this game (``limits.iterations``
+    instead, when given), whatever the time, unless the search passes the safety cap: the
+    clock (CPU seconds of this thread, ``time.thread_time``, unless ``limits`` gives
+    another) has advanced ``limits.cap_seconds`` (the level's ``safety_seconds`` unless
+    given)."""
+    iterations, cap_seconds, clock = limits.iterations, limits.cap_seconds, limits.clock
     game = rules.get_game(game_name)
     key = (game_id, role, level)
     player = _PLAYERS.pop(key, None)
@@ -292,7 +289,29 @@ def default_processes() -> int:
 
 
 class BotSeats:
-    """Plays the bot seats of one manager's games."""
+    """Plays the bot seats of one manager's games, as one of its listeners."""
+
+    @classmethod
+    def attach(cls, manager: GameManager, **options: Any) -> BotSeats:
+        """Seats with ``options`` (those of the constructor) that listen to ``manager``
+        from now on, in place of any seats it had; the manager's hints search in their
+        workers. Called where the process is assembled, before ``deliver_pending``
+        (whose announcement makes the moves a previous run left owed)."""
+        seats = cls(manager, **options)
+        for listener in manager.listeners:
+            if isinstance(listener, BotSeats):
+                manager.remove_listener(listener)
+        manager.add_listener(seats)
+        manager.searches = seats
+        return seats
+
+    @classmethod
+    def of(cls, manager: GameManager) -> BotSeats:
+        """The seats listening to ``manager`` (``LookupError``: none)."""
+        for listener in manager.listeners:
+            if isinstance(listener, BotSeats):
+                return listener
+        raise LookupError("no bot seats listen to this manager")
 
     def __init__(
         self,
@@ -325,19 +344,28 @@ class BotSeats:
         self.on_move: Callable[[int, str, str, Arg], None] | None = None
         #: This process's name in the job claims it takes (``bot_jobs``).
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
-        #: Passive: this process never plays on its own (a ``dispatch worker``, which
-        #: claims jobs itself); nudges and passes do nothing.
-        self.passive = False
         #: Moves made, and jobs dropped as stale, by this process.
         self.done = 0
         self.stale = 0
+
+    # -- what the manager announces (``bot.tables.listeners``) -------------------------
+
+    async def decision_owed(self, news: Owed) -> None:
+        """A change was committed: in a game with a bot seat, play what it owes (a seat
+        that owes nothing finds so at once, ``play_one``)."""
+        if any(is_bot(seat.user_id) for seat in news.game.seats):
+            self.nudge(news.game.id)
+
+    async def resumed(self) -> None:
+        await self.resume()
+
+    async def closing(self) -> None:
+        await self.close()
 
     # -- triggers -----------------------------------------------------------------
 
     def nudge(self, game_id: int) -> None:
         """Something changed in ``game_id``: play its due bot moves soon (returns at once)."""
-        if self.passive:
-            return
         task = self._tasks.get(game_id)
         if task is not None and not task.done():
             self._again.add(game_id)
@@ -347,8 +375,6 @@ class BotSeats:
     async def resume(self) -> int:
         """Nudge every live game in which a bot owes a move, except those waiting to
         retry a failed move; returns how many were nudged."""
-        if self.passive:
-            return 0
         await self.give_up_exhausted()
         async with self.manager.store.read() as db:
             games = await db.games_awaiting(BOT_USERS.values())
@@ -470,7 +496,10 @@ class BotSeats:
         kept = await self._keep_estimate(job.game_id, seat.role, job.version, decision.estimate)
         try:
             done = await self.manager.act(
-                job.game_id, seat.user_id, verb, arg, job.version, role=seat.role, deliver=deliver
+                job.game_id,
+                seat.user_id,
+                Move(verb, arg, job.version, role=seat.role),
+                deliver=deliver,
             )
         except (errors.StalePrompt, errors.NotYourTurn, errors.GameNotActive) as refused:
             await self._drop_estimate(kept)
@@ -574,9 +603,7 @@ class BotSeats:
             role,
             level,
             view,
-            iterations=self.iterations,
-            cap_seconds=self.cap_seconds,
-            clock=self.clock,
+            SearchLimits(self.iterations, self.cap_seconds, self.clock),
         )
         return await self.off_loop(game_id, call)
 

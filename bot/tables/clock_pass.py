@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from bot import errors
 from bot.storage.store import LEASE_S, ClockRow, GameRow, SeatRow, Session, Store
 from bot.tables import clocks
-from bot.tables.bots import is_bot
+from bot.tables.bot_users import is_bot
 
 log = logging.getLogger("dispatch.clocks")
 

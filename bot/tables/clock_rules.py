@@ -13,7 +13,7 @@ from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import PrivateMessage, TablePost
 from bot.delivery.routes import notify_routes
 from bot.storage.store import ClockRow, GameRow, SeatRow, Session
-from bot.tables.bots import is_bot
+from bot.tables.bot_users import is_bot
 from bot.tables.loading import rules_or_none
 
 ON_TIME = ("lose", "claim")

@@ -1,7 +1,7 @@
 """``/game hint`` (issue 27, section 4): the search's top choices for a player's decision.
 
 Only in a practice game: one dealt from a chosen seed, or one against Dispatch (a seat of
-:data:`bot.tables.bots.BOT_USERS`). A keyed game between people counts for ratings, and a
+:data:`bot.tables.bot_users.BOT_USERS`). A keyed game between people counts for ratings, and a
 hint there would be help from the bot in a game it does not play: refused. A game where
 hints were asked is *assisted* (each hint is counted in the ``hints`` table, migration
 ``0015_bot_estimates``) and is never rated (``bot.tables.ratings.unrated_reason``).
@@ -25,7 +25,7 @@ from typing import Any
 import rules
 from bot import errors
 from bot.storage.store import GameRow, SeatRow
-from bot.tables.bots import is_bot
+from bot.tables.bot_users import is_bot
 from rules.ai import level_iterations, search, supports_search
 from rules.ai.ismcts import describe, view_actions
 from rules.core import Arg, View

@@ -14,7 +14,7 @@ from bot import errors
 from bot.storage import history as sql
 from bot.storage.store import GameRow, SeatRow, Session, Store
 from bot.tables import validate
-from bot.tables.bots import is_bot, level_of
+from bot.tables.bot_users import is_bot, level_of
 from bot.tables.loading import game_info
 from bot.tables.replay import played_or_here
 from bot.tables.results import UserGame

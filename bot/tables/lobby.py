@@ -26,9 +26,9 @@ from typing import Any
 import rules
 from bot import errors
 from bot.delivery.port import GameInfo
-from bot.storage.store import Session, Store
+from bot.storage.store import NewGameRow, Session, Store
 from bot.tables import clocks
-from bot.tables.bots import is_bot
+from bot.tables.bot_users import is_bot
 from bot.tables.loading import find_row, info_in, rules_of, rules_or_none, state_of
 from bot.tables.turn import Commit, Table, commit_turn
 from rules.core.rng import new_key
@@ -46,7 +46,7 @@ def draw_seat(seed: int | None, roles: Sequence[str]) -> str:
 
 
 @dataclasses.dataclass(frozen=True)
-class NewGame:
+class CheckedGame:
     """A request to open a game, its values already checked (``bot.tables.validate``)."""
 
     guild_id: str | None
@@ -87,7 +87,7 @@ FATE_ON_A_PERSON = (
 
 
 def check_fate_side(
-    options: dict[str, Any], seating: Sequence[tuple[str, str]], request: NewGame
+    options: dict[str, Any], seating: Sequence[tuple[str, str]], request: CheckedGame
 ) -> None:
     """Refuse a ``fate`` option that names a side another person holds (module ruling)."""
     fated = options.get("fate")
@@ -108,7 +108,7 @@ def fate_side(options_json: str | None) -> str:
     return str(fated or "")
 
 
-async def create_game(store: Store, request: NewGame, *, reminder_hours: float) -> GameInfo:
+async def create_game(store: Store, request: CheckedGame, *, reminder_hours: float) -> GameInfo:
     """Open a game in a channel and seat its creator (see ``GameManager.create_game``)."""
     game = rules_or_none(request.game_name)
     if game is None:
@@ -149,7 +149,7 @@ async def create_game(store: Store, request: NewGame, *, reminder_hours: float) 
         raise errors.ChannelBusy(busy.id if busy else 0) from None
 
 
-def seating_of(game: rules.Game, request: NewGame) -> list[tuple[str, str]]:
+def seating_of(game: rules.Game, request: CheckedGame) -> list[tuple[str, str]]:
     """(role, user) for the creator and, when named, the opponent (the next free role)."""
     roles = tuple(game.roles)
     seat, seed = request.seat, request.seed
@@ -179,7 +179,7 @@ def seating_of(game: rules.Game, request: NewGame) -> list[tuple[str, str]]:
 class _Opening:
     """A new game, checked and set up, ready to be written."""
 
-    request: NewGame
+    request: CheckedGame
     options: dict[str, Any]
     state: dict[str, Any]
     key: int | str
@@ -194,14 +194,16 @@ async def _open(db: Session, opening: _Opening, reminder_hours: float) -> GameIn
     if busy is not None:
         raise errors.ChannelBusy(busy.id)
     game_id = await db.insert_game(
-        guild_id=request.guild_id,
-        channel_id=request.channel_id,
-        game_name=request.game_name,
-        options=opening.options,
-        seed=NO_SEED if seed is None else int(seed),
-        creator_id=request.creator_id,
-        hotseat=request.hotseat,
-        state=opening.state,
+        NewGameRow(
+            guild_id=request.guild_id,
+            channel_id=request.channel_id,
+            game_name=request.game_name,
+            options=opening.options,
+            seed=NO_SEED if seed is None else int(seed),
+            creator_id=request.creator_id,
+            hotseat=request.hotseat,
+            state=opening.state,
+        )
     )
     if seed is None:
         await db.set_game_key(game_id, str(opening.key))

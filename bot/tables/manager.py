@@ -28,7 +28,7 @@ import logging
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -57,9 +57,10 @@ from bot.tables import (
     validate,
 )
 from bot.tables import seats as seating
-from bot.tables.bots import BotSeats, bot_user, is_bot
+from bot.tables.bot_users import bot_user, is_bot
 from bot.tables.clocks import Control
 from bot.tables.game_locks import LockTable
+from bot.tables.listeners import InThread, Listeners, SearchRunner, TableListener
 from bot.tables.loading import GameRef, find_row, game_info, info_in, safe_view
 from bot.tables.replay import (
     export_game,
@@ -69,6 +70,7 @@ from bot.tables.replay import (
     watchable_export,
 )
 from bot.tables.replay_movie import Movie, ReplayCache, drawable, upload_limit
+from bot.tables.requests import Move, NewGame
 from bot.tables.results import (
     AbandonResult,
     ActResult,
@@ -97,7 +99,6 @@ class GameManager:
         reminder_growth: float = REMINDER_GROWTH,
         retry_base_s: float = RETRY_BASE_S,
         retry_cap_s: float = RETRY_CAP_S,
-        bot_workers: str = "process",
     ) -> None:
         self.store = store
         self.front_end = front_end
@@ -109,8 +110,10 @@ class GameManager:
         # Pruned of idle locks as they grow (game_locks.py): not one lock per game forever.
         self._game_locks: defaultdict[int, asyncio.Lock] = LockTable()
         self._delivery_locks: defaultdict[int, asyncio.Lock] = LockTable()
-        #: Dispatch's own seats: their moves are made off the event loop (bots.py).
-        self.bots = BotSeats(self, workers=bot_workers)
+        #: Who hears what happened (``listeners``): Dispatch's own seats, for one.
+        self._listeners = Listeners()
+        #: Where hints search, off the event loop (the bot seats offer their workers).
+        self.searches: SearchRunner = InThread()
         #: Replays of finished games, drawn off the event loop (``replay_movie``).
         self.replays = ReplayCache()
         #: When this process last wrote the heartbeat (``clock_pass.forgive_downtime``).
@@ -126,7 +129,11 @@ class GameManager:
         deliver: bool = True,
         **kwargs: Any,
     ) -> GameManager:
-        """Open the store (running migrations) and deliver what a previous run left."""
+        """Open the store (running migrations) and deliver what a previous run left.
+
+        A process that adds listeners (Dispatch's seats: ``BotSeats.attach``) opens with
+        ``deliver=False``, adds them, then calls ``deliver_pending``: its announcement
+        that the manager resumed then reaches them."""
         store = await Store.open(path, clock=clock)
         manager = cls(store, front_end, **kwargs)
         # Before any click or pass: time the bot was down is never charged (issue 26 §1).
@@ -136,13 +143,27 @@ class GameManager:
         return manager
 
     async def close(self) -> None:
-        await self.bots.close()
+        await self._listeners.closing()
         await self.store.close()
 
-    def _bots_may_owe(self, info: GameInfo) -> None:
-        """Let the bot seats of a game that just changed take their moves, if it has any."""
-        if any(is_bot(seat.user_id) for seat in info.seats):
-            self.bots.nudge(info.id)
+    # -- listeners (``listeners``: who hears what happened) ---------------------------
+
+    def add_listener(self, listener: TableListener) -> None:
+        """``listener`` hears from now on of every decision owed after a commit, of each
+        resumption (the start, every background pass) and of the close."""
+        self._listeners.add(listener)
+
+    def remove_listener(self, listener: TableListener) -> None:
+        self._listeners.remove(listener)
+
+    @property
+    def listeners(self) -> tuple[TableListener, ...]:
+        return tuple(self._listeners)
+
+    async def _owed(self, info: GameInfo) -> None:
+        """Tell the listeners that a change to the game was committed: its active roles
+        owe a decision now (a listener's error is logged, never the caller's)."""
+        await self._listeners.owed(info)
 
     async def _game_id(self, ref: GameRef, *, live: bool = True) -> int:
         ref = validate.game_ref(ref)
@@ -154,44 +175,30 @@ class GameManager:
     # -- lobby --------------------------------------------------------------------
 
     async def create_game(
-        self,
-        guild_id: str | None,
-        channel_id: str,
-        game_name: str,
-        creator_id: str,
-        options: dict[str, Any] | None = None,
-        seed: int | None = None,
-        seat: str | None = None,
-        opponent_id: str | None = None,
-        *,
-        hotseat: bool = False,
-        fate: bool = False,
-        clock: str | None = None,
+        self, guild_id: str | None, channel_id: str, creator_id: str, game: NewGame
     ) -> GameInfo:
-        """Open a game in a channel and seat its creator.
+        """Open ``game`` in a channel and seat its creator (``NewGame`` says what each of
+        its values asks for).
 
-        ``seat``: the creator's role, ``"random"``, or None for the first role.
-        ``opponent_id`` takes the next free role (the game then starts at once if every
-        role is seated). ``hotseat`` lets one user hold several seats (sandbox, testing).
-        ``fate``: the opponent's side is run by the Fate Die (the game's ``fate`` option
-        set to that side; Fort Sumter and Lincoln have a playsheet for it).
-        ``clock``: the time control (issue 26 §1): ``none`` (the default), ``relaxed``,
-        ``standard``, ``fast`` or written like ``3d+1d/7d`` (``bot.tables.clocks``).
+        ``game.opponent_id`` takes the next free role: the game then starts at once if
+        every role is seated.
         """
+        if not isinstance(game, NewGame):
+            raise errors.BadInput("A new game is asked for with its name and options.")
         guild_id = validate.guild_id(guild_id)
         channel_id = validate.channel_id(channel_id)
-        game_name = validate.game_name(game_name)
         creator_id = validate.user_id(creator_id)
-        options = validate.options(options)
-        seed = validate.seed(seed)
-        seat = validate.role(seat)
-        opponent_id = validate.optional_user_id(opponent_id, "opponent")
-        hotseat = validate.flag(hotseat, "hotseat")
-        fate = validate.flag(fate, "fate")
-        control = validate.clock(clock)
-        if clock is None and seed is None and not hotseat:
+        game_name = validate.game_name(game.game_name)
+        options = validate.options(game.options)
+        seed = validate.seed(game.seed)
+        seat = validate.role(game.seat)
+        opponent_id = validate.optional_user_id(game.opponent_id, "opponent")
+        hotseat = validate.flag(game.hotseat, "hotseat")
+        fate = validate.flag(game.fate, "fate")
+        control = validate.clock(game.clock)
+        if game.clock is None and seed is None and not hotseat:
             control = await self._server_clock(guild_id, game_name)
-        request = lobby.NewGame(
+        request = lobby.CheckedGame(
             guild_id,
             channel_id,
             game_name,
@@ -211,7 +218,7 @@ class GameManager:
             "game=%d created %s in channel %s by %s", info.id, game_name, channel_id, creator_id
         )
         await self.deliver_due(info.id)
-        self._bots_may_owe(info)
+        await self._owed(info)
         return info
 
     async def rematch(self, game: GameRef, user_id: str, sides: str = "same") -> GameInfo:
@@ -247,7 +254,7 @@ class GameManager:
         # Whoever asked opens the new game (never Dispatch, which asks for nothing),
         # whichever side the draw gave them.
         mine, other = (roles[0], second) if user_id == first else (roles[1], first)
-        request = lobby.NewGame(
+        request = lobby.CheckedGame(
             old.guild_id,
             old.channel_id,
             old.game_name,
@@ -271,7 +278,7 @@ class GameManager:
             raise
         log.info("game=%d is a rematch (%s) of game %d", info.id, sides, old.id)
         await self.deliver_due(info.id)
-        self._bots_may_owe(info)
+        await self._owed(info)
         return info
 
     async def join(self, game: GameRef, user_id: str, role: str | None = None) -> GameInfo:
@@ -285,7 +292,7 @@ class GameManager:
             info = await info_in(db, game_id)
         log.info("game=%d %s joined as %s", game_id, user_id, role)
         await self.deliver_due(game_id)
-        self._bots_may_owe(info)
+        await self._owed(info)
         return info
 
     async def seat_dispatch(
@@ -319,7 +326,7 @@ class GameManager:
             info = await info_in(db, game_id)
         log.info("game=%d %s seated %s as %s", game_id, user_id, bot, role)
         await self.deliver_due(game_id)
-        self._bots_may_owe(info)
+        await self._owed(info)
         return info
 
     async def leave(self, game: GameRef, user_id: str) -> GameInfo:
@@ -342,34 +349,28 @@ class GameManager:
     # -- playing ------------------------------------------------------------------
 
     async def act(
-        self,
-        game: GameRef,
-        user_id: str,
-        verb: str,
-        arg: Any = None,
-        expected_version: int | None = None,
-        *,
-        role: str | None = None,
-        more: Sequence[Any] = (),
-        deliver: bool = True,
+        self, game: GameRef, user_id: str, move: Move, *, deliver: bool = True
     ) -> ActResult:
         """Apply one decision of ``user_id``; nothing changes unless it is legal and fresh.
 
-        ``more``: further args of the same verb picked in the same interaction (see the
-        view's ``batch``), applied in order as separate small actions, all or nothing.
+        ``move.more``: further args of the same verb picked in the same interaction (see
+        the view's ``batch``), applied in order as separate small actions, all or nothing.
         ``deliver=False``: the caller delivers (``deliver_due``) itself, e.g. while it
         answers the player, so the reply does not wait for the table post and DMs.
         """
         started = time.perf_counter()
-        user_id, verb, arg = validate.user_id(user_id), validate.verb(verb), validate.arg(arg)
-        expected_version, role = validate.version(expected_version), validate.role(role)
-        extra = validate.more_args(more)
+        if not isinstance(move, Move):
+            raise errors.BadInput("A decision is sent as a verb and what it acts on.")
+        user_id = validate.user_id(user_id)
+        verb, arg = validate.verb(move.verb), validate.arg(move.arg)
+        expected_version = validate.version(move.expected_version)
+        role, extra = validate.role(move.role), validate.more_args(move.more)
         game_id = await self._game_id(game)
         async with self._game_locks[game_id]:
             try:
-                move = turn.Move(user_id, verb, arg, expected_version, role, extra)
+                checked = turn.CheckedMove(user_id, verb, arg, expected_version, role, extra)
                 result = await turn.act(
-                    self.store, game_id, move, reminder_hours=self.default_reminder_hours
+                    self.store, game_id, checked, reminder_hours=self.default_reminder_hours
                 )
             except errors.NotSeated:
                 raise await self.not_seated(game_id, user_id) from None
@@ -396,7 +397,7 @@ class GameManager:
         # Outside the game lock: a slow delivery must not hold up the next player.
         if deliver:
             await self.deliver_due(game_id)
-        self._bots_may_owe(result.game)
+        await self._owed(result.game)
         return result
 
     async def undo(
@@ -418,7 +419,9 @@ class GameManager:
         if not listed:
             raise errors.NothingToUndo()
         arg = listed[0] if isinstance(listed, list) and listed else None
-        return await self.act(pv.game.id, user_id, "undo", arg, expected_version, role=pv.role)
+        return await self.act(
+            pv.game.id, user_id, Move("undo", arg, expected_version, role=pv.role)
+        )
 
     async def resign(self, game: GameRef, user_id: str, *, role: str | None = None) -> GameInfo:
         """Concede: with two sides the other one wins; the result is recorded."""
@@ -535,8 +538,7 @@ class GameManager:
             change.to_user,
         )
         await self.deliver_due(change.game_id)
-        if is_bot(change.to_user):
-            self.bots.nudge(change.game_id)
+        await self._owed(await self.get_game_info(change.game_id))
 
     # -- queries ------------------------------------------------------------------
 
@@ -609,9 +611,9 @@ class GameManager:
             row.id,
             pv.version,
             pv.view,
-            iterations=self.bots.iterations,
+            iterations=self.searches.iterations,
         )
-        found = await self.bots.off_loop(row.id, call)
+        found = await self.searches.off_loop(row.id, call)
         async with self.store.transaction() as db:
             await db.add_hint(row.id, pv.role)
         log.info("game=%d user=%s role=%s asked for a hint", row.id, user_id, pv.role)
@@ -798,9 +800,10 @@ class GameManager:
 
     async def deliver_pending(self) -> int:
         """Start-up: deliver everything committed but not delivered, ignoring backoff;
-        then let Dispatch make the moves its seats owed when the last run stopped."""
+        then tell the listeners to look at what was owed when the last run stopped (the
+        moves Dispatch's seats owed, for one)."""
         delivered = await self.deliver_due(ignore_backoff=True)
-        await self.bots.resume()
+        await self._listeners.resumed()
         return delivered
 
     async def deliver_due(self, game_id: int | None = None, *, ignore_backoff: bool = False) -> int:
@@ -1041,7 +1044,7 @@ class GameManager:
                 await self.expire_clocks()
                 await self.warn_clocks()
                 await self.fire_due_timers()
-                await self.bots.resume()  # a bot move that failed is tried again
+                await self._listeners.resumed()  # a bot move that failed is tried again
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -35,7 +35,7 @@ import rules
 from bot import errors
 from bot.delivery.port import RatingChange, TablePost
 from bot.storage.store import GameRow, RatingChangeRow, RatingRow, SeatRow, Session
-from bot.tables.bots import is_bot
+from bot.tables.bot_users import is_bot
 
 #: Each side must have made this many decisions (actions other than undo) for the game to
 #: be rated. Three is past any side's first turn in every game Dispatch plays (a card or

@@ -32,7 +32,7 @@ from bot.tables import (
     notice_plan,
     ratings,
 )
-from bot.tables.bots import is_bot
+from bot.tables.bot_users import is_bot
 from bot.tables.loading import (
     describe,
     find_row,
@@ -57,7 +57,7 @@ RULES_FAILED = errors.IllegalMove(
 
 
 @dataclasses.dataclass(frozen=True)
-class Move:
+class CheckedMove:
     """One decision as a player sent it, its values already checked."""
 
     user_id: str
@@ -98,7 +98,7 @@ async def _in_time(db: Session, table: Table, role: str) -> None:
         await clock_rules.flag(db, table.row, table.seats, role)
 
 
-async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) -> ActResult:
+async def act(store: Store, game_id: int, move: CheckedMove, *, reminder_hours: float) -> ActResult:
     """Apply one decision; nothing changes unless it is legal and fresh."""
     table, state, active_before, role = await _checked(store, game_id, move)
     applied, after = _apply(table, state, role, move)
@@ -132,7 +132,7 @@ async def act(store: Store, game_id: int, move: Move, *, reminder_hours: float) 
 
 
 async def _checked(
-    store: Store, game_id: int, move: Move
+    store: Store, game_id: int, move: CheckedMove
 ) -> tuple[Table, dict[str, Any], tuple[str, ...], str]:
     """The game, its state, who was to act and the acting role, once the move is known to
     come from a seat whose turn it is, on a prompt that is still fresh."""
@@ -161,7 +161,7 @@ async def _checked(
 
 
 def _apply(
-    table: Table, state: dict[str, Any], role: str, move: Move
+    table: Table, state: dict[str, Any], role: str, move: CheckedMove
 ) -> tuple[list[tuple[str, Any]], dict[str, Any]]:
     """The actions the move makes (the implied ``done``s too) and the state after them;
     raises ``IllegalMove`` with nothing applied when any of them is refused."""
@@ -496,17 +496,16 @@ async def _post_turn(
     elif band:
         public = {**public, "clock_band": band}
     public_lines = public_log(what.public)
-    post = notices.turn_post(
-        rules_game,
-        row.game_name,
-        version=row.version,
-        public=public,
-        new_lines=public_lines[min(row.posted_log, len(public_lines)) :],
-        active_now=change.active_now,
+    news = notices.TurnNews(
+        row.version,
+        public,
+        tuple(public_lines[min(row.posted_log, len(public_lines)) :]),
+        change.active_now,
         mention=what.routing.mention,
         start=change.start,
         acting=change.acting_role,
     )
+    post = notices.turn_post(rules_game, row.game_name, news)
     post = await ratings.rated_post(db, row, seats, rules_game.roles, post)
     post = await estimates.with_turning_point(db, row.id, seats, post)
     await db.queue(row.id, "table", None, post_payload(post))

@@ -25,9 +25,11 @@ from bot import errors
 from bot.delivery.port import GameInfo, View
 from bot.storage.store import StoreUnavailable
 from bot.tables import clock_pass, hints, lobby, solo, validate
-from bot.tables.bots import bot_user, is_bot
+from bot.tables.bot_users import bot_user, is_bot
+from bot.tables.bots import BotSeats
 from bot.tables.manager import GameManager
 from bot.tables.ratings import LEADERBOARD_SIZE
+from bot.tables.requests import Move, NewGame
 from bot.terminal import history_text
 from bot.terminal.frontend import TerminalFrontEnd
 
@@ -339,6 +341,15 @@ def new_game_words(words: list[str]) -> tuple[int | None, str | None, bool]:
     return seed, opponent, fate
 
 
+def _seats_of(manager: GameManager) -> BotSeats:
+    """The bot seats that listen to ``manager``; Dispatch's own (worker processes), newly
+    attached, when it has none yet."""
+    try:
+        return BotSeats.of(manager)
+    except LookupError:
+        return BotSeats.attach(manager)
+
+
 class Sandbox:
     def __init__(
         self,
@@ -349,6 +360,8 @@ class Sandbox:
         default_game: str | None = None,
     ) -> None:
         self.manager = manager
+        #: Dispatch's seats listening to the manager (attached here if none were).
+        self.bots = _seats_of(manager)
         self.fe = front_end
         self.rng = random.Random(seed)
         self.default_game = default_game
@@ -478,8 +491,8 @@ class Sandbox:
             except errors.DispatchError:
                 info = None  # a damaged game: the command itself will say so, if it matters
             if info and info.status == "active" and any(is_bot(s.user_id) for s in info.seats):
-                self.manager.bots.nudge(self.game_id)
-        await self.manager.bots.idle()
+                self.bots.nudge(self.game_id)
+        await self.bots.idle()
 
     async def current(self) -> GameInfo:
         if self.game_id is None:
@@ -567,12 +580,8 @@ class Sandbox:
                 info = await self.manager.create_game(
                     GUILD,
                     f"table-{table}",
-                    name,
                     PLAYERS[0],
-                    seed=seed,
-                    opponent_id=opponent,
-                    fate=fate,
-                    clock=clock,
+                    NewGame(name, seed=seed, opponent_id=opponent, fate=fate, clock=clock),
                 )
                 break
             except errors.ChannelBusy:
@@ -587,7 +596,7 @@ class Sandbox:
                 f"   This is game #{info.id}, seed {seed}: a practice game, whose cards anyone "
                 "who knows the seed can work out."
             )
-        await self.manager.bots.idle()
+        await self.bots.idle()
         await self.show_turn()
 
     async def cmd_join(self, args: list[str]) -> None:
@@ -608,7 +617,7 @@ class Sandbox:
             raise errors.BadInput("`dispatch` takes at most a level: easy, normal or hard.")
         level = args[0].lower() if args else None
         info = await self.manager.seat_dispatch(info.id, self.user, level)
-        await self.manager.bots.idle()
+        await self.bots.idle()
         await self.seated(info, bot_user(level))
 
     # -- seats that change hands (issue 26, section 6; bot.tables.seats) -------------
@@ -657,7 +666,7 @@ class Sandbox:
         if len(args) > 1:
             raise errors.BadInput("`handover` takes at most a level: easy, normal or hard.")
         await self.manager.hand_over(info.id, self.user, args[0].lower() if args else None)
-        await self.manager.bots.idle()
+        await self.bots.idle()
         await self.show_turn()
 
     async def cmd_vacation(self, args: list[str]) -> None:
@@ -709,7 +718,7 @@ class Sandbox:
         for table in range(1, 1000):
             try:
                 info = await self.manager.create_game(
-                    GUILD, f"table-{table}", name, self.user, options=options, seed=seed
+                    GUILD, f"table-{table}", self.user, NewGame(name, options=options, seed=seed)
                 )
                 break
             except errors.ChannelBusy:
@@ -885,7 +894,7 @@ class Sandbox:
         self.fe.draw_boards = False
         try:
             while played < limit:
-                await self.manager.bots.idle()  # Dispatch's seats play themselves
+                await self.bots.idle()  # Dispatch's seats play themselves
                 info = await self.manager.get_game_info(info.id)
                 people = [r for r in info.active_roles if not is_bot(_user_of(info, r))]
                 if info.status != "active" or not people:
@@ -901,7 +910,7 @@ class Sandbox:
                 verb, arg = self.rng.choice(choices)
                 self.say(f"   auto: {seat.user_id} ({role}) {describe(pv.view, (verb, arg))}")
                 result = await self.manager.act(
-                    info.id, seat.user_id, verb, arg, pv.version, role=role
+                    info.id, seat.user_id, Move(verb, arg, pv.version, role=role)
                 )
                 if info.one_seat:
                     self.say_new_lines(pv.view, result.view)
@@ -964,12 +973,14 @@ class Sandbox:
             verb, arg = picked
         else:
             verb, arg = named_action(pv.view, words, game_verbs(info.game_name))
-        result = await self.manager.act(info.id, self.user, verb, arg, pv.version, role=pv.role)
+        result = await self.manager.act(
+            info.id, self.user, Move(verb, arg, pv.version, role=pv.role)
+        )
         if info.one_seat:
             self.say_new_lines(pv.view, result.view)
             if result.outcome is None and self.fe.draw_boards:
                 await self.fe.write_board(result.game, result.view, result.version)
-        await self.manager.bots.idle()
+        await self.bots.idle()
         if result.private_log_lines:
             self.say(f"── private to {self.user} ({result.role}) ──")
             for line in result.private_log_lines:
@@ -1008,6 +1019,7 @@ async def run_sandbox(
     except StoreUnavailable as exc:
         front_end.say(f"! {exc}")
         return exc.exit_code
+    BotSeats.attach(manager)  # before deliver_pending: it plays what the last run owed
     sandbox = Sandbox(manager, front_end, seed=args.seed or 0, default_game=args.game)
     try:
         # Messages a previous run committed but never printed come out now, as on Discord.

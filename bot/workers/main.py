@@ -11,6 +11,7 @@ from pathlib import Path
 from bot.process import health
 from bot.process.lifecycle import graceful
 from bot.storage.store import Store
+from bot.tables.bots import BotSeats
 from bot.tables.manager import GameManager
 from bot.workers.worker import OutboxOnly, Worker, iterations_from
 
@@ -21,9 +22,10 @@ async def serve(database: Path | str, health_file: Path | None = None) -> None:
     iterations = iterations_from(os.environ)
     # Not GameManager.open: a worker delivers nothing, and it must not forgive clocks
     # "downtime" at its start (the bots beat; only a bot's start may do that).
-    manager = GameManager(await Store.open(database), OutboxOnly(), bot_workers="daemon")
-    manager.bots.iterations = iterations
-    worker = Worker(manager)
+    manager = GameManager(await Store.open(database), OutboxOnly())
+    # Seats that play only the jobs this worker claims: not attached, they hear nothing.
+    seats = BotSeats(manager, workers="daemon", iterations=iterations)
+    worker = Worker(seats)
 
     def healthy() -> bool:
         return time.monotonic() - worker.last_beat < worker.lease_s
@@ -41,6 +43,7 @@ async def serve(database: Path | str, health_file: Path | None = None) -> None:
             with contextlib.suppress(asyncio.CancelledError):
                 await alive
             health.forget(health_file)
+        await seats.close()
         await manager.close()
 
 

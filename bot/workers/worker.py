@@ -25,8 +25,7 @@ from collections.abc import Mapping
 
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.storage.store import BotJobRow
-from bot.tables.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS
-from bot.tables.manager import GameManager
+from bot.tables.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
 
 log = logging.getLogger("dispatch.worker")
 
@@ -50,14 +49,15 @@ class OutboxOnly:
 
 
 class Worker:
-    """Claims and plays jobs until :meth:`stop`."""
+    """Claims and plays jobs until :meth:`stop`, with ``bots``: seats that do not listen
+    to their manager (never attached), so this process plays the jobs it claims and
+    nothing else."""
 
     def __init__(
-        self, manager: GameManager, *, lease_s: float = JOB_LEASE_S, poll_s: float = POLL_S
+        self, bots: BotSeats, *, lease_s: float = JOB_LEASE_S, poll_s: float = POLL_S
     ) -> None:
-        self.manager = manager
-        self.bots = manager.bots
-        self.bots.passive = True  # this process plays jobs it claims, nothing else
+        self.bots = bots
+        self.manager = bots.manager
         self.lease_s = lease_s
         self.poll_s = poll_s
         #: The worker's name in its claims and in ``bot_workers``.

@@ -28,7 +28,8 @@ from bot.discord_app.interactions import (
 from bot.discord_app.looks import Look, look_payload
 from bot.discord_app.replays import post_replay
 from bot.tables import hints, validate
-from bot.tables.bots import bot_user
+from bot.tables.bot_users import bot_user
+from bot.tables.requests import Move, NewGame
 from bot.tables.results import ActResult
 from bot.tables.validate import parse_options
 
@@ -136,19 +137,20 @@ class GameCog(
                 f"{title}: {' vs '.join(players)}. The game is played in this post.",
             )
             table_ref = str(opened.id)
+        opponent_id = str(opponent.id) if opponent else None
+        if dispatch:
+            opponent_id = bot_user(level)
+        request = NewGame(
+            game,
+            options=parsed,
+            seed=seed,
+            seat=side or None,
+            opponent_id=opponent_id,
+            fate=style == "fate",
+            clock=clock,
+        )
         try:
-            info = await manager.create_game(
-                guild,
-                table_ref,
-                game,
-                user_id(interaction),
-                options=parsed,
-                seed=seed,
-                seat=side or None,
-                opponent_id=bot_user(level) if dispatch else str(opponent.id) if opponent else None,
-                fate=style == "fate",
-                clock=clock,
-            )
+            info = await manager.create_game(guild, table_ref, user_id(interaction), request)
         except Exception:
             if opened is not None:
                 await threads.discard(opened)
@@ -272,7 +274,7 @@ class GameCog(
         info = await _game_here(interaction, started=True)
         manager = manager_of(interaction)
         try:
-            result = await manager.act(info.id, user_id(interaction), verb, arg, version)
+            result = await manager.act(info.id, user_id(interaction), Move(verb, arg, version))
         except errors.StalePrompt:
             pv = await manager.view_for(info.id, user_id(interaction))
             await send_private_view(interaction, pv, notice="This prompt is out of date.")

@@ -23,6 +23,7 @@ from bot.discord_app import autocomplete, formatting
 from bot.discord_app.interactions import manager_of, reply, user_id
 from bot.discord_app.solo_message import solo_payload
 from bot.tables import solo
+from bot.tables.requests import NewGame
 
 log = logging.getLogger("dispatch.discord.solo")
 
@@ -89,9 +90,8 @@ class SoloCog(commands.GroupCog, group_name="solo", group_description="CDG Solo 
         info = await manager.create_game(
             _guild(interaction),
             str(interaction.channel_id),
-            solo.GAME_NAME,
             user_id(interaction),
-            options=chosen,
+            NewGame(solo.GAME_NAME, options=chosen),
         )
         title = dict(solo.playsheets())[chosen["playsheet"]]
         text = f"Solo session #{info.id} of {title} started: its display and buttons are below."
