@@ -343,7 +343,7 @@ async def test_the_background_pass_nudges_only_games_where_a_bot_owes_a_move(
 
 
 async def test_a_failing_bot_move_is_tried_again_after_a_growing_wait(
-    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock
+    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock, caplog: pytest.LogCaptureFixture
 ) -> None:
     manager = await GameManager.open(db_path, front_end, clock=clock)
     try:
@@ -351,10 +351,12 @@ async def test_a_failing_bot_move_is_tried_again_after_a_growing_wait(
         bots = BotSeats.of(manager)
         del bots.nudge  # the real nudge again (the helper switched it off)
         attempts: list[float] = []
+        card = " ".join(("Fort", "Pickens"))  # not written whole in the failing line
 
         async def broken(*args: object) -> tuple[str, object]:
             attempts.append(clock())
-            raise RuntimeError("the search broke")
+            # A search's exception may name a card it dealt to the player's hand.
+            raise RuntimeError(f"the search broke on {card} in the hand")
 
         real_decide = bots._decide
         bots._decide = broken  # type: ignore[assignment, method-assign]
@@ -365,6 +367,9 @@ async def test_a_failing_bot_move_is_tried_again_after_a_growing_wait(
 
         await background_pass()
         assert len(attempts) == 1
+        # The log says where it failed, not what the message named.
+        assert "RuntimeError" in caplog.text and "bot move failed" in caplog.text
+        assert "Fort Pickens" not in caplog.text
         await background_pass()  # at once: still waiting
         clock.advance(RETRY_BASE_S)
         await background_pass()  # the first wait is over

@@ -410,15 +410,16 @@ class BotSeats:
                 self._failed.pop(game_id, None)
             except asyncio.CancelledError:
                 raise
-            except Exception:
+            except Exception as exc:
                 failures = self._failed.get(game_id, (0, 0.0))[0] + 1
                 wait = min(RETRY_CAP_S, RETRY_BASE_S * 2 ** min(failures - 1, 20))
                 self._failed[game_id] = (failures, self.manager.clock() + wait)
-                log.exception(
-                    "game=%d: a bot move failed (%d in a row); trying again in %.0f s",
+                log.error(
+                    "game=%d: a bot move failed (%d in a row); trying again in %.0f s\n%s",
                     game_id,
                     failures,
                     wait,
+                    errors.withheld(exc),
                 )
                 return
             if game_id not in self._again:
