@@ -516,6 +516,30 @@ def adjacent_arrivals(state: State, side: str, start: str) -> dict[str, tuple[in
     return found
 
 
+@lru_cache(maxsize=256)
+def _move_destinations(side: str, masks: tuple[int, ...], start: str) -> tuple[str, ...]:
+    """:func:`move_destinations` for a board read as :func:`own_masks` (kept, like the
+    searches it reads): the locations one link away by the halves the armies may leave
+    ``start`` by (:func:`adjacent_arrivals`), then :func:`_destinations` not among them."""
+    leave = masks[_INDEX[start]]
+    near = dict.fromkeys(
+        there
+        for here_bit, there, _arrive, _index in _ADJACENT_BY_SIDE[side][start]
+        if leave & here_bit
+    )
+    return (*near, *(there for there in _destinations(side, masks, start) if there not in near))
+
+
+def move_destinations(state: State, side: str, start: str) -> tuple[str, ...]:
+    """Where armies of ``side`` may move from ``start``: the keys of
+    :func:`adjacent_arrivals` (a group may go there), then those of :func:`destinations`
+    not among them (one army goes further), each once. The move lists them at every
+    step of a move, so the list is kept per reading of the board: the halves
+    ``adjacent_arrivals`` leaves by are ``own_masks``' entry for ``start``
+    (``tests/test_lincoln_fast_paths.py`` holds it to the definition)."""
+    return _move_destinations(side, own_masks(state, side), start)
+
+
 def link_modifier(link: int | None, defender: str) -> int:
     """A rail link's defense modifier, for a defender of its colour only."""
     if link is None:

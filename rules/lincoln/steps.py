@@ -53,7 +53,8 @@ Armies = list[tuple[str, bool, int]]
 
 
 def _player(state: State) -> str:
-    return str(state["turn"]["player"])
+    player: str = state["turn"]["player"]
+    return player
 
 
 class PlayerStep(Step):
@@ -368,10 +369,8 @@ def can_move(state: State, role: str, armies: Armies | None = None) -> bool:
 
 def move_destinations(state: State, role: str, start: str) -> list[str]:
     """Adjacent destinations first (a group may go there), then those further on (one
-    army), each once."""
-    near = board.adjacent_arrivals(state, role, start)
-    far = board.destinations(state, role, start)
-    return list(near) + [d for d in far if d not in near]
+    army), each once (``board.move_destinations``)."""
+    return list(board.move_destinations(state, role, start))
 
 
 def arrive(
@@ -558,13 +557,21 @@ def naval_sources(state: State, role: str, dest: str | None, picked: list[str]) 
     """Armies in ports (other than ``dest``) that may sail, as ``port:army<n>``, less
     those already ``picked``."""
     found: list[str] = []
+    where = state["board"]
     for port in PORTS:
         if port == dest:
             continue
-        keys = [unit_key(u) for u in board.units(state, port, role) if u["kind"] == "army"]
+        keys = [
+            f"army{u['strength']}"  # ``unit_key`` of an army
+            for half in where[port]
+            for u in half
+            if u["side"] == role and u["kind"] == "army"
+        ]
+        if not keys:  # nothing here, so nothing picked here either
+            continue
         for pick in picked:
-            where, key = pick.split(":")
-            if where == port:
+            there, key = pick.split(":")
+            if there == port:
                 keys.remove(key)
         found += sorted({f"{port}:{key}" for key in keys})
     return found
