@@ -160,17 +160,23 @@ def slow_attack_places(state, role):
 
 def test_one_pass_over_the_armies_agrees_with_asking_location_by_location() -> None:
     """``board.army_places`` and what the turn derives from it (move, attack) against the
-    definitions, at every position of several games, battles included."""
+    definitions, at every position of several games, battles included: from the places
+    listed, and read as far as each needs (the first army that can move, the locations
+    with both halves held)."""
     battles = moves = attacks = 0
     for state in (s for seed in range(9, 15) for s in positions(seed, limit=600)):
         battles += state["battle"] is not None
         for role in GAME.roles:
-            assert board.army_places(state, role) == slow_army_places(state, role)
+            armies = board.army_places(state, role)
+            assert armies == slow_army_places(state, role)
             movable = slow_movable_from(state, role)
             assert steps.movable_from(state, role) == movable
             assert steps.can_move(state, role) == bool(movable)
+            assert steps.can_move(state, role, armies) == bool(movable)
             attack = slow_attack_places(state, role)
             assert steps.attack_places(state, role) == attack
+            assert steps.attack_places(state, role, armies) == attack
+            assert board.contested_armies(state, role) == attack
             moves += bool(movable)
             attacks += bool(attack)
     assert battles > 10 and moves > 500 and attacks > 10

@@ -359,9 +359,8 @@ def can_move(state: State, role: str, armies: Armies | None = None) -> bool:
     """Whether ``movable_from`` lists anything (the turn's action list only asks this, so
     it stops at the first army that can move)."""
     linked = board.LINKED_HALVES[role]
-    if armies is None:
-        armies = board.army_places(state, role)
-    for loc, _contested, leave in armies:  # noqa: SIM110
+    places = board.iter_army_places(state, role) if armies is None else armies
+    for loc, _contested, leave in places:  # noqa: SIM110
         if leave & linked[loc]:
             return True
     return False
@@ -687,7 +686,7 @@ def attack_places(state: State, role: str, armies: Armies | None = None) -> list
     """Contested locations where ``role`` has an army, in map order; ``armies`` is
     ``board.army_places`` when the caller has it already."""
     if armies is None:
-        armies = board.army_places(state, role)
+        return board.contested_armies(state, role)
     return [loc for loc, contested, _leave in armies if contested]
 
 
@@ -748,15 +747,16 @@ class Turn(PlayerStep):
         deploy = deployable_cards(state, role, ruled)
         if deploy:
             actions["deploy"] = options(deploy)
-        armies = board.army_places(state, role)
+        # Each of these reads the armies' places only as far as it needs: the first army
+        # that can move, the ports, the locations with both halves held.
         trains: list[int | str] = [c for c in ruled if c in TRAIN_CARDS]
-        if trains and can_move(state, role, armies):
+        if trains and can_move(state, role):
             actions["move"] = trains
         if role == "union":
             navals: list[int | str] = [c for c in ruled if c in NAVAL_CARDS]
-            if navals and can_sail(state, role, armies):
+            if navals and can_sail(state, role):
                 actions["naval"] = navals
-        attacks = attack_places(state, role, armies)
+        attacks = attack_places(state, role)
         if attacks:
             actions["attack"] = options(attacks)
         if hand:
