@@ -10,7 +10,7 @@ import random
 import pytest
 
 from rules import get_game
-from rules.lincoln import board, events, steps
+from rules.lincoln import board, events, hidden, steps
 from rules.lincoln.common import naval_cards, run_by_die, train_cards
 from rules.lincoln.data import (
     BLOCKADE,
@@ -160,17 +160,23 @@ def slow_attack_places(state, role):
 
 def test_one_pass_over_the_armies_agrees_with_asking_location_by_location() -> None:
     """``board.army_places`` and what the turn derives from it (move, attack) against the
-    definitions, at every position of several games, battles included."""
+    definitions, at every position of several games, battles included: from the places
+    listed, and read as far as each needs (the first army that can move, the locations
+    with both halves held)."""
     battles = moves = attacks = 0
     for state in (s for seed in range(9, 15) for s in positions(seed, limit=600)):
         battles += state["battle"] is not None
         for role in GAME.roles:
-            assert board.army_places(state, role) == slow_army_places(state, role)
+            armies = board.army_places(state, role)
+            assert armies == slow_army_places(state, role)
             movable = slow_movable_from(state, role)
             assert steps.movable_from(state, role) == movable
             assert steps.can_move(state, role) == bool(movable)
+            assert steps.can_move(state, role, armies) == bool(movable)
             attack = slow_attack_places(state, role)
             assert steps.attack_places(state, role) == attack
+            assert steps.attack_places(state, role, armies) == attack
+            assert board.contested_armies(state, role) == attack
             moves += bool(movable)
             attacks += bool(attack)
     assert battles > 10 and moves > 500 and attacks > 10
@@ -384,6 +390,10 @@ def test_path_searches_kept_per_board_reading_agree_with_the_plain_search() -> N
                 fast, slow = board.arrivals(state, side, start), slow_arrivals(state, side, start)
                 assert fast == slow and list(fast) == list(slow)
                 assert board.destinations(state, side, start) == tuple(slow)
+                assert board.move_destinations(state, side, start) == (
+                    *near,
+                    *(there for there in slow if there not in near),
+                )
                 for dest in LOCATIONS:
                     assert board.ways_in(state, side, start, dest) == slow.get(dest, [])
                 far += len(fast) > len(board.adjacent_arrivals(state, side, start))
@@ -498,3 +508,69 @@ def test_the_cards_of_each_wave_are_the_data_s_and_a_fresh_list_each_time() -> N
             assert dealt == expected
             dealt.clear()
             assert cards_of(side, wave) == expected
+
+
+def slow_naval_sources(state, role, dest, picked):
+    """``steps.naval_sources`` as first written: each port's units asked of the board."""
+    found = []
+    for port in PORTS:
+        if port == dest:
+            continue
+        keys = [board.unit_key(u) for u in board.units(state, port, role) if u["kind"] == "army"]
+        for pick in picked:
+            where, key = pick.split(":")
+            if where == port:
+                keys.remove(key)
+        found += sorted({f"{port}:{key}" for key in keys})
+    return found
+
+
+def test_the_armies_that_may_sail_are_read_as_the_definition_reads_them() -> None:
+    """``steps.naval_sources`` (each port's halves read in place) against the definition,
+    for every port as the destination and with some armies already picked, at every
+    position of random games, with Union armies of each strength put in two empty ports
+    (random games seldom leave one there)."""
+    compared = picked_some = 0
+    for state in (s for seed in range(30, 33) for s in positions(seed)):
+        empty = [p for p in PORTS if not board.units(state, p)]
+        afloat = copy.deepcopy(state)
+        for strength, port in zip((1, 2, 3), empty[:2] * 2, strict=False):
+            afloat["board"][port][0].append({"side": "union", "kind": "army", "strength": strength})
+        for case, role in itertools.product((state, afloat), GAME.roles):
+            every = steps.naval_sources(case, role, None, [])
+            for picked in ([], every[:1], every[::2]):
+                for dest in (None, *PORTS):
+                    fast = steps.naval_sources(case, role, dest, picked)
+                    assert fast == slow_naval_sources(case, role, dest, picked)
+                    compared += 1
+                    picked_some += bool(picked and fast)
+    assert compared > 1000 and picked_some > 500
+
+
+@pytest.mark.parametrize("fated", ["", "confederate"])
+def test_one_dealer_deals_for_every_key_what_a_fresh_determinization_deals(fated: str) -> None:
+    """``hidden.Dealer`` (what the view decides read once, for a search's many keys)
+    against ``determinize`` with each key alone, at positions of random games (battle
+    cards face down, cards named by an action under way, a Fate Die display among them);
+    a dealt state changed afterwards changes nothing the dealer deals next."""
+    dealers = face_down = masked = 0
+    for seed in range(34, 37):
+        game = random_fate_game(GAME, seed, fated, limit=400) if fated else positions(seed)
+        for index, state in enumerate(game):
+            if index % 5:
+                continue
+            for role in GAME.roles:
+                view = GAME.view(state, role)
+                dealer = hidden.Dealer(view, role)
+                for key in (seed, index, f"{index:032x}"):
+                    dealt = dealer(key)
+                    assert dealt == hidden.determinize(view, role, key)
+                    for part in (dealt["piles"][role], dealt["piles"][opponent(role)]):
+                        part["deck"].reverse()
+                        part["hand"].clear()
+                    dealt["board"].clear()
+                    assert dealer(key) == hidden.determinize(view, role, key)
+                dealers += 1
+                face_down += dealer.face_down
+                masked += dealer.masked
+    assert dealers > 200 and face_down > 5 and masked > 5

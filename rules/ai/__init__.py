@@ -14,7 +14,9 @@ which ``view`` carries as ``view["known_state"]`` (so hidden information is stil
 decided in ``view`` alone), and ``determinize(view, role, key)``, a complete state
 consistent with that view with the hidden parts dealt at random. Every built-in game
 implements both (``rules/<game>/hidden.py``); a new game plugs in by doing the same. A
-long game may also set ``playout_horizon`` and ``estimate(state)``: the search's random
+game may also give ``determinizer(view, role)``, ``determinize`` for one view as a
+function of the key alone, reading what the view decides once per search (Lincoln does).
+A long game may also set ``playout_horizon`` and ``estimate(state)``: the search's random
 playouts then stop after that many actions and take the game's judgement of who is
 winning (Lincoln: a logistic model fitted to self-play, ``rules/lincoln/estimate.py``).
 

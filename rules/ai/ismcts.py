@@ -5,7 +5,8 @@ One tree per decision, seen from the searching role (the *observer*). A node is 
 sequence of actions (role, verb, arg) from the observer's current information set. Each
 iteration:
 
-1. **Determinize**: ``game.determinize(view, role, key)`` deals the hidden parts (the
+1. **Determinize**: ``game.determinize(view, role, key)`` (through
+   ``game.determinizer(view, role)``, ready for many keys) deals the hidden parts (the
    other side's hand, deck order, face-down choices) at random, consistent with the view.
    The search never sees the real state; everything it knows is the view.
 2. **Select**: walk down the tree through the actions legal in this determinization,
@@ -200,13 +201,14 @@ def search(
     # (never the global one) draws them about twenty times faster than the keyed
     # generator the games deal with.
     draw = random.Random(key).random
+    deal = game.determinizer(view, role)
     done = 0
     while True:
         if done and iterations is not None and done >= iterations:
             break
         if done and should_stop is not None and should_stop():
             break
-        state = game.determinize(view, role, _mix(key, done + 1))
+        state = deal(_mix(key, done + 1))
         _iterate(game, state, role, tree, draw)
         done += 1
     # A tree kept from an earlier search also holds actions that other chance outcomes

@@ -521,6 +521,14 @@ class Game:
         see. Games with :meth:`known_state` implement it."""
         raise NotImplementedError(f"{self.title} does not support search players")
 
+    def determinizer(self, view: View, role: str) -> Callable[[int | str], State]:
+        """:meth:`determinize` for ``view`` and ``role``, as a function of the key alone: a
+        search deals many states from one view, so a game may read what the view alone
+        decides once, here, and give a dealer that does only the rest per key. Each call
+        must give what ``determinize(view, role, key)`` gives. The default asks
+        :meth:`determinize` every time."""
+        return lambda key: self.determinize(view, role, key)
+
     def estimate(self, state: State) -> dict[str, float] | None:
         """Each role's chance of winning from ``state``, judged without playing on (the
         chances sum to 1), for a search playout cut short at :attr:`playout_horizon`.

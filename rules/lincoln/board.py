@@ -8,7 +8,7 @@ until the battle is decided.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import chain
 from typing import Any
@@ -219,13 +219,16 @@ def army_places(state: State, side: str) -> list[tuple[str, bool, int]]:
     and armies location by location: outside a battle a half holds one side only. While
     a battle is fought its location may mix a half, and the definitions are asked
     (``tests/test_lincoln_fast_paths.py`` holds the pass to them)."""
+    return list(iter_army_places(state, side))
+
+
+def iter_army_places(state: State, side: str) -> Iterator[tuple[str, bool, int]]:
+    """:func:`army_places` one by one, for a caller that may stop at the first."""
     if state["battle"] is not None:
-        return [
-            (location, contested(state, location), _own_mask(state, location, side))
-            for location in LOCATION_IDS
-            if has_army(state, location, side)
-        ]
-    found: list[tuple[str, bool, int]] = []
+        for location in LOCATION_IDS:
+            if has_army(state, location, side):
+                yield location, contested(state, location), _own_mask(state, location, side)
+        return
     board = state["board"]
     for location in LOCATION_IDS:
         first, second = board[location]
@@ -236,13 +239,31 @@ def army_places(state: State, side: str) -> list[tuple[str, bool, int]]:
                 armed = unit["kind"] == "army" or _armed(first)
                 if not second or second[0]["side"] == side:
                     if armed or _armed(second):
-                        found.append((location, False, 3))
+                        yield location, False, 3
                 elif armed:
-                    found.append((location, True, 1))
+                    yield location, True, 1
             elif second and second[0]["side"] == side and _armed(second):
-                found.append((location, True, 2))
+                yield location, True, 2
         elif second and second[0]["side"] == side and _armed(second):
-            found.append((location, False, 3))
+            yield location, False, 3
+
+
+def contested_armies(state: State, side: str) -> list[str]:
+    """The locations :func:`army_places` marks contested, in map order, read without the
+    others: where the halves hold different sides and ``side``'s half holds an army (the
+    turn asks it at every listing, and most locations have a half empty)."""
+    if state["battle"] is not None:
+        return [location for location, split, _leave in army_places(state, side) if split]
+    board = state["board"]
+    found: list[str] = []
+    for location in LOCATION_IDS:
+        first, second = board[location]
+        if first and second:
+            one = first[0]["side"]
+            if one != second[0]["side"]:
+                mine = first if one == side else second
+                if mine[0]["side"] == side and _armed(mine):
+                    found.append(location)
     return found
 
 
@@ -514,6 +535,30 @@ def adjacent_arrivals(state: State, side: str, start: str) -> dict[str, tuple[in
         if leave & here_bit and there not in found:
             found[there] = (arrive, index)
     return found
+
+
+@lru_cache(maxsize=256)
+def _move_destinations(side: str, masks: tuple[int, ...], start: str) -> tuple[str, ...]:
+    """:func:`move_destinations` for a board read as :func:`own_masks` (kept, like the
+    searches it reads): the locations one link away by the halves the armies may leave
+    ``start`` by (:func:`adjacent_arrivals`), then :func:`_destinations` not among them."""
+    leave = masks[_INDEX[start]]
+    near = dict.fromkeys(
+        there
+        for here_bit, there, _arrive, _index in _ADJACENT_BY_SIDE[side][start]
+        if leave & here_bit
+    )
+    return (*near, *(there for there in _destinations(side, masks, start) if there not in near))
+
+
+def move_destinations(state: State, side: str, start: str) -> tuple[str, ...]:
+    """Where armies of ``side`` may move from ``start``: the keys of
+    :func:`adjacent_arrivals` (a group may go there), then those of :func:`destinations`
+    not among them (one army goes further), each once. The move lists them at every
+    step of a move, so the list is kept per reading of the board: the halves
+    ``adjacent_arrivals`` leaves by are ``own_masks``' entry for ``start``
+    (``tests/test_lincoln_fast_paths.py`` holds it to the definition)."""
+    return _move_destinations(side, own_masks(state, side), start)
 
 
 def link_modifier(link: int | None, defender: str) -> int:

@@ -3,7 +3,7 @@ and conservation invariants. The flow of play is in steps.py and combat.py."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from rules.core import Arg, Game, IllegalAction, State, Step, View, goto, heading, log
@@ -198,6 +198,9 @@ class Lincoln(Game):
 
     def determinize(self, view: View, role: str, key: int | str) -> State:
         return hidden.determinize(view, role, key)
+
+    def determinizer(self, view: View, role: str) -> Callable[[int | str], State]:
+        return hidden.Dealer(view, role)
 
     def idle_actions(self, state: State, role: str) -> set[tuple[str, Arg]]:
         """A pass while the hand is full changes nothing: the turn's refill draws no card

@@ -21,6 +21,7 @@ then a little wider than a perfect memory would allow.
 
 from __future__ import annotations
 
+import marshal
 from typing import Any
 
 from rules.core import State, View, randbelow, shuffle
@@ -87,70 +88,120 @@ def _unmask(value: Any, piles: dict[str, Any], taken: set[str], sampler: State) 
     return value
 
 
+#: Each side's cards in catalogue order (what :func:`_unlocated` filters).
+_SIDE_CARDS: dict[str, tuple[str, ...]] = {
+    side: tuple(c for c, data in CARDS.items() if data["side"] == side) for side in ROLES
+}
+
+
 def _unlocated(state: State, side: str, located: list[str]) -> list[str]:
     waves = state["piles"][side]["waves"]
     placed = set(located) | set(waves["I"]) | set(waves["II"])
-    return [c for c, data in CARDS.items() if data["side"] == side and c not in placed]
+    return [c for c in _SIDE_CARDS[side] if c not in placed]
 
 
 def determinize(view: View, role: str, key: int | str) -> State:
-    other = opponent(role)
-    sampler: State = {"rng": generator(key), "undo": [], "seal": 0}
-    state: State = copy_json(view["known_state"])
-    battle = state["battle"]
+    return Dealer(view, role)(key)
 
-    mine = state["piles"][role]
-    located = mine["hand"] + mine["discard"] + mine["removed"]
-    if battle is not None and battle["cards"].get(role):
-        located.append(battle["cards"][role])
-    deck = _unlocated(state, role, located)
-    if len(deck) != mine["deck"]:
-        raise ValueError(f"{len(deck)} unseen cards of {role} for a deck of {mine['deck']}")
-    shuffle(sampler, deck)
-    mine["deck"] = deck
 
-    theirs = state["piles"][other]
-    face_down = battle is not None and battle["cards"].get(other) == FACE_DOWN
-    seen = (
-        []
-        if face_down or battle is None or not battle["cards"].get(other)
-        else [battle["cards"][other]]
-    )
-    # The other side's face-up display cards (Fate Die) are in its hand, known.
-    display = state.get("fate")
-    shown: list[str] = []
-    if display is not None and display["role"] == other:
-        shown = [c for c in fate.cards(display) if c is not None]
-    unseen = _unlocated(state, other, seen + shown)
-    shuffle(sampler, unseen)
-    # A Fate Die display still holds the other side's unrevealed battle card.
-    in_display = face_down and display is not None and display["role"] == other
-    if in_display and battle is not None and display is not None:
-        # The display still holds the unrevealed battle card: one of its face-down cards
-        # (the playsheet has it played from them), or of its face-up ones if it had none.
-        down = [unseen.pop() for _ in range(len(fate.cards(display)) - len(shown))]
-        fate.fill_unknown(display, down)
-        pool = down or shown
-        played = pool[randbelow(sampler, len(pool))]
-        battle["cards"][other] = played
-        theirs["hand"] = [c for c in shown + down if c != played]
-    else:
-        dealt = [unseen.pop() for _ in range(theirs["hand"] - len(shown))]
-        theirs["hand"] = shown + dealt
+class Dealer:
+    """:func:`determinize` for one view and many keys (a search deals one state per
+    iteration from the same view): what the view alone decides is read once here (the
+    known state, ready to be copied; the cards each side has not located), and each call
+    deals from it with its key. ``determinize`` is one dealer used once, so a dealer used
+    many times gives what each key would give alone (``tests/test_lincoln_fast_paths.py``
+    holds it to that)."""
+
+    def __init__(self, view: View, role: str) -> None:
+        self.role = role
+        self.other = other = opponent(role)
+        known: State = view["known_state"]
+        # A copy of the known state is a ``marshal`` round trip (``copy_json``): the first
+        # half is done once.
+        self.known = marshal.dumps(known)
+        battle = known["battle"]
+        mine = known["piles"][role]
+        located = mine["hand"] + mine["discard"] + mine["removed"]
+        if battle is not None and battle["cards"].get(role):
+            located.append(battle["cards"][role])
+        self.deck = _unlocated(known, role, located)
+        if len(self.deck) != mine["deck"]:
+            raise ValueError(
+                f"{len(self.deck)} unseen cards of {role} for a deck of {mine['deck']}"
+            )
+        self.face_down = battle is not None and battle["cards"].get(other) == FACE_DOWN
+        seen = (
+            []
+            if self.face_down or battle is None or not battle["cards"].get(other)
+            else [battle["cards"][other]]
+        )
+        # The other side's face-up display cards (Fate Die) are in its hand, known.
+        display = known.get("fate")
+        self.shown: list[str] = []
         if display is not None and display["role"] == other:
-            fate.fill_unknown(display, dealt)
-    for pile in ("discard", "removed"):
-        theirs[pile] = [unseen.pop() for _ in range(theirs[pile])]
-    if face_down and not in_display and battle is not None:
-        battle["cards"][other] = unseen.pop()
-    if len(unseen) != theirs["deck"]:
-        raise ValueError(f"{len(unseen)} unseen cards of {other} for a deck of {theirs['deck']}")
-    theirs["deck"] = unseen
-    taken: set[str] = set()
-    for key in ("doing", "event"):
-        state[key] = _unmask(state[key], theirs, taken, sampler)
+            self.shown = [c for c in fate.cards(display) if c is not None]
+        self.unseen = _unlocated(known, other, seen + self.shown)
+        self.masked = any(_has_mask(known[key]) for key in ("doing", "event"))
 
-    state["rng"] = sampler["rng"]
-    state["seed"] = None
-    state["private_log"] = {r: [] for r in ROLES}
-    return state
+    def __call__(self, key: int | str) -> State:
+        role, other, shown = self.role, self.other, self.shown
+        sampler: State = {"rng": generator(key), "undo": [], "seal": 0}
+        state: State = marshal.loads(self.known)
+        battle = state["battle"]
+
+        mine = state["piles"][role]
+        deck = list(self.deck)
+        shuffle(sampler, deck)
+        mine["deck"] = deck
+
+        theirs = state["piles"][other]
+        face_down = self.face_down
+        display = state.get("fate")
+        unseen = list(self.unseen)
+        shuffle(sampler, unseen)
+        # A Fate Die display still holds the other side's unrevealed battle card.
+        in_display = face_down and display is not None and display["role"] == other
+        if in_display and battle is not None and display is not None:
+            # The display still holds the unrevealed battle card: one of its face-down
+            # cards (the playsheet has it played from them), or of its face-up ones if it
+            # had none.
+            down = [unseen.pop() for _ in range(len(fate.cards(display)) - len(shown))]
+            fate.fill_unknown(display, down)
+            pool = down or shown
+            played = pool[randbelow(sampler, len(pool))]
+            battle["cards"][other] = played
+            theirs["hand"] = [c for c in shown + down if c != played]
+        else:
+            dealt = [unseen.pop() for _ in range(theirs["hand"] - len(shown))]
+            theirs["hand"] = shown + dealt
+            if display is not None and display["role"] == other:
+                fate.fill_unknown(display, dealt)
+        for pile in ("discard", "removed"):
+            theirs[pile] = [unseen.pop() for _ in range(theirs[pile])]
+        if face_down and not in_display and battle is not None:
+            battle["cards"][other] = unseen.pop()
+        if len(unseen) != theirs["deck"]:
+            raise ValueError(
+                f"{len(unseen)} unseen cards of {other} for a deck of {theirs['deck']}"
+            )
+        theirs["deck"] = unseen
+        if self.masked:
+            taken: set[str] = set()
+            for part in ("doing", "event"):
+                state[part] = _unmask(state[part], theirs, taken, sampler)
+
+        state["rng"] = sampler["rng"]
+        state["seed"] = None
+        state["private_log"] = {r: [] for r in ROLES}
+        return state
+
+
+def _has_mask(value: Any) -> bool:
+    """Whether ``value`` holds a "face down:<pile>" card for :func:`_unmask` to deal."""
+    if isinstance(value, str):
+        return value.startswith(f"{FACE_DOWN}:")
+    if isinstance(value, list):
+        return any(_has_mask(v) for v in value)
+    if isinstance(value, dict):
+        return any(_has_mask(v) for v in value.values())
+    return False

@@ -53,7 +53,8 @@ Armies = list[tuple[str, bool, int]]
 
 
 def _player(state: State) -> str:
-    return str(state["turn"]["player"])
+    player: str = state["turn"]["player"]
+    return player
 
 
 class PlayerStep(Step):
@@ -358,9 +359,8 @@ def can_move(state: State, role: str, armies: Armies | None = None) -> bool:
     """Whether ``movable_from`` lists anything (the turn's action list only asks this, so
     it stops at the first army that can move)."""
     linked = board.LINKED_HALVES[role]
-    if armies is None:
-        armies = board.army_places(state, role)
-    for loc, _contested, leave in armies:  # noqa: SIM110
+    places = board.iter_army_places(state, role) if armies is None else armies
+    for loc, _contested, leave in places:  # noqa: SIM110
         if leave & linked[loc]:
             return True
     return False
@@ -368,10 +368,8 @@ def can_move(state: State, role: str, armies: Armies | None = None) -> bool:
 
 def move_destinations(state: State, role: str, start: str) -> list[str]:
     """Adjacent destinations first (a group may go there), then those further on (one
-    army), each once."""
-    near = board.adjacent_arrivals(state, role, start)
-    far = board.destinations(state, role, start)
-    return list(near) + [d for d in far if d not in near]
+    army), each once (``board.move_destinations``)."""
+    return list(board.move_destinations(state, role, start))
 
 
 def arrive(
@@ -558,13 +556,21 @@ def naval_sources(state: State, role: str, dest: str | None, picked: list[str]) 
     """Armies in ports (other than ``dest``) that may sail, as ``port:army<n>``, less
     those already ``picked``."""
     found: list[str] = []
+    where = state["board"]
     for port in PORTS:
         if port == dest:
             continue
-        keys = [unit_key(u) for u in board.units(state, port, role) if u["kind"] == "army"]
+        keys = [
+            f"army{u['strength']}"  # ``unit_key`` of an army
+            for half in where[port]
+            for u in half
+            if u["side"] == role and u["kind"] == "army"
+        ]
+        if not keys:  # nothing here, so nothing picked here either
+            continue
         for pick in picked:
-            where, key = pick.split(":")
-            if where == port:
+            there, key = pick.split(":")
+            if there == port:
                 keys.remove(key)
         found += sorted({f"{port}:{key}" for key in keys})
     return found
@@ -680,7 +686,7 @@ def attack_places(state: State, role: str, armies: Armies | None = None) -> list
     """Contested locations where ``role`` has an army, in map order; ``armies`` is
     ``board.army_places`` when the caller has it already."""
     if armies is None:
-        armies = board.army_places(state, role)
+        return board.contested_armies(state, role)
     return [loc for loc, contested, _leave in armies if contested]
 
 
@@ -741,15 +747,16 @@ class Turn(PlayerStep):
         deploy = deployable_cards(state, role, ruled)
         if deploy:
             actions["deploy"] = options(deploy)
-        armies = board.army_places(state, role)
+        # Each of these reads the armies' places only as far as it needs: the first army
+        # that can move, the ports, the locations with both halves held.
         trains: list[int | str] = [c for c in ruled if c in TRAIN_CARDS]
-        if trains and can_move(state, role, armies):
+        if trains and can_move(state, role):
             actions["move"] = trains
         if role == "union":
             navals: list[int | str] = [c for c in ruled if c in NAVAL_CARDS]
-            if navals and can_sail(state, role, armies):
+            if navals and can_sail(state, role):
                 actions["naval"] = navals
-        attacks = attack_places(state, role, armies)
+        attacks = attack_places(state, role)
         if attacks:
             actions["attack"] = options(attacks)
         if hand:
