@@ -68,6 +68,8 @@ from bot.tables.manager import GameManager  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from toy_game import GAME as TOY  # noqa: E402
 
+from tests.discord_helpers import ErrorCatcher, catch_errors, register_test_game  # noqa: E402
+
 
 @pytest.fixture
 def toy_game(monkeypatch: pytest.MonkeyPatch) -> object:
@@ -269,3 +271,23 @@ async def manager(
     BotSeats.attach(m)  # as every process assembles it: Dispatch's seats listen
     yield m
     await m.close()
+
+
+# -- the Discord tests' guards ----------------------------------------------------------------
+@pytest.fixture
+def discord_guard() -> Iterator[ErrorCatcher]:
+    """No ERROR left in discord.py's loggers: nothing went unhandled (with the test game
+    registered). A Discord test module uses it with ``pytest.mark.usefixtures``."""
+    register_test_game()
+    with catch_errors() as errors:
+        yield errors
+    assert errors.discord_errors() == []
+
+
+@pytest.fixture
+def strict_guard() -> Iterator[ErrorCatcher]:
+    """No ERROR in any logger, discord.py's or Dispatch's own."""
+    register_test_game()
+    with catch_errors() as errors:
+        yield errors
+    assert errors.all_errors() == []

@@ -11,18 +11,10 @@ import asyncio
 import pytest
 
 from bot.tables.clocks import DAY
-from tests.discord_helpers import catch_errors, register_test_game, table, wait_until
+from tests.discord_helpers import table, wait_until
 from tests.test_discord_e2e import last_prompt
 
-pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(autouse=True)
-def _guard():
-    register_test_game()
-    with catch_errors() as errors:
-        yield errors
-    assert errors.discord_errors() == []
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("discord_guard")]
 
 
 def _claim_buttons(t, channel_id):

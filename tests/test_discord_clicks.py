@@ -20,21 +20,14 @@ import rules
 from bot import errors
 from bot.tables.requests import Move
 from rules.fort_sumter.cards import STRATEGY
-from tests.discord_helpers import action_components, catch_errors, current_state, table, version_of
+from tests.discord_helpers import action_components, current_state, table, version_of
 from tests.test_discord_controls import press_for
 from tests.test_discord_e2e_fort_sumter import SEATS, new_game
 from tests.test_discord_e2e_war import best_prompt
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("strict_guard")]
 
 GAME = rules.get_game("fort_sumter")
-
-
-@pytest.fixture(autouse=True)
-def _guard():
-    with catch_errors() as errors_seen:
-        yield errors_seen
-    assert errors_seen.all_errors() == []
 
 
 def planned_batch(state: dict, role: str, verb: str, arg, limit: int) -> list:

@@ -10,18 +10,11 @@ import pytest
 import rules
 from bot.discord_app import components as c
 from bot.discord_app import custom_ids as ids
-from tests.discord_helpers import action_components, catch_errors, table, version_of
+from tests.discord_helpers import action_components, table, version_of
 from tests.test_discord_e2e_fort_sumter import SEATS, new_game
 from tests.test_discord_e2e_war import best_prompt
 
-pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(autouse=True)
-def _guard():
-    with catch_errors() as errors:
-        yield errors
-    assert errors.discord_errors() == []
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("discord_guard")]
 
 
 def check_controls(message) -> int:

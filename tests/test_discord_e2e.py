@@ -19,7 +19,6 @@ from bot.discord_app import custom_ids as ids
 from tests.discord_helpers import (
     Table,
     action_components,
-    catch_errors,
     choices_of,
     pick,
     register_test_game,
@@ -28,16 +27,7 @@ from tests.discord_helpers import (
 )
 from tests.emulator import CommandError
 
-pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(autouse=True)
-def _guard():
-    """No test may leave an ERROR in discord.py's loggers (nothing unhandled)."""
-    register_test_game()
-    with catch_errors() as errors:
-        yield errors
-    assert errors.discord_errors() == []
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("discord_guard")]
 
 
 def assert_all_answered(t: Table, limit: float = 3.0) -> None:

@@ -13,18 +13,9 @@ import random
 
 import pytest
 
-from tests.discord_helpers import Table, catch_errors, register_test_game, table
+from tests.discord_helpers import Table, table
 
-pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(autouse=True)
-def _guard():
-    """No ERROR in any logger: not discord.py's, not ours."""
-    register_test_game()
-    with catch_errors() as caught:
-        yield caught
-    assert caught.all_errors() == []
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("strict_guard")]
 
 
 async def start(t: Table) -> int:

@@ -10,19 +10,11 @@ import json
 
 import pytest
 
-from tests.discord_helpers import catch_errors, register_test_game, table
+from tests.discord_helpers import table
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("discord_guard")]
 
 MANAGE_CHANNELS = 1 << 4
-
-
-@pytest.fixture(autouse=True)
-def _guard():
-    register_test_game()
-    with catch_errors() as errors:
-        yield errors
-    assert errors.discord_errors() == []
 
 
 async def test_a_damaged_game_is_explained_to_players_and_rescued_by_a_moderator(tmp_path):

@@ -9,18 +9,10 @@ import re
 
 import pytest
 
-from tests.discord_helpers import catch_errors, choices_of, pick, register_test_game, table
+from tests.discord_helpers import choices_of, pick, table
 from tests.test_discord_e2e import last_prompt, start_game
 
-pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(autouse=True)
-def _guard():
-    register_test_game()
-    with catch_errors() as errors:
-        yield errors
-    assert errors.discord_errors() == []
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("discord_guard")]
 
 
 async def play_to_the_end(t, game_id: int) -> None:

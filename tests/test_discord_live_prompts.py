@@ -15,7 +15,6 @@ import pytest
 import rules
 from tests.discord_helpers import (
     action_components,
-    catch_errors,
     choices_of,
     current_state,
     table,
@@ -26,16 +25,9 @@ from tests.test_discord_controls import click_policy_move, press_for
 from tests.test_discord_e2e_fort_sumter import SEATS, new_game
 from tests.test_discord_e2e_war import best_prompt
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("strict_guard")]
 
 GAME = rules.get_game("fort_sumter")
-
-
-@pytest.fixture(autouse=True)
-def _guard():
-    with catch_errors() as errors_seen:
-        yield errors_seen
-    assert errors_seen.all_errors() == []
 
 
 def dm_prompts(t, who: str) -> list:

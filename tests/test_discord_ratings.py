@@ -10,18 +10,10 @@ import re
 import pytest
 
 from bot.errors import DeliveryRetry
-from tests.discord_helpers import catch_errors, register_test_game, table, wait_until
+from tests.discord_helpers import table, wait_until
 from tests.test_discord_end import play_to_the_end
 
-pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(autouse=True)
-def _guard():
-    register_test_game()
-    with catch_errors() as errors:
-        yield errors
-    assert errors.discord_errors() == []
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("discord_guard")]
 
 
 async def start_rated_game(t) -> int:

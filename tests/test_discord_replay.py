@@ -13,19 +13,11 @@ from PIL import Image
 
 import rules
 from bot.tables.requests import Move
-from tests.discord_helpers import catch_errors, register_test_game, table
+from tests.discord_helpers import table
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("discord_guard")]
 
 SEATS = {"union": "alice", "confederate": "bob"}
-
-
-@pytest.fixture(autouse=True)
-def _guard():
-    register_test_game()
-    with catch_errors() as errors:
-        yield errors
-    assert errors.discord_errors() == []
 
 
 async def play(manager, game_id: int, actions: int) -> None:

@@ -17,25 +17,14 @@ from bot.tables.bot_users import bot_user
 from tests.discord_helpers import (
     Table,
     action_components,
-    catch_errors,
     choices_of,
-    register_test_game,
     table,
 )
 from tests.emulator import CommandError
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("discord_guard")]
 
 MANAGE_CHANNELS = 1 << 4
-
-
-@pytest.fixture(autouse=True)
-def _guard() -> Any:
-    """No test may leave an ERROR in discord.py's loggers (nothing unhandled)."""
-    register_test_game()
-    with catch_errors() as errors:
-        yield errors
-    assert errors.discord_errors() == []
 
 
 async def _start(t: Table, game: str = "skirmish") -> int:

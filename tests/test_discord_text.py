@@ -12,17 +12,10 @@ import pytest
 
 import rules
 from bot.tables.requests import Move
-from tests.discord_helpers import catch_errors, table
+from tests.discord_helpers import table
 from tests.test_discord_e2e_fort_sumter import SEATS, new_game
 
-pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(autouse=True)
-def _guard():
-    with catch_errors() as errors:
-        yield errors
-    assert errors.discord_errors() == []
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("discord_guard")]
 
 
 async def test_posts_read_as_words_with_the_score_everywhere(tmp_path):

@@ -11,18 +11,10 @@ import re
 import pytest
 
 from bot.tables.clocks import DAY
-from tests.discord_helpers import catch_errors, register_test_game, table, wait_until
+from tests.discord_helpers import table, wait_until
 from tests.test_discord_e2e import last_prompt
 
-pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(autouse=True)
-def _guard():
-    register_test_game()
-    with catch_errors() as errors:
-        yield errors
-    assert errors.discord_errors() == []
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("discord_guard")]
 
 
 async def test_a_vacation_pauses_the_clock_and_the_table_sees_it(tmp_path, db_path):
