@@ -1613,6 +1613,18 @@ class Session:
 
     # -- end of bot_jobs kept bounded ----------------------------------------------------
 
+    # -- an outbox claim renewed during a long delivery (issue 25 §3) ---------------------
+    async def renew_outbox(self, game_id: int, owner: str, lease_s: float) -> None:
+        """``owner`` is still delivering the game's rows: its claim on those it holds
+        lasts ``lease_s`` from now (rows another process took over are left alone)."""
+        await self._run(
+            "UPDATE outbox SET lease_until = ?"
+            " WHERE delivered_at IS NULL AND game_id = ? AND claimed_by = ?",
+            (self.now + lease_s, game_id, owner),
+        )
+
+    # -- end of the outbox claim renewed --------------------------------------------------
+
 
 class Store:
     """Owns the connection (SQLite) or the pool (PostgreSQL); open with ``Store.open``."""
