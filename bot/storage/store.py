@@ -1625,6 +1625,11 @@ class Session:
 
     # -- end of the outbox claim renewed --------------------------------------------------
 
+    # -- every game's id and status, for ``dispatch store copy``'s replay check -----------
+    async def game_statuses(self) -> list[tuple[int, str]]:
+        rows = await self._all("SELECT id, status FROM games ORDER BY id")
+        return [(int(r["id"]), str(r["status"])) for r in rows]
+
 
 class Store:
     """Owns the connection (SQLite) or the pool (PostgreSQL); open with ``Store.open``."""
@@ -1786,6 +1791,17 @@ class Store:
             rows = await self._db.execute_fetchall(f"PRAGMA {name}")
         row = next(iter(rows), None)
         return row[0] if row else None
+
+    # -- bulk work on PostgreSQL (``dispatch store copy``) --------------------------------
+    @asynccontextmanager
+    async def bulk_connection(self) -> AsyncIterator[asyncpg.Connection]:
+        """A connection of the PostgreSQL pool, held for bulk work that sessions do not
+        speak (``dispatch store copy``: COPY into tables, moving the id sequences on).
+        Not on SQLite, which has no pool: ``StoreUnavailable`` says so."""
+        if self._pool is None:
+            raise StoreUnavailable(self.path, "a bulk copy needs a PostgreSQL database")
+        async with self._pool.acquire() as conn:
+            yield conn
 
 
 Step = Callable[[], Any]
