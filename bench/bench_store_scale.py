@@ -18,6 +18,14 @@
    part of the background pass (``BotSeats.resume`` and the moves it starts) with
    ``--waiting`` live games against Dispatch, each waiting for its human.
 
+3. ``bot_jobs`` at that scale (issue 25 §4): plays ``--against`` whole games of a human
+   (random legal moves) against Dispatch through the manager and the bot's own job
+   claims, and prints the rows they left (none once each game ended) and what the jobs
+   were (one per move Dispatch owed). Then it puts back what the code before migration
+   0020 kept (a finished row per move, at the measured rate, for every finished game
+   with Dispatch in the 10,000) and prints the rows and the store's size with them,
+   then runs migration 0020 as an upgrade would and prints its time and what is left.
+
 Not a test: it asserts nothing and prints figures.
 """
 
@@ -37,7 +45,8 @@ sys.path.insert(0, str(ROOT))
 
 import rules  # noqa: E402
 from bot.delivery.port import NullFrontEnd  # noqa: E402
-from bot.tables.bot_users import BOT_USERS, bot_user  # noqa: E402
+from bot.storage.migrate import MIGRATIONS_DIR  # noqa: E402
+from bot.tables.bot_users import BOT_USERS, bot_user, is_bot  # noqa: E402
 from bot.tables.bots import BotSeats  # noqa: E402
 from bot.tables.manager import GameManager  # noqa: E402
 from bot.tables.requests import Move, NewGame  # noqa: E402
@@ -85,7 +94,8 @@ def file_size(path: Path) -> int:
 
 
 async def checkpointed_size(manager: GameManager) -> int:
-    await manager.store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    async with manager.store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)"):
+        pass  # the cursor closed: no statement left in progress
     return file_size(manager.store.path)
 
 
@@ -209,7 +219,130 @@ async def measure_bot_pass(manager: GameManager, waiting: int) -> tuple[float, i
     return (time.perf_counter() - t0) * 1000 / 20, nudged // 20
 
 
-async def bench(finished: int, played: int, actions: int, seed: int, waiting: int) -> None:
+async def play_against_dispatch(
+    manager: GameManager, count: int, rng: random.Random
+) -> tuple[int, int]:
+    """``count`` whole games of a human against Dispatch (easy, one search iteration a
+    move: the jobs, not the search, are measured); (Dispatch's moves, jobs written)."""
+    BotSeats.attach(manager, workers="thread", iterations=1).nudge = lambda game_id: None  # type: ignore[method-assign]
+    db = manager.store._db  # a benchmark may reach in; the jobs written counted by a trigger
+    assert db is not None
+    await db.execute("CREATE TABLE bench_jobs_written (n INTEGER)")
+    await db.execute(
+        "CREATE TRIGGER bench_count_jobs AFTER INSERT ON bot_jobs BEGIN"
+        " INSERT INTO bench_jobs_written VALUES (1); END"
+    )
+    await db.commit()
+    names = [n for n in sorted(rules.GAMES) if len(rules.GAMES[n].roles) > 1]
+    moves = 0
+    for n in range(count):
+        info = await manager.create_game(
+            "bench",
+            f"vs-{n}",
+            f"h{n}",
+            NewGame(names[n % len(names)], seed=n, opponent_id=bot_user("easy")),
+        )
+        while (now := await manager.get_game_info(info.id)).status == "active":
+            humans = [r for r in now.active_roles if not is_bot(now.seat_of(r).user_id)]  # type: ignore[union-attr]
+            if not humans:
+                assert await BotSeats.of(manager).play_one(info.id)
+                moves += 1
+                continue
+            pv = await manager.view_for(info.id, f"h{n}", role=humans[0])
+            choices = [
+                (verb, arg)
+                for verb, args in pv.view["actions"].items()
+                if verb != "undo"
+                for arg in (args if isinstance(args, list) else [None])
+            ]
+            verb, arg = rng.choice(choices)
+            await manager.act(info.id, f"h{n}", Move(verb, arg, pv.version, role=humans[0]))
+    written = await scalar(manager, "SELECT COUNT(*) FROM bench_jobs_written")
+    await db.execute("DROP TRIGGER bench_count_jobs")
+    await db.execute("DROP TABLE bench_jobs_written")
+    await db.commit()
+    return moves, written
+
+
+async def scalar(manager: GameManager, sql: str) -> int:
+    assert manager.store._db is not None
+    async with manager.store._db.execute(sql) as cur:
+        row = await cur.fetchone()
+    return int(row[0]) if row else 0
+
+
+async def put_back_old_jobs(manager: GameManager, per_game: int) -> None:
+    """What the code before migration 0020 kept: ``per_game`` finished rows for each
+    finished game with Dispatch in a seat."""
+    db = manager.store._db
+    assert db is not None
+    await db.execute("BEGIN")
+    await db.execute(
+        "INSERT INTO bot_jobs (game_id, role, version, level, status, attempts, created_at,"
+        " finished_at) WITH RECURSIVE v(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM v"
+        " WHERE n < ?) SELECT s.game_id, s.role, v.n * 2, 'normal', 'done', 1,"
+        " 1700000000.5, 1700000001.5 FROM seats s JOIN games g ON g.id = s.game_id, v"
+        " WHERE g.status = 'finished' AND s.user_id LIKE 'Dispatch (%'",
+        (per_game - 1,),
+    )
+    await db.commit()
+
+
+async def upgrade(manager: GameManager) -> float:
+    """Migration 0020 as an upgrade runs it; its seconds."""
+    db = manager.store._db
+    assert db is not None
+    sql = next(MIGRATIONS_DIR.glob("0020_*.sql")).read_text()
+    t0 = time.perf_counter()
+    await db.executescript(f"BEGIN;\n{sql}\nCOMMIT;")
+    return time.perf_counter() - t0
+
+
+async def measure_jobs(manager: GameManager, against: int, rng: random.Random) -> list[str]:
+    """Section 3 of the docstring: the figures' lines."""
+    before = await checkpointed_size(manager)
+    t0 = time.perf_counter()
+    moves, written = await play_against_dispatch(manager, against, rng)
+    play_s = time.perf_counter() - t0
+    left = await scalar(manager, "SELECT COUNT(*) FROM bot_jobs")
+    ended = await scalar(
+        manager,
+        "SELECT COUNT(*) FROM bot_jobs j JOIN games g ON g.id = j.game_id"
+        " WHERE g.status <> 'active'",
+    )
+    live = await scalar(manager, "SELECT COUNT(*) FROM games WHERE status = 'active'")
+    with_dispatch = await scalar(
+        manager,
+        "SELECT COUNT(DISTINCT s.game_id) FROM seats s JOIN games g ON g.id = s.game_id"
+        " WHERE g.status = 'finished' AND s.user_id LIKE 'Dispatch (%'",
+    )
+    finished = await scalar(manager, "SELECT COUNT(*) FROM games WHERE status = 'finished'")
+    now_size = await checkpointed_size(manager)
+    per_game = round(written / max(1, against))
+    await put_back_old_jobs(manager, per_game)
+    old_rows = await scalar(manager, "SELECT COUNT(*) FROM bot_jobs")
+    old_size = await checkpointed_size(manager)
+    upgrade_s = await upgrade(manager)
+    after = await scalar(manager, "SELECT COUNT(*) FROM bot_jobs")
+    freed = await scalar(manager, "PRAGMA freelist_count") * await scalar(
+        manager, "PRAGMA page_size"
+    )
+    return [
+        f"{against} games against Dispatch played in {play_s:.0f} s: {moves} moves of"
+        f" Dispatch's, {written} jobs written; rows left once they ended: {ended}",
+        f"store of {finished:,} finished games ({with_dispatch:,} with Dispatch) and {live}"
+        f" live ones: bot_jobs {left} rows (all of live games), file {now_size / 1e6:.1f} MB"
+        f" (was {before / 1e6:.1f} MB before these games)",
+        f"as the code before 0020 kept them ({per_game} rows a game): bot_jobs {old_rows:,}"
+        f" rows, file {old_size / 1e6:.1f} MB (+{(old_size - now_size) / 1e6:.1f} MB)",
+        f"migration 0020 on it: {upgrade_s:.2f} s, bot_jobs {after} rows left,"
+        f" {freed / 1e6:.1f} MB of pages freed for reuse",
+    ]
+
+
+async def bench(
+    finished: int, played: int, actions: int, seed: int, waiting: int, against: int
+) -> None:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         empty = await GameManager.open(Path(tmp) / "empty.sqlite3", NullFrontEnd())
@@ -244,6 +377,7 @@ async def bench(finished: int, played: int, actions: int, seed: int, waiting: in
                 plans = await query_plans(manager)
             except ImportError:
                 plans = ["  (this version of bot.store lists no HOT_QUERIES)"]
+            jobs = await measure_jobs(manager, against, random.Random(seed))
         finally:
             await manager.close()
 
@@ -270,6 +404,8 @@ async def bench(finished: int, played: int, actions: int, seed: int, waiting: in
     )
     print("query plans:")
     print("\n".join(plans))
+    print("bot_jobs (issue 25 §4):")
+    print("\n".join(f"  {line}" for line in jobs))
 
 
 def main() -> None:
@@ -279,8 +415,13 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--waiting", type=int, default=50, help="live games against Dispatch")
+    parser.add_argument(
+        "--against", type=int, default=30, help="whole games against Dispatch (bot_jobs)"
+    )
     args = parser.parse_args()
-    asyncio.run(bench(args.finished, args.played, args.actions, args.seed, args.waiting))
+    asyncio.run(
+        bench(args.finished, args.played, args.actions, args.seed, args.waiting, args.against)
+    )
 
 
 if __name__ == "__main__":

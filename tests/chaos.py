@@ -7,7 +7,8 @@ seats, plus a human's scripted clicks in its share of the games); each worker is
 ``dispatch worker``. The kills follow a schedule drawn from a seeded generator (which
 process, when), so a run can be repeated. The checks: every acknowledged click is in the
 game's record (0 lost), every move of Dispatch was applied once (one bot action per job
-done), every game replays from its actions to its stored state.
+done, the jobs read with those their games' ends and pruning deleted: ``job_history``),
+every game replays from its actions to its stored state.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from job_history import job_history, keep_job_history
 
 from bot.delivery.port import NullFrontEnd
 from bot.storage.store import ActionRow, BotJobRow, Store
@@ -104,6 +107,8 @@ def moves_not_once(actions: Sequence[ActionRow], jobs: Sequence[BotJobRow]) -> l
 async def make_games(database: str, count: int) -> list[int]:
     manager = await GameManager.open(database, NullFrontEnd())
     BotSeats.attach(manager, workers="thread").nudge = lambda game_id: None  # type: ignore[method-assign]
+    # Games that end drop their jobs: the check reads them all from the history.
+    await keep_job_history(manager.store)
     try:
         return [
             (
@@ -217,8 +222,8 @@ async def check(
         for game in games:
             async with store.read() as db:
                 actions = await db.actions(game)
-                jobs = await db.bot_jobs(game)
                 row = await db.game(game)
+            jobs = await job_history(store, game)
             total += len(actions)
             assert row is not None
             acked = [a for a in acks if a[0] == game]

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from chaos import moves_not_once
 from conftest import POSTGRES_ENV, FakeClock, PostgresDatabases, RecordingFrontEnd
+from job_history import job_history, keep_job_history
 
 from bot.storage.store import BotJobRow, Store
 from bot.tables.bot_users import bot_user
@@ -39,6 +40,7 @@ def pg_url(postgres_databases: PostgresDatabases | None) -> str:
 async def games_owing_a_move(url: str, count: int) -> list[int]:
     manager = await GameManager.open(url, RecordingFrontEnd())
     BotSeats.attach(manager, workers="thread").nudge = lambda game_id: None  # type: ignore[method-assign]
+    await keep_job_history(manager.store)
     try:
         return [
             (
@@ -68,8 +70,8 @@ def start_worker(url: str, iterations: int) -> subprocess.Popen[bytes]:
 
 
 async def all_jobs(store: Store, games: list[int]) -> list[BotJobRow]:
-    async with store.read() as db:
-        return [job for game in games for job in await db.bot_jobs(game)]
+    """The games' jobs, with those pruned or dropped at a game's end (``job_history``)."""
+    return [job for game in games for job in await job_history(store, game)]
 
 
 async def bot_moves(store: Store, game_id: int) -> int:

@@ -10,7 +10,7 @@ import pytest
 from conftest import FakeClock, PostgresDatabases, RecordingFrontEnd
 
 from bot.__main__ import main
-from bot.storage.store import NewGameRow, Store
+from bot.storage.store import NewGameRow, Store, StoreUnavailable
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame
 
@@ -85,3 +85,32 @@ async def _run(argv: list[str]) -> int:
 
     # main() runs its own event loop: give it a thread of its own.
     return await asyncio.to_thread(main, argv)
+
+
+@pytest.mark.usefixtures("toy_game")
+async def test_a_target_that_is_not_postgresql_is_refused_and_nothing_made(
+    tmp_path: Path, clock: FakeClock, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "dispatch.sqlite3"
+    await _sqlite_store_with_games(source, clock)
+    target = tmp_path / "other.sqlite3"
+    assert await _run(["store", "copy", "--to", str(target), "--from", str(source)]) == 3
+    assert "--to takes a PostgreSQL URL" in capsys.readouterr().err
+    assert not target.exists()
+
+
+async def test_the_bulk_connection_is_postgresql_only(db_path: Path | str) -> None:
+    """What the copy uses instead of reaching into the store's pool."""
+    store = await Store.open(db_path)
+    try:
+        if store.dialect == "postgresql":
+            async with store.bulk_connection() as conn:
+                assert await conn.fetchval("SELECT COUNT(*) FROM games") == 0
+        else:
+            with pytest.raises(StoreUnavailable, match="needs a PostgreSQL database"):
+                async with store.bulk_connection():
+                    pass  # pragma: no cover
+        async with store.read() as db:
+            assert await db.game_statuses() == []
+    finally:
+        await store.close()

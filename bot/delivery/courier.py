@@ -22,7 +22,7 @@ import dataclasses
 import json
 import logging
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 
 from bot import errors
 from bot.delivery.notices import private_message
@@ -47,6 +47,9 @@ RETRY_CAP_S = 3600.0
 PARKED_S = 100 * 365 * 86400.0
 #: How a parked row's last error begins (the players were told when it was parked).
 UNREACHABLE = PARKED_ERROR
+#: How often a delivery in flight renews its claim on the game's rows (a third of the
+#: lease: two renewals may fail before another process could take them over).
+RENEW_EVERY_S = LEASE_S / 3
 
 
 @dataclasses.dataclass
@@ -93,25 +96,55 @@ class Courier:
         async with self.locks[game_id]:
             # Another process on the same database may be delivering this game: its rows
             # are claimed with a lease (issue 25 §3), and go out in order from one process.
-            async with self.store.transaction(game=game_id) as db:
-                if not await db.claim_outbox(game_id, owner, LEASE_S):
-                    return 0
+            if not await self._claim(game_id, owner):
+                return 0
             try:
-                # A DM failure queues a table notice; a second pass delivers it right away.
-                for _ in range(3):
-                    async with self.store.read() as db:
-                        rows = await db.undelivered(game_id)
-                    if not rows:
-                        break
-                    count, queued_more = await self._deliver_rows(game_id, rows, ignore_backoff)
-                    delivered += count
-                    if not queued_more:
-                        break
+                async with self._renewing(game_id, owner):
+                    # A DM failure queues a table notice; a second pass delivers it right
+                    # away, claimed like the first (rows queued since were not).
+                    for n in range(3):
+                        if n and not await self._claim(game_id, owner):
+                            break
+                        async with self.store.read() as db:
+                            rows = await db.undelivered(game_id)
+                        if not rows:
+                            break
+                        count, queued_more = await self._deliver_rows(game_id, rows, ignore_backoff)
+                        delivered += count
+                        if not queued_more:
+                            break
             finally:
                 with contextlib.suppress(errors.SaveFailed):
                     async with self.store.write() as db:
                         await db.release_outbox(game_id, owner)
         return delivered
+
+    async def _claim(self, game_id: int, owner: str) -> bool:
+        """Claim the game's undelivered rows, unless another process holds a live claim."""
+        async with self.store.transaction(game=game_id) as db:
+            return await db.claim_outbox(game_id, owner, LEASE_S)
+
+    @contextlib.asynccontextmanager
+    async def _renewing(self, game_id: int, owner: str) -> AsyncIterator[None]:
+        """Renew this process's claim on the game's rows every :data:`RENEW_EVERY_S` while
+        it delivers them: a slow answer from Discord (or its rate limit's wait) longer
+        than the lease must not let another process take the rows over and send them a
+        second time. A process that dies stops renewing, and its claim lapses as before."""
+
+        async def renew() -> None:
+            while True:
+                await asyncio.sleep(RENEW_EVERY_S)
+                # A failed renewal is tried again at the next tick; the lease is 3 ticks.
+                with contextlib.suppress(errors.SaveFailed):
+                    async with self.store.write() as db:
+                        await db.renew_outbox(game_id, owner, LEASE_S)
+
+        task = asyncio.get_running_loop().create_task(renew())
+        try:
+            yield
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
 
     async def _deliver_rows(
         self, game_id: int, rows: list[OutboxRow], ignore_backoff: bool

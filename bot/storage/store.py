@@ -243,6 +243,8 @@ def _timer(r: aiosqlite.Row) -> TimerRow:
 
 
 LIVE = ("lobby", "active")
+#: The statuses of a game that is over (``Session.set_status`` drops its bot jobs).
+ENDED = ("finished", "abandoned", "cancelled")
 
 #: Undelivered outbox rows with their payloads (migration 0009: kept in their own table
 #: and deleted on delivery; a row queued before it keeps its payload in the outbox).
@@ -716,6 +718,9 @@ class Session:
         await self._run(
             "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, self.now, game_id)
         )
+        if status in ENDED:
+            # Every way a game ends passes here: its jobs go in the same transaction.
+            await self.drop_bot_jobs(game_id)
 
     # seats -------------------------------------------------------------------------
     async def seats(self, game_id: int) -> list[SeatRow]:
@@ -1387,23 +1392,27 @@ class Session:
     async def owe_bot_move(self, game_id: int, role: str, version: int, level: str) -> bool:
         """Dispatch owes ``role``'s move at ``version`` (once: a second call changes
         nothing); True when the job is new."""
+        # Only while the game is active: an ended game keeps no jobs (``drop_bot_jobs``).
         rows = await self._all(
             "INSERT INTO bot_jobs (game_id, role, version, level, created_at)"
-            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, role, version) DO NOTHING"
-            " RETURNING game_id",
-            (game_id, role, version, level, self.now),
+            " SELECT CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS BIGINT),"
+            " CAST(? AS TEXT), CAST(? AS DOUBLE PRECISION)"
+            " WHERE EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'active')"
+            " ON CONFLICT (game_id, role, version) DO NOTHING RETURNING game_id",
+            (game_id, role, version, level, self.now, game_id),
         )
         return bool(rows)
 
-    async def settle_bot_jobs(self, game_id: int, version: int, acting: str | None) -> None:
+    async def settle_bot_jobs(self, game_id: int, version: int, acting: str | None) -> int:
         """The game reached ``version``: its pending jobs of earlier versions are over,
-        done when their role is the one that acted, stale otherwise."""
-        await self._run(
+        done when their role is the one that acted, stale otherwise. Returns how many."""
+        rows = await self._all(
             "UPDATE bot_jobs SET status = CASE WHEN role = ? THEN 'done' ELSE 'stale' END,"
             " claimed_by = NULL, lease_until = NULL, finished_at = ?"
-            " WHERE game_id = ? AND status = 'pending' AND version < ?",
+            " WHERE game_id = ? AND status = 'pending' AND version < ? RETURNING version",
             (acting or "", self.now, game_id, version),
         )
+        return len(rows)
 
     async def claim_bot_jobs(
         self,
@@ -1598,6 +1607,46 @@ class Session:
 
     # -- end of claims ------------------------------------------------------------------
 
+    # -- bot_jobs kept bounded (issue 25 §4; migration 0020_bot_jobs_prune) ---------------
+    # A game's jobs go with the game (``set_status`` to an ended status), and a live game
+    # keeps only its newest few finished jobs besides the pending ones (``owe_moves``):
+    # the claims only ever read pending rows, and the newest finished one is what makes
+    # a second write of a move just made (``BotSeats.play_one``) change nothing.
+
+    async def drop_bot_jobs(self, game_id: int) -> None:
+        """The game ended: every job of it goes, pending or finished (a process still
+        searching one finds the game over and its job gone: nothing is applied)."""
+        await self._run("DELETE FROM bot_jobs WHERE game_id = ?", (game_id,))
+
+    async def prune_bot_jobs(self, game_id: int, keep: int) -> None:
+        """Delete the game's finished jobs (done, stale, failed) older than its newest
+        ``keep`` finished ones; pending jobs are never touched here."""
+        await self._run(
+            "DELETE FROM bot_jobs WHERE game_id = ? AND status <> 'pending' AND version <"
+            " (SELECT MIN(version) FROM (SELECT version FROM bot_jobs WHERE game_id = ?"
+            " AND status <> 'pending' ORDER BY version DESC LIMIT ?) AS newest)",
+            (game_id, game_id, keep),
+        )
+
+    # -- end of bot_jobs kept bounded ----------------------------------------------------
+
+    # -- an outbox claim renewed during a long delivery (issue 25 §3) ---------------------
+    async def renew_outbox(self, game_id: int, owner: str, lease_s: float) -> None:
+        """``owner`` is still delivering the game's rows: its claim on those it holds
+        lasts ``lease_s`` from now (rows another process took over are left alone)."""
+        await self._run(
+            "UPDATE outbox SET lease_until = ?"
+            " WHERE delivered_at IS NULL AND game_id = ? AND claimed_by = ?",
+            (self.now + lease_s, game_id, owner),
+        )
+
+    # -- end of the outbox claim renewed --------------------------------------------------
+
+    # -- every game's id and status, for ``dispatch store copy``'s replay check -----------
+    async def game_statuses(self) -> list[tuple[int, str]]:
+        rows = await self._all("SELECT id, status FROM games ORDER BY id")
+        return [(int(r["id"]), str(r["status"])) for r in rows]
+
 
 class Store:
     """Owns the connection (SQLite) or the pool (PostgreSQL); open with ``Store.open``."""
@@ -1759,6 +1808,17 @@ class Store:
             rows = await self._db.execute_fetchall(f"PRAGMA {name}")
         row = next(iter(rows), None)
         return row[0] if row else None
+
+    # -- bulk work on PostgreSQL (``dispatch store copy``) --------------------------------
+    @asynccontextmanager
+    async def bulk_connection(self) -> AsyncIterator[asyncpg.Connection]:
+        """A connection of the PostgreSQL pool, held for bulk work that sessions do not
+        speak (``dispatch store copy``: COPY into tables, moving the id sequences on).
+        Not on SQLite, which has no pool: ``StoreUnavailable`` says so."""
+        if self._pool is None:
+            raise StoreUnavailable(self.path, "a bulk copy needs a PostgreSQL database")
+        async with self._pool.acquire() as conn:
+            yield conn
 
 
 Step = Callable[[], Any]

@@ -4,10 +4,13 @@ Every turn that leaves one of Dispatch's seats owing a decision writes one job f
 (game, role, version, level) in the turn's own transaction (:func:`owe_moves`, called by
 ``turn.commit_turn``), so a crash never loses it and it is written once; the same
 transaction settles the jobs of earlier versions (done for the role that acted, stale
-otherwise). A job is claimed with a lease by a ``dispatch worker`` (``bot.workers``) or,
-when no worker is alive, by the bot's own pool (``bots.BotSeats``), and its move is
-submitted through the ``GameManager`` with the job's version: a stale or repeated job is
-refused there, so a move is never applied twice.
+otherwise) and, when it settled one, deletes the game's finished jobs beyond the newest
+:data:`KEEP_FINISHED` (a game of months against Dispatch keeps a handful of rows, not
+hundreds); the game's end deletes all of them (``Session.set_status``, migration 0020).
+A job is claimed with a lease by a ``dispatch worker`` (``bot.workers``) or, when no
+worker is alive, by the bot's own pool (``bots.BotSeats``), and its move is submitted
+through the ``GameManager`` with the job's version: a stale or repeated job is refused
+there, so a move is never applied twice.
 """
 
 from __future__ import annotations
@@ -16,6 +19,11 @@ from collections.abc import Mapping, Sequence
 
 from bot.storage.store import SeatRow, Session
 from bot.tables.bot_users import is_bot, level_of
+
+#: How many finished jobs a live game keeps (its pending ones are always kept): the
+#: newest tells a late second write of a move just made (``BotSeats.play_one``) apart
+#: from a new one; the few before it help whoever reads the table by hand.
+KEEP_FINISHED = 4
 
 
 async def owe_moves(
@@ -30,9 +38,11 @@ async def owe_moves(
 ) -> None:
     """The game is now at ``version``: settle its earlier jobs and, unless it is over,
     write one for each of Dispatch's seats that owes a decision."""
-    await db.settle_bot_jobs(game_id, version, acting)
+    settled = await db.settle_bot_jobs(game_id, version, acting)
     if over:
-        return
+        return  # the game's end dropped its jobs
+    if settled:
+        await db.prune_bot_jobs(game_id, KEEP_FINISHED)
     user_of: Mapping[str, str] = {s.role: s.user_id for s in seats}
     for role in active_now:
         user = user_of.get(role)

@@ -436,7 +436,9 @@ class BotSeats:
         if not due:
             return False
         seat = due[0]
-        async with self.manager.store.write() as db:
+        # Under the game's lock: a game that ends meanwhile (its jobs dropped) is seen
+        # ended here and gets no job written after its end.
+        async with self.manager.store.transaction(game=game_id) as db:
             # Written with the turn; again here for a seat just handed to Dispatch or a
             # game from before the jobs (a second write changes nothing).
             await db.owe_bot_move(game_id, seat.role, info.version, level_of(seat.user_id))

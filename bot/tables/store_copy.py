@@ -19,6 +19,7 @@ import aiosqlite
 import asyncpg
 
 from bot import errors
+from bot.storage.engines import is_postgres_url
 from bot.storage.store import Store
 from bot.tables.loading import rules_or_none
 from bot.tables.replay import export_game, replayed_state, stored_state
@@ -67,11 +68,12 @@ async def copy_store(source: Path, url: str) -> CopyReport:
     """Copy ``source`` (a SQLite file) into the PostgreSQL database at ``url``."""
     if not source.exists():
         raise CopyRefused(f"there is no database file at {source}")
+    if not is_postgres_url(url):
+        raise CopyRefused("--to takes a PostgreSQL URL: postgresql://user:password@host/db")
     target = await Store.open(url)
     report = CopyReport()
     try:
-        assert target._pool is not None
-        async with target._pool.acquire() as conn:
+        async with target.bulk_connection() as conn:
             if await conn.fetchval("SELECT EXISTS (SELECT 1 FROM games)"):
                 raise CopyRefused(
                     "the PostgreSQL database already holds games: copy into an empty one"
@@ -133,10 +135,9 @@ async def _reset_sequences(conn: asyncpg.Connection) -> None:
 
 async def _replay_all(store: Store, report: CopyReport) -> None:
     async with store.read() as db:
-        rows = await db._all("SELECT id, status FROM games ORDER BY id")
-    for r in rows:
-        game_id = int(r["id"])
-        if r["status"] == "lobby":
+        games = await db.game_statuses()
+    for game_id, status in games:
+        if status == "lobby":
             report.not_replayable += 1
             continue
         data: dict[str, Any] = await export_game(store, game_id)
