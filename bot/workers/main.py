@@ -12,6 +12,7 @@ from bot.process import health
 from bot.process.lifecycle import graceful
 from bot.storage.store import Store
 from bot.tables.manager import GameManager
+from bot.workers.wake import listen_from
 from bot.workers.worker import OutboxOnly, Worker, iterations_from
 
 
@@ -23,7 +24,7 @@ async def serve(database: Path | str, health_file: Path | None = None) -> None:
     # "downtime" at its start (the bots beat; only a bot's start may do that).
     manager = GameManager(await Store.open(database), OutboxOnly(), bot_workers="daemon")
     manager.bots.iterations = iterations
-    worker = Worker(manager)
+    worker = Worker(manager, listen=listen_from(os.environ))
 
     def healthy() -> bool:
         return time.monotonic() - worker.last_beat < worker.lease_s
