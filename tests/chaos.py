@@ -558,8 +558,8 @@ async def run_chaos(plan: Plan) -> Outcome:
         try:
             for name in processes.names:
                 await processes.start(name)
+            await wait_connected(run)  # each bot opened the database before connecting
             await reader.open()
-            await wait_connected(run)
             run.connected_s = _now() - run.created
             await start_games(run)
             run.setup_s = _now() - run.created
