@@ -385,7 +385,7 @@ async def watch(run: Run) -> None:
     """Keep ``run.awaiting`` (the games where the human owes a move) and ``run.jobs``
     fresh, from the database."""
     last_jobs = 0.0
-    while True:
+    while not run.stopping.is_set():
         read_at = _now()
         rows = await run.reader.rows("SELECT id, active_roles FROM games WHERE status = 'active'")
         run.awaiting = {int(r[0]) for r in rows if HUMAN_SIDE in json.loads(r[1] or "[]")}
@@ -468,7 +468,9 @@ async def play(run: Run, seat: Seat, rng: random.Random) -> None:
     """The human of one game, until cancelled."""
     clicked_at = 0.0
     prompt: Message | None = None
-    while True:
+    # Until ``run.stopping`` too: Python 3.11's ``wait_for`` may swallow a cancellation
+    # that lands as its wait completes (the emulator's waits use it).
+    while not run.stopping.is_set():
         if seat.game not in run.awaiting or run.awaiting_at < clicked_at:
             await asyncio.sleep(0.05)
             continue
@@ -492,7 +494,12 @@ async def kill_at_random(run: Run) -> None:
     first = [rng.choice(names) for names in kinds if names]
     started = _now()
     while True:
-        await asyncio.sleep(rng.uniform(0.5, 1.5) * plan.kill_every_s)
+        # Stopped by ``run.stopping``, never cancelled: a process being started again
+        # must be known to ``processes`` (and so be stopped), not left running.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(run.stopping.wait(), rng.uniform(0.5, 1.5) * plan.kill_every_s)
+        if run.stopping.is_set():
+            return
         name = first.pop(0) if first else rng.choice(processes.names)
         await processes.kill(name)
         run.kills.append((name, _now() - started))
@@ -570,12 +577,14 @@ async def run_chaos(plan: Plan) -> Outcome:
                 asyncio.create_task(play(run, seat, random.Random(plan.seed * 1000 + n)))
                 for n, seat in enumerate(seats)
             ]
-            if plan.kill_every_s:
-                tasks.append(asyncio.create_task(kill_at_random(run)))
+            killer = asyncio.create_task(kill_at_random(run)) if plan.kill_every_s else None
             await asyncio.sleep(plan.seconds)
+            run.stopping.set()
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            if killer is not None:
+                await killer
             elapsed, ended_wall = _now() - begun, time.time()
         finally:
             await processes.stop()
