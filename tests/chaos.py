@@ -375,6 +375,10 @@ class Run:
     #: Seconds to start the processes (all connected), and the games too.
     connected_s: float = 0.0
     setup_s: float = 0.0
+    #: When the play began (loop time).
+    begun: float = 0.0
+    #: Set when the play is over.
+    stopping: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 def _now() -> float:
