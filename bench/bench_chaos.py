@@ -7,9 +7,10 @@ Discord emulator (tests/chaos.py says how a run goes and what it checks).
 1. Throughput, no kills: actions/s with 1, 2 and 3 bot processes (the real bot, one
    shard each) and 2 workers on PostgreSQL, and with one bot process on SQLite (no
    workers: a SQLite file is one process's).
-2. Waking the workers: 3 bot processes and 2 workers on PostgreSQL, the workers only
-   polling (every 0.5 s) and then woken by LISTEN/NOTIFY: the time from a human's move
-   to Dispatch's answer, p50/p99 (from the game records' timestamps).
+2. Waking the workers: 1 bot process and 2 workers on PostgreSQL with a few games (so
+   the workers are idle when a move is owed), the workers only polling (every 0.5 s),
+   then woken by LISTEN/NOTIFY: the time from a human's move to Dispatch's answer,
+   p50/p99 (from the game records' timestamps).
 3. Chaos: 3 bot processes and 2 workers on PostgreSQL, a random one killed with SIGKILL
    every few seconds and restarted: click acknowledgement p50/p99 (click to the prompt
    edited into the next), the time until a killed bot process's games move again, and
@@ -55,26 +56,32 @@ def _uptime() -> str:
     return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
 
+def plans(args: argparse.Namespace, urls: dict[str, str], folder: Path) -> list[tuple[str, Plan]]:
+    games, seconds = args.games, args.seconds
+    runs: list[tuple[str, Plan]] = []
+    if "throughput" in args.parts:
+        sqlite = Plan(str(folder / "s.sqlite3"), 1, 0, games, seconds, 0)
+        runs.append(("throughput: SQLite, 1 bot process", sqlite))
+        for bots in (1, 2, 3):
+            plan = Plan(urls[f"tp{bots}"], bots, 2, games, seconds, 0)
+            runs.append((f"throughput: PostgreSQL, {bots} bot process(es) + 2 workers", plan))
+    if "wake" in args.parts:
+        for listen in (False, True):
+            how = "woken by LISTEN/NOTIFY" if listen else "polling every 0.5 s"
+            plan = Plan(urls[f"wake{int(listen)}"], 1, 2, args.wake_games, seconds, 0)
+            plan.listen = listen
+            runs.append((f"wake: PostgreSQL, 1 bot process + 2 workers {how}", plan))
+    if "chaos" in args.parts:
+        plan = Plan(urls["kill"], 3, 2, games, 2 * seconds, args.kill_every, seed=args.seed)
+        runs.append(("chaos: 3 bot processes + 2 workers, kill -9 at random", plan))
+    return runs
+
+
 async def bench(args: argparse.Namespace, admin: str) -> int:
     folder = Path(tempfile.mkdtemp(prefix="dispatch-chaos-"))
-    games, seconds = args.games, args.seconds
-    runs: list[tuple[str, Plan]] = [
-        ("SQLite, 1 bot process", Plan(str(folder / "s.sqlite3"), 1, 0, games, seconds, 0)),
-    ]
-    for bots in (1, 2, 3):
-        url = await _fresh_database(admin, f"dispatch_chaos_tp{bots}")
-        runs.append(
-            (
-                f"PostgreSQL, {bots} bot process(es) + 2 workers",
-                Plan(url, bots, 2, games, seconds, 0),
-            )
-        )
-    url = await _fresh_database(admin, "dispatch_chaos_poll")
-    polling = Plan(url, 3, 2, games, seconds, 0, listen=False)
-    runs.append(("PostgreSQL, 3 bot processes + 2 workers that only poll", polling))
-    url = await _fresh_database(admin, "dispatch_chaos_kill")
-    chaos_plan = Plan(url, 3, 2, games, 2 * seconds, args.kill_every, seed=args.seed)
-    runs.append(("chaos: 3 bot processes + 2 workers, kill -9 at random", chaos_plan))
+    names = ["tp1", "tp2", "tp3", "wake0", "wake1", "kill"]
+    urls = {name: await _fresh_database(admin, f"dispatch_chaos_{name}") for name in names}
+    runs = plans(args, urls, folder)
     failed = False
     for n, (title, plan) in enumerate(runs):
         plan.folder = folder / f"run{n}"
@@ -95,6 +102,12 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--kill-every", type=float, default=3.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--wake-games", type=int, default=3, help="games in the wake runs (workers often idle)"
+    )
+    parser.add_argument(
+        "--parts", default="throughput,wake,chaos", help="which runs: throughput,wake,chaos"
+    )
     args = parser.parse_args()
     admin = os.environ.get("DISPATCH_TEST_POSTGRES")
     if not admin:

@@ -122,6 +122,8 @@ class Outcome:
     posts: int
     actions: int
     elapsed: float
+    #: Seconds from a bot process's kill to its restart being connected again.
+    reconnects: list[float] = field(default_factory=list)
     #: Seconds into the play of each acknowledged click.
     acked_at: list[float] = field(default_factory=list)
     #: Seconds to start the processes (all connected), and the games too, before play.
@@ -138,16 +140,27 @@ class Outcome:
             f"clicks acknowledged: {len(self.acks)}; prompt edited after {_quantiles(self.acks)}"
             f"; deferred after {_quantiles(self.deferrals)}",
             f"Dispatch's answer to a human move: {_quantiles(self.answers)}",
-            f"kills: {len(self.kills)}; a killed bot process's games moving again after"
-            f" p50 {statistics.median(rec) if rec else 0:.2f} s, max {max(rec, default=0):.2f} s",
+            f"kills: {len(self.kills)} ({self._kinds()}); a killed bot process back on the"
+            f" gateway after {_seconds(self.reconnects)}, its games moving again after"
+            f" {_seconds(rec)}",
             f"posts by the bot: {self.posts}; duplicate posts: {len(self.duplicates)}",
             f"lost acknowledged clicks: {len(self.lost)}; bot moves not applied once:"
             f" {len(self.twice)}; games not replaying: {len(self.not_replaying)}",
         ]
 
+    def _kinds(self) -> str:
+        bots = sum(1 for name, _ in self.kills if name.startswith("bot"))
+        return f"{bots} bot processes, {len(self.kills) - bots} workers"
+
     @property
     def failures(self) -> list[str]:
         return self.lost + self.duplicates + self.twice + self.not_replaying
+
+
+def _seconds(values: Sequence[float]) -> str:
+    if not values:
+        return "n/a"
+    return f"p50 {statistics.median(values):.1f} s, max {max(values):.1f} s"
 
 
 def _quantiles(values: Sequence[float]) -> str:
@@ -379,10 +392,25 @@ class Run:
     begun: float = 0.0
     #: Set when the play is over.
     stopping: asyncio.Event = field(default_factory=asyncio.Event)
+    #: Seconds from each bot process's kill to its shard's new session on the gateway.
+    reconnects: list[float] = field(default_factory=list)
+    watchers: list[asyncio.Task[None]] = field(default_factory=list)
 
 
 def _now() -> float:
     return asyncio.get_running_loop().time()
+
+
+async def reconnected(run: Run, shard: int, killed_at: float) -> None:
+    """Note how long the bot process of ``shard``, killed at ``killed_at``, took to be
+    back on the emulator's gateway (a new session on its shard)."""
+    gateway = run.emu.gateway
+    world = run.emu.world
+    with contextlib.suppress(TimeoutError):  # the emulator sees the socket close first
+        await world.wait_until(lambda: not gateway.shard_connected(shard), 5.0, "the drop")
+    with contextlib.suppress(TimeoutError):
+        await world.wait_until(lambda: gateway.shard_connected(shard), START_S, "the return")
+        run.reconnects.append(_now() - killed_at)
 
 
 async def watch(run: Run) -> None:
@@ -507,9 +535,10 @@ async def kill_at_random(run: Run) -> None:
         name = first.pop(0) if first else rng.choice(processes.names)
         await processes.kill(name)
         run.kills.append((name, _now() - started))
+        await processes.start(name)
         if name.startswith("bot"):
             run.down.setdefault(int(name[3:]), _now())
-        await processes.start(name)
+            run.watchers.append(asyncio.create_task(reconnected(run, int(name[3:]), _now())))
 
 
 async def set_up(plan: Plan, emu: Emulator) -> list[Seat]:
@@ -589,6 +618,9 @@ async def run_chaos(plan: Plan) -> Outcome:
             await asyncio.gather(*tasks, return_exceptions=True)
             if killer is not None:
                 await killer
+            for watcher in run.watchers:
+                watcher.cancel()
+            await asyncio.gather(*run.watchers, return_exceptions=True)
             elapsed, ended_wall = _now() - begun, time.time()
         finally:
             await processes.stop()
@@ -635,6 +667,7 @@ async def check(run: Run, span: tuple[float, float], elapsed: float) -> Outcome:
         actions=len(in_span),
         elapsed=elapsed,
         acked_at=[at - run.begun for at, _ in run.acked_at],
+        reconnects=run.reconnects,
         connected_s=run.connected_s,
         setup_s=run.setup_s,
     )
