@@ -54,6 +54,7 @@ from typing import Any
 import aiosqlite
 import asyncpg
 
+from bot.delivery.outbox import delivery_nonce
 from bot.discord_app.custom_ids import parse, prompt_id
 from bot.discord_app.interactions import APPLIED_NOT_SHOWN
 from bot.storage.engines import PgConnection, is_postgres_url
@@ -244,21 +245,24 @@ def lost_clicks(
     return lost
 
 
-def duplicate_posts(emu: Emulator) -> tuple[int, list[str]]:
-    """The bot's own posts (not answers to interactions), and the duplicates among them."""
+def duplicate_posts(emu: Emulator, outbox: dict[str, int]) -> tuple[int, list[str]]:
+    """The bot's own posts (not answers to interactions), and the problems among them:
+    a post whose nonce is no outbox row's (``outbox``: each row's nonce to its id), and
+    two posts for one row."""
     posts = [
         m
         for m in emu.world.messages.values()
         if m.author.id == emu.bot_user.id and m.interaction_id is None and m.webhook_id is None
     ]
-    problems = [
-        f"message {m.id} posted without its outbox row's nonce" for m in posts if not m.nonce
-    ]
-    seen: dict[object, int] = {}
+    problems = []
+    per_row: dict[int, int] = {}
     for m in posts:
-        if m.nonce:
-            seen[m.nonce] = seen.get(m.nonce, 0) + 1
-    problems += [f"nonce {n}: {count} messages" for n, count in seen.items() if count > 1]
+        row = outbox.get(str(m.nonce)) if m.nonce else None
+        if row is None:
+            problems.append(f"message {m.id} has no outbox row's nonce ({m.nonce!r})")
+        else:
+            per_row[row] = per_row.get(row, 0) + 1
+    problems += [f"outbox row {r}: {count} messages" for r, count in per_row.items() if count > 1]
     problems += [
         f"a create without its nonce enforced: {c}"
         for c in emu.message_creates
@@ -649,9 +653,12 @@ async def check(run: Run, span: tuple[float, float], elapsed: float) -> Outcome:
             stored = json.loads(text) if text is not None else None
             if replayed_state(await export_game(store, game)) != stored:
                 not_replaying.append(f"game {game}")
+        async with store.read() as db:
+            rows = await db.db.execute_fetchall("SELECT id, created_at FROM outbox", ())
+        outbox = {delivery_nonce(int(r[0]), float(r[1])): int(r[0]) for r in rows}
     finally:
         await store.close()
-    posts, duplicates = duplicate_posts(emu)
+    posts, duplicates = duplicate_posts(emu, outbox)
     in_span = [a for rows in actions.values() for a in rows if span[0] <= a.at <= span[1]]
     return Outcome(
         acks=run.acks,

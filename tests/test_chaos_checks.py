@@ -1,10 +1,11 @@
-"""The chaos run's checks (tests/chaos.py) catch what they are there to catch: a post
-delivered twice or without its nonce, an acknowledged click missing from the record, a
-move of Dispatch without its job or a job done without its move. Without processes: the
-records are made up here."""
+"""The chaos run's checks (tests/chaos.py) catch what they are there to catch: an outbox
+row delivered twice, a post that is no outbox row's, an acknowledged click missing from
+the record, a move of Dispatch without its job or a job done without its move. Without
+processes: the records are made up here."""
 
 from __future__ import annotations
 
+from bot.delivery.outbox import delivery_nonce
 from bot.discord_app.custom_ids import action_id
 from bot.storage.store import ActionRow
 from bot.tables.bots import bot_user
@@ -15,18 +16,20 @@ from tests.emulator.state import Interaction
 DISPATCH = bot_user("easy")
 
 
-async def test_two_posts_with_one_nonce_or_a_post_without_one_are_duplicates() -> None:
+async def test_two_posts_for_one_outbox_row_or_a_post_of_no_row_are_flagged() -> None:
     async with Emulator() as emu:
         channel = emu.add_text_channel(emu.add_guild(), "games")
-        for nonce in ("dsp1.a", "dsp2.b"):
+        outbox = {delivery_nonce(1, 1000.0): 1, delivery_nonce(2, 1000.5): 2}
+        for nonce in outbox:
             emu.inject_message(channel, "a post").nonce = nonce
-        assert duplicate_posts(emu) == (2, [])
-        emu.inject_message(channel, "the same again").nonce = "dsp2.b"
+        assert duplicate_posts(emu, outbox) == (2, [])
+        emu.inject_message(channel, "the same again").nonce = delivery_nonce(2, 1000.5)
         emu.inject_message(channel, "no nonce")
-        posts, problems = duplicate_posts(emu)
-        assert posts == 4
-        assert any("nonce dsp2.b: 2 messages" in p for p in problems)
-        assert any("without its outbox row's nonce" in p for p in problems)
+        emu.inject_message(channel, "a stranger").nonce = "dsp99.zz"
+        posts, problems = duplicate_posts(emu, outbox)
+        assert posts == 5
+        assert "outbox row 2: 2 messages" in problems
+        assert sum("has no outbox row's nonce" in p for p in problems) == 2
 
 
 def click(emu: Emulator, game: int, version: int, verb: str, *, edits: int) -> Interaction:
