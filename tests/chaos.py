@@ -26,8 +26,8 @@ The checks, over what the emulator saw and what the database holds:
   move is in the game's record: an action of that player, with the clicked verb, made
   at or after the clicked version.
 - **0 duplicate posts.** Every message the bot posted (not an answer to an
-  interaction) carries its outbox row's nonce; two messages with one nonce are one
-  outbox row delivered twice.
+  interaction) carries the nonce of a row of the outbox; two messages for one row are
+  that row delivered twice.
 - **Each bot move applied once:** every move of Dispatch is its job's, and every job
   done has its move (jobs seen during the run count too: a finished game's job rows
   may be gone by the end).
