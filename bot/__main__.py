@@ -14,6 +14,7 @@ from bot.storage.store import Store, StoreUnavailable
 from bot.tables.store_copy import CopyRefused, copy_store
 from bot.terminal import sandbox
 from bot.workers import main as workers
+from bot.workers.wake import listen_from
 from bot.workers.worker import iterations_from
 
 USAGE = """\
@@ -87,6 +88,7 @@ def worker_main(args: list[str]) -> int:
     try:
         config = Config.from_env()
         iterations_from(os.environ)
+        listen_from(os.environ)
     except (ConfigError, ValueError) as exc:
         print(f"dispatch: {exc}", file=sys.stderr)
         return 2

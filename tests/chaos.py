@@ -1,43 +1,79 @@
-"""The chaos run (issue 25 §6): bot processes and workers on one database, killed with
-SIGKILL at random and restarted, then checked.
+"""The chaos run (issue 25 §6): Dispatch's bot processes and workers on one database,
+end to end through the loopback Discord emulator, killed with SIGKILL at random and
+restarted, then checked.
 
 Used by tests/test_chaos.py (bounded) and bench/bench_chaos.py (longer, with figures).
-Each "bot" process is tests/chaos_player.py (the manager's background pass and the bot
-seats, plus a human's scripted clicks in its share of the games); each worker is
-``dispatch worker``. The kills follow a schedule drawn from a seeded generator (which
-process, when), so a run can be repeated. The checks: every acknowledged click is in the
-game's record (0 lost), every move of Dispatch was applied once (one bot action per job
-done, the jobs read with those their games' ends and pruning deleted: ``job_history``),
-every game replays from its actions to its stored state.
+The emulator runs in this process. Each bot process is the real bot
+(tests/chaos_bot.py: ``create_bot`` on its own shard of ``plan.bots``, one guild per
+shard); each worker is ``python -m bot worker``. A guild holds a share of the games,
+one human member each, against Dispatch (Fort Sumter, Dispatch at level easy). The
+humans click as players do: **My prompt** on the game's table post (a guild
+interaction, so it reaches that guild's shard), then a button or a select of the
+ephemeral prompt the bot answers with, and on, while that prompt still asks something.
+
+The kills follow a schedule drawn from a seeded generator (which process, when; the
+first kills go round the kinds, so every kind is killed), and each killed process is
+started again at once: a bot process reconnects to the emulator on its shard. Discord
+sends an interaction to a dead shard nowhere; the human clicks again later.
+
+The checks, over what the emulator saw and what the database holds:
+
+- **0 acknowledged clicks lost.** A click is acknowledged when the bot turned the
+  clicked prompt into the next one (the deferred update completed by an edit, or the
+  "your move was made" followup): the player saw the move taken. A bare deferral is
+  not an acknowledgement (it is sent before the move is saved, so a kill may follow
+  it; the player is then told nothing and clicks again). Every acknowledged click's
+  move is in the game's record: an action of that player, with the clicked verb, made
+  at or after the clicked version.
+- **0 duplicate posts.** Every message the bot posted (not an answer to an
+  interaction) carries the nonce of a row of the outbox; two messages for one row are
+  that row delivered twice.
+- **Each bot move applied once:** every move of Dispatch is its job's, and every job
+  done has its move (jobs seen during the run count too: a finished game's job rows
+  may be gone by the end).
+- **Every game replays** from its actions to its stored state.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import itertools
+import json
 import os
 import random
 import signal
 import statistics
-import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import aiosqlite
+import asyncpg
 from job_history import job_history, keep_job_history
 
-from bot.delivery.port import NullFrontEnd
-from bot.storage.store import ActionRow, BotJobRow, Store
-from bot.tables.bot_users import bot_user
-from bot.tables.bots import BotSeats
-from bot.tables.manager import GameManager
+from bot.delivery.outbox import delivery_nonce
+from bot.discord_app.custom_ids import parse, prompt_id
+from bot.discord_app.interactions import APPLIED_NOT_SHOWN
+from bot.storage.engines import PgConnection, is_postgres_url
+from bot.storage.store import ActionRow, BotJobRow, Session, Store
+from bot.tables.bot_users import is_bot
 from bot.tables.replay import export_game, replayed_state, stored_state
-from bot.tables.requests import NewGame
+from tests.discord_helpers import choices_of, pick
+from tests.emulator import Emulator, Message, User
+from tests.emulator.state import Channel, Interaction
 
 ROOT = Path(__file__).resolve().parents[1]
-HUMAN = "alice"
-BOT = bot_user("normal")
+BOT_PROCESS = ROOT / "tests" / "chaos_bot.py"
+#: Discord fails an interaction that is not answered within 3 s.
+CALLBACK_S = 3.0
+#: How long a human waits for the deferred answer to be completed before clicking again.
+ANSWER_S = 5.0
+#: A fresh interpreter importing discord.py, on a loaded machine.
+START_S = 60.0
 
 
 @dataclass
@@ -46,217 +82,624 @@ class Plan:
     bots: int
     workers: int
     games: int
+    #: Seconds of play (after the games are set up).
     seconds: float
     #: Seconds between kills (drawn around it); 0: no kills (a throughput run).
     kill_every_s: float
     seed: int = 1
+    #: Every search's budget, in the workers and the bot processes alike.
     iterations: int = 8
     folder: Path = field(default_factory=lambda: Path("."))
+    #: Workers woken by PostgreSQL's LISTEN/NOTIFY (False: they only poll).
+    listen: bool = True
+
+
+@dataclass
+class Seat:
+    """One human and her game: the guild's shard, the game's thread."""
+
+    user: User
+    table: Channel
+    shard: int
+    thread: int | None = None
+    game: int | None = None
+    prompt: Message | None = None
 
 
 @dataclass
 class Outcome:
-    acks: list[tuple[int, int, float]]
+    #: Milliseconds from each acknowledged click to the prompt's edit.
+    acks: list[float]
+    #: Milliseconds from each click to the bot's first answer (the deferral).
+    deferrals: list[float]
+    #: Milliseconds from each human move to Dispatch's answer (from the record).
+    answers: list[float]
     kills: list[tuple[str, float]]
-    #: Seconds from a bot process's kill to its share of the games moving again.
+    #: Seconds from a bot process's kill to its shard's games moving again.
     recoveries: list[float]
     lost: list[str]
+    duplicates: list[str]
     twice: list[str]
     not_replaying: list[str]
+    posts: int
     actions: int
     elapsed: float
+    #: Seconds from a bot process's kill to its restart being connected again.
+    reconnects: list[float] = field(default_factory=list)
+    #: Seconds into the play of each acknowledged click.
+    acked_at: list[float] = field(default_factory=list)
+    #: Seconds to start the processes (all connected), and the games too, before play.
+    connected_s: float = 0.0
+    setup_s: float = 0.0
 
     def figures(self) -> list[str]:
-        lat = sorted(a[2] for a in self.acks)
-        q = statistics.quantiles(lat, n=100) if len(lat) >= 2 else [0.0] * 99
         rec = sorted(self.recoveries)
         return [
+            f"set-up: processes connected after {self.connected_s:.1f} s,"
+            f" games begun after {self.setup_s:.1f} s",
             f"actions applied: {self.actions} in {self.elapsed:.1f} s"
             f" = {self.actions / self.elapsed:.1f} actions/s",
-            f"clicks acknowledged: {len(lat)}; p50 {q[49]:.1f} ms, p99 {q[98]:.1f} ms",
-            f"kills: {len(self.kills)}; a killed bot process's games moving again after"
-            f" p50 {statistics.median(rec) if rec else 0:.2f} s, max {max(rec, default=0):.2f} s",
-            f"lost acknowledged actions: {len(self.lost)}; bot moves applied twice:"
+            f"clicks acknowledged: {len(self.acks)}; prompt edited after {_quantiles(self.acks)}"
+            f"; deferred after {_quantiles(self.deferrals)}",
+            f"Dispatch's answer to a human move: {_quantiles(self.answers)}",
+            f"kills: {len(self.kills)} ({self._kinds()}); a killed bot process back on the"
+            f" gateway after {_seconds(self.reconnects)}, its games moving again after"
+            f" {_seconds(rec)}",
+            f"posts by the bot: {self.posts}; duplicate posts: {len(self.duplicates)}",
+            f"lost acknowledged clicks: {len(self.lost)}; bot moves not applied once:"
             f" {len(self.twice)}; games not replaying: {len(self.not_replaying)}",
         ]
 
+    def _kinds(self) -> str:
+        bots = sum(1 for name, _ in self.kills if name.startswith("bot"))
+        return f"{bots} bot processes, {len(self.kills) - bots} workers"
+
+    @property
+    def failures(self) -> list[str]:
+        return self.lost + self.duplicates + self.twice + self.not_replaying
+
+
+def _seconds(values: Sequence[float]) -> str:
+    if not values:
+        return "n/a"
+    return f"p50 {statistics.median(values):.1f} s, max {max(values):.1f} s"
+
+
+def _quantiles(values: Sequence[float]) -> str:
+    if len(values) < 2:
+        return "n/a"
+    q = statistics.quantiles(values, n=100)
+    return f"p50 {q[49]:.0f} ms, p99 {q[98]:.0f} ms"
+
+
+# ------------------------------------------------------------------ the checks
+
 
 def moves_not_once(actions: Sequence[ActionRow], jobs: Sequence[BotJobRow]) -> list[str]:
-    """What breaks "every move of Dispatch applied once, each from its job": action
-    ``seq`` is made at version ``seq - 1``; a move at a version needs that version's job
-    done, except the ``done`` a move implies (recorded with it, under the same player);
-    and each job done has its move at its version."""
-    status = {j.version: j.status for j in jobs}
+    """:func:`moves_not_once_by_status` over one game's job rows."""
+    return moves_not_once_by_status(actions, {j.version: j.status for j in jobs})
+
+
+def moves_not_once_by_status(actions: Sequence[ActionRow], status: dict[int, str]) -> list[str]:
+    """What breaks "every move of Dispatch applied once, each from its job", given each
+    job's status by version: action ``seq`` is made at version ``seq - 1``; a move at a
+    version needs that version's job done, except the ``done`` a move implies (recorded
+    with it, under the same player); and each job done has its move at its version."""
     by_seq = {a.seq: a for a in actions}
     problems = []
     for a in actions:
-        if a.user_id != BOT:
+        if not is_bot(a.user_id):
             continue
         version = a.seq - 1
         before = by_seq.get(a.seq - 1)
         implied = a.verb == "done" and version not in status and before is not None
-        if status.get(version) != "done" and not (implied and before.user_id == BOT):
+        if status.get(version) != "done" and not (implied and is_bot(before.user_id)):
             problems.append(f"a move at version {version} without its job done")
-    for j in jobs:
-        move = by_seq.get(j.version + 1)
-        if j.status == "done" and (move is None or move.user_id != BOT):
-            problems.append(f"job at version {j.version} done without its move")
+    for version, state in status.items():
+        move = by_seq.get(version + 1)
+        if state == "done" and (move is None or not is_bot(move.user_id)):
+            problems.append(f"job at version {version} done without its move")
     return problems
 
 
-async def make_games(database: str, count: int) -> list[int]:
-    manager = await GameManager.open(database, NullFrontEnd())
-    BotSeats.attach(manager, workers="thread").nudge = lambda game_id: None  # type: ignore[method-assign]
-    # Games that end drop their jobs: the check reads them all from the history.
-    await keep_job_history(manager.store)
+def acknowledged(emu: Emulator, record: Interaction) -> bool:
+    """The bot showed the player her move taken: the clicked prompt edited into the
+    next, or told her the move was made when that edit failed."""
+    if record.type != 3 or not parse_action(record):
+        return False
+    told = any(APPLIED_NOT_SHOWN in emu.message(m).content for m in record.followup_ids if m)
+    return record.edits > 0 or told
+
+
+def parse_action(record: Interaction) -> tuple[int, int, str] | None:
+    """(game, version, verb) of a click on an action button or select."""
+    custom_id = str(record.payload.get("data", {}).get("custom_id", ""))
     try:
-        return [
-            (
-                await manager.create_game(
-                    "g1",
-                    f"c{n}",
-                    HUMAN,
-                    NewGame("fort_sumter", seat="secessionist", opponent_id=BOT),
-                )
-            ).id
-            for n in range(count)
-        ]
-    finally:
-        await manager.close()
+        parsed = parse(custom_id)
+    except ValueError:
+        return None
+    if parsed.kind not in ("action", "select"):
+        return None
+    return parsed.game_id, int(parsed.version or 0), str(parsed.verb)
 
 
-def _env(plan: Plan) -> dict[str, str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    if plan.database.startswith("postgresql"):
-        env["DISPATCH_DATABASE_URL"] = plan.database
-    else:
-        env["DISPATCH_DB"] = plan.database
-    env["DISPATCH_WORKER_ITERATIONS"] = str(plan.iterations)
-    return env
+def lost_clicks(
+    emu: Emulator, records: Sequence[Interaction], actions: dict[int, list[ActionRow]]
+) -> list[str]:
+    lost = []
+    for record in records:
+        if not acknowledged(emu, record):
+            continue
+        action = parse_action(record)
+        assert action is not None
+        game, version, verb = action
+        user = str(record.user.id)
+        mine = [a for a in actions.get(game, []) if a.user_id == user]
+        if not any(a.verb == verb and a.seq > version for a in mine):
+            lost.append(f"game {game}: {verb} at version {version} acknowledged, not recorded")
+    for game, rows in actions.items():
+        acked = [r for r in records if acknowledged(emu, r) and parse_action(r)[0] == game]  # type: ignore[index]
+        humans = {str(r.user.id) for r in acked}
+        made = sum(1 for a in rows if a.user_id in humans)
+        if made < len(acked):
+            lost.append(f"game {game}: {len(acked)} clicks acknowledged, {made} moves recorded")
+    return lost
 
 
-def _start(plan: Plan, name: str) -> subprocess.Popen[bytes]:
-    log = open(plan.folder / f"{name}.log", "ab")  # noqa: SIM115 - handed to the child
-    if name.startswith("bot"):
-        index = int(name[3:])
-        args = [
-            sys.executable,
-            str(ROOT / "tests" / "chaos_player.py"),
-            plan.database,
-            str(index),
-            str(plan.bots),
-            str(plan.folder / f"acks-{index}.txt"),
-            str(plan.iterations),
-        ]
-    else:
-        args = [sys.executable, "-m", "bot", "worker"]
-    return subprocess.Popen(args, cwd=ROOT, env=_env(plan), stdout=log, stderr=log)
+def duplicate_posts(emu: Emulator, outbox: dict[str, int]) -> tuple[int, list[str]]:
+    """The bot's own posts (not answers to interactions), and the problems among them:
+    a post whose nonce is no outbox row's (``outbox``: each row's nonce to its id), and
+    two posts for one row."""
+    posts = [
+        m
+        for m in emu.world.messages.values()
+        if m.author.id == emu.bot_user.id and m.interaction_id is None and m.webhook_id is None
+    ]
+    problems = []
+    per_row: dict[int, int] = {}
+    for m in posts:
+        row = outbox.get(str(m.nonce)) if m.nonce else None
+        if row is None:
+            problems.append(f"message {m.id} has no outbox row's nonce ({m.nonce!r})")
+        else:
+            per_row[row] = per_row.get(row, 0) + 1
+    problems += [f"outbox row {r}: {count} messages" for r, count in per_row.items() if count > 1]
+    problems += [
+        f"a create without its nonce enforced: {c}"
+        for c in emu.message_creates
+        if not c.enforce_nonce
+    ]
+    return len(posts), problems
 
 
-def _read_acks(plan: Plan) -> list[tuple[int, int, float, float]]:
-    """(game, version, milliseconds, when the line was seen) of every acknowledged click."""
-    found = []
-    for index in range(plan.bots):
-        path = plan.folder / f"acks-{index}.txt"
-        if path.exists():
-            for line in path.read_text().splitlines():
-                parts = line.split()
-                if len(parts) == 3:
-                    found.append((int(parts[0]), int(parts[1]), float(parts[2]), float(index)))
-    return found
+# ------------------------------------------------------------------ the database
 
 
-def _ack_count(plan: Plan, index: int) -> int:
-    path = plan.folder / f"acks-{index}.txt"
-    return len(path.read_text().splitlines()) if path.exists() else 0
+class Reader:
+    """Reads the shared database while the processes run, on a connection of its own:
+    PostgreSQL's, or the SQLite file's (held by its one bot process) read-only."""
+
+    def __init__(self, database: str) -> None:
+        self.database = database
+        self._pg: asyncpg.Connection | None = None
+        self._db: aiosqlite.Connection | None = None
+
+    async def open(self) -> None:
+        if is_postgres_url(self.database):
+            self._pg = await asyncpg.connect(self.database)
+        else:
+            self._db = await aiosqlite.connect(f"file:{self.database}?mode=ro", uri=True)
+            self._db.row_factory = aiosqlite.Row
+
+    async def close(self) -> None:
+        if self._pg is not None:
+            self._pg.terminate()  # a read cancelled midway must not hold the close up
+        if self._db is not None:
+            await self._db.close()
+
+    @contextlib.asynccontextmanager
+    async def session(self) -> AsyncIterator[Session]:
+        if self._pg is not None:
+            yield Session(PgConnection(self._pg), time.time())
+            return
+        assert self._db is not None
+        yield Session(self._db, time.time())
+
+    async def rows(self, sql: str) -> list[Any]:
+        async with self.session() as db:
+            return list(await db.db.execute_fetchall(sql, ()))
 
 
-def run_processes(plan: Plan) -> tuple[list[tuple[str, float]], list[float], float]:
-    """Run the processes for ``plan.seconds`` with the kill schedule; returns the kills,
-    the recovery times of killed bot processes and the elapsed time."""
-    names = [f"bot{i}" for i in range(plan.bots)] + [f"worker{i}" for i in range(plan.workers)]
-    procs = {name: _start(plan, name) for name in names}
+# ------------------------------------------------------------------ the processes
+
+
+class Processes:
+    """The bot processes (``bot0``...) and workers (``worker0``...), started, killed with
+    SIGKILL and started again."""
+
+    def __init__(self, plan: Plan, emu: Emulator) -> None:
+        self.plan = plan
+        self.emu = emu
+        self.running: dict[str, asyncio.subprocess.Process] = {}
+        self.names = [f"bot{i}" for i in range(plan.bots)]
+        self.names += [f"worker{i}" for i in range(plan.workers)]
+
+    def _env(self) -> dict[str, str]:
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        if is_postgres_url(self.plan.database):
+            env["DISPATCH_DATABASE_URL"] = self.plan.database
+        else:
+            env["DISPATCH_DB"] = self.plan.database
+        env["DISPATCH_WORKER_ITERATIONS"] = str(self.plan.iterations)
+        env["DISPATCH_WORKER_LISTEN"] = "on" if self.plan.listen else "off"
+        return env
+
+    async def start(self, name: str) -> None:
+        plan = self.plan
+        if name.startswith("bot"):
+            args = [
+                str(BOT_PROCESS),
+                self.emu.api_base,
+                self.emu.ws_url,
+                self.emu.token,
+                plan.database,
+                name[3:],
+                str(plan.bots),
+                str(plan.folder),
+                str(plan.iterations),
+            ]
+        else:
+            args = ["-m", "bot", "worker"]
+        with (plan.folder / f"{name}.log").open("ab") as log:
+            self.running[name] = await asyncio.create_subprocess_exec(
+                sys.executable, *args, cwd=ROOT, env=self._env(), stdout=log, stderr=log
+            )
+
+    async def kill(self, name: str) -> None:
+        process = self.running.pop(name)
+        if process.returncode is None:
+            os.kill(process.pid, signal.SIGKILL)
+        await process.wait()
+
+    async def stop(self) -> None:
+        for name in list(self.running):
+            await self.kill(name)
+
+
+# ------------------------------------------------------------------ the run
+
+
+@dataclass
+class Run:
+    plan: Plan
+    emu: Emulator
+    reader: Reader
+    seats: list[Seat]
+    processes: Processes
+    awaiting: set[int] = field(default_factory=set)
+    #: When ``awaiting`` was read (loop time).
+    awaiting_at: float = 0.0
+    #: Every job seen, its latest status: (game, version) -> status.
+    jobs: dict[tuple[int, int], str] = field(default_factory=dict)
+    acks: list[float] = field(default_factory=list)
+    deferrals: list[float] = field(default_factory=list)
+    #: (loop time, shard) of every acknowledged click.
+    acked_at: list[tuple[float, int]] = field(default_factory=list)
+    kills: list[tuple[str, float]] = field(default_factory=list)
+    recoveries: list[float] = field(default_factory=list)
+    #: Bot process index: when it was killed (loop time), until its shard moves again.
+    down: dict[int, float] = field(default_factory=dict)
+    created: float = field(default_factory=lambda: asyncio.get_running_loop().time())
+    #: Seconds to start the processes (all connected), and the games too.
+    connected_s: float = 0.0
+    setup_s: float = 0.0
+    #: When the play began (loop time).
+    begun: float = 0.0
+    #: Set when the play is over.
+    stopping: asyncio.Event = field(default_factory=asyncio.Event)
+    #: Seconds from each bot process's kill to its shard's new session on the gateway.
+    reconnects: list[float] = field(default_factory=list)
+    watchers: list[asyncio.Task[None]] = field(default_factory=list)
+
+
+def _now() -> float:
+    return asyncio.get_running_loop().time()
+
+
+async def reconnected(run: Run, shard: int, killed_at: float) -> None:
+    """Note how long the bot process of ``shard``, killed at ``killed_at``, took to be
+    back on the emulator's gateway (a new session on its shard)."""
+    gateway = run.emu.gateway
+    world = run.emu.world
+    with contextlib.suppress(TimeoutError):  # the emulator sees the socket close first
+        await world.wait_until(lambda: not gateway.shard_connected(shard), 5.0, "the drop")
+    with contextlib.suppress(TimeoutError):
+        await world.wait_until(lambda: gateway.shard_connected(shard), START_S, "the return")
+        run.reconnects.append(_now() - killed_at)
+
+
+async def watch(run: Run) -> None:
+    """Keep ``run.awaiting`` (the games where the human owes a move) and ``run.jobs``
+    fresh, from the database."""
+    last_jobs = 0.0
+    while not run.stopping.is_set():
+        read_at = _now()
+        rows = await run.reader.rows("SELECT id, active_roles FROM games WHERE status = 'active'")
+        run.awaiting = {int(r[0]) for r in rows if HUMAN_SIDE in json.loads(r[1] or "[]")}
+        run.awaiting_at = read_at
+        if read_at - last_jobs > 0.5:
+            last_jobs = read_at
+            for r in await run.reader.rows("SELECT game_id, version, status FROM bot_jobs"):
+                run.jobs[(int(r[0]), int(r[1]))] = str(r[2])
+        await asyncio.sleep(0.1)
+
+
+HUMAN_SIDE = "secessionist"
+
+
+def prompt_post(run: Run, seat: Seat) -> Message | None:
+    """The game's latest table post with its **My prompt** button."""
+    assert seat.thread is not None and seat.game is not None
+    wanted = prompt_id(seat.game)
+    for message in reversed(run.emu.channel_messages(seat.thread)):
+        if any(c.get("custom_id") == wanted for c in _components(message)):
+            return message
+    return None
+
+
+def _components(message: Message) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for row in message.components:
+        out.extend(row.get("components", []))
+    return out
+
+
+async def open_prompt(run: Run, seat: Seat) -> Message | None:
+    """**My prompt** clicked on the table post: the ephemeral prompt it answers with."""
+    post = prompt_post(run, seat)
+    if post is None:
+        return None
+    assert seat.game is not None
+    try:
+        result = await run.emu.click(seat.user, post, prompt_id(seat.game))
+    except RuntimeError:  # the shard's process is down: Discord cannot deliver it
+        return None
+    try:
+        messages = await result.response(timeout=CALLBACK_S + ANSWER_S)
+    except TimeoutError:
+        return None
+    return next((m for m in messages if choices_of(m)), None)
+
+
+async def click(run: Run, seat: Seat, prompt: Message, rng: random.Random) -> bool:
+    """One move: a button or select of ``prompt``. True when it was acknowledged."""
+    custom_id, value = pick(choices_of(prompt), rng)
+    emu = run.emu
+    try:
+        if value is None:
+            result = await emu.click(seat.user, prompt, custom_id)
+        else:
+            result = await emu.select(seat.user, prompt, custom_id, [value])
+    except RuntimeError:
+        return False
+    record = result.record
+    sent = _now()
+    try:
+        await emu.world.wait_until(lambda: record.callback_type is not None, CALLBACK_S, "ack")
+        run.deferrals.append((_now() - sent) * 1000)
+        await emu.world.wait_until(
+            lambda: acknowledged(emu, record) or record.followup_ids, ANSWER_S, "the answer"
+        )
+    except TimeoutError:
+        return False
+    if not acknowledged(emu, record):
+        return False
+    run.acks.append((_now() - sent) * 1000)
+    run.acked_at.append((_now(), seat.shard))
+    if seat.shard in run.down:
+        run.recoveries.append(_now() - run.down.pop(seat.shard))
+    return True
+
+
+async def play(run: Run, seat: Seat, rng: random.Random) -> None:
+    """The human of one game, until cancelled."""
+    clicked_at = 0.0
+    prompt: Message | None = None
+    # Until ``run.stopping`` too: Python 3.11's ``wait_for`` may swallow a cancellation
+    # that lands as its wait completes (the emulator's waits use it).
+    while not run.stopping.is_set():
+        if seat.game not in run.awaiting or run.awaiting_at < clicked_at:
+            await asyncio.sleep(0.05)
+            continue
+        if prompt is None or not choices_of(run.emu.message(prompt.id)):
+            prompt = await open_prompt(run, seat)
+            if prompt is None:
+                await asyncio.sleep(0.2)
+                continue
+        prompt = run.emu.message(prompt.id)
+        clicked_at = _now()
+        if not await click(run, seat, prompt, rng):
+            prompt = None
+
+
+async def kill_at_random(run: Run) -> None:
+    """Kill a process every ``kill_every_s`` or so (the first ones going round the
+    kinds: a bot process, a worker), and start it again at once."""
+    plan, processes = run.plan, run.processes
     rng = random.Random(plan.seed)
-    kills: list[tuple[str, float]] = []
-    recoveries: list[float] = []
-    waiting: dict[int, tuple[float, int]] = {}  # bot index: (killed at, acks then)
-    started = time.monotonic()
-    next_kill = started + (rng.uniform(0.5, 1.5) * plan.kill_every_s if plan.kill_every_s else 1e18)
-    try:
-        while (now := time.monotonic()) - started < plan.seconds:
-            if now >= next_kill:
-                name = rng.choice(names)
-                procs[name].send_signal(signal.SIGKILL)
-                procs[name].wait()
-                kills.append((name, now - started))
-                procs[name] = _start(plan, name)
-                if name.startswith("bot"):
-                    waiting[int(name[3:])] = (now, _ack_count(plan, int(name[3:])))
-                next_kill = now + rng.uniform(0.5, 1.5) * plan.kill_every_s
-            for index, (killed_at, count) in list(waiting.items()):
-                if _ack_count(plan, index) > count:
-                    recoveries.append(time.monotonic() - killed_at)
-                    del waiting[index]
-            time.sleep(0.02)
-    finally:
-        for proc in procs.values():
-            proc.send_signal(signal.SIGKILL)
-            proc.wait()
-    return kills, recoveries, time.monotonic() - started
+    kinds = [[n for n in processes.names if n.startswith(k)] for k in ("bot", "worker")]
+    first = [rng.choice(names) for names in kinds if names]
+    started = _now()
+    while True:
+        # Stopped by ``run.stopping``, never cancelled: a process being started again
+        # must be known to ``processes`` (and so be stopped), not left running.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(run.stopping.wait(), rng.uniform(0.5, 1.5) * plan.kill_every_s)
+        if run.stopping.is_set():
+            return
+        name = first.pop(0) if first else rng.choice(processes.names)
+        await processes.kill(name)
+        run.kills.append((name, _now() - started))
+        await processes.start(name)
+        if name.startswith("bot"):
+            run.down.setdefault(int(name[3:]), _now())
+            run.watchers.append(asyncio.create_task(reconnected(run, int(name[3:]), _now())))
 
 
-async def check(
-    plan: Plan,
-    games: list[int],
-    elapsed: float,
-    kills: list[tuple[str, float]],
-    recoveries: list[float],
-) -> Outcome:
-    acks = _read_acks(plan)
-    store = await Store.open(plan.database)
-    lost: list[str] = []
-    twice: list[str] = []
-    not_replaying: list[str] = []
-    total = 0
+async def set_up(plan: Plan, emu: Emulator) -> list[Seat]:
+    """One guild per shard with a games channel, and one human per game, round-robin."""
+    guilds = [emu.add_guild(f"Shard {k}", shard=(k, plan.bots)) for k in range(plan.bots)]
+    tables = [emu.add_text_channel(g, "games") for g in guilds]
+    return [
+        Seat(emu.add_member(guilds[n % plan.bots], f"p{n}"), tables[n % plan.bots], n % plan.bots)
+        for n in range(plan.games)
+    ]
+
+
+async def start_games(run: Run) -> None:
+    """Every human starts her game against Dispatch with ``/game new`` (all at once),
+    then learns its id and thread from the database."""
+
+    async def start(seat: Seat) -> None:
+        result = await run.emu.slash(
+            seat.user,
+            seat.table,
+            "game new",
+            game="fort_sumter",
+            opponent=run.emu.bot_user,
+            side=HUMAN_SIDE,
+            level="easy",
+        )
+        said = (await result.response(timeout=START_S))[0].text()
+        assert "the game is on" in said, said
+
+    await asyncio.gather(*(start(seat) for seat in run.seats))
+    rows = await run.reader.rows(
+        "SELECT s.user_id, g.id, g.channel_id FROM seats s JOIN games g ON g.id = s.game_id"
+    )
+    where = {str(r[0]): (int(r[1]), int(r[2])) for r in rows}
+    for seat in run.seats:
+        seat.game, seat.thread = where[str(seat.user.id)]
+
+
+async def wait_connected(run: Run) -> None:
+    gateway = run.emu.gateway
+    await run.emu.world.wait_until(
+        lambda: all(gateway.shard_connected(k) for k in range(run.plan.bots)),
+        START_S,
+        "every shard connected",
+    )
+    await run.emu.wait_for_commands("game", timeout=START_S)
+
+
+async def keep_history(database: str) -> None:
+    """Jobs a game's end or pruning deletes are kept for the check (``job_history``)."""
+    store = await Store.open(database)
     try:
-        for game in games:
-            async with store.read() as db:
-                actions = await db.actions(game)
-                row = await db.game(game)
-            jobs = await job_history(store, game)
-            total += len(actions)
-            assert row is not None
-            acked = [a for a in acks if a[0] == game]
-            human = sum(1 for a in actions if a.user_id == HUMAN)
-            if human < len(acked) or any(v > row.version for _, v, _, _ in acked):
-                lost.append(f"game {game}: {len(acked)} acknowledged, {human} recorded")
-            twice += [f"game {game}: {p}" for p in moves_not_once(actions, jobs)]
-            if replayed_state(await export_game(store, game)) != await _stored(store, game):
-                not_replaying.append(f"game {game}")
+        await keep_job_history(store)
     finally:
         await store.close()
+
+
+async def run_chaos(plan: Plan) -> Outcome:
+    """Set up the guilds and games, play with kills for ``plan.seconds``, then check."""
+    plan.folder.mkdir(parents=True, exist_ok=True)
+    async with asyncio.timeout(plan.seconds + 4 * START_S), Emulator() as emu:
+        seats = await set_up(plan, emu)
+        processes = Processes(plan, emu)
+        reader = Reader(plan.database)
+        run = Run(plan, emu, reader, seats, processes)
+        try:
+            for name in processes.names:
+                await processes.start(name)
+            await wait_connected(run)  # each bot opened the database before connecting
+            await reader.open()
+            await keep_history(plan.database)
+            run.connected_s = _now() - run.created
+            await start_games(run)
+            run.setup_s = _now() - run.created
+            begun, begun_wall = _now(), time.time()
+            run.begun = begun
+            tasks = [asyncio.create_task(watch(run))]
+            tasks += [
+                asyncio.create_task(play(run, seat, random.Random(plan.seed * 1000 + n)))
+                for n, seat in enumerate(seats)
+            ]
+            killer = asyncio.create_task(kill_at_random(run)) if plan.kill_every_s else None
+            await asyncio.sleep(plan.seconds)
+            run.stopping.set()
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            if killer is not None:
+                await killer
+            for watcher in run.watchers:
+                watcher.cancel()
+            await asyncio.gather(*run.watchers, return_exceptions=True)
+            elapsed, ended_wall = _now() - begun, time.time()
+        finally:
+            await processes.stop()
+            await reader.close()
+        return await check(run, (begun_wall, ended_wall), elapsed)
+
+
+async def check(run: Run, span: tuple[float, float], elapsed: float) -> Outcome:
+    """The four checks over the emulator's record and the database's."""
+    emu, plan = run.emu, run.plan
+    store = await Store.open(plan.database)
+    actions: dict[int, list[ActionRow]] = {}
+    twice: list[str] = []
+    not_replaying: list[str] = []
+    try:
+        for seat in run.seats:
+            game = seat.game
+            assert game is not None
+            async with store.read() as db:
+                actions[game] = await db.actions(game)
+            jobs = await job_history(store, game)
+            status = {v: s for (g, v), s in run.jobs.items() if g == game}
+            status.update({j.version: j.status for j in jobs})
+            twice += [f"game {game}: {p}" for p in moves_not_once_by_status(actions[game], status)]
+            text = await stored_state(store, game)
+            stored = json.loads(text) if text is not None else None
+            if replayed_state(await export_game(store, game)) != stored:
+                not_replaying.append(f"game {game}")
+        async with store.read() as db:
+            rows = await db.db.execute_fetchall("SELECT id, created_at FROM outbox", ())
+        outbox = {delivery_nonce(int(r[0]), float(r[1])): int(r[0]) for r in rows}
+    finally:
+        await store.close()
+    posts, duplicates = duplicate_posts(emu, outbox)
+    in_span = [a for rows in actions.values() for a in rows if span[0] <= a.at <= span[1]]
     return Outcome(
-        acks=[(g, v, ms) for g, v, ms, _ in acks],
-        kills=kills,
-        recoveries=recoveries,
-        lost=lost,
+        acks=run.acks,
+        deferrals=run.deferrals,
+        answers=bot_answers(actions.values(), span),
+        kills=run.kills,
+        recoveries=run.recoveries,
+        lost=lost_clicks(emu, emu.interactions, actions),
+        duplicates=duplicates,
         twice=twice,
         not_replaying=not_replaying,
-        actions=total,
+        posts=posts,
+        actions=len(in_span),
         elapsed=elapsed,
+        acked_at=[at - run.begun for at, _ in run.acked_at],
+        reconnects=run.reconnects,
+        connected_s=run.connected_s,
+        setup_s=run.setup_s,
     )
 
 
-async def _stored(store: Store, game: int) -> object:
-    import json
-
-    text = await stored_state(store, game)
-    return json.loads(text) if text is not None else None
+def bot_answers(games: Any, span: tuple[float, float]) -> list[float]:
+    """Milliseconds from each human move to the move of Dispatch that followed it."""
+    out = []
+    for rows in games:
+        for before, after in itertools.pairwise(rows):
+            if span[0] <= before.at and not is_bot(before.user_id) and is_bot(after.user_id):
+                out.append((after.at - before.at) * 1000)
+    return out
 
 
 def chaos(plan: Plan) -> Outcome:
-    """Set up the games, run the processes with kills, check the four properties."""
-    plan.folder.mkdir(parents=True, exist_ok=True)
-    games = asyncio.run(make_games(plan.database, plan.games))
-    kills, recoveries, elapsed = run_processes(plan)
-    return asyncio.run(check(plan, games, elapsed, kills, recoveries))
+    return asyncio.run(run_chaos(plan))

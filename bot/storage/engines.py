@@ -20,6 +20,10 @@ from typing import Any
 
 import asyncpg
 
+#: The channel PostgreSQL notifies when Dispatch owes a new move (a ``bot_jobs`` row is
+#: queued): idle ``dispatch worker``s LISTEN on it and wake at once (issue 25 §4).
+JOBS_QUEUED = "dispatch_bot_jobs"
+
 #: The few SQLite function names without a portable spelling, and PostgreSQL's.
 _REWRITES = (("group_concat(", "string_agg("), ("char(10)", "chr(10)"))
 

@@ -40,7 +40,7 @@ except ImportError:  # not on Windows: one process per file is then up to the ad
     fcntl = None  # type: ignore[assignment]
 
 from bot import errors
-from bot.storage.engines import PgConnection, is_postgres_url, translate_error
+from bot.storage.engines import JOBS_QUEUED, PgConnection, is_postgres_url, translate_error
 from bot.storage.migrate import migrate, migrate_postgres
 
 log = logging.getLogger("dispatch.store")
@@ -1401,6 +1401,9 @@ class Session:
             " ON CONFLICT (game_id, role, version) DO NOTHING RETURNING game_id",
             (game_id, role, version, level, self.now, game_id),
         )
+        if rows and self.dialect == "postgresql":
+            # Delivered at commit: the idle workers LISTENing wake then (bot/workers).
+            await self._run("SELECT pg_notify(?, '')", (JOBS_QUEUED,))
         return bool(rows)
 
     async def settle_bot_jobs(self, game_id: int, version: int, acting: str | None) -> int:

@@ -13,6 +13,7 @@ from bot.process.lifecycle import graceful
 from bot.storage.store import Store
 from bot.tables.bots import BotSeats
 from bot.tables.manager import GameManager
+from bot.workers.wake import listen_from
 from bot.workers.worker import OutboxOnly, Worker, iterations_from
 
 
@@ -25,7 +26,7 @@ async def serve(database: Path | str, health_file: Path | None = None) -> None:
     manager = GameManager(await Store.open(database), OutboxOnly())
     # Seats that play only the jobs this worker claims: not attached, they hear nothing.
     seats = BotSeats(manager, workers="daemon", iterations=iterations)
-    worker = Worker(seats)
+    worker = Worker(seats, listen=listen_from(os.environ))
 
     def healthy() -> bool:
         return time.monotonic() - worker.last_beat < worker.lease_s

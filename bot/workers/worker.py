@@ -10,9 +10,10 @@ for the bot's processes to deliver: a worker needs no Discord connection.
 
 While it runs it beats in ``bot_workers`` every third of a lease and renews the leases
 it holds; the bot leaves jobs to it while it beats. Killed outright, its job's lease runs
-out and another process (a worker, or the bot) takes it over. On SIGTERM it stops between
-steps: the search in flight is abandoned, its lease given back at once, its row removed,
-and it exits 0.
+out and another process (a worker, or the bot) takes it over. Idle, it looks again every
+``POLL_S``, or at once when PostgreSQL notifies that a job was queued
+(``bot.workers.wake``). On SIGTERM it stops between steps: the search in flight is
+abandoned, its lease given back at once, its row removed, and it exits 0.
 """
 
 from __future__ import annotations
@@ -26,10 +27,12 @@ from collections.abc import Mapping
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.storage.store import BotJobRow
 from bot.tables.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
+from bot.workers.wake import Bell
 
 log = logging.getLogger("dispatch.worker")
 
-#: How long an idle worker waits before it looks for jobs again.
+#: How long an idle worker waits before it looks for jobs again (on PostgreSQL it is
+#: woken sooner, when a job is queued: ``bot.workers.wake``).
 POLL_S = 0.5
 
 
@@ -54,7 +57,12 @@ class Worker:
     nothing else."""
 
     def __init__(
-        self, bots: BotSeats, *, lease_s: float = JOB_LEASE_S, poll_s: float = POLL_S
+        self,
+        bots: BotSeats,
+        *,
+        lease_s: float = JOB_LEASE_S,
+        poll_s: float = POLL_S,
+        listen: bool = True,
     ) -> None:
         self.bots = bots
         self.manager = bots.manager
@@ -63,6 +71,9 @@ class Worker:
         #: The worker's name in its claims and in ``bot_workers``.
         self.id = self.bots.owner
         self._stopping = asyncio.Event()
+        #: Set when a job may be waiting: queued (PostgreSQL's NOTIFY), or stopping.
+        self._wake = asyncio.Event()
+        self.bell = Bell(self.manager.store.path, self._wake, enabled=listen)
         self._current: asyncio.Task[str] | None = None
         #: When the last heartbeat reached the database (``time.monotonic``).
         self.last_beat = float("-inf")
@@ -73,12 +84,16 @@ class Worker:
         log.info("worker %s started", self.id)
         try:
             while not self._stopping.is_set():
+                # Cleared before looking: a job queued during the look wakes the wait.
+                self._wake.clear()
                 if not await self.step():
+                    await self.bell.ensure()
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._stopping.wait(), self.poll_s)
+                        await asyncio.wait_for(self._wake.wait(), self.poll_s)
         finally:
             beating.cancel()
             await asyncio.gather(beating, return_exceptions=True)
+            await self.bell.close()
 
     async def step(self) -> bool:
         """Claim one job and play it; False when there was none to claim."""
@@ -135,6 +150,7 @@ class Worker:
     async def stop(self) -> None:
         """Stop cleanly: abandon the search in flight, give its lease back, leave."""
         self._stopping.set()
+        self._wake.set()
         current = self._current
         if current is not None:
             current.cancel()

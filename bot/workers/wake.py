@@ -1,0 +1,83 @@
+"""Waking idle workers when a job is queued (issue 25 §4).
+
+On PostgreSQL the store notifies ``JOBS_QUEUED`` in the transaction that queues a move
+Dispatch owes; a worker LISTENs on its own connection (outside the pool: a pooled
+connection is shared, a listener must stay) and is woken the moment that transaction
+commits, instead of at its next poll. The poll stays as the fallback: for SQLite (one
+process, no notifications), while the listening connection is down (it is opened again
+at the next idle turn), and for a pooler that cannot carry LISTEN
+(``DISPATCH_WORKER_LISTEN=off``, e.g. PgBouncer in transaction mode).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+
+import asyncpg
+
+from bot.storage.engines import JOBS_QUEUED, is_postgres_url
+
+log = logging.getLogger("dispatch.worker")
+
+_OFF = {"off", "0", "no", "false"}
+_ON = {"on", "1", "yes", "true", ""}
+
+
+def listen_from(env: Mapping[str, str]) -> bool:
+    """``DISPATCH_WORKER_LISTEN``: on (the default) or off."""
+    raw = (env.get("DISPATCH_WORKER_LISTEN") or "").strip().lower()
+    if raw in _ON:
+        return True
+    if raw in _OFF:
+        return False
+    raise ValueError(f"DISPATCH_WORKER_LISTEN must be on or off, not {raw[:20]!r}")
+
+
+class Bell:
+    """Sets ``event`` whenever PostgreSQL says a job was queued, while listening."""
+
+    def __init__(self, target: object, event: asyncio.Event, *, enabled: bool = True) -> None:
+        self.url = str(target) if enabled and is_postgres_url(target) else None
+        self.event = event
+        self._conn: asyncpg.Connection | None = None
+        self._failed = False
+        #: Notifications heard (for tests and logs).
+        self.rung = 0
+
+    @property
+    def listening(self) -> bool:
+        return self._conn is not None and not self._conn.is_closed()
+
+    async def ensure(self) -> None:
+        """Listen, if this store can and the connection is not up yet; a failure is
+        logged once and leaves the poll to do the work."""
+        if self.url is None or self.listening:
+            return
+        try:
+            conn = await asyncpg.connect(self.url)
+            await conn.add_listener(JOBS_QUEUED, self._ring)
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            if not self._failed:
+                log.warning("cannot LISTEN for queued jobs (%s); polling instead", exc)
+            self._failed = True
+            return
+        if self._failed:
+            log.info("listening for queued jobs again")
+        self._failed = False
+        self._conn = conn
+        # Woken once: a job queued while nobody listened is not missed.
+        self.event.set()
+
+    def _ring(self, *_args: object) -> None:
+        self.rung += 1
+        self.event.set()
+
+    async def close(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None and not conn.is_closed():
+            try:
+                await asyncio.wait_for(conn.close(), 5)
+            except (TimeoutError, asyncpg.InterfaceError, OSError):
+                conn.terminate()
