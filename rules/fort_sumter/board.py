@@ -120,13 +120,23 @@ def with_room(state: State, role: str, spaces: Sequence[str], source: str | None
     return _without(_without(found, state["peace_commissioner"]), source)
 
 
+# The three moves below check their move as ``can_place``, ``can_remove`` and
+# ``has_room`` say, written out: every token a simulation places, removes or moves
+# passes here.
+
+
 def place(state: State, role: str, space: str) -> str:
     """Add one token of ``role`` to ``space``; says where it came from ("pool" or "track")."""
-    if not can_place(state, role, space):
+    here, pool = state["spaces"][space], state["pool"]
+    if (
+        pool[role] + state["track"][role] <= 0
+        or here[role] >= MAX_PER_SPACE
+        or state["peace_commissioner"] == space
+    ):
         raise ValueError(f"{role} cannot place in {space}")
-    state["spaces"][space][role] += 1
-    if state["pool"][role] > 0:
-        state["pool"][role] -= 1
+    here[role] += 1
+    if pool[role] > 0:
+        pool[role] -= 1
         return "pool"
     state["track"][role] -= 1
     return "track"
@@ -134,18 +144,25 @@ def place(state: State, role: str, space: str) -> str:
 
 def remove(state: State, role: str, space: str) -> None:
     """Take one token of ``role`` off ``space`` into its owner's pool."""
-    if not can_remove(state, role, space):
+    here = state["spaces"][space]
+    if here[role] <= 0 or state["peace_commissioner"] == space:
         raise ValueError(f"{role} has no removable token in {space}")
-    state["spaces"][space][role] -= 1
+    here[role] -= 1
     state["pool"][role] += 1
 
 
 def move(state: State, role: str, source: str, target: str) -> None:
     """Move one token of ``role`` from one space to another."""
-    if source == target or not can_remove(state, role, source) or not has_room(state, role, target):
+    where, blocked = state["spaces"], state["peace_commissioner"]
+    if (
+        source == target
+        or where[source][role] <= 0
+        or where[target][role] >= MAX_PER_SPACE
+        or blocked in (source, target)
+    ):
         raise ValueError(f"{role} cannot move from {source} to {target}")
-    state["spaces"][source][role] -= 1
-    state["spaces"][target][role] += 1
+    where[source][role] -= 1
+    where[target][role] += 1
 
 
 def controller(state: State, space: str) -> str | None:

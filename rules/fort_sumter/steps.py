@@ -101,8 +101,9 @@ class Deal(Step):
         for role in ROLES:
             state["hands"][role] = _draw(state, "strategy_deck", CARDS_PER_HAND)
             state["objective_offer"][role] = _draw(state, "objective_deck", OBJECTIVES_DEALT)
-            titles = ", ".join([STRATEGY[c].title for c in state["hands"][role]])
-            private_log(state, role, f"You are dealt {titles}.")
+            if telling(state):
+                titles = ", ".join([STRATEGY[c].title for c in state["hands"][role]])
+                private_log(state, role, f"You are dealt {titles}.")
         log(state, "Each side is dealt 4 strategy cards and 2 objective cards.")
         fated = fate.fate_role(state)
         if fated is not None:
@@ -134,8 +135,9 @@ class ChooseObjective(Step):
 
     def on_keep(self, game: Game, state: State, role: str, arg: Arg) -> None:
         state["objective"][role] = str(arg)
-        private_log(state, role, f"You keep the {OBJECTIVES[str(arg)].title} objective.")
-        log(state, f"{_name(role)} chooses an objective.")
+        if telling(state):
+            private_log(state, role, f"You keep the {OBJECTIVES[str(arg)].title} objective.")
+            log(state, f"{_name(role)} chooses an objective.")
         if None in state["objective"].values():  # the other side has yet to choose
             return
         for r in ROLES:
@@ -153,7 +155,8 @@ def start_card_play(game: Game, state: State) -> None:
     # Last round's revealed objectives and last card stay on show until play resumes.
     state.update(revealed_objectives=None, last_play=None)
     state["turn"] = first_player(state)
-    log(state, f"{_name(state['turn'])} is first player and plays first this round.")
+    if telling(state):
+        log(state, f"{_name(state['turn'])} is first player and plays first this round.")
     to_card_play(game, state)
 
 
@@ -309,9 +312,9 @@ class ValuePlay(Step):
     def actions(self, game: Game, state: State, role: str) -> Actions:
         actions: Actions = {}
         if state["value_play"]["left"] > 0:
-            spaces = board.placeable(state, role, SPACE_IDS)
+            spaces: list[Any] = board.placeable(state, role, SPACE_IDS)
             if spaces:
-                actions["place"] = list(spaces)
+                actions["place"] = spaces
         actions["done"] = True
         return actions
 
@@ -479,10 +482,9 @@ def _bonus_targets(state: State, token: str) -> list[str]:
     return board.with_room(state, side, _DIMENSION_OF_SPACE[source], source)
 
 
-def _room_elsewhere(room: dict[str, list[str]], token: str) -> bool:
-    """Whether the token ``space:side`` has somewhere to go: ``room[side]`` (the spaces
-    with room for that side) holds a space other than its own."""
-    source, side = _TOKEN_PARTS[token]
+def _room_elsewhere(room: dict[str, list[str]], source: str, side: str) -> bool:
+    """Whether a ``side`` token in ``source`` has somewhere to go: ``room[side]`` (the
+    spaces with room for that side) holds a space other than its own."""
     spaces = room[side]
     return len(spaces) > 1 or (len(spaces) == 1 and spaces[0] != source)
 
@@ -531,17 +533,18 @@ class PivotalBonus(Step):
     def actions(self, game: Game, state: State, role: str) -> Actions:
         bonus = local(state)
         if bonus["moving"]:
-            return {"to": list(_bonus_targets(state, bonus["moving"]))}
-        tokens = _bonus_tokens(state)
+            targets: list[Any] = _bonus_targets(state, bonus["moving"])
+            return {"to": targets}
+        tokens: list[Any] = _bonus_tokens(state)
         actions: Actions = {}
         if tokens:
             # A token can move when its side has room in some other space of the dimension.
             spaces = _DIMENSION_OF_SPACE[bonus["space"]]
             room = {side: board.with_room(state, side, spaces, None) for side in ROLES}
-            movable = [t for t in tokens if _room_elsewhere(room, t)]
+            movable: list[Any] = [t for t in tokens if _room_elsewhere(room, *_TOKEN_PARTS[t])]
             if movable:
-                actions["move"] = list(movable)
-            actions["remove"] = list(tokens)
+                actions["move"] = movable
+            actions["remove"] = tokens
         actions["done"] = True
         return actions
 
@@ -596,7 +599,8 @@ class DimensionScoring(Step):
             if owner is not None:
                 state["vp"][owner] += 1
                 scored = True
-                log(state, f"{_name(owner)} controls the {dimension.name} dimension: +1 VP.")
+                if telling(state):
+                    log(state, f"{_name(owner)} controls the {dimension.name} dimension: +1 VP.")
         if not scored:
             log(state, "Nobody controls a whole Crisis Dimension.")
         goto(game, state, "objective_scoring")
@@ -644,7 +648,8 @@ class ObjectiveEvents(Step):
         role = here["queue"].pop(0)
         here["actor"] = role
         card = state["revealed_objectives"][role]
-        log(state, f"{_name(role)} carries out the {OBJECTIVES[card].title} objective event.")
+        if telling(state):
+            log(state, f"{_name(role)} carries out the {OBJECTIVES[card].title} objective event.")
         begin_event(game, state, card, role, then="objective_event_ends")
 
 
@@ -687,11 +692,12 @@ class FinalCrisis(Step):
             state["set_aside"][role] = []
             dealt = _draw(state, "strategy_deck", max(0, FINAL_CRISIS_CARDS - len(cards)))
             state["hands"][role] = cards + dealt
-            log(
-                state,
-                f"{_name(role)} takes {plural(len(cards), 'set-aside card')} and is dealt "
-                f"{len(dealt)}.",
-            )
+            if telling(state):
+                log(
+                    state,
+                    f"{_name(role)} takes {plural(len(cards), 'set-aside card')} and is dealt "
+                    f"{len(dealt)}.",
+                )
         state["final_crisis"] = {
             "order": {r: None for r in ROLES},
             "revealed": {r: [] for r in ROLES},
@@ -737,10 +743,10 @@ class FinalCrisisOrder(Step):
         fc = state["final_crisis"]
         fc["order"][role] = str(arg).split(",")
         state["hands"][role] = []
-        private_log(
-            state, role, f"Your Final Crisis order: {self.label(game, state, role, 'order', arg)}."
-        )
-        log(state, f"{_name(role)} has ordered its Final Crisis cards.")
+        if telling(state):
+            order = self.label(game, state, role, "order", arg)
+            private_log(state, role, f"Your Final Crisis order: {order}.")
+            log(state, f"{_name(role)} has ordered its Final Crisis cards.")
         if all(fc["order"][r] is not None for r in ROLES):
             goto(game, state, "final_crisis_reveal")
 
@@ -792,34 +798,60 @@ def _fc_options(state: State, role: str) -> Actions:
     fc = state["final_crisis"]
     actions: Actions = {}
     if fc["mode"] == "match":
+        # (Each list below is made fresh by ``board``, so it is listed as it is.)
         if fc["removed"] == 0:
-            one = board.removable(state, role, _FC_SPACES[_fc_card(state, role)])
+            one: list[Any] = board.removable(state, role, _FC_SPACES[_fc_card(state, role)])
             if one:
-                actions["remove"] = list(one)
-        anywhere = board.removable(state, role, SPACE_IDS)
+                actions["remove"] = one
+        anywhere: list[Any] = board.removable(state, role, SPACE_IDS)
         if anywhere:
-            actions["remove_any"] = list(anywhere)
+            actions["remove_any"] = anywhere
         return actions
     if fc["moving"] is not None:
-        return {"to": list(_fc_targets(state, role, fc["moving"]))}
+        targets: list[Any] = _fc_targets(state, role, fc["moving"])
+        return {"to": targets}
     if fc["left"] > 0:
         # A token can move when some space other than its own has room for it: any
         # token when two spaces have room, none when no space has.
         room = _fc_targets(state, role, None)
         if room:
-            sources = (["pool"] if state["pool"][role] > 0 else []) + board.removable(
+            sources: list[Any] = (["pool"] if state["pool"][role] > 0 else []) + board.removable(
                 state, role, SPACE_IDS
             )
             if len(room) == 1:
                 sources = [s for s in sources if s != room[0]]
             if sources:
-                actions["from"] = list(sources)
+                actions["from"] = sources
     actions["done"] = True
     return actions
 
 
 def _fc_targets(state: State, role: str, source: str | None) -> list[str]:
     return board.with_room(state, role, _FC_SPACES[_fc_card(state, role)], source)
+
+
+def _fc_can_move(state: State, role: str) -> bool:
+    """Whether ``role`` has a token to move into its card's dimension: ``from`` in
+    ``_fc_options`` while no token is picked up and moves are left (asked after every
+    move, so answered without listing the tokens)."""
+    room = _fc_targets(state, role, None)
+    if not room:
+        return False
+    if state["pool"][role] > 0:
+        return True  # a token from the pool may go to any space with room
+    sources = board.removable(state, role, SPACE_IDS)
+    if len(room) > 1:
+        return bool(sources)  # any token has some space other than its own
+    return len(sources) > 1 or (len(sources) == 1 and sources[0] != room[0])
+
+
+def _fc_must_act(state: State, role: str) -> bool:
+    """Whether the pair asks anything of ``role`` as its turn begins (``fc["left"]`` 2,
+    nothing picked up or removed yet): a token to remove when the dimensions match (one
+    from the card's dimension is one from anywhere), a token to move when they differ."""
+    if state["final_crisis"]["mode"] == "match":
+        return bool(board.removable(state, role, SPACE_IDS))
+    return _fc_can_move(state, role)
 
 
 def next_final_crisis_resolver(game: Game, state: State, fresh: bool = False) -> None:
@@ -831,18 +863,14 @@ def next_final_crisis_resolver(game: Game, state: State, fresh: bool = False) ->
     while fc["resolve"]:
         role = fc["resolve"][0]
         fc.update(left=2, moving=None, removed=0)
-        options = _fc_options(state, role)
-        if fc["mode"] == "differ" and "from" not in options:
-            options = {}
-        if options:
+        if _fc_must_act(state, role):
             goto(
                 game, state, "final_crisis_match" if fc["mode"] == "match" else "final_crisis_move"
             )
             return
-        log(
-            state,
-            f"{_name(role)} has no token it can {'remove' if fc['mode'] == 'match' else 'move'}.",
-        )
+        if telling(state):
+            verb = "remove" if fc["mode"] == "match" else "move"
+            log(state, f"{_name(role)} has no token it can {verb}.")
         fc["resolve"].pop(0)
     goto(game, state, "final_crisis_reveal")
 
@@ -878,7 +906,8 @@ class FinalCrisisMatch(_FinalCrisisStep):
 
     def on_remove(self, game: Game, state: State, role: str, arg: Arg) -> None:
         board.remove(state, role, str(arg))
-        log(state, f"{_name(role)} removes its token from {space_name(str(arg))}.")
+        if telling(state):
+            log(state, f"{_name(role)} removes its token from {space_name(str(arg))}.")
         next_final_crisis_resolver(game, state)
 
     def on_remove_any(self, game: Game, state: State, role: str, arg: Arg) -> None:
@@ -923,7 +952,8 @@ class FinalCrisisMove(_FinalCrisisStep):
         source, target = fc["moving"], str(arg)
         if source == "pool":
             board.place(state, role, target)
-            log(state, f"{_name(role)} moves a token from its pool to {space_name(target)}.")
+            if telling(state):
+                log(state, f"{_name(role)} moves a token from its pool to {space_name(target)}.")
         else:
             board.move(state, role, source, target)
             if telling(state):
@@ -934,7 +964,7 @@ class FinalCrisisMove(_FinalCrisisStep):
                 )
         fc["moving"] = None
         fc["left"] -= 1
-        if fc["left"] <= 0 or "from" not in _fc_options(state, role):
+        if fc["left"] <= 0 or not _fc_can_move(state, role):
             next_final_crisis_resolver(game, state)
 
     def on_done(self, game: Game, state: State, role: str, arg: Arg) -> None:
