@@ -101,23 +101,25 @@ def placeable(state: State, role: str, spaces: Sequence[str]) -> list[str]:
     """The spaces of ``spaces`` where ``role`` may place a token now."""
     if state["pool"][role] + state["track"][role] <= 0:
         return []
-    where = state["spaces"]
+    where, blocked = state["spaces"], state["peace_commissioner"]
     found = [s for s in spaces if where[s][role] < MAX_PER_SPACE]
-    return _without(found, state["peace_commissioner"])
+    return found if blocked is None else _without(found, blocked)
 
 
 def removable(state: State, role: str, spaces: Sequence[str]) -> list[str]:
     """The spaces of ``spaces`` from which a token of ``role`` may be removed now."""
-    where = state["spaces"]
+    where, blocked = state["spaces"], state["peace_commissioner"]
     found = [s for s in spaces if where[s][role]]  # a count, so true when above 0
-    return _without(found, state["peace_commissioner"])
+    return found if blocked is None else _without(found, blocked)
 
 
 def with_room(state: State, role: str, spaces: Sequence[str], source: str | None) -> list[str]:
     """The spaces of ``spaces`` other than ``source`` that take one more ``role`` token."""
-    where = state["spaces"]
+    where, blocked = state["spaces"], state["peace_commissioner"]
     found = [s for s in spaces if where[s][role] < MAX_PER_SPACE]
-    return _without(_without(found, state["peace_commissioner"]), source)
+    if blocked is not None:
+        _without(found, blocked)
+    return found if source is None else _without(found, source)
 
 
 # The three moves below check their move as ``can_place``, ``can_remove`` and
