@@ -61,6 +61,9 @@ def test_space_lists_agree_with_the_per_space_checks(seed: int) -> None:
                     assert board.removable(state, role, spaces) == [
                         s for s in spaces if board.can_remove(state, role, s)
                     ]
+                    assert board.any_removable(state, role, spaces) == any(
+                        board.can_remove(state, role, s) for s in spaces
+                    )
                     for source in (None, *spaces):
                         assert board.with_room(state, role, spaces, source) == [
                             s for s in spaces if s != source and board.has_room(state, role, s)
@@ -270,6 +273,7 @@ def test_one_pass_answers_agree_with_their_definitions() -> None:
                     )
                 if state["step"] == "pivotal_bonus":
                     assert steps._bonus_tokens(state) == slow_bonus_tokens(state)
+                    assert steps._any_bonus_token(state) == bool(slow_bonus_tokens(state))
                     bonus += 1
                 if state["step"] == "final_crisis_move":
                     role = state["final_crisis"]["resolve"][0]

@@ -113,6 +113,13 @@ def removable(state: State, role: str, spaces: Sequence[str]) -> list[str]:
     return found if blocked is None else _without(found, blocked)
 
 
+def any_removable(state: State, role: str, spaces: Sequence[str]) -> bool:
+    """Whether ``removable`` lists any space, found without listing them: the rules ask
+    this after every Final Crisis move and removal, when most spaces hold a token."""
+    where, blocked = state["spaces"], state["peace_commissioner"]
+    return any(where[s][role] and s != blocked for s in spaces)
+
+
 def with_room(state: State, role: str, spaces: Sequence[str], source: str | None) -> list[str]:
     """The spaces of ``spaces`` other than ``source`` that take one more ``role`` token."""
     where, blocked = state["spaces"], state["peace_commissioner"]

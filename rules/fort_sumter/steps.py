@@ -477,6 +477,18 @@ def _bonus_tokens(state: State) -> list[str]:
     ]
 
 
+def _any_bonus_token(state: State) -> bool:
+    """Whether ``_bonus_tokens`` lists any token, found without listing them (asked as
+    each bonus begins and after each of its actions)."""
+    where, blocked_space = state["spaces"], state["peace_commissioner"]
+    return any(
+        where[s][side]
+        for s in _DIMENSION_OF_SPACE[local(state)["space"]]
+        if s != blocked_space
+        for side in ROLES
+    )
+
+
 def _bonus_targets(state: State, token: str) -> list[str]:
     source, side = _TOKEN_PARTS[token]
     return board.with_room(state, side, _DIMENSION_OF_SPACE[source], source)
@@ -499,7 +511,7 @@ def next_pivotal_bonus(game: Game, state: State) -> None:
             if board.controller(state, pivotal) != role:
                 continue
             bonus.update(space=pivotal, left=2, moving=None)
-            if _bonus_tokens(state):
+            if _any_bonus_token(state):
                 if telling(state):
                     log(state, f"{_name(role)} controls {space_name(pivotal)}: pivotal bonus.")
                 goto(game, state, "pivotal_bonus")
@@ -585,7 +597,7 @@ class PivotalBonus(Step):
     def _spent(self, game: Game, state: State) -> None:
         bonus = local(state)
         bonus["left"] -= 1
-        if bonus["left"] <= 0 or not _bonus_tokens(state):
+        if bonus["left"] <= 0 or not _any_bonus_token(state):
             next_pivotal_bonus(game, state)
 
 
@@ -827,7 +839,8 @@ def _fc_options(state: State, role: str) -> Actions:
 
 
 def _fc_targets(state: State, role: str, source: str | None) -> list[str]:
-    return board.with_room(state, role, _FC_SPACES[_fc_card(state, role)], source)
+    card = state["final_crisis"]["revealed"][role][-1]  # ``_fc_card``
+    return board.with_room(state, role, _FC_SPACES[card], source)
 
 
 def _fc_can_move(state: State, role: str) -> bool:
@@ -839,9 +852,9 @@ def _fc_can_move(state: State, role: str) -> bool:
         return False
     if state["pool"][role] > 0:
         return True  # a token from the pool may go to any space with room
+    if len(room) > 1:  # any token has some space other than its own
+        return board.any_removable(state, role, SPACE_IDS)
     sources = board.removable(state, role, SPACE_IDS)
-    if len(room) > 1:
-        return bool(sources)  # any token has some space other than its own
     return len(sources) > 1 or (len(sources) == 1 and sources[0] != room[0])
 
 
@@ -850,7 +863,7 @@ def _fc_must_act(state: State, role: str) -> bool:
     nothing picked up or removed yet): a token to remove when the dimensions match (one
     from the card's dimension is one from anywhere), a token to move when they differ."""
     if state["final_crisis"]["mode"] == "match":
-        return bool(board.removable(state, role, SPACE_IDS))
+        return board.any_removable(state, role, SPACE_IDS)
     return _fc_can_move(state, role)
 
 
@@ -916,7 +929,7 @@ class FinalCrisisMatch(_FinalCrisisStep):
         fc["removed"] += 1
         if telling(state):
             log(state, f"{_name(role)} removes its token from {space_name(str(arg))}.")
-        if fc["removed"] >= 2 or not board.removable(state, role, SPACE_IDS):
+        if fc["removed"] >= 2 or not board.any_removable(state, role, SPACE_IDS):
             next_final_crisis_resolver(game, state)
 
 
