@@ -379,7 +379,7 @@ def test_determinizations_dealt_from_kept_pools_are_the_fresh_ones() -> None:
         key = rng.getrandbits(64)
         role = view["role"]
         warm = [GAME.determinize(view, role, key) for _ in range(2)]
-        hidden._LAST.clear()
+        hidden._LAST[0] = None
         fresh = GAME.determinize(view, role, key)
         assert warm[0] == warm[1] == fresh
         warm[0]["strategy_deck"].append("changed")

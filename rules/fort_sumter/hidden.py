@@ -108,8 +108,9 @@ class _Pools:
 
 
 #: The pools of the known state determinized last (a search determinizes the same view
-#: at every iteration), keyed by the knower and that state's bytes.
-_LAST: list[tuple[str, bytes, _Pools]] = []
+#: at every iteration), with the knower and that state's bytes; read and replaced as one
+#: entry, so searches in several threads never mix two entries.
+_LAST: list[tuple[str, bytes, _Pools] | None] = [None]
 
 
 def _unseen_pools(known: State, role: str) -> _Pools:
@@ -118,10 +119,11 @@ def _unseen_pools(known: State, role: str) -> _Pools:
         blob = marshal.dumps(known)
     except ValueError:  # not plain JSON data: worked out afresh, as ``copy_json`` copies it
         return _pools(known, role, b"")
-    if _LAST and _LAST[0][0] == role and _LAST[0][1] == blob:
-        return _LAST[0][2]
+    last = _LAST[0]
+    if last is not None and last[0] == role and last[1] == blob:
+        return last[2]
     pools = _pools(known, role, blob)
-    _LAST[:] = [(role, blob, pools)]
+    _LAST[0] = (role, blob, pools)
     return pools
 
 

@@ -990,22 +990,28 @@ class FinalScoring(Step):
     def enter(self, game: Game, state: State) -> None:
         heading(state, "Final scoring")
         vp = state["vp"]
+        told = telling(state)  # a search's playout ends here: no line is composed for it
         for dimension in DIMENSIONS.values():
             owner = board.dimension_controller(state, dimension.id)
             if owner is not None:
                 vp[owner] += 1
-                log(state, f"{_name(owner)} controls the {dimension.name} dimension: +1 VP.")
+                if told:
+                    log(state, f"{_name(owner)} controls the {dimension.name} dimension: +1 VP.")
         sumter = board.controller(state, FORT_SUMTER)
         if sumter is not None:
             vp[sumter] += 1
-            log(state, f"{_name(sumter)} controls Fort Sumter: +1 VP.")
+            if told:
+                log(state, f"{_name(sumter)} controls Fort Sumter: +1 VP.")
         for role in ROLES:
             if state["pool"][role] - state["pool"][opponent(role)] >= 3:
                 vp[role] += 1
-                log(state, f"{_name(role)} has at least 3 more tokens in its pool: +1 VP.")
+                if told:
+                    log(state, f"{_name(role)} has at least 3 more tokens in its pool: +1 VP.")
         winner, code, reason = decide_winner(state)
         state["phase"] = "over"
-        log(state, f"{_name(winner)} wins, {vp['unionist']}-{vp['secessionist']} ({reason}).")
+        if told:
+            score = f"{vp['unionist']}-{vp['secessionist']}"
+            log(state, f"{_name(winner)} wins, {score} ({reason}).")
         game.finish(state, winner, reason, {r: vp[r] for r in ROLES}, code=code)
 
 
