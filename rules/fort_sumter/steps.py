@@ -494,11 +494,20 @@ def _bonus_targets(state: State, token: str) -> list[str]:
     return board.with_room(state, side, _DIMENSION_OF_SPACE[source], source)
 
 
-def _room_elsewhere(room: dict[str, list[str]], source: str, side: str) -> bool:
-    """Whether a ``side`` token in ``source`` has somewhere to go: ``room[side]`` (the
-    spaces with room for that side) holds a space other than its own."""
-    spaces = room[side]
-    return len(spaces) > 1 or (len(spaces) == 1 and spaces[0] != source)
+def _movable_bonus_tokens(state: State, tokens: list[str], spaces: tuple[str, ...]) -> list[Any]:
+    """The bonus ``tokens`` that may be moved: a token can move when its side has room in
+    some space of the dimension other than its own. So every token of a side with room
+    in two spaces or more, none of a side with room nowhere, and with room in one space
+    only, every token but those already there (looked at side by side, not token by
+    token: a bonus lists its tokens at each of its actions)."""
+    movable: list[Any] = list(tokens)
+    for side in ROLES:
+        room = board.with_room(state, side, spaces, None)
+        if len(room) > 1:
+            continue
+        stuck = {_TOKEN[room[0], side]} if room else {_TOKEN[s, side] for s in spaces}
+        movable = [t for t in movable if t not in stuck]
+    return movable
 
 
 def next_pivotal_bonus(game: Game, state: State) -> None:
@@ -550,10 +559,7 @@ class PivotalBonus(Step):
         tokens: list[Any] = _bonus_tokens(state)
         actions: Actions = {}
         if tokens:
-            # A token can move when its side has room in some other space of the dimension.
-            spaces = _DIMENSION_OF_SPACE[bonus["space"]]
-            room = {side: board.with_room(state, side, spaces, None) for side in ROLES}
-            movable: list[Any] = [t for t in tokens if _room_elsewhere(room, *_TOKEN_PARTS[t])]
+            movable = _movable_bonus_tokens(state, tokens, _DIMENSION_OF_SPACE[bonus["space"]])
             if movable:
                 actions["move"] = movable
             actions["remove"] = tokens
