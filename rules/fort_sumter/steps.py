@@ -833,11 +833,11 @@ def _fc_options(state: State, role: str) -> Actions:
         # token when two spaces have room, none when no space has.
         room = _fc_targets(state, role, None)
         if room:
-            sources: list[Any] = (["pool"] if state["pool"][role] > 0 else []) + board.removable(
-                state, role, SPACE_IDS
-            )
-            if len(room) == 1:
-                sources = [s for s in sources if s != room[0]]
+            sources: list[Any] = board.removable(state, role, SPACE_IDS)
+            if len(room) == 1 and room[0] in sources:
+                sources.remove(room[0])
+            if state["pool"][role] > 0:
+                sources.insert(0, "pool")  # the pool first, then the spaces in map order
             if sources:
                 actions["from"] = sources
     actions["done"] = True
