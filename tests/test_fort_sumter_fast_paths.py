@@ -14,7 +14,7 @@ import pytest
 
 from rules import get_game
 from rules.core import run_events
-from rules.fort_sumter import board, events, steps, tracks
+from rules.fort_sumter import board, events, hidden, steps, tracks
 from rules.fort_sumter.cards import DIMENSIONS, OBJECTIVES, ROLES, SPACE_IDS, STRATEGY
 
 GAME = get_game("fort_sumter")
@@ -61,6 +61,9 @@ def test_space_lists_agree_with_the_per_space_checks(seed: int) -> None:
                     assert board.removable(state, role, spaces) == [
                         s for s in spaces if board.can_remove(state, role, s)
                     ]
+                    assert board.any_removable(state, role, spaces) == any(
+                        board.can_remove(state, role, s) for s in spaces
+                    )
                     for source in (None, *spaces):
                         assert board.with_room(state, role, spaces, source) == [
                             s for s in spaces if s != source and board.has_room(state, role, s)
@@ -270,6 +273,7 @@ def test_one_pass_answers_agree_with_their_definitions() -> None:
                     )
                 if state["step"] == "pivotal_bonus":
                     assert steps._bonus_tokens(state) == slow_bonus_tokens(state)
+                    assert steps._any_bonus_token(state) == bool(slow_bonus_tokens(state))
                     bonus += 1
                 if state["step"] == "final_crisis_move":
                     role = state["final_crisis"]["resolve"][0]
@@ -287,3 +291,97 @@ def test_one_pass_answers_agree_with_their_definitions() -> None:
             )
             counted += 1
     assert bonus > 100 and counted > 100 and moves > 100
+
+
+def test_final_crisis_checks_agree_with_the_listed_options() -> None:
+    """After a Final Crisis move, and as a side's turn at a pair begins, the rules ask
+    whether the side has anything to do without listing its options (``_fc_can_move``,
+    ``_fc_must_act``): the answers must be what the listed options say."""
+    rng = random.Random(3)
+    moves = turns = 0
+    for position in (state for seed in range(40) for state in positions(seed)):
+        if state_step(position) not in ("final_crisis_move", "final_crisis_match"):
+            continue
+        for crowd in crowded(position, rng):
+            for state in variants(crowd, rng):
+                fc = state["final_crisis"]
+                role = fc["resolve"][0]
+                if fc["mode"] == "differ" and fc["moving"] is None and fc["left"] > 0:
+                    listed = "from" in steps._fc_options(state, role)
+                    assert steps._fc_can_move(state, role) == listed
+                    moves += 1
+                fresh: State = json.loads(json.dumps(state))
+                fresh["final_crisis"].update(left=2, moving=None, removed=0)
+                options = steps._fc_options(fresh, role)
+                if fc["mode"] == "differ":
+                    options = {"from": options["from"]} if "from" in options else {}
+                assert steps._fc_must_act(fresh, role) == bool(options)
+                turns += 1
+    assert moves > 100 and turns > 100
+
+
+def state_step(state: State) -> str:
+    step: str = state["step"]
+    return step
+
+
+def test_token_moves_refuse_exactly_what_the_per_space_checks_refuse() -> None:
+    """``board.place``, ``remove`` and ``move`` check their move written out: each raises
+    exactly when ``can_place``, ``can_remove`` and ``has_room`` say no, and otherwise
+    moves one token as those checks describe."""
+    rng = random.Random(4)
+    refused = done = 0
+    for position in (state for seed in range(8) for state in positions(seed)):
+        for state in variants(position, rng):
+            role, space, other = rng.choice(ROLES), rng.choice(SPACE_IDS), rng.choice(SPACE_IDS)
+            cases = [
+                (board.place, (space,), board.can_place(state, role, space)),
+                (board.remove, (space,), board.can_remove(state, role, space)),
+                (
+                    board.move,
+                    (space, other),
+                    space != other
+                    and board.can_remove(state, role, space)
+                    and board.has_room(state, role, other),
+                ),
+            ]
+            for move, where, allowed in cases:
+                copy: State = json.loads(json.dumps(state))
+                if not allowed:
+                    with pytest.raises(ValueError):
+                        move(copy, role, *where)
+                    assert copy == state
+                    refused += 1
+                    continue
+                move(copy, role, *where)
+                supply = copy["pool"][role] + copy["track"][role]
+                assert board.on_map(copy, role) - board.on_map(state, role) == (
+                    board.supply(state, role) - supply
+                )
+                done += 1
+    assert refused > 200 and done > 200
+
+
+def test_determinizations_dealt_from_kept_pools_are_the_fresh_ones() -> None:
+    """``determinize`` keeps the unseen cards it worked out for the last known state:
+    each determinization equals one worked out afresh (nothing kept), whatever view
+    came before it, and the kept state is never handed out to be changed."""
+    rng = random.Random(5)
+    views = [
+        GAME.view(state, role)
+        for seed in range(6)
+        for state in positions(seed)
+        for role in ROLES
+        if rng.random() < 0.2
+    ]
+    rng.shuffle(views)
+    for view in views:
+        key = rng.getrandbits(64)
+        role = view["role"]
+        warm = [GAME.determinize(view, role, key) for _ in range(2)]
+        hidden._LAST[0] = None
+        fresh = GAME.determinize(view, role, key)
+        assert warm[0] == warm[1] == fresh
+        warm[0]["strategy_deck"].append("changed")
+        assert GAME.determinize(view, role, key) == fresh
+    assert len(views) > 100

@@ -101,32 +101,51 @@ def placeable(state: State, role: str, spaces: Sequence[str]) -> list[str]:
     """The spaces of ``spaces`` where ``role`` may place a token now."""
     if state["pool"][role] + state["track"][role] <= 0:
         return []
-    where = state["spaces"]
+    where, blocked = state["spaces"], state["peace_commissioner"]
     found = [s for s in spaces if where[s][role] < MAX_PER_SPACE]
-    return _without(found, state["peace_commissioner"])
+    return found if blocked is None else _without(found, blocked)
 
 
 def removable(state: State, role: str, spaces: Sequence[str]) -> list[str]:
     """The spaces of ``spaces`` from which a token of ``role`` may be removed now."""
-    where = state["spaces"]
+    where, blocked = state["spaces"], state["peace_commissioner"]
     found = [s for s in spaces if where[s][role]]  # a count, so true when above 0
-    return _without(found, state["peace_commissioner"])
+    return found if blocked is None else _without(found, blocked)
+
+
+def any_removable(state: State, role: str, spaces: Sequence[str]) -> bool:
+    """Whether ``removable`` lists any space, found without listing them: the rules ask
+    this after every Final Crisis move and removal, when most spaces hold a token."""
+    where, blocked = state["spaces"], state["peace_commissioner"]
+    return any(where[s][role] and s != blocked for s in spaces)
 
 
 def with_room(state: State, role: str, spaces: Sequence[str], source: str | None) -> list[str]:
     """The spaces of ``spaces`` other than ``source`` that take one more ``role`` token."""
-    where = state["spaces"]
+    where, blocked = state["spaces"], state["peace_commissioner"]
     found = [s for s in spaces if where[s][role] < MAX_PER_SPACE]
-    return _without(_without(found, state["peace_commissioner"]), source)
+    if blocked is not None:
+        _without(found, blocked)
+    return found if source is None else _without(found, source)
+
+
+# The three moves below check their move as ``can_place``, ``can_remove`` and
+# ``has_room`` say, written out: every token a simulation places, removes or moves
+# passes here.
 
 
 def place(state: State, role: str, space: str) -> str:
     """Add one token of ``role`` to ``space``; says where it came from ("pool" or "track")."""
-    if not can_place(state, role, space):
+    here, pool = state["spaces"][space], state["pool"]
+    if (
+        pool[role] + state["track"][role] <= 0
+        or here[role] >= MAX_PER_SPACE
+        or state["peace_commissioner"] == space
+    ):
         raise ValueError(f"{role} cannot place in {space}")
-    state["spaces"][space][role] += 1
-    if state["pool"][role] > 0:
-        state["pool"][role] -= 1
+    here[role] += 1
+    if pool[role] > 0:
+        pool[role] -= 1
         return "pool"
     state["track"][role] -= 1
     return "track"
@@ -134,18 +153,25 @@ def place(state: State, role: str, space: str) -> str:
 
 def remove(state: State, role: str, space: str) -> None:
     """Take one token of ``role`` off ``space`` into its owner's pool."""
-    if not can_remove(state, role, space):
+    here = state["spaces"][space]
+    if here[role] <= 0 or state["peace_commissioner"] == space:
         raise ValueError(f"{role} has no removable token in {space}")
-    state["spaces"][space][role] -= 1
+    here[role] -= 1
     state["pool"][role] += 1
 
 
 def move(state: State, role: str, source: str, target: str) -> None:
     """Move one token of ``role`` from one space to another."""
-    if source == target or not can_remove(state, role, source) or not has_room(state, role, target):
+    where, blocked = state["spaces"], state["peace_commissioner"]
+    if (
+        source == target
+        or where[source][role] <= 0
+        or where[target][role] >= MAX_PER_SPACE
+        or blocked in (source, target)
+    ):
         raise ValueError(f"{role} cannot move from {source} to {target}")
-    state["spaces"][source][role] -= 1
-    state["spaces"][target][role] += 1
+    where[source][role] -= 1
+    where[target][role] += 1
 
 
 def controller(state: State, space: str) -> str | None:

@@ -161,7 +161,8 @@ def _skipped(state: State, frame: Frame, instruction: Instruction) -> bool:
 
 
 def _log_skip(state: State, frame: Frame, why: str) -> None:
-    log(state, f"{source_title(frame['source'])}: {why}; that part is skipped.")
+    if telling(state):
+        log(state, f"{source_title(frame['source'])}: {why}; that part is skipped.")
 
 
 def _header(frame: Frame) -> str:
@@ -185,9 +186,10 @@ class _TokenOp(Op):
             _log_skip(state, frame, "its condition is not met")
             return True
         if not self.targets(state, frame, instruction):
-            preposition = "in" if self.verb == "place" else "from"
-            where = board.describe_where(instruction["where"])
-            _log_skip(state, frame, f"no token can be {self.verb}d {preposition} {where}")
+            if telling(state):
+                preposition = "in" if self.verb == "place" else "from"
+                where = board.describe_where(instruction["where"])
+                _log_skip(state, frame, f"no token can be {self.verb}d {preposition} {where}")
             return True
         return False
 
@@ -320,6 +322,8 @@ class RemoveOp(_TokenOp):
     def apply(self, state: State, frame: Frame, instruction: Instruction, space: str) -> None:
         side = _side(frame, instruction)
         board.remove(state, side, space)
+        if not telling(state):
+            return
         log(
             state,
             f"{ROLE_NAMES[_player(frame)]} removes a {ROLE_NAMES[side]} token "
@@ -375,8 +379,9 @@ class MoveOp(Op):
             _log_skip(state, frame, "its condition is not met")
             return True
         if not self._sources(state, frame, instruction):
-            where = board.describe_where(instruction["from"])
-            _log_skip(state, frame, f"no token can be moved from {where}")
+            if telling(state):
+                where = board.describe_where(instruction["from"])
+                _log_skip(state, frame, f"no token can be moved from {where}")
             return True
         return False
 
@@ -411,11 +416,12 @@ class MoveOp(Op):
             board.move(state, side, source, str(arg))
             scratch["from"] = None
             scratch["n"] = _done(frame) + 1
-            log(
-                state,
-                f"{ROLE_NAMES[_player(frame)]} moves a {ROLE_NAMES[side]} token from "
-                f"{space_name(source)} to {space_name(str(arg))}.",
-            )
+            if telling(state):
+                log(
+                    state,
+                    f"{ROLE_NAMES[_player(frame)]} moves a {ROLE_NAMES[side]} token from "
+                    f"{space_name(source)} to {space_name(str(arg))}.",
+                )
             return self._finished(state, frame, instruction)
         raise IllegalAction(f"'{verb} {arg}' is not possible now.")
 
@@ -480,7 +486,8 @@ class PeaceCommissionerOp(Op):
 
 def place_peace_commissioner(state: State, role: str, space: str) -> None:
     state["peace_commissioner"] = space
-    log(state, f"{ROLE_NAMES[role]} puts the Peace Commissioner in {space_name(space)}.")
+    if telling(state):
+        log(state, f"{ROLE_NAMES[role]} puts the Peace Commissioner in {space_name(space)}.")
 
 
 EVENT_VOCABULARY: Mapping[str, Op] = {

@@ -20,6 +20,8 @@ it went back). The sample is then a little wider than a perfect memory would all
 
 from __future__ import annotations
 
+import marshal
+from dataclasses import dataclass
 from typing import Any
 
 from rules.core import State, View, choice, shuffle
@@ -55,21 +57,14 @@ def known_state(state: State, role: str) -> State:
 def determinize(view: View, role: str, key: int | str) -> State:
     other = opponent(role)
     sampler: State = {"rng": generator(key), "undo": [], "seal": 0}
-    state: State = copy_json(view["known_state"])
+    known = view["known_state"]
+    pools = _unseen_pools(known, role)
+    state: State = marshal.loads(pools.blob) if pools.blob else copy_json(known)
     fc = state["final_crisis"]
 
-    seen = set(state["out_of_play"]["strategy"])
-    seen.update(state["hands"][role], state["set_aside"][role])
-    if fc is not None:
-        seen.update(fc["order"][role] or [])
-        for r in ROLES:
-            seen.update(fc["revealed"][r])
-    shown: list[str] = []  # the other side's face-up display cards: in its hand, known
+    shown = list(pools.shown)  # the other side's face-up display cards: in its hand, known
     display = state.get("fate")
-    if display is not None and display["role"] == other:
-        shown = [c for c in fate.cards(display) if c is not None]
-        seen.update(shown)
-    unseen = [c for c in STRATEGY if c not in seen]
+    unseen = list(pools.strategy)
     shuffle(sampler, unseen)
     dealt = [unseen.pop() for _ in range(state["hands"][other] - len(shown))]
     state["hands"][other] = shown + dealt
@@ -84,10 +79,7 @@ def determinize(view: View, role: str, key: int | str) -> State:
         )
     state["strategy_deck"] = unseen
 
-    seen = set(state["out_of_play"]["objective"]) | set(state["objective_offer"][role])
-    if state["objective"][role]:
-        seen.add(state["objective"][role])
-    unseen = [c for c in OBJECTIVES if c not in seen]
+    unseen = list(pools.objectives)
     shuffle(sampler, unseen)
     offer = [unseen.pop() for _ in range(state["objective_offer"][other])]
     state["objective_offer"][other] = offer
@@ -100,3 +92,59 @@ def determinize(view: View, role: str, key: int | str) -> State:
     state["rng"] = sampler["rng"]
     state["private_log"] = {r: [] for r in ROLES}
     return state
+
+
+@dataclass(frozen=True)
+class _Pools:
+    """What ``determinize`` deals from, worked out from one known state: the strategy
+    cards the knower has not seen and the objectives it has not seen, in card order
+    (before the shuffle), the other side's face-up display cards, and the known state as
+    ``marshal`` bytes (empty when it does not go through ``marshal``)."""
+
+    blob: bytes
+    strategy: tuple[str, ...]
+    shown: tuple[str, ...]
+    objectives: tuple[str, ...]
+
+
+#: The pools of the known state determinized last (a search determinizes the same view
+#: at every iteration), with the knower and that state's bytes; read and replaced as one
+#: entry, so searches in several threads never mix two entries.
+_LAST: list[tuple[str, bytes, _Pools] | None] = [None]
+
+
+def _unseen_pools(known: State, role: str) -> _Pools:
+    """``_pools(known, role)``, kept for the next call with an equal known state."""
+    try:
+        blob = marshal.dumps(known)
+    except ValueError:  # not plain JSON data: worked out afresh, as ``copy_json`` copies it
+        return _pools(known, role, b"")
+    last = _LAST[0]
+    if last is not None and last[0] == role and last[1] == blob:
+        return last[2]
+    pools = _pools(known, role, blob)
+    _LAST[0] = (role, blob, pools)
+    return pools
+
+
+def _pools(known: State, role: str, blob: bytes) -> _Pools:
+    other = opponent(role)
+    fc = known["final_crisis"]
+    seen = set(known["out_of_play"]["strategy"])
+    seen.update(known["hands"][role], known["set_aside"][role])
+    if fc is not None:
+        seen.update(fc["order"][role] or [])
+        for r in ROLES:
+            seen.update(fc["revealed"][r])
+    shown: list[str] = []
+    display = known.get("fate")
+    if display is not None and display["role"] == other:
+        shown = [c for c in fate.cards(display) if c is not None]
+        seen.update(shown)
+    strategy = tuple(c for c in STRATEGY if c not in seen)
+
+    seen = set(known["out_of_play"]["objective"]) | set(known["objective_offer"][role])
+    if known["objective"][role]:
+        seen.add(known["objective"][role])
+    objectives = tuple(c for c in OBJECTIVES if c not in seen)
+    return _Pools(blob=blob, strategy=strategy, shown=tuple(shown), objectives=objectives)

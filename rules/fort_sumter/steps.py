@@ -101,8 +101,9 @@ class Deal(Step):
         for role in ROLES:
             state["hands"][role] = _draw(state, "strategy_deck", CARDS_PER_HAND)
             state["objective_offer"][role] = _draw(state, "objective_deck", OBJECTIVES_DEALT)
-            titles = ", ".join([STRATEGY[c].title for c in state["hands"][role]])
-            private_log(state, role, f"You are dealt {titles}.")
+            if telling(state):
+                titles = ", ".join([STRATEGY[c].title for c in state["hands"][role]])
+                private_log(state, role, f"You are dealt {titles}.")
         log(state, "Each side is dealt 4 strategy cards and 2 objective cards.")
         fated = fate.fate_role(state)
         if fated is not None:
@@ -134,8 +135,9 @@ class ChooseObjective(Step):
 
     def on_keep(self, game: Game, state: State, role: str, arg: Arg) -> None:
         state["objective"][role] = str(arg)
-        private_log(state, role, f"You keep the {OBJECTIVES[str(arg)].title} objective.")
-        log(state, f"{_name(role)} chooses an objective.")
+        if telling(state):
+            private_log(state, role, f"You keep the {OBJECTIVES[str(arg)].title} objective.")
+            log(state, f"{_name(role)} chooses an objective.")
         if None in state["objective"].values():  # the other side has yet to choose
             return
         for r in ROLES:
@@ -153,7 +155,8 @@ def start_card_play(game: Game, state: State) -> None:
     # Last round's revealed objectives and last card stay on show until play resumes.
     state.update(revealed_objectives=None, last_play=None)
     state["turn"] = first_player(state)
-    log(state, f"{_name(state['turn'])} is first player and plays first this round.")
+    if telling(state):
+        log(state, f"{_name(state['turn'])} is first player and plays first this round.")
     to_card_play(game, state)
 
 
@@ -309,9 +312,9 @@ class ValuePlay(Step):
     def actions(self, game: Game, state: State, role: str) -> Actions:
         actions: Actions = {}
         if state["value_play"]["left"] > 0:
-            spaces = board.placeable(state, role, SPACE_IDS)
+            spaces: list[Any] = board.placeable(state, role, SPACE_IDS)
             if spaces:
-                actions["place"] = list(spaces)
+                actions["place"] = spaces
         actions["done"] = True
         return actions
 
@@ -474,17 +477,37 @@ def _bonus_tokens(state: State) -> list[str]:
     ]
 
 
+def _any_bonus_token(state: State) -> bool:
+    """Whether ``_bonus_tokens`` lists any token, found without listing them (asked as
+    each bonus begins and after each of its actions)."""
+    where, blocked_space = state["spaces"], state["peace_commissioner"]
+    return any(
+        where[s][side]
+        for s in _DIMENSION_OF_SPACE[local(state)["space"]]
+        if s != blocked_space
+        for side in ROLES
+    )
+
+
 def _bonus_targets(state: State, token: str) -> list[str]:
     source, side = _TOKEN_PARTS[token]
     return board.with_room(state, side, _DIMENSION_OF_SPACE[source], source)
 
 
-def _room_elsewhere(room: dict[str, list[str]], token: str) -> bool:
-    """Whether the token ``space:side`` has somewhere to go: ``room[side]`` (the spaces
-    with room for that side) holds a space other than its own."""
-    source, side = _TOKEN_PARTS[token]
-    spaces = room[side]
-    return len(spaces) > 1 or (len(spaces) == 1 and spaces[0] != source)
+def _movable_bonus_tokens(state: State, tokens: list[str], spaces: tuple[str, ...]) -> list[Any]:
+    """The bonus ``tokens`` that may be moved: a token can move when its side has room in
+    some space of the dimension other than its own. So every token of a side with room
+    in two spaces or more, none of a side with room nowhere, and with room in one space
+    only, every token but those already there (looked at side by side, not token by
+    token: a bonus lists its tokens at each of its actions)."""
+    movable: list[Any] = list(tokens)
+    for side in ROLES:
+        room = board.with_room(state, side, spaces, None)
+        if len(room) > 1:
+            continue
+        stuck = {_TOKEN[room[0], side]} if room else {_TOKEN[s, side] for s in spaces}
+        movable = [t for t in movable if t not in stuck]
+    return movable
 
 
 def next_pivotal_bonus(game: Game, state: State) -> None:
@@ -497,7 +520,7 @@ def next_pivotal_bonus(game: Game, state: State) -> None:
             if board.controller(state, pivotal) != role:
                 continue
             bonus.update(space=pivotal, left=2, moving=None)
-            if _bonus_tokens(state):
+            if _any_bonus_token(state):
                 if telling(state):
                     log(state, f"{_name(role)} controls {space_name(pivotal)}: pivotal bonus.")
                 goto(game, state, "pivotal_bonus")
@@ -531,17 +554,15 @@ class PivotalBonus(Step):
     def actions(self, game: Game, state: State, role: str) -> Actions:
         bonus = local(state)
         if bonus["moving"]:
-            return {"to": list(_bonus_targets(state, bonus["moving"]))}
-        tokens = _bonus_tokens(state)
+            targets: list[Any] = _bonus_targets(state, bonus["moving"])
+            return {"to": targets}
+        tokens: list[Any] = _bonus_tokens(state)
         actions: Actions = {}
         if tokens:
-            # A token can move when its side has room in some other space of the dimension.
-            spaces = _DIMENSION_OF_SPACE[bonus["space"]]
-            room = {side: board.with_room(state, side, spaces, None) for side in ROLES}
-            movable = [t for t in tokens if _room_elsewhere(room, t)]
+            movable = _movable_bonus_tokens(state, tokens, _DIMENSION_OF_SPACE[bonus["space"]])
             if movable:
-                actions["move"] = list(movable)
-            actions["remove"] = list(tokens)
+                actions["move"] = movable
+            actions["remove"] = tokens
         actions["done"] = True
         return actions
 
@@ -582,7 +603,7 @@ class PivotalBonus(Step):
     def _spent(self, game: Game, state: State) -> None:
         bonus = local(state)
         bonus["left"] -= 1
-        if bonus["left"] <= 0 or not _bonus_tokens(state):
+        if bonus["left"] <= 0 or not _any_bonus_token(state):
             next_pivotal_bonus(game, state)
 
 
@@ -596,7 +617,8 @@ class DimensionScoring(Step):
             if owner is not None:
                 state["vp"][owner] += 1
                 scored = True
-                log(state, f"{_name(owner)} controls the {dimension.name} dimension: +1 VP.")
+                if telling(state):
+                    log(state, f"{_name(owner)} controls the {dimension.name} dimension: +1 VP.")
         if not scored:
             log(state, "Nobody controls a whole Crisis Dimension.")
         goto(game, state, "objective_scoring")
@@ -644,7 +666,8 @@ class ObjectiveEvents(Step):
         role = here["queue"].pop(0)
         here["actor"] = role
         card = state["revealed_objectives"][role]
-        log(state, f"{_name(role)} carries out the {OBJECTIVES[card].title} objective event.")
+        if telling(state):
+            log(state, f"{_name(role)} carries out the {OBJECTIVES[card].title} objective event.")
         begin_event(game, state, card, role, then="objective_event_ends")
 
 
@@ -687,11 +710,12 @@ class FinalCrisis(Step):
             state["set_aside"][role] = []
             dealt = _draw(state, "strategy_deck", max(0, FINAL_CRISIS_CARDS - len(cards)))
             state["hands"][role] = cards + dealt
-            log(
-                state,
-                f"{_name(role)} takes {plural(len(cards), 'set-aside card')} and is dealt "
-                f"{len(dealt)}.",
-            )
+            if telling(state):
+                log(
+                    state,
+                    f"{_name(role)} takes {plural(len(cards), 'set-aside card')} and is dealt "
+                    f"{len(dealt)}.",
+                )
         state["final_crisis"] = {
             "order": {r: None for r in ROLES},
             "revealed": {r: [] for r in ROLES},
@@ -737,10 +761,10 @@ class FinalCrisisOrder(Step):
         fc = state["final_crisis"]
         fc["order"][role] = str(arg).split(",")
         state["hands"][role] = []
-        private_log(
-            state, role, f"Your Final Crisis order: {self.label(game, state, role, 'order', arg)}."
-        )
-        log(state, f"{_name(role)} has ordered its Final Crisis cards.")
+        if telling(state):
+            order = self.label(game, state, role, "order", arg)
+            private_log(state, role, f"Your Final Crisis order: {order}.")
+            log(state, f"{_name(role)} has ordered its Final Crisis cards.")
         if all(fc["order"][r] is not None for r in ROLES):
             goto(game, state, "final_crisis_reveal")
 
@@ -792,34 +816,61 @@ def _fc_options(state: State, role: str) -> Actions:
     fc = state["final_crisis"]
     actions: Actions = {}
     if fc["mode"] == "match":
+        # (Each list below is made fresh by ``board``, so it is listed as it is.)
         if fc["removed"] == 0:
-            one = board.removable(state, role, _FC_SPACES[_fc_card(state, role)])
+            one: list[Any] = board.removable(state, role, _FC_SPACES[_fc_card(state, role)])
             if one:
-                actions["remove"] = list(one)
-        anywhere = board.removable(state, role, SPACE_IDS)
+                actions["remove"] = one
+        anywhere: list[Any] = board.removable(state, role, SPACE_IDS)
         if anywhere:
-            actions["remove_any"] = list(anywhere)
+            actions["remove_any"] = anywhere
         return actions
     if fc["moving"] is not None:
-        return {"to": list(_fc_targets(state, role, fc["moving"]))}
+        targets: list[Any] = _fc_targets(state, role, fc["moving"])
+        return {"to": targets}
     if fc["left"] > 0:
         # A token can move when some space other than its own has room for it: any
         # token when two spaces have room, none when no space has.
         room = _fc_targets(state, role, None)
         if room:
-            sources = (["pool"] if state["pool"][role] > 0 else []) + board.removable(
-                state, role, SPACE_IDS
-            )
-            if len(room) == 1:
-                sources = [s for s in sources if s != room[0]]
+            sources: list[Any] = board.removable(state, role, SPACE_IDS)
+            if len(room) == 1 and room[0] in sources:
+                sources.remove(room[0])
+            if state["pool"][role] > 0:
+                sources.insert(0, "pool")  # the pool first, then the spaces in map order
             if sources:
-                actions["from"] = list(sources)
+                actions["from"] = sources
     actions["done"] = True
     return actions
 
 
 def _fc_targets(state: State, role: str, source: str | None) -> list[str]:
-    return board.with_room(state, role, _FC_SPACES[_fc_card(state, role)], source)
+    card = state["final_crisis"]["revealed"][role][-1]  # ``_fc_card``
+    return board.with_room(state, role, _FC_SPACES[card], source)
+
+
+def _fc_can_move(state: State, role: str) -> bool:
+    """Whether ``role`` has a token to move into its card's dimension: ``from`` in
+    ``_fc_options`` while no token is picked up and moves are left (asked after every
+    move, so answered without listing the tokens)."""
+    room = _fc_targets(state, role, None)
+    if not room:
+        return False
+    if state["pool"][role] > 0:
+        return True  # a token from the pool may go to any space with room
+    if len(room) > 1:  # any token has some space other than its own
+        return board.any_removable(state, role, SPACE_IDS)
+    sources = board.removable(state, role, SPACE_IDS)
+    return len(sources) > 1 or (len(sources) == 1 and sources[0] != room[0])
+
+
+def _fc_must_act(state: State, role: str) -> bool:
+    """Whether the pair asks anything of ``role`` as its turn begins (``fc["left"]`` 2,
+    nothing picked up or removed yet): a token to remove when the dimensions match (one
+    from the card's dimension is one from anywhere), a token to move when they differ."""
+    if state["final_crisis"]["mode"] == "match":
+        return board.any_removable(state, role, SPACE_IDS)
+    return _fc_can_move(state, role)
 
 
 def next_final_crisis_resolver(game: Game, state: State, fresh: bool = False) -> None:
@@ -831,18 +882,14 @@ def next_final_crisis_resolver(game: Game, state: State, fresh: bool = False) ->
     while fc["resolve"]:
         role = fc["resolve"][0]
         fc.update(left=2, moving=None, removed=0)
-        options = _fc_options(state, role)
-        if fc["mode"] == "differ" and "from" not in options:
-            options = {}
-        if options:
+        if _fc_must_act(state, role):
             goto(
                 game, state, "final_crisis_match" if fc["mode"] == "match" else "final_crisis_move"
             )
             return
-        log(
-            state,
-            f"{_name(role)} has no token it can {'remove' if fc['mode'] == 'match' else 'move'}.",
-        )
+        if telling(state):
+            verb = "remove" if fc["mode"] == "match" else "move"
+            log(state, f"{_name(role)} has no token it can {verb}.")
         fc["resolve"].pop(0)
     goto(game, state, "final_crisis_reveal")
 
@@ -878,7 +925,8 @@ class FinalCrisisMatch(_FinalCrisisStep):
 
     def on_remove(self, game: Game, state: State, role: str, arg: Arg) -> None:
         board.remove(state, role, str(arg))
-        log(state, f"{_name(role)} removes its token from {space_name(str(arg))}.")
+        if telling(state):
+            log(state, f"{_name(role)} removes its token from {space_name(str(arg))}.")
         next_final_crisis_resolver(game, state)
 
     def on_remove_any(self, game: Game, state: State, role: str, arg: Arg) -> None:
@@ -887,7 +935,7 @@ class FinalCrisisMatch(_FinalCrisisStep):
         fc["removed"] += 1
         if telling(state):
             log(state, f"{_name(role)} removes its token from {space_name(str(arg))}.")
-        if fc["removed"] >= 2 or not board.removable(state, role, SPACE_IDS):
+        if fc["removed"] >= 2 or not board.any_removable(state, role, SPACE_IDS):
             next_final_crisis_resolver(game, state)
 
 
@@ -923,7 +971,8 @@ class FinalCrisisMove(_FinalCrisisStep):
         source, target = fc["moving"], str(arg)
         if source == "pool":
             board.place(state, role, target)
-            log(state, f"{_name(role)} moves a token from its pool to {space_name(target)}.")
+            if telling(state):
+                log(state, f"{_name(role)} moves a token from its pool to {space_name(target)}.")
         else:
             board.move(state, role, source, target)
             if telling(state):
@@ -934,7 +983,7 @@ class FinalCrisisMove(_FinalCrisisStep):
                 )
         fc["moving"] = None
         fc["left"] -= 1
-        if fc["left"] <= 0 or "from" not in _fc_options(state, role):
+        if fc["left"] <= 0 or not _fc_can_move(state, role):
             next_final_crisis_resolver(game, state)
 
     def on_done(self, game: Game, state: State, role: str, arg: Arg) -> None:
@@ -947,22 +996,28 @@ class FinalScoring(Step):
     def enter(self, game: Game, state: State) -> None:
         heading(state, "Final scoring")
         vp = state["vp"]
+        told = telling(state)  # a search's playout ends here: no line is composed for it
         for dimension in DIMENSIONS.values():
             owner = board.dimension_controller(state, dimension.id)
             if owner is not None:
                 vp[owner] += 1
-                log(state, f"{_name(owner)} controls the {dimension.name} dimension: +1 VP.")
+                if told:
+                    log(state, f"{_name(owner)} controls the {dimension.name} dimension: +1 VP.")
         sumter = board.controller(state, FORT_SUMTER)
         if sumter is not None:
             vp[sumter] += 1
-            log(state, f"{_name(sumter)} controls Fort Sumter: +1 VP.")
+            if told:
+                log(state, f"{_name(sumter)} controls Fort Sumter: +1 VP.")
         for role in ROLES:
             if state["pool"][role] - state["pool"][opponent(role)] >= 3:
                 vp[role] += 1
-                log(state, f"{_name(role)} has at least 3 more tokens in its pool: +1 VP.")
+                if told:
+                    log(state, f"{_name(role)} has at least 3 more tokens in its pool: +1 VP.")
         winner, code, reason = decide_winner(state)
         state["phase"] = "over"
-        log(state, f"{_name(winner)} wins, {vp['unionist']}-{vp['secessionist']} ({reason}).")
+        if told:
+            score = f"{vp['unionist']}-{vp['secessionist']}"
+            log(state, f"{_name(winner)} wins, {score} ({reason}).")
         game.finish(state, winner, reason, {r: vp[r] for r in ROLES}, code=code)
 
 

@@ -19,7 +19,7 @@ Final Crisis, acting side first:
 
 from __future__ import annotations
 
-from rules.core import State, log
+from rules.core import State, log, telling
 from rules.fort_sumter.board import opponent
 from rules.fort_sumter.cards import ROLES
 
@@ -107,10 +107,12 @@ def process_breaches(state: State, acting: str) -> str | None:
             state["breached"][role][zone] = True
             if zone == "escalation":
                 got = _take_bonus(state, role, zone, BONUS[zone])
-                log(state, f"{name} breaches the Escalation zone: {got} bonus tokens to pool.")
+                if telling(state):
+                    log(state, f"{name} breaches the Escalation zone: {got} bonus tokens to pool.")
             elif zone == "tension":
                 got = _take_bonus(state, role, zone, BONUS[zone])
-                log(state, f"{name} breaches the Tension zone: {got} bonus tokens to pool.")
+                if telling(state):
+                    log(state, f"{name} breaches the Tension zone: {got} bonus tokens to pool.")
                 if not state["tension_peace_commissioner_given"]:
                     state["tension_peace_commissioner_given"] = True
                     places_commissioner = opponent(role)
