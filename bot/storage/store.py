@@ -1706,10 +1706,10 @@ class Store:
         return cls(db, path, clock, owner)
 
     async def close(self) -> None:
+        if self._pool is not None:
+            await self._pool.close()  # waits for the connections lent out to come back
+            return
         async with self._lock:
-            if self._pool is not None:
-                await self._pool.close()
-                return
             assert self._db is not None
             await self._db.close()
             if self._owner is not None:
@@ -1718,21 +1718,24 @@ class Store:
 
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[aiosqlite.Connection | PgConnection]:
-        """The store lock held, and the connection: SQLite's one, or one from the pool."""
-        async with self._lock:
-            if self._pool is None:
+        """A connection for one session: SQLite's one, under the store lock (one session
+        at a time on it); or one of the PostgreSQL pool's, so that sessions run side by
+        side, as those of several processes do (a game's transactions are kept one at a
+        time by its advisory lock, ``Session.lock_game``; claims skip what is locked)."""
+        if self._pool is None:
+            async with self._lock:
                 assert self._db is not None
                 yield self._db
-                return
-            try:
-                conn = await self._pool.acquire()
-            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-                log.warning("no connection to PostgreSQL: %r", exc)
-                raise errors.SaveFailed() from None
-            try:
-                yield PgConnection(conn)
-            finally:
-                await self._pool.release(conn)
+            return
+        try:
+            conn = await self._pool.acquire()
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            log.warning("no connection to PostgreSQL: %r", exc)
+            raise errors.SaveFailed() from None
+        try:
+            yield PgConnection(conn)
+        finally:
+            await self._pool.release(conn)
 
     # The three kinds of session. The database failing under them (disk full, locked past
     # the timeout, read-only, damaged pages, a server gone) becomes ``errors.SaveFailed``:
@@ -1852,11 +1855,16 @@ def _display(url: str) -> str:
     return f"{scheme}//{user_pass.split(':', 1)[0]}:***@{tail}"
 
 
+#: Connections a process keeps to PostgreSQL at most: its sessions run side by side on
+#: them (a click, the courier, the background pass, the bot seats); more wait their turn.
+POOL_SIZE = 8
+
+
 async def _connect_postgres(url: str) -> asyncpg.Pool:
     """A small pool on the database, migrated; its failures as one sentence."""
     try:
         pool = await asyncpg.create_pool(
-            url, min_size=1, max_size=4, statement_cache_size=1024, command_timeout=60
+            url, min_size=1, max_size=POOL_SIZE, statement_cache_size=1024, command_timeout=60
         )
     except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, ValueError) as exc:
         raise StoreUnavailable(_display(url), f"PostgreSQL refused it ({exc})") from None
