@@ -94,6 +94,7 @@ INTENDED: dict[str, tuple[str, ...]] = {
     "game_clock": ("game_clocks_pkey",),
     "due_clock_warnings": ("clocks_warn_at",),
     "shift_running_clocks": ("clocks_deadline",),
+    "shift_clocks_started_while_down": ("clocks_deadline",),
     "clock_rules": ("clock_rules_pkey",),
     "vacation_days_used": ("vacations_pkey",),
     "current_vacation": ("vacations_pkey",),
