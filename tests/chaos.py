@@ -610,11 +610,11 @@ async def run_chaos(plan: Plan) -> Outcome:
         reader = Reader(plan.database)
         run = Run(plan, emu, reader, seats, processes)
         try:
+            await keep_history(plan.database)  # migrated here, before any process opens it
             for name in processes.names:
                 await processes.start(name)
             await wait_connected(run)  # each bot opened the database before connecting
             await reader.open()
-            await keep_history(plan.database)
             run.connected_s = _now() - run.created
             await start_games(run)
             run.setup_s = _now() - run.created
