@@ -92,6 +92,12 @@ class Plan:
     folder: Path = field(default_factory=lambda: Path("."))
     #: Workers woken by PostgreSQL's LISTEN/NOTIFY (False: they only poll).
     listen: bool = True
+    #: The least a run must see before it ends (acknowledged clicks, kills, a click
+    #: acknowledged after the first kill): past ``seconds`` it plays on until it has, so
+    #: a busy machine makes a run longer, never its outcome different (at most
+    #: ``PATIENCE`` times ``seconds``).
+    min_acks: int = 0
+    min_kills: int = 0
 
 
 @dataclass
@@ -592,6 +598,29 @@ async def wait_connected(run: Run) -> None:
     await run.emu.wait_for_commands("game", timeout=START_S)
 
 
+#: How many times ``Plan.seconds`` a run may take to reach its least progress.
+PATIENCE = 10
+
+
+def enough(run: Run) -> bool:
+    """The run has seen the least its plan asks for."""
+    plan = run.plan
+    if len(run.acks) < plan.min_acks or len(run.kills) < plan.min_kills:
+        return False
+    if not plan.min_kills:
+        return True
+    first_kill = run.begun + run.kills[0][1]
+    return any(at > first_kill for at, _ in run.acked_at)
+
+
+async def play_on(run: Run) -> None:
+    """Play ``plan.seconds``, then on until :func:`enough` (or ``PATIENCE`` runs out)."""
+    await asyncio.sleep(run.plan.seconds)
+    deadline = _now() + (PATIENCE - 1) * run.plan.seconds
+    while not enough(run) and _now() < deadline:
+        await asyncio.sleep(0.25)
+
+
 async def keep_history(database: str) -> None:
     """Jobs a game's end or pruning deletes are kept for the check (``job_history``)."""
     store = await Store.open(database)
@@ -604,7 +633,7 @@ async def keep_history(database: str) -> None:
 async def run_chaos(plan: Plan) -> Outcome:
     """Set up the guilds and games, play with kills for ``plan.seconds``, then check."""
     plan.folder.mkdir(parents=True, exist_ok=True)
-    async with asyncio.timeout(plan.seconds + 4 * START_S), Emulator() as emu:
+    async with asyncio.timeout(PATIENCE * plan.seconds + 4 * START_S), Emulator() as emu:
         seats = await set_up(plan, emu)
         processes = Processes(plan, emu)
         reader = Reader(plan.database)
@@ -626,7 +655,7 @@ async def run_chaos(plan: Plan) -> Outcome:
                 for n, seat in enumerate(seats)
             ]
             killer = asyncio.create_task(kill_at_random(run)) if plan.kill_every_s else None
-            await asyncio.sleep(plan.seconds)
+            await play_on(run)
             run.stopping.set()
             for task in tasks:
                 task.cancel()

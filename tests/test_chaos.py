@@ -37,6 +37,8 @@ async def test_kill_9_at_random_loses_no_click_and_posts_nothing_twice(
         kill_every_s=2.0,
         seed=25,
         folder=tmp_path,
+        min_acks=9,
+        min_kills=3,
     )
     outcome = await run_chaos(plan)
     print("\n".join(outcome.figures()))
