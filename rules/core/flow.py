@@ -41,11 +41,15 @@ class Step:
     #: False when the class keeps the default ``enter`` (nothing to do on arrival), so
     #: that ``goto`` need not call it.
     enters: ClassVar[bool] = False
+    #: True when the class overrides ``handle``: then a playout (``Game.playout``) calls
+    #: ``handle``, where otherwise it calls the handler from ``handlers`` itself.
+    own_handle: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.handlers = {name[3:]: getattr(cls, name) for name in dir(cls) if name.startswith("on_")}
         cls.enters = cls.enter is not Step.enter
+        cls.own_handle = cls.handle is not Step.handle
 
     def enter(self, game: Game, state: State) -> None:
         """Automatic work when play arrives here. Default: wait for decisions."""

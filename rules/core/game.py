@@ -323,38 +323,70 @@ class Game:
             del state[QUIET]
 
     def _playout_quiet(self, state: State, draw: Callable[[], float], limit: int) -> None:
-        """The rounds of :meth:`playout` on a state marked quiet and without snapshots."""
-        steps = self.steps
+        """The rounds of :meth:`playout` on a state marked quiet and without snapshots.
+
+        The same draws as :meth:`_playout_checked`, one per round for the action (and one
+        before it when several roles owe a decision), with the loop cut to what a round
+        needs: a step's one verb (most steps list one or two) is drawn from without the
+        count over every verb, an arg list is counted by its truth and ``len`` (the values
+        of :data:`~rules.core.types.Actions` are lists or bools), and the handler is called
+        directly (``Step.handle``'s own look-up, unless the step overrides ``handle``)."""
+        find = self.steps.get
+        outcome, at = "outcome", "step"
         for _ in range(limit):
-            if state["outcome"] is not None:
+            if state[outcome] is not None:
                 return
-            step = steps.get(state["step"]) or self._step(state)
+            step = find(state[at]) or self._step(state)
             if step.one_chooser:
                 (role,) = step.active(self, state)
             else:
                 active = step.active(self, state)
-                # ``decisions`` keys its dict by role: a role named twice counts once.
-                roles = list(dict.fromkeys(active))
-                role = roles[0] if len(roles) == 1 else roles[int(draw() * len(roles))]
+                role = active[0] if len(active) == 1 else self._drawn_role(active, draw)
             legal = step.actions(self, state, role)
-            total = 0
-            for args in legal.values():
+            arg: Arg = None
+            if len(legal) == 1:
+                ((verb, args),) = legal.items()
                 if args is True:
-                    total += 1
-                elif isinstance(args, list):
-                    total += len(args)
-            pick = int(draw() * total)
-            for verb, args in legal.items():
-                if args is True:
-                    if not pick:
-                        step.handle(self, state, role, verb, None)
-                        break
-                    pick -= 1
-                elif isinstance(args, list):
-                    if pick < len(args):
-                        step.handle(self, state, role, verb, args[pick])
-                        break
-                    pick -= len(args)
+                    draw()  # one action of one: the draw is made all the same
+                else:
+                    size = len(args) if args else 0
+                    pick = int(draw() * size)
+                    if pick >= size:
+                        continue  # nothing listed (or a draw that rounds up): no action
+                    arg = args[pick]  # type: ignore[index]
+            else:
+                total = 0
+                for args in legal.values():
+                    if args is True:
+                        total += 1
+                    elif args:
+                        total += len(args)
+                pick = int(draw() * total)
+                for verb, args in legal.items():  # noqa: B007 (the drawn verb, read below)
+                    if args is True:
+                        if not pick:
+                            break
+                        pick -= 1
+                    elif args:
+                        if pick < len(args):
+                            arg = args[pick]
+                            break
+                        pick -= len(args)
+                else:
+                    continue  # nothing listed (or a draw that rounds up): no action
+            handler = None if step.own_handle else step.handlers.get(verb)
+            if handler is None:
+                step.handle(self, state, role, verb, arg)
+            else:
+                handler(step, self, state, role, arg)
+
+    @staticmethod
+    def _drawn_role(active: tuple[str, ...], draw: Callable[[], float]) -> str:
+        """The role a playout round draws among several active ones (one draw only when
+        there are several): ``decisions`` keys its dict by role, so a role named twice
+        counts once."""
+        roles = list(dict.fromkeys(active))
+        return roles[0] if len(roles) == 1 else roles[int(draw() * len(roles))]
 
     def _playout_checked(self, state: State, draw: Callable[[], float], limit: int) -> None:
         """:meth:`playout` through :meth:`decisions` and ``act`` (the reference loop)."""

@@ -39,6 +39,7 @@ from array import array
 from collections import deque
 from functools import lru_cache
 from itertools import repeat
+from operator import mod
 from typing import Any, TypeVar
 
 from rules.core.types import State
@@ -201,7 +202,16 @@ def _shuffle_keyed(rng: dict[str, Any], items: list[T]) -> None:
     sure = span - len(items)
     while top > 0:  # once, unless a draw is refused
         start = rng["n"]
-        for i, r in zip(range(top, 0, -1), keyed_words(key, start, top), strict=True):
+        words = keyed_words(key, start, top)
+        if max(words) < sure:
+            # No draw of the batch can be refused (nearly always): every ``r % n`` is
+            # worked out in C, and the loop only swaps.
+            targets = map(mod, words, range(top + 1, 1, -1))
+            for i, j in zip(range(top, 0, -1), targets, strict=True):
+                items[i], items[j] = items[j], items[i]
+            rng["n"] = start + top
+            return
+        for i, r in zip(range(top, 0, -1), words, strict=True):
             n = i + 1
             if r >= sure and r >= span - span % n:
                 # Refused (about once in 2**59 draws), to keep ``r % n`` unbiased: this

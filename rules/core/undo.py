@@ -32,7 +32,9 @@ def seal(state: State) -> None:
     ``state["seal"]`` counts these moments (the engine compares it before and after a
     decision to see whether the decision revealed anything)."""
     state["undo"] = []
-    state["seal"] = int(state.get("seal", 0)) + 1
+    # An int wherever it is kept (set up as 0, counted on by ``rng.shuffle`` too): a search
+    # seals at every draw, so no conversion here.
+    state["seal"] = state.get("seal", 0) + 1
 
 
 def hand_over(state: State) -> None:
