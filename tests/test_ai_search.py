@@ -270,39 +270,41 @@ def test_searchable_games() -> None:
     assert {"war", "fort_sumter", "lincoln"} <= set(SEARCHABLE)
 
 
-def test_a_playout_stops_at_the_games_horizon_and_takes_its_estimate(monkeypatch) -> None:
-    """Actions are counted where every one of them is carried out, the step's ``handle``
-    (a playout calls it without going through ``act``)."""
+def test_a_playout_stops_at_the_games_horizon_and_takes_its_estimate() -> None:
+    """A playout plays the game's horizon of rounds, as many as the reference loop
+    (``Game._playout_checked``, one ``act`` a round) with the same draws, then takes the
+    game's estimate; without a horizon it plays to the end."""
     from rules.ai.ismcts import rollout
-    from rules.core.flow import Step
     from rules.lincoln import Lincoln
 
-    handle = Step.handle
-
-    def counted_handle(step: Step, game: Any, *args: Any) -> None:
-        if isinstance(game, Counted):
-            Counted.acts += 1
-        handle(step, game, *args)
-
-    monkeypatch.setattr(Step, "handle", counted_handle)
-
-    class Counted(Lincoln):
+    class Judged(Lincoln):
         playout_horizon = 7
-        acts = 0
 
         def estimate(self, state: dict[str, Any]) -> dict[str, float] | None:
             return {"union": 0.25, "confederate": 0.75}
 
-    game = Counted()
-    result = rollout(game, game.setup(seed=3), random.Random(1).random)
-    assert Counted.acts == 7
-    assert result == {"union": 0.25, "confederate": 0.75}
-    # With no horizon the playout goes on to the end of the game.
-    Counted.playout_horizon = None
+    game = Judged()
+
+    def checked(rounds: int) -> str:
+        state = game.setup(seed=3)
+        game._playout_checked(state, random.Random(1).random, rounds)
+        return without_logs(state)
+
     state = game.setup(seed=3)
     result = rollout(game, state, random.Random(1).random)
-    assert state["outcome"] is not None and Counted.acts > 7 + 60
+    assert without_logs(state) == checked(7) != checked(8)
+    assert result == {"union": 0.25, "confederate": 0.75}
+    # With no horizon the playout goes on to the end of the game.
+    Judged.playout_horizon = None
+    state = game.setup(seed=3)
+    result = rollout(game, state, random.Random(1).random)
+    assert state["outcome"] is not None
     assert sorted(result.values()) == [0.0, 1.0]
+
+
+def without_logs(state: dict[str, Any]) -> str:
+    """The state as JSON, less the lines a quiet playout does not write."""
+    return json.dumps({k: v for k, v in state.items() if k not in ("log", "private_log")})
 
 
 def test_the_search_never_passes_where_passing_changes_nothing() -> None:
