@@ -45,9 +45,9 @@ sys.path.insert(0, str(ROOT))
 
 import rules  # noqa: E402
 from bot.delivery.port import NullFrontEnd  # noqa: E402
+from bot.seats.bots import BotSeats  # noqa: E402
 from bot.storage.migrate import MIGRATIONS_DIR  # noqa: E402
 from bot.tables.bot_users import BOT_USERS, bot_user, is_bot  # noqa: E402
-from bot.tables.bots import BotSeats  # noqa: E402
 from bot.tables.manager import GameManager  # noqa: E402
 from bot.tables.requests import Move, NewGame  # noqa: E402
 

@@ -28,8 +28,8 @@ import yarl  # noqa: E402
 
 from bot.config import Config  # noqa: E402
 from bot.discord_app import create_bot  # noqa: E402
+from bot.seats.bots import BotSeats  # noqa: E402
 from bot.storage.engines import is_postgres_url  # noqa: E402
-from bot.tables.bots import BotSeats  # noqa: E402
 
 
 def config_for(token: str, database: str, shard: int, shard_count: int, folder: Path) -> Config:

@@ -71,11 +71,14 @@ def imports_of(package: str) -> set[str]:
     [
         ("rules", ("bot", "render", "discord", "aiosqlite", "PIL")),
         ("render", ("bot", "discord", "aiosqlite")),
-        ("bot.storage", ("bot.tables", "bot.delivery", "bot.discord_app", "bot.terminal", "rules")),
-        ("bot.tables", ("bot.discord_app", "bot.terminal", "discord")),
-        ("bot.delivery", ("bot.tables", "bot.discord_app", "bot.terminal", "discord")),
+        (
+            "bot.storage",
+            ("bot.tables", "bot.seats", "bot.delivery", "bot.discord_app", "bot.terminal", "rules"),
+        ),
+        ("bot.tables", ("bot.seats", "bot.discord_app", "bot.terminal", "discord")),
+        ("bot.delivery", ("bot.tables", "bot.seats", "bot.discord_app", "bot.terminal", "discord")),
         # Dispatch's seats listen to the manager (``bot.tables.listeners``), never name it.
-        ("bot.tables.bots", ("bot.tables.manager", "bot.discord_app", "bot.terminal", "discord")),
+        ("bot.seats", ("bot.tables.manager", "bot.discord_app", "bot.terminal", "discord")),
         ("bot.terminal", ("bot.discord_app", "discord")),
         ("bot.discord_app", ("bot.terminal",)),
         (
@@ -92,19 +95,19 @@ def test_arrows_only_go_down(package: str, forbidden: tuple[str, ...]) -> None:
 
 
 def test_the_tables_know_nothing_of_the_bot_seats() -> None:
-    """The seats are a room of their own that listens to the manager: no module of
-    ``bot/tables`` imports them (the processes' assembly does: the Discord app, the
-    sandbox, the worker)."""
+    """The seats are a room of their own above the tables that listens to the manager: no
+    module of ``bot/tables`` imports them (the processes' assembly does: the Discord app,
+    the sandbox, the worker)."""
     knowing = sorted(
         path.name
         for path in (ROOT / "bot" / "tables").glob("*.py")
-        if path.name != "bots.py"
-        and any(
-            m == "bot.tables.bots" or m.startswith("bot.tables.bots.")
+        if any(
+            m == "bot.seats" or m.startswith("bot.seats.")
             for m in imports_of(f"bot.tables.{path.stem}")
         )
     )
     assert knowing == []
+    assert not (ROOT / "bot" / "tables" / "bots.py").exists()
 
 
 def bot_modules() -> dict[str, Path]:

@@ -9,10 +9,10 @@ from conftest import RecordingFrontEnd
 from test_ratings import end_post, play_greedy
 
 from bot import errors
+from bot.seats.bots import BotSeats, SearchLimits, decide
 from bot.storage.store import BotEstimateRow
 from bot.tables import estimates
 from bot.tables.bot_users import bot_user
-from bot.tables.bots import BotSeats, SearchLimits, decide
 from bot.tables.manager import GameManager
 from bot.tables.requests import NewGame
 from rules import get_game

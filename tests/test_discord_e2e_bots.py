@@ -8,8 +8,8 @@ import asyncio
 
 import pytest
 
+from bot.seats.bots import BotSeats
 from bot.tables.bot_users import bot_user
-from bot.tables.bots import BotSeats
 from bot.tables.requests import Move
 from tests.discord_helpers import catch_errors, table
 

@@ -13,9 +13,9 @@ import pytest
 from conftest import FakeClock
 
 from bot.delivery.port import GameInfo
+from bot.seats.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
 from bot.storage.store import BotJobRow
 from bot.tables.bot_users import bot_user
-from bot.tables.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
 from bot.tables.manager import GameManager
 from bot.tables.requests import NewGame
 from bot.workers.worker import OutboxOnly, Worker

@@ -17,9 +17,9 @@ from chaos import moves_not_once
 from conftest import POSTGRES_ENV, FakeClock, PostgresDatabases, RecordingFrontEnd
 from job_history import job_history, keep_job_history
 
+from bot.seats.bots import JOB_LEASE_S, BotSeats
 from bot.storage.store import BotJobRow, Store
 from bot.tables.bot_users import bot_user
-from bot.tables.bots import JOB_LEASE_S, BotSeats
 from bot.tables.manager import GameManager
 from bot.tables.requests import NewGame
 from bot.workers.worker import OutboxOnly, Worker

@@ -14,8 +14,8 @@ import pytest
 from conftest import FakeClock, RecordingFrontEnd
 
 from bot import errors
+from bot.seats.bots import BotSeats
 from bot.tables.bot_users import bot_user
-from bot.tables.bots import BotSeats
 from bot.tables.manager import GameManager
 from bot.tables.requests import NewGame
 

@@ -14,8 +14,8 @@ from conftest import FakeClock, RecordingFrontEnd
 
 import render
 from bot import errors
+from bot.seats.bots import BotSeats
 from bot.tables.bot_users import bot_user
-from bot.tables.bots import BotSeats
 from bot.tables.manager import GameManager
 from bot.tables.requests import NewGame
 from rules import IllegalAction, get_game

@@ -12,10 +12,10 @@ from conftest import RecordingFrontEnd
 from test_ratings import changes_of, end_post, new_game, play_greedy
 
 from bot import errors
+from bot.seats.bots import BotSeats
 from bot.storage.store import dumps
 from bot.tables import hints, ratings
 from bot.tables.bot_users import bot_user
-from bot.tables.bots import BotSeats
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame
 from rules import get_game

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import FakeClock, RecordingFrontEnd
 
+from bot.seats.bots import BotSeats
 from bot.tables.bot_users import bot_user
-from bot.tables.bots import BotSeats
 from bot.tables.listeners import InThread, Owed
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame

@@ -12,10 +12,10 @@ from conftest import FakeClock, RecordingFrontEnd
 
 from bot import errors
 from bot.delivery.port import GameInfo, TablePost
+from bot.seats.bots import BotSeats
 from bot.storage.store import RATING_QUERIES
 from bot.tables import ratings
 from bot.tables.bot_users import bot_user
-from bot.tables.bots import BotSeats
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame
 from rules import get_game

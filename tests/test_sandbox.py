@@ -15,7 +15,7 @@ import pytest
 
 import rules
 from bot.delivery.port import GameInfo, TablePost
-from bot.tables.bots import BotSeats
+from bot.seats.bots import BotSeats
 from bot.tables.manager import GameManager
 from bot.terminal.frontend import TerminalFrontEnd
 from bot.terminal.sandbox import (

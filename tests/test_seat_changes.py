@@ -10,9 +10,9 @@ import pytest
 from conftest import FakeClock, RecordingFrontEnd
 
 from bot import errors
+from bot.seats.bots import BotSeats
 from bot.storage.store import HOT_QUERIES
 from bot.tables.bot_users import bot_user
-from bot.tables.bots import BotSeats
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame
 from bot.tables.seats import OFFER_HOURS

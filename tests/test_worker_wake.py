@@ -9,9 +9,9 @@ import asyncio
 import pytest
 from conftest import POSTGRES_ENV, PostgresDatabases, RecordingFrontEnd
 
+from bot.seats.bots import BotSeats
 from bot.storage.store import Store
 from bot.tables.bot_users import bot_user
-from bot.tables.bots import BotSeats
 from bot.tables.manager import GameManager
 from bot.tables.requests import NewGame
 from bot.workers.wake import listen_from

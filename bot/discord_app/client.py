@@ -42,7 +42,7 @@ from bot.discord_app.cogs import EXTENSIONS
 from bot.discord_app.failures import DevGuildUnusable
 from bot.discord_app.frontend import DiscordFrontEnd
 from bot.process.lifecycle import release_claims
-from bot.tables.bots import BotSeats
+from bot.seats.bots import BotSeats
 from bot.tables.manager import GameManager
 
 log = logging.getLogger("dispatch.discord")

@@ -23,10 +23,10 @@ from typing import Any, TextIO
 import rules
 from bot import errors
 from bot.delivery.port import GameInfo, View
+from bot.seats.bots import BotSeats
 from bot.storage.store import StoreUnavailable
 from bot.tables import clock_pass, hints, lobby, solo, validate
 from bot.tables.bot_users import bot_user, is_bot
-from bot.tables.bots import BotSeats
 from bot.tables.manager import GameManager
 from bot.tables.ratings import LEADERBOARD_SIZE
 from bot.tables.requests import Move, NewGame

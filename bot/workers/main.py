@@ -10,8 +10,8 @@ from pathlib import Path
 
 from bot.process import health
 from bot.process.lifecycle import graceful
+from bot.seats.bots import BotSeats
 from bot.storage.store import Store
-from bot.tables.bots import BotSeats
 from bot.tables.manager import GameManager
 from bot.workers.wake import listen_from
 from bot.workers.worker import OutboxOnly, Worker, iterations_from

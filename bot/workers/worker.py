@@ -25,8 +25,8 @@ import time
 from collections.abc import Mapping
 
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
+from bot.seats.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
 from bot.storage.store import BotJobRow
-from bot.tables.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
 from bot.workers.wake import Bell
 
 log = logging.getLogger("dispatch.worker")
