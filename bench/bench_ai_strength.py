@@ -63,12 +63,44 @@ class RandomPlayer:
         return self.chooser.choice(moves)
 
 
+#: The game settings a search player may change for its own searches (:func:`variant`),
+#: and how each reads its value.
+TWEAKS: dict[str, Any] = {"playout_horizon": int, "policy_margin": float}
+
+
+def parse_tweaks(text: str) -> dict[str, Any]:
+    """``"name=value,..."`` (names from :data:`TWEAKS`) as settings; ValueError if not."""
+    tweaks: dict[str, Any] = {}
+    for item in filter(None, text.split(",")):
+        name, _, value = item.partition("=")
+        if name not in TWEAKS or not value:
+            raise ValueError(f"{item}: a tweak is name=value, the names {', '.join(TWEAKS)}")
+        tweaks[name] = TWEAKS[name](value)
+    return tweaks
+
+
+def variant(game: Game, tweaks: str) -> Game:
+    """``game`` with the class settings of ``tweaks`` changed, for one player's searches
+    (the game both players play stays as it is)."""
+    settings = parse_tweaks(tweaks)
+    for name in settings:
+        if getattr(game, name, None) is None:
+            raise ValueError(f"{game.name} has no setting {name} to change")
+    subclass = type(f"{type(game).__name__}Variant", (type(game),), settings)
+    tuned: Game = subclass()
+    return tuned
+
+
 def make(game: Game, role: str, level: str, seed: int, budgets: dict[str, int]) -> Any:
+    """A player of ``level``: random, greedy, fate, or a search level named as a budget of
+    ``budgets``, which may end in ``:name=value,...`` (its searches use :func:`variant`)."""
     if level == "random":
         return RandomPlayer(seed)
     if level in ("greedy", "fate"):
         return GreedyPlayer(game)
-    return SearchPlayer(game, role, seed=seed, iterations=budgets[level])
+    _, _, tweaks = level.partition(":")
+    searched = variant(game, tweaks) if tweaks else game
+    return SearchPlayer(searched, role, seed=seed, iterations=budgets[level])
 
 
 def play(

@@ -15,8 +15,11 @@ A player is ``random``, ``easy`` (or ``greedy``: the game's policy), ``fate`` (t
 Die opponent: its side is run by the die and greedy play within what the die allows;
 Fort Sumter and Lincoln), or a search level with its budget in iterations per search,
 ``normal@N`` or ``hard@N`` (``normal`` and ``hard`` alone use ``--normal`` and
-``--hard``). The games are those of ``bench/bench_ai_strength.py``: its ``play`` plays
-each one, with the same players and seeds.
+``--hard``); a search level may end in ``:name=value,...``, game settings its own
+searches use (``playout_horizon``, ``policy_margin``; e.g. ``normal@150:playout_horizon=90
+normal@150`` measures Lincoln's playouts cut at 90 rounds against its 60). The games
+are those of ``bench/bench_ai_strength.py``: its ``play`` plays each one, with the same
+players and seeds.
 
 Game i (from 0) is dealt from set-up seed ``--first-seed`` + i, and the sides alternate
 game by game: in even games the first player takes the game's first role, in odd games
@@ -65,7 +68,7 @@ from typing import Any, TextIO
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.bench_ai_strength import play
+from bench.bench_ai_strength import parse_tweaks, play
 from rules import GAMES
 
 H1_ACCEPTED = "H1 accepted: stronger"
@@ -189,11 +192,12 @@ class Settings:
 
 def player_spec(spec: str, normal: int, hard: int) -> tuple[str, dict[str, int]]:
     """A player's name as ``play`` takes it, and the search budget it needs (if any)."""
-    level, _, iterations = spec.partition("@")
+    player, _, tweaks = spec.partition(":")
+    level, _, iterations = player.partition("@")
     level = {"easy": "greedy"}.get(level, level)
     if level in ("random", "greedy", "fate"):
-        if iterations:
-            raise ValueError(f"{spec}: only normal and hard take a budget")
+        if iterations or tweaks:
+            raise ValueError(f"{spec}: only normal and hard take a budget and settings")
         return level, {}
     if level not in ("normal", "hard"):
         raise ValueError(f"{spec}: a player is random, easy, fate, normal[@N] or hard[@N]")
@@ -201,6 +205,9 @@ def player_spec(spec: str, normal: int, hard: int) -> tuple[str, dict[str, int]]
     if budget < 1:
         raise ValueError(f"{spec}: a search needs at least one iteration")
     name = f"{level}@{budget}"
+    if tweaks:
+        parse_tweaks(tweaks)
+        name += f":{tweaks}"
     return name, {name: budget}
 
 

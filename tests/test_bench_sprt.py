@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from bench.bench_ai_strength import make, variant
 from bench.bench_sprt import (
     H0_ACCEPTED,
     H1_ACCEPTED,
@@ -31,6 +32,8 @@ from bench.bench_sprt import (
     sprt_bounds,
     wilson_interval,
 )
+from rules import GAMES
+from rules.ai import SearchPlayer
 
 SETTINGS = Settings(game="toy", first="hard@100", second="random", budgets={"hard@100": 100})
 ROLES = ("north", "south")
@@ -280,6 +283,28 @@ def test_player_names_and_budgets() -> None:
     for bad in ("expert", "random@5", "hard@0"):
         with pytest.raises(ValueError):
             player_spec(bad, 1000, 5000)
+
+
+def test_a_search_player_may_change_game_settings_for_its_own_searches() -> None:
+    name, budgets = player_spec("normal@150:playout_horizon=90", 1000, 5000)
+    assert (name, budgets) == (
+        "normal@150:playout_horizon=90",
+        {"normal@150:playout_horizon=90": 150},
+    )
+    for bad in ("normal@150:depth=3", "normal@150:playout_horizon", "easy:policy_margin=0.1"):
+        with pytest.raises(ValueError):
+            player_spec(bad, 1000, 5000)
+    lincoln = GAMES["lincoln"]
+    level = "normal@150:playout_horizon=90,policy_margin=0.02"
+    player = make(lincoln, "union", level, 1, {level: 150})
+    assert isinstance(player, SearchPlayer) and player.iterations == 150
+    assert player.game.playout_horizon == 90 and player.game.policy_margin == 0.02
+    assert player.game.name == "lincoln" and player.game.steps is lincoln.steps
+    # The game both players play is untouched.
+    assert lincoln.playout_horizon == 60 and lincoln.policy_margin == 0.05
+    # A game without the setting (War keeps no policy margin) refuses it.
+    with pytest.raises(ValueError, match="no setting"):
+        variant(GAMES["war"], "policy_margin=0.1")
 
 
 def test_real_games_alternate_sides_and_score_the_first_player() -> None:
