@@ -98,6 +98,7 @@ INTENDED: dict[str, tuple[str, ...]] = {
     "clock_rules": ("clock_rules_pkey",),
     "vacation_days_used": ("vacations_pkey",),
     "current_vacation": ("vacations_pkey",),
+    "vacations_back_due": ("vacations_back_due",),
     "clocked_seats_of": ("seats_by_user",),
     "seat_changes": ("seat_changes_by_game",),
     "seat_passed": ("seat_changes_by_passer",),

@@ -97,6 +97,64 @@ async def test_ending_a_vacation_early_gives_back_the_whole_days_not_begun(
         await manager.vacation("g", "alice", 0)
 
 
+def _told_back(manager: GameManager) -> list[int]:
+    """The games whose table was told North is back from vacation, once per telling."""
+    fe: RecordingFrontEnd = manager.front_end  # type: ignore[assignment]
+    return [
+        d.game.id
+        for d in fe.deliveries
+        if d.post is not None
+        and d.post.kind == "notice"
+        and d.post.headline == "North is back from vacation: their clock runs again."
+    ]
+
+
+async def test_a_vacation_that_runs_to_its_end_is_told_at_each_table_once(
+    manager: GameManager, clock: FakeClock
+) -> None:
+    first = await _fast_game(manager, channel="one")
+    second = await _fast_game(manager, channel="two")
+    other = await _fast_game(manager, guild="elsewhere", channel="three")
+    await manager.vacation("g", "alice", 2)
+
+    def back() -> list[int]:
+        return _told_back(manager)
+
+    clock.advance(2 * DAY - 1)
+    assert await manager.tell_vacations_over() == 0 and back() == []  # not over yet
+    clock.advance(1)
+    assert await manager.tell_vacations_over() == 2
+    assert sorted(back()) == [first, second]  # not the game on the other server
+    assert other not in back()
+    # Once: later passes (and a restart's) find nothing more to tell.
+    clock.advance(DAY)
+    assert await manager.tell_vacations_over() == 0 and len(back()) == 2
+    # One ended early was told there and then, and never again by the pass.
+    await manager.vacation("g", "alice", 3)
+    clock.advance(HOUR)
+    await manager.vacation("g", "alice")
+    assert len(back()) == 4
+    clock.advance(5 * DAY)
+    assert await manager.tell_vacations_over() == 0 and len(back()) == 4
+
+
+async def test_two_passes_racing_tell_a_vacations_end_once(
+    manager: GameManager, clock: FakeClock
+) -> None:
+    """Several bot processes each run the background pass: the telling is claimed."""
+    game = await _fast_game(manager)
+    await manager.vacation("g", "alice", 1)
+    clock.advance(DAY)
+    async with manager.store.read() as db:
+        (due,) = await db.vacations_back_due()
+    async with manager.store.transaction() as db:
+        assert await db.claim_vacation_back(due)
+        assert not await db.claim_vacation_back(due)  # the other pass finds it taken
+        assert await db.vacations_back_due() == []
+    assert await manager.tell_vacations_over() == 0
+    assert game not in _told_back(manager)
+
+
 async def test_the_allowance_is_per_server_and_per_rolling_year(
     manager: GameManager, clock: FakeClock
 ) -> None:

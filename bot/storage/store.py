@@ -472,6 +472,10 @@ VACATION_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
         " ORDER BY starts_at DESC LIMIT 1",
         ("u", "g", 0.0),
     ),
+    "vacations_back_due": (
+        "SELECT * FROM vacations WHERE back_due = 1 AND ends_at <= ? ORDER BY ends_at LIMIT 50",
+        (0.0,),
+    ),
     "clocked_seats_of": (
         "SELECT c.game_id, c.role FROM seats s JOIN games g ON g.id = s.game_id"
         " JOIN clocks c ON c.game_id = s.game_id AND c.role = s.role"
@@ -1309,19 +1313,38 @@ class Session:
         return VacationRow(**{k: r[k] for k in VacationRow.__dataclass_fields__}) if r else None
 
     async def add_vacation(self, row: VacationRow) -> None:
+        """A vacation from now on, its end to be told at the player's tables (``back_due``)."""
         await self._run(
-            "INSERT INTO vacations (user_id, scope, starts_at, ends_at, days)"
-            " VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO vacations (user_id, scope, starts_at, ends_at, days, back_due)"
+            " VALUES (?, ?, ?, ?, ?, 1)",
             (row.user_id, row.scope, row.starts_at, row.ends_at, row.days),
         )
 
     async def cut_vacation(self, row: VacationRow, ends_at: float, days: int) -> None:
-        """End ``row`` early at ``ends_at``; it counts ``days`` from now on."""
+        """End ``row`` early at ``ends_at``; it counts ``days`` from now on. Its end is told
+        by whoever ends it, so it is no longer due to the background pass."""
         await self._run(
-            "UPDATE vacations SET ends_at = ?, days = ?"
+            "UPDATE vacations SET ends_at = ?, days = ?, back_due = 0"
             " WHERE user_id = ? AND scope = ? AND starts_at = ?",
             (ends_at, days, row.user_id, row.scope, row.starts_at),
         )
+
+    async def vacations_back_due(self) -> list[VacationRow]:
+        """Vacations that ran to their end by now and whose end is not told yet, the
+        earliest end first (at most 50 a pass), from the index of the due ones."""
+        rows = await self._all(_sql("vacations_back_due"), (self.now,))
+        return [VacationRow(**{k: r[k] for k in VacationRow.__dataclass_fields__}) for r in rows]
+
+    async def claim_vacation_back(self, row: VacationRow) -> bool:
+        """Take the telling of ``row``'s end: True for the one transaction that takes it
+        (of several processes' passes, the others find it taken)."""
+        taken = await self._all(
+            "UPDATE vacations SET back_due = 0"
+            " WHERE user_id = ? AND scope = ? AND starts_at = ? AND back_due = 1"
+            " RETURNING 1",
+            (row.user_id, row.scope, row.starts_at),
+        )
+        return bool(taken)
 
     async def clocked_seats_of(self, user_id: str, scope: str) -> list[tuple[int, str]]:
         """(game, role) of each clocked seat ``user_id`` holds in a running game of

@@ -982,6 +982,15 @@ class GameManager:
             await self.deliver_due(game_id)
         return news
 
+    async def tell_vacations_over(self) -> int:
+        """Tell the tables of each player whose vacation ran to its end that they are
+        back (``vacations.tell_ended``, once per vacation); how many tables were told."""
+        async with self.store.transaction() as db:
+            told = await vacations.tell_ended(db)
+        for game_id in dict.fromkeys(told):
+            await self.deliver_due(game_id)
+        return len(told)
+
     async def vacation_left(self, guild_id: str | None, user_id: str) -> tuple[int, int]:
         """(vacation days ``user_id`` has left this rolling year, the server's yearly)."""
         guild_id, user_id = validate.guild_id(guild_id), validate.user_id(user_id)
@@ -1043,6 +1052,7 @@ class GameManager:
                 await self._beat()
                 await self.expire_clocks()
                 await self.warn_clocks()
+                await self.tell_vacations_over()
                 await self.fire_due_timers()
                 await self._listeners.resumed()  # a bot move that failed is tried again
             except asyncio.CancelledError:

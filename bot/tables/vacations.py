@@ -8,7 +8,9 @@ starts again at its end (``clocks.paused``: the deadline and the warnings move b
 same), and a clock that starts during it, because the turn came back to them, starts at
 its end too (``clocks.Change.paused_until``, read by ``clock_pass.tick``). Ended early
 (``/game vacation`` with no days), the unused whole days are given back and the paused
-clocks run from then. Each game's table is told in one line, with the vacation's end.
+clocks run from then. Each game's table is told in one line, with the vacation's end,
+and again when it ends: at once when ended early, by the background pass (``tell_ended``,
+migration 0021) when it runs to its end.
 """
 
 from __future__ import annotations
@@ -91,6 +93,20 @@ async def end(db: Session, user_id: str, scope: str) -> Vacation:
         await _tell(db, game_id, role, "is back from vacation: their clock runs again.")
     left, _ = await allowance(db, user_id, scope)
     return Vacation(counted, db.now, left, tuple(g for g, _ in games), ended=True)
+
+
+async def tell_ended(db: Session) -> list[int]:
+    """Tell each table of a player whose vacation ran to its end, by now, that they are
+    back (as ``end`` tells it of one ended early), once per vacation; returns the games
+    told. Their clocks need no change: each was set to start at the end."""
+    told: list[int] = []
+    for row in await db.vacations_back_due():
+        if not await db.claim_vacation_back(row):
+            continue
+        for game_id, role in await db.clocked_seats_of(row.user_id, row.scope):
+            await _tell(db, game_id, role, "is back from vacation: their clock runs again.")
+            told.append(game_id)
+    return told
 
 
 async def _move_clocks(

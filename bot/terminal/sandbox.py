@@ -463,6 +463,7 @@ class Sandbox:
                 await clock_pass.beat(self.manager.store)
                 await self.manager.expire_clocks()  # a loss on time is told first
                 await self.manager.warn_clocks()
+                await self.manager.tell_vacations_over()
             command = self.commands.get(words[0].lower())
             if command is not None:
                 await command(words[1:])
