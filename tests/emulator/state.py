@@ -361,11 +361,8 @@ class World:
             if remaining <= 0:
                 raise TimeoutError(f"emulator: timed out after {timeout}s waiting for {what}")
             event = self._changed
-            # ``asyncio.timeout``, not ``wait_for``: on Python 3.11 ``wait_for`` may swallow
-            # a cancellation of the waiting test that lands as the event fires.
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(remaining):
-                    await event.wait()
+                await asyncio.wait_for(event.wait(), remaining)
 
     # -- messages ------------------------------------------------------------
     def add_message(self, msg: Message) -> Message:
