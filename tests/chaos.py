@@ -59,7 +59,9 @@ from bot.delivery.outbox import delivery_nonce
 from bot.discord_app.custom_ids import parse, prompt_id
 from bot.discord_app.interactions import APPLIED_NOT_SHOWN
 from bot.storage.engines import PgConnection, is_postgres_url
-from bot.storage.store import ActionRow, BotJobRow, Session, Store
+from bot.storage.rows import ActionRow, BotJobRow
+from bot.storage.session import Session
+from bot.storage.store import Store
 from bot.tables.bot_users import is_bot
 from bot.tables.replay import export_game, replayed_state, stored_state
 from tests.discord_helpers import choices_of, pick

@@ -11,7 +11,8 @@ reads a game's jobs from both, so the check sees every job of the game's life.
 
 from __future__ import annotations
 
-from bot.storage.store import BotJobRow, Store
+from bot.storage.rows import BotJobRow
+from bot.storage.store import Store
 
 COLUMNS = (
     "game_id, role, version, level, status, attempts, claimed_by, lease_until,"

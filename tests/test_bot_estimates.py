@@ -10,7 +10,7 @@ from test_ratings import end_post, play_greedy
 
 from bot import errors
 from bot.seats.bots import BotSeats, SearchLimits, decide
-from bot.storage.store import BotEstimateRow
+from bot.storage.rows import BotEstimateRow
 from bot.tables import estimates
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager

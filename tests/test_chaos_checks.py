@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.delivery.outbox import delivery_nonce
 from bot.discord_app.custom_ids import action_id
-from bot.storage.store import ActionRow
+from bot.storage.rows import ActionRow
 from bot.tables.bot_users import bot_user
 from tests.chaos import duplicate_posts, lost_clicks, moves_not_once_by_status
 from tests.emulator import Emulator

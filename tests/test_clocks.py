@@ -11,7 +11,9 @@ import pytest
 
 from bot import errors
 from bot.storage.migrate import MIGRATIONS_DIR
-from bot.storage.store import CLOCK_QUERIES, ClockRow, Store
+from bot.storage.queries import CLOCK_QUERIES
+from bot.storage.rows import ClockRow
+from bot.storage.store import Store
 from bot.tables import clock_pass, clocks, validate
 from bot.tables.clocks import DAY, HOUR, Control
 from bot.tables.manager import GameManager

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from bot.seats.bots import BotSeats
-from bot.storage.store import dumps
+from bot.storage.rows import dumps
 from bot.tables import hints
 from bot.tables.requests import Move
 from tests.discord_helpers import catch_errors, table

@@ -18,7 +18,8 @@ from conftest import POSTGRES_ENV, FakeClock, PostgresDatabases, RecordingFrontE
 from job_history import job_history, keep_job_history
 
 from bot.seats.bots import JOB_LEASE_S, BotSeats
-from bot.storage.store import BotJobRow, Store
+from bot.storage.rows import BotJobRow
+from bot.storage.store import Store
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager
 from bot.tables.requests import NewGame

@@ -11,7 +11,7 @@ import pytest
 
 import rules
 from bot.delivery.port import PrivateMessage, View
-from bot.storage.store import SeatRow
+from bot.storage.rows import SeatRow
 from bot.tables import notice_plan
 from bot.tables.notice_plan import Change, Routing
 from bot.tables.prompts import decision_digest

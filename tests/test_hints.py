@@ -13,7 +13,7 @@ from test_ratings import changes_of, end_post, new_game, play_greedy
 
 from bot import errors
 from bot.seats.bots import BotSeats
-from bot.storage.store import dumps
+from bot.storage.rows import dumps
 from bot.tables import hints, ratings
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager
@@ -167,7 +167,7 @@ async def test_the_hint_reads_the_askers_view_not_the_stored_state(manager: Game
 
 
 def test_an_assisted_game_is_not_rated() -> None:
-    from bot.storage.store import GameRow, SeatRow
+    from bot.storage.rows import GameRow, SeatRow
 
     row = GameRow(1, "g", "c", "toy", "{}", -1, "finished", None, 9, "a", False, (), 0, 0, 0, None)
     seats = [

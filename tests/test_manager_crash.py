@@ -11,7 +11,7 @@ from conftest import FakeClock, RecordingFrontEnd
 
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.errors import SaveFailed
-from bot.storage.store import Session
+from bot.storage.session import Session
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame
 

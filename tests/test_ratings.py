@@ -13,7 +13,7 @@ from conftest import FakeClock, RecordingFrontEnd
 from bot import errors
 from bot.delivery.port import GameInfo, TablePost
 from bot.seats.bots import BotSeats
-from bot.storage.store import RATING_QUERIES
+from bot.storage.queries import RATING_QUERIES
 from bot.tables import ratings
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager
@@ -243,7 +243,7 @@ async def test_a_one_seat_game_is_not_rated(
 
 
 def test_the_rules_of_what_is_rated() -> None:
-    from bot.storage.store import GameRow, SeatRow
+    from bot.storage.rows import GameRow, SeatRow
 
     row = GameRow(1, "g", "c", "toy", "{}", -1, "finished", None, 9, "a", False, (), 0, 0, 0, None)
     seats = [

@@ -14,7 +14,7 @@ from PIL import Image, ImageSequence
 import render
 import rules
 from bot import errors
-from bot.storage.store import GameRow, SeatRow
+from bot.storage.rows import GameRow, SeatRow
 from bot.tables import replay_movie
 from bot.tables.manager import GameManager
 from bot.tables.replay import may_see_finished

@@ -11,7 +11,7 @@ from conftest import FakeClock, RecordingFrontEnd
 
 from bot import errors
 from bot.seats.bots import BotSeats
-from bot.storage.store import HOT_QUERIES
+from bot.storage.queries import HOT_QUERIES
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame

@@ -71,7 +71,7 @@ def test_an_upgraded_state_is_left_alone_by_a_second_upgrade() -> None:
 
 
 def _row(game_name: str, state: dict[str, Any]) -> Any:
-    from bot.storage.store import GameRow
+    from bot.storage.rows import GameRow
 
     return GameRow(
         id=1,

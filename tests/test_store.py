@@ -13,7 +13,8 @@ import pytest
 
 from bot.storage.engines import is_postgres_url
 from bot.storage.migrate import discover, migrate, migrate_postgres
-from bot.storage.store import NewGameRow, Store
+from bot.storage.rows import NewGameRow
+from bot.storage.store import Store
 
 
 async def test_migrations_are_idempotent(db_path: Path | str) -> None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.storage.store import LEASE_S, NewGameRow, Store
+from bot.storage.rows import NewGameRow
+from bot.storage.store import LEASE_S, Store
 from tests.conftest import FakeClock
 
 
@@ -93,7 +94,7 @@ async def test_clocks_and_outbox_claims(db_path: Path, clock: FakeClock) -> None
         async with first.transaction() as db:
             await db.queue(game_id, "table", None, {"text": "hello"})
             await db.set_game_clock(game_id, 60.0, 0.0, 60.0)
-            from bot.storage.store import ClockRow
+            from bot.storage.rows import ClockRow
 
             await db.save_clocks(game_id, [ClockRow("a", 60.0, db.now - 61, db.now - 1, None)])
         async with first.transaction(game=game_id) as db:

@@ -10,7 +10,8 @@ import pytest
 from conftest import FakeClock, PostgresDatabases, RecordingFrontEnd
 
 from bot.__main__ import main
-from bot.storage.store import NewGameRow, Store, StoreUnavailable
+from bot.storage.rows import NewGameRow
+from bot.storage.store import Store, StoreUnavailable
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame
 

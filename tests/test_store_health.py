@@ -30,7 +30,8 @@ import bot.storage.store
 import bot.tables.manager
 from bot import errors
 from bot.delivery.port import GameInfo
-from bot.storage.store import GameRow, Store, StoreInUse, StoreUnavailable, dumps
+from bot.storage.rows import GameRow, dumps
+from bot.storage.store import Store, StoreInUse, StoreUnavailable
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame
 

@@ -27,7 +27,9 @@ from conftest import PostgresDatabases
 
 from bot.storage.engines import to_postgres
 from bot.storage.history import HISTORY_QUERIES
-from bot.storage.store import HOT_QUERIES, Session, Store
+from bot.storage.queries import HOT_QUERIES
+from bot.storage.session import Session
+from bot.storage.store import Store
 from tests.scale_fill import PLAYER, SERVER, Shape, fill
 
 SHAPE = Shape()

@@ -15,7 +15,9 @@ from conftest import FakeClock, RecordingFrontEnd
 
 import rules
 from bot.storage import migrate
-from bot.storage.store import HOT_QUERIES, Store, dumps
+from bot.storage.queries import HOT_QUERIES
+from bot.storage.rows import dumps
+from bot.storage.store import Store
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame
 
@@ -64,9 +66,10 @@ async def test_every_hot_query_is_answered_from_an_index(
 
 async def test_the_store_runs_the_hot_queries_it_lists(db_path: Path) -> None:
     # The plans above are only worth something if the store runs these very strings.
-    source = Path(__file__).resolve().parents[1].joinpath("bot", "storage", "store.py").read_text()
+    storage = Path(__file__).resolve().parents[1].joinpath("bot", "storage")
+    source = "".join(path.read_text() for path in storage.glob("*.py"))
     for name in HOT_QUERIES:
-        assert f'_sql("{name}")' in source, f"{name} is listed but the store does not use it"
+        assert f'hot_sql("{name}")' in source, f"{name} is listed but the store does not use it"
 
 
 async def test_a_delivered_row_keeps_no_payload(

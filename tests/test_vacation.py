@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot import errors
-from bot.storage.store import VACATION_QUERIES, Store
+from bot.storage.queries import VACATION_QUERIES
+from bot.storage.store import Store
 from bot.tables.clocks import DAY, HOUR
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame

@@ -37,7 +37,10 @@ from bot.delivery.outbox import (
 from bot.delivery.port import FrontEnd, GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.delivery.reading import GameReader
 from bot.delivery.routes import DEFAULT_NOTIFY
-from bot.storage.store import LEASE_S, PARKED_ERROR, OutboxRow, Session, Store
+from bot.storage.queries import PARKED_ERROR
+from bot.storage.rows import OutboxRow
+from bot.storage.session import Session
+from bot.storage.store import LEASE_S, Store
 
 log = logging.getLogger("dispatch.manager")
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.delivery.port import GameInfo, View
-from bot.storage.store import GameRow, SeatRow
+from bot.storage.rows import GameRow, SeatRow
 
 
 @dataclass(frozen=True)

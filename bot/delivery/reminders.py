@@ -16,7 +16,9 @@ from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import PrivateMessage, TablePost
 from bot.delivery.reading import GameReader
 from bot.delivery.routes import notify_routes
-from bot.storage.store import LEASE_S, Session, Store, TimerRow
+from bot.storage.rows import TimerRow
+from bot.storage.session import Session
+from bot.storage.store import LEASE_S, Store
 
 log = logging.getLogger("dispatch.manager")
 

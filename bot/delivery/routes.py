@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.storage.store import SeatRow
+from bot.storage.rows import SeatRow
 
 DEFAULT_NOTIFY = "dm"
 

@@ -62,7 +62,8 @@ import rules
 from bot import errors
 from bot.delivery.notices import public_log
 from bot.delivery.port import GameInfo
-from bot.storage.store import BotEstimateRow, BotJobRow, Store
+from bot.storage.rows import BotEstimateRow, BotJobRow
+from bot.storage.store import Store
 from bot.tables.bot_users import BOT_USERS, is_bot, level_of
 from bot.tables.listeners import Owed, SearchRunner, TableListener
 from bot.tables.loading import GameRef

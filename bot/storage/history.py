@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage.store import Session
+from bot.storage.session import Session
 
 _ROW = "g.id, g.guild_id, g.channel_id, g.game_name, r.winner, r.reason, r.code, r.finished_at"
 #: A user's finished games: the seats they hold at the end, and the seats they passed to

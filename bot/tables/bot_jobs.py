@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.storage.store import SeatRow, Session
+from bot.storage.rows import SeatRow
+from bot.storage.session import Session
 from bot.tables.bot_users import is_bot, level_of
 
 #: How many finished jobs a live game keeps (its pending ones are always kept): the

@@ -18,7 +18,9 @@ import logging
 from collections.abc import Mapping, Sequence
 
 from bot import errors
-from bot.storage.store import LEASE_S, ClockRow, GameRow, SeatRow, Session, Store
+from bot.storage.rows import ClockRow, GameRow, SeatRow
+from bot.storage.session import Session
+from bot.storage.store import LEASE_S, Store
 from bot.tables import clocks
 from bot.tables.bot_users import is_bot
 

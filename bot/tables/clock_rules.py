@@ -12,7 +12,8 @@ from bot.delivery.notices import role_name
 from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import PrivateMessage, TablePost
 from bot.delivery.routes import notify_routes
-from bot.storage.store import ClockRow, GameRow, SeatRow, Session
+from bot.storage.rows import ClockRow, GameRow, SeatRow
+from bot.storage.session import Session
 from bot.tables.bot_users import is_bot
 from bot.tables.loading import rules_or_none
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from bot import errors
-from bot.storage.store import ClockRow
+from bot.storage.rows import ClockRow
 
 DAY = 86_400.0
 HOUR = 3_600.0

@@ -16,7 +16,8 @@ import itertools
 from collections.abc import Sequence
 
 from bot.delivery.port import TablePost
-from bot.storage.store import BotEstimateRow, SeatRow, Session
+from bot.storage.rows import BotEstimateRow, SeatRow
+from bot.storage.session import Session
 
 #: How many turning points the log shows.
 TURNING_POINTS = 3

@@ -24,7 +24,7 @@ from typing import Any
 
 import rules
 from bot import errors
-from bot.storage.store import GameRow, SeatRow
+from bot.storage.rows import GameRow, SeatRow
 from bot.tables.bot_users import is_bot
 from rules.ai import level_iterations, search, supports_search
 from rules.ai.ismcts import describe, view_actions

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 import rules
 from bot import errors
 from bot.storage import history as sql
-from bot.storage.store import GameRow, SeatRow, Session, Store
+from bot.storage.rows import GameRow, SeatRow
+from bot.storage.session import Session
+from bot.storage.store import Store
 from bot.tables import validate
 from bot.tables.bot_users import is_bot, level_of
 from bot.tables.loading import game_info

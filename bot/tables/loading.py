@@ -13,7 +13,8 @@ from typing import Any
 import rules
 from bot import errors
 from bot.delivery.port import GameInfo, GameStatus, SeatInfo
-from bot.storage.store import GameRow, SeatRow, Session
+from bot.storage.rows import GameRow, SeatRow
+from bot.storage.session import Session
 
 #: A game is named by its id (int) or by the channel it is played in (str).
 GameRef = int | str

@@ -26,7 +26,9 @@ from typing import Any
 import rules
 from bot import errors
 from bot.delivery.port import GameInfo
-from bot.storage.store import NewGameRow, Session, Store
+from bot.storage.rows import NewGameRow
+from bot.storage.session import Session
+from bot.storage.store import Store
 from bot.tables import clocks
 from bot.tables.bot_users import is_bot
 from bot.tables.loading import find_row, info_in, rules_of, rules_or_none, state_of

@@ -40,7 +40,8 @@ from bot.delivery.port import FrontEnd, GameInfo
 from bot.delivery.reading import GameReader
 from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queue_due_reminders
 from bot.delivery.routes import DEFAULT_NOTIFY
-from bot.storage.store import Store, dumps
+from bot.storage.rows import dumps
+from bot.storage.store import Store
 from bot.tables import (
     claims,
     clock_pass,

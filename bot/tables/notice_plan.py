@@ -15,7 +15,7 @@ from bot.delivery import notices
 from bot.delivery.notices import private_log
 from bot.delivery.port import PrivateMessage, View
 from bot.delivery.routes import notify_routes
-from bot.storage.store import SeatRow
+from bot.storage.rows import SeatRow
 from bot.tables.prompts import decision_digest
 
 

@@ -7,7 +7,7 @@ import hashlib
 from typing import Any
 
 from bot.delivery.port import View
-from bot.storage.store import SeatRow, dumps
+from bot.storage.rows import SeatRow, dumps
 
 #: What a prompt's buttons stand for: if none of it changed, an older button still asks
 #: the same question.

@@ -34,7 +34,8 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 import rules
 from bot import errors
 from bot.delivery.port import RatingChange, TablePost
-from bot.storage.store import GameRow, RatingChangeRow, RatingRow, SeatRow, Session
+from bot.storage.rows import GameRow, RatingChangeRow, RatingRow, SeatRow
+from bot.storage.session import Session
 from bot.tables.bot_users import is_bot
 
 #: Each side must have made this many decisions (actions other than undo) for the game to

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot import errors
-from bot.storage.store import GameRow, SeatRow, Store, dumps
+from bot.storage.rows import GameRow, SeatRow, dumps
+from bot.storage.store import Store
 from bot.tables.loading import GameRef, find_row, rules_or_none, state_of
 from rules.core.errors import RulesError
 from rules.core.rng import SPLITMIX, legacy_seed

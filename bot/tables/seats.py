@@ -39,7 +39,8 @@ from bot import errors
 from bot.delivery.notices import role_name
 from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import PrivateMessage, TablePost
-from bot.storage.store import GameRow, SeatOfferRow, SeatRow, Session
+from bot.storage.rows import GameRow, SeatOfferRow, SeatRow
+from bot.storage.session import Session
 from bot.tables.bot_users import is_bot, level_of
 from bot.tables.loading import find_row, rules_of, rules_or_none, safe_view
 from bot.tables.lobby import fate_side

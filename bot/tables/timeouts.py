@@ -20,7 +20,8 @@ from bot.delivery.notices import role_name
 from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import PrivateMessage, TablePost
 from bot.delivery.routes import notify_routes
-from bot.storage.store import LEASE_S, Session, Store
+from bot.storage.session import Session
+from bot.storage.store import LEASE_S, Store
 from bot.tables import clock_pass, clock_rules
 from bot.tables.clocks import left_text, next_warning
 from bot.tables.loading import rules_or_none, safe_view

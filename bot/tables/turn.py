@@ -22,7 +22,9 @@ from bot.delivery import notices
 from bot.delivery.notices import public_log, result_line, role_name
 from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import PrivateMessage, TablePost, View
-from bot.storage.store import ClockRow, GameRow, SeatRow, Session, Store, dumps
+from bot.storage.rows import ClockRow, GameRow, SeatRow, dumps
+from bot.storage.session import Session
+from bot.storage.store import Store
 from bot.tables import (
     bot_jobs,
     clock_pass,

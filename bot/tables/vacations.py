@@ -22,7 +22,8 @@ from bot import errors
 from bot.delivery.notices import role_name
 from bot.delivery.outbox import post_payload
 from bot.delivery.port import TablePost
-from bot.storage.store import ClockRow, Session, VacationRow
+from bot.storage.rows import ClockRow, VacationRow
+from bot.storage.session import Session
 from bot.tables import clock_rules, clocks
 from bot.tables.clocks import DAY
 from bot.tables.loading import rules_or_none

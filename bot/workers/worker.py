@@ -26,7 +26,7 @@ from collections.abc import Mapping
 
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.seats.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
-from bot.storage.store import BotJobRow
+from bot.storage.rows import BotJobRow
 from bot.workers.wake import Bell
 
 log = logging.getLogger("dispatch.worker")
