@@ -60,6 +60,7 @@ from bot.tables import seats as seating
 from bot.tables.bot_users import bot_user, is_bot
 from bot.tables.clocks import Control
 from bot.tables.game_locks import LockTable
+from bot.tables.hint_desk import HintDesk
 from bot.tables.listeners import InThread, Listeners, SearchRunner, TableListener
 from bot.tables.loading import GameRef, find_row, game_info, info_in, safe_view
 from bot.tables.replay import (
@@ -114,6 +115,8 @@ class GameManager:
         self._listeners = Listeners()
         #: Where hints search, off the event loop (the bot seats offer their workers).
         self.searches: SearchRunner = InThread()
+        #: Hints searched once per position, one per player at a time (``hint_desk``).
+        self.hint_desk = HintDesk()
         #: Replays of finished games, drawn off the event loop (``replay_movie``).
         self.replays = ReplayCache()
         #: When this process last wrote the heartbeat (``clock_pass.forgive_downtime``).
@@ -592,7 +595,8 @@ class GameManager:
         """The search's top choices for ``user_id``'s current decision, from their own view
         (a practice game only; see ``hints``). Counts the hint: the game is then assisted
         and never rated. The search runs in the bot seats' worker, off the event loop."""
-        pv = await self.view_for(game, validate.user_id(user_id))
+        user_id = validate.user_id(user_id)
+        pv = await self.view_for(game, user_id)
         if pv.role is None:
             raise errors.NotSeated()
         if pv.game.status != "active":
@@ -613,8 +617,19 @@ class GameManager:
             pv.view,
             iterations=self.searches.iterations,
         )
-        found = await self.searches.off_loop(row.id, call)
-        async with self.store.transaction() as db:
+        key = (row.id, pv.role, pv.version, self.searches.iterations)
+        found = await self.hint_desk.ask(
+            key, user_id, functools.partial(self.searches.off_loop, row.id, call)
+        )
+        # Counted with the position checked, under the game's lock: a hint is shown only
+        # for the decision still owed, and counted before any later end rates the game.
+        async with self._game_locks[row.id], self.store.transaction(game=row.id) as db:
+            now = await db.game(row.id)
+            if now is None or now.status != "active" or now.version != pv.version:
+                raise errors.BadInput(
+                    "The game changed while your hint was worked out: ask again for your "
+                    "decision now."
+                )
             await db.add_hint(row.id, pv.role)
         log.info("game=%d user=%s role=%s asked for a hint", row.id, user_id, pv.role)
         return found
