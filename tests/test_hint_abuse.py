@@ -113,3 +113,18 @@ async def test_a_hint_whose_position_changed_meanwhile_is_not_shown_nor_counted(
         await manager.hint(game_id, "alice")
     async with manager.store.read() as db:
         assert await db.hints_used(game_id) == 0
+
+
+async def test_a_hint_in_a_game_played_alone_says_there_is_no_search(
+    manager: GameManager,
+) -> None:
+    """A CDG Solo System session dealt from a secret key is no game between players: the
+    refusal says what is true (the search does not play it), not that it is rated."""
+    solo = {"playsheet": "paths_of_glory", "side": "central_powers"}
+    info = await manager.create_game("g1", "c1", "alice", NewGame("solo", options=solo))
+    with pytest.raises(errors.BadInput) as refused:
+        await manager.hint(info.id, "alice")
+    assert "no search" in str(refused.value)
+    assert "rating" not in str(refused.value)
+    async with manager.store.read() as db:
+        assert await db.hints_used(info.id) == 0

@@ -603,12 +603,14 @@ class GameManager:
             raise errors.GameNotActive(pv.game.status)
         if not pv.view.get("actions"):
             raise errors.BadInput("You have nothing to decide right now, so there is no hint.")
+        # First whether the search plays the game at all: a game played alone is no game
+        # between players, whatever its seed.
+        hints.searchable(pv.game.game_name)
         async with self.store.read() as db:
             row = await find_row(db, pv.game.id, live=False)
             refusal = hints.practice_refusal(row, await db.seats(row.id))
         if refusal:
             raise errors.BadInput(refusal)
-        hints.searchable(row.game_name)
         call = functools.partial(
             hints.compute_hint,
             row.game_name,
