@@ -3,8 +3,8 @@
 A hint is a whole search of the normal level (about a CPU second), run in the worker that
 also makes Dispatch's moves. Asked again and again at one position it is searched once
 (one position always gives the same hint), a player waits for one hint at a time, and a
-hint whose position changed while it was searched is not shown (nor counted: it helped
-nobody)."""
+hint for a decision no longer owed (the asker moved meanwhile, or the game ended) is not
+shown (nor counted: it helped nobody); another side's move meanwhile leaves it good."""
 
 from __future__ import annotations
 
@@ -128,3 +128,28 @@ async def test_a_hint_in_a_game_played_alone_says_there_is_no_search(
     assert "rating" not in str(refused.value)
     async with manager.store.read() as db:
         assert await db.hints_used(info.id) == 0
+
+
+async def test_a_hint_stays_good_when_only_the_other_side_moved_meanwhile(
+    manager: GameManager,
+) -> None:
+    """Both sides keep an objective at once (a practice game between alice and bob): bob
+    keeps his while alice's hint is worked out. Her decision is the same, and the hint,
+    from what she knew when she asked, is shown and counted."""
+    runner = await _watched(manager)
+    info = await manager.create_game(
+        "g1", "c1", "alice", NewGame("fort_sumter", seat="secessionist", opponent_id="bob", seed=4)
+    )
+    before = await manager.view_for(info.id, "alice")
+    assert set(info.active_roles) == {"unionist", "secessionist"}
+
+    async def bob_keeps() -> None:
+        pv = await manager.view_for(info.id, "bob")
+        await manager.act(info.id, "bob", Move("keep", pv.view["actions"]["keep"][0], pv.version))
+
+    runner.gate = bob_keeps
+    hint = await manager.hint(info.id, "alice")
+    assert hint.version == before.version and hint.choices
+    assert (await manager.view_for(info.id, "alice")).version != before.version
+    async with manager.store.read() as db:
+        assert await db.hints_used(info.id) == 1

@@ -1674,6 +1674,18 @@ class Session:
         rows = await self._all("SELECT id, status FROM games ORDER BY id")
         return [(int(r["id"]), str(r["status"])) for r in rows]
 
+    # -- a hint still for the decision it was asked for (issue 27 §4, hint_desk) -----------
+    async def acted_since(self, game_id: int, role: str, version: int) -> bool:
+        """Whether ``role`` took an action after ``version`` (the actions' primary key:
+        the game's actions from that version on)."""
+        row = await self._one(
+            "SELECT 1 FROM actions WHERE game_id = ? AND seq > ? AND role = ? LIMIT 1",
+            (game_id, version, role),
+        )
+        return row is not None
+
+    # -- end of a hint still for its decision -----------------------------------------------
+
 
 class Store:
     """Owns the connection (SQLite) or the pool (PostgreSQL); open with ``Store.open``."""

@@ -40,7 +40,7 @@ from bot.delivery.port import FrontEnd, GameInfo
 from bot.delivery.reading import GameReader
 from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queue_due_reminders
 from bot.delivery.routes import DEFAULT_NOTIFY
-from bot.storage.store import Store, dumps
+from bot.storage.store import Session, Store, dumps
 from bot.tables import (
     claims,
     clock_pass,
@@ -623,11 +623,10 @@ class GameManager:
         found = await self.hint_desk.ask(
             key, user_id, functools.partial(self.searches.off_loop, row.id, call)
         )
-        # Counted with the position checked, under the game's lock: a hint is shown only
+        # Counted with the decision checked, under the game's lock: a hint is shown only
         # for the decision still owed, and counted before any later end rates the game.
         async with self._game_locks[row.id], self.store.transaction(game=row.id) as db:
-            now = await db.game(row.id)
-            if now is None or now.status != "active" or now.version != pv.version:
+            if not await self._still_owed(db, row.id, pv):
                 raise errors.BadInput(
                     "The game changed while your hint was worked out: ask again for your "
                     "decision now."
@@ -635,6 +634,19 @@ class GameManager:
             await db.add_hint(row.id, pv.role)
         log.info("game=%d user=%s role=%s asked for a hint", row.id, user_id, pv.role)
         return found
+
+    @staticmethod
+    async def _still_owed(db: Session, game_id: int, pv: PlayerView) -> bool:
+        """Whether the decision ``pv`` showed is still the one its role owes: the game is
+        on, the role has not acted since and is offered the same actions. (Another side's
+        move meanwhile, in a phase where both decide at once, leaves a hint good: it was
+        worked out from what the asker knew then, which is never more than now.)"""
+        now = await db.game(game_id)
+        if now is None or now.status != "active" or pv.role is None:
+            return False
+        if now.version != pv.version and await db.acted_since(game_id, pv.role, pv.version):
+            return False
+        return bool(safe_view(now, pv.role).get("actions") == pv.view.get("actions"))
 
     async def log(self, game: GameRef, count: int = 20) -> list[str]:
         """The last ``count`` public log lines; for a finished game against Dispatch, then
