@@ -183,10 +183,12 @@ def decide(
     level: str,
     view: View,
     limits: SearchLimits = SearchLimits(),
-    secret: str | None = None,
+    seed: int | None = None,
 ) -> Decision:
     """The bot's decision from its own view (runs in a worker process or thread);
-    ``secret``: the game's key, for the search seed (:func:`search_seed`).
+    ``seed``: the seat's search seed (:func:`search_seed`, made where the game's key is
+    read, which never leaves the bot's process), by default the one of a game without a
+    key.
 
     A search level runs its budget of iterations in this game (``limits.iterations``
     instead, when given), whatever the time, unless the search passes the safety cap: the
@@ -201,7 +203,11 @@ def decide(
         while len(_PLAYERS) >= _MAX_PLAYERS:
             _PLAYERS.pop(next(iter(_PLAYERS)))
         player = make_player(
-            game, role, level, seed=search_seed(game_id, role, secret), iterations=iterations
+            game,
+            role,
+            level,
+            seed=search_seed(game_id, role) if seed is None else seed,
+            iterations=iterations,
         )
     _PLAYERS[key] = player  # the most recently used last
     if not isinstance(player, SearchPlayer):
@@ -492,9 +498,10 @@ class BotSeats:
             return "stale"
         async with self.manager.store.read() as db:
             secret = await db.game_key(job.game_id)  # never shown: only the seed is made of it
+        seed = search_seed(job.game_id, seat.role, secret)
         async with self._renewing():
             decision = await self._decide(
-                info.game_name, job.game_id, seat.role, level, pv.view, secret
+                info.game_name, job.game_id, seat.role, level, pv.view, seed
             )
         verb, arg = decision.action
         if decision.cut:
@@ -612,7 +619,7 @@ class BotSeats:
                 await db.name_bot_move(row.game_id, row.version, move)
 
     async def _decide(
-        self, game_name: str, game_id: int, role: str, level: str, view: View, secret: str | None
+        self, game_name: str, game_id: int, role: str, level: str, view: View, seed: int
     ) -> Decision:
         call = functools.partial(
             decide,
@@ -622,7 +629,7 @@ class BotSeats:
             level,
             view,
             SearchLimits(self.iterations, self.cap_seconds, self.clock),
-            secret,
+            seed,
         )
         return await self.off_loop(game_id, call)
 
