@@ -153,3 +153,21 @@ async def test_a_hint_stays_good_when_only_the_other_side_moved_meanwhile(
     assert (await manager.view_for(info.id, "alice")).version != before.version
     async with manager.store.read() as db:
         assert await db.hints_used(info.id) == 1
+
+
+async def test_a_hint_is_not_shown_to_a_player_whose_seat_passed_meanwhile(
+    manager: GameManager,
+) -> None:
+    """A moderator gives alice's seat to carol while alice's hint is worked out: alice
+    plays no more there, so she gets no hint for carol's decision, nor counts one."""
+    runner = await _watched(manager)
+    game_id = await _game(manager, "c1")
+
+    async def reseated() -> None:
+        await manager.reseat(game_id, "secessionist", "carol", "mod", is_moderator=True)
+
+    runner.gate = reseated
+    with pytest.raises(errors.BadInput, match="changed while"):
+        await manager.hint(game_id, "alice")
+    async with manager.store.read() as db:
+        assert await db.hints_used(game_id) == 0

@@ -626,7 +626,7 @@ class GameManager:
         # Counted with the decision checked, under the game's lock: a hint is shown only
         # for the decision still owed, and counted before any later end rates the game.
         async with self._game_locks[row.id], self.store.transaction(game=row.id) as db:
-            if not await self._still_owed(db, row.id, pv):
+            if not await self._still_owed(db, row.id, pv, user_id):
                 raise errors.BadInput(
                     "The game changed while your hint was worked out: ask again for your "
                     "decision now."
@@ -636,13 +636,16 @@ class GameManager:
         return found
 
     @staticmethod
-    async def _still_owed(db: Session, game_id: int, pv: PlayerView) -> bool:
-        """Whether the decision ``pv`` showed is still the one its role owes: the game is
-        on, the role has not acted since and is offered the same actions. (Another side's
+    async def _still_owed(db: Session, game_id: int, pv: PlayerView, user_id: str) -> bool:
+        """Whether the decision ``pv`` showed ``user_id`` is still theirs to make: the game
+        is on, the seat is still theirs, its role has not acted since and is offered the
+        same actions. (Another side's
         move meanwhile, in a phase where both decide at once, leaves a hint good: it was
         worked out from what the asker knew then, which is never more than now.)"""
         now = await db.game(game_id)
         if now is None or now.status != "active" or pv.role is None:
+            return False
+        if not any(s.role == pv.role and s.user_id == user_id for s in await db.seats(game_id)):
             return False
         if now.version != pv.version and await db.acted_since(game_id, pv.role, pv.version):
             return False
