@@ -639,9 +639,9 @@ class GameManager:
     async def _still_owed(db: Session, game_id: int, pv: PlayerView, user_id: str) -> bool:
         """Whether the decision ``pv`` showed ``user_id`` is still theirs to make: the game
         is on, the seat is still theirs, its role has not acted since and is offered the
-        same actions. (Another side's
-        move meanwhile, in a phase where both decide at once, leaves a hint good: it was
-        worked out from what the asker knew then, which is never more than now.)"""
+        same actions. (Another side's move meanwhile, in a phase where both decide at
+        once, leaves a hint good: it was worked out from what the asker knew then, which
+        is never more than now.)"""
         now = await db.game(game_id)
         if now is None or now.status != "active" or pv.role is None:
             return False
