@@ -27,7 +27,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.delivery.port import NullFrontEnd  # noqa: E402
-from bot.storage.store import CLOCK_QUERIES, ClockRow, NewGameRow, Session, Store  # noqa: E402
+from bot.storage.queries import CLOCK_QUERIES  # noqa: E402
+from bot.storage.rows import ClockRow, NewGameRow  # noqa: E402
+from bot.storage.session import Session  # noqa: E402
+from bot.storage.store import Store  # noqa: E402
 from bot.tables.clocks import DAY, next_warning  # noqa: E402
 from bot.tables.manager import GameManager  # noqa: E402
 

@@ -28,7 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.delivery.port import NullFrontEnd  # noqa: E402
-from bot.storage.store import RATING_QUERIES, Session  # noqa: E402
+from bot.storage.queries import RATING_QUERIES  # noqa: E402
+from bot.storage.session import Session  # noqa: E402
 from bot.tables import ratings  # noqa: E402
 from bot.tables.manager import GameManager  # noqa: E402
 

@@ -188,7 +188,7 @@ def pct(values: list[float], p: float) -> float:
 
 
 async def query_plans(manager: GameManager) -> list[str]:
-    from bot.storage.store import HOT_QUERIES  # type: ignore[attr-defined]
+    from bot.storage.queries import HOT_QUERIES  # type: ignore[attr-defined]
 
     lines = []
     for name, (sql, params) in HOT_QUERIES.items():

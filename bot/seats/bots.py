@@ -29,7 +29,9 @@ failed is tried again after a wait that doubles with each failure in a row
 attempt and one logged error every few minutes, not every pass. The pass reads only the
 ids of the games where a bot seat owes a decision.
 
-Search seeds are fixed per game and role, and a search level is a number of iterations
+Search seeds are fixed per game and role (made with the game's secret key when it was
+dealt from one, so that no player can rerun the bot's search: :func:`search_seed`), and a
+search level is a number of iterations
 per search in each game (``rules.ai.level_iterations``), not a time: a bot's decision
 depends only on what its view shows (and the tree kept from earlier decisions of the
 turn), never on how busy the machine is. A search that runs past
@@ -117,8 +119,15 @@ JOB_LEASE_S = 60.0
 JOB_MAX_ATTEMPTS = 5
 
 
-def search_seed(game_id: int, role: str) -> int:
-    digest = hashlib.blake2b(f"dispatch bot {game_id} {role}".encode(), digest_size=8).digest()
+def search_seed(game_id: int, role: str, secret: str | None = None) -> int:
+    """The seed of a bot seat's searches: fixed for the game and role, so the same view
+    gets the same move on any machine. ``secret``: the key of a game dealt from one
+    (``game_keys``), which no player knows, so that nobody can run the bot's own search
+    on each hand it might hold and keep those that give the move it made. None for a
+    game dealt from a chosen seed, whose cards anyone who knows the seed can work out."""
+    text = f"dispatch bot {game_id} {role}".encode()
+    key = secret.encode()[:64] if secret else b""
+    digest = hashlib.blake2b(text, digest_size=8, key=key).digest()
     return int.from_bytes(digest, "little")
 
 
@@ -175,8 +184,12 @@ def decide(
     level: str,
     view: View,
     limits: SearchLimits = SearchLimits(),
+    seed: int | None = None,
 ) -> Decision:
-    """The bot's decision from its own view (runs in a worker process or thread).
+    """The bot's decision from its own view (runs in a worker process or thread);
+    ``seed``: the seat's search seed (:func:`search_seed`, made where the game's key is
+    read, which never leaves the bot's process), by default the one of a game without a
+    key.
 
     A search level runs its budget of iterations in this game (``limits.iterations``
     instead, when given), whatever the time, unless the search passes the safety cap: the
@@ -191,7 +204,11 @@ def decide(
         while len(_PLAYERS) >= _MAX_PLAYERS:
             _PLAYERS.pop(next(iter(_PLAYERS)))
         player = make_player(
-            game, role, level, seed=search_seed(game_id, role), iterations=iterations
+            game,
+            role,
+            level,
+            seed=search_seed(game_id, role) if seed is None else seed,
+            iterations=iterations,
         )
     _PLAYERS[key] = player  # the most recently used last
     if not isinstance(player, SearchPlayer):
@@ -480,8 +497,13 @@ class BotSeats:
         if pv.version != job.version or not pv.view.get("actions"):
             await self._finish(job, "stale")
             return "stale"
+        async with self.manager.store.read() as db:
+            secret = await db.game_key(job.game_id)  # never shown: only the seed is made of it
+        seed = search_seed(job.game_id, seat.role, secret)
         async with self._renewing():
-            decision = await self._decide(info.game_name, job.game_id, seat.role, level, pv.view)
+            decision = await self._decide(
+                info.game_name, job.game_id, seat.role, level, pv.view, seed
+            )
         verb, arg = decision.action
         if decision.cut:
             # How far it got, never what it chose (the argument may be a hidden choice).
@@ -598,7 +620,7 @@ class BotSeats:
                 await db.name_bot_move(row.game_id, row.version, move)
 
     async def _decide(
-        self, game_name: str, game_id: int, role: str, level: str, view: View
+        self, game_name: str, game_id: int, role: str, level: str, view: View, seed: int
     ) -> Decision:
         call = functools.partial(
             decide,
@@ -608,6 +630,7 @@ class BotSeats:
             level,
             view,
             SearchLimits(self.iterations, self.cap_seconds, self.clock),
+            seed,
         )
         return await self.off_loop(game_id, call)
 

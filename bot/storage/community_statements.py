@@ -405,3 +405,13 @@ class CommunityStatements(Statements):
             " WHERE game_id = ? AND kind = 'table' AND delivered_at IS NULL",
             (self.now, game_id),
         )
+
+    # -- a hint still for the decision it was asked for (issue 27 §4, hint_desk) -----------
+    async def acted_since(self, game_id: int, role: str, version: int) -> bool:
+        """Whether ``role`` took an action after ``version`` (the actions' primary key:
+        the game's actions from that version on)."""
+        row = await self._one(
+            "SELECT 1 FROM actions WHERE game_id = ? AND seq > ? AND role = ? LIMIT 1",
+            (game_id, version, role),
+        )
+        return row is not None

@@ -128,7 +128,8 @@ class Session(CommunityStatements, BackgroundStatements):
         await self._run("INSERT INTO game_keys (game_id, key) VALUES (?, ?)", (game_id, key))
 
     async def game_key(self, game_id: int) -> str | None:
-        """Only for the export (after the end, or a moderator's rescue): never shown."""
+        """For the export (after the end, or a moderator's rescue) and the seed of
+        Dispatch's searches (``bot.seats.bots.search_seed``): never shown."""
         row = await self._one("SELECT key FROM game_keys WHERE game_id = ?", (game_id,))
         return str(row[0]) if row else None
 

@@ -41,6 +41,7 @@ from bot.delivery.reading import GameReader
 from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queue_due_reminders
 from bot.delivery.routes import DEFAULT_NOTIFY
 from bot.storage.rows import dumps
+from bot.storage.session import Session
 from bot.storage.store import Store
 from bot.tables import (
     claims,
@@ -61,6 +62,7 @@ from bot.tables import seats as seating
 from bot.tables.bot_users import bot_user, is_bot
 from bot.tables.clocks import Control
 from bot.tables.game_locks import LockTable
+from bot.tables.hint_desk import HintDesk
 from bot.tables.listeners import InThread, Listeners, SearchRunner, TableListener
 from bot.tables.loading import GameRef, find_row, game_info, info_in, safe_view
 from bot.tables.replay import (
@@ -115,6 +117,8 @@ class GameManager:
         self._listeners = Listeners()
         #: Where hints search, off the event loop (the bot seats offer their workers).
         self.searches: SearchRunner = InThread()
+        #: Hints searched once per position, one per player at a time (``hint_desk``).
+        self.hint_desk = HintDesk()
         #: Replays of finished games, drawn off the event loop (``replay_movie``).
         self.replays = ReplayCache()
         #: When this process last wrote the heartbeat (``clock_pass.forgive_downtime``).
@@ -593,19 +597,22 @@ class GameManager:
         """The search's top choices for ``user_id``'s current decision, from their own view
         (a practice game only; see ``hints``). Counts the hint: the game is then assisted
         and never rated. The search runs in the bot seats' worker, off the event loop."""
-        pv = await self.view_for(game, validate.user_id(user_id))
+        user_id = validate.user_id(user_id)
+        pv = await self.view_for(game, user_id)
         if pv.role is None:
             raise errors.NotSeated()
         if pv.game.status != "active":
             raise errors.GameNotActive(pv.game.status)
         if not pv.view.get("actions"):
             raise errors.BadInput("You have nothing to decide right now, so there is no hint.")
+        # First whether the search plays the game at all: a game played alone is no game
+        # between players, whatever its seed.
+        hints.searchable(pv.game.game_name)
         async with self.store.read() as db:
             row = await find_row(db, pv.game.id, live=False)
             refusal = hints.practice_refusal(row, await db.seats(row.id))
         if refusal:
             raise errors.BadInput(refusal)
-        hints.searchable(row.game_name)
         call = functools.partial(
             hints.compute_hint,
             row.game_name,
@@ -614,11 +621,37 @@ class GameManager:
             pv.view,
             iterations=self.searches.iterations,
         )
-        found = await self.searches.off_loop(row.id, call)
-        async with self.store.transaction() as db:
+        key = (row.id, pv.role, pv.version, self.searches.iterations)
+        found = await self.hint_desk.ask(
+            key, user_id, functools.partial(self.searches.off_loop, row.id, call)
+        )
+        # Counted with the decision checked, under the game's lock: a hint is shown only
+        # for the decision still owed, and counted before any later end rates the game.
+        async with self._game_locks[row.id], self.store.transaction(game=row.id) as db:
+            if not await self._still_owed(db, row.id, pv, user_id):
+                raise errors.BadInput(
+                    "The game changed while your hint was worked out: ask again for your "
+                    "decision now."
+                )
             await db.add_hint(row.id, pv.role)
         log.info("game=%d user=%s role=%s asked for a hint", row.id, user_id, pv.role)
         return found
+
+    @staticmethod
+    async def _still_owed(db: Session, game_id: int, pv: PlayerView, user_id: str) -> bool:
+        """Whether the decision ``pv`` showed ``user_id`` is still theirs to make: the game
+        is on, the seat is still theirs, its role has not acted since and is offered the
+        same actions. (Another side's move meanwhile, in a phase where both decide at
+        once, leaves a hint good: it was worked out from what the asker knew then, which
+        is never more than now.)"""
+        now = await db.game(game_id)
+        if now is None or now.status != "active" or pv.role is None:
+            return False
+        if not any(s.role == pv.role and s.user_id == user_id for s in await db.seats(game_id)):
+            return False
+        if now.version != pv.version and await db.acted_since(game_id, pv.role, pv.version):
+            return False
+        return bool(safe_view(now, pv.role).get("actions") == pv.view.get("actions"))
 
     async def log(self, game: GameRef, count: int = 20) -> list[str]:
         """The last ``count`` public log lines; for a finished game against Dispatch, then
