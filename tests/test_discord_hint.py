@@ -67,6 +67,10 @@ async def test_a_hint_against_dispatch_shows_three_choices_to_the_asker_alone(tm
             )
             assert "the game is on" in result.text, result.text
             info = await t.bot.manager.game_in_channel(str(t.channel.id))
+            # A keyed game against Dispatch counts for ratings: the first hint comes
+            # before alice's first decision (her objective), and makes it a practice game.
+            first = await t.slash("alice", "game hint")
+            assert first.ephemeral and "assisted" in first.text, first.text
             await _alice_to_cards(t, info.id)
             pv = await t.bot.manager.view_for(info.id, str(t.players["alice"].id))
             before = t.public_text()
@@ -92,7 +96,7 @@ async def test_a_hint_against_dispatch_shows_three_choices_to_the_asker_alone(tm
             again = await t.slash("alice", "game hint")
             assert again.ephemeral and again.text == hint.text
             async with t.bot.manager.store.read() as db:
-                assert await db.hints_used(info.id) == 2
+                assert await db.hints_used(info.id) == 3
     assert errors.discord_errors() == []
 
 

@@ -72,7 +72,9 @@ def test_the_budget_is_the_normal_levels() -> None:
     assert level_iterations(game, hints.HINT_LEVEL) == level_iterations(game, "normal")
 
 
-async def _vs_dispatch(manager: GameManager, **kwargs: object) -> int:
+async def _vs_dispatch(manager: GameManager, to_cards: bool = True, **kwargs: object) -> int:
+    """A Fort Sumter game of alice against Dispatch (easy); with ``to_cards``, played on
+    past her first decision (her objective) to her first hand of cards."""
     BotSeats.attach(manager, workers="thread", iterations=ITERATIONS)
     info = await manager.create_game(
         "g1",
@@ -81,7 +83,8 @@ async def _vs_dispatch(manager: GameManager, **kwargs: object) -> int:
         NewGame("fort_sumter", seat="secessionist", opponent_id=bot_user("easy"), **kwargs),
     )
     await BotSeats.of(manager).idle()
-    await play_to_cards(manager, info.id)
+    if to_cards:
+        await play_to_cards(manager, info.id)
     return info.id
 
 
@@ -100,15 +103,37 @@ async def play_to_cards(manager: GameManager, game_id: int) -> None:
 async def test_a_hint_in_a_game_against_dispatch_is_counted_and_the_game_is_not_rated(
     manager: GameManager, front_end: RecordingFrontEnd
 ) -> None:
-    game_id = await _vs_dispatch(manager)
-    hint = await manager.hint(game_id, "alice")
+    game_id = await _vs_dispatch(manager, to_cards=False)
+    first = await manager.hint(game_id, "alice")  # before her first decision: her objective
+    assert first.role == "secessionist"
+    await play_to_cards(manager, game_id)
+    hint = await manager.hint(game_id, "alice")  # the game is assisted: more at any time
     assert hint.role == "secessionist" and len(hint.choices) == hints.HINT_CHOICES
     async with manager.store.read() as db:
-        assert await db.hints_used(game_id) == 1
+        assert await db.hints_used(game_id) == 2
     await play_greedy(manager, game_id, "alice")
     assert end_post(front_end).outcome is not None
     assert not end_post(front_end).ratings
     assert await changes_of(manager, game_id) == []
+
+
+async def test_a_first_hint_after_a_decision_against_dispatch_is_refused_and_the_game_rated(
+    manager: GameManager, front_end: RecordingFrontEnd
+) -> None:
+    """A hint cannot take a game going badly out of the ratings: in a keyed game against
+    Dispatch the first one must come before the asker's first decision."""
+    game_id = await _vs_dispatch(manager)  # alice has kept her objective: one decision
+    with pytest.raises(errors.BadInput, match="before your first decision"):
+        await manager.hint(game_id, "alice")
+    async with manager.store.read() as db:
+        assert await db.hints_used(game_id) == 0
+    await play_greedy(manager, game_id, "alice")
+    assert end_post(front_end).outcome is not None
+    assert end_post(front_end).ratings  # rated as any game against Dispatch
+    assert len(await changes_of(manager, game_id)) == 2
+    # A practice game (a chosen seed) is never rated: a hint there comes at any time.
+    practice = await _vs_dispatch(manager, seed=11)
+    assert (await manager.hint(practice, "alice")).role == "secessionist"
 
 
 async def test_a_hint_is_refused_in_a_rated_game_between_people(manager: GameManager) -> None:

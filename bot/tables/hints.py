@@ -2,7 +2,10 @@
 
 Only in a practice game: one dealt from a chosen seed, or one against Dispatch (a seat of
 :data:`bot.tables.bot_users.BOT_USERS`). A keyed game between people counts for ratings, and a
-hint there would be help from the bot in a game it does not play: refused. A game where
+hint there would be help from the bot in a game it does not play: refused. A keyed game
+against Dispatch counts for ratings too until a hint is asked, so the first hint must come
+before the asker's first decision: later it would be a way to take a game going badly out
+of the ratings (``practice_refusal``). A game where
 hints were asked is *assisted* (each hint is counted in the ``hints`` table, migration
 ``0015_bot_estimates``) and is never rated (``bot.tables.ratings.unrated_reason``).
 
@@ -57,13 +60,31 @@ class Hint:
     choices: tuple[HintChoice, ...]
 
 
-def practice_refusal(row: GameRow, seats: Sequence[SeatRow]) -> str | None:
-    """Why a hint is refused in this game (None: it is a practice game)."""
-    if row.seed != KEYED or any(is_bot(s.user_id) for s in seats):
+def practice_refusal(
+    row: GameRow, seats: Sequence[SeatRow], *, decided: int, assisted: bool
+) -> str | None:
+    """Why a hint is refused in this game (None: it is a practice game, or may be made
+    one). ``decided``: the decisions the asker's side has made; ``assisted``: whether a
+    hint was asked in it already.
+
+    A keyed game against Dispatch counts for ratings until someone asks for a hint, so a
+    hint there is given only while it cannot be a way out of a game going badly: before
+    the asker's first decision, or once the game is assisted anyway. Later, the first
+    hint would take a losing game out of the ratings."""
+    if row.seed != KEYED:
+        return None
+    if not any(is_bot(s.user_id) for s in seats):
+        return (
+            "Hints are for practice games only (a chosen seed, or a game against Dispatch): "
+            "this game is between players and counts for ratings."
+        )
+    if assisted or decided == 0:
         return None
     return (
-        "Hints are for practice games only (a chosen seed, or a game against Dispatch): "
-        "this game is between players and counts for ratings."
+        "This game against Dispatch counts for ratings, and a first hint now would take it "
+        "out of them: hints are for a game made practice from its start. Ask for one before "
+        "your first decision (the game is then never rated, and you may ask again at any "
+        "time), or play a practice game with a chosen seed (/game new seed:)."
     )
 
 

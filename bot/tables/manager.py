@@ -610,7 +610,12 @@ class GameManager:
         hints.searchable(pv.game.game_name)
         async with self.store.read() as db:
             row = await find_row(db, pv.game.id, live=False)
-            refusal = hints.practice_refusal(row, await db.seats(row.id))
+            refusal = hints.practice_refusal(
+                row,
+                await db.seats(row.id),
+                decided=(await db.decisions_by_role(row.id)).get(str(pv.role), 0),
+                assisted=await db.hints_used(row.id) > 0,
+            )
         if refusal:
             raise errors.BadInput(refusal)
         call = functools.partial(
