@@ -18,6 +18,7 @@ from bot.config import PAYLOAD_LOGGERS, setup_logging
 from bot.delivery.courier import mark_damaged
 from bot.delivery.port import GameInfo
 from bot.seats.bots import RETRY_BASE_S, RETRY_CAP_S, BotSeats, SearchLimits, decide
+from bot.tables import turn
 from bot.tables.bot_users import BOT_USERS, bot_user, is_bot
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame
@@ -183,6 +184,59 @@ async def _leave_a_bot_move_owed(manager: GameManager, channel: str = "c1") -> G
     owed = await manager.get_game_info(info.id)
     assert owed.active_roles == ("union",)
     return owed
+
+
+async def test_dispatch_plays_on_in_a_rated_game_unless_it_is_stuck(
+    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    """Abandoning a rated game against Dispatch would take a game going badly out of the
+    ratings: Dispatch does not agree (resigning ends it; a moderator may). Once its own
+    move has been owed for long (a move that keeps failing), it agrees again."""
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        _bots(manager)
+        info = await manager.create_game(
+            "g1", "c1", "alice", NewGame("war", seat="confederate", opponent_id=bot_user("normal"))
+        )
+        policy = get_game("war").automated_player()
+        assert policy is not None
+        for _ in range(200):  # until each side made the 3 decisions of a rated game
+            await BotSeats.of(manager).idle()
+            async with manager.store.read() as db:
+                decided = await db.decisions_by_role(info.id)
+            if min(decided.get(role, 0) for role in ("union", "confederate")) >= 3:
+                break
+            pv = await manager.view_for(info.id, "alice")
+            if pv.view["actions"]:
+                verb, arg = policy(get_game("war"), pv.view)
+                await manager.act(info.id, "alice", Move(verb, arg, pv.version))
+        before = await manager.get_game_info(info.id)
+        assert before.status == "active"
+        with pytest.raises(errors.NotAllowed, match="counts for ratings"):
+            await manager.abandon(info.id, "alice")
+        after = await manager.get_game_info(info.id)
+        assert (after.status, after.version) == ("active", before.version)
+        async with manager.store.read() as db:
+            assert not any(s.abandon_requested for s in await db.seats(info.id))
+
+        # Stuck on Dispatch's side: a move of its owed for longer than STUCK_S.
+        BotSeats.of(manager).nudge = lambda game_id: None  # type: ignore[method-assign]
+        async with manager.store.transaction() as db:
+            await db.owe_bot_move(info.id, "union", before.version + 1, "normal")
+        clock.advance(turn.STUCK_S - 1)
+        with pytest.raises(errors.NotAllowed):
+            await manager.abandon(info.id, "alice")
+        clock.advance(2)
+        assert (await manager.abandon(info.id, "alice")).abandoned
+        assert front_end.posts[-1].headline == "The game was abandoned by agreement."
+
+        # A moderator abandons a rated game against Dispatch as any other.
+        rated = await manager.create_game(
+            "g1", "c2", "bob", NewGame("war", seat="confederate", opponent_id=bot_user("easy"))
+        )
+        assert (await manager.abandon(rated.id, "mod", is_moderator=True)).abandoned
+    finally:
+        await manager.close()
 
 
 def test_bot_users_and_levels() -> None:

@@ -443,7 +443,8 @@ class GameManager:
         self, game: GameRef, user_id: str, is_moderator: bool = False
     ) -> AbandonResult:
         """End a game without a result: every seated player must ask (Dispatch's seats
-        always agree), or one moderator.
+        agree unless the game counts for ratings: ``turn.dispatch_agrees``), or one
+        moderator.
 
         Works on a game whose saved state is damaged, so a channel is never stuck.
         """

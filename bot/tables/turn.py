@@ -316,10 +316,17 @@ async def end_by_decree(
             await db.queue(row.id, "private", seat.role, message_payload(end))
 
 
+#: How long Dispatch may owe a move before its game counts as stuck on its side: far
+#: beyond any search's safety cap, so only a move that keeps failing gets there.
+STUCK_S = 600.0
+
+
 async def abandon(db: Session, game_id: int, user_id: str, is_moderator: bool) -> AbandonResult:
     """Ask to end a game without a result; it ends when every seat asked, or a moderator.
-    Dispatch's seats count as asking (the bot never would), so a player alone with the
-    bot ends the game by asking.
+    Dispatch's seats count as asking (the bot never would) whenever the game would not be
+    rated if it ended now, or is stuck on Dispatch's side (``dispatch_agrees``), so a
+    player alone with the bot ends such a game by asking. A rated game against Dispatch
+    is not ended so: abandoning it would be a way out of a game going badly.
 
     Works on a game whose saved state is damaged, so a channel is never stuck.
     """
@@ -330,6 +337,12 @@ async def abandon(db: Session, game_id: int, user_id: str, is_moderator: bool) -
     mine = [s.role for s in seats if s.user_id == user_id]
     if not mine and not is_moderator:
         raise errors.NotSeated()
+    playing_dispatch = any(is_bot(s.user_id) for s in seats)
+    if playing_dispatch and not is_moderator and not await dispatch_agrees(db, row, seats):
+        raise errors.NotAllowed(
+            "Dispatch plays on: this game counts for ratings, so it is not ended by "
+            "agreement. /game resign ends it as a loss; a moderator can still abandon it."
+        )
     for role in mine:
         await db.set_abandon_requested(game_id, role)
     asked = {s.role for s in seats if s.abandon_requested or is_bot(s.user_id)} | set(mine)
@@ -355,6 +368,23 @@ async def abandon(db: Session, game_id: int, user_id: str, is_moderator: bool) -
     await db.queue(game_id, "table", None, post_payload(post))
     info = await info_in(db, game_id)
     return AbandonResult(info, done, () if done else waiting)
+
+
+async def dispatch_agrees(db: Session, row: GameRow, seats: Sequence[SeatRow]) -> bool:
+    """Whether Dispatch's seats agree to end ``row``'s game without a result: unless it
+    would be rated if it ended now (``ratings.unrated_reason``), and always when it is
+    stuck on Dispatch's side (flagged damaged, or a move of Dispatch's owed for over
+    :data:`STUCK_S`), so that a player alone with the bot never needs a moderator."""
+    if row.damaged is not None:
+        return True
+    if any(
+        j.status == "pending" and db.now - j.created_at > STUCK_S for j in await db.bot_jobs(row.id)
+    ):
+        return True
+    game = rules_or_none(row.game_name)
+    roles = game.roles if game is not None else tuple(s.role for s in seats)
+    decisions, hints = await db.decisions_by_role(row.id), await db.hints_used(row.id)
+    return ratings.unrated_reason(row, seats, roles, decisions, hints) is not None
 
 
 # -- the commit of a change ----------------------------------------------------------
