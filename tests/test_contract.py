@@ -66,6 +66,9 @@ def _check_view_contract(game, state, role) -> str:  # type: ignore[no-untyped-d
         if isinstance(args, list):
             assert all(isinstance(a, int | str) for a in args), (verb, args)
             assert len(set(map(str, args))) == len(args), f"duplicate args for {verb}"
+    if role is not None:
+        # what random play (tests/playthrough.py legal_moves) takes its moves from
+        assert actions == game.legal_actions(state, role)
     if role is None:
         assert actions == {}
     elif role in game.active_roles(state):
