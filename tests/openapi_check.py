@@ -84,13 +84,61 @@ def errors(value: Any, schema: dict[str, Any], path: str = "$") -> list[str]:
     for sub in schema.get("allOf", []):
         out += errors(value, sub, path)
     for word in ("oneOf", "anyOf"):
-        if word in schema:
+        if word in schema and not any(conforms(value, s) for s in schema[word]):
             found = [errors(value, s, path) for s in schema[word]]
             if all(found):
                 # Say what the closest alternative objects to, not only that none fits.
                 closest = min(found, key=len)
                 out.append(f"{path}: matches none of its {word} alternatives: {closest[0]}")
     return out
+
+
+def conforms(value: Any, schema: dict[str, Any]) -> bool:
+    """``errors(value, schema) == []``, answered without writing the errors: it stops at
+    the first, and tries a oneOf's alternatives only until one fits (the messages that a
+    body's every failing alternative would spell out made checking it slow)."""
+    if "$ref" in schema:
+        return conforms(value, schemas()[schema["$ref"].rsplit("/", 1)[1]])
+    if schema.get("format") == "snowflake" and isinstance(value, int) and value >= 0:
+        return True
+    if "type" in schema and not _type_ok(value, schema["type"]):
+        return False
+    if "enum" in schema and value not in schema["enum"]:
+        return False
+    if "const" in schema and value != schema["const"]:
+        return False
+    if isinstance(value, str | list) and not _length_ok(value, schema):
+        return False
+    if isinstance(value, list) and "items" in schema and not _items_conform(value, schema):
+        return False
+    if isinstance(value, dict) and not _members_conform(value, schema):
+        return False
+    if not all(conforms(value, sub) for sub in schema.get("allOf", [])):
+        return False
+    return all(
+        any(conforms(value, s) for s in schema[word])
+        for word in ("oneOf", "anyOf")
+        if word in schema
+    )
+
+
+def _length_ok(value: str | list[Any], schema: dict[str, Any]) -> bool:
+    low, high = ("minLength", "maxLength") if isinstance(value, str) else ("minItems", "maxItems")
+    return schema.get(low, 0) <= len(value) <= schema.get(high, 1 << 30)
+
+
+def _items_conform(value: list[Any], schema: dict[str, Any]) -> bool:
+    return all(conforms(item, schema["items"]) for item in value)
+
+
+def _members_conform(value: dict[str, Any], schema: dict[str, Any]) -> bool:
+    if not all(key in value for key in schema.get("required", [])):
+        return False
+    return all(
+        conforms(value[key], sub)
+        for key, sub in (schema.get("properties") or {}).items()
+        if key in value and value[key] is not None
+    )
 
 
 def check(value: Any, schema_name: str) -> list[str]:

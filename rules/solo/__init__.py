@@ -287,7 +287,7 @@ def expected_cards(state: State, deck_name: str) -> list[str]:
     extra = list(state["extra_cards"].get(deck_name, []))
     if "prefix" in deck:
         return [f"{deck['prefix']}{n}" for n in range(1, deck["size"] + 1)] + extra
-    return [c for c, f in cards.pog_cards().items() if f["side"] == deck_name]
+    return cards.side_cards(deck_name)
 
 
 def invariants(state: State) -> list[str]:

@@ -55,6 +55,17 @@ def pog_cards() -> dict[str, Facts]:
 _POG: dict[str, Facts] = pog_cards()
 
 
+@cache
+def _side_cards(side: str) -> tuple[str, ...]:
+    return tuple(c for c, f in pog_cards().items() if f["side"] == side)
+
+
+def side_cards(side: str) -> list[str]:
+    """The ids of one side's Paths of Glory cards, in the list's order (read once: the
+    conservation check asks at every action)."""
+    return list(_side_cards(side))
+
+
 def managed(sheet_data: Sheet) -> bool:
     """Does Dispatch know every card of this game (and so manage the decks itself)?"""
     return str(sheet_data["name"]) == "paths_of_glory"

@@ -133,12 +133,11 @@ def _decks(state: State, data: dict[str, Any]) -> None:
     for deck in names:
         entry: dict[str, Any] = {"draw": [], "top_up": False, "discard": [], "removed": []}
         if cards.managed(data):
-            every = [c for c, f in cards.pog_cards().items() if f["side"] == deck]
-            entry["draw"] = [
-                c for c in every if cards.pog_cards()[c]["commitment"] == "mobilization"
-            ]
+            pog = cards.pog_cards()
+            every = cards.side_cards(deck)
+            entry["draw"] = [c for c in every if pog[c]["commitment"] == "mobilization"]
             entry["out"] = {
-                level: [c for c in every if cards.pog_cards()[c]["commitment"] == level]
+                level: [c for c in every if pog[c]["commitment"] == level]
                 for level in ("limited", "total")
             }
         else:
