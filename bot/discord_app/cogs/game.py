@@ -169,6 +169,11 @@ class GameCog(
                 f"\nSeed {seed} was chosen at creation, so this is an open practice game: "
                 "anyone who knows the seed can work out the hidden cards."
             )
+        if opened is not None:
+            # The game belongs to this channel before its lobby post is out (``/game``
+            # here lists it at once, and does even if the post fails); the post's id
+            # follows once it is sent.
+            await manager.set_lobby_post(info.id, channel_ref(interaction), None)
         sent = await interaction.followup.send(wait=True, **_without_none_view(payload))
         if opened is not None:
             await manager.set_lobby_post(info.id, channel_ref(interaction), str(sent.id))
