@@ -148,6 +148,24 @@ async def test_a_hint_is_refused_in_a_rated_game_between_people(manager: GameMan
         assert await db.hints_used(info.id) == 0
 
 
+async def test_a_hint_is_given_in_a_hot_seat_game_which_is_never_rated(
+    manager: GameManager,
+) -> None:
+    """One person in both seats of a keyed game: never rated, so a hint takes nothing out
+    of the ratings (it was refused as a rated game between people)."""
+    BotSeats.attach(manager, workers="thread", iterations=ITERATIONS)
+    info = await manager.create_game(
+        "g1",
+        "c1",
+        "alice",
+        NewGame("fort_sumter", seat="secessionist", opponent_id="alice", hotseat=True),
+    )
+    role = (await manager.view_for(info.id, "alice")).role
+    assert (await manager.hint(info.id, "alice")).role == role
+    async with manager.store.read() as db:
+        assert await db.hints_used(info.id) == 1
+
+
 async def test_a_hint_is_refused_politely_when_there_is_nothing_to_ask(
     manager: GameManager,
 ) -> None:

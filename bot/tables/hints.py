@@ -71,8 +71,8 @@ def practice_refusal(
     hint there is given only while it cannot be a way out of a game going badly: before
     the asker's first decision, or once the game is assisted anyway. Later, the first
     hint would take a losing game out of the ratings."""
-    if row.seed != KEYED:
-        return None
+    if row.seed != KEYED or len({s.user_id for s in seats}) < len(seats):
+        return None  # a practice seed, or one person in several seats: never rated
     if not any(is_bot(s.user_id) for s in seats):
         return (
             "Hints are for practice games only (a chosen seed, or a game against Dispatch): "
