@@ -102,7 +102,20 @@ async def test_a_command_in_the_channel_names_the_games_of_its_threads(tmp_path)
     async with table(tmp_path, "alice", "bob") as t:
         await t.start()
         channel = t.channel
-        _, thread, info = await open_game(t, opponent=t.players["bob"])
+        opened, thread, info = await open_game(t, opponent=t.players["bob"])
+        # The game starts at once: its start post and the lobby's edit are out before the
+        # commands (nothing of the bot's is still on its way when the table closes).
+        [lobby] = await opened.response()
+        await t.emu.world.wait_until(
+            lambda: any("to act" in m.text() or m.attachments for m in public(t, thread)),
+            5.0,
+            "the start post in the thread",
+        )
+        await t.emu.world.wait_until(
+            lambda: "the game is on" in t.emu.message(lobby.id).content,
+            5.0,
+            "the lobby post edited at the start",
+        )
         result = await t.emu.slash(t.players["alice"], channel, "game status")
         text = (await result.response())[0].content
         assert result.ephemeral
