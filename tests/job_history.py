@@ -11,7 +11,7 @@ reads a game's jobs from both, so the check sees every job of the game's life.
 
 from __future__ import annotations
 
-from bot.storage.rows import BotJobRow
+from bot.storage.rows import BotJobRow, read_bot_job
 from bot.storage.store import Store
 
 COLUMNS = (
@@ -62,18 +62,5 @@ async def job_history(store: Store, game_id: int) -> list[BotJobRow]:
             (game_id,),
         )
         live = await db.bot_jobs(game_id)
-    kept = [
-        BotJobRow(
-            int(r["game_id"]),
-            str(r["role"]),
-            int(r["version"]),
-            str(r["level"]),
-            str(r["status"]),
-            int(r["attempts"]),
-            r["claimed_by"],
-            float(r["lease_until"]) if r["lease_until"] is not None else None,
-            float(r["created_at"]),
-        )
-        for r in gone
-    ]
+    kept = [read_bot_job(r) for r in gone]
     return kept + live
