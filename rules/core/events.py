@@ -22,14 +22,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from rules.core.errors import IllegalAction
 from rules.core.flow import Step, call, frame, local, ret, returned
+from rules.core.game import Game
 from rules.core.types import Actions, Arg, State
-
-if TYPE_CHECKING:
-    from rules.core.game import Game
 
 #: The locals of a running event (its frame's data): source, role, pc, started, scratch.
 Frame = dict[str, Any]
@@ -52,6 +52,7 @@ class Param:
     check: Callable[[Any], str | None] = _anything
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Op:
     """One word of an event vocabulary.
 
@@ -118,11 +119,12 @@ class Op:
         raise IllegalAction(f"'{verb}' is not possible now.")
 
 
-class EventGame:
-    """What a game provides to run events (mixed into its :class:`Game` subclass)."""
+@mypyc_attr(allow_interpreted_subclasses=True)
+class EventGame(Game):
+    """A game whose cards carry events: what it provides to run them."""
 
     #: The vocabulary: op name -> Op.
-    event_ops: Mapping[str, Op] = {}
+    event_ops: ClassVar[Mapping[str, Op]] = {}
 
     def event_instructions(self, state: State, source: str) -> Sequence[Instruction]:
         """The instructions of the event called ``source`` (a card id, usually)."""
@@ -199,6 +201,7 @@ def _advance(here: Frame) -> None:
     here["scratch"] = {}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class EventStep(Step):
     """The flow-of-play step in which an event runs and waits for decisions."""
 

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from rules.core.errors import IllegalAction
 from rules.core.types import Actions, Arg, State
 
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from rules.core.game import Game
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Step:
     """One named state of the flow of play. Subclasses override what they need."""
 

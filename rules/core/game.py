@@ -13,6 +13,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from rules.core import undo
 from rules.core.errors import IllegalAction, MalformedAction, NotAllowedNow
 from rules.core.flow import Step, main_frame
@@ -21,6 +23,7 @@ from rules.core.rng import SPLITMIX, generator
 from rules.core.types import UNRECORDED, Actions, Arg, Outcome, State, View
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game:
     """Base class of a game's rules engine; one shared instance per game."""
 

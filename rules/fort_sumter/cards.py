@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-DATA = Path(__file__).parent / "data"
+from rules.core.paths import data_dir
+
+DATA = data_dir("fort_sumter")
 
 ROLES = ("unionist", "secessionist")
 #: The value-box colour of each side.

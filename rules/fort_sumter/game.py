@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from rules.core import EventGame, Game, IllegalAction, State, Step, View, goto, shuffle
+from mypy_extensions import mypyc_attr
+
+from rules.core import EventGame, IllegalAction, State, Step, View, goto, shuffle
 from rules.core.events import current_frame, frames_from_version_1
 from rules.core.flow import main_frame
 from rules.core.rng import upgrade_generator
@@ -29,7 +31,8 @@ from rules.solo import opponent as fate
 TOKENS_PER_SIDE = 25
 
 
-class FortSumter(EventGame, Game):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class FortSumter(EventGame):
     name = "fort_sumter"
     title = "Fort Sumter: The Secession Crisis, 1860-61"
     roles = ROLES

@@ -9,10 +9,11 @@ owning the printed game can swap in the real board and cards.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
-DATA = Path(__file__).parent / "data"
+from rules.core.paths import data_dir
+
+DATA = data_dir("lincoln")
 
 ROLES: tuple[str, str] = ("union", "confederate")
 ROLE_NAMES = {"union": "Union", "confederate": "Confederate"}

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from rules.core import Arg, Game, IllegalAction, State, Step, View, goto, heading, log
 from rules.lincoln import board, estimate, hidden, piles
 from rules.lincoln.combat import battle_view
@@ -28,6 +30,7 @@ from rules.solo import opponent as fate
 TOTAL_CARDS = len(CARDS)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Lincoln(Game):
     name = "lincoln"
     title = "Lincoln"

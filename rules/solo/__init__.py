@@ -126,6 +126,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from rules.core import Game, State, Step, View
 from rules.solo import cards, honor
 from rules.solo.display import SLOTS, all_entries, deck_label, entries, face_up, slot_of
@@ -135,6 +137,7 @@ from rules.solo.sheets import SHEETS, of
 from rules.solo.steps import ROLE, STEPS
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SoloSystem(Game):
     name = "solo"
     title = "CDG Solo System"

@@ -46,7 +46,7 @@ def initialise(game: Any, state: State) -> None:
     state["playsheet"] = name
     sides: list[str] = data["sides"]
     played = options["side"]
-    if played not in ("", *sides):
+    if played != "" and played not in sides:
         raise IllegalAction(f"The side must be one of {', '.join(sides)} (or empty for both).")
     scenario_name = options["scenario"]
     scenarios: dict[str, Any] = data.get("scenarios", {})

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-DATA = Path(__file__).with_name("data")
+from rules.core.paths import data_dir
+
+DATA = data_dir("solo")
 
 #: Every playsheet shipped, in the order of the rules text.
 SHEETS: tuple[str, ...] = (

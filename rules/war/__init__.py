@@ -74,10 +74,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from rules.core import (
     Arg,
     EventGame,
-    Game,
     Op,
     State,
     Step,
@@ -107,7 +108,8 @@ from rules.war.events import EVENT_OPS
 from rules.war.steps import BATTLE_CAP, STEPS, PositionReinforcements
 
 
-class WarBetweenTheStates(EventGame, Game):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class WarBetweenTheStates(EventGame):
     name = "war"
     title = "War Between the States"
     roles = SIDES
@@ -116,7 +118,7 @@ class WarBetweenTheStates(EventGame, Game):
     #: 2: events run on the flow's call stack instead of ``state["events"]``.
     state_version = 3
     steps: ClassVar[dict[str, Step]] = STEPS
-    event_ops: Mapping[str, Op] = EVENT_OPS
+    event_ops: ClassVar[Mapping[str, Op]] = EVENT_OPS
     renderer = "render.war"
     policy = "rules.war.strategy"
     summary = (

@@ -20,10 +20,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-DATA_FILE = Path(__file__).with_name("data") / "decks.json"
+from rules.core.paths import data_dir
+
+DATA_FILE = data_dir("war") / "decks.json"
 
 SIDES = ("union", "confederate")
 DECK_SIZE = 72
@@ -181,7 +182,7 @@ def _card_problems(side: str, raw: dict[str, Any], seen: set[str], names: set[st
             problems.append(f"{where}: boost.where must be column or battlefield")
         if not isinstance(boost.get("amount"), int) or not 1 <= boost["amount"] <= 3:
             problems.append(f"{where}: boost.amount must be 1..3")
-        if boost.get("unit") not in (None, *UNIT_KINDS):
+        if boost.get("unit") is not None and boost["unit"] not in UNIT_KINDS:
             problems.append(f"{where}: boost.unit must be a unit kind or null")
     elif kind != "commander" and boost is not None:
         problems.append(f"{where}: only commanders boost")
