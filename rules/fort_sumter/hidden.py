@@ -139,7 +139,7 @@ def _pools(known: State, role: str, blob: bytes) -> _Pools:
     shown: list[str] = []
     display = known.get("fate")
     if display is not None and display["role"] == other:
-        shown = [c for c in fate.cards(display) if c is not None]
+        shown = [c for c in fate.known_cards(display) if c is not None]
         seen.update(shown)
     strategy = tuple(c for c in STRATEGY if c not in seen)
 

@@ -139,7 +139,7 @@ class Dealer:
         display = known.get("fate")
         self.shown: list[str] = []
         if display is not None and display["role"] == other:
-            self.shown = [c for c in fate.cards(display) if c is not None]
+            self.shown = [c for c in fate.known_cards(display) if c is not None]
         self.unseen = _unlocated(known, other, seen + self.shown)
         self.masked = any(_has_mask(known[key]) for key in ("doing", "event"))
 
@@ -165,7 +165,7 @@ class Dealer:
             # The display still holds the unrevealed battle card: one of its face-down
             # cards (the playsheet has it played from them), or of its face-up ones if it
             # had none.
-            down = [unseen.pop() for _ in range(len(fate.cards(display)) - len(shown))]
+            down = [unseen.pop() for _ in range(len(fate.known_cards(display)) - len(shown))]
             fate.fill_unknown(display, down)
             pool = down or shown
             played = pool[randbelow(sampler, len(pool))]

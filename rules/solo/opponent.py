@@ -41,10 +41,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from rules.core import State, log, randbelow
+from rules.core.paths import data_dir
 from rules.solo.fate import FACES, FLIPS
 
 SLOTS = ("A", "B", "C", "D", "E")
@@ -52,7 +52,7 @@ SLOTS = ("A", "B", "C", "D", "E")
 DOUBLING = ("A", "D", "B", "E", "C")
 #: Rolls of the die before a face that allows nothing gives way (ruling 3).
 MAX_ROLLS = 3
-DATA = Path(__file__).with_name("data")
+DATA = data_dir("solo")
 #: The playsheets Dispatch designed for its own games.
 DESIGNED: tuple[str, ...] = ("fort_sumter", "lincoln")
 
@@ -109,6 +109,12 @@ def fate_role(state: State) -> str | None:
 
 def cards(fate: dict[str, Any]) -> list[str]:
     """Every card of the display, A to E, first card of a slot first."""
+    return [e["card"] for s in SLOTS for e in fate["slots"][s]]
+
+
+def known_cards(fate: dict[str, Any]) -> list[str | None]:
+    """:func:`cards` of a display as a side knows it (:func:`known`): None for each card
+    that side has not seen."""
     return [e["card"] for s in SLOTS for e in fate["slots"][s]]
 
 
