@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -146,9 +146,9 @@ class Game:
     def act(
         self,
         state: State,
-        role: str,
-        verb: str,
-        arg: Arg = None,
+        role: object,
+        verb: object,
+        arg: object = None,
         *,
         record_undo: bool = True,
         trusted: bool = False,
@@ -164,10 +164,14 @@ class Game:
         ``arg`` were taken unchanged from :meth:`legal_actions` of this very state and role
         (never ``undo``), so the action list is not built a second time to check them. The
         game then goes exactly as through the checked path. Anything a player sends stays
-        on the checked path."""
+        on the checked path.
+
+        ``role``, ``verb`` and ``arg`` are typed ``object``: whatever a caller sends is
+        checked here, so a malformed one raises :class:`MalformedAction` (never a
+        ``TypeError``, even in the compiled build, which checks declared types)."""
         if trusted:
-            return self._apply(state, role, verb, arg, record_undo)
-        if role not in self.roles:
+            return self._apply(state, cast(str, role), cast(str, verb), cast(Arg, arg), record_undo)
+        if not isinstance(role, str) or role not in self.roles:
             raise MalformedAction(f"There is no role {role!r} in {self.title}.")
         if not isinstance(verb, str) or not _VERB.fullmatch(verb):
             raise MalformedAction(f"{str(verb)[:40]!r} is not an action word.")

@@ -77,7 +77,6 @@ from typing import Any, ClassVar
 from mypy_extensions import mypyc_attr
 
 from rules.core import (
-    Arg,
     EventGame,
     Op,
     State,
@@ -166,9 +165,9 @@ class WarBetweenTheStates(EventGame):
     def act(
         self,
         state: State,
-        role: str,
-        verb: str,
-        arg: Arg = None,
+        role: object,
+        verb: object,
+        arg: object = None,
         *,
         record_undo: bool = True,
         trusted: bool = False,
