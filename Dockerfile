@@ -1,22 +1,35 @@
 # Dispatch: the Discord bot. Build: docker build -t dispatch .
 # Run:   docker run --init -e DISCORD_TOKEN=... -v dispatch-data:/data dispatch
 # Several processes on PostgreSQL: docker-compose.yml; every layout: docs/deploy.md.
+#
+# Two stages: the first installs Dispatch into a virtual environment and compiles the
+# rules with mypyc (`dispatch compile-rules`: the same moves, about twice as fast), which
+# needs a C compiler; the second copies that environment into a slim image without one.
+FROM python:3.11 AS build
+
+ENV PYTHONDONTWRITEBYTECODE=1
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY bot ./bot
+COPY rules ./rules
+COPY render ./render
+RUN python -m venv /venv \
+    && /venv/bin/pip install --no-cache-dir ".[compiled]" \
+    && /venv/bin/dispatch compile-rules \
+    && /venv/bin/pip uninstall --yes mypy setuptools
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
+    PATH=/venv/bin:$PATH \
     DISPATCH_DB=/data/dispatch.sqlite3 \
     DISPATCH_HEALTH_FILE=/tmp/dispatch-health
 
 RUN useradd --create-home --uid 10001 dispatch \
     && mkdir -p /data && chown dispatch:dispatch /data
 
-WORKDIR /app
-COPY pyproject.toml README.md ./
-COPY bot ./bot
-COPY rules ./rules
-COPY render ./render
-RUN pip install --no-cache-dir .
+COPY --from=build /venv /venv
 
 USER dispatch
 VOLUME ["/data"]

@@ -19,6 +19,9 @@ first, so both see the same load on a shared machine. The table then gives both 
 and their ratio per position, and per game (total iterations over total CPU seconds).
 Positions, seeds and budgets are the same on both sides; both sides must choose the same
 move (a faster engine plays the same game, only sooner), and the bench says when not.
+Each game's figures also say whether each side's rules ran compiled (``dispatch
+compile-rules``) or from their sources: a ref's temporary worktree always runs sources,
+this tree runs compiled once it has been built.
 """
 
 from __future__ import annotations
@@ -72,9 +75,21 @@ def worker(name: str, iterations: int) -> None:
         result = search(game, view, seed=SEARCH_SEED + index, iterations=iterations)
         spent = time.process_time() - started
         rows.append({"cpu": spent, "move": list(result.action)})
+    import importlib.machinery
+
     import rules
 
-    print(json.dumps({"rules": str(Path(rules.__file__).resolve().parents[1]), "rows": rows}))
+    # Whether the search ran compiled (``dispatch compile-rules``): asked of the module
+    # itself, as a ref from before the compiled build has no ``rules.compiled``.
+    spec = sys.modules["rules.ai.ismcts"].__spec__
+    origin = (spec.origin if spec is not None else None) or ""
+    native = origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    root = str(Path(rules.__file__).resolve().parents[1])
+    print(json.dumps({"rules": root, "compiled": native, "rows": rows}))
+
+
+#: Whether each side's rules ran compiled (``dispatch compile-rules``), as its worker saw.
+COMPILED: dict[Path, bool] = {}
 
 
 def measure(root: Path, name: str, iterations: int) -> list[dict[str, Any]]:
@@ -98,6 +113,7 @@ def measure(root: Path, name: str, iterations: int) -> list[dict[str, Any]]:
     answer = json.loads(out.strip().splitlines()[-1])
     if Path(answer["rules"]) != root.resolve():
         raise SystemExit(f"the worker for {root} imported rules from {answer['rules']}")
+    COMPILED[root] = bool(answer.get("compiled"))
     rows: list[dict[str, Any]] = answer["rows"]
     return rows
 
@@ -173,6 +189,14 @@ def report(names: list[str], sides: dict[str, Path], iterations: int, rounds: in
         if len(sides) == 2:
             line += f" {total['now'] / total['ref']:6.2f}"
         print(line)
+        print(
+            f"{'':12} {'':>3} (rules: "
+            + ", ".join(
+                f"{side} {'compiled' if COMPILED.get(path) else 'sources'}"
+                for side, path in sides.items()
+            )
+            + ")"
+        )
         spread = {side: statistics.pstdev(sum(run) for run in runs) for side, runs in cpu.items()}
         print(
             f"{'':12} {'':>3} (spread of a round's CPU s: "

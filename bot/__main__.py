@@ -13,6 +13,7 @@ from bot.process.health import check
 from bot.storage.store import Store, StoreUnavailable
 from bot.tables.store_copy import CopyRefused, copy_store
 from bot.terminal import sandbox
+from bot.workers import compile_rules
 from bot.workers import main as workers
 from bot.workers.wake import listen_from
 from bot.workers.worker import iterations_from
@@ -25,6 +26,9 @@ usage: dispatch                 run the Discord bot (needs DISCORD_TOKEN)
                                 another (the same database settings as the bot)
        dispatch sandbox [--db PATH] [--out DIR] [--game NAME] [--seed N]
                                 play in the terminal, no Discord needed
+       dispatch compile-rules [--clean]
+                                compile the rules with mypyc: the same moves, about
+                                twice as fast (needs pip install -e ".[compiled]")
 
 exit codes: 0 stopped, 2 usage, no token or a wrong setting, 3 the database file cannot be used
             (damaged, not a database, read-only, disk full, locked), 4 another
@@ -141,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         return worker_main(args[1:])
     if args and args[0] == "store":
         return store_main(args[1:])
+    if args and args[0] == "compile-rules":
+        return compile_rules.main(args[1:])
     if args and args[0] in ("-h", "--help", "help"):
         print(USAGE)
         return 0

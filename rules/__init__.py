@@ -20,7 +20,20 @@ from __future__ import annotations
 
 import importlib
 
-from rules.core import Game, IllegalAction, MalformedAction, NotAllowedNow, RulesError, UnknownGame
+# Before any other module of the package: a compiled build older than its sources is
+# passed over for the sources (``rules/compiled.py``).
+from rules import compiled
+
+compiled.guard()
+
+from rules.core import (  # noqa: E402 (after the guard, on purpose)
+    Game,
+    IllegalAction,
+    MalformedAction,
+    NotAllowedNow,
+    RulesError,
+    UnknownGame,
+)
 
 GAMES: dict[str, Game] = {}
 

@@ -164,6 +164,7 @@ def test_ids_never_collide_with_each_other_or_with_spaces() -> None:
     assert len(ids) == len(set(ids))
 
 
+@pytest.mark.source_only  # reloads a rules module
 def test_a_bad_instruction_in_the_card_data_stops_the_engine_loading(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -166,6 +166,7 @@ async def test_a_hint_is_given_in_a_hot_seat_game_which_is_never_rated(
         assert await db.hints_used(info.id) == 1
 
 
+@pytest.mark.source_only  # the toy game is a stand-in, not a rules Game
 async def test_a_hint_is_refused_politely_when_there_is_nothing_to_ask(
     manager: GameManager,
 ) -> None:

@@ -23,6 +23,10 @@ from rules.solo.sheets import sheet
 from tests.solo_helpers import act, actions, arrange, clean, force_faces, known, session, slot
 from tests.test_solo_playsheets import caesar, ftp, ww
 
+# The Fate Die is forced by replacing its roll (monkeypatch), which compiled rules
+# never call through the module: these run on the sources only.
+pytestmark = pytest.mark.source_only
+
 # ------------------------------------------------ 6. Washington's War random discards
 
 

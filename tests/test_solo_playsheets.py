@@ -19,6 +19,10 @@ from tests.solo_helpers import (
     to_top,
 )
 
+# The Fate Die is forced by replacing its roll (monkeypatch), which compiled rules
+# never call through the module: these run on the sources only.
+pytestmark = pytest.mark.source_only
+
 # ----------------------------------------------------------------- Washington's War
 
 
