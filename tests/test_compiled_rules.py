@@ -139,6 +139,34 @@ def test_clean_removes_the_build_and_keeps_the_sources(tmp_path: Path) -> None:
     assert (package / "core" / "game.py").read_text() == "X = 1\n"
 
 
+def test_a_failed_build_leaves_no_native_file_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = make_package(tmp_path)
+    build_it(package)  # an earlier build, which the new one replaces
+
+    def failing_compiler(args: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+        (package / "core" / f"board{SUFFIX}").write_bytes(b"half a build")
+        return subprocess.CompletedProcess(args, 1, "", "gcc: error: out of memory\n")
+
+    monkeypatch.setattr(compile_rules.subprocess, "run", failing_compiler)
+    with pytest.raises(compile_rules.CompileError, match="out of memory"):
+        compile_rules.build(package)
+    assert compiled.native_files(package) == []
+    assert not (package / compiled.MANIFEST).exists()
+
+
+def test_compile_rules_clean_removes_the_build_it_finds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    package = make_package(tmp_path)
+    build_it(package)
+    monkeypatch.setattr(compile_rules, "package_dir", lambda: package)
+    assert compile_rules.main(["--clean"]) == 0
+    assert "removed 3 compiled files" in capsys.readouterr().out
+    assert compiled.native_files(package) == [] and compiled.stale(package) == []
+
+
 def test_compile_rules_refuses_unknown_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     assert compile_rules.main(["--fast"]) == 2
     assert "usage: dispatch compile-rules [--clean]" in capsys.readouterr().err
