@@ -82,10 +82,17 @@ def build(package: Path, jobs: int | None = None) -> list[str]:
         if importlib.util.find_spec(needed) is None:
             raise CompileError(f"{needed} is not installed: pip install -e '.[compiled]' first")
     clean(package)
-    root = package.parent
-    names = [path.relative_to(root).as_posix() for path in compiled.sources(package)]
+    names = [
+        (Path("rules") / path.relative_to(package)).as_posix() for path in compiled.sources(package)
+    ]
     before = compiled.digests(package)
     with tempfile.TemporaryDirectory(prefix="dispatch-compile-") as folder:
+        # The compiler runs in a folder holding nothing but ``rules`` (a link to the
+        # package): in site-packages, beside every other installed module, mypy would
+        # take those for sources too. The native modules land in the package itself.
+        root = Path(folder) / "src"
+        root.mkdir()
+        (root / "rules").symlink_to(package, target_is_directory=True)
         env = {
             **os.environ,
             "DISPATCH_BUILD_DIR": folder,
