@@ -47,8 +47,10 @@ import asyncio
 import concurrent.futures
 import concurrent.futures.process
 import contextlib
+import dataclasses
 import functools
 import hashlib
+import json
 import logging
 import multiprocessing
 import os
@@ -65,16 +67,18 @@ import rules.ai.ismcts
 from bot import errors
 from bot.delivery.notices import public_log
 from bot.delivery.port import GameInfo
-from bot.storage.rows import BotEstimateRow, BotJobRow
+from bot.storage.rows import ActionRow, BotEstimateRow, BotJobRow
 from bot.storage.store import Store
 from bot.tables.bot_users import BOT_USERS, is_bot, level_of
 from bot.tables.listeners import Owed, SearchRunner, TableListener
 from bot.tables.loading import GameRef
+from bot.tables.replay import replay_seed
 from bot.tables.requests import Move
 from bot.tables.results import ActResult, PlayerView
 from rules import compiled
 from rules.ai import Player, SearchPlayer, make_player, safety_seconds
-from rules.core import Arg, View
+from rules.ai.player import LEVEL_SECONDS
+from rules.core import Arg, Game, View
 
 
 class GameManager(Protocol):
@@ -139,6 +143,9 @@ def search_seed(game_id: int, role: str, secret: str | None = None) -> int:
 #: turn share a search tree. Bounded: the least recently used are dropped.
 _PLAYERS: dict[tuple[int, str, str], Player] = {}
 _MAX_PLAYERS = 256
+#: How long the game's log was when each kept player last decided: whether it made the
+#: turn's last decision, or the turn went on elsewhere (:func:`_made_the_last`).
+_DECIDED_AT: dict[tuple[int, str, str], int] = {}
 
 
 @dataclass(frozen=True)
@@ -179,6 +186,38 @@ class SearchLimits:
     clock: Callable[[], float] | None = None
 
 
+class NeedsHistory(Exception):
+    """``decide`` holds no player for a turn already under way (a restart, another worker,
+    a player dropped from :data:`_PLAYERS`): it needs the role's earlier decisions of the
+    turn (:class:`Earlier`) to grow the tree the kept player would have had."""
+
+
+@dataclass(frozen=True)
+class Earlier:
+    """One of the role's earlier decisions in the turn under way: its view and move."""
+
+    view: View
+    verb: str
+    arg: Arg
+
+
+@dataclass(frozen=True)
+class SeatTurn:
+    """What ``decide`` is told of the seat beyond its view: its search seed
+    (:func:`search_seed`, made where the game's key is read, which never leaves the bot's
+    process; None: the seed of a game without a key), how many of the game's last
+    actions were this role's own in a row (``turn``: the turn under way), and, when asked
+    for them (:class:`NeedsHistory`), those decisions (``earlier``)."""
+
+    seed: int | None = None
+    turn: int = 0
+    earlier: tuple[Earlier, ...] | None = None
+    #: How many actions the game's log holds, and the turn's own (``turn`` last ones,
+    #: as ``(verb, arg)``).
+    played: int = 0
+    tail: tuple[tuple[str, Arg], ...] = ()
+
+
 def decide(
     game_name: str,
     game_id: int,
@@ -186,43 +225,138 @@ def decide(
     level: str,
     view: View,
     limits: SearchLimits = SearchLimits(),
-    seed: int | None = None,
+    seat: SeatTurn = SeatTurn(),
 ) -> Decision:
-    """The bot's decision from its own view (runs in a worker process or thread);
-    ``seed``: the seat's search seed (:func:`search_seed`, made where the game's key is
-    read, which never leaves the bot's process), by default the one of a game without a
-    key.
+    """The bot's decision from its own view (runs in a worker process or thread), with
+    the seat's seed and turn so far (:class:`SeatTurn`).
 
     A search level runs its budget of iterations in this game (``limits.iterations``
     instead, when given), whatever the time, unless the search passes the safety cap: the
     clock (CPU seconds of this thread, ``time.thread_time``, unless ``limits`` gives
     another) has advanced ``limits.cap_seconds`` (the level's ``safety_seconds`` unless
-    given)."""
-    iterations, cap_seconds, clock = limits.iterations, limits.cap_seconds, limits.clock
+    given).
+
+    The search player keeps its tree between the decisions of a turn (``seat.turn``:
+    this role's own actions at the end of the game's log, in a row). A turn
+    that begins (``turn`` 0) starts afresh, whatever the player kept. A turn under way
+    with no player kept here raises :class:`NeedsHistory` unless ``seat.earlier`` gives
+    its decisions: they are searched again, in order, by a new player, which so
+    holds the very tree a player kept from the start of the turn would hold. So the move
+    is the same whether or not this process kept the player (a restart, another worker);
+    only a search the safety cap cut could come out differently the second time, and then
+    the turn goes on from a fresh search."""
     game = rules.get_game(game_name)
     key = (game_id, role, level)
+    seed = search_seed(game_id, role) if seat.seed is None else seat.seed
     player = _PLAYERS.pop(key, None)
+    decided_at = _DECIDED_AT.pop(key, None)
+    if player is not None and seat.turn and not _made_the_last(decided_at, seat):
+        player = None  # the turn went on in another process: this player missed some of it
     if player is None:
-        while len(_PLAYERS) >= _MAX_PLAYERS:
-            _PLAYERS.pop(next(iter(_PLAYERS)))
-        player = make_player(
-            game,
-            role,
-            level,
-            seed=search_seed(game_id, role) if seed is None else seed,
-            iterations=iterations,
-        )
+        if seat.turn and seat.earlier is None and level in LEVEL_SECONDS:
+            raise NeedsHistory(game_id, role, seat.turn)
+        player = make_player(game, role, level, seed=seed, iterations=limits.iterations)
+        if isinstance(player, SearchPlayer) and seat.turn and seat.earlier is not None:
+            player = _grown(game, player, seat.earlier, level, seed, limits)
+    while len(_PLAYERS) >= _MAX_PLAYERS:
+        oldest = next(iter(_PLAYERS))
+        _PLAYERS.pop(oldest)
+        _DECIDED_AT.pop(oldest, None)
     _PLAYERS[key] = player  # the most recently used last
+    _DECIDED_AT[key] = seat.played
     if not isinstance(player, SearchPlayer):
         verb, arg = player.choose(view)
         return Decision(verb, arg)
-    cap = safety_seconds(level) if cap_seconds is None else cap_seconds
-    tick = clock or time.thread_time
-    end = tick() + cap
+    if not seat.turn:
+        player.forget()
+    stop = _safety_stop(level, limits)
     searches = player.searches
-    verb, arg = player.choose(view, should_stop=lambda: tick() >= end)
+    verb, arg = player.choose(view, should_stop=stop)
     searched = player.last.iterations if player.searches > searches and player.last else None
+    cap = safety_seconds(level) if limits.cap_seconds is None else limits.cap_seconds
     return Decision(verb, arg, searched, player.iterations, player.cut, cap, player.estimate)
+
+
+def _made_the_last(decided_at: int | None, seat: SeatTurn) -> bool:
+    """Whether a player that last decided when the log held ``decided_at`` actions made
+    the turn's last decision: it decided within the turn, and all that came after its
+    move is formal Dones (the manager's, never asked of a player)."""
+    start = seat.played - seat.turn
+    if decided_at is None or not start <= decided_at < seat.played:
+        return False
+    return all(action == ("done", None) for action in seat.tail[decided_at - start + 1 :])
+
+
+def own_turn(played: list[ActionRow], role: str) -> int:
+    """How many of the last actions of ``played`` (a game's log) are ``role``'s, in a row."""
+    count = 0
+    for action in reversed(played):
+        if action.role != role:
+            break
+        count += 1
+    return count
+
+
+def earlier_decisions(
+    game_name: str,
+    options: Any,
+    seed: int | str | None,
+    played: list[ActionRow],
+    role: str,
+    turn: int,
+) -> tuple[Earlier, ...]:
+    """The game replayed from ``seed`` through ``played``: ``role``'s view before each of
+    the last ``turn`` actions, with the action (but the formal Dones)."""
+    game = rules.get_game(game_name)
+    if seed is None:
+        raise ValueError("no seed to replay from")
+    state = game.setup(seed=seed, options=options)
+    cut = len(played) - turn
+    for action in played[:cut]:
+        state = game.act(state, action.role, action.verb, action.arg)
+    found = []
+    for action in played[cut:]:
+        view = game.view(state, role)
+        # A formal Done (nothing left to choose) is sent by the manager, never asked of
+        # the player: it is no decision of the turn.
+        if not (action.verb == "done" and view.get("done_implied")):
+            found.append(Earlier(view, action.verb, action.arg))
+        state = game.act(state, action.role, action.verb, action.arg)
+    return tuple(found)
+
+
+def _safety_stop(level: str, limits: SearchLimits) -> Callable[[], bool]:
+    """The safety cap of one search: true once the clock has run ``cap_seconds`` on."""
+    cap = safety_seconds(level) if limits.cap_seconds is None else limits.cap_seconds
+    tick = limits.clock or time.thread_time
+    end = tick() + cap
+    return lambda: tick() >= end
+
+
+def _grown(
+    game: Game,
+    player: SearchPlayer,
+    earlier: tuple[Earlier, ...],
+    level: str,
+    seed: int,
+    limits: SearchLimits,
+) -> SearchPlayer:
+    """``player`` after the turn's ``earlier`` decisions, searched again in order; a new
+    player when one of them comes out otherwise than it was played (it was cut by the
+    safety cap, or made by whoever held the seat before)."""
+    for step in earlier:
+        if not step.view.get("actions"):
+            break
+        if player.choose(step.view, should_stop=_safety_stop(level, limits)) != (
+            step.verb,
+            step.arg,
+        ):
+            break
+    else:
+        return player
+    fresh = make_player(game, player.role, level, seed=seed, iterations=limits.iterations)
+    assert isinstance(fresh, SearchPlayer)
+    return fresh
 
 
 # -- the worker processes ----------------------------------------------------------------
@@ -507,11 +641,29 @@ class BotSeats:
             return "stale"
         async with self.manager.store.read() as db:
             secret = await db.game_key(job.game_id)  # never shown: only the seed is made of it
-        seed = search_seed(job.game_id, seat.role, secret)
+            played = await db.actions(job.game_id)
+        mine = own_turn(played, seat.role)
+        turn = SeatTurn(
+            search_seed(job.game_id, seat.role, secret),
+            mine,
+            played=len(played),
+            tail=tuple((action.verb, action.arg) for action in played[len(played) - mine :]),
+        )
         async with self._renewing():
-            decision = await self._decide(
-                info.game_name, job.game_id, seat.role, level, pv.view, seed
-            )
+            try:
+                decision = await self._decide(
+                    info.game_name, job.game_id, seat.role, level, pv.view, turn
+                )
+            except NeedsHistory:  # this process kept no tree for the turn: grown again
+                earlier = await self._earlier(job.game_id, seat.role, played, turn.turn, secret)
+                decision = await self._decide(
+                    info.game_name,
+                    job.game_id,
+                    seat.role,
+                    level,
+                    pv.view,
+                    dataclasses.replace(turn, earlier=earlier),
+                )
         verb, arg = decision.action
         if decision.cut:
             # How far it got, never what it chose (the argument may be a hidden choice).
@@ -628,7 +780,7 @@ class BotSeats:
                 await db.name_bot_move(row.game_id, row.version, move)
 
     async def _decide(
-        self, game_name: str, game_id: int, role: str, level: str, view: View, seed: int
+        self, game_name: str, game_id: int, role: str, level: str, view: View, seat: SeatTurn
     ) -> Decision:
         call = functools.partial(
             decide,
@@ -638,9 +790,29 @@ class BotSeats:
             level,
             view,
             SearchLimits(self.iterations, self.cap_seconds, self.clock),
-            seed,
+            seat,
         )
         return await self.off_loop(game_id, call)
+
+    async def _earlier(
+        self, game_id: int, role: str, played: list[ActionRow], turn: int, secret: str | None
+    ) -> tuple[Earlier, ...]:
+        """The views and moves of ``role``'s last ``turn`` actions, from a replay of the
+        game (in a thread: the whole log is played); none when it does not replay (a
+        damaged record: the turn then goes on from a fresh search)."""
+        async with self.manager.store.read() as db:
+            row = await db.game(game_id)
+        if row is None:
+            return ()
+        try:
+            options = json.loads(row.options_json)
+            seed = replay_seed(row, secret)
+            return await asyncio.to_thread(
+                earlier_decisions, row.game_name, options, seed, played, role, turn
+            )
+        except Exception:
+            log.exception("game=%d: the turn so far did not replay; searching afresh", game_id)
+            return ()
 
     async def off_loop(self, game_id: int, call: Callable[[], _T]) -> _T:
         """Run ``call`` (picklable: a module-level function and its arguments) in the

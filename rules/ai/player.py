@@ -137,6 +137,11 @@ class SearchPlayer:
         self._settle(view, (verb, arg), result.root.children[(self.role, verb, arg)])
         return verb, arg
 
+    def forget(self) -> None:
+        """Drop the tree kept for the next decision: the next one is searched afresh (a
+        caller whose turn began anew says so, whatever the next view looks like)."""
+        self._expected = None
+
     def _settle(self, view: View, action: tuple[str, Arg], child: Node) -> None:
         """Keep the chosen ``child``'s mean as the estimate, and the tree for what follows."""
         self.estimate = child.reward / child.visits if child.visits else None
