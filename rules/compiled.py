@@ -76,22 +76,45 @@ def library(package: Path = PACKAGE) -> Path | None:
     return None
 
 
-def stale(package: Path = PACKAGE) -> list[str]:
-    """The compiled sources that changed, appeared or went since the build (by path
-    inside the package); every one when the manifest is missing or unreadable. Empty
-    when nothing is compiled for this Python."""
-    if library(package) is None:
-        return []
+def built(package: Path = PACKAGE) -> bool:
+    """Whether any native module of the package was built for this Python."""
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    return any(package.rglob(f"*{suffix}"))
+
+
+def _recorded(package: Path) -> dict[str, str] | None:
+    """The manifest's digests, or None when it is missing or unreadable."""
     try:
         recorded = json.loads((package / MANIFEST).read_text(encoding="utf-8"))["sources"]
-        if not isinstance(recorded, dict):
-            raise TypeError("sources is not an object")
     except (OSError, ValueError, KeyError, TypeError):
-        return sorted(digests(package))
+        return None
+    return recorded if isinstance(recorded, dict) else None
+
+
+def stale(package: Path = PACKAGE) -> list[str]:
+    """The compiled sources that changed, appeared or went since the build (by path
+    inside the package); every one when the build cannot be trusted whole: its shared
+    library or its manifest is missing or unreadable. Empty when nothing is compiled for
+    this Python."""
+    if not built(package):
+        return []
+    recorded = _recorded(package) if library(package) is not None else None
     now = digests(package)
-    return sorted(
-        name for name in now.keys() | recorded.keys() if now.get(name) != recorded.get(name)
-    )
+    if recorded is None:
+        return sorted(now)
+    names = now.keys() | recorded.keys()
+    return sorted(name for name in names if now.get(name) != recorded.get(name))
+
+
+def _why(package: Path, changed: list[str]) -> str:
+    """Why the build is passed over, in a host's words."""
+    if library(package) is None:
+        return "The compiled rules are incomplete (their shared library is missing)"
+    if _recorded(package) is None:
+        return "The compiled rules have no readable record of the sources they were built from"
+    more = len(changed) - 3
+    shown = ", ".join(changed[:3]) + (f" and {more} more" if more > 0 else "")
+    return f"The compiled rules are older than their sources ({shown})"
 
 
 def is_compiled(module: ModuleType) -> bool:
@@ -117,7 +140,8 @@ class SourceFirst(importlib.abc.MetaPathFinder):
             spec = importlib.machinery.FileFinder(folder, loader).find_spec(fullname, target)
             if spec is not None:
                 return spec
-        return None
+        # No source: the module went, and its native one (if any) must not stand in.
+        raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
 
 
 def guard(package: Path = PACKAGE) -> list[str]:
@@ -126,13 +150,10 @@ def guard(package: Path = PACKAGE) -> list[str]:
     changed = stale(package)
     if changed and not any(isinstance(finder, SourceFirst) for finder in sys.meta_path):
         sys.meta_path.insert(0, SourceFirst())
-        shown = ", ".join(changed[:3]) + (
-            f" and {len(changed) - 3} more" if len(changed) > 3 else ""
-        )
         warnings.warn(
-            f"The compiled rules are older than their sources ({shown}), so the sources run "
-            "instead (about half as fast). Run `dispatch compile-rules` to build them again, "
-            "or `dispatch compile-rules --clean` to remove the build.",
+            f"{_why(package, changed)}, so the sources run instead (about half as fast). "
+            "Run `dispatch compile-rules` to build them again, or "
+            "`dispatch compile-rules --clean` to remove the build.",
             RuntimeWarning,
             stacklevel=2,
         )

@@ -87,6 +87,42 @@ def test_a_build_without_a_readable_manifest_is_stale_everywhere(tmp_path: Path)
     assert compiled.stale(package) == ["board.py", "core/game.py"]
 
 
+def test_native_modules_without_their_library_are_passed_over_whole(tmp_path: Path) -> None:
+    """Half a build (the shared library gone, by hand or a build cut short) must give way
+    to the sources, or every import of the package would fail on the missing library."""
+    package = make_package(tmp_path)
+    build_it(package)
+    (package / f"native__mypyc{SUFFIX}").unlink()
+    assert compiled.built(package) and compiled.library(package) is None
+    assert compiled.stale(package) == ["board.py", "core/game.py"]
+    before = list(sys.meta_path)
+    try:
+        with pytest.warns(RuntimeWarning, match="incomplete"):
+            compiled.guard(package)
+    finally:
+        sys.meta_path[:] = before
+
+
+def test_a_build_without_its_record_says_so(tmp_path: Path) -> None:
+    package = make_package(tmp_path)
+    build_it(package)
+    (package / compiled.MANIFEST).unlink()
+    before = list(sys.meta_path)
+    try:
+        with pytest.warns(RuntimeWarning, match="no readable record"):
+            compiled.guard(package)
+    finally:
+        sys.meta_path[:] = before
+
+
+def test_a_source_that_went_is_not_replaced_by_its_native_module(tmp_path: Path) -> None:
+    package = make_package(tmp_path)
+    build_it(package)
+    (package / "core" / "game.py").unlink()
+    with pytest.raises(ModuleNotFoundError, match=r"rules\.core\.game"):
+        compiled.SourceFirst().find_spec("rules.core.game", [str(package / "core")])
+
+
 def test_a_stale_build_is_passed_over_for_the_sources_with_a_warning(tmp_path: Path) -> None:
     package = make_package(tmp_path)
     build_it(package)

@@ -99,6 +99,7 @@ async def test_every_frame_is_the_public_board_after_a_turn(manager: GameManager
     assert len(movie.gif) + len(movie.log_text.encode()) <= replay_movie.DEFAULT_UPLOAD_LIMIT
 
 
+@pytest.mark.source_only  # spies on a rules method, which a compiled class does not allow
 async def test_no_view_but_the_public_one_is_ever_taken_or_drawn(
     manager: GameManager, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -122,8 +122,11 @@ def build(package: Path, jobs: int | None = None) -> list[str]:
 
 def main(args: list[str]) -> int:
     """``dispatch compile-rules [--clean]``: 0 done, 1 the build failed, 2 usage."""
+    if args in (["-h"], ["--help"]):
+        print(USAGE)
+        return 0
     if args not in ([], ["--clean"]):
-        print(USAGE, file=sys.stderr)
+        print(f"dispatch compile-rules: unknown argument {args[-1]!r}\n{USAGE}", file=sys.stderr)
         return 2
     try:
         package = package_dir()

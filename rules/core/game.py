@@ -109,10 +109,18 @@ class Game:
         self.initialise(state)
         return state
 
-    def view(self, state: State, role: str | None) -> View:
-        """What ``role`` may see (``None``: an observer). The one gate of hidden information."""
-        if role is not None and role not in self.roles:
+    def view(self, state: State, role: object) -> View:
+        """What ``role`` may see (``None``: an observer). The one gate of hidden information.
+
+        ``role`` is typed ``object``: anything else than a role of the game or None is a
+        :class:`MalformedAction` (in the compiled build too, which checks declared types)."""
+        if role is None:
+            return self._view(state, None)
+        if not isinstance(role, str) or role not in self.roles:
             raise MalformedAction(f"There is no role {role!r} in {self.title}.")
+        return self._view(state, role)
+
+    def _view(self, state: State, role: str | None) -> View:
         view: View = self.public_view(state)
         if role is not None:
             view.update(self.private_view(state, role))
