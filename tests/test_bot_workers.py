@@ -31,7 +31,7 @@ THINKING_BOT = textwrap.dedent(
     import multiprocessing.resource_tracker as tracker
 
     import rules
-    from bot.seats.bots import BotSeats
+    from bot.seats.bots import BotSeats, SeatTurn
 
     async def main():
         game = rules.get_game("war")
@@ -39,7 +39,7 @@ THINKING_BOT = textwrap.dedent(
         role = game.active_roles(state)[0]
         seats = BotSeats(None, iterations=10**9, cap_seconds=120.0)
         thinking = asyncio.ensure_future(
-            seats._decide("war", 1, role, "normal", game.view(state, role), seed=1)
+            seats._decide("war", 1, role, "normal", game.view(state, role), SeatTurn(1))
         )
         while not (seats._pools and seats._pools[0]._processes):
             await asyncio.sleep(0.01)
