@@ -295,13 +295,15 @@ def test_a_search_player_may_change_game_settings_for_its_own_searches() -> None
         with pytest.raises(ValueError):
             player_spec(bad, 1000, 5000)
     lincoln = GAMES["lincoln"]
+    own = (lincoln.playout_horizon, lincoln.policy_margin)
+    assert own != (90, 0.02)
     level = "normal@150:playout_horizon=90,policy_margin=0.02"
     player = make(lincoln, "union", level, 1, {level: 150})
     assert isinstance(player, SearchPlayer) and player.iterations == 150
     assert player.game.playout_horizon == 90 and player.game.policy_margin == 0.02
     assert player.game.name == "lincoln" and player.game.steps is lincoln.steps
     # The game both players play is untouched.
-    assert lincoln.playout_horizon == 60 and lincoln.policy_margin == 0.05
+    assert (lincoln.playout_horizon, lincoln.policy_margin) == own
     # A game without the setting (War keeps no policy margin) refuses it.
     with pytest.raises(ValueError, match="no setting"):
         variant(GAMES["war"], "policy_margin=0.1")
