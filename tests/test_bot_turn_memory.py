@@ -175,3 +175,21 @@ def test_a_kept_player_is_used_only_if_it_made_the_turns_last_decision(
 ) -> None:
     seat = SeatTurn(SEED, len(tail), played=PLAYED + len(tail), tail=tail)
     assert bots._made_the_last(decided_at, seat) is kept
+
+
+async def test_a_turn_that_does_not_replay_is_searched_afresh_and_logs_no_card(
+    manager: GameManager, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    info = await manager.create_game(
+        "g1", "c1", "alice", NewGame("fort_sumter", seed=9, opponent_id=bot_user("normal"))
+    )
+
+    def damaged(*args: Any) -> tuple[Earlier, ...]:
+        raise ValueError("S12 is not in the secessionist hand")  # a rules message, a card
+
+    monkeypatch.setattr(bots, "earlier_decisions", damaged)
+    seats = BotSeats.of(manager)
+    with caplog.at_level("WARNING", logger="dispatch.bots"):
+        assert await seats._earlier(info.id, "secessionist", [], 1, None) == ()
+    # The log as written, tracebacks included.
+    assert "did not replay (ValueError)" in caplog.text and "S12" not in caplog.text
