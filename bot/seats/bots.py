@@ -273,7 +273,7 @@ def decide(
     searches = player.searches
     verb, arg = player.choose(view, should_stop=stop)
     searched = player.last.iterations if player.searches > searches and player.last else None
-    cap = safety_seconds(level) if limits.cap_seconds is None else limits.cap_seconds
+    cap = _cap_seconds(level, limits)
     return Decision(verb, arg, searched, player.iterations, player.cut, cap, player.estimate)
 
 
@@ -325,11 +325,16 @@ def earlier_decisions(
     return tuple(found)
 
 
+def _cap_seconds(level: str, limits: SearchLimits) -> float:
+    """The safety cap of a search of ``level``, in CPU seconds: the limits' own, or the
+    level's."""
+    return safety_seconds(level) if limits.cap_seconds is None else limits.cap_seconds
+
+
 def _safety_stop(level: str, limits: SearchLimits) -> Callable[[], bool]:
     """The safety cap of one search: true once the clock has run ``cap_seconds`` on."""
-    cap = safety_seconds(level) if limits.cap_seconds is None else limits.cap_seconds
     tick = limits.clock or time.thread_time
-    end = tick() + cap
+    end = tick() + _cap_seconds(level, limits)
     return lambda: tick() >= end
 
 
