@@ -113,6 +113,19 @@ def test_csv_card_list_for_a_dual_deck_needs_the_side() -> None:
         parse_card_list("number,value\n3,2", data)
 
 
+def test_a_card_number_listed_twice_is_refused_naming_both_lines() -> None:
+    """The engine refuses what it cannot hold, whoever calls it: one card per number and
+    deck, so a second row for a number names both lines instead of the later one winning."""
+    text = "number,name,value\n4,Lafayette,3\n5,Rochambeau,2\n4,de Grasse,1"
+    with pytest.raises(IllegalAction, match=r"Line 4: card #4 is listed already on line 2"):
+        parse_card_list(text, sheet("washingtons_war"))
+    with pytest.raises(IllegalAction, match="line 2"):
+        GAME.setup(seed=1, options={"playsheet": "washingtons_war", "card_list": text})
+    dual = sheet("illusions_of_glory")
+    with pytest.raises(IllegalAction, match="lines 2 and 4"):
+        parse_card_list("number,side\n3,allied_powers\n3,central_powers\n3,allied_powers", dual)
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

@@ -123,7 +123,8 @@ def parse_card_list(text: str, sheet_data: Sheet) -> dict[str, dict[str, Facts]]
 
     Columns: ``number`` (required), ``name``, ``value``, ``event`` (yes/no), ``kind`` (one of
     the playsheet's kinds, default the first), and ``side`` for games with one deck per
-    side. Raises :class:`IllegalAction` naming the first bad line; nothing is half-imported.
+    side. Raises :class:`IllegalAction` naming the first bad line (a card number listed twice
+    for one deck names both lines); nothing is half-imported.
     """
     kinds = list(sheet_data["kinds"])
     dual = sheet_data["deck"] == "dual"
@@ -131,6 +132,7 @@ def parse_card_list(text: str, sheet_data: Sheet) -> dict[str, dict[str, Facts]]
     if reader.fieldnames is None or "number" not in [f.strip().lower() for f in reader.fieldnames]:
         raise IllegalAction("A card list needs a header row with at least a 'number' column.")
     library: dict[str, dict[str, Facts]] = {}
+    seen: dict[tuple[str, int], int] = {}  # (deck, number): the line that listed it
     for line, raw in enumerate(reader, start=2):
         row = {str(k).strip().lower(): (v or "").strip() for k, v in raw.items() if k}
         try:
@@ -147,6 +149,15 @@ def parse_card_list(text: str, sheet_data: Sheet) -> dict[str, dict[str, Facts]]
             if deck not in sheet_data["sides"]:
                 sides = ", ".join(sheet_data["sides"])
                 raise IllegalAction(f"Line {line}: the side must be one of {sides}.")
+        if (deck, num) in seen:
+            # A library holds one card per number: keeping either row silently would play
+            # a card the player never meant, so the player chooses which line to keep.
+            first = seen[deck, num]
+            raise IllegalAction(
+                f"Line {line}: card #{num} is listed already on line {first}; keep one of "
+                f"lines {first} and {line}."
+            )
+        seen[deck, num] = line
         card_value: int | None = None
         if row.get("value"):
             try:
