@@ -82,6 +82,37 @@ def toy_game(monkeypatch: pytest.MonkeyPatch) -> object:
     return TOY
 
 
+#: Set to any text, unseeded games in this run take their secret keys (and their seats by
+#: lot) from a generator seeded by it and the test's id instead of ``secrets``. Two runs
+#: with different values deal every unseeded game differently: a test whose result
+#: changes between them depends on the deal, which no test may (README, "Tests").
+DEAL_ENV = "DISPATCH_TEST_DEALS"
+
+
+@pytest.fixture(autouse=True)
+def chosen_deals(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unseeded games dealt from ``DISPATCH_TEST_DEALS`` when it is set (else untouched)."""
+    chosen = os.environ.get(DEAL_ENV)
+    if not chosen:
+        return
+    import random
+
+    from bot.tables import lobby
+    from rules.core import rng
+
+    deal = random.Random(f"{chosen}:{request.node.nodeid}")
+    drawn_seat = lobby.draw_seat
+
+    def new_key() -> str:
+        return deal.randbytes(rng.KEY_BYTES).hex()
+
+    def draw_seat(seed: int | None, roles: Any) -> str:
+        return drawn_seat(deal.getrandbits(32) if seed is None else seed, roles)
+
+    monkeypatch.setattr(lobby, "new_key", new_key)
+    monkeypatch.setattr(lobby, "draw_seat", draw_seat)
+
+
 ENGINES = ("sqlite", "postgresql")
 POSTGRES_ENV = "DISPATCH_TEST_POSTGRES"
 
