@@ -38,7 +38,7 @@ def test_setup_places_the_armies_markers_piles_and_hands_of_the_text() -> None:
     assert all(CARDS[c]["wave"] == "base" for c in union["deck"] + union["hand"])
     assert len(union["waves"]["I"]) == 12 and len(union["waves"]["II"]) == 12
     assert len(confederate["waves"]["I"]) == 6 and len(confederate["waves"]["II"]) == 6
-    assert state["turn"] == {"number": 1, "player": "union", "actions_left": 2}
+    assert state["turn"] == {"number": 1, "player": "union", "actions_left": 2, "drew": False}
     assert GAME.active_roles(state) == ("union",)
     assert_sound(state)
 
@@ -127,6 +127,30 @@ def test_ruling_23_a_union_turn_ending_with_nothing_to_draw_turns_its_draw_pile(
     assert len(piles["deck"]) == deck - 1 and piles["discard"] == [top]
     assert top not in str(GAME.view(state, "confederate"))
     assert top not in str(GAME.view(state, None))
+    assert_sound(state)
+
+
+def test_ruling_23_a_union_turn_that_drew_cards_does_not_turn_its_draw_pile() -> None:
+    # The clock is for a turn that drew nothing: a Draw card's action, then a discard back
+    # to a full hand, has turned the pile already.
+    state = GAME.setup(seed=3)
+    piles = state["piles"]["union"]
+    others = [CARDS[c]["name"] for c in piles["hand"][1:]]
+    [greenbacks, *_] = hand(state, "union", ["Greenbacks", *others])
+    act(state, "union", "action", greenbacks)
+    assert len(piles["hand"]) == 8 and state["turn"]["drew"]
+    deck = list(piles["deck"])
+    act(state, "union", "discard")
+    first, second = piles["hand"][:2]
+    act(state, "union", "card", first)
+    act(state, "union", "card", second)
+    act(state, "union", "done")
+    if state["turn"]["player"] == "union":
+        act(state, "union", "end")  # it holds a free action it does not play
+    assert state["turn"] == {"number": 1, "player": "confederate", "actions_left": 2, "drew": False}
+    assert len(piles["hand"]) == 6 and piles["deck"] == deck
+    assert sorted(piles["discard"]) == sorted([greenbacks, first, second])
+    assert not any("draw pile is discarded" in line for line in state["log"])
     assert_sound(state)
 
 

@@ -46,7 +46,7 @@ def test_public_view_has_every_key_of_the_shared_shape() -> None:
         assert set(view["stock"][role]) >= {"armies", "forts"}
     assert isinstance(view["stock"]["flags"], int)
     assert view["vp"] == {"union": 0}
-    assert view["turn"] == {"number": 1, "player": "union", "actions_left": 2}
+    assert view["turn"] == {"number": 1, "player": "union", "actions_left": 2, "drew": False}
     assert view["battle"] is None and view["last_battle"] is None
 
 

@@ -111,10 +111,14 @@ Ambiguities of the rules text and how we resolved them
     lists it among the six with no condition). Only the Union's draws bring the end
     nearer, and a Union that passes with a full hand draws nothing, so the game could
     stall for ever. Two safeties leave Pass as it is. Designed (the clock): a Union turn
-    that ends with nothing to draw discards the top card of the Union draw pile (an empty
-    pile reshuffles first, with its VP check, as for a draw), so every Union turn turns
-    the pile by at least one card and a hostile Union cannot hold off a losing reshuffle
-    check by passing. And the automated players never pass while their hand is full (the
+    in which no card was drawn, by an action or at the refill, ends by discarding the top
+    card of the Union draw pile (an empty pile reshuffles first, with its VP check, as
+    for a draw), so every Union turn turns the pile by at least one card and a hostile
+    Union cannot hold off a losing reshuffle check by passing. A turn that drew (a Draw
+    card's action, then a deploy or discard back to a full hand) has turned the pile
+    already, so the clock stays still. It runs on any turn without a draw, not only on
+    two passes: a Union that only moves with a full hand stalls the pile as surely as
+    one that passes. And the automated players never pass while their hand is full (the
     policy discards its weakest card instead; the search leaves such a pass out of its
     tree, ``Game.idle_actions``), since that pass changes nothing.
 """

@@ -76,7 +76,12 @@ class Lincoln(Game):
                 "blockade": int(MAP_TRACK_START),
                 "europe": EUROPE_START,
                 "captures": [],
-                "turn": {"number": 1, "player": SETUP["first"], "actions_left": ACTIONS_PER_TURN},
+                "turn": {
+                    "number": 1,
+                    "player": SETUP["first"],
+                    "actions_left": ACTIONS_PER_TURN,
+                    "drew": False,
+                },
                 "doing": None,
                 "event": None,
                 "battle": None,
@@ -93,6 +98,7 @@ class Lincoln(Game):
         log(state, "Armies are deployed; the I and II cards are set aside; Union plays first.")
         for role in ROLES:
             piles.draw(self, state, role, int(SETUP["hand_size"][role]))
+        state["turn"]["drew"] = False  # the opening hands are no turn's draw (ruling 23)
         fated = state["options"].get("fate") or ""
         if fated:
             if fated not in ROLES:

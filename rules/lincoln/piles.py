@@ -123,6 +123,9 @@ def draw(game: Game, state: State, role: str, count: int) -> list[str]:
         piles["hand"].append(card)
         drawn.append(card)
     if drawn:
+        if state["turn"]["player"] == role:
+            # Ruling 23's clock runs only on a Union turn in which nothing was drawn.
+            state["turn"]["drew"] = True
         if telling(state):
             private_log(state, role, "You draw " + ", ".join(card_name(c) for c in drawn) + ".")
         follow_hand(state, role)
@@ -188,21 +191,22 @@ def idle_pass(state: State, role: str) -> bool:
 
 def refill(game: Game, state: State, role: str) -> None:
     """At the end of its turn the active side draws up to its hand size; a Union with a
-    full hand discards the top card of its draw pile instead (ruling 23)."""
+    full hand that drew no card all turn discards the top card of its draw pile instead
+    (ruling 23)."""
     piles = state["piles"][role]
     short = hand_size(state, role) - len(piles["hand"])
     if short > 0:
         drawn = draw(game, state, role, short)
         if (drawn or state["outcome"] is None) and telling(state):
             log(state, f"{ROLE_NAMES[role]} draws {plural(len(drawn), 'card')}.")
-    elif role == "union":
+    elif role == "union" and not state["turn"].get("drew", False):
         run_the_clock(game, state)
 
 
 def run_the_clock(game: Game, state: State) -> None:
-    """Designed (ruling 23): a Union turn that ends with nothing to draw still turns the
-    Union's draw pile by one card, so that passing with a full hand cannot hold the game
-    for ever. The card goes to the discard pile face down, as a drawn card would go to
+    """Designed (ruling 23): a Union turn in which no card was drawn (none by an action,
+    none at the refill) still turns the Union's draw pile by one card, so that passing
+    with a full hand cannot hold the game for ever. The card goes to the discard pile face down, as a drawn card would go to
     the hand; an empty pile reshuffles first, with the VP checks, as for a draw."""
     piles = state["piles"]["union"]
     if not piles["deck"] and not reshuffle(game, state, "union"):

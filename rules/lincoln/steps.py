@@ -940,7 +940,7 @@ class EndTurn(Step):
         turn = state["turn"]
         if nxt == "union":
             turn["number"] += 1
-        turn.update(player=nxt, actions_left=ACTIONS_PER_TURN)
+        turn.update(player=nxt, actions_left=ACTIONS_PER_TURN, drew=False)
         if telling(state):
             heading(state, f"Turn {turn['number']}: {ROLE_NAMES[nxt]}")
         goto(game, state, "turn")
