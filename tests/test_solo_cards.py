@@ -113,7 +113,7 @@ def test_csv_card_list_for_a_dual_deck_needs_the_side() -> None:
         parse_card_list("number,value\n3,2", data)
 
 
-def test_a_card_number_listed_twice_is_refused_naming_both_lines() -> None:
+def test_the_engine_refuses_a_card_number_listed_twice_naming_both_lines() -> None:
     """The engine refuses what it cannot hold, whoever calls it: one card per number and
     deck, so a second row for a number names both lines instead of the later one winning."""
     text = "number,name,value\n4,Lafayette,3\n5,Rochambeau,2\n4,de Grasse,1"

@@ -206,8 +206,9 @@ def refill(game: Game, state: State, role: str) -> None:
 def run_the_clock(game: Game, state: State) -> None:
     """Designed (ruling 23): a Union turn in which no card was drawn (none by an action,
     none at the refill) still turns the Union's draw pile by one card, so that passing
-    with a full hand cannot hold the game for ever. The card goes to the discard pile face down, as a drawn card would go to
-    the hand; an empty pile reshuffles first, with the VP checks, as for a draw."""
+    with a full hand cannot hold the game for ever. The card goes to the discard pile
+    face down, as a drawn card would go to the hand; an empty pile reshuffles first,
+    with the VP checks, as for a draw."""
     piles = state["piles"]["union"]
     if not piles["deck"] and not reshuffle(game, state, "union"):
         return
