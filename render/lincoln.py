@@ -219,6 +219,8 @@ def _board(view: dict[str, Any]) -> tuple[Image.Image, tuple[int, int] | None]:
     if view.get("battle"):
         top, y = y, _battle(draw, view, y)
         panel = (top, y)
+    if view.get("at_sea"):
+        y = _at_sea(draw, view, y)
     if view.get("last_battle"):
         y = _last_battle(draw, view, y)
     _legend(draw, MAP_Y0 + MAP_H)
@@ -688,6 +690,26 @@ def _battle(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
             line += f" · {_name(winner)} wins"
         text(draw, (RIGHT_X0 + 12, y + h - 14), line, 13, COLOURS["ink"], "lm")
     return y + h + 8
+
+
+def at_sea_lines(view: dict[str, Any]) -> list[str]:
+    """One line per port that armies of a naval movement are still sailing to (while an
+    earlier landing is fought), e.g. "Union 2-strength army, at sea, bound for Savannah"."""
+    lines = []
+    for group in view.get("at_sea") or []:
+        units = group.get("units") or []
+        side = _name(units[0].get("side")) if units else ""
+        armies = " and ".join(f"{u.get('strength')}-strength army" for u in units)
+        lines.append(f"{side} {armies}, at sea, bound for {_loc_name(view, group.get('port'))}")
+    return lines
+
+
+def _at_sea(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:
+    y = _section(draw, y, "At sea")
+    for row in at_sea_lines(view):
+        text(draw, (RIGHT_X0 + 6, y), fit(row, 13, RIGHT_X1 - RIGHT_X0 - 8), 13, COLOURS["ink"])
+        y += 17
+    return y + 6
 
 
 def _last_battle(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int:

@@ -3,7 +3,9 @@ view shape): every key, the 27 location ids, and hidden cards only for their own
 
 from __future__ import annotations
 
+from render.lincoln import at_sea_lines, draw_board
 from rules.lincoln import GAME
+from rules.lincoln.data import COUNTERS, ROLES
 from tests.lincoln_helpers import act, card, empty_board, hand, put
 
 IDS = {
@@ -71,3 +73,48 @@ def test_private_view_adds_the_hand_and_ones_own_face_down_card() -> None:
     act(state, "confederate", "fight")
     last = GAME.view(state, None)["last_battle"]
     assert set(last) >= {"location", "attacker", "winner", "totals", "losses", "europe", "text"}
+
+
+def _tiles_shown(view: dict) -> int:
+    """Unit and fort tiles a view accounts for: on the map, in the battle, in stock and
+    at sea."""
+    on_map = sum(len(half) for loc in view["locations"].values() for half in loc["units"])
+    battle = view["battle"] or {}
+    fighting = len(battle.get("attackers", [])) + len(battle.get("retreating", []))
+    stock = sum(view["stock"][r]["armies"] + view["stock"][r]["forts"] for r in ROLES)
+    at_sea = sum(len(group["units"]) for group in view["at_sea"])
+    return on_map + fighting + stock + at_sea
+
+
+def test_armies_waiting_to_land_are_shown_at_sea_bound_for_their_port() -> None:
+    # One naval movement to two ports: Savannah's landing is a battle, fought first, and
+    # the army bound for Mobile waits at sea meanwhile, in every view and on the board.
+    state = empty_board()
+    put(state, "washington", "union", 3)
+    put(state, "fort_monroe", "union", 2)
+    put(state, "fort_monroe", "union", 1)
+    put(state, "savannah", "confederate", 1)
+    put(state, "richmond", "confederate", 2)
+    monitor, porter = hand(state, "union", ["USS Monitor", "David Dixon Porter", "Iron Brigade"])[
+        :2
+    ]
+    total = _tiles_shown(GAME.view(state, None))
+    assert total == sum(sum(COUNTERS["armies"][r].values()) + COUNTERS["forts"][r] for r in ROLES)
+    assert GAME.view(state, None)["at_sea"] == []
+    act(state, "union", "naval", monitor)
+    act(state, "union", "army", "fort_monroe:army2")
+    act(state, "union", "to", "savannah")
+    act(state, "union", "naval", porter)
+    act(state, "union", "army", "fort_monroe:army1")
+    act(state, "union", "to", "mobile")
+    act(state, "union", "go")
+    assert state["battle"]["location"] == "savannah"
+    bound = [{"port": "mobile", "units": [{"side": "union", "kind": "army", "strength": 1}]}]
+    for role in (None, "union", "confederate"):
+        view = GAME.view(state, role)
+        assert view["at_sea"] == bound, role
+        assert _tiles_shown(view) == total, role
+    view = GAME.view(state, None)
+    assert at_sea_lines(view) == ["Union 1-strength army, at sea, bound for Mobile"]
+    without = dict(view, at_sea=[])
+    assert draw_board(view).tobytes() != draw_board(without).tobytes()

@@ -187,6 +187,7 @@ class Lincoln(Game):
             "last_battle": state["last_battle"],
             "captures": list(state["captures"]),
             "moving": _moving(state),
+            "at_sea": _bound_for(state),
             "fate": fate.public(state, card_facts),
         }
 
@@ -295,10 +296,19 @@ class Lincoln(Game):
 def _at_sea(state: State) -> list[Any]:
     """Armies of a naval movement still waiting to land (while an earlier landing of the
     same action is fought out)."""
+    return [unit for group in _bound_for(state) for unit in group["units"]]
+
+
+def _bound_for(state: State) -> list[dict[str, Any]]:
+    """The armies at sea (public: their sailing was announced), each group with the port
+    it is bound for, in the order they will land; empty when none wait."""
     doing = state["doing"]
     if doing is None or doing.get("kind") != "naval":
         return []
-    return [unit for _port, units in doing.get("landings", []) for unit in units]
+    return [
+        {"port": port, "units": [dict(u) for u in units]}
+        for port, units in doing.get("landings", [])
+    ]
 
 
 def _moving(state: State) -> dict[str, Any] | None:
