@@ -167,3 +167,27 @@ async def test_in_a_dm_a_number_reaches_only_the_askers_own_games(tmp_path):
             )
             assert "was not found" not in mine.text and _told(mine), mine.text
     assert errors_seen.all_errors() == []
+
+
+async def test_a_game_whose_home_is_dms_is_reached_by_its_players_alone(tmp_path):
+    with catch_errors() as errors_seen:
+        async with table(tmp_path, "alice", "bob", "carol") as t:
+            _moderator(t)
+            await t.start()
+            alice = t.players["alice"]
+            home = t.emu.dm_channel(alice)
+            ours = await t.bot.manager.create_game(
+                None,
+                str(home.id),
+                str(alice.id),
+                NewGame(
+                    "skirmish", seed=3, options={"rounds": 3}, opponent_id=str(t.players["bob"].id)
+                ),
+            )
+            # From a server: nobody, its own player included; from a DM: a stranger neither.
+            for who in ("mod", "alice"):
+                await _refused_as_unknown(t, who, t.channel, ours.id)
+            await _refused_as_unknown(t, "carol", t.emu.dm_channel(t.players["carol"]), ours.id)
+            mine = await _press_forged(t, "alice", home, ids.prompt_id(ours.id), None)
+            assert "was not found" not in mine.text and _told(mine), mine.text
+    assert errors_seen.all_errors() == []
