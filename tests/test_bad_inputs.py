@@ -323,6 +323,7 @@ METHODS: dict[str, tuple[str, ...]] = {
     "abandon": ("game", "user_id", "is_moderator"),
     "game_in_channel": ("channel_id",),
     "get_game_info": ("game",),
+    "game_in_reach": ("game", "user_id", "guild_id"),
     "view_for": ("game", "user_id", "role"),
     "log": ("game", "count"),
     "games_for_user": ("user_id",),
@@ -338,6 +339,7 @@ METHODS: dict[str, tuple[str, ...]] = {
 }
 KEYWORD_ONLY = {"hotseat", "role", "is_moderator"}
 READ_ONLY = {"game_in_channel", "get_game_info", "view_for", "log", "games_for_user", "export"}
+READ_ONLY |= {"game_in_reach"}
 READ_ONLY |= {"replay", "verify_replay", "check_replay", "watch_replay"}
 
 

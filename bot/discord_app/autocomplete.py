@@ -14,8 +14,9 @@ from bot import errors
 from bot.discord_app import formatting
 from bot.discord_app.components import MAX_OPTIONS
 from bot.discord_app.custom_ids import play_value
-from bot.discord_app.interactions import manager_of, user_id
+from bot.discord_app.interactions import guild_of, manager_of, user_id
 from bot.tables import clocks, solo
+from bot.tables.reach import within_reach
 
 Choices = list[app_commands.Choice[str]]
 
@@ -165,14 +166,19 @@ async def solo_list_playsheets(interaction: discord.Interaction[Any], current: s
 async def my_live_games(
     interaction: discord.Interaction[Any], current: int | str
 ) -> list[app_commands.Choice[int]]:
-    """The asker's games being set up or played, by number (``/game move game:``)."""
+    """The asker's games being set up or played that a number typed here reaches (this
+    server's: ``bot.tables.reach``), by number (``/game move game:``)."""
+    uid, guild = user_id(interaction), guild_of(interaction)
     try:
-        mine = await manager_of(interaction).games_for_user(str(interaction.user.id))
+        mine = await manager_of(interaction).games_for_user(uid)
     except errors.DispatchError:
         return []
     typed = str(current or "")
     out: list[app_commands.Choice[int]] = []
     for line in mine:
+        players = (seat.user_id for seat in line.game.seats)
+        if not within_reach(line.game.guild_id, players, uid, guild):
+            continue
         if typed and not str(line.game.id).startswith(typed):
             continue
         label = formatting.clip(f"#{line.game.id} {line.game.title}", 100)

@@ -20,7 +20,7 @@ from typing import Any
 import discord
 
 from bot.discord_app.components import DispatchComponent, handles
-from bot.discord_app.interactions import handling, manager_of, reply, user_id
+from bot.discord_app.interactions import game_in_reach, handling, manager_of, reply, user_id
 
 
 @handles("claim")
@@ -33,5 +33,6 @@ async def on_claim(interaction: discord.Interaction[Any], game_id: int) -> None:
     what happened, and the table sees the end post. A refusal changes nothing."""
     async with handling(interaction, game_id, "claim"):
         await interaction.response.defer(ephemeral=True, thinking=True)
+        await game_in_reach(interaction, game_id)
         await manager_of(interaction).claim_win(game_id, user_id(interaction))
         await reply(interaction, f"You claimed the win of game #{game_id} on time.")

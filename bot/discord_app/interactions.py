@@ -77,6 +77,21 @@ def user_id(interaction: discord.Interaction[Any]) -> str:
     return str(interaction.user.id)
 
 
+def guild_of(interaction: discord.Interaction[Any]) -> str | None:
+    """The server an interaction came from (None: a DM)."""
+    return str(interaction.guild_id) if interaction.guild_id else None
+
+
+async def game_in_reach(interaction: discord.Interaction[Any], game_id: int) -> GameInfo:
+    """The game a number typed or clicked here names, if it is within reach from here: a
+    game of this server, or in a DM one the asker plays (``bot.tables.reach``). Any other
+    number is refused as an unknown one: a custom id or a ``game:`` option can name any
+    game, and a moderator here is no moderator of another server's games."""
+    return await manager_of(interaction).game_in_reach(
+        game_id, user_id(interaction), guild_of(interaction)
+    )
+
+
 async def reply(
     interaction: discord.Interaction[Any], content: str | None = None, **kwargs: Any
 ) -> None:
@@ -178,6 +193,7 @@ async def on_action(
         # Acknowledge at once by promising to update the message the button is on (no
         # "thinking" spinner).
         await interaction.response.defer()
+        await game_in_reach(interaction, game_id)
         manager = manager_of(interaction)
         uid = user_id(interaction)
         try:
@@ -292,8 +308,9 @@ ANOTHER_CHANNEL = "This button belongs to a game in another channel."
 async def in_its_channel(interaction: discord.Interaction[Any], game_id: int) -> GameInfo:
     """The game a lobby or table control names, refused unless clicked in that game's own
     channel: its custom id names any game, and a moderator is one in the channel clicked
-    in, so a copy forged in another server must not seat anyone nor start the game."""
-    info = await manager_of(interaction).get_game_info(game_id)
+    in, so a copy forged in another server is refused as an unknown number (it must not
+    seat anyone nor start the game), and one in another channel here saying so."""
+    info = await game_in_reach(interaction, game_id)
     if str(interaction.channel_id) != info.channel_id:
         # Its lobby post may be in the parent of the game's thread (issue 26 §2).
         lobby = await manager_of(interaction).lobby_post(game_id)
@@ -342,6 +359,7 @@ async def on_rematch(interaction: discord.Interaction[Any], game_id: int, sides:
     """Rematch under a game's last post: one new game, however many press it."""
     async with handling(interaction, game_id, "rematch"):
         await interaction.response.defer(ephemeral=True, thinking=True)
+        await game_in_reach(interaction, game_id)
         info = await manager_of(interaction).rematch(game_id, user_id(interaction), sides)
         if info.channel_id == str(getattr(interaction.channel, "id", "")):
             await threads.renumber(interaction.channel, game_id, info.id)
@@ -352,6 +370,7 @@ async def on_my_prompt(interaction: discord.Interaction[Any], game_id: int) -> N
     """ "My prompt" under a table post: the clicker's own view, ephemerally."""
     async with handling(interaction, game_id, "prompt"):
         await interaction.response.defer(ephemeral=True, thinking=True)
+        await game_in_reach(interaction, game_id)
         pv = await manager_of(interaction).view_for(game_id, user_id(interaction))
         await send_private_view(interaction, pv)
 

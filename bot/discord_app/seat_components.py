@@ -20,7 +20,7 @@ from bot import errors
 from bot.discord_app.components import DispatchComponent, button, handles
 from bot.discord_app.custom_ids import offer_id
 from bot.discord_app.formatting import ALLOWED_MENTIONS
-from bot.discord_app.interactions import handling, manager_of, reply, user_id
+from bot.discord_app.interactions import game_in_reach, handling, manager_of, reply, user_id
 from bot.tables.seats import Offer, OfferClosed, SeatChange, who
 
 #: The note an old holder's live DM prompt is closed with.
@@ -61,6 +61,7 @@ async def on_offer_answer(
     happened and loses its buttons. A refusal is told to the presser alone."""
     async with handling(interaction, game_id, "offer"):
         await interaction.response.defer()
+        await game_in_reach(interaction, game_id)
         manager = manager_of(interaction)
         uid = user_id(interaction)
         try:

@@ -20,7 +20,14 @@ from bot.delivery.port import View
 from bot.discord_app import formatting
 from bot.discord_app.components import DispatchComponent, button, handles
 from bot.discord_app.custom_ids import solo_action_id
-from bot.discord_app.interactions import handling, manager_of, refuse, reply, user_id
+from bot.discord_app.interactions import (
+    game_in_reach,
+    handling,
+    manager_of,
+    refuse,
+    reply,
+    user_id,
+)
 from bot.discord_app.solo_message import solo_payload
 from bot.tables.requests import Move
 
@@ -112,7 +119,7 @@ async def on_solo_action(
         # The session message is public, and "End the session" and "No, keep playing" are
         # the front end's own (no rules action refuses them): anyone else is refused here,
         # before the message is touched.
-        info = await manager_of(interaction).get_game_info(game_id)
+        info = await game_in_reach(interaction, game_id)
         if not info.roles_of(user_id(interaction)):
             raise errors.NotSeated()
         await interaction.response.defer()

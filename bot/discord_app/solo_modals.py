@@ -18,7 +18,7 @@ import discord
 from bot import errors
 from bot.delivery.port import View
 from bot.discord_app.components import RESTARTING, DispatchComponent, handles, stopping
-from bot.discord_app.interactions import handling, manager_of, reply, user_id
+from bot.discord_app.interactions import game_in_reach, handling, manager_of, reply, user_id
 from bot.discord_app.solo_components import apply_and_show
 from bot.discord_app.solo_message import asks_facts
 from rules.solo.sheets import SHEETS, sheet
@@ -129,6 +129,7 @@ async def open_facts_modal(
 ) -> None:
     """The facts button: open the form for the card asked about now."""
     async with handling(interaction, game_id, "solo facts form"):
+        await game_in_reach(interaction, game_id)
         pv = await manager_of(interaction).view_for(game_id, user_id(interaction))
         if pv.role is None:
             raise errors.NotSeated()

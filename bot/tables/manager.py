@@ -53,6 +53,7 @@ from bot.tables import (
     history,
     lobby,
     ratings,
+    reach,
     timeouts,
     turn,
     vacations,
@@ -560,6 +561,12 @@ class GameManager:
         async with self.store.read() as db:
             row = await find_row(db, game, live=False)
             return game_info(row, await db.seats(row.id))
+
+    async def game_in_reach(self, game: int, user_id: str, guild_id: str | None) -> GameInfo:
+        """Game number ``game`` as sent by ``user_id`` from server ``guild_id`` (None: a
+        DM) reaches it: a game of that server, or in a DM one the asker plays; any other
+        number is refused in the words of an unknown one (``bot.tables.reach``)."""
+        return await reach.game_in_reach(self.store, game, user_id, guild_id)
 
     async def view_for(
         self, game: GameRef, user_id: str | None, *, role: str | None = None

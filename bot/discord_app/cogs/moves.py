@@ -14,7 +14,13 @@ from discord.ext import commands
 from bot import errors
 from bot.discord_app import autocomplete, formatting, threads
 from bot.discord_app.checks import is_moderator
-from bot.discord_app.interactions import lobby_payload, manager_of, reply, user_id
+from bot.discord_app.interactions import (
+    game_in_reach,
+    lobby_payload,
+    manager_of,
+    reply,
+    user_id,
+)
 from bot.discord_app.looks import look_payload
 
 #: The largest integer a Discord option carries exactly (2**53).
@@ -41,7 +47,10 @@ async def move(
     guild = interaction.guild
     if guild is None:
         raise errors.NotAllowed("Games are moved within a server.")
-    info = await manager.get_game_info(game if game is not None else str(interaction.channel_id))
+    if game is None:
+        info = await manager.get_game_info(str(interaction.channel_id))
+    else:  # a number reaches this server's games only, whoever moderates here
+        info = await game_in_reach(interaction, game)
     if info.status not in ("lobby", "active"):
         raise errors.GameNotActive(info.status)
     moderator = is_moderator(interaction)
