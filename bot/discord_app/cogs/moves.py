@@ -14,11 +14,9 @@ from discord.ext import commands
 from bot import errors
 from bot.discord_app import autocomplete, formatting, threads
 from bot.discord_app.checks import is_moderator
+from bot.discord_app.cogs.game import MAX_GAME_NUMBER
 from bot.discord_app.interactions import lobby_payload, manager_of, reply, user_id
 from bot.discord_app.looks import look_payload
-
-#: The largest integer a Discord option carries exactly (2**53).
-MAX_GAME_NUMBER = 2**53
 
 
 @app_commands.command(name="move")
