@@ -162,9 +162,14 @@ class SoloCog(commands.GroupCog, group_name="solo", group_description="CDG Solo 
         except UnicodeDecodeError:
             raise errors.BadInput("The card list must be a CSV text file in UTF-8.") from None
         scope = solo.scope_of(_guild(interaction), user_id(interaction))
-        count = await solo.import_card_list(
-            manager_of(interaction).store, scope, playsheet, text, user_id(interaction)
-        )
+        try:
+            count = await solo.import_card_list(
+                manager_of(interaction).store, scope, playsheet, text, user_id(interaction)
+            )
+        except errors.BadInput as refused:
+            # A refusal quotes the line's fields as the file has them: shown as plain text,
+            # so that a field such as **x** or <@id> is neither bold nor a mention.
+            raise errors.BadInput(formatting.escape(refused.message)) from None
         title = dict(solo.playsheets())[playsheet]
         where = "this server" if _guild(interaction) else "your direct messages"
         await reply(
