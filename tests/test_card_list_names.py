@@ -80,3 +80,25 @@ async def test_a_refusal_through_discord_quotes_fields_as_plain_text(tmp_path: A
             async with t.bot.manager.store.read() as db:
                 assert await db.solo_card_list(str(t.guild.id), "caesar") is None
     assert caught.discord_errors() == []
+
+
+@pytest.mark.slow
+async def test_a_list_kept_before_is_refused_quoting_its_fields_as_plain_text(
+    tmp_path: Any,
+) -> None:
+    with catch_errors() as caught:
+        async with table(tmp_path, "alice") as t:
+            await t.start()
+            await t.emu.wait_for_commands("solo")
+            kept = HEAD + f"{MENTION},Senate,1,no,plain\n"  # stored before today's checks
+            async with t.bot.manager.store.transaction() as db:
+                await db.set_solo_card_list(str(t.guild.id), "caesar", kept, 1, "u1")
+            result = await t.emu.slash(
+                t.players["alice"], t.channel, "solo new", playsheet="caesar", side="rome"
+            )
+            await result.response()
+            said: str = result.text
+            assert "does not pass the checks any more" in said and "Line 2" in said
+            assert MENTION not in said and "<@\u200b" + "1" * 17 + ">" in said
+            assert await t.bot.manager.game_in_channel(str(t.channel.id)) is None
+    assert caught.discord_errors() == []
