@@ -182,9 +182,25 @@ class DirectMessageClosed(DeliveryError):
     """Permanent: the player does not accept direct messages (Discord error 50007)."""
 
 
+#: Why a channel refuses the table's posts, as Discord answered: the players' notice
+#: names this one cause, and what fixes it (empty: not known, so every cause is listed).
+CHANNEL_DELETED = "deleted"  # 404 Unknown Channel (10003)
+NO_ACCESS = "no access"  # 403 Missing Access (50001): no View Channel
+NO_PERMISSION = "no permission"  # 403 Missing Permissions (50013)
+THREAD_LOCKED = "thread locked"  # 400 Thread is archived (50083), locked by a moderator
+THREAD_ARCHIVED = "thread archived"  # 400 Thread is archived (50083), and not reopened
+
+
 class TableUnreachable(DeliveryError):
     """Permanent until someone fixes the channel: Dispatch may not post there (Discord's
-    403 Missing Access or Missing Permissions, 404 Unknown Channel, a locked thread)."""
+    403 Missing Access or Missing Permissions, 404 Unknown Channel, a locked thread).
+    ``cause`` is which (one of the names above; empty when not known) and ``missing`` the
+    permissions the front end found lacking there, as Discord's menus name them."""
+
+    def __init__(self, detail: str, cause: str = "", missing: tuple[str, ...] = ()) -> None:
+        super().__init__(detail)
+        self.cause = cause
+        self.missing = missing
 
 
 class DeliveryRetry(DeliveryError):

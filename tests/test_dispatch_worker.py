@@ -12,6 +12,7 @@ import asyncio
 import pytest
 from conftest import FakeClock
 
+from bot import errors
 from bot.delivery.port import GameInfo
 from bot.seats.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
 from bot.storage.rows import BotJobRow
@@ -22,6 +23,9 @@ from bot.workers.worker import OutboxOnly, Worker
 
 NORMAL = bot_user("normal")
 ITERATIONS = 12
+#: A rules refusal may quote the bot's hand: a planted one does (kept out of the line that
+#: raises it, which a traceback quotes).
+HAND_NAMED = "S12 is not in the secessionist hand"
 
 pytestmark = pytest.mark.usefixtures("toy_game")
 
@@ -192,3 +196,22 @@ async def test_a_job_that_keeps_losing_its_worker_is_given_up_and_the_game_flagg
         row = await db.game(info.id)
     assert row is not None and row.damaged
     assert await bot_moves(manager, info.id) == []
+
+
+async def test_a_worker_logs_a_refused_move_by_its_kind_never_its_message(
+    manager: GameManager, caplog: pytest.LogCaptureFixture
+) -> None:
+    info = await owed_game(manager)
+    worker = worker_on(manager)
+
+    async def refused(*args: object, **kwargs: object) -> None:
+        raise errors.BadInput(HAND_NAMED)
+
+    worker.manager.act = refused  # type: ignore[assignment, method-assign]
+    with caplog.at_level("INFO", logger="dispatch.worker"):
+        assert await worker.step() is True
+    # The log as written, tracebacks included.
+    assert "failed (attempt 1)" in caplog.text and "BadInput" in caplog.text
+    assert "S12" not in caplog.text and all(r.exc_info is None for r in caplog.records)
+    [job] = [j for j in await jobs_of(manager, info.id) if j.status == "pending"][:1]
+    assert job.claimed_by is None  # given back, to be tried again

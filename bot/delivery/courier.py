@@ -25,6 +25,7 @@ from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
 
 from bot import errors
+from bot.delivery import unreachable
 from bot.delivery.notices import private_message
 from bot.delivery.outbox import (
     NONCE_WINDOW_S,
@@ -258,7 +259,11 @@ class Courier:
             await db.mark_failed(row.id, repr(exc), db.now + delay)
 
     async def _unreachable(
-        self, row: OutboxRow, rows: list[OutboxRow], info: GameInfo, exc: Exception
+        self,
+        row: OutboxRow,
+        rows: list[OutboxRow],
+        info: GameInfo,
+        exc: errors.TableUnreachable,
     ) -> bool:
         """Park the row; tell each player once, by DM, why the table is silent and how to
         get it going again. True when DMs were queued."""
@@ -271,7 +276,7 @@ class Courier:
             for seat in info.seats:
                 if seat.dm_failed or self.reader.is_bot(seat.user_id):
                     continue
-                message = unreachable_notice(info, seat.role)
+                message = unreachable_notice(info, seat.role, exc.cause, exc.missing)
                 await db.queue(row.game_id, "private", seat.role, message_payload(message))
             await self._turns_by_dm(db, info)
         return True
@@ -332,9 +337,12 @@ def is_parked(row: OutboxRow) -> bool:
     return (row.last_error or "").startswith(UNREACHABLE)
 
 
-def unreachable_notice(info: GameInfo, role: str) -> PrivateMessage:
-    """The DM that says why the table is silent, what to grant, and how to resume. A solo
-    session is played at its table alone (nothing of it goes by DM), so it only waits."""
+def unreachable_notice(
+    info: GameInfo, role: str, cause: str = "", missing: tuple[str, ...] = ()
+) -> PrivateMessage:
+    """The DM that says why the table is silent (the cause Discord returned, ``cause``;
+    every cause when it is not known), what to grant, and how to resume. A solo session is
+    played at its table alone (nothing of it goes by DM), so it only waits."""
     going_on = (
         "Your session waits with them"
         if info.one_seat
@@ -345,13 +353,9 @@ def unreachable_notice(info: GameInfo, role: str) -> PrivateMessage:
         role=role,
         version=info.version,
         headline=(
-            f"I cannot post in the channel of game #{info.id} ({info.title}): it was "
-            "deleted, or I lack View Channel, Send Messages (in a thread: Send Messages in "
-            "Threads), Embed Links or Attach Files there (or a moderator locked its "
-            f"thread). {going_on}. Once a moderator "
-            "fixes the channel, use /game status there and the waiting posts go out; or "
-            f"a player or a moderator can use /game move game:{info.id} channel:<another> "
-            "to play on in another channel or thread, where the board is posted again."
+            f"I cannot post in the channel of game #{info.id} ({info.title}): "
+            f"{unreachable.why(cause, missing)}. {going_on}. "
+            + unreachable.how_to_resume(cause, info.id)
         ),
     )
 

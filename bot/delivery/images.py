@@ -10,6 +10,7 @@ import asyncio
 import logging
 
 import render
+from bot import errors
 from bot.delivery.port import View
 
 log = logging.getLogger("dispatch.images")
@@ -28,6 +29,12 @@ def _render(kind: str, game_name: str, view: View) -> bytes | None:
     return result
 
 
+def _log_failure(what: str, game_name: str, exc: Exception) -> None:
+    """Where the renderer failed and the kind of failure, not its message: the view it drew
+    may hold a player's hand, and whoever reads the server log may be a player."""
+    log.error("%s renderer failed for %s\n%s", what, game_name, errors.withheld(exc))
+
+
 async def board_image(game_name: str, view: View) -> bytes | None:
     """The public board PNG for a view, or None when the game has no renderer.
 
@@ -36,8 +43,8 @@ async def board_image(game_name: str, view: View) -> bytes | None:
     """
     try:
         return await asyncio.to_thread(_render, "board_png", game_name, view)
-    except Exception:
-        log.exception("board renderer failed for %s", game_name)
+    except Exception as exc:
+        _log_failure("board", game_name, exc)
         return None
 
 
@@ -45,8 +52,8 @@ async def hand_image(game_name: str, view: View) -> bytes | None:
     """A player's private hand PNG (from their role's view), or None."""
     try:
         return await asyncio.to_thread(_render, "hand_png", game_name, view)
-    except Exception:
-        log.exception("hand renderer failed for %s", game_name)
+    except Exception as exc:
+        _log_failure("hand", game_name, exc)
         return None
 
 
@@ -57,8 +64,8 @@ async def choices_image(game_name: str, view: View) -> bytes | None:
         return None
     try:
         return await asyncio.to_thread(_render, "choices_png", game_name, view)
-    except Exception:
-        log.exception("choices renderer failed for %s", game_name)
+    except Exception as exc:
+        _log_failure("choices", game_name, exc)
         return None
 
 
@@ -68,6 +75,6 @@ async def closeup_image(game_name: str, view: View) -> bytes | None:
     draws none."""
     try:
         return await asyncio.to_thread(_render, "closeup_png", game_name, view)
-    except Exception:
-        log.exception("close-up renderer failed for %s", game_name)
+    except Exception as exc:
+        _log_failure("close-up", game_name, exc)
         return None

@@ -31,7 +31,8 @@ from bot.discord_app.components import (
 from bot.discord_app.formatting import ALLOWED_MENTIONS, png_file
 from bot.discord_app.solo_message import solo_payload
 from bot.discord_app.threads import lobby_news, reopen
-from bot.errors import DeliveryRetry, DirectMessageClosed, TableUnreachable
+from bot.discord_app.unreachable import ARCHIVED_THREAD, table_failure
+from bot.errors import DeliveryRetry, DirectMessageClosed
 
 if TYPE_CHECKING:
     from discord.abc import Messageable
@@ -43,10 +44,6 @@ CANNOT_DM = 50007
 #: Discord's "Unknown Message": on a create with an enforced nonce, the message this nonce
 #: already made was deleted since (by a moderator or the player). It was delivered.
 UNKNOWN_MESSAGE = 10008
-#: Discord's "Unknown Channel" (deleted) and "Thread is archived": no post gets through.
-UNKNOWN_CHANNEL = 10003
-ARCHIVED_THREAD = 50083
-
 #: What a closed prompt says above its (button-less) content.
 CLOSED_NEWER = "Closed: a newer message below has your current prompt."
 CLOSED_ELSEWHERE = "Closed: you answered elsewhere (see /game hand for your prompt)."
@@ -55,15 +52,6 @@ CLOSED_ABANDONED = "Closed: this game was abandoned."
 
 #: Where a DM's hand is when the message above shows that very picture.
 SAME_AS_ABOVE = "Unchanged: as in your latest message with a picture."
-
-
-def table_failure(game: GameInfo, exc: discord.HTTPException) -> Exception:
-    """What a refused table post means for delivery: the channel will not take any post
-    until someone fixes it (no access or permission, deleted, an archived thread), or a
-    passing failure to retry."""
-    if isinstance(exc, discord.Forbidden) or exc.code in (UNKNOWN_CHANNEL, ARCHIVED_THREAD):
-        return TableUnreachable(f"channel {game.channel_id}: {exc}")
-    return DeliveryRetry(f"table post to {game.channel_id} failed: {exc}")
 
 
 #: How many messages after a possibly sent row's first send are searched for its nonce.
@@ -230,11 +218,11 @@ class DiscordFrontEnd:
             sent = await self._send_to_table(game, kwargs)
         except discord.NotFound as exc:
             if not (post.nonce and exc.code == UNKNOWN_MESSAGE):
-                raise table_failure(game, exc) from exc
+                raise await table_failure(self.client, game, exc) from exc
             log.info("game=%d table post %s was delivered, then deleted", game.id, post.kind)
             return
         except discord.HTTPException as exc:
-            raise table_failure(game, exc) from exc
+            raise await table_failure(self.client, game, exc) from exc
         if board is not None:
             self.board_posted(game, board, sent)
         log.debug("game=%d table post %s v%d delivered", game.id, post.kind, post.version)
@@ -439,9 +427,9 @@ class DiscordFrontEnd:
             await self._send_to_table(game, payload)
         except discord.NotFound as exc:
             if not (post.nonce and exc.code == UNKNOWN_MESSAGE):
-                raise table_failure(game, exc) from exc
+                raise await table_failure(self.client, game, exc) from exc
         except discord.HTTPException as exc:
-            raise table_failure(game, exc) from exc
+            raise await table_failure(self.client, game, exc) from exc
 
     # -- a send that may have gone through ----------------------------------------
     async def already_sent(

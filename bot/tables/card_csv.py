@@ -17,6 +17,11 @@ Rulings (issue 24, items 11 and 36):
 - Numbers and values are plain ASCII digits; a value is 0 to 6, as the facts form asks.
 - No control characters anywhere (NUL, ESC of ANSI escapes, tabs, a lone CR), nor the
   invisible direction overrides that make a name read otherwise than it is stored.
+- No cell starts with ``=``, ``+`` or ``-``: a spreadsheet that opens the list again
+  (kept whole in the session's options, so in its export too) would run it as a formula
+  (``=HYPERLINK(...)``). A name may hold ``@everyone``, ``<@id>`` or ``**``: a front end
+  shows names as plain text (Discord's escapes them, so no one is mentioned), and so a
+  refusal quoting a field (``bot.discord_app.cogs.solo``).
 
 No discord import: the Discord cog, the sandbox and ``validate.options`` use it.
 """
@@ -48,6 +53,10 @@ Row = dict[str, str]
 
 def _refuse(line: int, why: str) -> errors.BadInput:
     return errors.BadInput(f"Line {line}: {why}")
+
+
+#: Signs that make a spreadsheet read a cell as a formula.
+FORMULA_SIGNS = ("=", "+", "-")
 
 
 def _shown(text: str) -> str:
@@ -123,6 +132,13 @@ def check_row(row: Row, line: int, kinds: Sequence[str], sides: Sequence[str]) -
     whole(row.get("number", ""), line, "number", 1, MAX_NUMBER)
     if row.get("value"):
         whole(row["value"], line, "value", VALUES.start, VALUES.stop - 1)
+    for column, text in row.items():
+        if text.startswith(FORMULA_SIGNS):
+            raise _refuse(
+                line,
+                f"the {column} {_shown(text)} starts with “{text[0]}”, which a spreadsheet "
+                "runs as a formula; write it without that sign.",
+            )
     if len(row.get("name", "")) > MAX_NAME:
         raise _refuse(line, f"the name is longer than {MAX_NAME} characters.")
     if row.get("event", "").lower() not in YES | NO:

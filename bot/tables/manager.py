@@ -827,15 +827,20 @@ class GameManager:
     async def live_prompts(self, game_id: int) -> dict[str, tuple[str, str]]:
         """Where each player's live prompt message of a game is (front ends close it when
         it is superseded): ``{user_id: (channel_id, message_id)}``."""
+        game_id = validate.game_id(game_id)
         async with self.store.read() as db:
-            return await db.live_prompts(int(game_id))
+            return await db.live_prompts(game_id)  # none for a game there is not
 
     async def set_live_prompt(
         self, game_id: int, user_id: str, where: tuple[str, str] | None
     ) -> None:
         """Remember the message now holding ``user_id``'s live prompt (None: none is live)."""
+        game_id, user_id = validate.game_id(game_id), validate.user_id(user_id)
+        where = validate.message_place(where)
         async with self.store.write() as db:
-            await db.set_live_prompt(int(game_id), validate.user_id(user_id), where)
+            if await db.version_of(game_id) is None:
+                raise errors.GameNotFound(f"Game #{game_id}")
+            await db.set_live_prompt(game_id, user_id, where)
 
     async def clear_dm_failed(self, user_id: str) -> int:
         """The user opened their DMs again: send them private messages from now on."""

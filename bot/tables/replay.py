@@ -27,7 +27,8 @@ async def export_game(store: Store, game: GameRef) -> dict[str, Any]:
         actions = await db.actions(row.id)
         result = await db.result(row.id)
         changes = await db.seat_changes(row.id)
-        key = await db.game_key(row.id) if row.seed < 0 else None
+        seed = stored_seed(row)
+        key = await db.game_key(row.id) if seed is None or seed < 0 else None
     try:
         options = json.loads(row.options_json)
     except ValueError:
@@ -93,13 +94,23 @@ def replay_seed(row: GameRow, key: str | None = None) -> int | str | None:
         rng = state_of(row).get("rng") if rules_or_none(row.game_name) else None
     except Exception:  # a damaged record: export what the row itself says
         rng = None
+    seed = stored_seed(row)
     if isinstance(rng, dict) and rng.get("alg") == SPLITMIX:
-        return legacy_seed(row.seed)
-    if row.seed >= 0:
-        return row.seed
+        return None if seed is None else legacy_seed(seed)
+    if seed is not None and seed >= 0:
+        return seed
     in_state = rng.get("key") if isinstance(rng, dict) else None
     found = key or in_state
     return str(found) if found else None
+
+
+def stored_seed(row: GameRow) -> int | None:
+    """The seed column as a whole number, or None when it holds anything else: SQLite keeps
+    whatever a hand edit wrote there (text too). Such a seed is read as lost: the export
+    gives the game's key instead (kept apart, or in its state), from which the replay
+    check replays, or with none no seed, and the replay check says it cannot replay."""
+    seed: object = row.seed
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
 
 
 async def stored_state(store: Store, game: GameRef) -> str | None:

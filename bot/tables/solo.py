@@ -221,6 +221,6 @@ async def card_list_for(store: Store, scope: str, playsheet: str) -> str:
         raise errors.BadInput(
             f"The card list imported here for {sheet(playsheet)['title']} does not pass "
             f"the checks any more ({why}). Import a corrected list, or delete it with "
-            "`/solo cards delete`; nothing was started."
+            "/solo cards delete; nothing was started."
         ) from None
     return clean

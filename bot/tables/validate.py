@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 from bot import errors
@@ -71,6 +72,29 @@ def game_ref(ref: Any) -> GameRef:
     if isinstance(ref, str):
         raise errors.NoGameInChannel()
     raise errors.GameNotFound("That game")
+
+
+def game_id(value: Any) -> int:
+    """A game's number (1 to 2**63 - 1); anything else names no game."""
+    if not _is_int(value) or not 1 <= value <= MAX_GAME_ID:
+        raise errors.GameNotFound("That game")
+    return int(value)
+
+
+#: A Discord snowflake as text: the channel and message ids a live prompt is kept by.
+_SNOWFLAKE = re.compile(r"[0-9]{1,20}")
+
+
+def message_place(value: Any) -> tuple[str, str] | None:
+    """Where a message is: (channel id, message id), each a Discord id in digits, or None
+    for nowhere. A list is taken for a tuple (JSON has no tuples)."""
+    if value is None:
+        return None
+    if isinstance(value, tuple | list) and len(value) == 2:
+        channel, message = value
+        if all(isinstance(v, str) and _SNOWFLAKE.fullmatch(v) for v in (channel, message)):
+            return str(channel), str(message)
+    raise errors.BadInput("That is not a message's place (a channel id and a message id).")
 
 
 def user_id(value: Any, what: str = "player") -> str:

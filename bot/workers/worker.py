@@ -24,6 +24,7 @@ import logging
 import time
 from collections.abc import Mapping
 
+from bot import errors
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.seats.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
 from bot.storage.rows import BotJobRow
@@ -116,13 +117,16 @@ class Worker:
             if self._stopping.is_set():
                 return  # stop() gives the lease back
             raise
-        except Exception:
-            log.exception(
-                "game=%d: the move for %s at version %d failed (attempt %d)",
+        except Exception as exc:
+            # Where and of what kind, not the message: a rules refusal may name a card in
+            # the bot's hand, and whoever reads the server log may be a player.
+            log.error(
+                "game=%d: the move for %s at version %d failed (attempt %d)\n%s",
                 job.game_id,
                 job.role,
                 job.version,
                 job.attempts,
+                errors.withheld(exc),
             )
             async with self.manager.store.write() as db:
                 await db.release_bot_job(job, self.id, counted=True)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from .command_limits import refuse_bad_commands
 from .conformance import conform
 from .messages import ApiError, apply_edit, json_error, json_response, new_message, read_body
 from .nonces import CreateRecord, InvalidNonce, checked_nonce
@@ -244,6 +245,7 @@ class Rest:
     async def put_commands(self, request: web.Request) -> web.Response:
         target = self._command_list(request)
         body, _ = await read_body(request)
+        refuse_bad_commands(self.world, body)  # one bad field refuses the whole list
         target[:] = [self._stored_command(request, c) for c in body]
         self.world.notify()
         return self._json(target)

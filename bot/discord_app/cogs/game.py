@@ -36,8 +36,9 @@ from bot.tables.validate import parse_options
 log = logging.getLogger("dispatch.discord")
 
 
-#: The largest integer a Discord option carries exactly (2**53).
-MAX_GAME_NUMBER = 2**53
+#: The largest bound Discord takes on an integer option (2**53 - 1): one more and Discord
+#: refuses the whole command list at sync, so no command at all would appear.
+MAX_GAME_NUMBER = 2**53 - 1
 
 
 def channel_ref(interaction: discord.Interaction[Any]) -> str:
@@ -364,7 +365,7 @@ class GameCog(
     async def replay(
         self,
         interaction: discord.Interaction[Any],
-        game: app_commands.Range[int, 1, 2**53 - 1] | None = None,
+        game: app_commands.Range[int, 1, MAX_GAME_NUMBER] | None = None,
     ) -> None:
         """Watch a game that is over again: the board after each turn, and its log
 

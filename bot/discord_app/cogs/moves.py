@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot import errors
 from bot.discord_app import autocomplete, formatting, threads
 from bot.discord_app.checks import is_moderator
+from bot.discord_app.cogs.game import MAX_GAME_NUMBER
 from bot.discord_app.interactions import (
     game_in_reach,
     lobby_payload,
@@ -22,9 +23,6 @@ from bot.discord_app.interactions import (
     user_id,
 )
 from bot.discord_app.looks import look_payload
-
-#: The largest integer a Discord option carries exactly (2**53).
-MAX_GAME_NUMBER = 2**53
 
 
 @app_commands.command(name="move")

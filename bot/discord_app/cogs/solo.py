@@ -11,7 +11,9 @@ user has their own.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+from collections.abc import Iterator
 from typing import Any
 
 import discord
@@ -78,7 +80,10 @@ class SoloCog(commands.GroupCog, group_name="solo", group_description="CDG Solo 
         chosen = solo.session_options(playsheet, side, scenario)
         chosen.update(solo.extra_options(options))
         scope = solo.scope_of(_guild(interaction), user_id(interaction))
-        listed = await solo.card_list_for(manager_of(interaction).store, scope, chosen["playsheet"])
+        with fields_as_plain_text():
+            listed = await solo.card_list_for(
+                manager_of(interaction).store, scope, chosen["playsheet"]
+            )
         if listed:
             chosen["card_list"] = listed
         manager = manager_of(interaction)
@@ -162,9 +167,10 @@ class SoloCog(commands.GroupCog, group_name="solo", group_description="CDG Solo 
         except UnicodeDecodeError:
             raise errors.BadInput("The card list must be a CSV text file in UTF-8.") from None
         scope = solo.scope_of(_guild(interaction), user_id(interaction))
-        count = await solo.import_card_list(
-            manager_of(interaction).store, scope, playsheet, text, user_id(interaction)
-        )
+        with fields_as_plain_text():
+            count = await solo.import_card_list(
+                manager_of(interaction).store, scope, playsheet, text, user_id(interaction)
+            )
         title = dict(solo.playsheets())[playsheet]
         where = "this server" if _guild(interaction) else "your direct messages"
         await reply(
@@ -196,6 +202,16 @@ class SoloCog(commands.GroupCog, group_name="solo", group_description="CDG Solo 
         else:
             text = f"There is no card list for {title} in {where}; nothing changed."
         await reply(interaction, text)
+
+
+@contextlib.contextmanager
+def fields_as_plain_text() -> Iterator[None]:
+    """A card list's refusal quotes the line's fields as the file has them: shown as plain
+    text, so that a field such as **x** or <@id> is neither bold nor a mention."""
+    try:
+        yield
+    except errors.BadInput as refused:
+        raise errors.BadInput(formatting.escape(refused.message)) from None
 
 
 def _guild(interaction: discord.Interaction[Any]) -> str | None:
