@@ -7,6 +7,7 @@ nothing is downloaded and every machine draws the same image.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
@@ -162,26 +163,31 @@ def badge(
     return box
 
 
-def draw_card(
-    draw: ImageDraw.ImageDraw,
-    box: Box,
-    *,
-    title: str,
-    value: str,
-    accent: Colour,
-    kind: str = "",
-    body: str = "",
-    face: Colour = COLOURS["card"],
-    strip: int = 30,
-    note: str = "",
-    dimmed: bool = False,
-    shadow: bool = True,
-) -> None:
-    """A face-up card: a coloured strip with its value and title (what shows when cards
-    overlap), then its kind and body text. ``note`` goes bottom right (e.g. "counts 0")."""
+@dataclass(frozen=True)
+class CardFace:
+    """What a face-up card shows: ``value`` and ``title`` on a strip of ``accent`` (what
+    shows when cards overlap), then its ``kind`` and ``body`` text; ``note`` goes bottom
+    right (e.g. "counts 0"); ``dimmed`` rings it; ``shadow`` lifts it off the table."""
+
+    title: str
+    value: str
+    accent: Colour
+    kind: str = ""
+    body: str = ""
+    face: Colour = COLOURS["card"]
+    strip: int = 30
+    note: str = ""
+    dimmed: bool = False
+    shadow: bool = True
+
+
+def draw_card(draw: ImageDraw.ImageDraw, box: Box, card: CardFace) -> None:
+    """A face-up card (:class:`CardFace`) in ``box``."""
+    title, value, accent, kind, body = card.title, card.value, card.accent, card.kind, card.body
+    face, strip, note = card.face, card.strip, card.note
     x0, y0, x1, y1 = box
     edge = COLOURS["card_edge"]
-    if shadow:
+    if card.shadow:
         draw.rounded_rectangle((x0 + 2, y0 + 3, x1 + 2, y1 + 3), radius=8, fill=COLOURS["shadow"])
     draw.rounded_rectangle(box, radius=8, fill=face, outline=edge, width=1)
     draw.rounded_rectangle((x0, y0, x1, y0 + strip), radius=8, fill=accent)
@@ -209,7 +215,7 @@ def draw_card(
         lines(draw, (x0 + 8, y), wrap(body, 12, inner, room), 12, COLOURS["ink"], spacing=3)
     if note:
         draw.text((x1 - 6, y1 - 4), note, font=font(12), fill=COLOURS["red"], anchor="rd")
-    if dimmed:
+    if card.dimmed:
         draw.rounded_rectangle(box, radius=8, outline=COLOURS["muted"], width=2)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from PIL import ImageDraw
 
-from render.common import COLOURS, Box, Colour, draw_card, draw_card_back, fit, text
+from render.common import COLOURS, Box, CardFace, Colour, draw_card, draw_card_back, fit, text
 
 BAND_H = 128
 SLOT_W = 150
@@ -30,10 +30,12 @@ def plain_card(draw: ImageDraw.ImageDraw, box: Box, card: dict[str, Any]) -> Non
     draw_card(
         draw,
         box,
-        title=str(card.get("title") or card.get("name") or card.get("id") or "?"),
-        value=str(card.get("value", "")),
-        accent=COLOURS["muted"],
-        shadow=False,
+        CardFace(
+            title=str(card.get("title") or card.get("name") or card.get("id") or "?"),
+            value=str(card.get("value", "")),
+            accent=COLOURS["muted"],
+            shadow=False,
+        ),
     )
 
 

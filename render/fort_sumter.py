@@ -300,7 +300,7 @@ def _bonus_boxes(draw: ImageDraw.ImageDraw, view: dict[str, Any], tracks: dict[s
             cy = (box[1] + box[3]) // 2 - (6 if breached else 0)
             width = size * 18
             left = (box[0] + box[2]) // 2 - width // 2
-            token_row(draw, left, cy, count, role, r=7, slots=size, faint=ZONE_INK[zone])
+            token_row(draw, (left, cy), count, role, r=7, slots=size, faint=ZONE_INK[zone])
             if breached:
                 text(
                     draw, ((box[0] + box[2]) // 2, box[3] - 9), "breached", 11, COLOURS["red"], "mm"
@@ -313,7 +313,9 @@ def _bonus_boxes(draw: ImageDraw.ImageDraw, view: dict[str, Any], tracks: dict[s
     fc = boxes.get("final_crisis") or {}
     y = box[1] + 18
     for role in ROLES:
-        token_row(draw, box[0] + 12, y, fc.get(role, 0), role, r=9, slots=4, faint=(250, 210, 200))
+        token_row(
+            draw, (box[0] + 12, y), fc.get(role, 0), role, r=9, slots=4, faint=(250, 210, 200)
+        )
         label = "breached" if _breached(tracks, role, "final_crisis") else ""
         text(draw, (box[2] - 8, y), label, 11, COLOURS["white"], "rm")
         y += 26
@@ -453,7 +455,7 @@ def _space(draw: ImageDraw.ImageDraw, space: dict[str, Any], box: Box) -> None:
         n = int(tokens.get(role, 0))
         x, cy = token_centre(box, role, 0)
         faint = blend(SIDE[role], COLOURS["white"], 0.5)
-        end = token_row(draw, x - TOKEN_R, cy, n, role, r=TOKEN_R, slots=4, faint=faint)
+        end = token_row(draw, (x - TOKEN_R, cy), n, role, r=TOKEN_R, slots=4, faint=faint)
         ink = SIDE_DARK[role] if n else COLOURS["muted"]
         text(draw, (end + 2, cy), str(n), 20, ink, "lm")
     if controller:
@@ -484,7 +486,7 @@ def _side_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], role: str, y: i
     row = y + 48
     text(draw, (RIGHT_X0 + 12, row), "Pool", 13, COLOURS["muted"], "lm")
     shown = min(pool, 8)
-    token_row(draw, RIGHT_X0 + 56, row, shown, role, r=7, slots=shown)
+    token_row(draw, (RIGHT_X0 + 56, row), shown, role, r=7, slots=shown)
     text(draw, (RIGHT_X0 + 60 + shown * 18, row), str(pool), 16, COLOURS["ink"], "lm")
     counts = [
         ("On map", (view.get("on_map") or {}).get(role, 0)),

@@ -103,16 +103,16 @@ def empty_slot(draw: ImageDraw.ImageDraw, centre: tuple[int, int], r: int, colou
 
 def token_row(
     draw: ImageDraw.ImageDraw,
-    x: int,
-    cy: int,
+    start: tuple[int, int],
     count: int,
     role: str,
     r: int = 9,
     slots: int = 4,
     faint: Colour | None = None,
 ) -> int:
-    """``count`` discs (at most ``slots`` drawn, the rest as empty slots) from ``x``;
-    returns the x after the row."""
+    """``count`` discs (at most ``slots`` drawn, the rest as empty slots) from ``start``
+    (the row's left edge and its centre line); returns the x after the row."""
+    x, cy = start
     step = 2 * r + 4
     for i in range(slots):
         centre = (x + r + i * step, cy)

@@ -45,6 +45,7 @@ from render.common import (
     COLOURS,
     HEADLINE_H,
     Box,
+    CardFace,
     Colour,
     blend,
     canvas,
@@ -238,11 +239,13 @@ def _display_card(draw: ImageDraw.ImageDraw, box: Box, card: dict[str, Any]) -> 
     draw_card(
         draw,
         box,
-        title=str(card.get("name", "?")),
-        value=str((card.get("icons") or {}).get("leadership", "")),
-        accent=SIDE.get(str(card.get("side", "")), COLOURS["muted"]),
-        kind=f"{item}, cost {top.get('cost', 0)}" if item else str(card.get("timing", "")),
-        shadow=False,
+        CardFace(
+            title=str(card.get("name", "?")),
+            value=str((card.get("icons") or {}).get("leadership", "")),
+            accent=SIDE.get(str(card.get("side", "")), COLOURS["muted"]),
+            kind=f"{item}, cost {top.get('cost', 0)}" if item else str(card.get("timing", "")),
+            shadow=False,
+        ),
     )
 
 
@@ -411,13 +414,35 @@ def _rail_colour(colour: Any) -> Colour:
 def _location(
     draw: ImageDraw.ImageDraw, loc_id: str, loc: dict[str, Any], box: Box, battle: dict[str, Any]
 ) -> None:
+    halves = list(loc.get("halves") or ["", ""])
+    hb = half_boxes(box, halves)
+    _location_frame(draw, loc, box, hb, battle if battle.get("location") == loc_id else None)
+    _name_strip(draw, loc_id, loc, box)
+    # Halves: initial, then the units standing there.
+    units = loc.get("units") or [[], []]
+    for i, h in enumerate(hb):
+        initial = halves[i][:1] if i < len(halves) else ""
+        text(draw, (h[0] + 3, h[1] + 2), initial, 10, COLOURS["muted"])
+        here = list(units[i]) if i < len(units) else []
+        for centre, piece, count in pieces(h, here, HALF_LABEL_W):
+            unit(draw, centre, piece, count)
+    _location_marks(draw, loc, box)
+
+
+def _location_frame(
+    draw: ImageDraw.ImageDraw,
+    loc: dict[str, Any],
+    box: Box,
+    hb: tuple[Box, Box],
+    battle: dict[str, Any] | None,
+) -> None:
+    """The location's box in its printed colour, ringed when contested and gold where the
+    battle (``battle``, None elsewhere) is fought, with the line between its halves."""
     x0, y0, x1, y1 = box
     printed = str(loc.get("colour", ""))
-    contested = bool(loc.get("contested"))
-    fought = battle.get("location") == loc_id
-    if fought:
+    if battle is not None:
         draw.rounded_rectangle((x0 - 8, y0 - 8, x1 + 8, y1 + 8), radius=10, fill=GOLD)
-    if contested:
+    if loc.get("contested"):
         draw.rectangle((x0 - 4, y0 - 4, x1 + 4, y1 + 4), fill=CONTESTED)
     draw.rectangle(
         box,
@@ -425,20 +450,22 @@ def _location(
         outline=SIDE_DARK.get(printed, COLOURS["ink"]),
         width=2,
     )
-    halves = list(loc.get("halves") or ["", ""])
-    hb = half_boxes(box, halves)
-    if fought:
+    if battle is not None:
         h = hb[int(battle.get("half", 0))]
         draw.rectangle((h[0] + 2, h[1] + 1, h[2] - 2, h[3] - 2), fill=(250, 232, 160))
-    if side_by_side(halves):
-        draw.line(
-            (hb[0][2], hb[0][1], hb[0][2], y1), fill=SIDE_DARK.get(printed, COLOURS["ink"]), width=1
-        )
+    line = SIDE_DARK.get(printed, COLOURS["ink"])
+    if side_by_side(list(loc.get("halves") or ["", ""])):
+        draw.line((hb[0][2], hb[0][1], hb[0][2], y1), fill=line, width=1)
     else:
-        draw.line(
-            (x0, hb[0][3], x1, hb[0][3]), fill=SIDE_DARK.get(printed, COLOURS["ink"]), width=1
-        )
-    # Name strip: who controls the location.
+        draw.line((x0, hb[0][3], x1, hb[0][3]), fill=line, width=1)
+
+
+def _name_strip(draw: ImageDraw.ImageDraw, loc_id: str, loc: dict[str, Any], box: Box) -> None:
+    """The name strip, in the colour of who controls the location, with its flag, the
+    contested swords and the supply star at its right."""
+    x0, y0, x1, _y1 = box
+    printed = str(loc.get("colour", ""))
+    contested = bool(loc.get("contested"))
     control = loc.get("control")
     strip_fill = SIDE.get(str(control), COLOURS["paper_dark"])
     draw.rectangle(
@@ -449,13 +476,8 @@ def _location(
     )
     ink = COLOURS["white"] if control in SIDE else COLOURS["ink"]
     left = x0 + (16 if int(loc.get("vp") or 0) else 5)
-    right = x1 - 4
-    if loc.get("flag"):
-        right -= 22
-    if contested:
-        right -= 18
-    if loc.get("supply_source"):
-        right -= 14
+    right = x1 - 4 - (22 if loc.get("flag") else 0) - (18 if contested else 0)
+    right -= 14 if loc.get("supply_source") else 0
     name = str(loc.get("name", loc_id))
     size = next((s for s in (13, 12, 11) if text_width(name, s) <= right - left), 11)
     text(draw, (left, y0 + NAME_H // 2 + 1), fit(name, size, right - left), size, ink, "lm")
@@ -470,14 +492,12 @@ def _location(
         mark -= 18
     if loc.get("supply_source"):
         star(draw, (mark - 6, y0 + NAME_H // 2), 7, GOLD if control in SIDE else COLOURS["ink"])
-    # Halves: initial, then the units standing there.
-    units = loc.get("units") or [[], []]
-    for i, h in enumerate(hb):
-        initial = halves[i][:1] if i < len(halves) else ""
-        text(draw, (h[0] + 3, h[1] + 2), initial, 10, COLOURS["muted"])
-        here = list(units[i]) if i < len(units) else []
-        for centre, piece, count in pieces(h, here, HALF_LABEL_W):
-            unit(draw, centre, piece, count)
+
+
+def _location_marks(draw: ImageDraw.ImageDraw, loc: dict[str, Any], box: Box) -> None:
+    """Its VP hexagon, the no-entry mark of the top three, and a port's anchor with its
+    naval defence."""
+    x0, y0, x1, y1 = box
     vp = int(loc.get("vp") or 0)
     if vp:
         vp_hex(draw, (x0 + 2, y0 + 2), vp)

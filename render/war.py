@@ -15,6 +15,7 @@ from PIL import Image, ImageDraw
 from render.common import (
     COLOURS,
     HEADLINE_H,
+    CardFace,
     Colour,
     badge,
     blend,
@@ -155,11 +156,13 @@ def _side_strip(draw: ImageDraw.ImageDraw, view: dict[str, Any], role: str, y: i
         draw_card(
             draw,
             box,
-            title=card["name"],
-            value="E",
-            accent=blend(accent, COLOURS["gold"], 0.45),
-            body=card["text"],
-            strip=22,
+            CardFace(
+                title=card["name"],
+                value="E",
+                accent=blend(accent, COLOURS["gold"], 0.45),
+                body=card["text"],
+                strip=22,
+            ),
         )
     if len(beside) > 3:
         text(draw, (bx + 3 * 196 - 4, y + 50), f"+{len(beside) - 3}", 16, COLOURS["ink"])
@@ -232,14 +235,16 @@ def _stack(
         draw_card(
             draw,
             (x, top, x + CARD_W, top + CARD_H),
-            title=card["name"],
-            value=_value_label(card),
-            accent=accent,
-            kind=kind,
-            body=card["text"],
-            note=_note(card),
-            strip=STRIP,
-            shadow=index == len(cards) - 1,
+            CardFace(
+                title=card["name"],
+                value=_value_label(card),
+                accent=accent,
+                kind=kind,
+                body=card["text"],
+                note=_note(card),
+                strip=STRIP,
+                shadow=index == len(cards) - 1,
+            ),
         )
 
 
@@ -351,15 +356,17 @@ def _hand_card(
     draw_card(
         draw,
         (x, y, x + HAND_CARD_W, y + HAND_CARD_H),
-        title=card["name"],
-        value=_value_label(card),
-        accent=blend(accent, COLOURS["gold"], 0.45) if is_event else accent,
-        kind=kind,
-        body=card["text"],
-        # Said in the note, which is never cut short as a long event's body is (issue 24,
-        # item 20): an Event placed as a reinforcement is ignored (rule 4 note).
-        note="reinforcement: counts 0" if is_event else "",
-        strip=STRIP,
+        CardFace(
+            title=card["name"],
+            value=_value_label(card),
+            accent=blend(accent, COLOURS["gold"], 0.45) if is_event else accent,
+            kind=kind,
+            body=card["text"],
+            # Said in the note, which is never cut short as a long event's body is (issue 24,
+            # item 20): an Event placed as a reinforcement is ignored (rule 4 note).
+            note="reinforcement: counts 0" if is_event else "",
+            strip=STRIP,
+        ),
     )
 
 

@@ -370,30 +370,38 @@ class Game:
                         continue  # nothing listed (or a draw that rounds up): no action
                     arg = args[pick]  # type: ignore[index]
             else:
-                total = 0
-                for args in legal.values():
-                    if args is True:
-                        total += 1
-                    elif args:
-                        total += len(args)
-                pick = int(draw() * total)
-                for verb, args in legal.items():  # noqa: B007 (the drawn verb, read below)
-                    if args is True:
-                        if not pick:
-                            break
-                        pick -= 1
-                    elif args:
-                        if pick < len(args):
-                            arg = args[pick]
-                            break
-                        pick -= len(args)
-                else:
+                drawn = self._drawn_action(legal, draw())
+                if drawn is None:
                     continue  # nothing listed (or a draw that rounds up): no action
+                verb, arg = drawn
             handler = None if step.own_handle else step.handlers.get(verb)
             if handler is None:
                 step.handle(self, state, role, verb, arg)
             else:
                 handler(step, self, state, role, arg)
+
+    @staticmethod
+    def _drawn_action(legal: Actions, drawn: float) -> tuple[str, Arg] | None:
+        """The action at ``drawn`` (in [0, 1)) of every action that ``legal`` lists, in
+        order, each verb's args one by one and a bare verb as one; None when the draw
+        rounds up past the last."""
+        total = 0
+        for args in legal.values():
+            if args is True:
+                total += 1
+            elif args:
+                total += len(args)
+        pick = int(drawn * total)
+        for verb, args in legal.items():
+            if args is True:
+                if not pick:
+                    return verb, None
+                pick -= 1
+            elif args:
+                if pick < len(args):
+                    return verb, args[pick]
+                pick -= len(args)
+        return None
 
     @staticmethod
     def _drawn_role(active: tuple[str, ...], draw: Callable[[], float]) -> str:

@@ -97,6 +97,22 @@ def _load_map(doc: Mapping[str, Any]) -> tuple[dict[str, Space], dict[str, Dimen
 
 def validate() -> list[str]:
     """Every broken rule of the data files, as sentences (empty when all is well)."""
+    problems = _map_problems()
+    if len(STRATEGY) != 40:
+        problems.append(f"there must be 40 strategy cards, not {len(STRATEGY)}")
+    for card in STRATEGY.values():
+        problems += _strategy_problems(card)
+    if len(OBJECTIVES) != 12:
+        problems.append(f"there must be 12 objective cards, not {len(OBJECTIVES)}")
+    if sorted(o.space for o in OBJECTIVES.values()) != sorted(SPACES):
+        problems.append("there must be exactly one objective card per space")
+    clash = set(STRATEGY) & set(OBJECTIVES) | (set(STRATEGY) | set(OBJECTIVES)) & set(SPACES)
+    if clash:
+        problems.append(f"ids used twice: {sorted(clash)}")
+    return problems
+
+
+def _map_problems() -> list[str]:
     problems: list[str] = []
     if len(SPACES) != 12 or len(DIMENSIONS) != 4:
         problems.append("the map must have 12 spaces in 4 dimensions")
@@ -110,28 +126,23 @@ def validate() -> list[str]:
     for space in SPACES.values():
         if space.source not in ("known", "reconstructed"):
             problems.append(f"space {space.id}: source must be known or reconstructed")
-    if len(STRATEGY) != 40:
-        problems.append(f"there must be 40 strategy cards, not {len(STRATEGY)}")
-    for card in STRATEGY.values():
-        if card.value not in (1, 2, 3):
-            problems.append(f"{card.id}: value must be 1-3")
-        if card.colour not in COLOURS:
-            problems.append(f"{card.id}: colour must be one of {COLOURS}")
-        if card.fc_dimension not in DIMENSIONS:
-            problems.append(f"{card.id}: unknown Final Crisis dimension")
-        if card.source not in ("known", "designed"):
-            problems.append(f"{card.id}: source must be known or designed")
-        if card.source == "known" and not card.known_facts:
-            problems.append(f"{card.id}: a known card must list its known facts")
-        if not card.title or not card.text:
-            problems.append(f"{card.id}: title and text are required")
-    if len(OBJECTIVES) != 12:
-        problems.append(f"there must be 12 objective cards, not {len(OBJECTIVES)}")
-    if sorted(o.space for o in OBJECTIVES.values()) != sorted(SPACES):
-        problems.append("there must be exactly one objective card per space")
-    clash = set(STRATEGY) & set(OBJECTIVES) | (set(STRATEGY) | set(OBJECTIVES)) & set(SPACES)
-    if clash:
-        problems.append(f"ids used twice: {sorted(clash)}")
+    return problems
+
+
+def _strategy_problems(card: StrategyCard) -> list[str]:
+    problems: list[str] = []
+    if card.value not in (1, 2, 3):
+        problems.append(f"{card.id}: value must be 1-3")
+    if card.colour not in COLOURS:
+        problems.append(f"{card.id}: colour must be one of {COLOURS}")
+    if card.fc_dimension not in DIMENSIONS:
+        problems.append(f"{card.id}: unknown Final Crisis dimension")
+    if card.source not in ("known", "designed"):
+        problems.append(f"{card.id}: source must be known or designed")
+    if card.source == "known" and not card.known_facts:
+        problems.append(f"{card.id}: a known card must list its known facts")
+    if not card.title or not card.text:
+        problems.append(f"{card.id}: title and text are required")
     return problems
 
 

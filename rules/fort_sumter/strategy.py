@@ -125,18 +125,7 @@ def choose(game: Game, view: View) -> tuple[str, Arg]:
         if verb == "place":
             return verb, _best(args, lambda s: placement_score(view, s))
         if verb in ("remove", "remove_any"):
-            if step.startswith("final_crisis"):
-                # Giving up own tokens: take them where the lead is safest.
-                return verb, _best(args, lambda s: _margin(view, s, me))
-            if ":" in str(args[0]):
-                # A pivotal bonus: remove either side's token, or stop if none is worth it.
-                token = _best(args, lambda t: removal_score(view, *t.split(":")))
-                if removal_score(view, *token.split(":")) <= 0 and "done" in actions:
-                    return "done", None
-                return verb, token
-            label = _label(view, verb, args[0])
-            victim = "unionist" if "Unionist token" in label else "secessionist"
-            return verb, _best(args, lambda s, v=victim: removal_score(view, s, v))
+            return _removal(view, verb, args, step)
         if verb == "from":
             if "pool" in args:
                 return verb, "pool"
@@ -150,6 +139,23 @@ def choose(game: Game, view: View) -> tuple[str, Arg]:
     verb = next(iter(actions))
     args = actions[verb]
     return verb, None if args is True else args[0]
+
+
+def _removal(view: View, verb: str, args: Any, step: str) -> tuple[str, Arg]:
+    """Which token to remove: one's own where the lead is safest (the Final Crisis), either
+    side's for a pivotal bonus (or stop if none is worth it), else the opponent's."""
+    if step.startswith("final_crisis"):
+        # Giving up own tokens: take them where the lead is safest.
+        return verb, _best(args, lambda s: _margin(view, s, view["role"]))
+    if ":" in str(args[0]):
+        # A pivotal bonus: remove either side's token, or stop if none is worth it.
+        token = _best(args, lambda t: removal_score(view, *t.split(":")))
+        if removal_score(view, *token.split(":")) <= 0 and "done" in view["actions"]:
+            return "done", None
+        return verb, token
+    label = _label(view, verb, args[0])
+    victim = "unionist" if "Unionist token" in label else "secessionist"
+    return verb, _best(args, lambda s, v=victim: removal_score(view, s, v))
 
 
 def _label(view: View, verb: str, arg: Any) -> str:

@@ -10,6 +10,7 @@ in the attacked half.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rules.core import Actions, Arg, State, Step, goto, heading, log, plural, telling
@@ -38,6 +39,22 @@ WASHINGTON = "washington"
 _SEA_HALF = int(LOCATIONS[WASHINGTON]["sea_half"] or 0)
 
 
+@dataclass(frozen=True)
+class Approach:
+    """How attacking armies came: ``by`` rail (along ``link``, from ``origin``'s
+    ``origin_half``), by sea (``naval``), or from the other half of a contested location
+    (``inside``); a battle keeps it for retreats."""
+
+    by: str
+    link: int | None = None
+    origin: str | None = None
+    origin_half: int | None = None
+
+
+#: A naval landing: no link, no location of origin (ruling 10).
+BY_SEA = Approach("naval")
+
+
 def start_battle(
     game: Game,
     state: State,
@@ -45,13 +62,10 @@ def start_battle(
     location: str,
     half: int,
     attackers: list[Unit],
-    *,
-    by: str,
-    link: int | None,
-    origin: str | None,
-    origin_half: int | None,
+    approach: Approach,
 ) -> None:
     """Armies of ``attacker`` enter ``half`` of an enemy-occupied location."""
+    by = approach.by
     defender = opponent(attacker)
     was_contested = board.contested(state, location) or by == "inside"
     if telling(state):
@@ -85,9 +99,9 @@ def start_battle(
         "attacker": attacker,
         "defender": defender,
         "by": by,
-        "link": link,
-        "origin": origin,
-        "origin_half": origin_half,
+        "link": approach.link,
+        "origin": approach.origin,
+        "origin_half": approach.origin_half,
         "contested_before": was_contested,
         "attackers": attackers,
         "stage": "attacker_card",
@@ -113,18 +127,7 @@ def land_next(game: Game, state: State) -> None:
         port, units = doing["landings"].pop(0)
         half = int(LOCATIONS[port]["sea_half"])
         if board.enemy_present(state, role, port) and board.half_side(state, port, half) != role:
-            start_battle(
-                game,
-                state,
-                role,
-                port,
-                half,
-                units,
-                by="naval",
-                link=None,
-                origin=None,
-                origin_half=None,
-            )
+            start_battle(game, state, role, port, half, units, BY_SEA)
             return
         state["board"][port][half].extend(units)
         board.take_empty(state, role, port)

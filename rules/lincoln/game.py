@@ -238,50 +238,10 @@ class Lincoln(Game):
         return held | set(p["deck"]) | set(p["discard"]) | set(p["removed"])
 
     def invariants(self, state: State) -> list[str]:
-        problems: list[str] = []
-        seen: list[str] = []
+        problems = _card_problems(state)
         for role in ROLES:
-            p = state["piles"][role]
-            seen += p["deck"] + p["hand"] + p["discard"] + p["removed"]
-            seen += p["waves"]["I"] + p["waves"]["II"]
-        battle = state["battle"]
-        if battle is not None:
-            seen += [c for c in battle["cards"].values() if c]
-        if sorted(seen) != sorted(CARDS):
-            problems.append(f"{len(seen)} cards accounted for, not each of the {TOTAL_CARDS} once")
-        for role in ROLES:
-            on_map = {"1": 0, "2": 0, "3": 0}
-            forts = 0
-            extra = []
-            if battle is not None:
-                extra = [u for u in battle["attackers"] + battle["retreating"] if u["side"] == role]
-            extra += [u for u in _at_sea(state) if u["side"] == role]
-            for unit in [u for loc in LOCATIONS for u in board.units(state, loc, role)] + extra:
-                if unit["kind"] == "fort":
-                    forts += 1
-                else:
-                    on_map[str(unit["strength"])] += 1
-            for strength, count in on_map.items():
-                total = count + state["stock"][role]["armies"][strength]
-                if total != COUNTERS["armies"][role][strength]:
-                    problems.append(f"{role} {strength}-armies: {total} counters")
-            if forts + state["stock"][role]["forts"] != COUNTERS["forts"][role]:
-                problems.append(f"{role} forts: {forts + state['stock'][role]['forts']}")
-        if len(state["flags"]) + state["stock"]["flags"] != COUNTERS["flags"]:
-            problems.append("control flags do not add up")
-        for loc in LOCATIONS:
-            for half in state["board"][loc]:
-                if len({u["side"] for u in half}) > 1 and not (
-                    battle is not None and battle["location"] == loc
-                ):
-                    problems.append(f"both sides in one half of {loc}")
-            if "confederate" in board.sides_in(state, loc) and LOCATIONS[loc]["top_three"]:
-                problems.append(f"Confederate units in {loc}")
-        for loc, side in state["flags"].items():
-            if LOCATIONS[loc]["colour"] == side:
-                problems.append(f"{side} flag on its own colour in {loc}")
-        if not 0 <= state["europe"] < len(EUROPE) or not 0 <= state["blockade"] < len(BLOCKADE):
-            problems.append("a track marker is off its track")
+            problems += _counter_problems(state, role)
+        problems += _board_problems(state)
         fated = fate.fate_role(state)
         if fated is not None:
             held = piles.display_cards(state, fated)
@@ -291,6 +251,68 @@ class Lincoln(Game):
                     "(and its unrevealed battle card)"
                 )
         return problems
+
+
+def _card_problems(state: State) -> list[str]:
+    """Every card in exactly one pile (or the battle)."""
+    seen: list[str] = []
+    for role in ROLES:
+        p = state["piles"][role]
+        seen += p["deck"] + p["hand"] + p["discard"] + p["removed"]
+        seen += p["waves"]["I"] + p["waves"]["II"]
+    battle = state["battle"]
+    if battle is not None:
+        seen += [c for c in battle["cards"].values() if c]
+    if sorted(seen) != sorted(CARDS):
+        return [f"{len(seen)} cards accounted for, not each of the {TOTAL_CARDS} once"]
+    return []
+
+
+def _counter_problems(state: State, role: str) -> list[str]:
+    """Each of ``role``'s army and fort counters once: on the map, in the battle, at sea
+    or in stock."""
+    problems: list[str] = []
+    on_map = {"1": 0, "2": 0, "3": 0}
+    forts = 0
+    battle = state["battle"]
+    extra = []
+    if battle is not None:
+        extra = [u for u in battle["attackers"] + battle["retreating"] if u["side"] == role]
+    extra += [u for u in _at_sea(state) if u["side"] == role]
+    for unit in [u for loc in LOCATIONS for u in board.units(state, loc, role)] + extra:
+        if unit["kind"] == "fort":
+            forts += 1
+        else:
+            on_map[str(unit["strength"])] += 1
+    for strength, count in on_map.items():
+        total = count + state["stock"][role]["armies"][strength]
+        if total != COUNTERS["armies"][role][strength]:
+            problems.append(f"{role} {strength}-armies: {total} counters")
+    if forts + state["stock"][role]["forts"] != COUNTERS["forts"][role]:
+        problems.append(f"{role} forts: {forts + state['stock'][role]['forts']}")
+    return problems
+
+
+def _board_problems(state: State) -> list[str]:
+    """Flags, halves, the top three and the tracks as the rules allow them."""
+    problems: list[str] = []
+    battle = state["battle"]
+    if len(state["flags"]) + state["stock"]["flags"] != COUNTERS["flags"]:
+        problems.append("control flags do not add up")
+    for loc in LOCATIONS:
+        for half in state["board"][loc]:
+            if len({u["side"] for u in half}) > 1 and not (
+                battle is not None and battle["location"] == loc
+            ):
+                problems.append(f"both sides in one half of {loc}")
+        if "confederate" in board.sides_in(state, loc) and LOCATIONS[loc]["top_three"]:
+            problems.append(f"Confederate units in {loc}")
+    for loc, side in state["flags"].items():
+        if LOCATIONS[loc]["colour"] == side:
+            problems.append(f"{side} flag on its own colour in {loc}")
+    if not 0 <= state["europe"] < len(EUROPE) or not 0 <= state["blockade"] < len(BLOCKADE):
+        problems.append("a track marker is off its track")
+    return problems
 
 
 def _at_sea(state: State) -> list[Any]:

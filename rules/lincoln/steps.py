@@ -373,7 +373,13 @@ def move_destinations(state: State, role: str, start: str) -> list[str]:
 
 
 def arrive(
-    game: Game, state: State, role: str, moving: list[Any], dest: str, half: int, **how: Any
+    game: Game,
+    state: State,
+    role: str,
+    moving: list[Any],
+    dest: str,
+    half: int,
+    approach: combat.Approach,
 ) -> None:
     """Units arrive in a half: an empty enemy location is taken, a friendly half joined,
     an enemy-occupied location attacked."""
@@ -382,7 +388,7 @@ def arrive(
         board.take_empty(state, role, dest)
         finish_action(game, state)
         return
-    combat.start_battle(game, state, role, dest, half, moving, **how)
+    combat.start_battle(game, state, role, dest, half, moving, approach)
 
 
 class MoveFrom(PlayerStep):
@@ -537,10 +543,7 @@ class MovePick(PlayerStep):
             units,
             doing["to"],
             doing["half"],
-            by="rail",
-            link=doing["link"],
-            origin=doing["via"],
-            origin_half=origin_half,
+            combat.Approach("rail", doing["link"], doing["via"], origin_half),
         )
 
 
@@ -831,10 +834,7 @@ class Turn(PlayerStep):
             location,
             half,
             mine,
-            by="inside",
-            link=None,
-            origin=location,
-            origin_half=1 - half,
+            combat.Approach("inside", origin=location, origin_half=1 - half),
         )
 
     def on_discard(self, game: Game, state: State, role: str, arg: Arg) -> None:

@@ -240,42 +240,23 @@ def choose(game: Game, view: View) -> tuple[str, Arg]:
 
 
 def _turn(view: View, actions: dict[str, Any]) -> tuple[str, Arg] | None:
-    me = view["role"]
     hand = _hand(view)
     if "free" in actions:
         return "free", actions["free"][0]
     if "end" in actions:
         return "end", None
     if "attack" in actions:
-        if me == "union" and "washington" in actions["attack"]:
-            return "attack", "washington"
-        for loc in actions["attack"]:
-            here = view["locations"][loc]
-            if _strength(here, me) - 3 * sum(
-                1 for half in here["units"] for u in half if u["side"] == me and u["kind"] == "fort"
-            ) > _strength(here, _other(me)):
-                return "attack", loc
+        target = _attack_target(view, actions["attack"])
+        if target is not None:
+            return "attack", target
     best = _best_move(view)
     if "move" in actions and best is not None and best[0] > 0:
         return "move", _pick_cheapest(view, actions["move"])
     if "naval" in actions and _naval_target(view) is not None:
         return "naval", _pick_cheapest(view, actions["naval"])
     if "deploy" in actions:
-
-        def rank(c: str) -> tuple[int, float, str]:
-            top = hand[c]["top"]
-            order = {"army": 3, "ship": 2 if me == "union" else 0, "politician": 2, "fort": 1}
-            weight = order.get(top["kind"], 0)
-            if (
-                top["kind"] == "politician"
-                and me == "union"
-                and view["tracks"]["europe"]["position"] <= 3
-            ):
-                weight = 0
-            return (weight, top.get("strength", 0) - top["cost"] * 0.1, c)
-
-        card = max(actions["deploy"], key=rank)
-        if rank(card)[0] > 0:
+        card = _deployment(view, actions["deploy"])
+        if card is not None:
             return "deploy", card
     if "action" in actions:
         return "action", actions["action"][0]
@@ -286,6 +267,44 @@ def _turn(view: View, actions: dict[str, Any]) -> tuple[str, Arg] | None:
     if "discard" in actions:
         return "discard", None
     return "pass", None
+
+
+def _attack_target(view: View, places: list[str]) -> str | None:
+    """Washington first for the Union, else the first contested location where my armies
+    (forts left out) outnumber the enemy's strength; None when none does."""
+    me = view["role"]
+    if me == "union" and "washington" in places:
+        return "washington"
+    for loc in places:
+        here = view["locations"][loc]
+        forts = sum(
+            1 for half in here["units"] for u in half if u["side"] == me and u["kind"] == "fort"
+        )
+        if _strength(here, me) - 3 * forts > _strength(here, _other(me)):
+            return loc
+    return None
+
+
+def _deployment(view: View, cards: list[str]) -> str | None:
+    """The deployment worth making (armies first, then ships for the Union, politicians,
+    forts), or None when the best is worth nothing."""
+    me = view["role"]
+    hand = _hand(view)
+
+    def rank(c: str) -> tuple[int, float, str]:
+        top = hand[c]["top"]
+        order = {"army": 3, "ship": 2 if me == "union" else 0, "politician": 2, "fort": 1}
+        weight = order.get(top["kind"], 0)
+        if (
+            top["kind"] == "politician"
+            and me == "union"
+            and view["tracks"]["europe"]["position"] <= 3
+        ):
+            weight = 0
+        return (weight, top.get("strength", 0) - top["cost"] * 0.1, c)
+
+    card = max(cards, key=rank)
+    return card if rank(card)[0] > 0 else None
 
 
 def _sailors(view: View, port: str) -> list[int]:

@@ -162,16 +162,27 @@ def _card_problems(side: str, raw: dict[str, Any], seen: set[str], names: set[st
     if kind not in KINDS:
         problems.append(f"{where}: unknown kind {kind!r}")
         return problems
-    value = raw.get("value", 0)
     if kind == "event":
-        if value != 0:
-            problems.append(f"{where}: an event is worth 0")
-        if raw.get("another") or raw.get("boost"):
-            problems.append(f"{where}: an event has neither another nor boost")
-        instructions = raw.get("instructions")
-        if not isinstance(instructions, list) or not instructions:
-            problems.append(f"{where}: an event needs instructions")
-        return problems
+        return problems + _event_problems(where, raw)
+    return problems + _unit_problems(where, kind, raw)
+
+
+def _event_problems(where: str, raw: dict[str, Any]) -> list[str]:
+    problems: list[str] = []
+    if raw.get("value", 0) != 0:
+        problems.append(f"{where}: an event is worth 0")
+    if raw.get("another") or raw.get("boost"):
+        problems.append(f"{where}: an event has neither another nor boost")
+    instructions = raw.get("instructions")
+    if not isinstance(instructions, list) or not instructions:
+        problems.append(f"{where}: an event needs instructions")
+    return problems
+
+
+def _unit_problems(where: str, kind: str, raw: dict[str, Any]) -> list[str]:
+    """A card that is not an event: its value, and a commander's boost."""
+    problems: list[str] = []
+    value = raw.get("value", 0)
     if not isinstance(value, int) or not 1 <= value <= MAX_VALUE:
         problems.append(f"{where}: value must be 1..{MAX_VALUE}")
     if raw.get("instructions") or raw.get("beside"):
