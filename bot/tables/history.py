@@ -15,7 +15,7 @@ from bot.storage import history as sql
 from bot.storage.rows import GameRow, SeatRow
 from bot.storage.session import Session
 from bot.storage.store import Store
-from bot.tables import validate
+from bot.tables import ratings, validate
 from bot.tables.bot_users import is_bot, level_of
 from bot.tables.loading import game_info
 from bot.tables.replay import played_or_here
@@ -147,14 +147,24 @@ class Stats:
     turns: int = 0
 
 
-def _outcome(row: sql.RecordRow) -> str:
+def forfeited(row: sql.RecordRow, user_id: str) -> bool:
+    """A seat a moderator reseated away from the player: their loss on time, whatever
+    the side's result, as the ratings count it (docs/ratings.md)."""
+    return ratings.forfeits(row.how, row.by_user, user_id)
+
+
+def _outcome(row: sql.RecordRow, user_id: str) -> str:
+    if forfeited(row, user_id):
+        return "losses"
     if row.winner is None:
         return "draws"
     return "wins" if row.winner == row.role else "losses"
 
 
 async def stats(store: Store, user_id: str, game_name: str | None = None) -> Stats:
-    """A player's record in finished games (hot-seat games left out)."""
+    """A player's record in finished games (hot-seat games left out), the seats they
+    passed on among them: a seat given away keeps its side's result, one a moderator
+    reseated away from them is their loss on time."""
     user_id = validate.user_id(user_id)
     game_name = None if game_name is None else validate.game_name(game_name)
     async with store.read() as db:
@@ -162,9 +172,9 @@ async def stats(store: Store, user_id: str, game_name: str | None = None) -> Sta
         times = await sql.turn_times(db, user_id, game_name)
     result = Stats(user_id, game_name, games=len(Counter(r.game_id for r in rows)))
     for row in rows:
-        outcome = _outcome(row)
+        outcome = _outcome(row, user_id)
         result.by_side.setdefault((row.game_name, row.role), Tally()).add(outcome)
-        if row.code == TIMEOUT:
+        if row.code == TIMEOUT or forfeited(row, user_id):
             result.on_time.add(outcome)
         for other in row.others:
             if is_bot(other):
