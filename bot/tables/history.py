@@ -170,6 +170,8 @@ async def stats(store: Store, user_id: str, game_name: str | None = None) -> Sta
     async with store.read() as db:
         rows = await sql.records(db, user_id, game_name)
         times = await sql.turn_times(db, user_id, game_name)
+    # A solo session has no opponent: closing it is neither a win, a loss nor a draw.
+    rows = [r for r in rows if not one_seat(r.game_name)]
     result = Stats(user_id, game_name, games=len(Counter(r.game_id for r in rows)))
     for row in rows:
         outcome = _outcome(row, user_id)
@@ -225,11 +227,20 @@ def game_title(game_name: str) -> str:
         return game_name
 
 
+def one_seat(game_name: str) -> bool:
+    """A game played alone (the CDG Solo System): it ends without a winner or a loser."""
+    found = rules.GAMES.get(game_name)
+    return bool(found is not None and found.one_seat)
+
+
 def result_for(
     game: sql.FinishedGame, user_id: str | None, name: Callable[[str], str] = str
 ) -> str:
     """ "won", "lost", "drawn" for a player of the game; "passed to X at move N" for one
-    who passed their seat on (``name`` writes X from a user id); else who won."""
+    who passed their seat on (``name`` writes X from a user id); "ended" for a solo
+    session (no opponent: not a draw); else who won."""
+    if one_seat(game.game_name):
+        return "ended"
     if game.passed is not None and user_id is not None:
         role, to_user, at = game.passed
         side = role_name(game.game_name, role)
