@@ -179,7 +179,10 @@ async def test_a_player_who_passed_a_seat_keeps_the_game_in_their_history(
     assert [g.id for g in page.finished()] == [other, info.id]
     passed = page.finished()[1]
     assert passed.passed == ("north", "cat", passed_at)
-    assert history.result_for(passed, "ann") == f"passed North to cat at move {passed_at}"
+    # A moderator's reseat: ann's loss on time, though her side won (docs/ratings.md).
+    assert history.result_for(passed, "ann") == (
+        f"lost on time: North reseated to cat at move {passed_at}"
+    )
     assert history.result_for(page.finished()[0], "ann") == "won"
     cats = await manager.finished_page("mine", "cat")
     assert [g.id for g in cats.finished()] == [info.id]

@@ -9,6 +9,7 @@ import pytest
 from test_ratings import changes_of, new_game
 
 from bot.delivery.port import GameInfo
+from bot.tables import history
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move
@@ -58,6 +59,9 @@ async def test_a_seat_offered_to_a_second_account_keeps_its_loss_with_its_player
     stats = await manager.stats("alice")
     assert stats.games == 1 and stats.by_side[("toy", "north")].text() == "0 won, 1 lost"
     assert (await manager.stats("alt")).by_side[("toy", "north")].losses == 1
+    # /games shows it among her finished games, with her result.
+    [row] = (await manager.finished_page("mine", "alice")).finished()
+    assert history.result_for(row, "alice") == "lost, passed North to alt at move 8"
 
 
 async def test_a_seat_handed_to_dispatch_rates_both_its_players_and_the_opponent_once(

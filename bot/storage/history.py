@@ -117,6 +117,8 @@ class FinishedGame:
     #: In a list of the user's own games, the seat they passed and held no more at the
     #: end: (role, who took it, the move it changed hands at); None otherwise.
     passed: tuple[str, str, int] | None = None
+    #: How that seat left them ("offer", "reseat", "handover") and who made the change.
+    passed_how: tuple[str, str] = ("", "")
 
 
 @dataclass(frozen=True)
@@ -146,11 +148,12 @@ async def finished_games(
     found = []
     for r in rows:
         seats = tuple((s.role, s.user_id) for s in await db.seats(r[0]))
-        passed = None
+        passed, how = None, ("", "")
         if mine and all(user != owner for _, user in seats):
             change = await db.seat_passed(r[0], owner)
             if change is not None:
                 passed = (change.role, change.to_user, change.at_version)
+                how = (change.how, change.by_user)
         found.append(
             FinishedGame(
                 id=r[0],
@@ -163,6 +166,7 @@ async def finished_games(
                 finished_at=r[7],
                 seats=seats,
                 passed=passed,
+                passed_how=how,
             )
         )
     found.sort(key=lambda g: g.id, reverse=True)

@@ -236,21 +236,32 @@ def one_seat(game_name: str) -> bool:
 def result_for(
     game: sql.FinishedGame, user_id: str | None, name: Callable[[str], str] = str
 ) -> str:
-    """ "won", "lost", "drawn" for a player of the game; "passed to X at move N" for one
-    who passed their seat on (``name`` writes X from a user id); "ended" for a solo
-    session (no opponent: not a draw); else who won."""
+    """ "won", "lost", "drawn" for a player of the game; for one who passed their seat on,
+    their result and how the seat left them (``name`` writes its new holder from a user
+    id): the side's result for a seat given away, a loss on time for one a moderator
+    reseated (docs/ratings.md); "ended" for a solo session (no opponent: not a draw);
+    else who won."""
     if one_seat(game.game_name):
         return "ended"
     if game.passed is not None and user_id is not None:
         role, to_user, at = game.passed
         side = role_name(game.game_name, role)
-        return f"passed {side} to {name(to_user)} at move {at}"
+        how, by = game.passed_how
+        if ratings.forfeits(how, by, user_id):
+            return f"lost on time: {side} reseated to {name(to_user)} at move {at}"
+        return f"{_side_result(game.winner, [role])}, passed {side} to {name(to_user)} at move {at}"
     mine = [role for role, user in game.seats if user == user_id]
     if game.winner is None:
         return "drawn"
     if mine and len(mine) < len(game.seats):
-        return "won" if game.winner in mine else "lost"
+        return _side_result(game.winner, mine)
     return f"{role_name(game.game_name, game.winner)} won"
+
+
+def _side_result(winner: str | None, roles: list[str]) -> str:
+    if winner is None:
+        return "drawn"
+    return "won" if winner in roles else "lost"
 
 
 def duration(seconds: float) -> str:
