@@ -509,7 +509,9 @@ class Sandbox:
         """What the player at the keyboard may see and do now."""
         info = await self.current()
         if info.status == "lobby":
-            open_roles = ", ".join(r for r in info.roles if info.seat_of(r) is None)
+            open_roles = ", ".join(
+                side_label(info.game_name, r) for r in info.roles if info.seat_of(r) is None
+            )
             self.say(
                 f"   Game #{info.id} waits for players (open: {open_roles}): `join` takes a "
                 "seat, `dispatch [level]` gives one to Dispatch."
