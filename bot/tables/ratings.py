@@ -233,19 +233,18 @@ async def rate_game(
             RatingChange(c.role, c.player_id, round(c.points_was), round(c.points_now))
             for c in done
         )
-    decisions, hints = await db.decisions_by_role(row.id), await db.hints_used(row.id)
-    if unrated_reason(row, seats, roles, decisions, hints) is not None:
+    by_holder, hints = await db.decisions_by_holder(row.id), await db.hints_used(row.id)
+    if unrated_reason(row, seats, roles, by_role(by_holder), hints) is not None:
         return ()
-    by_holder, passes = await db.decisions_by_holder(row.id), await db.seat_changes(row.id)
+    held = {(s.role, s.user_id) for s in seats}
+    # Only a decision made by someone no longer in the seat needs the seat's changes.
+    passes = await db.seat_changes(row.id) if set(by_holder) - held else []
     found = holders(row, seats, by_holder, passes)
     scope = scope_of(row.guild_id)
     matches = [match_of(h, found, roles, winner) for h in rated_holders(found)]
-    # Every rating as it stood before this game, read before any is saved.
-    stored = {
-        h.player: await db.rating(scope, row.game_name, h.player)
-        for entrants, _ in matches
-        for h in entrants
-    }
+    # Every rating as it stood before this game, read (once each) before any is saved.
+    players = dict.fromkeys(h.player for entrants, _ in matches for h in entrants)
+    stored = {p: await db.rating(scope, row.game_name, p) for p in players}
     changes: list[RatingChange] = []
     for entrants, ranks in matches:
         old = stored[entrants[0].player]
@@ -260,6 +259,14 @@ async def rate_game(
         await _record_change(db, row.id, change, points(before[0]), points(now))
         changes.append(change)
     return tuple(changes)
+
+
+def by_role(by_holder: dict[tuple[str, str], int]) -> dict[str, int]:
+    """Each side's decisions, whoever made them: ``by_holder`` summed per role."""
+    totals: dict[str, int] = {}
+    for (role, _user), n in by_holder.items():
+        totals[role] = totals.get(role, 0) + n
+    return totals
 
 
 def _model_rating(row: RatingRow | None) -> PlackettLuceRating:
