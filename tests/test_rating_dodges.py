@@ -121,3 +121,21 @@ async def test_a_new_holder_with_fewer_than_three_decisions_is_not_rated(
     await manager.act(game.id, "bob", Move("pick", 0))
     await manager.resign(game.id, EASY)  # Dispatch made one decision
     assert sorted(await changes_of(manager, game.id)) == [("north", "alice"), ("south", "bob")]
+
+
+async def test_one_player_who_played_both_seats_makes_the_game_hot_seat_and_unrated(
+    manager: GameManager,
+) -> None:
+    game = await new_game(manager)
+    await three_turns(manager, game)
+    await turn(manager, game, "bob")
+    offer = await manager.offer_seat(game.id, "alice", "carol")
+    await manager.answer_offer(game.id, offer.id, "carol", accept=True)
+    await manager.reseat(game.id, "south", "alice", "mod", is_moderator=True)
+    await manager.act(game.id, "carol", Move("pick", 0))
+    await manager.act(game.id, "alice", Move("pick", 0))
+    await turn(manager, game, "carol")
+    await turn(manager, game, "alice")  # alice: 4 decisions at north, 3 at south
+    await manager.resign(game.id, "carol")
+    assert await changes_of(manager, game.id) == []
+    assert await manager.leaderboard("g1", "toy") == []
