@@ -8,7 +8,8 @@
    prints its query plan.
 2. Rates ``--games`` finished games of ``--actions`` actions each, one transaction each
    (as the result's own commit would), and times ``ratings.rate_game``: counting each
-   side's decisions, reading and writing both ratings, recording both changes.
+   side's decisions and each player's, reading the seat changes, reading and writing both
+   ratings, recording both changes.
 
 Not a test: it asserts nothing and prints figures.
 """
@@ -75,15 +76,15 @@ async def finished_game(db: Session, n: int, actions: int) -> int:
         " created_at, updated_at) VALUES (?, ?, ?, -1, 'finished', ?, 0, 0)",
         (SERVER, f"c{n}", GAME, f"p{n}"),
     )
-    for role, user in (("unionist", f"p{n}"), ("secessionist", f"q{n % 37}")):
+    seats = (("unionist", f"p{n}"), ("secessionist", f"q{n % 37}"))
+    for role, user in seats:
         await db.add_seat(game_id, role, user)
+    # Each action by the seat's player, as play records it: the rating counts each
+    # player's decisions at their seat.
     await db.db.executemany(
         "INSERT INTO actions (game_id, seq, role, user_id, verb, arg, at)"
         " VALUES (?, ?, ?, ?, 'done', 'null', 0)",
-        [
-            (game_id, seq, ("unionist", "secessionist")[seq % 2], f"p{n}")
-            for seq in range(1, actions + 1)
-        ],
+        [(game_id, seq, *seats[seq % 2]) for seq in range(1, actions + 1)],
     )
     return game_id
 

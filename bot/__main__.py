@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from bot import discord_app
@@ -29,6 +30,9 @@ usage: dispatch                 run the Discord bot (needs DISCORD_TOKEN)
        dispatch compile-rules [--clean]
                                 compile the rules with mypyc: the same moves, about
                                 twice as fast (needs pip install -e ".[compiled]")
+       dispatch store copy --to postgresql://user:password@host/db [--from FILE]
+                                copy the SQLite store (DISPATCH_DB, or FILE) into an
+                                empty PostgreSQL database and check every game replays
 
 exit codes: 0 stopped, 2 usage, no token or a wrong setting, 3 the database file cannot be used
             (damaged, not a database, read-only, disk full, locked), 4 another
@@ -135,18 +139,25 @@ def store_main(args: list[str]) -> int:
     return 1 if report.mismatches else 0
 
 
+def _health(args: list[str]) -> int:
+    return health_main()
+
+
+#: Every subcommand: its word and what runs it with the words after it. ``USAGE`` names
+#: each one (held so by tests/test_docs_commands.py).
+SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
+    "sandbox": sandbox.main,
+    "health": _health,
+    "worker": worker_main,
+    "store": store_main,
+    "compile-rules": compile_rules.main,
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if args and args[0] == "sandbox":
-        return sandbox.main(args[1:])
-    if args and args[0] == "health":
-        return health_main()
-    if args and args[0] == "worker":
-        return worker_main(args[1:])
-    if args and args[0] == "store":
-        return store_main(args[1:])
-    if args and args[0] == "compile-rules":
-        return compile_rules.main(args[1:])
+    if args and args[0] in SUBCOMMANDS:
+        return SUBCOMMANDS[args[0]](args[1:])
     if args and args[0] in ("-h", "--help", "help"):
         print(USAGE)
         return 0

@@ -66,6 +66,29 @@ def test_a_hint_names_each_choice_in_the_views_words_with_how_often_it_won() -> 
     assert hints.hint_seed(1, role, 0) != hints.hint_seed(1, role, 1)
 
 
+def test_a_hint_ranks_its_choices_by_playouts_and_says_that_playouts_decide() -> None:
+    # The search's rows as they might come: a choice with more playouts but a lower win
+    # rate (the more-played one is the search's pick, as it is Dispatch's).
+    hint = hints.Hint(
+        1,
+        "union",
+        4,
+        100,
+        (
+            hints.HintChoice("Attack", 20, 0.48),
+            hints.HintChoice("Hold", 50, 0.47),
+            hints.HintChoice("Retreat", 20, 0.55),
+        ),
+    )
+    lines = hints.hint_text(hint).splitlines()
+    assert "ranked by playouts" in lines[0]
+    assert lines[1:4] == [
+        "1. Hold — 50 playouts, won 47%",
+        "2. Retreat — 20 playouts, won 55%",
+        "3. Attack — 20 playouts, won 48%",
+    ]
+
+
 def test_the_budget_is_the_normal_levels() -> None:
     assert hints.HINT_LEVEL == "normal"
     game = get_game("war")

@@ -179,16 +179,22 @@ async def test_a_player_who_passed_a_seat_keeps_the_game_in_their_history(
     assert [g.id for g in page.finished()] == [other, info.id]
     passed = page.finished()[1]
     assert passed.passed == ("north", "cat", passed_at)
-    assert history.result_for(passed, "ann") == f"passed North to cat at move {passed_at}"
+    # A moderator's reseat: ann's loss on time, though her side won (docs/ratings.md).
+    assert history.result_for(passed, "ann") == (
+        f"lost on time: North reseated to cat at move {passed_at}"
+    )
     assert history.result_for(page.finished()[0], "ann") == "won"
     cats = await manager.finished_page("mine", "cat")
     assert [g.id for g in cats.finished()] == [info.id]
     assert (
         cats.finished()[0].passed is None and history.result_for(cats.finished()[0], "cat") == "won"
     )
-    # The result is credited to whoever held the seat at the end; the passer's record
-    # holds the games she finished in; the turn times are each player's own.
-    assert (await manager.stats("ann")).games == 1
+    # The side's result is credited to whoever held the seat at the end; the passer's
+    # record keeps the game too, and a moderator's reseat is her loss on time
+    # (docs/ratings.md); the turn times are each player's own.
+    ann = await manager.stats("ann")
+    assert ann.games == 2 and ann.by_side[("toy", "north")].text() == "1 won, 1 lost"
+    assert (ann.on_time.wins, ann.on_time.losses) == (0, 1)
     cat = await manager.stats("cat")
     assert cat.games == 1 and cat.by_side[("toy", "north")].wins == 1
     assert cat.median_turn_s == 500 and cat.turns == 1

@@ -318,15 +318,18 @@ async def test_the_sandbox_gives_the_open_seat_of_a_lobby_to_dispatch(tmp_path: 
         "dispatch hard\n",
     )
     assert "dispatch [level]    give the current lobby's open seat to Dispatch" in text
-    assert "New game of War Between the States: alice plays union, confederate is open." in text
-    assert "waits for players (open: confederate)" in text
+    assert (
+        "New game of War Between the States: alice plays Union, Confederacy (confederate) is open."
+        in text
+    )
+    assert "waits for players (open: Confederacy (confederate))" in text
     assert "Only a player seated in this game (or a moderator)" in text  # bob is not
     assert "The Fate Die is chosen when a game is opened" in text
-    assert "Dispatch (easy) plays confederate in game #1." in text
+    assert "Dispatch (easy) plays Confederacy (confederate) in game #1." in text
     status = text[text.rindex("alice@#1> status") :]
-    assert "confederate: Dispatch (easy)" in status
+    assert "Confederacy (confederate): Dispatch (easy)" in status
     # Both sides place at once: Dispatch placed its own at once, alice is still to act.
-    assert "union: alice (to act, you)" in status and "Waiting for Union." in status
+    assert "Union: alice (to act, you)" in status and "Waiting for Union." in status
     assert "This game is already under way." in status
     assert "Traceback" not in text and "Something went wrong" not in text
 
@@ -339,8 +342,8 @@ async def test_the_sandbox_lobby_takes_a_person_too_and_refuses_muddled_words(
         "new war open dispatch\nnew war dispatch open\nnew war 3 open\nas bob\njoin\nstatus\n",
     )
     assert text.count("`open` leaves the second side for later") == 2
-    assert "bob plays confederate in game #1." in text
-    assert "confederate: bob (you)" in text
+    assert "bob plays Confederacy (confederate) in game #1." in text
+    assert "Confederacy (confederate): bob (you)" in text
     assert "Traceback" not in text
 
 

@@ -56,7 +56,7 @@ async def test_scripted_toy_game_reaches_the_end(tmp_path: Path) -> None:
         "--seed",
         "1",
     )
-    assert "New game of Toy Twenty-One: alice plays north, bob plays south." in text
+    assert "New game of Toy Twenty-One: alice plays North, bob plays South." in text
     assert " 1) add 1" in text and " 2) add 2" in text
     assert "Undone" in text
     assert "North adds 1: the counter is 1." in text
@@ -187,7 +187,7 @@ def test_a_refused_token_is_explained_without_a_traceback(
 
 async def test_alice_plays_against_dispatch_in_the_sandbox(tmp_path: Path) -> None:
     text = await run_script(tmp_path, "new fort_sumter 3 dispatch easy\nauto\nstatus\n")
-    assert "alice plays unionist, Dispatch (easy) plays secessionist" in text
+    assert "alice plays Unionist, Dispatch (easy) plays Secessionist" in text
     assert "Game over:" in text
     assert "· finished ·" in text
     assert "auto: Dispatch" not in text  # auto plays alice only; Dispatch plays itself

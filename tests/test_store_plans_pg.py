@@ -89,6 +89,7 @@ INTENDED: dict[str, tuple[str, ...]] = {
     "ratings_of": ("ratings_pkey",),
     "rating_changes": ("rating_changes_pkey",),
     "decisions_by_role": ("actions_pkey",),
+    "decisions_by_holder": ("actions_pkey",),
     "hints_used": ("hints_pkey",),
     "bot_estimates": ("bot_estimates_pkey",),
     "expired_clocks": ("clocks_deadline",),
@@ -112,7 +113,7 @@ INTENDED: dict[str, tuple[str, ...]] = {
     "finished_of_guild_newer": ("games_finished_by_guild",),
     "live_of_user_older": ("seats_by_user",),
     "live_of_user_newer": ("seats_by_user",),
-    "records_of_user": ("seats_by_user",),
+    "records_of_user": ("seats_by_user", "seat_changes_by_passer"),
     "turn_times_of_user": ("seats_by_user", "actions_pkey"),
     # The claims, as the store sends them.
     "claim_bot_jobs": ("bot_jobs_pending",),

@@ -28,6 +28,7 @@ from bot.discord_app.interactions import handling, manager_of, reply, user_id
 from bot.storage.history import FinishedGame
 from bot.tables import history
 from bot.tables.history import Page, Stats
+from rules.core.log import plural
 
 STALE = "That page no longer holds any game; run /games again."
 HEADS = {
@@ -53,9 +54,11 @@ def _sides(game: FinishedGame, viewer: str | None) -> str:
     mine = [role for role, user in game.seats if user == viewer]
     others = [(role, user) for role, user in game.seats if user != viewer]
     named = [f"{formatting.mention(u)} ({history.role_name(game.game_name, r)})" for r, u in others]
+    as_ = ", ".join(history.role_name(game.game_name, r) for r in mine)
     if mine and others:
-        as_ = ", ".join(history.role_name(game.game_name, r) for r in mine)
         return f"as {as_} vs " + ", ".join(named)
+    if mine and len(game.seats) == 1:  # a solo session: nobody to be against
+        return f"as {as_}"
     return ", ".join(named) or "hot-seat"
 
 
@@ -166,5 +169,5 @@ def stats_text(stats: Stats) -> str:
     who = formatting.mention(stats.user_id)
     if not stats.games:
         return f"{who} has no finished games{which} yet."
-    head = f"**Record of {who}**: {stats.games} finished games{which}"
+    head = f"**Record of {who}**: {plural(stats.games, 'finished game')}{which}"
     return formatting.clip("\n".join([head, *_tally_lines(stats)]), formatting.CONTENT_MAX)

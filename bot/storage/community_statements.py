@@ -57,7 +57,7 @@ class CommunityStatements(Statements):
         return [read_rating(r) for r in rows]
 
     async def add_rating_change(self, change: RatingChangeRow) -> None:
-        """Raises ``sqlite3.IntegrityError`` for a seat of a game already rated."""
+        """Raises ``sqlite3.IntegrityError`` for a player of a seat of a game already rated."""
         await self._run(
             "INSERT INTO rating_changes (game_id, role, player_id, points_was, points_now)"
             " VALUES (?, ?, ?, ?, ?)",
@@ -77,6 +77,12 @@ class CommunityStatements(Statements):
         """How many actions each role took (undos not counted)."""
         rows = await self._all(hot_sql("decisions_by_role"), (game_id,))
         return {str(r["role"]): int(r["n"]) for r in rows}
+
+    async def decisions_by_holder(self, game_id: int) -> dict[tuple[str, str], int]:
+        """How many actions each (role, user) took (undos not counted): a seat that changed
+        hands has a count for each of its players."""
+        rows = await self._all(hot_sql("decisions_by_holder"), (game_id,))
+        return {(str(r["role"]), str(r["user_id"])): int(r["n"]) for r in rows}
 
     # -- clocks (issue 26, section 1; migration 0014_clocks) ----------------------------
     async def set_game_clock(

@@ -42,14 +42,27 @@ _LIVE_OF_USER = (
     " GROUP BY s.game_id ORDER BY s.game_id {order} LIMIT ?"
 )
 #: The user's finished games (not hot-seat: one person on both sides has no record), with
-#: the other players' ids beside each.
+#: the other sides' players beside each: the seats they hold at the end (``how`` empty),
+#: then the seats they played and passed on (from ``seat_changes_by_passer``: ``how`` and
+#: ``by`` of their last change of that seat), since a seat given away keeps its result.
 _RECORDS = (
-    "SELECT g.id, g.game_name, s.role, r.winner, r.code,"
+    "SELECT g.id, g.game_name, s.role, r.winner, r.code, '' AS how, '' AS by_user,"
     " (SELECT group_concat(o.user_id, char(10)) FROM seats o"
     "  WHERE o.game_id = g.id AND o.user_id != s.user_id) AS others"
     " FROM seats s JOIN games g ON g.id = s.game_id JOIN results r ON r.game_id = g.id"
     " WHERE s.user_id = ? AND g.status = 'finished' AND g.hotseat = 0"
     " AND (CAST(? AS TEXT) IS NULL OR g.game_name = ?)"
+    " UNION ALL"
+    " SELECT g.id, g.game_name, c.role, r.winner, r.code, c.how, c.by_user,"
+    " (SELECT group_concat(o.user_id, char(10)) FROM seats o"
+    "  WHERE o.game_id = g.id AND o.role != c.role) AS others"
+    " FROM seat_changes c JOIN games g ON g.id = c.game_id JOIN results r ON r.game_id = g.id"
+    " WHERE c.from_user = ? AND g.status = 'finished' AND g.hotseat = 0"
+    " AND (CAST(? AS TEXT) IS NULL OR g.game_name = ?)"
+    " AND c.id = (SELECT MAX(l.id) FROM seat_changes l WHERE l.from_user = c.from_user"
+    "  AND l.game_id = c.game_id AND l.role = c.role)"
+    " AND NOT EXISTS (SELECT 1 FROM seats h WHERE h.game_id = c.game_id"
+    "  AND h.user_id = c.from_user)"
 )
 #: How long the user took over each turn: from the other side's action to the next one of
 #: the user's side, made by the user (not by whoever held the seat before them), in the
@@ -82,7 +95,7 @@ HISTORY_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
     "finished_of_guild_newer": (_OF_GUILD.format(cmp=">", order="ASC"), ("g", 0, 11)),
     "live_of_user_older": (_LIVE_OF_USER.format(cmp="<", order="DESC"), ("u", 1 << 62, 11)),
     "live_of_user_newer": (_LIVE_OF_USER.format(cmp=">", order="ASC"), ("u", 0, 11)),
-    "records_of_user": (_RECORDS, ("u", None, None)),
+    "records_of_user": (_RECORDS, ("u", None, None, "u", None, None)),
     "turn_times_of_user": (_TURN_TIMES, ("u", None, None, TURN_GAMES)),
 }
 
@@ -104,6 +117,8 @@ class FinishedGame:
     #: In a list of the user's own games, the seat they passed and held no more at the
     #: end: (role, who took it, the move it changed hands at); None otherwise.
     passed: tuple[str, str, int] | None = None
+    #: How that seat left them ("offer", "reseat", "handover") and who made the change.
+    passed_how: tuple[str, str] = ("", "")
 
 
 @dataclass(frozen=True)
@@ -114,6 +129,10 @@ class RecordRow:
     winner: str | None
     code: str
     others: tuple[str, ...]
+    #: A seat the player passed on: how its last change was made ("offer", "reseat",
+    #: "handover") and by whom; empty for a seat they held at the end.
+    how: str = ""
+    by_user: str = ""
 
 
 async def finished_games(
@@ -129,11 +148,12 @@ async def finished_games(
     found = []
     for r in rows:
         seats = tuple((s.role, s.user_id) for s in await db.seats(r[0]))
-        passed = None
+        passed, how = None, ("", "")
         if mine and all(user != owner for _, user in seats):
             change = await db.seat_passed(r[0], owner)
             if change is not None:
                 passed = (change.role, change.to_user, change.at_version)
+                how = (change.how, change.by_user)
         found.append(
             FinishedGame(
                 id=r[0],
@@ -146,6 +166,7 @@ async def finished_games(
                 finished_at=r[7],
                 seats=seats,
                 passed=passed,
+                passed_how=how,
             )
         )
     found.sort(key=lambda g: g.id, reverse=True)
@@ -160,9 +181,11 @@ async def live_game_ids(db: Session, owner: str, *, older: bool, key: int, limit
 
 
 async def records(db: Session, user_id: str, game_name: str | None) -> list[RecordRow]:
-    rows = await db.db.execute_fetchall(_RECORDS, (user_id, game_name, game_name))
+    params = (user_id, game_name, game_name) * 2
+    rows = await db.db.execute_fetchall(_RECORDS, params)
     return [
-        RecordRow(r[0], r[1], r[2], r[3], r[4], tuple(str(r[5] or "").split("\n"))) for r in rows
+        RecordRow(r[0], r[1], r[2], r[3], r[4], tuple(str(r[7] or "").split("\n")), r[5], r[6])
+        for r in rows
     ]
 
 

@@ -97,10 +97,18 @@ RATING_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
         "SELECT * FROM ratings WHERE scope = ? AND game_name = ? AND player_id = ?",
         ("g", "toy", "u"),
     ),
-    "rating_changes": ("SELECT * FROM rating_changes WHERE game_id = ? ORDER BY role", (1,)),
+    "rating_changes": (
+        "SELECT * FROM rating_changes WHERE game_id = ? ORDER BY role, player_id",
+        (1,),
+    ),
     "decisions_by_role": (
         "SELECT role, COUNT(*) AS n FROM actions WHERE game_id = ? AND verb != 'undo'"
         " GROUP BY role",
+        (1,),
+    ),
+    "decisions_by_holder": (
+        "SELECT role, user_id, COUNT(*) AS n FROM actions WHERE game_id = ? AND verb != 'undo'"
+        " GROUP BY role, user_id",
         (1,),
     ),
     "hints_used": ("SELECT COALESCE(SUM(count), 0) AS n FROM hints WHERE game_id = ?", (1,)),

@@ -14,8 +14,9 @@ on the asker's own view and never on the full state, so it knows what the player
 and nothing more: swapping what the opponent really holds changes nothing. It runs the
 normal level's budget (``rules.ai.level_iterations``) with a seed made from the game, the
 role and the version, so one position always gives the same hint. Each choice is named by
-the view's own label for it, with the share of its playouts that it won (a draw or a
-playout cut at the game's horizon counts its estimated chance).
+the view's own label for it, with its playouts and the share of them that it won (a draw
+or a playout cut at the game's horizon counts its estimated chance). The playouts rank
+the choices (``ranked``): they are what Dispatch itself plays by.
 """
 
 from __future__ import annotations
@@ -128,19 +129,31 @@ def compute_hint(
     rows = [
         row for row in describe(result, top=len(result.root.children)) if row["action"] in listed
     ]
-    choices = tuple(
+    every = [
         HintChoice(label_of(view, *row["action"]), int(row["visits"]), float(row["mean"]))
-        for row in rows[:HINT_CHOICES]
-    )
+        for row in rows
+    ]
+    choices = tuple(ranked(every)[:HINT_CHOICES])
     return Hint(game_id, role, version, result.iterations, choices)
+
+
+def ranked(choices: Sequence[HintChoice]) -> list[HintChoice]:
+    """The choices best first by playouts, the number that decides (ties: the higher win
+    rate). The search spends its playouts on the choices it rates best, and Dispatch plays
+    its most-played choice; a win rate over few playouts is noise, so it never decides."""
+    return sorted(choices, key=lambda c: (-c.visits, -c.won))
 
 
 def hint_text(hint: Hint) -> str:
     """The hint as the asker reads it (a few short lines: well within a message)."""
-    lines = [f"**Hint** for {hint.role} (the search's top choices from your own view):"]
-    for n, choice in enumerate(hint.choices, 1):
+    lines = [
+        f"**Hint** for {hint.role}: the search's top choices from your own view, ranked by "
+        "playouts (the search gives the most to what it rates best, and Dispatch plays its "
+        "most-played choice; a win rate over few playouts is only a guide):"
+    ]
+    for n, choice in enumerate(ranked(hint.choices), 1):
         lines.append(
-            f"{n}. {_clip(choice.label)} — won {choice.won:.0%} of its {choice.visits:,} playouts"
+            f"{n}. {_clip(choice.label)} — {choice.visits:,} playouts, won {choice.won:.0%}"
         )
     lines.append(
         f"{hint.iterations:,} playouts in all. This game now counts as assisted: it is not rated."

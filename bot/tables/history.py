@@ -15,7 +15,7 @@ from bot.storage import history as sql
 from bot.storage.rows import GameRow, SeatRow
 from bot.storage.session import Session
 from bot.storage.store import Store
-from bot.tables import validate
+from bot.tables import ratings, validate
 from bot.tables.bot_users import is_bot, level_of
 from bot.tables.loading import game_info
 from bot.tables.replay import played_or_here
@@ -147,24 +147,36 @@ class Stats:
     turns: int = 0
 
 
-def _outcome(row: sql.RecordRow) -> str:
+def forfeited(row: sql.RecordRow, user_id: str) -> bool:
+    """A seat a moderator reseated away from the player: their loss on time, whatever
+    the side's result, as the ratings count it (docs/ratings.md)."""
+    return ratings.forfeits(row.how, row.by_user, user_id)
+
+
+def _outcome(row: sql.RecordRow, user_id: str) -> str:
+    if forfeited(row, user_id):
+        return "losses"
     if row.winner is None:
         return "draws"
     return "wins" if row.winner == row.role else "losses"
 
 
 async def stats(store: Store, user_id: str, game_name: str | None = None) -> Stats:
-    """A player's record in finished games (hot-seat games left out)."""
+    """A player's record in finished games (hot-seat games left out), the seats they
+    passed on among them: a seat given away keeps its side's result, one a moderator
+    reseated away from them is their loss on time."""
     user_id = validate.user_id(user_id)
     game_name = None if game_name is None else validate.game_name(game_name)
     async with store.read() as db:
         rows = await sql.records(db, user_id, game_name)
         times = await sql.turn_times(db, user_id, game_name)
+    # A solo session has no opponent: closing it is neither a win, a loss nor a draw.
+    rows = [r for r in rows if not one_seat(r.game_name)]
     result = Stats(user_id, game_name, games=len(Counter(r.game_id for r in rows)))
     for row in rows:
-        outcome = _outcome(row)
+        outcome = _outcome(row, user_id)
         result.by_side.setdefault((row.game_name, row.role), Tally()).add(outcome)
-        if row.code == TIMEOUT:
+        if row.code == TIMEOUT or forfeited(row, user_id):
             result.on_time.add(outcome)
         for other in row.others:
             if is_bot(other):
@@ -215,21 +227,41 @@ def game_title(game_name: str) -> str:
         return game_name
 
 
+def one_seat(game_name: str) -> bool:
+    """A game played alone (the CDG Solo System): it ends without a winner or a loser."""
+    found = rules.GAMES.get(game_name)
+    return bool(found is not None and found.one_seat)
+
+
 def result_for(
     game: sql.FinishedGame, user_id: str | None, name: Callable[[str], str] = str
 ) -> str:
-    """ "won", "lost", "drawn" for a player of the game; "passed to X at move N" for one
-    who passed their seat on (``name`` writes X from a user id); else who won."""
+    """ "won", "lost", "drawn" for a player of the game; for one who passed their seat on,
+    their result and how the seat left them (``name`` writes its new holder from a user
+    id): the side's result for a seat given away, a loss on time for one a moderator
+    reseated (docs/ratings.md); "ended" for a solo session (no opponent: not a draw);
+    else who won."""
+    if one_seat(game.game_name):
+        return "ended"
     if game.passed is not None and user_id is not None:
         role, to_user, at = game.passed
         side = role_name(game.game_name, role)
-        return f"passed {side} to {name(to_user)} at move {at}"
+        how, by = game.passed_how
+        if ratings.forfeits(how, by, user_id):
+            return f"lost on time: {side} reseated to {name(to_user)} at move {at}"
+        return f"{_side_result(game.winner, [role])}, passed {side} to {name(to_user)} at move {at}"
     mine = [role for role, user in game.seats if user == user_id]
     if game.winner is None:
         return "drawn"
     if mine and len(mine) < len(game.seats):
-        return "won" if game.winner in mine else "lost"
+        return _side_result(game.winner, mine)
     return f"{role_name(game.game_name, game.winner)} won"
+
+
+def _side_result(winner: str | None, roles: list[str]) -> str:
+    if winner is None:
+        return "drawn"
+    return "won" if winner in roles else "lost"
 
 
 def duration(seconds: float) -> str:

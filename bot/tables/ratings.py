@@ -18,6 +18,12 @@ several seats), a one-seat game (the CDG Solo System), an assisted game (a playe
 ``/game hint``: ``bot.tables.hints``), and any game that never records a
 result (cancelled in its lobby, abandoned by agreement or by a moderator).
 
+Who is rated: every player of a seat with :data:`MIN_DECISIONS` decisions at it, not
+only its holder at the end, so that handing a losing seat to Dispatch or offering it to a
+second account never takes the loss away; a moderator's reseat is the reseated player's
+loss on time (:func:`forfeits`). Each is rated as in a two-player game against the other
+side's main player (:func:`principal`), so the opponent is rated once.
+
 Dispatch's levels are players too (their seat's user id: "Dispatch (hard)"), and a seat
 run by the Fate Die is the player :data:`FATE_PLAYER`, so a rating earned against the bot
 means something and each level's strength shows on the leaderboard.
@@ -34,7 +40,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 import rules
 from bot import errors
 from bot.delivery.port import RatingChange, TablePost
-from bot.storage.rows import GameRow, RatingChangeRow, RatingRow, SeatRow
+from bot.storage.rows import GameRow, RatingChangeRow, RatingRow, SeatChangeRow, SeatRow
 from bot.storage.session import Session
 from bot.tables.bot_users import is_bot
 
@@ -93,9 +99,15 @@ def scope_of(guild_id: str | None) -> str:
 
 
 def player_of(row: GameRow, seat: SeatRow) -> str:
-    if is_bot(seat.user_id) and _fate_side(row.options_json) == seat.role:
+    return player_for(row, seat.role, seat.user_id)
+
+
+def player_for(row: GameRow, role: str, user_id: str) -> str:
+    """Who ``user_id`` is rated as at the ``role`` seat: the Fate Die's side is one player,
+    whichever level of Dispatch holds it."""
+    if is_bot(user_id) and _fate_side(row.options_json) == role:
         return FATE_PLAYER
-    return seat.user_id
+    return user_id
 
 
 def _fate_side(options_json: str | None) -> str:
@@ -128,43 +140,137 @@ def unrated_reason(
     return None
 
 
-def ranks_of(seats: Sequence[SeatRow], winner: str | None) -> list[float]:
-    """Plackett-Luce ranks: the winner first, everyone else next; all level in a draw."""
-    if winner is None or winner not in {s.role for s in seats}:
-        return [1.0] * len(seats)
-    return [1.0 if s.role == winner else 2.0 for s in seats]
+def ranks_of(roles: Sequence[str], winner: str | None) -> list[float]:
+    """Plackett-Luce ranks of players of these sides: the winner first, everyone else
+    next; all level in a draw."""
+    if winner is None or winner not in roles:
+        return [1.0] * len(roles)
+    return [1.0 if role == winner else 2.0 for role in roles]
+
+
+@dataclasses.dataclass(frozen=True)
+class Holder:
+    """Someone who played a seat: its role, their user id, the player they are rated as,
+    the decisions they made at it, and whether a moderator's reseat took it from them
+    (``forfeited``: their result is a loss on time, whatever the side's)."""
+
+    role: str
+    user_id: str
+    player: str
+    decisions: int
+    forfeited: bool = False
+
+
+def forfeits(how: str, by_user: str, from_user: str) -> bool:
+    """A seat a moderator gave away from a person (not their own, not Dispatch's), ``how``
+    and ``by_user`` as its change records: its player vanished, and the game counts as
+    their loss on time."""
+    return how == "reseat" and by_user != from_user and not is_bot(from_user)
+
+
+def holders(
+    row: GameRow,
+    seats: Sequence[SeatRow],
+    decisions: dict[tuple[str, str], int],
+    changes: Sequence[SeatChangeRow],
+) -> list[Holder]:
+    """Everyone who played each seat, seat by seat: each player who made a decision at it
+    and its holder at the end. A player whose last change of the seat was a moderator's
+    reseat away from them (:func:`forfeits`) and who does not hold it now forfeited."""
+    last_left = {(c.role, c.from_user): c for c in changes}
+    found: list[Holder] = []
+    for seat in seats:
+        users = [u for (role, u) in decisions if role == seat.role]
+        for user in dict.fromkeys([seat.user_id, *users]):
+            left = last_left.get((seat.role, user))
+            forfeited = (
+                user != seat.user_id and left is not None and forfeits(left.how, left.by_user, user)
+            )
+            player = player_for(row, seat.role, user)
+            count = decisions.get((seat.role, user), 0)
+            found.append(Holder(seat.role, user, player, count, forfeited))
+    return found
+
+
+def rated_holders(found: Sequence[Holder]) -> list[Holder]:
+    """Who the game rates: each player of a seat with :data:`MIN_DECISIONS` decisions at
+    it; nobody when one player made them at two seats (a hot-seat game by seat changes)."""
+    rated = [h for h in found if h.decisions >= MIN_DECISIONS]
+    if len({h.player for h in rated}) < len(rated):
+        return []
+    return rated
+
+
+def principal(found: Sequence[Holder], role: str) -> Holder:
+    """Who a side's opponents are rated against: of its players who carry its result (not
+    forfeited), the one who made the most decisions (a tie: the holder at the end)."""
+    side = [h for h in found if h.role == role and not h.forfeited]
+    return max(side, key=lambda h: h.decisions)  # the holder at the end comes first
+
+
+def match_of(
+    holder: Holder, found: Sequence[Holder], roles: Sequence[str], winner: str | None
+) -> tuple[list[Holder], list[float]]:
+    """One player's game as it is rated: them against the principal player of each other
+    side, with Plackett-Luce ranks (a forfeit: last behind every other side)."""
+    others = [principal(found, r) for r in roles if r != holder.role]
+    if holder.forfeited:
+        return [holder, *others], [2.0] + [1.0] * len(others)
+    entrants = [holder, *others]
+    return entrants, ranks_of([h.role for h in entrants], winner)
 
 
 async def rate_game(
     db: Session, row: GameRow, seats: Sequence[SeatRow], roles: Sequence[str], winner: str | None
 ) -> tuple[RatingChange, ...]:
     """Rate a game whose result is being recorded in ``db``'s transaction; () if unrated.
-    A game already rated keeps its first changes (they are returned, nothing is redone)."""
+    Each player of each seat with :data:`MIN_DECISIONS` decisions at it is rated on the
+    result, however the seat left them (docs/ratings.md). A game already rated keeps its
+    first changes (they are returned, nothing is redone)."""
     done = await db.rating_changes(row.id)
     if done:
         return tuple(
             RatingChange(c.role, c.player_id, round(c.points_was), round(c.points_now))
             for c in done
         )
-    decisions, hints = await db.decisions_by_role(row.id), await db.hints_used(row.id)
-    if unrated_reason(row, seats, roles, decisions, hints) is not None:
+    by_holder, hints = await db.decisions_by_holder(row.id), await db.hints_used(row.id)
+    if unrated_reason(row, seats, roles, by_role(by_holder), hints) is not None:
         return ()
+    held = {(s.role, s.user_id) for s in seats}
+    # Only a decision made by someone no longer in the seat needs the seat's changes.
+    passes = await db.seat_changes(row.id) if set(by_holder) - held else []
+    found = holders(row, seats, by_holder, passes)
     scope = scope_of(row.guild_id)
-    players = [player_of(row, s) for s in seats]
-    stored = [await db.rating(scope, row.game_name, p) for p in players]
-    before = [MODEL.rating(mu=r.mu, sigma=r.sigma) if r else MODEL.rating() for r in stored]
-    ranks = ranks_of(seats, winner)
-    after = [team[0] for team in MODEL.rate([[r] for r in before], ranks=ranks)]
+    matches = [match_of(h, found, roles, winner) for h in rated_holders(found)]
+    # Every rating as it stood before this game, read (once each) before any is saved.
+    players = dict.fromkeys(h.player for entrants, _ in matches for h in entrants)
+    stored = {p: await db.rating(scope, row.game_name, p) for p in players}
     changes: list[RatingChange] = []
-    for seat, player, old, was, now, rank in zip(
-        seats, players, stored, before, after, ranks, strict=True
-    ):
-        won = int(winner is not None and rank == 1)
+    for entrants, ranks in matches:
+        old = stored[entrants[0].player]
+        before = [_model_rating(stored[h.player]) for h in entrants]
+        now = MODEL.rate([[r] for r in before], ranks=ranks)[0][0]
+        won = int(ranks[0] == 1 and len(set(ranks)) > 1)
+        player = entrants[0].player
+        change = RatingChange(
+            entrants[0].role, player, round(points(before[0])), round(points(now))
+        )
         await db.save_rating(_updated(old, (scope, row.game_name, player), now, won))
-        change = RatingChange(seat.role, player, round(points(was)), round(points(now)))
-        await _record_change(db, row.id, change, points(was), points(now))
+        await _record_change(db, row.id, change, points(before[0]), points(now))
         changes.append(change)
     return tuple(changes)
+
+
+def by_role(by_holder: dict[tuple[str, str], int]) -> dict[str, int]:
+    """Each side's decisions, whoever made them: ``by_holder`` summed per role."""
+    totals: dict[str, int] = {}
+    for (role, _user), n in by_holder.items():
+        totals[role] = totals.get(role, 0) + n
+    return totals
+
+
+def _model_rating(row: RatingRow | None) -> PlackettLuceRating:
+    return MODEL.rating(mu=row.mu, sigma=row.sigma) if row else MODEL.rating()
 
 
 def _updated(

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import rules
 from bot import errors
 from bot.storage.history import FinishedGame
 from bot.tables import history
 from bot.tables.history import Page, Stats
 from bot.tables.manager import GameManager
+from rules.core.log import plural
 
 USAGE = "games finished [older|newer <game number>]"
+STATS_USAGE = "Type stats [player] [game], e.g. `stats bob war`."
 
 
 def page_key(args: list[str]) -> tuple[bool, int]:
@@ -32,6 +35,8 @@ def row_line(game: FinishedGame, viewer: str) -> str:
     sides = f"as {', '.join(mine)} vs {', '.join(others) or 'yourself'}"
     if not mine:  # a seat they passed on: who played it at the end
         sides = ", ".join(others)
+    elif not others and len(game.seats) == 1:  # a solo session: nobody to be against
+        sides = f"as {', '.join(mine)}"
     result = history.result_for(game, viewer)
     where = f"channel {game.channel_id}"
     return (
@@ -60,7 +65,7 @@ def stats_lines(stats: Stats) -> list[str]:
     which = f" of {history.game_title(stats.game_name)}" if stats.game_name else ""
     if not stats.games:
         return [f"   {stats.user_id} has no finished games{which} yet."]
-    lines = [f"   Record of {stats.user_id}: {stats.games} finished games{which}"]
+    lines = [f"   Record of {stats.user_id}: {plural(stats.games, 'finished game')}{which}"]
     for (game_name, role), tally in sorted(stats.by_side.items()):
         side = history.role_name(game_name, role)
         lines.append(f"   {history.game_title(game_name)} as {side}: {tally.text()}")
@@ -76,10 +81,26 @@ def stats_lines(stats: Stats) -> list[str]:
 async def stats(
     manager: GameManager, user: str, args: list[str], players: tuple[str, ...]
 ) -> list[str]:
-    """``stats [player] [game]``: the player defaults to the one at the keyboard."""
-    who = args[0] if args and args[0] in players else user
-    rest = args[1:] if args and args[0] in players else args
-    if len(rest) > 1:
-        raise errors.BadInput("Type stats [player] [game], e.g. `stats bob war`.")
-    game = rest[0] if rest else None
-    return stats_lines(await manager.stats(who, game))
+    """``stats [player] [game]``: the player defaults to the one at the keyboard. One word
+    is a game if a game has that name, else a player: one of ``players`` or anyone with a
+    finished game; any other word is neither, and is answered so."""
+    if len(args) > 2:
+        raise errors.BadInput(STATS_USAGE)
+    if len(args) == 2:
+        return stats_lines(await manager.stats(args[0], _game(args[1])))
+    if not args:
+        return stats_lines(await manager.stats(user))
+    word = args[0]
+    if word.strip().lower() in rules.GAMES:
+        return stats_lines(await manager.stats(user, word))
+    found = await manager.stats(word)
+    if word not in players and not found.games:
+        raise errors.BadInput(f"There is no player or game called {word[:40]}. {STATS_USAGE}")
+    return stats_lines(found)
+
+
+def _game(word: str) -> str:
+    if word.strip().lower() not in rules.GAMES:
+        names = ", ".join(sorted(rules.GAMES))
+        raise errors.BadInput(f"There is no game called {word[:40]} (games: {names}).")
+    return word

@@ -25,13 +25,14 @@ from bot import errors
 from bot.delivery.port import GameInfo, View
 from bot.seats.bots import BotSeats
 from bot.storage.store import StoreUnavailable
-from bot.tables import clock_pass, hints, lobby, solo, validate
+from bot.tables import clock_pass, hints, history, lobby, solo, validate
 from bot.tables.bot_users import bot_user, is_bot
 from bot.tables.manager import GameManager
 from bot.tables.ratings import LEADERBOARD_SIZE
 from bot.tables.requests import Move, NewGame
 from bot.terminal import history_text
 from bot.terminal.frontend import TerminalFrontEnd
+from rules.core.log import plural
 
 log = logging.getLogger("dispatch.sandbox")
 
@@ -53,7 +54,8 @@ Commands:
                       Dispatch (the bot) takes the second side: easy, normal or hard;
                       with `fate` the Fate Die picks its cards (fort_sumter, lincoln)
   new <game> [seed] open
-                      a lobby: you take the first side and the second stays open
+                      a lobby: alice takes the first side (whoever is at the keyboard)
+                      and the second stays open for `join` (`as bob` first)
   new <game> ... clock=<clock>
                       a time control: none, relaxed, standard, fast or like 3d+1d/7d;
                       `status` and each prompt print the time left
@@ -507,7 +509,9 @@ class Sandbox:
         """What the player at the keyboard may see and do now."""
         info = await self.current()
         if info.status == "lobby":
-            open_roles = ", ".join(r for r in info.roles if info.seat_of(r) is None)
+            open_roles = ", ".join(
+                side_label(info.game_name, r) for r in info.roles if info.seat_of(r) is None
+            )
             self.say(
                 f"   Game #{info.id} waits for players (open: {open_roles}): `join` takes a "
                 "seat, `dispatch [level]` gives one to Dispatch."
@@ -568,7 +572,7 @@ class Sandbox:
         if game is not None:
             players = (PLAYERS[0], opponent)
             seats = ", ".join(
-                f"{u} plays {r}" if u else f"{r} is open"
+                f"{u} plays {side_label(name, r)}" if u else f"{side_label(name, r)} is open"
                 for u, r in zip(players, game.roles, strict=False)
             )
             dice = ""
@@ -676,11 +680,12 @@ class Sandbox:
             raise errors.BadInput("`vacation` takes a whole number of days, or none to come back.")
         news = await self.manager.vacation(GUILD, self.user, days or None)
         if news.ended:
-            self.say(f"   Back from vacation: it counted {news.days} day(s); {news.left} left.")
+            counted = plural(news.days, "day")
+            self.say(f"   Back from vacation: it counted {counted}; {news.left} left.")
         else:
             self.say(
-                f"   On vacation for {news.days} day(s): your clocks are paused in "
-                f"{len(news.games)} game(s); {news.left} day(s) left this year."
+                f"   On vacation for {plural(news.days, 'day')}: your clocks are paused in "
+                f"{plural(len(news.games), 'game')}; {plural(news.left, 'day')} left this year."
             )
 
     async def cmd_ontime(self, args: list[str]) -> None:
@@ -696,7 +701,7 @@ class Sandbox:
 
     async def seated(self, info: GameInfo, user: str) -> None:
         """Say who took which seat of a lobby, then what the player at the keyboard may do."""
-        roles = ", ".join(info.roles_of(user))
+        roles = ", ".join(side_label(info.game_name, r) for r in info.roles_of(user))
         self.say(f"   {user} plays {roles} in game #{info.id}.")
         await self.show_turn()
 
@@ -822,15 +827,13 @@ class Sandbox:
             if seat.user_id == self.user:
                 marks.append("you")
             extra = f" ({', '.join(marks)})" if marks else ""
-            self.say(f"   {seat.role}: {seat.user_id}{extra}")
+            self.say(f"   {side_label(info.game_name, seat.role)}: {seat.user_id}{extra}")
         if info.status == "finished":
             exported = await self.manager.export(info.id)
             result = exported["result"] or {}
             winner = result.get("winner")
-            # By the game's name for the side, as the table post says it (a game built
-            # without ``rules.Game``, a test's toy, keeps its role ids).
-            naming = getattr(rules.GAMES.get(info.game_name), "role_name", str)
-            name = naming(winner) if winner else ""
+            # By the game's name for the side, as the table post says it.
+            name = history.role_name(info.game_name, winner) if winner else ""
             said = f"{name} wins" if winner else "A draw"
             self.say_block(f"Result: {said} — {result.get('reason', '')}")
         elif info.status == "active":
@@ -977,9 +980,10 @@ class Sandbox:
         result = await self.manager.act(
             info.id, self.user, Move(verb, arg, pv.version, role=pv.role)
         )
-        if info.one_seat:
+        if info.one_seat and result.outcome is None:
+            # The end's own post prints the closing lines: said here too, they came twice.
             self.say_new_lines(pv.view, result.view)
-            if result.outcome is None and self.fe.draw_boards:
+            if self.fe.draw_boards:
                 await self.fe.write_board(result.game, result.view, result.version)
         await self.bots.idle()
         if result.private_log_lines:
@@ -988,6 +992,14 @@ class Sandbox:
                 self.say_block(line)
         if result.outcome is None:
             await self.show_turn()
+
+
+def side_label(game_name: str, role: str) -> str:
+    """A side as the table names it ("Confederacy"), with the word the commands take
+    ("confederate") where that differs: a status line that says "confederate" above
+    "Waiting for Union and Confederacy" reads as two different sides."""
+    name = history.role_name(game_name, role)
+    return name if name.lower() == role.lower() else f"{name} ({role})"
 
 
 def _user_of(info: GameInfo, role: str) -> str | None:
