@@ -139,6 +139,7 @@ BUSY = textwrap.dedent(
         started = time.thread_time()
         decision = decide("fort_sumter", 7, "unionist", "normal", view)
         spent = time.thread_time() - started
+        spinning = sum(hog.poll() is None for hog in hogs)
     finally:
         for hog in hogs:
             hog.kill()
@@ -147,6 +148,7 @@ BUSY = textwrap.dedent(
         "quiet": list(move), "busy": list(decision.action), "budget": budget,
         "iterations": decision.iterations, "cut": decision.cut,
         "cap": decision.cap_seconds, "spent": spent, "slowdown": slowdown,
+        "spinning": spinning,
     }))
     """
 )
@@ -168,6 +170,7 @@ def test_a_busy_host_plays_the_move_of_a_quiet_run() -> None:
     )
     found = json.loads(done.stdout)
     print(found)  # the figures, for whoever runs this with -s
+    assert found["spinning"] == 2  # the hogs ran all along
     assert found["busy"] == found["quiet"]
     assert not found["cut"] and found["iterations"] == found["budget"]
     assert found["cap"] == pytest.approx(found["slowdown"] * safety_seconds("normal"))
