@@ -44,9 +44,9 @@ class TickingClock:
 def fresh_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """No search tree kept by another test, and no probe figure left for the next one."""
     monkeypatch.setattr(bots, "_PLAYERS", {})
-    speed.machine_slowdown.cache_clear()
+    speed._first_probe.cache_clear()
     yield
-    speed.machine_slowdown.cache_clear()
+    speed._first_probe.cache_clear()
 
 
 def test_the_cap_is_far_beyond_a_levels_nominal_time() -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import logging
 import random
+import threading
 import time
 from collections.abc import Callable
 
@@ -60,10 +61,19 @@ def slowdown_of(games_per_cpu_s: float) -> float:
     return min(MAX_SLOWDOWN, max(1.0, REFERENCE_GAMES_PER_CPU_S / games_per_cpu_s))
 
 
-@functools.cache
+#: Several games may search first at once: one of them probes, the others wait for it.
+_probing = threading.Lock()
+
+
 def machine_slowdown() -> float:
     """This process's slowdown against the reference core, probed the first time it is
     asked (before its first search) and kept; logged with the probe's figure."""
+    with _probing:
+        return _first_probe()
+
+
+@functools.cache
+def _first_probe() -> float:
     measured = probe()
     slowdown = slowdown_of(measured)
     log.info(
