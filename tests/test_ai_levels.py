@@ -2,8 +2,9 @@
 
 A search level is a budget of iterations per search in each game, not of seconds: a
 machine busy with other games makes each search take longer, never think less. A time cap
-(in CPU seconds of the searching thread, three times the level's nominal time) only stops
-a pathological search, and says so in the log. The clocks here are fakes that advance a
+(in CPU seconds of the searching thread, twelve times the level's nominal time, widened on
+a machine that probes slow: ``tests/test_ai_safety_cap.py``) only stops a pathological
+search, and says so in the log. The clocks here are fakes that advance a
 fixed amount each time they are read: a "busy" one makes every iteration look slow.
 """
 
@@ -70,7 +71,7 @@ def test_each_search_level_is_a_budget_of_iterations_in_each_game(name: str) -> 
     for level, budget in zip(("normal", "hard"), budgets, strict=True):
         player = make_player(game, game.roles[0], level, seed=1)
         assert isinstance(player, SearchPlayer) and player.iterations == budget
-    assert safety_seconds("normal") == 3 * LEVEL_SECONDS["normal"]
+    assert safety_seconds("normal") == 12 * LEVEL_SECONDS["normal"]
 
 
 def test_a_busy_machine_does_not_change_a_decision(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -93,7 +94,7 @@ def test_a_busy_machine_does_not_change_a_decision(monkeypatch: pytest.MonkeyPat
     for label, clock in (("quiet", quiet), ("busy", busy)):
         bots._PLAYERS.clear()
         decisions[label] = decide(
-            "fort_sumter", 7, "unionist", "normal", view, SearchLimits(clock=clock)
+            "fort_sumter", 7, "unionist", "normal", view, SearchLimits(clock=clock, slowdown=1.0)
         )
         player = bots._PLAYERS[(7, "unionist", "normal")]
         assert isinstance(player, SearchPlayer) and player.last is not None
@@ -112,10 +113,11 @@ def test_the_safety_cap_stops_a_search_that_runs_far_too_long(
     view = game.view(game.setup(seed=4), "unionist")
     # Each iteration looks like a tenth of the cap: about ten run, and it says so.
     crawling = TickingClock(safety_seconds("hard") / 10)
-    decision = decide("fort_sumter", 8, "unionist", "hard", view, SearchLimits(clock=crawling))
+    limits = SearchLimits(clock=crawling, slowdown=1.0)
+    decision = decide("fort_sumter", 8, "unionist", "hard", view, limits)
     assert decision.cut and decision.budget == 200
     assert decision.iterations is not None and 5 <= decision.iterations <= 11
-    assert decision.cap_seconds == safety_seconds("hard") == 3 * LEVEL_SECONDS["hard"]
+    assert decision.cap_seconds == safety_seconds("hard") == 12 * LEVEL_SECONDS["hard"]
     legal = [(verb, arg) for verb, args in view["actions"].items() for arg in args]
     assert decision.action in legal
 
@@ -168,10 +170,14 @@ async def test_a_cut_search_is_logged_without_the_move(
     front_end: RecordingFrontEnd,
     clock: FakeClock,
     caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Past the safety cap the seat still moves, and the log says the search was cut, how
-    far it got, and nothing of what it chose (War: which card went to which column)."""
+    """Past the safety cap the seat still moves, and the log says the search was cut, in
+    which game and level, how far it got, how many were cut so far, and nothing of what
+    it chose (War: which card went to which column); the seats' summary at their close
+    counts the cuts. The cap is the level's, widened by the machine's probed slowdown."""
     caplog.set_level(logging.INFO, logger="dispatch.bots")
+    monkeypatch.setattr(bots, "machine_slowdown", lambda: 2.0)
     manager = await GameManager.open(db_path, front_end, clock=clock)
     moves: list[object] = []
     try:
@@ -194,8 +200,9 @@ async def test_a_cut_search_is_logged_without_the_move(
     budget = level_iterations(get_game("war"), "normal")
     cuts = [r.getMessage() for r in caplog.records if "safety cap" in r.getMessage()]
     assert cuts == [
-        f"game={info.id} bot union (normal): the safety cap of 3 CPU s cut its search "
-        f"after 1 of {budget} iterations"
+        f"game={info.id} bot union (normal): the safety cap of 24 CPU s cut its search "
+        f"after 1 of {budget} iterations (1 cut here since the start)",
+        "Dispatch's seats close. Moves made here: 1; searches cut by the safety cap: 1",
     ]
     assert moves and all(str(arg) not in line for arg in moves for line in cuts)
 

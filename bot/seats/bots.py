@@ -35,10 +35,13 @@ search level is a number of iterations
 per search in each game (``rules.ai.level_iterations``), not a time: a bot's decision
 depends only on what its view shows (and the tree kept from earlier decisions of the
 turn), never on how busy the machine is. A search that runs past
-``rules.ai.safety_seconds`` (3 times the level's nominal time) in CPU seconds of its own
-thread is cut as a safety, so that a pathological position cannot hang a seat, and the
-cut is logged; CPU time of the thread, not wall time, so that other work on the machine
-does not bring the cap nearer.
+``rules.ai.safety_seconds`` (12 times the level's nominal time), widened by how much
+slower than the reference core the machine ran when the process first searched
+(``bot.seats.speed``), in CPU seconds of its own thread is cut as a safety, so that a
+pathological position cannot hang a seat; each cut is logged with its game and level and
+counted (:attr:`BotSeats.cut`, in the summary logged when the seats close). CPU time of
+the thread, not wall time, so that other work on the machine brings the cap nearer only
+as far as it makes a CPU second do less, which the cap's width leaves room for.
 """
 
 from __future__ import annotations
@@ -67,6 +70,7 @@ import rules.ai.ismcts
 from bot import errors
 from bot.delivery.notices import public_log
 from bot.delivery.port import GameInfo
+from bot.seats.speed import machine_slowdown
 from bot.storage.rows import ActionRow, BotEstimateRow, BotJobRow
 from bot.storage.store import Store
 from bot.tables.bot_users import BOT_USERS, is_bot, level_of
@@ -184,6 +188,10 @@ class SearchLimits:
     cap_seconds: float | None = None
     #: The search thread's CPU clock for the cap (None: ``time.thread_time``).
     clock: Callable[[], float] | None = None
+    #: How many times slower than the reference core this machine is: the level's
+    #: ``safety_seconds`` is widened by it (None: this process's own probe,
+    #: ``bot.seats.speed.machine_slowdown``).
+    slowdown: float | None = None
 
 
 class NeedsHistory(Exception):
@@ -233,8 +241,8 @@ def decide(
     A search level runs its budget of iterations in this game (``limits.iterations``
     instead, when given), whatever the time, unless the search passes the safety cap: the
     clock (CPU seconds of this thread, ``time.thread_time``, unless ``limits`` gives
-    another) has advanced ``limits.cap_seconds`` (the level's ``safety_seconds`` unless
-    given).
+    another) has advanced ``limits.cap_seconds`` (unless given, the level's
+    ``safety_seconds`` times the machine's slowdown: :func:`_cap_seconds`).
 
     The search player keeps its tree between the decisions of a turn (``seat.turn``:
     this role's own actions at the end of the game's log, in a row). A turn
@@ -327,14 +335,18 @@ def earlier_decisions(
 
 def _cap_seconds(level: str, limits: SearchLimits) -> float:
     """The safety cap of a search of ``level``, in CPU seconds: the limits' own, or the
-    level's."""
-    return safety_seconds(level) if limits.cap_seconds is None else limits.cap_seconds
+    level's widened by the machine's slowdown (the limits', or this process's probe)."""
+    if limits.cap_seconds is not None:
+        return limits.cap_seconds
+    slowdown = machine_slowdown() if limits.slowdown is None else limits.slowdown
+    return safety_seconds(level) * slowdown
 
 
 def _safety_stop(level: str, limits: SearchLimits) -> Callable[[], bool]:
     """The safety cap of one search: true once the clock has run ``cap_seconds`` on."""
+    cap = _cap_seconds(level, limits)  # first: a probe it may take is no part of the search
     tick = limits.clock or time.thread_time
-    end = tick() + _cap_seconds(level, limits)
+    end = tick() + cap
     return lambda: tick() >= end
 
 
@@ -512,6 +524,8 @@ class BotSeats:
         #: Moves made, and jobs dropped as stale, by this process.
         self.done = 0
         self.stale = 0
+        #: Searches of this process's moves that the safety cap cut.
+        self.cut = 0
 
     # -- what the manager announces (``bot.tables.listeners``) -------------------------
 
@@ -563,6 +577,11 @@ class BotSeats:
         for pool in self._pools.values():
             pool.shutdown(cancel_futures=True)
         self._pools.clear()
+        log.info(
+            "Dispatch's seats close. Moves made here: %d; searches cut by the safety cap: %d",
+            self.done,
+            self.cut,
+        )
 
     # -- the work -----------------------------------------------------------------
 
@@ -671,17 +690,7 @@ class BotSeats:
                 )
         verb, arg = decision.action
         if decision.cut:
-            # How far it got, never what it chose (the argument may be a hidden choice).
-            log.warning(
-                "game=%d bot %s (%s): the safety cap of %.0f CPU s cut its search after "
-                "%s of %s iterations",
-                job.game_id,
-                seat.role,
-                level,
-                decision.cap_seconds,
-                decision.iterations,
-                decision.budget,
-            )
+            self._count_cut(job.game_id, seat.role, level, decision)
         # Kept before the move, so that the end post of a game this move ends counts it;
         # taken back if the move is refused.
         kept = await self._keep_estimate(job.game_id, seat.role, job.version, decision.estimate)
@@ -715,6 +724,22 @@ class BotSeats:
         if self.on_move is not None:
             self.on_move(job.game_id, seat.role, verb, arg)
         return "done"
+
+    def _count_cut(self, game_id: int, role: str, level: str, decision: Decision) -> None:
+        """Count a search the safety cap cut, and log it: how far it got, never what it
+        chose (the argument may be a hidden choice)."""
+        self.cut += 1
+        log.warning(
+            "game=%d bot %s (%s): the safety cap of %.0f CPU s cut its search after "
+            "%s of %s iterations (%d cut here since the start)",
+            game_id,
+            role,
+            level,
+            decision.cap_seconds,
+            decision.iterations,
+            decision.budget,
+            self.cut,
+        )
 
     async def _finish(self, job: BotJobRow, status: str) -> None:
         async with self.manager.store.write() as db:
@@ -794,10 +819,18 @@ class BotSeats:
             role,
             level,
             view,
-            SearchLimits(self.iterations, self.cap_seconds, self.clock),
+            SearchLimits(self.iterations, self.cap_seconds, self.clock, await self._slowdown()),
             seat,
         )
         return await self.off_loop(game_id, call)
+
+    async def _slowdown(self) -> float | None:
+        """The machine's slowdown for the searches' caps: probed once in this process, in
+        a thread (not on the event loop), and handed to every worker; None when the seats
+        have a cap of their own."""
+        if self.cap_seconds is not None:
+            return None
+        return await asyncio.to_thread(machine_slowdown)
 
     async def _earlier(
         self, game_id: int, role: str, played: list[ActionRow], turn: int, secret: str | None
