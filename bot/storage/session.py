@@ -278,6 +278,17 @@ class Session(CommunityStatements, BackgroundStatements):
             rows = await self._all(hot_sql("undelivered_of_game"), (game_id,))
         return [read_outbox(r) for r in rows]
 
+    async def prune_delivered(self, before: float, limit: int) -> int:
+        """Delete up to ``limit`` rows delivered before ``before``, oldest first (their
+        payloads went at delivery); returns how many. Undelivered rows are never touched."""
+        ids = [int(r[0]) for r in await self._all(hot_sql("delivered_before"), (before, limit))]
+        if ids:
+            # By primary key: a delete joined to the look-up above is planned by
+            # PostgreSQL as a scan of the whole outbox.
+            marks = ", ".join("?" for _ in ids)
+            await self._run(f"DELETE FROM outbox WHERE id IN ({marks})", ids)
+        return len(ids)
+
     async def table_parked(self, game_id: int) -> bool:
         """Whether the game's table posts wait, parked, for its channel to be fixed."""
         return await self._one(hot_sql("table_parked"), (game_id,)) is not None
