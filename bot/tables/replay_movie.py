@@ -10,8 +10,8 @@ one-seat game (the CDG Solo System), with each decision that adds to the public 
 To stay under the upload limit, the movie starts at ``START_WIDTH`` pixels wide with at
 most ``MAX_FRAMES`` frames; when the GIF is too large, it is drawn again narrower (down to
 ``MIN_WIDTH``, the width guessed from how much too large it was), then with fewer frames
-sampled evenly, always keeping the first and the last (``next_plan``). Each board is
-drawn once, whatever the attempts (``Boards``).
+sampled evenly, always keeping the first and the last (``next_plan``). A board is
+drawn twice at most, whatever the attempts (``Boards``).
 
 Building is CPU work: ``ReplayCache.movie`` runs it in a worker thread, one build at a
 time, and keeps the movies of finished games (which never change) in a small LRU in
@@ -153,14 +153,17 @@ def scaled_frame(board: Image.Image, width: int, game_name: str) -> Image.Image:
 
 
 class Boards:
-    """The boards of a build's views, each drawn once, whatever the attempts: a movie that
-    does not fit is scaled again from the boards already drawn, not drawn again. Each is
-    kept as PNG bytes at zlib's fastest level (a Lincoln board is 1.2 MB as pixels, under
-    100 KiB so), which give back its pixels exactly."""
+    """The boards of a build's views. Most movies fit at the first attempt, which keeps
+    nothing (keeping a board costs about a fifth of drawing it). Once one did not fit,
+    ``keep`` is set and each board is drawn once more at most, whatever the attempts
+    after: the next ones scale the boards kept, as PNG bytes at zlib's fastest level (a
+    Lincoln board is 1.2 MB as pixels, under 100 KiB so), which give its pixels back
+    exactly."""
 
     def __init__(self, game_name: str, views: list[dict[str, Any]]) -> None:
         self.game_name = game_name
         self.views = views
+        self.keep = False
         self._png: dict[int, bytes] = {}
 
     def frames(self, indexes: list[int], width: int) -> list[Image.Image]:
@@ -175,9 +178,10 @@ class Boards:
         if kept is not None:
             return Image.open(io.BytesIO(kept))
         board = render.board_image(self.game_name, self.views[index])
-        buffer = io.BytesIO()
-        board.save(buffer, format="PNG", compress_level=1)
-        self._png[index] = buffer.getvalue()
+        if self.keep:
+            buffer = io.BytesIO()
+            board.save(buffer, format="PNG", compress_level=1)
+            self._png[index] = buffer.getvalue()
         return board
 
 
@@ -251,6 +255,7 @@ def build_movie(
             seconds = clock() - started
             return Movie(data["id"], gif, log_text, len(chosen), len(views), width, seconds)
         plan = next_plan(width, keep, len(gif), budget)
+        boards.keep = True
     raise errors.NotAllowed(
         f"Game #{data['id']}'s replay does not fit in this server's upload limit "
         f"({limit // 1024} KiB), even drawn small."
