@@ -10,6 +10,10 @@ itself; for PostgreSQL it is ``PgConnection`` below, which translates each state
 Errors: PostgreSQL's failures are raised as the DB-API classes of ``sqlite3`` (a refused
 constraint as ``IntegrityError``, anything else as ``OperationalError``), so the store's
 callers handle one hierarchy whichever engine runs.
+
+Round trips: each call that waits for the server's answer is counted while a
+``counting_round_trips()`` block runs (tests and benches hold a turn to a few); a turn's
+transaction holds its writes back and sends them together (``bot.storage.batch``).
 """
 
 from __future__ import annotations
