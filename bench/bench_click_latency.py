@@ -1,6 +1,7 @@
 """Button-click latency of the real Dispatch bot through the loopback emulator, vs the floor.
 
 Run:  python bench/bench_click_latency.py [--clicks 300] [--actions 200] [--rounds 7]
+          [--while-searching]
 
 Three figures, each as median and p99 in milliseconds:
 1. floor: a bare discord.py client that only acknowledges (tests/emulator/latency.py) a
@@ -20,22 +21,28 @@ back" clicks arrive while the bot is still sending the previous click's prompt; 
 measure the queue, not the acknowledgement. At well under a millisecond a click, one
 measurement of each drifts with the machine, so the target is measured in ``--rounds``
 rounds of the bare client and the bot side by side, and the median of the rounds' ratios
-is the figure. The emulator runs in this process, so its
-check of every body against Discord's OpenAPI description would be charged to the bot
-alone (the bare client sends no body to check): the bench turns that check off unless
-``--validate`` is given. The tests keep it on.
+is the figure: each round's ratio is printed, with the median and range of the rounds.
+``--while-searching`` keeps a search of Dispatch's running in another process throughout
+(both sides meet it). The load is printed before and after. The emulator runs in this
+process, so its check of every body against Discord's OpenAPI description would be
+charged to the bot alone (the bare client sends no body to check): the bench turns that
+check off unless ``--validate`` is given. The tests keep it on.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +110,43 @@ async def bench_floor(
     )
 
 
+def messages_of_games(emu: Emulator, channel: Any) -> list[Any]:
+    """The messages of a channel and of its threads (each game is in a thread of its own)."""
+    threads = [c.id for c in emu.world.channels.values() if c.parent_id == channel.id]
+    return [m for cid in (channel.id, *threads) for m in emu.channel_messages(cid)]
+
+
+#: ``--while-searching``: a search of Dispatch's (Lincoln, hard budgets) kept running in
+#: another process during every measurement, as a worker's or a hint's would.
+SEARCH_LOOP = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from rules import get_game
+from rules.ai.ismcts import search
+game = get_game("lincoln")
+state = game.setup(seed=3, options={})
+role = game.active_roles(state)[0]
+view = game.view(state, role)
+while True:
+    search(game, view, seed=1, iterations=5000)
+"""
+
+
+@contextlib.contextmanager
+def searching(on: bool) -> Iterator[None]:
+    """A search running in another process while the block runs (when ``on``)."""
+    if not on:
+        yield
+        return
+    root = str(Path(__file__).resolve().parents[1])
+    process = subprocess.Popen([sys.executable, "-c", SEARCH_LOOP, root])
+    try:
+        yield
+    finally:
+        process.terminate()
+        process.wait()
+
+
 async def bench_bot_ack(clicks: int, workdir: Path, isolated: bool = False) -> dict[str, Any]:
     register_test_game()
 
@@ -121,7 +165,8 @@ async def bench_bot_ack(clicks: int, workdir: Path, isolated: bool = False) -> d
         await emu.wait_for_commands("game")
         result = await emu.slash(user, channel, "game new", game="skirmish", opponent=opponent)
         await result.response()
-        [post] = [m for m in emu.channel_messages(channel.id) if "dsp:h:" in str(m.components)]
+        # The game opens a thread of the channel: its table post is there.
+        [post] = [m for m in messages_of_games(emu, channel) if "dsp:h:" in str(m.components)]
         remember(CLICKED, post, post.custom_ids()[0])
         return post, post.custom_ids()[0]
 
@@ -140,6 +185,7 @@ async def bench_bot_actions(
     acks: list[float] = []
     roles = rules.get_game(game).roles
     seats = dict(zip(roles, ("alice", "bob"), strict=True))
+    (workdir / game).mkdir(parents=True, exist_ok=True)  # the table's store is made there
     async with table(workdir / game, "alice", "bob") as t:
         await t.start()
         while len(samples) < actions:
@@ -205,8 +251,25 @@ async def as_a_player(clicks: int, rounds: int, workdir: Path) -> list[tuple[flo
     return ratios
 
 
-async def run(clicks: int, actions: int, rounds: int) -> None:
-    with tempfile.TemporaryDirectory() as tmp:
+def paired(ratios: list[tuple[float, float]]) -> str:
+    """Each round's ratios (median/p99), then the median and range of the rounds' medians."""
+    each = ", ".join(f"{m:.2f}/{p:.2f}" for m, p in ratios)
+    medians = [m for m, _ in ratios]
+    return (
+        f"per round (median/p99): {each}; median of the rounds {statistics.median(medians):.2f}x"
+        f" (range {min(medians):.2f}-{max(medians):.2f}), p99"
+        f" {statistics.median(p for _, p in ratios):.2f}x"
+    )
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load {one:.1f} (5 min {five:.1f})"
+
+
+async def run(clicks: int, actions: int, rounds: int, while_searching: bool = False) -> None:
+    print(f"before: {load()}" + ("; a search runs in another process" if while_searching else ""))
+    with tempfile.TemporaryDirectory() as tmp, searching(while_searching):
         ack = await bench_bot_ack(clicks, Path(tmp))
         floor = await bench_floor(clicks)  # the same message the bot's figures click
         floor_alone = await bench_floor(clicks, isolated=True)
@@ -234,22 +297,11 @@ async def run(clicks: int, actions: int, rounds: int) -> None:
         f"  bot ack / floor: back to back {ack['median_ms'] / floor['median_ms']:.2f}x median, "
         f"{ack['p99_ms'] / floor['p99_ms']:.2f}x p99"
     )
-    each = ", ".join(f"{m:.2f}/{p:.2f}" for m, p in ratios)
-    print(f"  as a player, bot / floor per round (median/p99): {each}")
-    print(
-        f"  TARGET (at most 1.3x), median of {len(ratios)} rounds: "
-        f"{statistics.median(m for m, _ in ratios):.2f}x median, "
-        f"{statistics.median(p for _, p in ratios):.2f}x p99"
-    )
-    each = ", ".join(f"{m:.2f}/{p:.2f}" for m, p in action_ratios)
-    print(f"  War action buttons, bot ack / floor per round (median/p99): {each}")
-    print(
-        f"  TARGET (at most 1.3x), action buttons, median of {len(action_ratios)} rounds: "
-        f"{statistics.median(m for m, _ in action_ratios):.2f}x median, "
-        f"{statistics.median(p for _, p in action_ratios):.2f}x p99"
-    )
+    print(f"  'My prompt', bot ack / floor (TARGET at most 1.3x), {paired(ratios)}")
+    print(f"  War action buttons, bot ack / floor (TARGET at most 1.3x), {paired(action_ratios)}")
     if floor["failures"] or ack["failures"]:
         print(f"  failures: floor {floor['failures']}, bot {ack['failures']}")
+    print(f"after: {load()}")
 
 
 def main() -> None:
@@ -260,6 +312,11 @@ def main() -> None:
     parser.add_argument(
         "--validate", action="store_true", help="check every body against Discord's OpenAPI"
     )
+    parser.add_argument(
+        "--while-searching",
+        action="store_true",
+        help="keep a search of Dispatch's running in another process throughout",
+    )
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     if not args.validate:
@@ -267,7 +324,7 @@ def main() -> None:
         import tests.emulator.rest_interactions as rest_interactions
 
         rest.conform = rest_interactions.conform = lambda *args, **kwargs: None
-    asyncio.run(run(args.clicks, args.actions, args.rounds))
+    asyncio.run(run(args.clicks, args.actions, args.rounds, args.while_searching))
 
 
 if __name__ == "__main__":

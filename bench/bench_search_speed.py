@@ -15,10 +15,14 @@ whatever ``rules`` that child imports.
 ``--compare REF`` measures a git ref's code side by side in the same run: the ref is
 checked out into a temporary ``git worktree`` (removed at the end), and every round runs
 the ref's engine and this tree's engine one after the other, alternating which goes
-first, so both see the same load on a shared machine. The table then gives both figures
-and their ratio per position, and per game (total iterations over total CPU seconds).
-Positions, seeds and budgets are the same on both sides; both sides must choose the same
-move (a faster engine plays the same game, only sooner), and the bench says when not.
+first, so both see the same load on a shared machine. The rounds are paired: each
+round's ratio (the ref's CPU seconds over this tree's, for the same search) is taken
+under that round's load, and the table gives the median ratio and its range over the
+rounds, per position and per game (the four searches' CPU seconds summed), beside each
+side's median iterations per CPU second. Positions, seeds and budgets are the same on
+both sides, so both must grow the same tree: the bench compares the visit counts of
+every root action, in every round (not only the move chosen), and says when they
+differ. The machine's load average is printed before and after.
 Each game's figures also say whether each side's rules ran compiled (``dispatch
 compile-rules``) or from their sources: a ref's temporary worktree always runs sources,
 this tree runs compiled once it has been built.
@@ -74,7 +78,7 @@ def worker(name: str, iterations: int) -> None:
         started = time.process_time()
         result = search(game, view, seed=SEARCH_SEED + index, iterations=iterations)
         spent = time.process_time() - started
-        rows.append({"cpu": spent, "move": list(result.action)})
+        rows.append({"cpu": spent, "move": list(result.action), "visits": result.visits()})
     import importlib.machinery
 
     import rules
@@ -153,56 +157,67 @@ def main() -> None:
             scratch.cleanup()
 
 
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load {one:.1f} (5 min {five:.1f})"
+
+
+def ratio_text(ratios: list[float]) -> str:
+    """The median of paired ratios and their range, e.g. ``1.42 (1.31-1.55)``."""
+    return f"{statistics.median(ratios):5.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
+
+
 def report(names: list[str], sides: dict[str, Path], iterations: int, rounds: int) -> None:
     print(
-        f"{iterations} iterations a search, {rounds} rounds; iterations per CPU second "
-        f"(best round); sides: {', '.join(f'{k}={v}' for k, v in sides.items())}"
+        f"{iterations} iterations a search, {rounds} paired rounds; iterations per CPU "
+        f"second (median of the rounds); sides: " + ", ".join(f"{k}={v}" for k, v in sides.items())
     )
+    print(f"before: {load()}")
     header = f"{'game':12} {'pos':>3}" + "".join(f" {side:>8}" for side in sides)
     if len(sides) == 2:
-        header += f" {'ratio':>6} {'same move':>9}"
+        header += f" {'ratio now/ref (range)':>22} {'same visits':>11}"
     print(header)
     for name in names:
-        cpu: dict[str, list[list[float]]] = {side: [] for side in sides}
-        moves: dict[str, list[Any]] = {}
-        for round_ in range(rounds):
-            order = list(sides) if round_ % 2 == 0 else list(reversed(sides))
-            for side in order:
-                rows = measure(sides[side], name, iterations)
-                cpu[side].append([row["cpu"] for row in rows])
-                moves[side] = [row["move"] for row in rows]
-        best = {
-            side: [min(run[i] for run in runs) for i in range(len(STAGES))]
-            for side, runs in cpu.items()
-        }
-        for i in range(len(STAGES)):
-            line = f"{name:12} {i + 1:>3}" + "".join(
-                f" {iterations / best[side][i]:8.0f}" for side in sides
-            )
-            if len(sides) == 2:
-                ref, now = best["ref"][i], best["now"][i]
-                same = moves["ref"][i] == moves["now"][i]
-                line += f" {ref / now:6.2f} {'yes' if same else 'NO':>9}"
-            print(line)
-        total = {side: len(STAGES) * iterations / sum(best[side]) for side in sides}
-        line = f"{name:12} {'all':>3}" + "".join(f" {total[side]:8.0f}" for side in sides)
-        if len(sides) == 2:
-            line += f" {total['now'] / total['ref']:6.2f}"
+        report_game(name, sides, iterations, rounds)
+    print(f"after: {load()}")
+
+
+def report_game(name: str, sides: dict[str, Path], iterations: int, rounds: int) -> None:
+    #: side -> one list of rows (cpu, move, visits) per round
+    runs: dict[str, list[list[dict[str, Any]]]] = {side: [] for side in sides}
+    for round_ in range(rounds):
+        order = list(sides) if round_ % 2 == 0 else list(reversed(sides))
+        for side in order:
+            runs[side].append(measure(sides[side], name, iterations))
+    paired = len(sides) == 2
+    for i in range(len(STAGES)):
+        cpu = {side: [run[i]["cpu"] for run in runs[side]] for side in sides}
+        line = f"{name:12} {i + 1:>3}" + "".join(
+            f" {iterations / statistics.median(cpu[side]):8.0f}" for side in sides
+        )
+        if paired:
+            ratios = [ref / now for ref, now in zip(cpu["ref"], cpu["now"], strict=True)]
+            visits = [run[i]["visits"] for side in sides for run in runs[side]]
+            same = all(v == visits[0] for v in visits)
+            line += f" {ratio_text(ratios):>22} {'yes' if same else 'NO':>11}"
         print(line)
-        print(
-            f"{'':12} {'':>3} (rules: "
-            + ", ".join(
-                f"{side} {'compiled' if COMPILED.get(path) else 'sources'}"
-                for side, path in sides.items()
-            )
-            + ")"
+    totals = {side: [sum(row["cpu"] for row in run) for run in runs[side]] for side in sides}
+    searched = len(STAGES) * iterations
+    line = f"{name:12} {'all':>3}" + "".join(
+        f" {searched / statistics.median(totals[side]):8.0f}" for side in sides
+    )
+    if paired:
+        ratios = [ref / now for ref, now in zip(totals["ref"], totals["now"], strict=True)]
+        line += f" {ratio_text(ratios):>22}"
+    print(line)
+    print(
+        f"{'':12} {'':>3} (rules: "
+        + ", ".join(
+            f"{side} {'compiled' if COMPILED.get(path) else 'sources'}"
+            for side, path in sides.items()
         )
-        spread = {side: statistics.pstdev(sum(run) for run in runs) for side, runs in cpu.items()}
-        print(
-            f"{'':12} {'':>3} (spread of a round's CPU s: "
-            + ", ".join(f"{s} {v:.3f}" for s, v in spread.items())
-            + ")"
-        )
+        + ")"
+    )
 
 
 if __name__ == "__main__":

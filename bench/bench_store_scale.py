@@ -12,8 +12,11 @@
    are right for the timings below but pack the pages, so their size is printed apart
    and is not what play leaves (issue 24, item 39). ``--played 10000`` plays them all.
    One player sits in 1,000 of the games, and Dispatch (the bot, at normal) in the rest.
-2. Measures ``act()`` on a handful of live games in an empty store and again in the big
-   one (p50 and p99), the hot queries' plans,
+2. Measures ``act()`` on a handful of live games in an empty store and in the big one,
+   both open side by side, in ``--rounds`` rounds that alternate the two stores (and
+   which goes first), so both see the same load: p50 and p99 of each, and each round's
+   ratio of p50s, paired (median and range); the machine's load is printed before and
+   after. Then the hot queries' plans,
    ``games_for_user`` (``/games``) for the player with 1,000 finished games, and the bot
    part of the background pass (``BotSeats.resume`` and the moves it starts) with
    ``--waiting`` live games against Dispatch, each waiting for its human.
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import sys
@@ -166,20 +170,56 @@ async def grow(manager: GameManager, templates: list[int], target: int) -> None:
     await db.commit()
 
 
-async def measure_acts(manager: GameManager, actions: int, rng: random.Random) -> list[float]:
-    live = [await new_game(manager, "war", 900_000 + i) for i in range(LIVE_GAMES)]
-    times: list[float] = []
-    made = LIVE_GAMES
-    while len(times) < actions:
-        gid = rng.choice(live)
-        t = await random_move(manager, gid, rng)
-        if t is None:
-            live.remove(gid)
-            made += 1
-            live.append(await new_game(manager, "war", 900_000 + made))
-            continue
-        times.append(t)
-    return times
+class LivePlay:
+    """Random legal moves on a handful of live War games of one store, a new game
+    started whenever one ends."""
+
+    def __init__(self, manager: GameManager, seed: int) -> None:
+        self.manager = manager
+        self.rng = random.Random(seed)
+        self.live: list[int] = []
+        self.made = 0
+
+    async def acts(self, count: int) -> list[float]:
+        """``count`` moves; each one's act() time in ms."""
+        while len(self.live) < LIVE_GAMES:
+            self.live.append(await new_game(self.manager, "war", 900_000 + self.made))
+            self.made += 1
+        times: list[float] = []
+        while len(times) < count:
+            gid = self.rng.choice(self.live)
+            t = await random_move(self.manager, gid, self.rng)
+            if t is None:
+                self.live.remove(gid)
+                self.live.append(await new_game(self.manager, "war", 900_000 + self.made))
+                self.made += 1
+                continue
+            times.append(t)
+        return times
+
+
+async def paired_acts(
+    empty: GameManager, big: GameManager, actions: int, rounds: int, seed: int
+) -> tuple[list[float], list[float], list[float]]:
+    """act() on the empty store and on the big one in alternate rounds (which store goes
+    first alternates too), so both see the same load on a shared machine: all the times
+    of each, and each round's ratio of p50s (big over empty)."""
+    sides = {"empty": LivePlay(empty, seed), "big": LivePlay(big, seed)}
+    times: dict[str, list[float]] = {"empty": [], "big": []}
+    ratios: list[float] = []
+    per_round = max(1, actions // rounds)
+    for round_ in range(rounds):
+        order = ["empty", "big"] if round_ % 2 == 0 else ["big", "empty"]
+        this_round = {side: await sides[side].acts(per_round) for side in order}
+        for side, measured in this_round.items():
+            times[side] += measured
+        ratios.append(statistics.median(this_round["big"]) / statistics.median(this_round["empty"]))
+    return times["empty"], times["big"], ratios
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load {one:.1f} (5 min {five:.1f})"
 
 
 def pct(values: list[float], p: float) -> float:
@@ -341,16 +381,11 @@ async def measure_jobs(manager: GameManager, against: int, rng: random.Random) -
 
 
 async def bench(
-    finished: int, played: int, actions: int, seed: int, waiting: int, against: int
+    finished: int, played: int, actions: int, seed: int, waiting: int, against: int, rounds: int
 ) -> None:
     rng = random.Random(seed)
+    print(f"before: {load()}")
     with tempfile.TemporaryDirectory() as tmp:
-        empty = await GameManager.open(Path(tmp) / "empty.sqlite3", NullFrontEnd())
-        try:
-            base = await measure_acts(empty, actions, random.Random(seed))
-        finally:
-            await empty.close()
-
         path = Path(tmp) / "big.sqlite3"
         manager = await GameManager.open(path, NullFrontEnd())
         try:
@@ -363,7 +398,11 @@ async def bench(
             await grow(manager, templates, finished)
             grow_s = time.perf_counter() - t0
             size = await checkpointed_size(manager)
-            big = await measure_acts(manager, actions, random.Random(seed))
+            empty = await GameManager.open(Path(tmp) / "empty.sqlite3", NullFrontEnd())
+            try:
+                base, big, ratios = await paired_acts(empty, manager, actions, rounds, seed)
+            finally:
+                await empty.close()
             t0 = time.perf_counter()
             for _ in range(20):
                 listed = await manager.games_for_user("regular")
@@ -392,8 +431,9 @@ async def bench(
     print(f"act() empty:      p50 {statistics.median(base):.2f} ms, p99 {pct(base, 0.99):.2f} ms")
     print(f"act() 10k store:  p50 {statistics.median(big):.2f} ms, p99 {pct(big, 0.99):.2f} ms")
     print(
-        f"ratio:            p50 {statistics.median(big) / statistics.median(base):.2f}x,"
-        f" p99 {pct(big, 0.99) / pct(base, 0.99):.2f}x"
+        f"ratio of p50s, paired rounds ({rounds}, alternating): median"
+        f" {statistics.median(ratios):.2f}x, range {min(ratios):.2f}-{max(ratios):.2f}x"
+        f"; all rounds p99 {pct(big, 0.99) / pct(base, 0.99):.2f}x"
     )
     print(f"/games (1,000 finished, {len(listed)} live): {games_ms:.2f} ms")
     print(f"channel's game lookup: {channel_ms:.3f} ms")
@@ -406,13 +446,17 @@ async def bench(
     print("\n".join(plans))
     print("bot_jobs (issue 25 §4):")
     print("\n".join(f"  {line}" for line in jobs))
+    print(f"after: {load()}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--finished", type=int, default=10_000)
     parser.add_argument("--played", type=int, default=200, help="games played through the manager")
-    parser.add_argument("--actions", type=int, default=400)
+    parser.add_argument("--actions", type=int, default=400, help="act() timed on each store")
+    parser.add_argument(
+        "--rounds", type=int, default=8, help="rounds alternating the empty and the big store"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--waiting", type=int, default=50, help="live games against Dispatch")
     parser.add_argument(
@@ -420,7 +464,15 @@ def main() -> None:
     )
     args = parser.parse_args()
     asyncio.run(
-        bench(args.finished, args.played, args.actions, args.seed, args.waiting, args.against)
+        bench(
+            args.finished,
+            args.played,
+            args.actions,
+            args.seed,
+            args.waiting,
+            args.against,
+            args.rounds,
+        )
     )
 
 

@@ -15,6 +15,8 @@ DISPATCH_SHARD_IDS  the shards this process runs: ranges and ids such as ``0-3``
                     ``0,1`` or ``0-1,4`` (unset: every shard of DISPATCH_SHARD_COUNT)
 DISPATCH_HEALTH_FILE  a file the running process keeps fresh for ``dispatch health``
                     (container healthchecks; unset: none is written)
+DISPATCH_OUTBOX_KEEP_DAYS  how many days delivered messages are kept in the outbox before
+                    the background pass deletes them (default 30; fractions allowed)
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_DB = "dispatch.sqlite3"
+#: Days delivered outbox rows are kept by default (``bot.delivery.retention``).
+DEFAULT_OUTBOX_KEEP_DAYS = 30.0
 #: A Discord id (a snowflake): a positive number of at most 20 digits.
 SNOWFLAKE = re.compile(r"[0-9]{1,20}")
 
@@ -52,6 +56,8 @@ class Config:
     health_file: Path | None = None
     #: The PostgreSQL database (``DISPATCH_DATABASE_URL``); None: the SQLite file.
     database_url: str | None = None
+    #: Days delivered outbox rows are kept (``DISPATCH_OUTBOX_KEEP_DAYS``).
+    outbox_keep_days: float = DEFAULT_OUTBOX_KEEP_DAYS
 
     @property
     def sharded(self) -> bool:
@@ -96,6 +102,7 @@ class Config:
             shard_count=shard_count,
             health_file=health_file(env),
             database_url=url,
+            outbox_keep_days=outbox_keep_days(env),
         )
 
 
@@ -171,3 +178,20 @@ def setup_logging(level: str) -> None:
     floor = max(logging.INFO, logging.getLevelName(level))
     for name in PAYLOAD_LOGGERS:
         logging.getLogger(name).setLevel(floor)
+
+
+def outbox_keep_days(env: Mapping[str, str]) -> float:
+    """``DISPATCH_OUTBOX_KEEP_DAYS``: a number of days above zero (unset: 30)."""
+    raw = (env.get("DISPATCH_OUTBOX_KEEP_DAYS") or "").strip()
+    if not raw:
+        return DEFAULT_OUTBOX_KEEP_DAYS
+    try:
+        days = float(raw)
+    except ValueError:
+        days = float("nan")
+    if not (0 < days < 100_000):
+        raise ConfigError(
+            f"DISPATCH_OUTBOX_KEEP_DAYS must be a number of days above 0, such as 30 "
+            f"(got {raw[:40]!r})."
+        )
+    return days

@@ -127,12 +127,19 @@ def quantized(image: Any, game_name: str | None = None) -> Any:
     return image
 
 
+#: zlib's level for every PNG, chosen by ``bench/bench_png_level.py``: on the boards of
+#: the three games level 2 encodes in about 0.4 of the time of Pillow's default (6), for
+#: boards a quarter larger (Lincoln's largest 75 KiB, within a 200 KiB budget); levels 1
+#: to 3 cost the same within the noise, and 2 is the smaller of the fastest two.
+PNG_LEVEL = 2
+
+
 def _png(image: Any, game_name: str | None = None) -> bytes:
     image = quantized(image, game_name)
     buffer = io.BytesIO()
     # No optimize=True: on these palette images it costs 3-4x the encode time (about
     # 40 ms a board) to save about a tenth of the bytes, and boards are drawn every turn.
-    image.save(buffer, format="PNG")
+    image.save(buffer, format="PNG", compress_level=PNG_LEVEL)
     return buffer.getvalue()
 
 

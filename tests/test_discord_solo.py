@@ -8,6 +8,7 @@ CSV card lists imported good and bad; a session in a DM.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from typing import Any
@@ -400,4 +401,44 @@ async def test_a_stranger_cannot_touch_a_public_session_message(tmp_path) -> Non
             assert "not playing" in refused.text
             await t.press("alice", prompt, stay)
             assert sorted(t.emu.message(message.id).custom_ids()) == sorted(before)
+    assert caught.discord_errors() == []
+
+
+async def test_a_session_click_is_acknowledged_before_the_store_is_read(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord's 3 seconds are for the acknowledgement: a store slow to answer (busy with
+    other work) must not hold it up, so nothing is read before it."""
+    with catch_errors() as caught:
+        async with table(tmp_path, "alice", "bob") as t:
+            await start(t)
+            await t.slash("alice", "solo new", playsheet="paths_of_glory", side="central_powers")
+            [message] = [m for m in t.emu.channel_messages(t.channel.id) if m.custom_ids()]
+            store = t.bot.manager.store
+            acknowledged: list[bool] = []
+
+            def newest_acknowledged() -> bool:
+                newest = max(t.emu.world.interactions.values(), key=lambda i: i.id)
+                return newest.callback_type is not None
+
+            def spied(opened: Any) -> Any:
+                def spying(*args: Any, **kwargs: Any) -> Any:
+                    task = asyncio.current_task()
+                    if task is None or task.get_name() != "dispatch-deliveries":
+                        acknowledged.append(newest_acknowledged())  # not the background pass
+                    return opened(*args, **kwargs)
+
+                return spying
+
+            monkeypatch.setattr(store, "read", spied(store.read))
+            monkeypatch.setattr(store, "write", spied(store.write))
+            monkeypatch.setattr(store, "transaction", spied(store.transaction))
+            # A stranger's click, refused privately, and the player's own.
+            end = next(i for i in message.custom_ids() if ":end:" in i)
+            refused = await t.press("bob", message, end)
+            assert "not playing" in refused.text and refused.messages[-1].ephemeral
+            choice = next(c for c in solo_choices(message) if verb_of(c[0]) not in ("end", "stay"))
+            await press(t, "alice", t.emu.message(message.id), *choice)
+            monkeypatch.undo()
+            assert acknowledged and all(acknowledged), acknowledged
     assert caught.discord_errors() == []

@@ -150,6 +150,35 @@ async def test_a_movie_too_large_is_drawn_narrower_then_with_fewer_frames(
         build_movie(data, replay_movie.MIN_UPLOAD_LIMIT // 8)
 
 
+async def test_a_board_is_drawn_twice_at_most_however_often_the_movie_is_fitted(
+    manager: GameManager, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = await war_game(manager, 60)
+    data = await manager.export(game_id)
+    views = public_boards(data)
+    render.board_png(GAME, views[0])  # the palette's sample game, drawn first
+    module = render._module(GAME)
+    drawn: list[dict[str, Any]] = []
+    draw_board = module.draw_board
+
+    def spy_draw(shown: dict[str, Any]) -> Any:
+        drawn.append(shown)
+        return draw_board(shown)
+
+    monkeypatch.setattr(module, "draw_board", spy_draw)
+    small = build_movie(data, 100 * 2**10)  # fitted narrower, then with fewer frames
+    monkeypatch.undo()
+    big = build_movie(data, replay_movie.DEFAULT_UPLOAD_LIMIT)
+    assert small.width < big.width  # it took several attempts: more than two
+    assert small.frames <= len(drawn) <= 2 * len(views)
+    # Drawn at the first attempt, and again, to be kept, at the second; never after.
+    assert all(drawn.count(view) <= 2 * views.count(view) for view in drawn)
+    # Scaled from the boards kept, the frames are those drawn afresh at that width.
+    size = Image.open(io.BytesIO(small.gif)).size
+    expected = [expected_frame(v, small.width, size) for v in views]
+    assert in_order(frames_of(small.gif), expected)
+
+
 def test_the_upload_limit_is_checked() -> None:
     assert upload_limit(None) == replay_movie.DEFAULT_UPLOAD_LIMIT
     assert upload_limit(25 * 2**20) == 25 * 2**20

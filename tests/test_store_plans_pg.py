@@ -80,6 +80,7 @@ INTENDED: dict[str, tuple[str, ...]] = {
     "undelivered": ("outbox_undelivered_in_order",),
     "table_parked": ("outbox_undelivered",),
     "games_with_undelivered": ("outbox_undelivered_in_order",),
+    "delivered_before": ("outbox_delivered",),
     "due_timers": ("timers_due",),
     "timers": ("timers_one_per_role",),
     "reminder_hours": ("channel_settings_pkey",),

@@ -148,8 +148,9 @@ class DispatchBot(commands.Bot):
 
     # -- start-up -----------------------------------------------------------------
     async def setup_hook(self) -> None:
+        options = {"outbox_keep_days": self.config.outbox_keep_days, **self.manager_options}
         self.manager = await GameManager.open(
-            self.config.store_target, self.frontend, deliver=False, **self.manager_options
+            self.config.store_target, self.frontend, deliver=False, **options
         )
         # Dispatch's own seats listen to the manager; attached before ``deliver_pending``,
         # whose announcement has them make the moves a previous run left owed.

@@ -116,13 +116,16 @@ async def on_solo_action(
 ) -> None:
     """A session button or select: apply it, then show the next question in place."""
     async with handling(interaction, game_id, "solo"):
+        # Acknowledged before anything is read: a store busy with other work (a search
+        # elsewhere, a delivery) must not hold up Discord's 3 seconds. Deferring touches
+        # nothing on the message.
+        await interaction.response.defer()
         # The session message is public, and "End the session" and "No, keep playing" are
-        # the front end's own (no rules action refuses them): anyone else is refused here,
-        # before the message is touched.
+        # the front end's own (no rules action refuses them): anyone else is refused here
+        # (privately, as a followup), before the message is touched.
         info = await game_in_reach(interaction, game_id)
         if not info.roles_of(user_id(interaction)):
             raise errors.NotSeated()
-        await interaction.response.defer()
         if verb == "end" and arg is None:
             await confirm_end(interaction, game_id, version)
         elif verb == "end" and arg == CONFIRMED:

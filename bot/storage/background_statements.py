@@ -36,16 +36,15 @@ class BackgroundStatements(Statements):
             await self._run("SELECT pg_notify(?, '')", (JOBS_QUEUED,))
         return bool(rows)
 
-    async def settle_bot_jobs(self, game_id: int, version: int, acting: str | None) -> int:
+    async def settle_bot_jobs(self, game_id: int, version: int, acting: str | None) -> None:
         """The game reached ``version``: its pending jobs of earlier versions are over,
-        done when their role is the one that acted, stale otherwise. Returns how many."""
-        rows = await self._all(
+        done when their role is the one that acted, stale otherwise."""
+        await self._run(
             "UPDATE bot_jobs SET status = CASE WHEN role = ? THEN 'done' ELSE 'stale' END,"
             " claimed_by = NULL, lease_until = NULL, finished_at = ?"
-            " WHERE game_id = ? AND status = 'pending' AND version < ? RETURNING version",
+            " WHERE game_id = ? AND status = 'pending' AND version < ?",
             (acting or "", self.now, game_id, version),
         )
-        return len(rows)
 
     async def claim_bot_jobs(
         self,

@@ -10,12 +10,20 @@ itself; for PostgreSQL it is ``PgConnection`` below, which translates each state
 Errors: PostgreSQL's failures are raised as the DB-API classes of ``sqlite3`` (a refused
 constraint as ``IntegrityError``, anything else as ``OperationalError``), so the store's
 callers handle one hierarchy whichever engine runs.
+
+Round trips: each call that waits for the server's answer is counted while a
+``counting_round_trips()`` block runs (tests and benches hold a turn to a few); a turn's
+transaction holds its writes back and sends them together (``bot.storage.batch``).
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import functools
 import sqlite3
+from collections.abc import Iterator
+from contextvars import ContextVar
 from typing import Any
 
 import asyncpg
@@ -68,6 +76,35 @@ def translate_error(exc: BaseException) -> BaseException | None:
     return None
 
 
+@dataclasses.dataclass
+class RoundTrips:
+    """How many times the code counted waited for PostgreSQL's answer."""
+
+    count: int = 0
+
+
+_TALLY: ContextVar[RoundTrips | None] = ContextVar("dispatch_pg_round_trips", default=None)
+
+
+@contextlib.contextmanager
+def counting_round_trips() -> Iterator[RoundTrips]:
+    """Count the round trips to PostgreSQL made by this task (and the tasks it starts)
+    while the block runs: each statement or batch of statements sent, BEGIN and COMMIT.
+    For tests and benches; nothing is counted outside such a block."""
+    tally = RoundTrips()
+    token = _TALLY.set(tally)
+    try:
+        yield tally
+    finally:
+        _TALLY.reset(token)
+
+
+def one_round_trip() -> None:
+    tally = _TALLY.get()
+    if tally is not None:
+        tally.count += 1
+
+
 class PgConnection:
     """One pooled asyncpg connection, spoken to like an aiosqlite connection."""
 
@@ -75,8 +112,25 @@ class PgConnection:
 
     def __init__(self, conn: asyncpg.Connection) -> None:
         self.conn = conn
+        self._transaction: asyncpg.transaction.Transaction | None = None
+
+    async def begin(self) -> None:
+        self._transaction = self.conn.transaction()
+        one_round_trip()
+        await self._transaction.start()
+
+    async def commit(self) -> None:
+        assert self._transaction is not None
+        one_round_trip()
+        await self._transaction.commit()
+
+    async def rollback(self) -> None:
+        assert self._transaction is not None
+        one_round_trip()
+        await self._transaction.rollback()
 
     async def execute_fetchall(self, sql: str, params: Any = ()) -> list[asyncpg.Record]:
+        one_round_trip()
         try:
             return list(await self.conn.fetch(to_postgres(sql), *params))
         except Exception as exc:
@@ -85,6 +139,7 @@ class PgConnection:
     async def execute_insert(self, sql: str, params: Any = ()) -> tuple[int] | None:
         """Insert one row and return ``(id,)``: every table inserted this way has an
         identity column named ``id``."""
+        one_round_trip()
         try:
             row = await self.conn.fetchrow(to_postgres(sql) + " RETURNING id", *params)
         except Exception as exc:
@@ -92,4 +147,5 @@ class PgConnection:
         return (int(row[0]),) if row is not None else None
 
     async def execute(self, sql: str, params: Any = ()) -> None:
+        """A statement whose rows, if any, nobody reads."""
         await self.execute_fetchall(sql, params)

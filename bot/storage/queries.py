@@ -74,6 +74,12 @@ HOT_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
         "SELECT DISTINCT game_id FROM outbox WHERE delivered_at IS NULL ORDER BY game_id",
         (),
     ),
+    # The oldest delivered rows past the retention, a batch at a time (migration 0022).
+    "delivered_before": (
+        "SELECT id FROM outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?"
+        " ORDER BY delivered_at LIMIT ?",
+        (0.0, 500),
+    ),
     "due_timers": ("SELECT * FROM timers WHERE due_at <= ? ORDER BY due_at, id", (0.0,)),
     "timers": ("SELECT * FROM timers WHERE game_id = ? ORDER BY id", (1,)),
     "reminder_hours": (

@@ -29,6 +29,11 @@ from bot.storage.rows import (
     read_timer,
 )
 
+_QUEUE = (
+    "INSERT INTO outbox (game_id, kind, target, payload, created_at, next_attempt_at)"
+    " VALUES (?, ?, ?, '', ?, ?)"
+)
+
 
 class Session(CommunityStatements, BackgroundStatements):
     """The SQL, run on the store's connection while the session lasts."""
@@ -248,18 +253,22 @@ class Session(CommunityStatements, BackgroundStatements):
     # outbox ------------------------------------------------------------------------
     async def queue(
         self, game_id: int, kind: str, target: str | None, payload: dict[str, Any]
-    ) -> int:
+    ) -> None:
         """Queue a post or message; always inside the transaction of the change it tells."""
-        row_id = await self._insert(
-            "INSERT INTO outbox (game_id, kind, target, payload, created_at, next_attempt_at)"
-            " VALUES (?, ?, ?, '', ?, ?)",
-            (game_id, kind, target, self.now, self.now),
-        )
+        row = (game_id, kind, target, self.now, self.now)
+        if self.dialect == "postgresql":
+            # One statement, which a batched turn sends with its others (bot.storage.batch).
+            await self._run(
+                "WITH queued AS (" + _QUEUE + " RETURNING id)"
+                " INSERT INTO outbox_payloads (outbox_id, payload) SELECT id, ? FROM queued",
+                (*row, dumps(payload)),
+            )
+            return
+        row_id = await self._insert(_QUEUE, row)
         await self._run(
             "INSERT INTO outbox_payloads (outbox_id, payload) VALUES (?, ?)",
             (row_id, dumps(payload)),
         )
-        return row_id
 
     async def undelivered(self, game_id: int | None = None) -> list[OutboxRow]:
         """Every undelivered row in order, due or not (the caller applies backoff)."""
@@ -268,6 +277,17 @@ class Session(CommunityStatements, BackgroundStatements):
         else:
             rows = await self._all(hot_sql("undelivered_of_game"), (game_id,))
         return [read_outbox(r) for r in rows]
+
+    async def prune_delivered(self, before: float, limit: int) -> int:
+        """Delete up to ``limit`` rows delivered before ``before``, oldest first (their
+        payloads went at delivery); returns how many. Undelivered rows are never touched."""
+        ids = [int(r[0]) for r in await self._all(hot_sql("delivered_before"), (before, limit))]
+        if ids:
+            # By primary key: a delete joined to the look-up above is planned by
+            # PostgreSQL as a scan of the whole outbox.
+            marks = ", ".join("?" for _ in ids)
+            await self._run(f"DELETE FROM outbox WHERE id IN ({marks})", ids)
+        return len(ids)
 
     async def table_parked(self, game_id: int) -> bool:
         """Whether the game's table posts wait, parked, for its channel to be fixed."""

@@ -33,7 +33,11 @@ class Statements:
         return list(await self.db.execute_fetchall(sql, tuple(params)))
 
     async def _run(self, sql: str, params: Iterable[Any] = ()) -> None:
-        await self.db.execute_fetchall(sql, tuple(params))
+        if isinstance(self.db, PgConnection):
+            # In a batched transaction it may wait to go with the next ones (bot.storage.batch).
+            await self.db.execute(sql, tuple(params))
+        else:
+            await self.db.execute_fetchall(sql, tuple(params))
 
     async def _insert(self, sql: str, params: Iterable[Any] = ()) -> int:
         row = await self.db.execute_insert(sql, tuple(params))

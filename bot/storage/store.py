@@ -38,6 +38,7 @@ except ImportError:  # not on Windows: one process per file is then up to the ad
     fcntl = None  # type: ignore[assignment]
 
 from bot import errors
+from bot.storage.batch import BatchedPgConnection
 from bot.storage.engines import PgConnection, is_postgres_url, translate_error
 from bot.storage.migrate import migrate, migrate_postgres
 from bot.storage.session import Session
@@ -120,7 +121,9 @@ class Store:
                 self._owner = None
 
     @asynccontextmanager
-    async def _connection(self) -> AsyncIterator[aiosqlite.Connection | PgConnection]:
+    async def _connection(
+        self, batched: bool = False
+    ) -> AsyncIterator[aiosqlite.Connection | PgConnection]:
         """A connection for one session: SQLite's one, under the store lock (one session
         at a time on it); or one of the PostgreSQL pool's, so that sessions run side by
         side, as those of several processes do (a game's transactions are kept one at a
@@ -136,7 +139,7 @@ class Store:
             log.warning("no connection to PostgreSQL: %r", exc)
             raise errors.SaveFailed() from None
         try:
-            yield PgConnection(conn)
+            yield BatchedPgConnection(conn) if batched else PgConnection(conn)
         finally:
             await self._pool.release(conn)
 
@@ -174,13 +177,18 @@ class Store:
                 raise errors.SaveFailed() from None
 
     @asynccontextmanager
-    async def transaction(self, game: int | None = None) -> AsyncIterator[Session]:
+    async def transaction(
+        self, game: int | None = None, *, batched: bool = False
+    ) -> AsyncIterator[Session]:
         """BEGIN (IMMEDIATE on SQLite) … COMMIT, rolled back if the block raises.
 
         ``game``: the transaction changes that game, and first takes its lock, so that
         the game's transactions in every process run one at a time (``Session.lock_game``).
+        ``batched``: on PostgreSQL, statements that return nothing wait to be sent
+        together (``bot.storage.batch``), so a constraint they break is raised at the
+        next read or at COMMIT rather than where they were written.
         """
-        async with self._connection() as db:
+        async with self._connection(batched) as db:
             begin, commit, rollback = _transaction_calls(db)
             try:
                 await begin()
@@ -236,8 +244,7 @@ Step = Callable[[], Any]
 def _transaction_calls(db: aiosqlite.Connection | PgConnection) -> tuple[Step, Step, Step]:
     """BEGIN, COMMIT and ROLLBACK on either engine's connection."""
     if isinstance(db, PgConnection):
-        tx = db.conn.transaction()
-        return tx.start, tx.commit, tx.rollback
+        return db.begin, db.commit, db.rollback
 
     async def begin() -> None:
         await db.execute_fetchall("BEGIN IMMEDIATE")

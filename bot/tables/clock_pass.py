@@ -40,18 +40,24 @@ async def tick(
     change: clocks.Change,
     *,
     start: bool = False,
+    known: Sequence[ClockRow] | None = None,
 ) -> tuple[list[ClockRow], dict[str, float]]:
     """Move the game's clocks on for ``change`` and save them; return them, and the
     roles whose player is on vacation with its end (``away``). At the start, each
-    person's seat gets a clock (Dispatch's seats have none)."""
-    control = await control_of(db, row.id)
-    if control is None:
-        return [], {}
+    person's seat gets a clock (Dispatch's seats have none). ``known``: the clocks as
+    the caller read them in this transaction. A game under way without clocks has
+    nothing to move, and its time control is not read."""
     if start:
+        control = await control_of(db, row.id)
+        if control is None:
+            return [], {}
         people = [s.role for s in seats if not is_bot(s.user_id)]
         rows = clocks.start_rows(control, people)
     else:
-        rows = await db.clock_rows(row.id)
+        rows = list(known) if known is not None else await db.clock_rows(row.id)
+        control = await control_of(db, row.id) if rows else None
+        if control is None:
+            return [], {}
     paused_until = await away(db, row, seats)
     if paused_until:  # a player on vacation: their clock starts when it ends
         change = dataclasses.replace(change, paused_until=paused_until)
@@ -71,10 +77,15 @@ async def ran_out(db: Session, game_id: int, role: str) -> bool:
     """Whether ``role``'s clock ran out and nobody acted on it yet (its deadline passed;
     a clock already flagged for a claim does not count); refuses (``errors.TimeRanOut``)
     a decision at a game lost on time (a stopped clock with nothing left)."""
-    for row in await db.clock_rows(game_id):
+    return ran_out_of(await db.clock_rows(game_id), db.now, role)
+
+
+def ran_out_of(rows: Sequence[ClockRow], now: float, role: str) -> bool:
+    """``ran_out`` on the clocks as read."""
+    for row in rows:
         if row.role != role or row.flagged_at is not None:
             continue
-        if row.expired(db.now):
+        if row.expired(now):
             return True
         if row.deadline is None and row.remaining_s <= 0:
             raise errors.TimeRanOut()

@@ -39,6 +39,7 @@ from bot.delivery.notices import public_log
 from bot.delivery.port import FrontEnd, GameInfo
 from bot.delivery.reading import GameReader
 from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queue_due_reminders
+from bot.delivery.retention import OUTBOX_KEEP_DAYS, PRUNE_EVERY_S, prune_delivered
 from bot.delivery.routes import DEFAULT_NOTIFY
 from bot.storage.rows import dumps
 from bot.storage.session import Session
@@ -103,6 +104,7 @@ class GameManager:
         reminder_growth: float = REMINDER_GROWTH,
         retry_base_s: float = RETRY_BASE_S,
         retry_cap_s: float = RETRY_CAP_S,
+        outbox_keep_days: float = OUTBOX_KEEP_DAYS,
     ) -> None:
         self.store = store
         self.front_end = front_end
@@ -111,6 +113,9 @@ class GameManager:
         self.reminder_growth = reminder_growth
         self.retry_base_s = retry_base_s
         self.retry_cap_s = retry_cap_s
+        #: How long delivered outbox rows are kept (``bot.delivery.retention``).
+        self.outbox_keep_days = outbox_keep_days
+        self._last_prune = float("-inf")
         # Pruned of idle locks as they grow (game_locks.py): not one lock per game forever.
         self._game_locks: defaultdict[int, asyncio.Lock] = LockTable()
         self._delivery_locks: defaultdict[int, asyncio.Lock] = LockTable()
@@ -993,6 +998,15 @@ class GameManager:
             await clock_pass.beat(self.store)
             self._last_beat = now
 
+    async def prune_outbox(self) -> int:
+        """Delete the outbox rows delivered longer ago than the retention; how many."""
+        self._last_prune = self.clock()
+        return await prune_delivered(self.store, self._last_prune, self.outbox_keep_days)
+
+    async def _prune_hourly(self) -> None:
+        if self.clock() - self._last_prune >= PRUNE_EVERY_S:
+            await self.prune_outbox()
+
     async def warn_clocks(self) -> int:
         """Warn the players with 24 h, then 2 h, left on their clock (``timeouts``)."""
         warned = await timeouts.warn_due(self.store, self._game_locks, self.clock())
@@ -1106,6 +1120,7 @@ class GameManager:
                 await self.warn_clocks()
                 await self.tell_vacations_over()
                 await self.fire_due_timers()
+                await self._prune_hourly()
                 await self._listeners.resumed()  # a bot move that failed is tried again
             except asyncio.CancelledError:
                 raise

@@ -10,7 +10,8 @@ one-seat game (the CDG Solo System), with each decision that adds to the public 
 To stay under the upload limit, the movie starts at ``START_WIDTH`` pixels wide with at
 most ``MAX_FRAMES`` frames; when the GIF is too large, it is drawn again narrower (down to
 ``MIN_WIDTH``, the width guessed from how much too large it was), then with fewer frames
-sampled evenly, always keeping the first and the last (``next_plan``).
+sampled evenly, always keeping the first and the last (``next_plan``). A board is
+drawn twice at most, whatever the attempts (``Boards``).
 
 Building is CPU work: ``ReplayCache.movie`` runs it in a worker thread, one build at a
 time, and keeps the movies of finished games (which never change) in a small LRU in
@@ -151,12 +152,37 @@ def scaled_frame(board: Image.Image, width: int, game_name: str) -> Image.Image:
     return scaled
 
 
-def frames_of(game_name: str, views: list[dict[str, Any]], width: int) -> list[Image.Image]:
-    """The boards of ``views`` at ``width``, all on one canvas size (a board that is
-    shorter than the tallest is padded below with its own bottom-left colour)."""
-    scaled = [scaled_frame(render.board_image(game_name, v), width, game_name) for v in views]
-    size = (max(f.width for f in scaled), max(f.height for f in scaled))
-    return [_padded(frame, size) for frame in scaled]
+class Boards:
+    """The boards of a build's views. Most movies fit at the first attempt, which keeps
+    nothing (keeping a board costs about a fifth of drawing it). Once one did not fit,
+    ``keep`` is set and each board is drawn once more at most, whatever the attempts
+    after: the next ones scale the boards kept, as PNG bytes at zlib's fastest level (a
+    Lincoln board is 1.2 MB as pixels, under 100 KiB so), which give its pixels back
+    exactly."""
+
+    def __init__(self, game_name: str, views: list[dict[str, Any]]) -> None:
+        self.game_name = game_name
+        self.views = views
+        self.keep = False
+        self._png: dict[int, bytes] = {}
+
+    def frames(self, indexes: list[int], width: int) -> list[Image.Image]:
+        """The boards of ``indexes`` at ``width``, all on one canvas size (a board that is
+        shorter than the tallest is padded below with its own bottom-left colour)."""
+        scaled = [scaled_frame(self._board(i), width, self.game_name) for i in indexes]
+        size = (max(f.width for f in scaled), max(f.height for f in scaled))
+        return [_padded(frame, size) for frame in scaled]
+
+    def _board(self, index: int) -> Image.Image:
+        kept = self._png.get(index)
+        if kept is not None:
+            return Image.open(io.BytesIO(kept))
+        board = render.board_image(self.game_name, self.views[index])
+        if self.keep:
+            buffer = io.BytesIO()
+            board.save(buffer, format="PNG", compress_level=1)
+            self._png[index] = buffer.getvalue()
+        return board
 
 
 def _padded(frame: Image.Image, size: tuple[int, int]) -> Image.Image:
@@ -218,16 +244,18 @@ def build_movie(
     if len(log_text.encode()) > LOG_ROOM:  # a log this long is cut from its start
         log_text = log_text.encode()[-LOG_ROOM:].decode(errors="ignore")
     plan = (START_WIDTH, min(len(views), MAX_FRAMES)) if budget > 0 else None
+    boards = Boards(data["game"], views)
     for _ in range(MAX_ATTEMPTS):
         if plan is None:
             break
         width, keep = plan
-        chosen = [views[i] for i in sample(len(views), keep)]
-        gif = encode_gif(frames_of(data["game"], chosen, width))
+        chosen = sample(len(views), keep)
+        gif = encode_gif(boards.frames(chosen, width))
         if len(gif) <= budget:
             seconds = clock() - started
             return Movie(data["id"], gif, log_text, len(chosen), len(views), width, seconds)
         plan = next_plan(width, keep, len(gif), budget)
+        boards.keep = True
     raise errors.NotAllowed(
         f"Game #{data['id']}'s replay does not fit in this server's upload limit "
         f"({limit // 1024} KiB), even drawn small."

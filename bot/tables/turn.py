@@ -91,33 +91,40 @@ def implied_done(rules_game: rules.Game, state: dict[str, Any], role: str) -> in
     return sent
 
 
-async def _in_time(db: Session, table: Table, role: str) -> None:
+async def _in_time(db: Session, table: Table, role: str) -> list[ClockRow] | None:
     """After the deadline a decision is refused and nothing is written (issue 26 §1),
-    unless the server lets the opponent claim the win: then the win is offered now."""
-    if await clock_pass.ran_out(db, table.row.id, role):
+    unless the server lets the opponent claim the win: then the win is offered now.
+    Returns the clocks as read, for the turn to move on (None: changed since)."""
+    rows = await db.clock_rows(table.row.id)
+    if clock_pass.ran_out_of(rows, db.now, role):
         if not await clock_rules.claimed_here(db, table.row):
             raise errors.TimeRanOut()
         await clock_rules.flag(db, table.row, table.seats, role)
+        return None
+    return rows
 
 
 async def act(store: Store, game_id: int, move: CheckedMove, *, reminder_hours: float) -> ActResult:
-    """Apply one decision; nothing changes unless it is legal and fresh."""
-    table, state, active_before, role = await _checked(store, game_id, move)
-    applied, after = _apply(table, state, role, move)
-    row = table.row
-    version = row.version + len(applied)
-    # The game's lock (every process on a shared PostgreSQL database), then the version
-    # check the buttons carry: a click another process applied first is refused as stale.
-    async with store.transaction(game=game_id) as db:
-        current = await db.version_of(game_id)
-        if current != row.version:
-            # Written by someone else between our read and now (the lock makes this rare).
-            raise errors.StalePrompt(current or row.version, "")
-        await _in_time(db, table, role)
+    """Apply one decision; nothing changes unless it is legal and fresh.
+
+    One transaction from the first read to the commit, under the game's lock (every
+    process on a shared PostgreSQL database), so what is read is what the decision
+    applies to: a click another process applied first finds the new version and is
+    refused as stale. The rules run inside it; they are synchronous, so on SQLite
+    nothing else could have used the connection meanwhile either. On PostgreSQL the
+    transaction is batched (``bot.storage.batch``): its writes go with the COMMIT."""
+    async with store.transaction(game=game_id, batched=True) as db:
+        table, state, active_before, role = await _checked(db, game_id, move)
+        applied, after = _apply(table, state, role, move)
+        row = table.row
+        clock_rows = await _in_time(db, table, role)
         for seq, (each_verb, each_arg) in enumerate(applied, start=row.version + 1):
             await db.append_action(game_id, seq, role, move.user_id, each_verb, each_arg)
+        version = row.version + len(applied)
         table = dataclasses.replace(table, row=dataclasses.replace(row, version=version))
-        how = Commit(role, active_before, reminder_hours, undo=move.verb == "undo")
+        how = Commit(
+            role, active_before, reminder_hours, undo=move.verb == "undo", clocks=clock_rows
+        )
         try:
             progress = await commit_turn(db, table, after, how)
         except (errors.DispatchError, sqlite3.Error, OSError):
@@ -134,17 +141,16 @@ async def act(store: Store, game_id: int, move: CheckedMove, *, reminder_hours: 
 
 
 async def _checked(
-    store: Store, game_id: int, move: CheckedMove
+    db: Session, game_id: int, move: CheckedMove
 ) -> tuple[Table, dict[str, Any], tuple[str, ...], str]:
     """The game, its state, who was to act and the acting role, once the move is known to
     come from a seat whose turn it is, on a prompt that is still fresh."""
-    async with store.read() as db:
-        row = await find_row(db, game_id, live=False)
-        seats = await db.seats(game_id)
-        if row.status != "active":
-            # The loser's click after the game was lost on time: told why (issue 26 §1).
-            await clock_pass.refuse_if_lost_on_time(db, game_id, seats, move.user_id)
-            raise errors.GameNotActive(row.status)
+    row = await find_row(db, game_id, live=False)
+    seats = await db.seats(game_id)
+    if row.status != "active":
+        # The loser's click after the game was lost on time: told why (issue 26 §1).
+        await clock_pass.refuse_if_lost_on_time(db, game_id, seats, move.user_id)
+        raise errors.GameNotActive(row.status)
     rules_game = rules_of(row)
     state = state_of(row)
     try:
@@ -421,6 +427,8 @@ class Commit:
     default_reminder_hours: float
     start: bool = False
     undo: bool = False
+    #: The game's clocks as the turn read them (None: to be read).
+    clocks: Sequence[ClockRow] | None = None
 
 
 async def commit_turn(db: Session, table: Table, state: dict[str, Any], how: Commit) -> Progress:
@@ -445,7 +453,7 @@ async def commit_turn(db: Session, table: Table, state: dict[str, Any], how: Com
     routing = await _routing(db, row, seats, change)
     # The clocks move in the same transaction as the turn (issue 26 §1, ``clock_pass``).
     moved = clocks.Change(how.active_before, change.active_now, db.now, how.undo, change.ended)
-    ticked, away = await clock_pass.tick(db, row, seats, moved, start=how.start)
+    ticked, away = await clock_pass.tick(db, row, seats, moved, start=how.start, known=how.clocks)
     public_lines = public_log(public)
     posted = min(row.posted_log, len(public_lines))
     if passed:
