@@ -74,6 +74,8 @@ Commands:
   ontime [lose|claim] what happens when a clock runs out: the player loses (the
                       default), or their opponent may `claim` the win
   claim               claim the win when your opponent's clock ran out
+  forced [auto|ask]   a choice with one option that reveals nothing (War's last
+                      placement): made for you (auto, the default) or asked (ask)
   <n> | <verb> [arg]  take the action numbered so in the list last shown, or name it
   hand                your side's private view (and hand image)
   board               write the board image and print its path
@@ -382,6 +384,7 @@ class Sandbox:
             "vacation": self.cmd_vacation,
             "claim": self.cmd_claim,
             "ontime": self.cmd_ontime,
+            "forced": self.cmd_forced,
             "hand": self.cmd_hand,
             "board": self.cmd_board,
             "log": self.cmd_log,
@@ -689,6 +692,17 @@ class Sandbox:
         rule, _ = await self.manager.clock_rules(GUILD, args[0].lower() if args else None)
         told = "the player loses" if rule == "lose" else "the opponent may claim the win"
         self.say(f"   When a clock runs out, {told}.")
+
+    async def cmd_forced(self, args: list[str]) -> None:
+        if len(args) > 1:
+            raise errors.BadInput("`forced` takes auto or ask.")
+        setting = await self.manager.forced_setting(self.user, args[0].lower() if args else None)
+        if setting == "ask":
+            self.say(f"   A choice with only one option is asked of {self.user}.")
+        else:
+            self.say(
+                f"   A choice with only one option is made for {self.user} when it reveals nothing."
+            )
 
     async def cmd_claim(self, args: list[str]) -> None:
         info = await self.current()
