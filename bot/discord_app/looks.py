@@ -31,7 +31,8 @@ async def look_payload(
     pv = await manager.view_for(info.id, None)
     board = await board_image(info.game_name, pv.view)
     same_as = frontend.board_shown_at(info.id, board) if frontend is not None else None
-    files = [png_file(board, "board.png")] if board is not None and same_as is None else []
+    alt = formatting.board_alt(info, pv.view)
+    files = [png_file(board, "board.png", alt)] if board is not None and same_as is None else []
     unchanged = f"The board is as in [the latest post]({same_as})." if same_as else ""
     payload: dict[str, Any] = {
         "files": files,
