@@ -14,6 +14,7 @@ from typing import Any, TypedDict, Unpack
 import discord
 
 from bot.delivery.port import GameInfo, PrivateMessage, TablePost
+from bot.tables.bot_users import is_bot
 from rules import get_game
 
 EMBED_DESCRIPTION_MAX = 4096
@@ -178,7 +179,19 @@ def table_content(post: TablePost, game: GameInfo | None = None) -> str:
     who = mentions(list(dict.fromkeys(named)))
     if post.kind == "end":  # the result first, then everyone it concerns
         return clip(f"{head} {who}".strip(), CONTENT_MAX)
+    if game is not None and post.kind in ("start", "turn"):
+        head = f"{head} {thinking_line(game, post.active_roles)}".strip()
     return clip(f"{who} {head}".strip(), CONTENT_MAX)
+
+
+#: Said wherever a seat of Dispatch's owes the decision: its search may take a while.
+THINKING = "Dispatch is thinking…"
+
+
+def thinking_line(game: GameInfo, roles: Iterable[str]) -> str:
+    """``THINKING`` when one of ``roles`` is a seat of Dispatch's, else nothing."""
+    seats = [game.seat_of(role) for role in roles]
+    return THINKING if any(seat and is_bot(seat.user_id) for seat in seats) else ""
 
 
 def names_its_people(post: TablePost) -> bool:

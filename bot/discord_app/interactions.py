@@ -244,7 +244,9 @@ async def _answer(
     if result.outcome is not None:
         headline = "The game is over."
     elif not result.view.get("actions"):
-        headline = "Done. I will tell you when it is your turn again."
+        thinking = formatting.thinking_line(result.game, result.active_roles)
+        told = ("Done.", thinking, "I will tell you when it is your turn again.")
+        headline = " ".join(part for part in told if part)
     payload = await private_payload(
         result.game,
         result.role,

@@ -54,7 +54,9 @@ async def look_payload(
     if info.status == "active" and info.waiting_on:
         turn = formatting.mentions(info.waiting_on)
         when = formatting.since(info.turn_started_at)
-        embed.add_field(name="Waiting for", value=f"{turn} {when}".strip(), inline=False)
+        thinking = formatting.thinking_line(info, info.active_roles)
+        waiting = " ".join(part for part in (turn, when, thinking) if part)
+        embed.add_field(name="Waiting for", value=waiting, inline=False)
     clocks = await manager.clock_lines(info.id)  # issue 26 §1: ``<t:...:R>`` timestamps
     if clocks:
         embed.add_field(name="Clocks", value=formatting.clip("\n".join(clocks), 1024), inline=False)
