@@ -366,6 +366,34 @@ def _add_list_verb(
         layout.select(verb, part, options, placeholder, several if start == 0 else 1)
 
 
+#: The select part that offers a view's ``plans``: a whole decision per option (a prompt
+#: has at most five rows, so the parts of a long list of args never reach it).
+PLAN_PART = 9
+#: Between the args of a plan in its option's value: "left:U1+centre:U2+right:U3".
+PLAN_JOIN = "+"
+
+
+def _add_plans(layout: _Layout, verb: str, plans: list[Any]) -> None:
+    """A view's ``plans`` of ``verb`` (War's whole placement of a battle): one select
+    whose every option makes a whole decision, its small actions applied in order."""
+    options = []
+    for plan in plans[:MAX_OPTIONS]:
+        args = [str(arg) for arg in plan] if isinstance(plan, list) else []
+        value = PLAN_JOIN.join(args)
+        if not args or len(value) > OPTION_LABEL_MAX or any(PLAN_JOIN in a for a in args):
+            continue
+        text = " · ".join(_arg_label(layout.labels, verb, arg) for arg in args)
+        options.append(_option(text, value))
+    if len(options) >= 2:
+        title = f"{_verb_label(layout.labels, verb)}: all at once, in one choice"
+        layout.select(verb, PLAN_PART, options, _clip(title, 150), 1)
+
+
+def plan_args(value: str) -> list[str]:
+    """The args of a plan's option value, in the order they are applied."""
+    return value.split(PLAN_JOIN)
+
+
 def _laid_out(layout: _Layout) -> PromptComponents:
     """Choice buttons, then selects, then the control row (done, undo) last; at most five
     rows (``overflow`` when some did not fit)."""
@@ -407,6 +435,9 @@ def build_prompt_view(
     batch: dict[str, int] = view.get("batch") or {}
     repeats: dict[str, dict[str, int]] = view.get("repeats") or {}
     layout = _Layout(game_id, version, solo, view.get("labels") or {})
+    for verb, plans in (view.get("plans") or {}).items():
+        if isinstance(actions.get(verb), list) and isinstance(plans, list):
+            _add_plans(layout, verb, plans)
     for verb, args in actions.items():
         if args is True:
             _add_true_verb(layout, verb)
