@@ -312,20 +312,22 @@ HAND_CARD_H = 150
 
 
 def draw_hand(view: dict[str, Any]) -> Image.Image | None:
-    """The viewing player's reinforcements: in hand, and placed face down (with their
-    columns). None when the view carries nothing private to show."""
+    """The viewing player's reinforcements of the battle: those in hand and those placed
+    face down, drawn alike and in one order (by card id) whatever was placed where. The
+    picture so changes only when the reinforcements do (a new battle), not with each
+    placement: the message beside it says where each was placed, and a prompt whose
+    picture is unchanged uploads none. None when the view carries nothing private."""
     hand = view.get("hand")
     placements = view.get("placements")
     if hand is None and placements is None:
         return None
-    hand = hand or []
-    placements = placements or []
-    if not hand and not placements:
+    cards = [*(hand or []), *(p["card"] for p in placements or [])]
+    if not cards:
         return None
+    cards.sort(key=lambda card: str(card.get("id", "")))
     role = view.get("role") or "union"
     accent = ACCENT.get(role, COLOURS["banner"])
-    count = len(hand) + len(placements)
-    width = max(560, MARGIN * 2 + count * (HAND_CARD_W + 16) - 16)
+    width = max(560, MARGIN * 2 + len(cards) * (HAND_CARD_W + 16) - 16)
     # No prompt here: it is in the message beside the image, and a hand picture that only
     # changes with the hand is uploaded once, not on every click (issue 9).
     top = 50
@@ -336,14 +338,9 @@ def draw_hand(view: dict[str, Any]) -> Image.Image | None:
     title = f"{NAMES.get(role, role)} reinforcements · Battle {view.get('battle', 0)}"
     text(draw, (MARGIN, 20), title, 18, COLOURS["white"], "lm")
     x = MARGIN
-    for card in hand:
-        text(draw, (x, top), "In hand", 13, COLOURS["muted"])
+    for card in cards:
+        text(draw, (x, top), "Reinforcement", 13, COLOURS["muted"])
         _hand_card(draw, card, accent, x, top + 20)
-        x += HAND_CARD_W + 16
-    for placement in placements:
-        label = f"Face down, {placement['column']} column"
-        text(draw, (x, top), label, 13, accent)
-        _hand_card(draw, placement["card"], blend(accent, COLOURS["banner"], 0.35), x, top + 20)
         x += HAND_CARD_W + 16
     return image
 

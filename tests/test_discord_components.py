@@ -163,3 +163,39 @@ def test_bot_uses_only_non_privileged_intents(tmp_path) -> None:
     assert not bot.intents.members
     assert not bot.intents.presences
     assert bot.intents.guilds
+
+
+def test_two_long_objectives_are_buttons_with_the_whole_text_in_the_message() -> None:
+    # Fort Sumter's objectives: two choices whose texts run past a button's width were
+    # a menu (two taps, its labels cut at 100 characters); now a button each.
+    keep = {
+        "O1": "Keep Federal Arsenal: Place up to 2 tokens in Armaments spaces.",
+        "O2": "Keep Ship to Sumter: Remove 1 Secessionist token from a space of your choice.",
+    }
+    view = {"actions": {"keep": ["O1", "O2"]}, "labels": {"keep": keep}}
+    built = c.build_prompt_view(3, 5, view)
+    [row] = _rows(built.view)
+    assert [b["type"] for b in row] == [2, 2]
+    assert [b["label"] for b in row] == ["Keep Federal Arsenal", "Keep Ship to Sumter"]
+    assert [ids.parse(b["custom_id"]).arg for b in row] == ["O1", "O2"]
+    assert built.notes == list(keep.values())
+
+
+def test_five_choices_alike_when_shortened_are_numbered() -> None:
+    texts = [f"Play Virginia Convention for its event ({n})" for n in range(1, 6)]
+    view = {
+        "actions": {"event": list(range(5))},
+        "labels": {"event": {str(n): t for n, t in enumerate(texts)}},
+    }
+    built = c.build_prompt_view(3, 5, view)
+    [row] = _rows(built.view)
+    labels = [b["label"] for b in row]
+    assert all(b["type"] == 2 for b in row) and len(set(labels)) == 5
+    assert all(len(label) <= c.BUTTON_LABEL_MAX for label in labels)
+    assert labels[0].startswith("(1) ") and built.notes[0] == f"(1) {texts[0]}"
+
+
+def test_six_choices_are_still_a_menu() -> None:
+    view = {"actions": {"space": list(range(6))}, "labels": {}}
+    [[menu]] = _rows(c.build_prompt_view(3, 5, view).view)
+    assert menu["type"] == 3 and len(menu["options"]) == 6

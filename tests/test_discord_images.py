@@ -121,7 +121,7 @@ def prompt(picture: str, data: bytes = b"") -> dict:
 
     from bot.discord_app.frontend import png_file
 
-    return {"embed": discord.Embed(), "hand": picture, "files": [png_file(data, picture)]}
+    return {"embed": discord.Embed(), "hand": picture, "files": [png_file(data, picture, "alt")]}
 
 
 async def test_an_edited_prompt_keeps_the_pictures_it_has(monkeypatch):

@@ -436,12 +436,16 @@ async def test_a_bot_move_that_failed_is_tried_again_at_the_next_command(
     sandbox = Sandbox(manager, front_end, seed=1)
     try:
         await sandbox.handle("new fort_sumter 2 dispatch easy")
+        # A command no longer waits for Dispatch's move (it answers while Dispatch
+        # thinks): the test does, before it looks.
+        await sandbox.bots.idle()
         assert failures  # the bot's first move failed
         assert sandbox.game_id is not None
         info = await manager.get_game_info(sandbox.game_id)
         bot_role = info.roles[1]
         assert bot_role in info.active_roles  # and it still owes its objective
-        await sandbox.handle("status")
+        await sandbox.handle("status")  # tries the failed move again
+        await sandbox.bots.idle()
         info = await manager.get_game_info(sandbox.game_id)
         assert bot_role not in info.active_roles, info.active_roles
     finally:

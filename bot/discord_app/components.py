@@ -43,7 +43,8 @@ log = logging.getLogger("dispatch.discord")
 MAX_OPTIONS = 25
 MAX_ROWS = 5
 BUTTONS_PER_ROW = 5
-#: A list verb with at most this many args is shown as buttons rather than a select.
+#: A list verb with at most this many args is shown as buttons rather than a select,
+#: however long their texts: a menu costs two taps where a button costs one.
 MAX_BUTTON_ARGS = 5
 LABEL_MAX = 80
 OPTION_LABEL_MAX = 100
@@ -261,6 +262,26 @@ def _short(label: str) -> str:
     return head if len(head) <= BUTTON_LABEL_MAX else _split_words(label, BUTTON_LABEL_MAX)[0]
 
 
+def button_labels(texts: list[str]) -> list[tuple[str, str | None]]:
+    """For these few choices, each button's label that fits whole, and the whole text for
+    the message when the label had to be shortened (None: the label is the text). A long
+    text is shortened to the words before its colon, or its first words. Two choices must
+    never look alike: when shortening makes two labels equal, each shortened one is
+    numbered, "(1) Play Virginia Convention", and its note carries the same number."""
+    short = [_short(text) for text in texts]
+    if len(set(short)) == len(short):
+        pairs = zip(short, texts, strict=True)
+        return [(label, None if label == text else text) for label, text in pairs]
+    room = BUTTON_LABEL_MAX - len(f"({len(texts)}) ")
+    labels: list[tuple[str, str | None]] = []
+    for n, text in enumerate(texts, 1):
+        if len(text) <= BUTTON_LABEL_MAX:
+            labels.append((text, None))
+        else:
+            labels.append((f"({n}) {_split_words(text, room)[0]}", f"({n}) {text}"))
+    return labels
+
+
 @dataclass
 class _Layout:
     """The components of one prompt while they are made: ``solo`` chooses the solo
@@ -310,18 +331,19 @@ def _add_true_verb(layout: _Layout, verb: str) -> None:
 def _add_list_verb(
     layout: _Layout, verb: str, args: list[Any], several: int, repeats: dict[str, int]
 ) -> None:
-    """A verb with args: a button each when they are few and short, else selects of at
-    most 25 options (``several`` picks at once in the first when the view batches them)."""
+    """A verb with args: a button each when they are few (and the rows have room), else
+    selects of at most 25 options (``several`` picks at once in the first when the view
+    batches them)."""
     texts = [_arg_label(layout.labels, verb, arg) for arg in args]
-    if (
-        several < 2
-        and len(args) <= MAX_BUTTON_ARGS
-        and all(len(t) <= BUTTON_LABEL_MAX for t in texts)
-    ):
-        for arg, text in zip(args, texts, strict=True):
-            made = layout.button(verb, arg, text)
-            if made is not None:
-                layout.buttons.append(made)
+    room = (MAX_ROWS - 1) * BUTTONS_PER_ROW - len(layout.buttons)
+    if several < 2 and len(args) <= min(MAX_BUTTON_ARGS, room):
+        for arg, (label, whole) in zip(args, button_labels(texts), strict=True):
+            made = layout.button(verb, arg, label)
+            if made is None:
+                continue
+            layout.buttons.append(made)
+            if whole is not None:
+                layout.notes.append(whole)
         return
     title = _verb_label(layout.labels, verb)
     if several >= 2:
@@ -342,6 +364,34 @@ def _add_list_verb(
             last = min(start + MAX_OPTIONS, len(args))
             placeholder = _clip(f"{placeholder} ({start + 1}–{last} of {len(args)})", 150)
         layout.select(verb, part, options, placeholder, several if start == 0 else 1)
+
+
+#: The select part that offers a view's ``plans``: a whole decision per option (a prompt
+#: has at most five rows, so the parts of a long list of args never reach it).
+PLAN_PART = 9
+#: Between the args of a plan in its option's value: "left:U1+centre:U2+right:U3".
+PLAN_JOIN = "+"
+
+
+def _add_plans(layout: _Layout, verb: str, plans: list[Any]) -> None:
+    """A view's ``plans`` of ``verb`` (War's whole placement of a battle): one select
+    whose every option makes a whole decision, its small actions applied in order."""
+    options = []
+    for plan in plans[:MAX_OPTIONS]:
+        args = [str(arg) for arg in plan] if isinstance(plan, list) else []
+        value = PLAN_JOIN.join(args)
+        if not args or len(value) > OPTION_LABEL_MAX or any(PLAN_JOIN in a for a in args):
+            continue
+        text = " · ".join(_arg_label(layout.labels, verb, arg) for arg in args)
+        options.append(_option(text, value))
+    if len(options) >= 2:
+        title = f"{_verb_label(layout.labels, verb)}: all at once, in one choice"
+        layout.select(verb, PLAN_PART, options, _clip(title, 150), 1)
+
+
+def plan_args(value: str) -> list[str]:
+    """The args of a plan's option value, in the order they are applied."""
+    return value.split(PLAN_JOIN)
 
 
 def _laid_out(layout: _Layout) -> PromptComponents:
@@ -372,18 +422,22 @@ def build_prompt_view(
 ) -> PromptComponents:
     """Buttons and selects for every legal action in ``view["actions"]``, and nothing else.
 
-    Every label shows whole (Discord cuts buttons at about 38 characters): a verb whose
-    choices are short and few becomes buttons; otherwise a select, each option's label
-    continued in its description, split into several selects past 25 options. Done and
-    Undo always sit alone in the last row, in that order, so they never move between
-    prompts. At most five rows; ``overflow`` says when some actions did not fit, and
-    ``notes`` holds the whole text of a single-button label that had to be shortened.
+    Every label shows whole (Discord cuts buttons at about 38 characters): a verb with
+    five choices or fewer becomes buttons (one tap, where a menu costs two), a long text
+    shortened on its button and given whole in ``notes`` for the message; more choices
+    become a select, each option's label continued in its description, split into
+    several selects past 25 options. Done and Undo always sit alone in the last row, in
+    that order, so they never move between prompts. At most five rows; ``overflow`` says
+    when some actions did not fit.
     With ``solo`` the ids are a solo session's, laid out by the very same rules.
     """
     actions: dict[str, Any] = view.get("actions") or {}
     batch: dict[str, int] = view.get("batch") or {}
     repeats: dict[str, dict[str, int]] = view.get("repeats") or {}
     layout = _Layout(game_id, version, solo, view.get("labels") or {})
+    for verb, plans in (view.get("plans") or {}).items():
+        if isinstance(actions.get(verb), list) and isinstance(plans, list):
+            _add_plans(layout, verb, plans)
     for verb, args in actions.items():
         if args is True:
             _add_true_verb(layout, verb)

@@ -14,6 +14,7 @@ from typing import Any, TypedDict, Unpack
 import discord
 
 from bot.delivery.port import GameInfo, PrivateMessage, TablePost
+from bot.tables.bot_users import is_bot
 from rules import get_game
 
 EMBED_DESCRIPTION_MAX = 4096
@@ -31,8 +32,58 @@ ALLOWED_MENTIONS = discord.AllowedMentions(
 )
 
 
-def png_file(data: bytes, name: str) -> discord.File:
-    return discord.File(io.BytesIO(data), filename=name)
+#: The most characters Discord keeps of an attachment's description (its alt text).
+ALT_MAX = 1024
+
+
+def png_file(data: bytes, name: str, alt: str) -> discord.File:
+    """A picture to upload, with ``alt`` as its alt text (the attachment's description),
+    which a screen reader reads out in place of the picture."""
+    return discord.File(io.BytesIO(data), filename=name, description=clip(alt, ALT_MAX) or None)
+
+
+def alt_text(*parts: object) -> str:
+    """Alt text from words of the turn (a title, a status, a prompt, log lines): plain
+    sentences, log headings without their ``#``, empty parts left out."""
+    words = []
+    for part in parts:
+        line = str(part or "").strip()
+        line = line[2:] if line.startswith("# ") else line
+        if line:
+            words.append(line if line[-1] in ".:!?" else f"{line}.")
+    return clip(" ".join(words), ALT_MAX)
+
+
+def board_alt(game: GameInfo, view: dict[str, Any] | None, lines: Sequence[str] = ()) -> str:
+    """A public board picture's alt text: the game, its status and the turn's news, from
+    its first line (cut at Discord's 1024 characters)."""
+    status = (view or {}).get("status") or ""
+    return alt_text(f"Board of {game.title} (#{game.id}):", status, *lines)
+
+
+def _card_names(view: dict[str, Any]) -> list[str]:
+    """The names of the cards a role's view shows in hand (or placed face down)."""
+    cards = list(view.get("hand") or [])
+    cards += [p.get("card") for p in view.get("placements") or [] if isinstance(p, dict)]
+    names = []
+    for card in cards:
+        name = (card.get("name") or card.get("title")) if isinstance(card, dict) else card
+        if name:
+            names.append(str(name))
+    return names
+
+
+def hand_alt(game: GameInfo, role: str | None, view: dict[str, Any]) -> str:
+    """A player's own hand picture (sent to them alone): their cards, by name."""
+    names = _card_names(view)
+    cards = f"Cards: {', '.join(names)}" if names else ""
+    return alt_text(f"Your hand in {game.title} (#{game.id}), {role_label(game, role)}", cards)
+
+
+def choices_alt(game: GameInfo, view: dict[str, Any], *, closeup: bool = False) -> str:
+    """The board with a decision's choices marked (or its close-up): the prompt's words."""
+    what = "Close-up of your choices" if closeup else "The board with your choices marked"
+    return alt_text(f"{what} in {game.title} (#{game.id})", view.get("prompt") or "")
 
 
 def clip(text: str, limit: int) -> str:
@@ -128,7 +179,19 @@ def table_content(post: TablePost, game: GameInfo | None = None) -> str:
     who = mentions(list(dict.fromkeys(named)))
     if post.kind == "end":  # the result first, then everyone it concerns
         return clip(f"{head} {who}".strip(), CONTENT_MAX)
+    if game is not None and post.kind in ("start", "turn"):
+        head = f"{head} {thinking_line(game, post.active_roles)}".strip()
     return clip(f"{who} {head}".strip(), CONTENT_MAX)
+
+
+#: Said wherever a seat of Dispatch's owes the decision: its search may take a while.
+THINKING = "Dispatch is thinking…"
+
+
+def thinking_line(game: GameInfo, roles: Iterable[str]) -> str:
+    """``THINKING`` when one of ``roles`` is a seat of Dispatch's, else nothing."""
+    seats = [game.seat_of(role) for role in roles]
+    return THINKING if any(seat and is_bot(seat.user_id) for seat in seats) else ""
 
 
 def names_its_people(post: TablePost) -> bool:

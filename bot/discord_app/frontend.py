@@ -159,7 +159,8 @@ async def private_payload(
         # third of its size, too small to read the names of the places offered.
         closeup = await closeup_image(game.game_name, view)
         if closeup is not None:
-            files.append(png_file(closeup, closeup_name(closeup)))
+            alt = formatting.choices_alt(game, view, closeup=True)
+            files.append(png_file(closeup, closeup_name(closeup), alt))
     components = build_prompt_view(game.id, version, view) if view.get("actions") else None
     embed = formatting.prompt_embed(
         game,
@@ -170,9 +171,10 @@ async def private_payload(
         notes=components.notes if components else (),
         **words,
     )
+    alt = formatting.choices_alt(game, view) if choices else formatting.hand_alt(game, role, view)
     payload: dict[str, Any] = {
         "embed": embed,
-        "files": ([png_file(hand, name)] if hand and name else []) + files,
+        "files": ([png_file(hand, name, alt)] if hand and name else []) + files,
         "hand": name,
     }
     if components is not None:
@@ -266,7 +268,8 @@ class DiscordFrontEnd:
         if embed is not None:
             kwargs["embed"] = embed
         if uploaded is not None:
-            kwargs["files"] = [png_file(uploaded, "board.png")]
+            alt = formatting.board_alt(game, post.view, post.log_lines)
+            kwargs["files"] = [png_file(uploaded, "board.png", alt)]
         if game.status == "active" and post.kind != "end":
             kwargs["view"] = build_table_view(game.id)
         elif post.kind == "end" and len(game.seats) == 2:

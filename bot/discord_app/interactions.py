@@ -24,10 +24,12 @@ from bot.discord_app import formatting, threads
 from bot.discord_app.checks import is_moderator
 from bot.discord_app.components import (
     DISPATCH_LEVELS,
+    PLAN_PART,
     DispatchComponent,
     build_lobby_view,
     handles,
     picked_arg,
+    plan_args,
 )
 from bot.discord_app.formatting import ALLOWED_MENTIONS
 from bot.discord_app.frontend import (
@@ -260,7 +262,9 @@ async def _answer(
     if result.outcome is not None:
         headline = "The game is over."
     elif not result.view.get("actions"):
-        headline = "Done. I will tell you when it is your turn again."
+        thinking = formatting.thinking_line(result.game, result.active_roles)
+        told = ("Done.", thinking, "I will tell you when it is your turn again.")
+        headline = " ".join(part for part in told if part)
     payload = await private_payload(
         result.game,
         result.role,
@@ -477,6 +481,11 @@ async def action_chosen(interaction: discord.Interaction[Any], item: DispatchCom
     # manager applies them in the order Discord lists them, all or nothing. A repeated pick
     # ("texas|2") is the same arg again; the rules check every one.
     args = [picked_arg(v) for v in values] if item.max_values > 1 else values
+    if click.part == PLAN_PART:  # a whole decision in one option (the view's ``plans``)
+        args = plan_args(values[0]) if len(values) == 1 else []
+    if not args:
+        await refuse(interaction, click.game_id, "Choose one of the options.")
+        return
     version, verb = int(click.version or 0), str(click.verb)
     await on_action(interaction, click.game_id, version, verb, args[0], more=args[1:])
 

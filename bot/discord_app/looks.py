@@ -31,7 +31,8 @@ async def look_payload(
     pv = await manager.view_for(info.id, None)
     board = await board_image(info.game_name, pv.view)
     same_as = frontend.board_shown_at(info.id, board) if frontend is not None else None
-    files = [png_file(board, "board.png")] if board is not None and same_as is None else []
+    alt = formatting.board_alt(info, pv.view)
+    files = [png_file(board, "board.png", alt)] if board is not None and same_as is None else []
     unchanged = f"The board is as in [the latest post]({same_as})." if same_as else ""
     payload: dict[str, Any] = {
         "files": files,
@@ -53,7 +54,9 @@ async def look_payload(
     if info.status == "active" and info.waiting_on:
         turn = formatting.mentions(info.waiting_on)
         when = formatting.since(info.turn_started_at)
-        embed.add_field(name="Waiting for", value=f"{turn} {when}".strip(), inline=False)
+        thinking = formatting.thinking_line(info, info.active_roles)
+        waiting = " ".join(part for part in (turn, when, thinking) if part)
+        embed.add_field(name="Waiting for", value=waiting, inline=False)
     clocks = await manager.clock_lines(info.id)  # issue 26 §1: ``<t:...:R>`` timestamps
     if clocks:
         embed.add_field(name="Clocks", value=formatting.clip("\n".join(clocks), 1024), inline=False)

@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot.discord_app import formatting
 from bot.discord_app.interactions import manager_of, user_id
 from bot.tables.replay_movie import Movie
 
@@ -36,6 +37,17 @@ def replay_text(title: str, movie: Movie) -> str:
     )
 
 
+def replay_alt(title: str, movie: Movie) -> str:
+    """The replay's alt text: what it shows, and how the game ended (the log's last
+    line, public: the result)."""
+    lines = [line for line in movie.log_text.splitlines() if line.strip()]
+    return formatting.alt_text(
+        f"Animated replay of game #{movie.game_id} ({title}): the public board after each "
+        f"of {movie.frames} positions",
+        lines[-1] if lines else "",
+    )
+
+
 async def post_replay(interaction: discord.Interaction[Any], number: int | None) -> None:
     """Refuse politely (for the asker alone), or build the replay and post it here."""
     manager = manager_of(interaction)
@@ -49,7 +61,11 @@ async def post_replay(interaction: discord.Interaction[Any], number: int | None)
     )
     info = await manager.get_game_info(game_id)
     files = [
-        discord.File(io.BytesIO(movie.gif), filename=f"dispatch-replay-{game_id}.gif"),
+        discord.File(
+            io.BytesIO(movie.gif),
+            filename=f"dispatch-replay-{game_id}.gif",
+            description=replay_alt(info.title, movie),
+        ),
         discord.File(
             io.BytesIO(movie.log_text.encode()), filename=f"dispatch-replay-{game_id}-log.txt"
         ),

@@ -10,6 +10,7 @@ Undo) with a solo session's ids (``dsp:o``, ``dsp:q``), and the facts form's but
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -62,6 +63,12 @@ def build_solo_view(game_id: int, version: int, view: View) -> tuple[discord.ui.
     return ui, notes
 
 
+def _display_alt(game: GameInfo, view: View, log_lines: Sequence[str]) -> str:
+    """The session's display picture in words: its title, the decision, the news."""
+    title = f"{view.get('title') or game.title}: solo session #{game.id}"
+    return formatting.alt_text(title, view.get("prompt") or view.get("status"), *log_lines[-4:])
+
+
 def display_name(png: bytes) -> str:
     return f"display-{hashlib.sha256(png).hexdigest()[:12]}.png"
 
@@ -106,7 +113,7 @@ async def solo_payload(
     embed.set_footer(text=f"Game #{game.id} · move {version}")
     payload: dict[str, Any] = {
         "embed": embed,
-        "files": [png_file(png, name)] if png and name else [],
+        "files": [png_file(png, name, _display_alt(game, view, log_lines))] if png and name else [],
         "allowed_mentions": ALLOWED_MENTIONS,
     }
     payload["view"] = components

@@ -413,6 +413,19 @@ def new_worker_pool() -> concurrent.futures.ProcessPoolExecutor:
     )
 
 
+def stop_worker_pool(pool: concurrent.futures.ProcessPoolExecutor) -> None:
+    """Stop ``pool`` at once, its search abandoned: its worker is ended rather than
+    waited for, then the pool is shut down whole (its queues closed and its manager
+    thread joined), so that the resource tracker finds no semaphore left behind."""
+    workers = list((pool._processes or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join()
+    pool.shutdown(wait=True)
+
+
 async def in_daemon_thread(call: Callable[[], _T]) -> _T:
     """Run ``call`` in a thread of its own that never holds up the end of the process
     (a ``dispatch worker`` stopped mid-search leaves at once; the search is abandoned)."""
@@ -571,12 +584,15 @@ class BotSeats:
             await asyncio.gather(*self._tasks.values(), return_exceptions=True)
 
     async def close(self) -> None:
+        """Stop now: the moves under way are abandoned, their jobs given back uncounted
+        (``play_one``), and the worker processes stopped mid-search rather than waited
+        for (a search can take minutes on a busy machine)."""
         for task in self._tasks.values():
             task.cancel()
         await asyncio.gather(*self._tasks.values(), return_exceptions=True)
-        for pool in self._pools.values():
-            pool.shutdown(cancel_futures=True)
+        pools = list(self._pools.values())
         self._pools.clear()
+        await asyncio.gather(*(asyncio.to_thread(stop_worker_pool, pool) for pool in pools))
         log.info(
             "Dispatch's seats close. Moves made here: %d; searches cut by the safety cap: %d",
             self.done,

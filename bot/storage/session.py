@@ -410,6 +410,19 @@ class Session(CommunityStatements, BackgroundStatements):
             (user_id, notify),
         )
 
+    async def forced_setting(self, user_id: str) -> str:
+        """Whether forced choices are taken for this user ("auto", the default) or they
+        are asked ("ask")."""
+        row = await self._one("SELECT forced FROM user_settings WHERE user_id = ?", (user_id,))
+        return str(row["forced"]) if row is not None else "auto"
+
+    async def set_forced(self, user_id: str, forced: str) -> None:
+        await self._run(
+            "INSERT INTO user_settings (user_id, forced) VALUES (?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET forced = excluded.forced",
+            (user_id, forced),
+        )
+
     # live prompts --------------------------------------------------------------------
     async def live_prompts(self, game_id: int) -> dict[str, tuple[str, str]]:
         """``{user_id: (channel_id, message_id)}`` of the game's live prompt messages."""

@@ -50,6 +50,7 @@ from bot.tables import (
     clock_rules,
     clocks,
     estimates,
+    forced,
     hints,
     history,
     lobby,
@@ -828,6 +829,21 @@ class GameManager:
         async with self.store.write() as db:
             await db.set_notify(user_id, notify)
         return notify
+
+    async def forced_setting(self, user_id: str, forced_choices: str | None = None) -> str:
+        """Whether ``user_id``'s forced choices are taken for them ("auto", the default)
+        or they are asked ("ask"), ``bot.tables.forced``; sets it when given."""
+        user_id = validate.user_id(user_id)
+        if forced_choices is None:
+            async with self.store.read() as db:
+                return await db.forced_setting(user_id)
+        if forced_choices not in forced.FORCED_SETTINGS:
+            raise errors.BadInput(
+                "Forced choices are taken for you (auto) or you are asked each time (ask)."
+            )
+        async with self.store.write() as db:
+            await db.set_forced(user_id, forced_choices)
+        return forced_choices
 
     async def live_prompts(self, game_id: int) -> dict[str, tuple[str, str]]:
         """Where each player's live prompt message of a game is (front ends close it when

@@ -31,6 +31,7 @@ from bot.tables import (
     clock_rules,
     clocks,
     estimates,
+    forced,
     notice_plan,
     ratings,
 )
@@ -114,8 +115,8 @@ async def act(store: Store, game_id: int, move: CheckedMove, *, reminder_hours: 
     nothing else could have used the connection meanwhile either. On PostgreSQL the
     transaction is batched (``bot.storage.batch``): its writes go with the COMMIT."""
     async with store.transaction(game=game_id, batched=True) as db:
-        table, state, active_before, role = await _checked(db, game_id, move)
-        applied, after = _apply(table, state, role, move)
+        table, state, active_before, role, take = await _checked(db, game_id, move)
+        applied, after, told = _apply(table, state, role, move, take_forced=take)
         row = table.row
         clock_rows = await _in_time(db, table, role)
         for seq, (each_verb, each_arg) in enumerate(applied, start=row.version + 1):
@@ -137,16 +138,27 @@ async def act(store: Store, game_id: int, move: CheckedMove, *, reminder_hours: 
                 errors.withheld(exc),
             )
             raise RULES_FAILED from None
-    return _result(table, role, progress)
+    return _result(table, role, progress, told)
+
+
+async def _takes_forced(db: Session, move: CheckedMove) -> bool:
+    """Whether forced choices are taken after ``move`` (``bot.tables.forced``): a
+    person's who did not turn it off; never Dispatch's own seats, and never after an
+    undo (the choice taken back would be taken again at once)."""
+    if move.verb == "undo" or is_bot(move.user_id):
+        return False
+    return await db.forced_setting(move.user_id) == forced.DEFAULT_FORCED
 
 
 async def _checked(
     db: Session, game_id: int, move: CheckedMove
-) -> tuple[Table, dict[str, Any], tuple[str, ...], str]:
-    """The game, its state, who was to act and the acting role, once the move is known to
-    come from a seat whose turn it is, on a prompt that is still fresh."""
+) -> tuple[Table, dict[str, Any], tuple[str, ...], str, bool]:
+    """The game, its state, who was to act, the acting role and whether forced choices
+    are taken for them, once the move is known to come from a seat whose turn it is, on
+    a prompt that is still fresh."""
     row = await find_row(db, game_id, live=False)
     seats = await db.seats(game_id)
+    take_forced = await _takes_forced(db, move)
     if row.status != "active":
         # The loser's click after the game was lost on time: told why (issue 26 §1).
         await clock_pass.refuse_if_lost_on_time(db, game_id, seats, move.user_id)
@@ -165,14 +177,16 @@ async def _checked(
     if role not in active_before:
         waiting = [s.user_id for s in seats if s.role in active_before]
         raise errors.NotYourTurn(waiting)
-    return Table(row, seats, rules_game), state, active_before, role
+    return Table(row, seats, rules_game), state, active_before, role, take_forced
 
 
 def _apply(
-    table: Table, state: dict[str, Any], role: str, move: CheckedMove
-) -> tuple[list[tuple[str, Any]], dict[str, Any]]:
-    """The actions the move makes (the implied ``done``s too) and the state after them;
-    raises ``IllegalMove`` with nothing applied when any of them is refused."""
+    table: Table, state: dict[str, Any], role: str, move: CheckedMove, *, take_forced: bool
+) -> tuple[list[tuple[str, Any]], dict[str, Any], list[str]]:
+    """The actions the move makes (the implied ``done``s too, and with ``take_forced``
+    the forced choices after it, ``bot.tables.forced``), the state after them and the
+    player's lines on what was taken for them; raises ``IllegalMove`` with nothing
+    applied when any of them is refused."""
     row, rules_game, verb = table.row, table.rules_game, move.verb
     applied: list[tuple[str, Any]] = []
     try:
@@ -185,8 +199,14 @@ def _apply(
                 raise rules.NotAllowedNow("your part of this decision ended before the last one")
             after = rules_game.act(after, role, verb, part)
             applied.append((verb, part))
+        told: list[str] = []
         if verb != "undo":
             applied += [("done", None)] * implied_done(rules_game, after, role)
+        if take_forced:
+            after, taken, told = forced.take_forced(rules_game, after, role)
+            if taken:
+                applied += taken
+                applied += [("done", None)] * implied_done(rules_game, after, role)
         encoded = dumps(after)
     except rules.IllegalAction as exc:
         # Neither the argument nor the engine's sentence (which lists the player's
@@ -208,10 +228,10 @@ def _apply(
             errors.withheld(exc),
         )
         raise RULES_FAILED from None
-    return applied, json.loads(encoded)
+    return applied, json.loads(encoded), told
 
 
-def _result(table: Table, role: str, progress: Progress) -> ActResult:
+def _result(table: Table, role: str, progress: Progress, told: Sequence[str] = ()) -> ActResult:
     """The acting player's reply, from what the transaction wrote (not read back)."""
     row = table.row
     saved = dataclasses.replace(
@@ -228,7 +248,7 @@ def _result(table: Table, role: str, progress: Progress) -> ActResult:
         turn_passed=progress.turn_passed,
         active_roles=progress.active_now,
         outcome=dict(progress.outcome) if progress.outcome is not None else None,
-        private_log_lines=progress.acting_private_lines,
+        private_log_lines=(*progress.acting_private_lines, *told),
     )
 
 

@@ -76,6 +76,8 @@ Commands:
   ontime [lose|claim] what happens when a clock runs out: the player loses (the
                       default), or their opponent may `claim` the win
   claim               claim the win when your opponent's clock ran out
+  forced [auto|ask]   a choice with one option that reveals nothing (War's last
+                      placement): made for you (auto, the default) or asked (ask)
   <n> | <verb> [arg]  take the action numbered so in the list last shown, or name it
   hand                your side's private view (and hand image)
   board               write the board image and print its path
@@ -370,6 +372,11 @@ class Sandbox:
         self.game_id: int | None = None
         self.shown: Shown | None = None
         self.running = True
+        #: Typed at a terminal (not a script): a move typed while Dispatch thinks is
+        #: answered at once, and the player's prompt printed when Dispatch has moved.
+        self.interactive = False
+        #: Prints the prompt once Dispatch has moved (at a terminal only).
+        self._watch: asyncio.Task[None] | None = None
         self.commands: dict[str, Callable[[list[str]], Awaitable[None]]] = {
             "help": self.cmd_help,
             "new": self.cmd_new,
@@ -384,6 +391,7 @@ class Sandbox:
             "vacation": self.cmd_vacation,
             "claim": self.cmd_claim,
             "ontime": self.cmd_ontime,
+            "forced": self.cmd_forced,
             "hand": self.cmd_hand,
             "board": self.cmd_board,
             "log": self.cmd_log,
@@ -433,6 +441,15 @@ class Sandbox:
     # -- the loop ---------------------------------------------------------------------
 
     async def run(self, stdin: TextIO, interactive: bool) -> None:
+        self.interactive = interactive
+        try:
+            await self._read(stdin, interactive)
+        finally:
+            if self._watch is not None:
+                self._watch.cancel()
+                await asyncio.gather(self._watch, return_exceptions=True)
+
+    async def _read(self, stdin: TextIO, interactive: bool) -> None:
         while self.running:
             if interactive:
                 try:
@@ -441,7 +458,9 @@ class Sandbox:
                     self.say()
                     break
             else:
-                raw = stdin.readline()
+                # In a thread, as ``input`` above: the event loop goes on meanwhile (Dispatch's
+                # move is made and printed while the script's next line is awaited).
+                raw = await asyncio.to_thread(stdin.readline)
                 if not raw:
                     break
                 line = raw.rstrip("\n")
@@ -461,7 +480,7 @@ class Sandbox:
             return
         try:
             if words[0].lower() not in ("help", "quit", "exit"):
-                await self.bots_catch_up()
+                await self.bots_catch_up()  # tried again, not waited for
                 await clock_pass.beat(self.manager.store)
                 await self.manager.expire_clocks()  # a loss on time is told first
                 await self.manager.warn_clocks()
@@ -484,10 +503,11 @@ class Sandbox:
             self.say_block(line)
 
     async def bots_catch_up(self) -> None:
-        """Let Dispatch's seats in the current game make the moves they owe before the
-        next command. A bot move that failed (its worker process died twice) is tried
-        again here, as the Discord bot's background loop tries it again, so a game never
-        stalls on it; asking costs one look at the current game, however many are kept."""
+        """Let Dispatch's seats in the current game make the moves they owe, without
+        waiting for them: a command answers at once while Dispatch thinks. A bot move
+        that failed (its worker process died twice) is tried again here, as the Discord
+        bot's background loop tries it again, so a game never stalls on it; asking costs
+        one look at the current game, however many are kept."""
         if self.game_id is not None:
             try:
                 info = await self.manager.get_game_info(self.game_id)
@@ -495,7 +515,23 @@ class Sandbox:
                 info = None  # a damaged game: the command itself will say so, if it matters
             if info and info.status == "active" and any(is_bot(s.user_id) for s in info.seats):
                 self.bots.nudge(self.game_id)
+
+    def dispatch_thinking(self, game_id: int) -> None:
+        """Say that Dispatch is thinking; at a terminal, print the player's prompt when it
+        has moved (a script waits for it before its next move instead, ``play``)."""
+        self.say("   Dispatch is thinking…")
+        if self.interactive and (self._watch is None or self._watch.done()):
+            self._watch = asyncio.get_running_loop().create_task(self._when_moved(game_id))
+
+    async def _when_moved(self, game_id: int) -> None:
         await self.bots.idle()
+        if self.running and self.game_id == game_id:
+            try:
+                await self.show_turn()
+            except errors.DispatchError as exc:
+                self.say(f"! {exc}")
+            self.fe.out.write(self.prompt())  # the one input() shows is above it now
+            self.fe.out.flush()
 
     async def current(self) -> GameInfo:
         if self.game_id is None:
@@ -527,6 +563,9 @@ class Sandbox:
         view = pv.view
         menu = menu_of(view, info.game_name)
         if not menu:
+            if dispatch_owes(info):
+                self.dispatch_thinking(info.id)
+                return
             waiting = ", ".join(f"@{u}" for u in info.waiting_on) or "nobody"
             self.say(f"   Waiting for {waiting}.")
             return
@@ -601,7 +640,6 @@ class Sandbox:
                 f"   This is game #{info.id}, seed {seed}: a practice game, whose cards anyone "
                 "who knows the seed can work out."
             )
-        await self.bots.idle()
         await self.show_turn()
 
     async def cmd_join(self, args: list[str]) -> None:
@@ -622,7 +660,6 @@ class Sandbox:
             raise errors.BadInput("`dispatch` takes at most a level: easy, normal or hard.")
         level = args[0].lower() if args else None
         info = await self.manager.seat_dispatch(info.id, self.user, level)
-        await self.bots.idle()
         await self.seated(info, bot_user(level))
 
     # -- seats that change hands (issue 26, section 6; bot.tables.seats) -------------
@@ -671,7 +708,6 @@ class Sandbox:
         if len(args) > 1:
             raise errors.BadInput("`handover` takes at most a level: easy, normal or hard.")
         await self.manager.hand_over(info.id, self.user, args[0].lower() if args else None)
-        await self.bots.idle()
         await self.show_turn()
 
     async def cmd_vacation(self, args: list[str]) -> None:
@@ -694,6 +730,17 @@ class Sandbox:
         rule, _ = await self.manager.clock_rules(GUILD, args[0].lower() if args else None)
         told = "the player loses" if rule == "lose" else "the opponent may claim the win"
         self.say(f"   When a clock runs out, {told}.")
+
+    async def cmd_forced(self, args: list[str]) -> None:
+        if len(args) > 1:
+            raise errors.BadInput("`forced` takes auto or ask.")
+        setting = await self.manager.forced_setting(self.user, args[0].lower() if args else None)
+        if setting == "ask":
+            self.say(f"   A choice with only one option is asked of {self.user}.")
+        else:
+            self.say(
+                f"   A choice with only one option is made for {self.user} when it reveals nothing."
+            )
 
     async def cmd_claim(self, args: list[str]) -> None:
         info = await self.current()
@@ -840,6 +887,8 @@ class Sandbox:
             status = (await self.manager.view_for(info.id, None)).view.get("status")
             if isinstance(status, str) and status:
                 self.say_block(status)
+            if dispatch_owes(info):
+                self.say("   Dispatch is thinking…")
             for line in await self.manager.clock_lines(info.id, plain=True):
                 self.say(f"   {line}")
 
@@ -934,10 +983,21 @@ class Sandbox:
             await self.fe.write_board(info, public.view, public.version)
         await self.show_turn()
 
-    async def play(self, words: list[str]) -> None:
+    async def play(self, words: list[str], *, waited: bool = False) -> None:
         info = await self.current()
         pv = await self.manager.view_for(info.id, self.user)
         actions = legal_actions(pv.view)
+        if not actions and not waited and dispatch_owes(info):
+            if self.interactive:
+                self.say("   Dispatch is thinking…; your prompt shows here when it has moved.")
+                return
+            # A script's next move was written for after Dispatch's: it waits, then is
+            # read against the list shown once Dispatch has moved.
+            self.say("   Dispatch is thinking…")
+            await self.bots.idle()
+            await self.show_turn()
+            await self.play(words, waited=True)
+            return
         if not actions:
             # Not their move: a number or a word can only be a mistake, say which.
             if info.status != "active":
@@ -985,7 +1045,6 @@ class Sandbox:
             self.say_new_lines(pv.view, result.view)
             if self.fe.draw_boards:
                 await self.fe.write_board(result.game, result.view, result.version)
-        await self.bots.idle()
         if result.private_log_lines:
             self.say(f"── private to {self.user} ({result.role}) ──")
             for line in result.private_log_lines:
@@ -1000,6 +1059,11 @@ def side_label(game_name: str, role: str) -> str:
     "Waiting for Union and Confederacy" reads as two different sides."""
     name = history.role_name(game_name, role)
     return name if name.lower() == role.lower() else f"{name} ({role})"
+
+
+def dispatch_owes(info: GameInfo) -> bool:
+    """Whether one of Dispatch's seats owes a decision in this running game now."""
+    return info.status == "active" and any(is_bot(user) for user in info.waiting_on)
 
 
 def _user_of(info: GameInfo, role: str) -> str | None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import permutations
 from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
@@ -37,6 +38,23 @@ from rules.war.battle import (
 from rules.war.cards import DECK_SIZE, SIDES, card, deck_ids
 from rules.war.events import EVENT_OPS
 from rules.war.steps import BATTLE_CAP, STEPS, PositionReinforcements
+
+
+def battle_plans(state: State, role: str) -> dict[str, list[list[str]]]:
+    """The whole of a side's placement at once, before its first card is placed: every
+    way to put its three reinforcements one per column, each as the ``place`` args that
+    make it, in column order (``{"place": [["left:U1", "centre:U2", "right:U3"], ...]}``,
+    six ways). A front end may offer them as one choice, each applied as its small
+    placements in order (undo still takes back one card). None once a card is placed,
+    for a side short of cards (ruling 10), or outside the placement step."""
+    here = side(state, role)
+    hand = here["hand"]
+    if state["step"] != "position" or here["committed"] or here["placed"]:
+        return {}
+    if len(hand) != len(COLUMNS):
+        return {}
+    ways = permutations(hand)
+    return {"place": [[f"{c}:{cid}" for c, cid in zip(COLUMNS, way, strict=True)] for way in ways]}
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -150,6 +168,7 @@ class WarBetweenTheStates(EventGame):
             "placements": [
                 {"column": column, "card": card(cid).facts()} for column, cid in here["placed"]
             ],
+            "plans": battle_plans(state, role),
         }
 
     def _column_view(self, state: State, column: str) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 import logging
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
@@ -32,6 +32,9 @@ from bot.tables.bot_users import bot_user
 from bot.tables.requests import Move, NewGame
 from bot.tables.results import ActResult
 from bot.tables.validate import parse_options
+
+if TYPE_CHECKING:
+    from bot.tables.manager import GameManager
 
 log = logging.getLogger("dispatch.discord")
 
@@ -378,7 +381,7 @@ class GameCog(
 
     @app_commands.command(name="settings")
     @app_commands.autocomplete(clock_default=autocomplete.clock_controls)
-    async def settings(
+    async def settings(  # noqa: PLR0913
         self,
         interaction: discord.Interaction[Any],
         reminder_hours: app_commands.Range[float, 0.1, 720.0] | None = None,
@@ -387,6 +390,7 @@ class GameCog(
         on_time: Literal["lose", "claim"] | None = None,
         vacation_days: app_commands.Range[int, 0, 90] | None = None,
         threads: Literal["on", "off"] | None = None,
+        forced_choices: Literal["auto", "ask"] | None = None,
     ) -> None:
         """Channel settings (Manage Channels) and where your own turns are announced
 
@@ -405,6 +409,8 @@ class GameCog(
         threads:
             New games in a text channel open their own thread (on, the default) or use the
             channel, one game at a time (off) (Manage Channels)
+        forced_choices:
+            A choice with one option (War's last card): made for you (auto) or asked (ask)
         """
         manager = manager_of(interaction)
         rules_given = on_time is not None or vacation_days is not None
@@ -433,6 +439,7 @@ class GameCog(
             "both": "by direct message and with a mention in the channel",
         }[mine]
         told = "are now" if notify is not None else "are"
+        forced_line = await _forced_line(manager, user_id(interaction), forced_choices)
         clock_line = ""
         if interaction.guild_id:
             clock = await manager.default_clock(str(interaction.guild_id), clock_default)
@@ -457,9 +464,19 @@ class GameCog(
         await reply(
             interaction,
             f"Reminders in this channel {verb} sent after {current.reminder_hours:g} hours.\n"
-            f"Your turns {told} announced {where} (while your DMs are closed: in the channel)."
+            f"Your turns {told} announced {where} (while your DMs are closed: in the channel).\n"
+            + forced_line
             + clock_line,
         )
+
+
+async def _forced_line(manager: GameManager, user: str, forced_choices: str | None) -> str:
+    """The player's forced-choices setting, set first when given, in words."""
+    setting = await manager.forced_setting(user, forced_choices)
+    now = " now" if forced_choices is not None else ""
+    if setting == "ask":
+        return f"A choice with only one option is{now} asked of you."
+    return f"A choice with only one option that reveals nothing is{now} made for you."
 
 
 def _against_dispatch(
