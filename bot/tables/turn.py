@@ -115,8 +115,8 @@ async def act(store: Store, game_id: int, move: CheckedMove, *, reminder_hours: 
     nothing else could have used the connection meanwhile either. On PostgreSQL the
     transaction is batched (``bot.storage.batch``): its writes go with the COMMIT."""
     async with store.transaction(game=game_id, batched=True) as db:
-        table, state, active_before, role, take = await _checked(db, game_id, move)
-        applied, after, told = _apply(table, state, role, move, take_forced=take)
+        table, state, active_before, role = await _checked(db, game_id, move)
+        applied, after, told = await _applied(db, table, state, role, move)
         row = table.row
         clock_rows = await _in_time(db, table, role)
         for seq, (each_verb, each_arg) in enumerate(applied, start=row.version + 1):
@@ -141,24 +141,30 @@ async def act(store: Store, game_id: int, move: CheckedMove, *, reminder_hours: 
     return _result(table, role, progress, told)
 
 
-async def _takes_forced(db: Session, move: CheckedMove) -> bool:
-    """Whether forced choices are taken after ``move`` (``bot.tables.forced``): a
-    person's who did not turn it off; never Dispatch's own seats, and never after an
-    undo (the choice taken back would be taken again at once)."""
+async def _applied(
+    db: Session, table: Table, state: dict[str, Any], role: str, move: CheckedMove
+) -> tuple[list[tuple[str, Any]], dict[str, Any], list[str]]:
+    """:func:`_apply`, with the forced choices after the move taken for a person who did
+    not turn that off (``bot.tables.forced``); never for Dispatch's own seats, and never
+    after an undo (the choice taken back would be taken again at once). The player's
+    setting is read only when a forced choice was there to take: most moves leave none,
+    and a turn's round trips on PostgreSQL are few."""
     if move.verb == "undo" or is_bot(move.user_id):
-        return False
-    return await db.forced_setting(move.user_id) == forced.DEFAULT_FORCED
+        return _apply(table, state, role, move, take_forced=False)
+    applied, after, told = _apply(table, state, role, move, take_forced=True)
+    if told and await db.forced_setting(move.user_id) != forced.DEFAULT_FORCED:
+        # The rules may have changed ``state`` in place: applied again on a fresh parse.
+        return _apply(table, state_of(table.row), role, move, take_forced=False)
+    return applied, after, told
 
 
 async def _checked(
     db: Session, game_id: int, move: CheckedMove
-) -> tuple[Table, dict[str, Any], tuple[str, ...], str, bool]:
-    """The game, its state, who was to act, the acting role and whether forced choices
-    are taken for them, once the move is known to come from a seat whose turn it is, on
-    a prompt that is still fresh."""
+) -> tuple[Table, dict[str, Any], tuple[str, ...], str]:
+    """The game, its state, who was to act and the acting role, once the move is known to
+    come from a seat whose turn it is, on a prompt that is still fresh."""
     row = await find_row(db, game_id, live=False)
     seats = await db.seats(game_id)
-    take_forced = await _takes_forced(db, move)
     if row.status != "active":
         # The loser's click after the game was lost on time: told why (issue 26 §1).
         await clock_pass.refuse_if_lost_on_time(db, game_id, seats, move.user_id)
@@ -177,7 +183,7 @@ async def _checked(
     if role not in active_before:
         waiting = [s.user_id for s in seats if s.role in active_before]
         raise errors.NotYourTurn(waiting)
-    return Table(row, seats, rules_game), state, active_before, role, take_forced
+    return Table(row, seats, rules_game), state, active_before, role
 
 
 def _apply(
