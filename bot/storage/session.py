@@ -10,9 +10,9 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from bot import errors
 from bot.storage.background_statements import BackgroundStatements
 from bot.storage.community_statements import CommunityStatements
+from bot.storage.errors import Damaged
 from bot.storage.queries import ENDED, hot_sql
 from bot.storage.rows import (
     ActionRow,
@@ -227,7 +227,7 @@ class Session(CommunityStatements, BackgroundStatements):
             try:
                 arg = json.loads(r["arg"])
             except (TypeError, ValueError):
-                raise errors.CorruptGame(game_id, f"action {r['seq']} is unreadable") from None
+                raise Damaged(game_id, f"action {r['seq']} is unreadable") from None
             found.append(
                 ActionRow(
                     game_id=r["game_id"],
@@ -240,6 +240,22 @@ class Session(CommunityStatements, BackgroundStatements):
                 )
             )
         return found
+
+    async def action_at(self, game_id: int, seq: int) -> ActionRow | None:
+        """The action recorded at ``seq`` (its primary key), or None: how a move whose
+        COMMIT lost its connection finds out whether it was saved."""
+        r = await self._one(
+            "SELECT game_id, seq, role, user_id, verb, arg, at FROM actions"
+            " WHERE game_id = ? AND seq = ?",
+            (game_id, seq),
+        )
+        if r is None:
+            return None
+        try:
+            arg = json.loads(r["arg"])
+        except (TypeError, ValueError):
+            raise Damaged(game_id, f"action {r['seq']} is unreadable") from None
+        return ActionRow(r["game_id"], r["seq"], r["role"], r["user_id"], r["verb"], arg, r["at"])
 
     async def count_actions(self, game_id: int) -> int:
         row = await self._one("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))

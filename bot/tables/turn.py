@@ -9,10 +9,10 @@ afterwards.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import logging
-import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,6 +22,7 @@ from bot.delivery import notices
 from bot.delivery.notices import public_log, result_line, role_name
 from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import PrivateMessage, TablePost, View
+from bot.storage.errors import MOVE_NOT_MADE, CommitUnknown, Damaged, Unavailable
 from bot.storage.rows import ClockRow, GameRow, SeatRow, dumps
 from bot.storage.session import Session
 from bot.storage.store import Store
@@ -101,36 +102,103 @@ async def _in_time(db: Session, table: Table, role: str) -> None:
 
 
 async def act(store: Store, game_id: int, move: CheckedMove, *, reminder_hours: float) -> ActResult:
-    """Apply one decision; nothing changes unless it is legal and fresh."""
-    table, state, active_before, role = await _checked(store, game_id, move)
-    applied, after = _apply(table, state, role, move)
-    row = table.row
-    version = row.version + len(applied)
-    # The game's lock (every process on a shared PostgreSQL database), then the version
-    # check the buttons carry: a click another process applied first is refused as stale.
-    async with store.transaction(game=game_id) as db:
-        current = await db.version_of(game_id)
-        if current != row.version:
-            # Written by someone else between our read and now (the lock makes this rare).
-            raise errors.StalePrompt(current or row.version, "")
-        await _in_time(db, table, role)
-        for seq, (each_verb, each_arg) in enumerate(applied, start=row.version + 1):
-            await db.append_action(game_id, seq, role, move.user_id, each_verb, each_arg)
-        table = dataclasses.replace(table, row=dataclasses.replace(row, version=version))
+    """Apply one decision; nothing changes unless it is legal and fresh. The database out
+    of reach is said as such: the move was not made (or, when its COMMIT lost the
+    connection and no read can tell yet, that nobody knows)."""
+    try:
+        table, state, active_before, role = await _checked(store, game_id, move)
+        applied, after = _apply(table, state, role, move)
         how = Commit(role, active_before, reminder_hours, undo=move.verb == "undo")
+        progress = await _commit(store, table, after, how, move, applied)
+    except CommitUnknown:
+        raise
+    except Unavailable:
+        raise Unavailable(MOVE_NOT_MADE) from None
+    saved = dataclasses.replace(table.row, version=table.row.version + len(applied))
+    return _result(dataclasses.replace(table, row=saved), role, progress)
+
+
+async def _commit(
+    store: Store,
+    table: Table,
+    after: dict[str, Any],
+    how: Commit,
+    move: CheckedMove,
+    applied: list[tuple[str, Any]],
+) -> Progress:
+    """The move's one transaction: its action rows, the new state and what it tells.
+
+    When the connection dies during COMMIT the move may be saved or not: its own key
+    (the game and the version it made) says which before the player is answered."""
+    row, game_id, role = table.row, table.row.id, move_role(how)
+    try:
+        # The game's lock (every process on a shared PostgreSQL database), then the
+        # version check the buttons carry: a click another process applied first is
+        # refused as stale.
+        async with store.transaction(game=game_id) as db:
+            current = await db.version_of(game_id)
+            if current != row.version:
+                # Written by someone else between our read and now (the lock makes this rare).
+                raise errors.StalePrompt(current or row.version, "")
+            await _in_time(db, table, role)
+            for seq, (each_verb, each_arg) in enumerate(applied, start=row.version + 1):
+                await db.append_action(game_id, seq, role, move.user_id, each_verb, each_arg)
+            version = row.version + len(applied)
+            table = dataclasses.replace(table, row=dataclasses.replace(row, version=version))
+            progress = await _turn(db, table, after, how, move.verb)
+    except CommitUnknown:
+        if not await was_made(store, game_id, row.version + 1, role, move):
+            raise Unavailable(MOVE_NOT_MADE) from None
+        log.info("game=%d the connection died during COMMIT; the move was saved", game_id)
+    return progress
+
+
+def move_role(how: Commit) -> str:
+    assert how.acting_role is not None, "a move is always some seat's"
+    return how.acting_role
+
+
+async def _turn(
+    db: Session, table: Table, after: dict[str, Any], how: Commit, verb: str
+) -> Progress:
+    """``commit_turn``, with a failure of the rules' views reported as the rules' bug."""
+    try:
+        return await commit_turn(db, table, after, how)
+    except (errors.DispatchError, OSError):  # the store's own errors among them
+        raise
+    except Exception as exc:
+        log.error(
+            "game=%d views failed after %s; rolled back\n%s",
+            table.row.id,
+            verb,
+            errors.withheld(exc),
+        )
+        raise RULES_FAILED from None
+
+
+#: How long to wait before each read-back of a move whose COMMIT lost its connection:
+#: a server restarting takes a few seconds to answer again.
+READ_BACK_DELAYS_S = (0.0, 1.0, 3.0)
+
+
+async def was_made(store: Store, game_id: int, seq: int, role: str, move: CheckedMove) -> bool:
+    """Whether the action row ``seq`` of the game is this move's (saved before the
+    connection died), read back by that key; ``CommitUnknown`` when the database stays
+    out of reach, so the player is told the truth: nobody knows yet."""
+    for delay in READ_BACK_DELAYS_S:
+        if delay:
+            await asyncio.sleep(delay)
         try:
-            progress = await commit_turn(db, table, after, how)
-        except (errors.DispatchError, sqlite3.Error, OSError):
-            raise
-        except Exception as exc:
-            log.error(
-                "game=%d views failed after %s; rolled back\n%s",
-                game_id,
-                move.verb,
-                errors.withheld(exc),
-            )
-            raise RULES_FAILED from None
-    return _result(table, role, progress)
+            async with store.read() as db:
+                found = await db.action_at(game_id, seq)
+        except Unavailable:
+            continue
+        return (
+            found is not None
+            and (found.role, found.user_id, found.verb) == (role, move.user_id, move.verb)
+            and found.arg == move.arg
+        )
+    raise CommitUnknown()
 
 
 async def _checked(
@@ -150,7 +218,7 @@ async def _checked(
     try:
         active_before = tuple(rules_game.active_roles(state))
     except Exception as exc:
-        raise errors.CorruptGame(row.id, describe(exc)) from None
+        raise Damaged(row.id, describe(exc)) from None
     role = acting_role(active_before, seats, move.user_id, move.role)
     seat = next(s for s in seats if s.role == role)
     if move.expected_version is not None and not fresh(move.expected_version, seat, row.version):
