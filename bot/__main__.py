@@ -10,7 +10,9 @@ from pathlib import Path
 from bot import discord_app
 from bot.config import Config, ConfigError, health_file, setup_logging
 from bot.process.health import check
+from bot.storage.errors import StoreError
 from bot.storage.store import Store, StoreUnavailable
+from bot.tables.store_check import CheckReport, check_store
 from bot.tables.store_copy import CopyRefused, copy_store
 from bot.terminal import sandbox
 from bot.workers import compile_rules
@@ -107,13 +109,19 @@ def worker_main(args: list[str]) -> int:
 
 
 STORE_USAGE = """usage: dispatch store copy --to postgresql://user:password@host/db [--from FILE]
+       dispatch store check
 
-Copies the SQLite store (DISPATCH_DB, or FILE) into an empty PostgreSQL database, then
-replays every game from its actions and compares it with the copied state."""
+copy: copies the SQLite store (DISPATCH_DB, or FILE) into an empty PostgreSQL database,
+then replays every game from its actions and compares it with the copied state.
+check: looks again at every game flagged damaged (DISPATCH_DB or DISPATCH_DATABASE_URL)
+and unflags each that loads and replays; exit 1 while any is still damaged."""
 
 
 def store_main(args: list[str]) -> int:
-    """``dispatch store copy``: exit 0 when every game replays to its copied state."""
+    """``dispatch store copy``: exit 0 when every game replays to its copied state;
+    ``dispatch store check``: exit 0 when no game is left flagged damaged."""
+    if args == ["check"]:
+        return store_check_main()
     if len(args) < 3 or args[0] != "copy" or args[1] != "--to":
         print(STORE_USAGE, file=sys.stderr)
         return 2
@@ -133,6 +141,32 @@ def store_main(args: list[str]) -> int:
     for line in report.lines():
         print(line)
     return 1 if report.mismatches else 0
+
+
+def store_check_main() -> int:
+    """``dispatch store check`` on the configured store (on PostgreSQL while the bot runs;
+    a SQLite file is one process's, so there the bot is stopped first)."""
+    try:
+        config = Config.from_env()
+    except ConfigError as exc:
+        print(f"dispatch: {exc}", file=sys.stderr)
+        return exc.exit_code
+
+    async def check() -> CheckReport:
+        store = await Store.open(config.store_target)
+        try:
+            return await check_store(store)
+        finally:
+            await store.close()
+
+    try:
+        report = asyncio.run(check())
+    except (StoreUnavailable, StoreError) as exc:
+        print(f"dispatch: {exc}", file=sys.stderr)
+        return exc.exit_code if isinstance(exc, StoreUnavailable) else 3
+    for line in report.lines():
+        print(line)
+    return 1 if report.damaged else 0
 
 
 def main(argv: list[str] | None = None) -> int:

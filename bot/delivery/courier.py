@@ -37,6 +37,7 @@ from bot.delivery.outbox import (
 from bot.delivery.port import FrontEnd, GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.delivery.reading import GameReader
 from bot.delivery.routes import DEFAULT_NOTIFY
+from bot.storage.errors import Damaged, StoreError
 from bot.storage.queries import PARKED_ERROR
 from bot.storage.rows import OutboxRow
 from bot.storage.session import Session
@@ -67,12 +68,18 @@ class Courier:
     #: One per game, shared by every courier of a manager: a game's rows go out in order.
     locks: defaultdict[int, asyncio.Lock]
     reader: GameReader
+    #: Games whose delivery failed for a reason logged once (see ``deliver_due``).
+    failing: set[int] = dataclasses.field(default_factory=set)
 
     async def deliver_due(self, game_id: int | None = None, *, ignore_backoff: bool = False) -> int:
         """Deliver undelivered outbox rows in order; return how many were delivered.
 
-        Each game is delivered on its own: one whose rows cannot be handled is marked
-        damaged, logged once and skipped from then on, and every other game goes on.
+        Each game is delivered on its own. Only damage (``Damaged``: a row that does not
+        decode or replay) marks a game damaged, skipped by background work until
+        ``dispatch store check`` finds it replays. The database out of reach ends the
+        pass (``Unavailable``, raised: the store has said so once) and the next pass
+        tries again; any other failure is logged once for the game, which is tried again
+        at the next pass, and every other game goes on.
         """
         if game_id is not None:
             return await self._deliver_game(game_id, ignore_backoff)
@@ -82,9 +89,25 @@ class Courier:
         for gid in pending:
             try:
                 delivered += await self._deliver_game(gid, ignore_backoff, background=True)
+            except Damaged as exc:
+                await mark_damaged(self.store, gid, exc.detail)
+            except StoreError:
+                raise
             except Exception as exc:
-                await mark_damaged(self.store, gid, f"delivery failed: {exc!r}")
+                self._failed_once(gid, exc)
+            else:
+                self.failing.discard(gid)
         return delivered
+
+    def _failed_once(self, game_id: int, exc: BaseException) -> None:
+        """A delivery that failed for a reason neither damage nor the database: logged
+        (where, and the kind, never a message that may hold a card) once until it works."""
+        if game_id in self.failing:
+            return
+        self.failing.add(game_id)
+        log.error(
+            "game=%d delivery failed; tried again at each pass\n%s", game_id, errors.withheld(exc)
+        )
 
     async def _deliver_game(
         self, game_id: int, ignore_backoff: bool, *, background: bool = False
@@ -388,16 +411,18 @@ def skip_private(
 
 
 async def mark_damaged(store: Store, game_id: int, reason: str) -> None:
-    """Take a game out of background work after it failed there; logged once per game.
+    """Take a game whose record is damaged (``Damaged``, never a database fault) out of
+    background work; logged once per game.
 
     Its players are told the record is damaged when they next use it (``CorruptGame``),
-    and a moderator can still export or abandon it.
+    and a moderator can still export or abandon it; ``dispatch store check`` unflags it
+    once it loads and replays.
     """
     try:
         async with store.write() as db:
             newly = await db.mark_damaged(game_id, reason)
-    except Exception:  # the store itself failing is reported by whoever uses it next
-        log.exception("game=%d could not be marked damaged (%s)", game_id, reason)
+    except StoreError:  # out of reach: the store said so once; found again next pass
+        log.debug("game=%d could not be marked damaged now", game_id)
         return
     if newly:
         log.error("game=%d is damaged and skipped by background work: %s", game_id, reason)

@@ -67,6 +67,7 @@ import rules.ai.ismcts
 from bot import errors
 from bot.delivery.notices import public_log
 from bot.delivery.port import GameInfo
+from bot.storage.errors import StoreError
 from bot.storage.rows import ActionRow, BotEstimateRow, BotJobRow
 from bot.storage.store import Store
 from bot.tables.bot_users import BOT_USERS, is_bot, level_of
@@ -579,6 +580,8 @@ class BotSeats:
                 failures = self._failed.get(game_id, (0, 0.0))[0] + 1
                 wait = min(RETRY_CAP_S, RETRY_BASE_S * 2 ** min(failures - 1, 20))
                 self._failed[game_id] = (failures, self.manager.clock() + wait)
+                if isinstance(exc, StoreError):
+                    return  # the database out of reach: the store said so once
                 log.error(
                     "game=%d: a bot move failed (%d in a row); trying again in %.0f s\n%s",
                     game_id,

@@ -141,6 +141,15 @@ class Session(CommunityStatements, BackgroundStatements):
         )
         return bool(rows)
 
+    async def damaged_games(self) -> list[int]:
+        """The games flagged damaged, for ``dispatch store check`` to look at again."""
+        rows = await self._all("SELECT id FROM games WHERE damaged IS NOT NULL ORDER BY id")
+        return [int(r[0]) for r in rows]
+
+    async def clear_damaged(self, game_id: int) -> None:
+        """The game loads and replays after all: background work takes it up again."""
+        await self._run("UPDATE games SET damaged = NULL WHERE id = ?", (game_id,))
+
     async def set_status(self, game_id: int, status: str) -> None:
         await self._run(
             "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, self.now, game_id)

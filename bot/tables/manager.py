@@ -40,6 +40,7 @@ from bot.delivery.port import FrontEnd, GameInfo
 from bot.delivery.reading import GameReader
 from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queue_due_reminders
 from bot.delivery.routes import DEFAULT_NOTIFY
+from bot.storage.errors import StoreError
 from bot.storage.rows import dumps
 from bot.storage.session import Session
 from bot.storage.store import Store
@@ -1097,6 +1098,8 @@ class GameManager:
                 await self._listeners.resumed()  # a bot move that failed is tried again
             except asyncio.CancelledError:
                 raise
+            except StoreError:
+                pass  # the store logged it (once while out of reach); the next pass retries
             except Exception:
                 log.exception("background delivery pass failed")
             with contextlib.suppress(TimeoutError):
