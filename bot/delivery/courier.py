@@ -34,7 +34,7 @@ from bot.delivery.outbox import (
     post_from,
     post_payload,
 )
-from bot.delivery.port import FrontEnd, GameInfo, PrivateMessage, SeatInfo, TablePost
+from bot.delivery.port import FindsSent, FrontEnd, GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.delivery.reading import GameReader
 from bot.delivery.routes import DEFAULT_NOTIFY
 from bot.storage.errors import Damaged, StoreError
@@ -255,9 +255,12 @@ class Courier:
             async with self.store.write() as db:
                 await db.mark_sending(row.id)
         elif self.clock() - row.sent_at > NONCE_WINDOW_S:
-            look = getattr(self.front_end, "already_sent", None)
-            nonce = what.nonce if what is not None else ""
-            if look is not None and nonce and await look(info, seat, nonce, row.sent_at):
+            front_end, nonce = self.front_end, what.nonce if what is not None else ""
+            if (
+                isinstance(front_end, FindsSent)
+                and nonce
+                and await front_end.already_sent(info, seat, nonce, row.sent_at)
+            ):
                 log.info("outbox row %d was already on Discord: not sent again", row.id)
                 return "found already sent"
         if isinstance(what, TablePost):

@@ -308,7 +308,7 @@ class Session(CommunityStatements, BackgroundStatements):
         # pages for the next payloads; '' empties a row queued before that migration.
         await self._run(
             "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_error = ?,"
-            " payload = '' WHERE id = ?",
+            " payload = '', claimed_by = NULL, lease_until = NULL WHERE id = ?",
             (self.now, note, outbox_id),
         )
 

@@ -240,6 +240,13 @@ class Store:
         log.warning("%s: %r", doing, exc)
         return failure
 
+    async def release_claims(self) -> None:
+        """Give back every claim this process holds (outbox rows, timers, clocks), so
+        another process takes them over at once rather than when their leases run out:
+        on a clean stop. On SQLite there is no other process, and nothing is lost by it."""
+        async with self.transaction() as db:
+            await db.release_claims(self.instance, PROCESS_CLAIMS)
+
     async def pragma(self, name: str) -> Any:
         """A SQLite pragma's value (None on PostgreSQL, which has none)."""
         if self._db is None:
@@ -399,6 +406,9 @@ class StoreInUse(StoreUnavailable):
 
 #: The tables whose rows background work claims with a lease (migrations 0018, 0019).
 CLAIMED_TABLES = ("outbox", "timers", "clocks", "bot_jobs")
+#: Those a store claims in its process's own name (``Store.instance``): Dispatch's jobs
+#: are claimed by its seats in theirs, and given back by them when they stop.
+PROCESS_CLAIMS = ("outbox", "timers", "clocks")
 
 
 async def _forget_claims(db: aiosqlite.Connection) -> None:

@@ -829,7 +829,8 @@ class Sandbox:
             winner = result.get("winner")
             # By the game's name for the side, as the table post says it (a game built
             # without ``rules.Game``, a test's toy, keeps its role ids).
-            naming = getattr(rules.GAMES.get(info.game_name), "role_name", str)
+            played = rules.GAMES.get(info.game_name)
+            naming = played.role_name if isinstance(played, rules.Game) else str
             name = naming(winner) if winner else ""
             said = f"{name} wins" if winner else "A draw"
             self.say_block(f"Result: {said} — {result.get('reason', '')}")

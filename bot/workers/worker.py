@@ -34,6 +34,9 @@ log = logging.getLogger("dispatch.worker")
 #: How long an idle worker waits before it looks for jobs again (on PostgreSQL it is
 #: woken sooner, when a job is queued: ``bot.workers.wake``).
 POLL_S = 0.5
+#: A worker beats every third of its lease; one silent for this many beats is dead, and
+#: its row is removed by any worker still beating.
+DEAD_AFTER_BEATS = 10
 
 
 class NotDelivered(RuntimeError):
@@ -134,9 +137,12 @@ class Worker:
         )
 
     async def beat(self) -> None:
+        """This worker is alive: its row, its leases renewed, and the rows of workers
+        silent for ``DEAD_AFTER_BEATS`` beats removed (they died without a clean stop)."""
         async with self.manager.store.write() as db:
             await db.beat_worker(self.id, done=self.bots.done, stale=self.bots.stale)
             await db.extend_bot_jobs(self.id, self.lease_s)
+            await db.drop_dead_workers(DEAD_AFTER_BEATS * self.lease_s / 3)
         self.last_beat = time.monotonic()
 
     async def _beat_forever(self) -> None:
