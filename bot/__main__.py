@@ -10,6 +10,7 @@ from pathlib import Path
 from bot import discord_app
 from bot.config import Config, ConfigError, health_file, setup_logging
 from bot.process.health import check
+from bot.process.lifecycle import stop_at_once_while_starting
 from bot.storage.errors import StoreError
 from bot.storage.store import Store, StoreUnavailable
 from bot.tables.store_check import CheckReport, check_store
@@ -176,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     if args and args[0] == "health":
         return health_main()
     if args and args[0] == "worker":
+        stop_at_once_while_starting()
         return worker_main(args[1:])
     if args and args[0] == "store":
         return store_main(args[1:])
@@ -196,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     setup_logging(config.log_level)
+    stop_at_once_while_starting()
     try:
         check_database(config.store_target)
         return run_discord(config)

@@ -33,6 +33,19 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 STOP_TIMEOUT_S = 8.0
 
 
+def stop_at_once_while_starting() -> None:
+    """Until ``graceful`` takes the stop signals over, SIGTERM ends the process at once
+    with exit 0: during start-up (the database opening, Discord connecting) there is
+    nothing in flight to finish, and a supervisor that stops a process still starting
+    must not read a crash (Python's default for SIGTERM is to die by the signal)."""
+    signal.signal(signal.SIGTERM, _exit_0)
+
+
+def _exit_0(signum: int, frame: object) -> None:
+    log.info("%s received while starting: stopped", signal.Signals(signum).name)
+    raise SystemExit(0)
+
+
 async def graceful(
     serve: Coroutine[Any, Any, T],
     stop: Callable[[], Awaitable[None]],

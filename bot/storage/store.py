@@ -310,7 +310,13 @@ async def _connect_postgres(url: str) -> asyncpg.Pool:
     """A small pool on the database, migrated; its failures as one sentence."""
     try:
         pool = await asyncpg.create_pool(
-            url, min_size=1, max_size=POOL_SIZE, statement_cache_size=1024, command_timeout=60
+            # No floor of idle connections: asyncpg would keep reopening it while the
+            # server is away, logging a traceback each time; a session opens what it needs.
+            url,
+            min_size=0,
+            max_size=POOL_SIZE,
+            statement_cache_size=1024,
+            command_timeout=60,
         )
     except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, ValueError) as exc:
         raise StoreUnavailable(_display(url), f"PostgreSQL refused it ({exc})") from None

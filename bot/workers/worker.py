@@ -25,7 +25,9 @@ import time
 from collections.abc import Mapping
 
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
+from bot.errors import withheld
 from bot.seats.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
+from bot.storage.errors import StoreError
 from bot.storage.rows import BotJobRow
 from bot.workers.wake import Bell
 
@@ -34,6 +36,8 @@ log = logging.getLogger("dispatch.worker")
 #: How long an idle worker waits before it looks for jobs again (on PostgreSQL it is
 #: woken sooner, when a job is queued: ``bot.workers.wake``).
 POLL_S = 0.5
+#: How often a worker looks again while the database is out of reach.
+OUT_OF_REACH_POLL_S = 2.0
 #: A worker beats every third of its lease; one silent for this many beats is dead, and
 #: its row is removed by any worker still beating.
 DEAD_AFTER_BEATS = 10
@@ -89,10 +93,17 @@ class Worker:
             while not self._stopping.is_set():
                 # Cleared before looking: a job queued during the look wakes the wait.
                 self._wake.clear()
-                if not await self.step():
+                wait = self.poll_s
+                try:
+                    worked = await self.step()
+                except StoreError:
+                    # The database out of reach (restarting, say): the store logged it
+                    # once; look again, less often, until it is back.
+                    worked, wait = False, max(self.poll_s, OUT_OF_REACH_POLL_S)
+                if not worked:
                     await self.bell.ensure()
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._wake.wait(), self.poll_s)
+                        await asyncio.wait_for(self._wake.wait(), wait)
         finally:
             beating.cancel()
             await asyncio.gather(beating, return_exceptions=True)
@@ -119,16 +130,22 @@ class Worker:
             if self._stopping.is_set():
                 return  # stop() gives the lease back
             raise
-        except Exception:
-            log.exception(
-                "game=%d: the move for %s at version %d failed (attempt %d)",
+        except StoreError:
+            # The database went out of reach mid-move: the store said so once, and the
+            # job's lease lapses, so it is claimed again once the database is back.
+            return
+        except Exception as exc:
+            log.error(
+                "game=%d: the move for %s at version %d failed (attempt %d)\n%s",
                 job.game_id,
                 job.role,
                 job.version,
                 job.attempts,
+                withheld(exc),
             )
-            async with self.manager.store.write() as db:
-                await db.release_bot_job(job, self.id, counted=True)
+            with contextlib.suppress(StoreError):  # out of reach: the lease lapses instead
+                async with self.manager.store.write() as db:
+                    await db.release_bot_job(job, self.id, counted=True)
             return
         finally:
             self._current = None
@@ -150,8 +167,10 @@ class Worker:
             await asyncio.sleep(self.lease_s / 3)
             try:
                 await self.beat()
-            except Exception:
-                log.exception("worker %s: the heartbeat failed", self.id)
+            except StoreError:
+                pass  # out of reach: the store logged it once; the next beat tries again
+            except Exception as exc:
+                log.error("worker %s: the heartbeat failed\n%s", self.id, withheld(exc))
 
     async def stop(self) -> None:
         """Stop cleanly: abandon the search in flight, give its lease back, leave."""
@@ -161,9 +180,14 @@ class Worker:
         if current is not None:
             current.cancel()
             await asyncio.gather(current, return_exceptions=True)
-        async with self.manager.store.write() as db:
-            await db.release_bot_jobs(self.id)
-            await db.drop_worker(self.id)
+        try:
+            async with self.manager.store.write() as db:
+                await db.release_bot_jobs(self.id)
+                await db.drop_worker(self.id)
+        except StoreError:
+            # Out of reach: its leases lapse and its row goes after DEAD_AFTER_BEATS.
+            log.warning("worker %s stopped without giving its leases back", self.id)
+            return
         log.info("worker %s stopped", self.id)
 
 
