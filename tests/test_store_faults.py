@@ -16,6 +16,7 @@ from pg_proxy import PgProxy
 
 import bot.storage.store
 from bot.delivery.port import GameInfo
+from bot.storage.engines import PgConnection
 from bot.storage.errors import MOVE_NOT_MADE, Unavailable
 from bot.storage.store import Store
 from bot.tables.manager import GameManager
@@ -167,3 +168,20 @@ async def test_a_move_while_the_server_is_down_was_not_made_and_says_so(
         assert result.version == game.version + 1
     finally:
         await manager.close()
+
+
+class _DeadConnection:
+    """An asyncpg connection whose socket went away under a statement, and which answers
+    with an error of the driver's own rather than a clean one."""
+
+    async def fetch(self, *args: object) -> list[object]:
+        raise AttributeError("'NoneType' object has no attribute 'write'")
+
+    def is_closed(self) -> bool:
+        return True
+
+
+async def test_any_failure_of_a_closed_connection_is_unavailable_not_a_bug() -> None:
+    db = PgConnection(_DeadConnection())  # type: ignore[arg-type]
+    with pytest.raises(Unavailable):
+        await db.execute_fetchall("SELECT 1")

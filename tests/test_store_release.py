@@ -3,11 +3,17 @@ claims with a lease, a delivered row's claim, and the rows of workers long dead.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import threading
+import time
+from typing import Any
+
 import pytest
 from conftest import FakeClock
 
 from bot.process.lifecycle import release_claims
-from bot.seats.bots import BotSeats
+from bot.seats.bots import BotSeats, new_worker_pool
 from bot.storage.store import PROCESS_CLAIMS
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame
@@ -71,3 +77,35 @@ async def test_the_rows_of_workers_silent_for_ten_beats_are_removed(
         rows = await db._all("SELECT worker_id FROM bot_workers ORDER BY worker_id")
     assert [r[0] for r in rows] == sorted(["slow-worker", worker.id])
     await worker.bots.close()
+
+
+def _search_in_flight(pool: concurrent.futures.ProcessPoolExecutor) -> list[Any]:
+    """Start a call that runs far longer than any test (a search of a billion iterations
+    stands in for it: the point is that it does not end by itself); return the pool's
+    worker processes once it runs."""
+    running = pool.submit(time.sleep, 3600)
+    while not running.running():  # waiting on the worker process, not on a clock
+        time.sleep(0.01)
+    return list(pool._processes.values())
+
+
+async def test_closing_the_seats_mid_search_ends_the_search_at_once(
+    manager: GameManager,
+) -> None:
+    seats = BotSeats(manager, workers="process")
+    pool = seats._pools[0] = new_worker_pool()
+    processes = _search_in_flight(pool)
+    # Closed from a thread of its own: waiting for the search would block its loop, and
+    # the test's, for the hour the call takes.
+    closer = threading.Thread(target=asyncio.run, args=(seats.close(),), daemon=True)
+    try:
+        closer.start()
+        closer.join(timeout=60)
+        assert not closer.is_alive(), "closing the seats waited for the search"
+        for process in processes:
+            process.join(timeout=30)
+            assert not process.is_alive()
+    finally:
+        for process in processes:
+            if process.is_alive():
+                process.kill()

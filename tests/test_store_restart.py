@@ -6,6 +6,7 @@ go on afterwards, and SIGTERM still stops it cleanly (exit 0, its row removed)."
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 import subprocess
@@ -17,9 +18,13 @@ from pathlib import Path
 from typing import IO
 
 import asyncpg
+import pytest
+from conftest import FakeClock, RecordingFrontEnd
 from pg_server import private_server
 
 from bot.storage.store import Store
+from bot.tables.manager import GameManager
+from bot.tables.requests import Move, NewGame
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -116,3 +121,58 @@ def test_a_worker_rides_out_a_database_restart_and_still_stops_cleanly() -> None
     assert text.count("the database is back") == 1, text
     assert "Traceback" not in text, text
     assert "another operation is in progress" not in text, text
+
+
+@pytest.mark.usefixtures("toy_game")
+async def test_the_bots_background_pass_rides_out_a_restart_quietly(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO)
+    with private_server() as server:
+        manager = await GameManager.open(server.url, RecordingFrontEnd(), clock=FakeClock())
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        background = loop.create_task(manager.run_background(interval_s=0.05, stop=stop))
+        try:
+            await manager.create_game("g1", "c1", "alice", NewGame("toy", seed=5))
+            game = await manager.join("c1", "bob")
+            await asyncio.to_thread(server.stop, "fast")
+            await until(lambda: not manager.store.reach.reachable, background)
+            await asyncio.to_thread(server.start)
+            await until(lambda: manager.store.reach.reachable, background)
+            # Back: a move made now is delivered by the background pass, game healthy.
+            await manager.act(game.id, "alice", Move("add", 1), deliver=False)
+            await until_delivered(manager, game.id, background)
+            async with manager.store.read() as db:
+                row = await db.game(game.id)
+            assert row is not None and row.damaged is None
+        finally:
+            stop.set()
+            await background
+            await manager.close()
+    noisy = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert noisy == [], [r.getMessage() for r in noisy]
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert sum("out of reach" in w for w in warnings) == 1, warnings
+
+
+async def until(what: Callable[[], bool], background: asyncio.Task[None]) -> None:
+    """Wait on the background loop (it runs every 50 ms) until ``what`` holds."""
+    for _ in range(1200):
+        assert not background.done(), "the background loop ended"
+        if what():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the background loop never got there")
+
+
+async def until_delivered(
+    manager: GameManager, game_id: int, background: asyncio.Task[None]
+) -> None:
+    for _ in range(1200):
+        assert not background.done(), "the background loop ended"
+        async with manager.store.read() as db:
+            if not await db.undelivered(game_id):
+                return
+        await asyncio.sleep(0.05)
+    raise AssertionError("never delivered")

@@ -22,7 +22,7 @@ from typing import Any
 import aiosqlite
 import asyncpg
 
-from bot.storage.errors import classify
+from bot.storage.errors import Unavailable, classify
 
 #: The channel PostgreSQL notifies when Dispatch owes a new move (a ``bot_jobs`` row is
 #: queued): idle ``dispatch worker``s LISTEN on it and wake at once (issue 25 §4).
@@ -67,7 +67,7 @@ class PgConnection:
         try:
             return list(await self.conn.fetch(to_postgres(sql), *params))
         except Exception as exc:
-            raise (classify(exc, networked=True) or exc) from exc
+            raise self._failure(exc) from exc
 
     async def execute_insert(self, sql: str, params: Any = ()) -> tuple[int] | None:
         """Insert one row and return ``(id,)``: every table inserted this way has an
@@ -75,11 +75,24 @@ class PgConnection:
         try:
             row = await self.conn.fetchrow(to_postgres(sql) + " RETURNING id", *params)
         except Exception as exc:
-            raise (classify(exc, networked=True) or exc) from exc
+            raise self._failure(exc) from exc
         return (int(row[0]),) if row is not None else None
 
     async def execute(self, sql: str, params: Any = ()) -> None:
         await self.execute_fetchall(sql, params)
+
+    def _failure(self, exc: Exception) -> Exception:
+        """The store's error for a statement's failure. Whatever the driver raised once
+        its connection is gone (a lost connection can surface as an odd error of its
+        own) is the database out of reach, never a bug of ours or the rules'."""
+        failure = classify(exc, networked=True)
+        if failure is not None:
+            return failure
+        try:
+            gone = self.conn.is_closed()
+        except asyncpg.InterfaceError:  # already handed back: gone for this session
+            gone = True
+        return Unavailable() if gone else exc
 
 
 class SqliteConnection:
