@@ -317,3 +317,32 @@ def test_no_module_of_bot_reaches_our_own_code_by_getattr() -> None:
         if name in ours
     ]
     assert hits == [], "\n".join(hits)
+
+
+def driver_errors_named(source: str) -> list[tuple[int, str]]:
+    """(line, name) of each error class of a database driver (``sqlite3.IntegrityError``,
+    ``asyncpg.PostgresError``...) a module names."""
+    return sorted(
+        (node.lineno, f"{node.value.id}.{node.attr}")
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in ("sqlite3", "asyncpg", "aiosqlite")
+        and node.attr.endswith(("Error", "Exception", "Violation"))
+    )
+
+
+def test_nothing_above_the_store_names_a_drivers_errors() -> None:
+    """The store raises its own errors (``bot.storage.errors``: Unavailable, Conflict,
+    Damaged...), whichever engine runs; code above it that caught ``sqlite3``'s classes
+    missed PostgreSQL's faults, and told a player a database fault was a rules bug."""
+    assert driver_errors_named("try:\n    x()\nexcept sqlite3.IntegrityError:\n    pass\n") == [
+        (3, "sqlite3.IntegrityError")
+    ]
+    hits = [
+        f"{path.relative_to(ROOT)}:{line} {name}"
+        for module, path in bot_modules().items()
+        if not module.startswith("bot.storage")
+        for line, name in driver_errors_named(path.read_text())
+    ]
+    assert hits == [], "\n".join(hits)

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 import asyncpg
 
 from bot.storage.engines import JOBS_QUEUED, is_postgres_url
-from bot.storage.errors import is_transient
+from bot.storage.errors import classify, is_transient
 
 log = logging.getLogger("dispatch.worker")
 
@@ -63,7 +63,9 @@ class Bell:
         try:
             conn = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_S)
             await conn.add_listener(JOBS_QUEUED, self._ring)
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as exc:
+        except Exception as exc:
+            if classify(exc, networked=True) is None:
+                raise
             # The server out of reach is the store's to tell (once); a server that
             # refuses LISTEN (a pooler) is said here, once.
             if not self._failed and not is_transient(exc):
@@ -86,5 +88,7 @@ class Bell:
         if conn is not None and not conn.is_closed():
             try:
                 await asyncio.wait_for(conn.close(), 5)
-            except (TimeoutError, asyncpg.InterfaceError, OSError):
+            except Exception as exc:
+                if classify(exc, networked=True) is None:
+                    raise
                 conn.terminate()

@@ -36,8 +36,9 @@ log = logging.getLogger("dispatch.worker")
 #: How long an idle worker waits before it looks for jobs again (on PostgreSQL it is
 #: woken sooner, when a job is queued: ``bot.workers.wake``).
 POLL_S = 0.5
-#: How often a worker looks again while the database is out of reach.
-OUT_OF_REACH_POLL_S = 2.0
+#: The longest a worker waits before it looks again while the database is out of reach
+#: (it doubles from ``POLL_S``).
+OUT_OF_REACH_POLL_S = 5.0
 #: A worker beats every third of its lease; one silent for this many beats is dead, and
 #: its row is removed by any worker still beating.
 DEAD_AFTER_BEATS = 10
@@ -82,6 +83,8 @@ class Worker:
         self._wake = asyncio.Event()
         self.bell = Bell(self.manager.store.path, self._wake, enabled=listen)
         self._current: asyncio.Task[str] | None = None
+        #: Steps in a row that found the database out of reach (their backoff).
+        self._away = 0
         #: When the last heartbeat reached the database (``time.monotonic``).
         self.last_beat = float("-inf")
 
@@ -96,10 +99,15 @@ class Worker:
                 wait = self.poll_s
                 try:
                     worked = await self.step()
+                    self._away = 0
                 except StoreError:
                     # The database out of reach (restarting, say): the store logged it
-                    # once; look again, less often, until it is back.
-                    worked, wait = False, max(self.poll_s, OUT_OF_REACH_POLL_S)
+                    # once; look again with backoff, up to every OUT_OF_REACH_POLL_S.
+                    self._away += 1
+                    worked, wait = (
+                        False,
+                        min(OUT_OF_REACH_POLL_S, self.poll_s * 2 ** min(self._away, 8)),
+                    )
                 if not worked:
                     await self.bell.ensure()
                     with contextlib.suppress(TimeoutError):
