@@ -34,6 +34,8 @@ class PgProxy:
         self.cut = asyncio.Event()
         #: While set, every connection is refused at once.
         self.down = False
+        #: Go down (every connection cut, new ones refused) when the cut at COMMIT fires.
+        self.down_at_cut = False
 
     async def start(self) -> str:
         """Listen; return ``upstream`` with its host and port replaced by the relay's."""
@@ -116,3 +118,6 @@ class PgProxy:
     def _fired(self) -> None:
         self.cut_at_commit = None
         self.cut.set()
+        if self.down_at_cut:
+            self.down = True
+            self.drop_all()

@@ -17,8 +17,9 @@ from pg_proxy import PgProxy
 import bot.storage.store
 from bot.delivery.port import GameInfo
 from bot.storage.engines import PgConnection
-from bot.storage.errors import MOVE_NOT_MADE, Unavailable
+from bot.storage.errors import MOVE_NOT_MADE, OUTCOME_UNKNOWN, CommitUnknown, Unavailable
 from bot.storage.store import Store
+from bot.tables import turn
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame
 
@@ -150,6 +151,23 @@ async def test_a_move_whose_commit_answer_was_lost_is_found_made(
     finally:
         await manager.close()
     assert await _actions(pg_url, game.id) == [(1, "add", 2), (2, "done", None)]
+
+
+@pytest.mark.usefixtures("toy_game")
+async def test_a_move_cut_at_commit_that_cannot_be_read_back_says_nobody_knows_yet(
+    pg_url: str, proxy: PgProxy, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(turn, "READ_BACK_DELAYS_S", (0.0, 0.0, 0.0))
+    manager, game = await _table(await proxy.start(), clock)
+    try:
+        proxy.cut_at_commit, proxy.down_at_cut = "before", True
+        with pytest.raises(CommitUnknown) as raised:
+            await manager.act(game.id, "alice", Move("add", 2))
+        assert str(raised.value) == OUTCOME_UNKNOWN
+        proxy.down = False
+        assert await _actions(pg_url, game.id) == []  # cut before the server had it
+    finally:
+        await manager.close()
 
 
 @pytest.mark.usefixtures("toy_game")

@@ -30,7 +30,12 @@ from bot import errors
 MOVE_NOT_MADE = "Dispatch cannot reach its database; your move was not made. Try again in a minute."
 #: The same for anything else they asked for.
 NOTHING_CHANGED = "Dispatch cannot reach its database, so nothing changed. Try again in a minute."
-#: What a player is told when the outcome of a COMMIT cannot be found out yet.
+#: What a player is told when a save's COMMIT lost its connection (nobody knows yet).
+SAVE_UNKNOWN = (
+    "Dispatch lost its database while saving that and cannot tell yet whether it was "
+    "saved. Look again in a minute before trying again."
+)
+#: The same for a move, once reading it back could not tell either.
 OUTCOME_UNKNOWN = (
     "Dispatch lost its database while saving your move and cannot tell yet whether it was "
     "made. Look at the game in a minute (/game status) before trying again."
@@ -56,7 +61,7 @@ class Unavailable(StoreError):
 class CommitUnknown(Unavailable):
     """The connection died during COMMIT: the transaction may or may not be saved."""
 
-    def __init__(self, message: str = OUTCOME_UNKNOWN) -> None:
+    def __init__(self, message: str = SAVE_UNKNOWN) -> None:
         super().__init__(message)
 
 

@@ -22,7 +22,13 @@ from bot.delivery import notices
 from bot.delivery.notices import public_log, result_line, role_name
 from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import PrivateMessage, TablePost, View
-from bot.storage.errors import MOVE_NOT_MADE, CommitUnknown, Damaged, Unavailable
+from bot.storage.errors import (
+    MOVE_NOT_MADE,
+    OUTCOME_UNKNOWN,
+    CommitUnknown,
+    Damaged,
+    Unavailable,
+)
 from bot.storage.rows import ClockRow, GameRow, SeatRow, dumps
 from bot.storage.session import Session
 from bot.storage.store import Store
@@ -198,7 +204,7 @@ async def was_made(store: Store, game_id: int, seq: int, role: str, move: Checke
             and (found.role, found.user_id, found.verb) == (role, move.user_id, move.verb)
             and found.arg == move.arg
         )
-    raise CommitUnknown()
+    raise CommitUnknown(OUTCOME_UNKNOWN)
 
 
 async def _checked(
