@@ -68,18 +68,17 @@ class Courier:
     #: One per game, shared by every courier of a manager: a game's rows go out in order.
     locks: defaultdict[int, asyncio.Lock]
     reader: GameReader
-    #: Games whose delivery failed for a reason logged once (see ``deliver_due``).
-    failing: set[int] = dataclasses.field(default_factory=set)
 
     async def deliver_due(self, game_id: int | None = None, *, ignore_backoff: bool = False) -> int:
         """Deliver undelivered outbox rows in order; return how many were delivered.
 
-        Each game is delivered on its own. Only damage (``Damaged``: a row that does not
-        decode or replay) marks a game damaged, skipped by background work until
-        ``dispatch store check`` finds it replays. The database out of reach ends the
-        pass (``Unavailable``, raised: the store has said so once) and the next pass
-        tries again; any other failure is logged once for the game, which is tried again
-        at the next pass, and every other game goes on.
+        Each game is delivered on its own. Only damage marks a game damaged (``Damaged``:
+        a row that does not decode or replay; or an unforeseen failure that is not the
+        database's, the game's rows not reading as ours), logged once and skipped by
+        background work until ``dispatch store check`` finds it replays; every other game
+        goes on. A fault of the database (``StoreError``: out of reach, busy) flags
+        nothing: it ends the pass, raised (the store has said so once), and the next
+        pass tries again.
         """
         if game_id is not None:
             return await self._deliver_game(game_id, ignore_backoff)
@@ -94,20 +93,10 @@ class Courier:
             except StoreError:
                 raise
             except Exception as exc:
-                self._failed_once(gid, exc)
-            else:
-                self.failing.discard(gid)
+                # Unforeseen, and not the database: the game's rows do not read as ours
+                # (damage by another name). Its kind only: a message may hold a card.
+                await mark_damaged(self.store, gid, f"delivery failed ({type(exc).__name__})")
         return delivered
-
-    def _failed_once(self, game_id: int, exc: BaseException) -> None:
-        """A delivery that failed for a reason neither damage nor the database: logged
-        (where, and the kind, never a message that may hold a card) once until it works."""
-        if game_id in self.failing:
-            return
-        self.failing.add(game_id)
-        log.error(
-            "game=%d delivery failed; tried again at each pass\n%s", game_id, errors.withheld(exc)
-        )
 
     async def _deliver_game(
         self, game_id: int, ignore_backoff: bool, *, background: bool = False

@@ -4,9 +4,10 @@ Everything above ``bot/storage`` handles these, whichever engine runs, and needs
 ``sqlite3`` nor ``asyncpg`` to tell the faults apart:
 
 - ``Unavailable``: transient. The connection was lost, the server is starting or shutting
-  down, the pool is exhausted, a serialization failure or a deadlock, a lock timeout
-  (SQLite's "database is locked"). Nothing was changed; the same request may succeed in a
-  moment, so a caller that can retry does, with backoff. Never a sign of damage.
+  down, the pool is exhausted; or, as ``Busy``, the database contended: a serialization
+  failure or a deadlock, a lock timeout (SQLite's "database is locked"). Nothing was
+  changed; the same request may succeed in a moment, so a caller that can retry does,
+  with backoff. Never a sign of damage.
 - ``CommitUnknown``: the connection died while COMMIT was on its way, so the server may
   or may not have committed. The caller finds out by reading back what it wrote.
 - ``Conflict``: a unique index or a version refused the row (another writer won a race).
@@ -30,6 +31,13 @@ from bot import errors
 MOVE_NOT_MADE = "Dispatch cannot reach its database; your move was not made. Try again in a minute."
 #: The same for anything else they asked for.
 NOTHING_CHANGED = "Dispatch cannot reach its database, so nothing changed. Try again in a minute."
+#: What a player is told when the database was busy (a lock held too long).
+BUSY = "Dispatch's database was busy, so nothing changed. Try again in a moment."
+#: The same when it was their move.
+MOVE_BUSY = (
+    "Dispatch's database was busy, so nothing changed: your move was not made. "
+    "Try again in a moment."
+)
 #: What a player is told when a save's COMMIT lost its connection (nobody knows yet).
 SAVE_UNKNOWN = (
     "Dispatch lost its database while saving that and cannot tell yet whether it was "
@@ -58,6 +66,15 @@ class Unavailable(StoreError):
         super().__init__(message)
 
 
+class Busy(Unavailable):
+    """Transient, the database answering but contended: a lock held past its timeout, a
+    serialization failure or a deadlock. Nothing changed; the same request may succeed
+    in a moment."""
+
+    def __init__(self, message: str = BUSY) -> None:
+        super().__init__(message)
+
+
 class CommitUnknown(Unavailable):
     """The connection died during COMMIT: the transaction may or may not be saved."""
 
@@ -80,14 +97,18 @@ class Damaged(errors.CorruptGame):
 #: SQLite's words for a lock held past the busy timeout: transient.
 _SQLITE_BUSY = ("locked", "busy")
 
-#: PostgreSQL's transient failures: the connection (class 08), the server starting or
-#: shutting down or a statement cancelled by a timeout (57), a serialization failure or
-#: deadlock (40), a lock not available (55P03), too many connections (53).
+#: PostgreSQL contended: a serialization failure or deadlock (40), a lock not available
+#: (55P03), a statement cancelled by its timeout (57014).
+_PG_BUSY: tuple[type[BaseException], ...] = (
+    asyncpg.TransactionRollbackError,
+    asyncpg.LockNotAvailableError,
+    asyncpg.QueryCanceledError,
+)
+#: PostgreSQL out of reach: the connection (class 08), the server starting or shutting
+#: down (57), too many connections (53).
 _PG_TRANSIENT: tuple[type[BaseException], ...] = (
     asyncpg.PostgresConnectionError,
     asyncpg.OperatorInterventionError,
-    asyncpg.TransactionRollbackError,
-    asyncpg.LockNotAvailableError,
     asyncpg.InsufficientResourcesError,
     # The driver's own: a closed connection, "another operation is in progress".
     asyncpg.InterfaceError,
@@ -105,10 +126,11 @@ def classify(exc: BaseException, *, networked: bool = False) -> StoreError | Non
         return exc
     if isinstance(exc, sqlite3.IntegrityError | asyncpg.IntegrityConstraintViolationError):
         return Conflict()
-    if isinstance(exc, sqlite3.OperationalError) and any(
-        word in str(exc).lower() for word in _SQLITE_BUSY
+    if isinstance(exc, _PG_BUSY) or (
+        isinstance(exc, sqlite3.OperationalError)
+        and any(word in str(exc).lower() for word in _SQLITE_BUSY)
     ):
-        return Unavailable()
+        return Busy()
     if isinstance(exc, _PG_TRANSIENT) or (networked and isinstance(exc, _NETWORK)):
         return Unavailable()
     if isinstance(exc, sqlite3.Error | asyncpg.PostgresError | OSError):

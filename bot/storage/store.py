@@ -39,6 +39,7 @@ except ImportError:  # not on Windows: one process per file is then up to the ad
 
 from bot.storage.engines import PgConnection, is_postgres_url
 from bot.storage.errors import (
+    Busy,
     CommitUnknown,
     Conflict,
     Unavailable,
@@ -235,7 +236,7 @@ class Store:
         failure = classify(exc, networked=driver and self._pool is not None)
         if failure is None or isinstance(failure, Conflict):
             return failure or exc
-        if isinstance(failure, Unavailable):
+        if isinstance(failure, Unavailable) and not isinstance(failure, Busy):
             return self.reach.down(exc, failure)
         log.warning("%s: %r", doing, exc)
         return failure

@@ -23,8 +23,10 @@ from bot.delivery.notices import public_log, result_line, role_name
 from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import PrivateMessage, TablePost, View
 from bot.storage.errors import (
+    MOVE_BUSY,
     MOVE_NOT_MADE,
     OUTCOME_UNKNOWN,
+    Busy,
     CommitUnknown,
     Damaged,
     Unavailable,
@@ -118,6 +120,8 @@ async def act(store: Store, game_id: int, move: CheckedMove, *, reminder_hours: 
         progress = await _commit(store, table, after, how, move, applied)
     except CommitUnknown:
         raise
+    except Busy:
+        raise Busy(MOVE_BUSY) from None
     except Unavailable:
         raise Unavailable(MOVE_NOT_MADE) from None
     saved = dataclasses.replace(table.row, version=table.row.version + len(applied))
