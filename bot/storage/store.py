@@ -158,7 +158,11 @@ class Store:
             yield PgConnection(conn)
             broken = False
         except BaseException as exc:
-            broken = isinstance(exc, asyncio.CancelledError | Unavailable)
+            # Busy: the server answered (a lock, a serialization failure); the
+            # connection is sound and goes back.
+            broken = isinstance(exc, asyncio.CancelledError | Unavailable) and not isinstance(
+                exc, Busy
+            )
             raise
         finally:
             if broken:
