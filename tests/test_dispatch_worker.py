@@ -14,6 +14,7 @@ from conftest import FakeClock
 
 from bot.delivery.port import GameInfo
 from bot.seats.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
+from bot.storage.errors import Unavailable
 from bot.storage.rows import BotJobRow
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager
@@ -192,3 +193,26 @@ async def test_a_job_that_keeps_losing_its_worker_is_given_up_and_the_game_flagg
         row = await db.game(info.id)
     assert row is not None and row.damaged
     assert await bot_moves(manager, info.id) == []
+
+
+async def test_a_move_cut_short_by_the_database_is_given_back_uncounted(
+    manager: GameManager,
+) -> None:
+    """A database restart mid-move is no sign that the position kills its worker: the job
+    is given back once the database answers, its attempt not counted towards giving up."""
+    info = await owed_game(manager)
+    worker = worker_on(manager)
+    real = worker.bots.play_job
+
+    async def cut_short(job: BotJobRow, *, deliver: bool = True) -> str:
+        raise Unavailable()
+
+    worker.bots.play_job = cut_short  # type: ignore[method-assign]
+    assert await worker.step()
+    [job] = await jobs_of(manager, info.id)
+    assert (job.attempts, job.claimed_by) == (1, worker.id)
+    worker.bots.play_job = real  # type: ignore[method-assign]
+    assert await worker.step()  # given back, claimed again at once, and played
+    [job] = await jobs_of(manager, info.id)
+    assert job.status == "done" and job.attempts == 1
+    await worker.bots.close()

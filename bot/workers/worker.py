@@ -83,6 +83,8 @@ class Worker:
         self._wake = asyncio.Event()
         self.bell = Bell(self.manager.store.path, self._wake, enabled=listen)
         self._current: asyncio.Task[str] | None = None
+        #: Jobs whose move the database cut short, to give back uncounted once it answers.
+        self._give_back: list[BotJobRow] = []
         #: Steps in a row that found the database out of reach (their backoff).
         self._away = 0
         #: When the last heartbeat reached the database (``time.monotonic``).
@@ -120,6 +122,10 @@ class Worker:
     async def step(self) -> bool:
         """Claim one job and play it; False when there was none to claim."""
         await self.beat()
+        while self._give_back:
+            async with self.manager.store.write() as db:
+                await db.release_bot_job(self._give_back[0], self.id, counted=False)
+            self._give_back.pop(0)
         await self.bots.give_up_exhausted()
         async with self.manager.store.write() as db:
             jobs = await db.claim_bot_jobs(self.id, self.lease_s, max_attempts=JOB_MAX_ATTEMPTS)
@@ -139,8 +145,10 @@ class Worker:
                 return  # stop() gives the lease back
             raise
         except StoreError:
-            # The database went out of reach mid-move: the store said so once, and the
-            # job's lease lapses, so it is claimed again once the database is back.
+            # The database went out of reach mid-move: the store said so once. The job
+            # is given back once it answers again, its attempt not counted: a database
+            # restart is no sign that the position kills its worker.
+            self._give_back.append(job)
             return
         except Exception as exc:
             log.error(
