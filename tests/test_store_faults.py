@@ -209,3 +209,32 @@ async def test_any_failure_of_a_closed_connection_is_unavailable_not_a_bug() -> 
     db = PgConnection(_DeadConnection())  # type: ignore[arg-type]
     with pytest.raises(Unavailable):
         await db.execute_fetchall("SELECT 1")
+
+
+async def test_a_connection_that_breaks_as_it_goes_back_does_not_fail_the_session(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server going away just after a session: the pool's reset of the connection
+    finds "another operation is in progress", and closes it. The session's work stands."""
+    store = await Store.open(pg_url)
+    try:
+        real = asyncpg.pool.Pool.release
+        broke: list[object] = []
+
+        async def breaks(pool: asyncpg.pool.Pool, conn: object, *args: object) -> None:
+            await real(pool, conn)  # type: ignore[arg-type]
+            if not broke:  # once: the reset after this session finds the server gone
+                broke.append(conn)
+                raise asyncpg.InternalClientError(
+                    "cannot switch to state 15; another operation (2) is in progress"
+                )
+
+        monkeypatch.setattr(asyncpg.pool.Pool, "release", breaks)
+        async with store.read() as db:
+            row = await db._one("SELECT 1 AS n")
+        assert row is not None and row["n"] == 1
+        assert broke
+        async with store.read() as db:  # and the pool still lends connections
+            assert await db._one("SELECT 1 AS n") is not None
+    finally:
+        await store.close()

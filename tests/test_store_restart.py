@@ -58,11 +58,13 @@ def heartbeats(url: str) -> list[float] | None:
         return None
 
 
-def wait_for(what: Callable[[], bool], worker: subprocess.Popen[str], seconds: float) -> None:
+def wait_for(
+    what: Callable[[], bool], worker: subprocess.Popen[str], seconds: float, log: Lines
+) -> None:
     """Wait on the other process (not on a clock of ours) until ``what`` holds."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        assert worker.poll() is None, f"the worker ended ({worker.returncode})"
+        assert worker.poll() is None, f"the worker ended ({worker.returncode}):\n{log.text()}"
         if what():
             return
         time.sleep(0.1)
@@ -101,14 +103,16 @@ def test_a_worker_rides_out_a_database_restart_and_still_stops_cleanly() -> None
         worker = start_worker(server.url)
         log = Lines(worker)
         try:
-            wait_for(lambda: bool(heartbeats(server.url)), worker, 60)
+            wait_for(lambda: bool(heartbeats(server.url)), worker, 60, log)
             server.stop("fast")  # its connections cut, as at a restart
             # Down until the worker has met the outage (and said so), then back.
-            wait_for(lambda: log.saying("out of reach"), worker, 60)
+            wait_for(lambda: log.saying("out of reach"), worker, 60, log)
             server.start()
             back_at = time.time()
             # It beats again: it did not die, and it reconnected.
-            wait_for(lambda: any(b >= back_at for b in heartbeats(server.url) or []), worker, 60)
+            wait_for(
+                lambda: any(b >= back_at for b in heartbeats(server.url) or []), worker, 60, log
+            )
             worker.send_signal(signal.SIGTERM)
             assert worker.wait(timeout=15) == 0
         finally:

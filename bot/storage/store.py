@@ -169,8 +169,21 @@ class Store:
                 # A connection the driver already closed has left the pool by itself.
                 with contextlib.suppress(asyncpg.InterfaceError):
                     conn.terminate()
-            await self._pool.release(conn)
+            await self._give_back(conn)
         self.reach.up()
+
+    async def _give_back(self, conn: asyncpg.pool.PoolConnectionProxy) -> None:
+        """Return a connection to the pool. One that broke as it came back (the server
+        going away just after the session: its reset finds "another operation is in
+        progress") is closed by the pool, which opens a fresh one when next asked; the
+        session's own work stands, and the next session finds the database as it is."""
+        assert self._pool is not None
+        try:
+            await self._pool.release(conn)
+        except Exception as exc:
+            if classify(exc, networked=True) is None:
+                raise
+            log.debug("a connection broke as it went back to the pool: %r", exc)
 
     # The three kinds of session. The database failing under them becomes one of the
     # store's errors (``bot.storage.errors``): ``Unavailable`` for a transient fault,
