@@ -11,7 +11,10 @@ from pathlib import Path
 from bot import discord_app
 from bot.config import Config, ConfigError, health_file, setup_logging
 from bot.process.health import check
+from bot.process.lifecycle import stop_at_once_while_starting
+from bot.storage.errors import StoreError
 from bot.storage.store import Store, StoreUnavailable
+from bot.tables.store_check import CheckReport, check_store
 from bot.tables.store_copy import CopyRefused, copy_store
 from bot.terminal import sandbox
 from bot.workers import compile_rules
@@ -33,6 +36,8 @@ usage: dispatch                 run the Discord bot (needs DISCORD_TOKEN)
        dispatch store copy --to postgresql://user:password@host/db [--from FILE]
                                 copy the SQLite store (DISPATCH_DB, or FILE) into an
                                 empty PostgreSQL database and check every game replays
+       dispatch store check     look again at every game flagged damaged: unflag those
+                                that load and replay (exit 1 while any is still damaged)
 
 exit codes: 0 stopped, 2 usage, no token or a wrong setting, 3 the database file cannot be used
             (damaged, not a database, read-only, disk full, locked), 4 another
@@ -111,13 +116,19 @@ def worker_main(args: list[str]) -> int:
 
 
 STORE_USAGE = """usage: dispatch store copy --to postgresql://user:password@host/db [--from FILE]
+       dispatch store check
 
-Copies the SQLite store (DISPATCH_DB, or FILE) into an empty PostgreSQL database, then
-replays every game from its actions and compares it with the copied state."""
+copy: copies the SQLite store (DISPATCH_DB, or FILE) into an empty PostgreSQL database,
+then replays every game from its actions and compares it with the copied state.
+check: looks again at every game flagged damaged (DISPATCH_DB or DISPATCH_DATABASE_URL)
+and unflags each that loads and replays; exit 1 while any is still damaged."""
 
 
 def store_main(args: list[str]) -> int:
-    """``dispatch store copy``: exit 0 when every game replays to its copied state."""
+    """``dispatch store copy``: exit 0 when every game replays to its copied state;
+    ``dispatch store check``: exit 0 when no game is left flagged damaged."""
+    if args == ["check"]:
+        return store_check_main()
     if len(args) < 3 or args[0] != "copy" or args[1] != "--to":
         print(STORE_USAGE, file=sys.stderr)
         return 2
@@ -139,8 +150,39 @@ def store_main(args: list[str]) -> int:
     return 1 if report.mismatches else 0
 
 
+def store_check_main() -> int:
+    """``dispatch store check`` on the configured store (on PostgreSQL while the bot runs;
+    a SQLite file is one process's, so there the bot is stopped first)."""
+    try:
+        config = Config.from_env()
+    except ConfigError as exc:
+        print(f"dispatch: {exc}", file=sys.stderr)
+        return exc.exit_code
+
+    async def check() -> CheckReport:
+        store = await Store.open(config.store_target)
+        try:
+            return await check_store(store)
+        finally:
+            await store.close()
+
+    try:
+        report = asyncio.run(check())
+    except (StoreUnavailable, StoreError) as exc:
+        print(f"dispatch: {exc}", file=sys.stderr)
+        return exc.exit_code if isinstance(exc, StoreUnavailable) else 3
+    for line in report.lines():
+        print(line)
+    return 1 if report.damaged else 0
+
+
 def _health(args: list[str]) -> int:
     return health_main()
+
+
+def _worker(args: list[str]) -> int:
+    stop_at_once_while_starting()
+    return worker_main(args)
 
 
 #: Every subcommand: its word and what runs it with the words after it. ``USAGE`` names
@@ -148,7 +190,7 @@ def _health(args: list[str]) -> int:
 SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
     "sandbox": sandbox.main,
     "health": _health,
-    "worker": worker_main,
+    "worker": _worker,
     "store": store_main,
     "compile-rules": compile_rules.main,
 }
@@ -173,6 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
     setup_logging(config.log_level)
+    stop_at_once_while_starting()
     try:
         check_database(config.store_target)
         return run_discord(config)

@@ -260,3 +260,89 @@ def test_the_architecture_page_describes_the_rules_contract() -> None:
     section = DOC[DOC.index("## The rules contract") :]
     for name in ("setup", "view", "act", "active_roles", "outcome", "IllegalAction"):
         assert name in section, name
+
+
+def own_method_names() -> set[str]:
+    """Every method (properties too) of a class of bot/, rules/ or render/: the names a
+    call into the project's own code goes by."""
+    names: set[str] = set()
+    for folder in ("bot", "rules", "render"):
+        for path in (ROOT / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ClassDef):
+                    names.update(
+                        item.name
+                        for item in node.body
+                        if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+                    )
+    return names
+
+
+def attributes_by_string(source: str) -> list[tuple[int, str]]:
+    """(line, name) of each ``getattr``/``hasattr``/``setattr``/``delattr`` whose name is a
+    string literal."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "hasattr", "setattr", "delattr")
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+        ):
+            found.append((node.lineno, node.args[1].value))
+    return sorted(found)
+
+
+def test_the_attribute_by_string_finder_finds_them() -> None:
+    source = (
+        "x = getattr(store, 'release_claims', None)\n"
+        "def f(o, name):\n    return getattr(o, name), hasattr(o, 'track')\n"
+    )
+    assert attributes_by_string(source) == [(1, "release_claims"), (3, "track")]
+
+
+def test_no_module_of_bot_reaches_our_own_code_by_getattr() -> None:
+    """A method of our own classes is called by name, never looked up by a string: mypy
+    then sees every call, and a method that does not exist (the store's
+    ``release_claims`` once) is an error at check time, not a silent no-op at run time.
+    Where an object may or may not offer a method, a ``runtime_checkable`` Protocol and
+    ``isinstance`` say so (``bot.delivery.port.FindsSent``)."""
+    ours = own_method_names()
+    hits = [
+        f"{path.relative_to(ROOT)}:{line} {name}"
+        for path in bot_modules().values()
+        for line, name in attributes_by_string(path.read_text())
+        if name in ours
+    ]
+    assert hits == [], "\n".join(hits)
+
+
+def driver_errors_named(source: str) -> list[tuple[int, str]]:
+    """(line, name) of each error class of a database driver (``sqlite3.IntegrityError``,
+    ``asyncpg.PostgresError``...) a module names."""
+    return sorted(
+        (node.lineno, f"{node.value.id}.{node.attr}")
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in ("sqlite3", "asyncpg", "aiosqlite")
+        and node.attr.endswith(("Error", "Exception", "Violation"))
+    )
+
+
+def test_nothing_above_the_store_names_a_drivers_errors() -> None:
+    """The store raises its own errors (``bot.storage.errors``: Unavailable, Conflict,
+    Damaged...), whichever engine runs; code above it that caught ``sqlite3``'s classes
+    missed PostgreSQL's faults, and told a player a database fault was a rules bug."""
+    assert driver_errors_named("try:\n    x()\nexcept sqlite3.IntegrityError:\n    pass\n") == [
+        (3, "sqlite3.IntegrityError")
+    ]
+    hits = [
+        f"{path.relative_to(ROOT)}:{line} {name}"
+        for module, path in bot_modules().items()
+        if not module.startswith("bot.storage")
+        for line, name in driver_errors_named(path.read_text())
+    ]
+    assert hits == [], "\n".join(hits)

@@ -15,6 +15,7 @@ from conftest import FakeClock
 from bot import errors
 from bot.delivery.port import GameInfo
 from bot.seats.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
+from bot.storage.errors import Unavailable
 from bot.storage.rows import BotJobRow
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager
@@ -215,3 +216,26 @@ async def test_a_worker_logs_a_refused_move_by_its_kind_never_its_message(
     assert "S12" not in caplog.text and all(r.exc_info is None for r in caplog.records)
     [job] = [j for j in await jobs_of(manager, info.id) if j.status == "pending"][:1]
     assert job.claimed_by is None  # given back, to be tried again
+
+
+async def test_a_move_cut_short_by_the_database_is_given_back_uncounted(
+    manager: GameManager,
+) -> None:
+    """A database restart mid-move is no sign that the position kills its worker: the job
+    is given back once the database answers, its attempt not counted towards giving up."""
+    info = await owed_game(manager)
+    worker = worker_on(manager)
+    real = worker.bots.play_job
+
+    async def cut_short(job: BotJobRow, *, deliver: bool = True) -> str:
+        raise Unavailable()
+
+    worker.bots.play_job = cut_short  # type: ignore[method-assign]
+    assert await worker.step()
+    [job] = await jobs_of(manager, info.id)
+    assert (job.attempts, job.claimed_by) == (1, worker.id)
+    worker.bots.play_job = real  # type: ignore[method-assign]
+    assert await worker.step()  # given back, claimed again at once, and played
+    [job] = await jobs_of(manager, info.id)
+    assert job.status == "done" and job.attempts == 1
+    await worker.bots.close()

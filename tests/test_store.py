@@ -12,6 +12,7 @@ import asyncpg
 import pytest
 
 from bot.storage.engines import is_postgres_url
+from bot.storage.errors import Conflict
 from bot.storage.migrate import discover, migrate, migrate_postgres
 from bot.storage.rows import NewGameRow
 from bot.storage.store import Store
@@ -116,7 +117,7 @@ async def test_one_live_game_per_channel(db_path: Path) -> None:
     try:
         async with store.transaction() as db:
             first = await _new_game(db, "c1")
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(Conflict):
             async with store.transaction() as db:
                 await _new_game(db, "c1")
         async with store.transaction() as db:
@@ -143,7 +144,7 @@ async def test_transaction_rolls_back_on_error(db_path: Path) -> None:
 async def test_seats_cascade_and_foreign_keys(db_path: Path) -> None:
     store = await Store.open(db_path)
     try:
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(Conflict):
             async with store.transaction() as db:
                 await db.add_seat(999, "north", "alice")  # no such game
     finally:

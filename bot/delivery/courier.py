@@ -35,9 +35,10 @@ from bot.delivery.outbox import (
     post_from,
     post_payload,
 )
-from bot.delivery.port import FrontEnd, GameInfo, PrivateMessage, SeatInfo, TablePost
+from bot.delivery.port import FindsSent, FrontEnd, GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.delivery.reading import GameReader
 from bot.delivery.routes import DEFAULT_NOTIFY
+from bot.storage.errors import Damaged, StoreError
 from bot.storage.queries import PARKED_ERROR
 from bot.storage.rows import OutboxRow
 from bot.storage.session import Session
@@ -72,8 +73,13 @@ class Courier:
     async def deliver_due(self, game_id: int | None = None, *, ignore_backoff: bool = False) -> int:
         """Deliver undelivered outbox rows in order; return how many were delivered.
 
-        Each game is delivered on its own: one whose rows cannot be handled is marked
-        damaged, logged once and skipped from then on, and every other game goes on.
+        Each game is delivered on its own. Only damage marks a game damaged (``Damaged``:
+        a row that does not decode or replay; or an unforeseen failure that is not the
+        database's, the game's rows not reading as ours), logged once and skipped by
+        background work until ``dispatch store check`` finds it replays; every other game
+        goes on. A fault of the database (``StoreError``: out of reach, busy) flags
+        nothing: it ends the pass, raised (the store has said so once), and the next
+        pass tries again.
         """
         if game_id is not None:
             return await self._deliver_game(game_id, ignore_backoff)
@@ -83,8 +89,14 @@ class Courier:
         for gid in pending:
             try:
                 delivered += await self._deliver_game(gid, ignore_backoff, background=True)
+            except Damaged as exc:
+                await mark_damaged(self.store, gid, exc.detail)
+            except StoreError:
+                raise
             except Exception as exc:
-                await mark_damaged(self.store, gid, f"delivery failed: {exc!r}")
+                # Unforeseen, and not the database: the game's rows do not read as ours
+                # (damage by another name). Its kind only: a message may hold a card.
+                await mark_damaged(self.store, gid, f"delivery failed ({type(exc).__name__})")
         return delivered
 
     async def _deliver_game(
@@ -233,9 +245,12 @@ class Courier:
             async with self.store.write() as db:
                 await db.mark_sending(row.id)
         elif self.clock() - row.sent_at > NONCE_WINDOW_S:
-            look = getattr(self.front_end, "already_sent", None)
-            nonce = what.nonce if what is not None else ""
-            if look is not None and nonce and await look(info, seat, nonce, row.sent_at):
+            front_end, nonce = self.front_end, what.nonce if what is not None else ""
+            if (
+                isinstance(front_end, FindsSent)
+                and nonce
+                and await front_end.already_sent(info, seat, nonce, row.sent_at)
+            ):
                 log.info("outbox row %d was already on Discord: not sent again", row.id)
                 return "found already sent"
         if isinstance(what, TablePost):
@@ -392,16 +407,18 @@ def skip_private(
 
 
 async def mark_damaged(store: Store, game_id: int, reason: str) -> None:
-    """Take a game out of background work after it failed there; logged once per game.
+    """Take a game whose record is damaged (``Damaged``, never a database fault) out of
+    background work; logged once per game.
 
     Its players are told the record is damaged when they next use it (``CorruptGame``),
-    and a moderator can still export or abandon it.
+    and a moderator can still export or abandon it; ``dispatch store check`` unflags it
+    once it loads and replays.
     """
     try:
         async with store.write() as db:
             newly = await db.mark_damaged(game_id, reason)
-    except Exception:  # the store itself failing is reported by whoever uses it next
-        log.exception("game=%d could not be marked damaged (%s)", game_id, reason)
+    except StoreError:  # out of reach: the store said so once; found again next pass
+        log.debug("game=%d could not be marked damaged now", game_id)
         return
     if newly:
         log.error("game=%d is damaged and skipped by background work: %s", game_id, reason)

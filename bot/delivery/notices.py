@@ -136,7 +136,8 @@ def end_message(
     winner = outcome.get("winner")
     verdict = "it is a draw" if winner is None else ("you won" if winner == role else "you lost")
     score = outcome.get("score") or {}
-    other = next((r for r in score if r != role and r in getattr(rules_game, "roles", ())), None)
+    roles = tuple(rules_game.roles) if rules_game is not None else ()
+    other = next((r for r in score if r != role and r in roles), None)
     if role in score and other is not None:
         verdict += f" {score[role]}–{score[other]}"
     reason = str(outcome.get("reason") or "").strip()

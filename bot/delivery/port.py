@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 log = logging.getLogger("dispatch.ports")
 
@@ -150,6 +150,16 @@ class PrivateMessage:
     claim: bool = False
     #: As ``TablePost.nonce``: the outbox row's identity, the same on every retry.
     nonce: str = ""
+
+
+@runtime_checkable
+class FindsSent(Protocol):
+    """A front end that can tell whether a message it sent earlier is there (by the
+    row's nonce): the courier asks before sending a row again past the nonce window."""
+
+    async def already_sent(
+        self, game: GameInfo, seat: SeatInfo | None, nonce: str, since: float
+    ) -> bool: ...
 
 
 class FrontEnd(Protocol):

@@ -60,7 +60,7 @@ async def clock_controls(interaction: discord.Interaction[Any], current: str) ->
 
 async def sides(interaction: discord.Interaction[Any], current: str) -> Choices:
     """The sides of the game being opened, or of this channel's game."""
-    name = getattr(interaction.namespace, "game", None)
+    name = interaction.namespace.game
     if not name:
         try:
             info = await manager_of(interaction).game_in_channel(str(interaction.channel_id))
@@ -74,7 +74,7 @@ async def sides(interaction: discord.Interaction[Any], current: str) -> Choices:
 
 async def game_options(interaction: discord.Interaction[Any], current: str) -> Choices:
     """What was typed, then each option of the chosen game at its default."""
-    game = _game(getattr(interaction.namespace, "game", None))
+    game = _game(interaction.namespace.game)
     pairs = [(current, current)] if current else []
     if game is not None:
         for key, default in game.default_options.items():

@@ -323,7 +323,8 @@ def _add_true_verb(layout: _Layout, verb: str) -> None:
     made = layout.button(verb, None, _short(full))
     if made is None:
         return
-    if getattr(made.item, "label", None) != full:
+    shown = made.item.label if isinstance(made.item, discord.ui.Button) else None
+    if shown != full:
         layout.notes.append(full)
     (layout.controls if verb in CONTROLS else layout.buttons).append(made)
 

@@ -13,6 +13,7 @@ from typing import Any, TypedDict, Unpack
 
 import discord
 
+from bot import errors
 from bot.delivery.port import GameInfo, PrivateMessage, TablePost
 from bot.tables.bot_users import is_bot
 from rules import get_game
@@ -385,5 +386,6 @@ def game_line(game: GameInfo, *, user_id: str, my_turn: bool, since_at: float | 
 
 
 def error_text(error: BaseException) -> str:
-    message = getattr(error, "message", None) or str(error) or "Something went wrong."
+    said = error.message if isinstance(error, errors.DispatchError) else None
+    message = said or str(error) or "Something went wrong."
     return clip(str(message), CONTENT_MAX)

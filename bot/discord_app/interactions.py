@@ -14,7 +14,7 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import discord
 
@@ -66,6 +66,14 @@ def id_label(custom_id: object) -> str:
     """
     known = _ID_HEAD.match(str(custom_id))
     return known.group(0) if known else "(not a Dispatch id)"
+
+
+@runtime_checkable
+class Tracking(Protocol):
+    """The bot's client, which counts the interactions in flight (``client.py``, which
+    imports this module: named here by what it does)."""
+
+    def track(self) -> contextlib.AbstractContextManager[None]: ...
 
 
 def manager_of(interaction: discord.Interaction[Any]) -> GameManager:
@@ -159,8 +167,8 @@ async def handling(
     """Around every component handler: counted as in flight (a graceful stop waits for
     it), timed in the log, and any error answered politely instead of escaping."""
     started = time.perf_counter()
-    tracker = getattr(interaction.client, "track", None)
-    with tracker() if tracker else contextlib.nullcontext():
+    client = interaction.client
+    with client.track() if isinstance(client, Tracking) else contextlib.nullcontext():
         try:
             yield
         except Exception as exc:
@@ -247,7 +255,7 @@ async def _after_applied(
 
 def _error_kind(error: BaseException) -> str:
     """An error's type and HTTP status, without its text (which may echo a payload)."""
-    status = getattr(error, "status", None)
+    status = error.status if isinstance(error, discord.HTTPException) else None
     return f"{type(error).__name__}{f' {status}' if status else ''}"
 
 

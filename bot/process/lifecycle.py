@@ -20,7 +20,7 @@ import contextlib
 import logging
 import signal
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 log = logging.getLogger("dispatch.lifecycle")
 
@@ -31,6 +31,19 @@ STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 #: How long ``stop()`` and then the end of ``serve`` may take together before ``serve``
 #: is cancelled: under Docker's default 10 s (docker-compose.yml allows 30 s anyway).
 STOP_TIMEOUT_S = 8.0
+
+
+def stop_at_once_while_starting() -> None:
+    """Until ``graceful`` takes the stop signals over, SIGTERM ends the process at once
+    with exit 0: during start-up (the database opening, Discord connecting) there is
+    nothing in flight to finish, and a supervisor that stops a process still starting
+    must not read a crash (Python's default for SIGTERM is to die by the signal)."""
+    signal.signal(signal.SIGTERM, _exit_0)
+
+
+def _exit_0(signum: int, frame: object) -> None:
+    log.info("%s received while starting: stopped", signal.Signals(signum).name)
+    raise SystemExit(0)
 
 
 async def graceful(
@@ -96,17 +109,18 @@ async def graceful(
             loop.remove_signal_handler(sig)
 
 
-async def release_claims(store: object) -> None:
-    """Give back what this process has claimed (outbox rows, timers, clocks), so another
-    process takes them over at once instead of when the leases run out.
+class Leases(Protocol):
+    """What a process holds with a lease (the store: ``Store.release_claims``, named by
+    what it does, since this room imports nothing of the store)."""
 
-    A store with leases (the PostgreSQL engine) offers ``release_claims()``; SQLite has
-    none to release (one process per file holds everything, and the lock goes with it).
-    """
-    release = getattr(store, "release_claims", None)
-    if release is None:
-        return
+    async def release_claims(self) -> None: ...
+
+
+async def release_claims(store: Leases) -> None:
+    """Give back what this process has claimed (outbox rows, timers, clocks), so another
+    process takes them over at once instead of when the leases run out. A failure (the
+    database out of reach) is logged in one line: the leases then lapse on their own."""
     try:
-        await release()
-    except Exception:
-        log.exception("releasing the leases failed; they lapse on their own")
+        await store.release_claims()
+    except Exception as exc:
+        log.warning("releasing the leases failed (%s); they lapse on their own", type(exc).__name__)

@@ -71,6 +71,7 @@ from bot import errors
 from bot.delivery.notices import public_log
 from bot.delivery.port import GameInfo
 from bot.seats.speed import machine_slowdown
+from bot.storage.errors import StoreError
 from bot.storage.rows import ActionRow, BotEstimateRow, BotJobRow
 from bot.storage.store import Store
 from bot.tables.bot_users import BOT_USERS, is_bot, level_of
@@ -414,9 +415,11 @@ def new_worker_pool() -> concurrent.futures.ProcessPoolExecutor:
 
 
 def stop_worker_pool(pool: concurrent.futures.ProcessPoolExecutor) -> None:
-    """Stop ``pool`` at once, its search abandoned: its worker is ended rather than
-    waited for, then the pool is shut down whole (its queues closed and its manager
-    thread joined), so that the resource tracker finds no semaphore left behind."""
+    """Stop ``pool`` at once, its search abandoned (its move is made again by the next
+    process: nothing of it was committed): its worker is ended rather than waited for,
+    then the pool is shut down whole (its queues closed and its manager thread joined),
+    so that the resource tracker finds no semaphore left behind. Waiting for the search,
+    as ``shutdown()`` does by default, held the whole stop for as long as it ran."""
     workers = list((pool._processes or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
@@ -614,6 +617,8 @@ class BotSeats:
                 failures = self._failed.get(game_id, (0, 0.0))[0] + 1
                 wait = min(RETRY_CAP_S, RETRY_BASE_S * 2 ** min(failures - 1, 20))
                 self._failed[game_id] = (failures, self.manager.clock() + wait)
+                if isinstance(exc, StoreError):
+                    return  # the database out of reach: the store said so once
                 log.error(
                     "game=%d: a bot move failed (%d in a row); trying again in %.0f s\n%s",
                     game_id,

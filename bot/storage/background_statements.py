@@ -4,6 +4,7 @@ them small. Part of ``bot.storage.session.Session``."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.storage.engines import JOBS_QUEUED
@@ -138,6 +139,15 @@ class BackgroundStatements(Statements):
             (worker_id, self.now, self.now, done, stale),
         )
 
+    async def drop_dead_workers(self, silent_s: float) -> int:
+        """Remove the rows of workers silent for ``silent_s`` (dead: killed, or their
+        host gone), so ``bot_workers`` lists the living; returns how many went."""
+        rows = await self._all(
+            "DELETE FROM bot_workers WHERE heartbeat_at < ? RETURNING worker_id",
+            (self.now - silent_s,),
+        )
+        return len(rows)
+
     async def drop_worker(self, worker_id: str) -> None:
         await self._run("DELETE FROM bot_workers WHERE worker_id = ?", (worker_id,))
 
@@ -229,6 +239,14 @@ class BackgroundStatements(Statements):
             (owner, self.now + lease_s, game_id),
         )
         return True
+
+    async def release_claims(self, owner: str, tables: Sequence[str]) -> None:
+        """Give back every claim ``owner`` holds in ``tables`` (a clean stop)."""
+        for table in tables:
+            await self._run(
+                f"UPDATE {table} SET claimed_by = NULL, lease_until = NULL WHERE claimed_by = ?",
+                (owner,),
+            )
 
     async def release_outbox(self, game_id: int, owner: str) -> None:
         await self._run(

@@ -27,7 +27,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage.engines import PgConnection, one_round_trip, to_postgres, translate_error
+from bot.storage.engines import PgConnection, one_round_trip, to_postgres
 
 #: What a change to a table changes besides (PostgreSQL does it for the statement): the
 #: trigger that deletes a delivered row's payload (migration 0009) and the foreign keys
@@ -182,4 +182,4 @@ class BatchedPgConnection(PgConnection):
         except Exception as exc:
             if last == "COMMIT":
                 self._begun = True  # the failure left the transaction open: roll it back
-            raise (translate_error(exc) or exc) from exc
+            raise self._failure(exc) from exc

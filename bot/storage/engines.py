@@ -7,9 +7,9 @@ itself; for PostgreSQL it is ``PgConnection`` below, which translates each state
 (``?`` → ``$n``, cached) and returns asyncpg records, which read like aiosqlite's rows
 (``row["column"]``, ``row[0]``, unpacking).
 
-Errors: PostgreSQL's failures are raised as the DB-API classes of ``sqlite3`` (a refused
-constraint as ``IntegrityError``, anything else as ``OperationalError``), so the store's
-callers handle one hierarchy whichever engine runs.
+Errors: asyncpg's failures are raised as the store's own (``bot.storage.errors``: a lost
+connection as ``Unavailable``, a refused constraint as ``Conflict``...), so nothing above
+the store needs the driver's exception names.
 
 Round trips: each call that waits for the server's answer is counted while a
 ``counting_round_trips()`` block runs (tests and benches hold a turn to a few); a turn's
@@ -22,11 +22,14 @@ import contextlib
 import dataclasses
 import functools
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
 from typing import Any
 
+import aiosqlite
 import asyncpg
+
+from bot.storage.errors import Unavailable, classify
 
 #: The channel PostgreSQL notifies when Dispatch owes a new move (a ``bot_jobs`` row is
 #: queued): idle ``dispatch worker``s LISTEN on it and wake at once (issue 25 §4).
@@ -57,23 +60,6 @@ def to_postgres(sql: str) -> str:
         else:
             out.append(ch)
     return "".join(out)
-
-
-class IntegrityError(sqlite3.IntegrityError):
-    """PostgreSQL refused a row for a constraint (a unique index, a foreign key...)."""
-
-
-class OperationalError(sqlite3.OperationalError):
-    """PostgreSQL failed a statement, or the server could not be reached."""
-
-
-def translate_error(exc: BaseException) -> BaseException | None:
-    """The ``sqlite3``-class error for an asyncpg failure (None: not a database failure)."""
-    if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
-        return IntegrityError(str(exc))
-    if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError | OSError):
-        return OperationalError(str(exc))
-    return None
 
 
 @dataclasses.dataclass
@@ -134,7 +120,7 @@ class PgConnection:
         try:
             return list(await self.conn.fetch(to_postgres(sql), *params))
         except Exception as exc:
-            raise (translate_error(exc) or exc) from exc
+            raise self._failure(exc) from exc
 
     async def execute_insert(self, sql: str, params: Any = ()) -> tuple[int] | None:
         """Insert one row and return ``(id,)``: every table inserted this way has an
@@ -143,9 +129,47 @@ class PgConnection:
         try:
             row = await self.conn.fetchrow(to_postgres(sql) + " RETURNING id", *params)
         except Exception as exc:
-            raise (translate_error(exc) or exc) from exc
+            raise self._failure(exc) from exc
         return (int(row[0]),) if row is not None else None
 
     async def execute(self, sql: str, params: Any = ()) -> None:
         """A statement whose rows, if any, nobody reads."""
+        await self.execute_fetchall(sql, params)
+
+    def _failure(self, exc: Exception) -> Exception:
+        """The store's error for a statement's failure. Whatever the driver raised once
+        its connection is gone (a lost connection can surface as an odd error of its
+        own) is the database out of reach, never a bug of ours or the rules'."""
+        failure = classify(exc, networked=True)
+        if failure is not None:
+            return failure
+        try:
+            gone = self.conn.is_closed()
+        except asyncpg.InterfaceError:  # already handed back: gone for this session
+            gone = True
+        return Unavailable() if gone else exc
+
+
+class SqliteConnection:
+    """The aiosqlite connection with its failures as the store's own errors, as
+    ``PgConnection``'s are: a caller above the store never meets ``sqlite3``'s classes."""
+
+    dialect = "sqlite"
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+
+    async def execute_fetchall(self, sql: str, params: Any = ()) -> Iterable[aiosqlite.Row]:
+        try:
+            return await self.conn.execute_fetchall(sql, params)
+        except sqlite3.Error as exc:
+            raise (classify(exc) or exc) from exc
+
+    async def execute_insert(self, sql: str, params: Any = ()) -> aiosqlite.Row | None:
+        try:
+            return await self.conn.execute_insert(sql, params)
+        except sqlite3.Error as exc:
+            raise (classify(exc) or exc) from exc
+
+    async def execute(self, sql: str, params: Any = ()) -> None:
         await self.execute_fetchall(sql, params)

@@ -10,9 +10,9 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from bot import errors
 from bot.storage.background_statements import BackgroundStatements
 from bot.storage.community_statements import CommunityStatements
+from bot.storage.errors import Damaged
 from bot.storage.queries import ENDED, hot_sql
 from bot.storage.rows import (
     ActionRow,
@@ -146,6 +146,15 @@ class Session(CommunityStatements, BackgroundStatements):
         )
         return bool(rows)
 
+    async def damaged_games(self) -> list[int]:
+        """The games flagged damaged, for ``dispatch store check`` to look at again."""
+        rows = await self._all("SELECT id FROM games WHERE damaged IS NOT NULL ORDER BY id")
+        return [int(r[0]) for r in rows]
+
+    async def clear_damaged(self, game_id: int) -> None:
+        """The game loads and replays after all: background work takes it up again."""
+        await self._run("UPDATE games SET damaged = NULL WHERE id = ?", (game_id,))
+
     async def set_status(self, game_id: int, status: str) -> None:
         await self._run(
             "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, self.now, game_id)
@@ -232,7 +241,7 @@ class Session(CommunityStatements, BackgroundStatements):
             try:
                 arg = json.loads(r["arg"])
             except (TypeError, ValueError):
-                raise errors.CorruptGame(game_id, f"action {r['seq']} is unreadable") from None
+                raise Damaged(game_id, f"action {r['seq']} is unreadable") from None
             found.append(
                 ActionRow(
                     game_id=r["game_id"],
@@ -245,6 +254,22 @@ class Session(CommunityStatements, BackgroundStatements):
                 )
             )
         return found
+
+    async def action_at(self, game_id: int, seq: int) -> ActionRow | None:
+        """The action recorded at ``seq`` (its primary key), or None: how a move whose
+        COMMIT lost its connection finds out whether it was saved."""
+        r = await self._one(
+            "SELECT game_id, seq, role, user_id, verb, arg, at FROM actions"
+            " WHERE game_id = ? AND seq = ?",
+            (game_id, seq),
+        )
+        if r is None:
+            return None
+        try:
+            arg = json.loads(r["arg"])
+        except (TypeError, ValueError):
+            raise Damaged(game_id, f"action {r['seq']} is unreadable") from None
+        return ActionRow(r["game_id"], r["seq"], r["role"], r["user_id"], r["verb"], arg, r["at"])
 
     async def count_actions(self, game_id: int) -> int:
         row = await self._one("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,))
@@ -303,7 +328,7 @@ class Session(CommunityStatements, BackgroundStatements):
         # pages for the next payloads; '' empties a row queued before that migration.
         await self._run(
             "UPDATE outbox SET delivered_at = ?, attempts = attempts + 1, last_error = ?,"
-            " payload = '' WHERE id = ?",
+            " payload = '', claimed_by = NULL, lease_until = NULL WHERE id = ?",
             (self.now, note, outbox_id),
         )
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.engines import PgConnection
+from bot.storage.engines import PgConnection, SqliteConnection
 
 
 class Statements:
@@ -16,10 +16,13 @@ class Statements:
     make up ``bot.storage.session.Session``."""
 
     def __init__(self, db: aiosqlite.Connection | PgConnection, now: float) -> None:
-        #: The connection: aiosqlite's, or ``PgConnection`` (same three calls).
-        self.db: Any = db
+        #: The connection, either engine's spoken to with the same three calls, and its
+        #: failures raised as the store's own errors (``bot.storage.errors``).
+        self.db: PgConnection | SqliteConnection = (
+            db if isinstance(db, PgConnection) else SqliteConnection(db)
+        )
         #: "sqlite" or "postgresql", for the few statements that differ.
-        self.dialect: str = getattr(db, "dialect", "sqlite")
+        self.dialect: str = self.db.dialect
         #: One clock reading per session keeps the rows of one transaction consistent.
         self.now = now
 

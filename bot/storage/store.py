@@ -37,10 +37,18 @@ try:
 except ImportError:  # not on Windows: one process per file is then up to the admin
     fcntl = None  # type: ignore[assignment]
 
-from bot import errors
 from bot.storage.batch import BatchedPgConnection
-from bot.storage.engines import PgConnection, is_postgres_url, translate_error
+from bot.storage.engines import PgConnection, is_postgres_url
+from bot.storage.errors import (
+    Busy,
+    CommitUnknown,
+    Conflict,
+    Unavailable,
+    classify,
+    connection_lost,
+)
 from bot.storage.migrate import migrate, migrate_postgres
+from bot.storage.reach import Reach
 from bot.storage.session import Session
 
 log = logging.getLogger("dispatch.store")
@@ -75,6 +83,8 @@ class Store:
         self._owner = owner
         #: This process's name in the claims it takes (migration 0018): host, pid, tag.
         self.instance = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        #: Whether the database answers, told once each way in the log.
+        self.reach = Reach()
 
     @property
     def dialect(self) -> str:
@@ -127,38 +137,69 @@ class Store:
         """A connection for one session: SQLite's one, under the store lock (one session
         at a time on it); or one of the PostgreSQL pool's, so that sessions run side by
         side, as those of several processes do (a game's transactions are kept one at a
-        time by its advisory lock, ``Session.lock_game``; claims skip what is locked)."""
+        time by its advisory lock, ``Session.lock_game``; claims skip what is locked).
+
+        A pooled connection whose session failed for a transient fault, or was cancelled
+        mid-statement, is closed before it goes back: the pool opens a fresh one, and a
+        broken connection is never lent out again ("another operation is in progress")."""
         if self._pool is None:
             async with self._lock:
                 assert self._db is not None
                 yield self._db
+            self.reach.up()
             return
         try:
-            conn = await self._pool.acquire()
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            log.warning("no connection to PostgreSQL: %r", exc)
-            raise errors.SaveFailed() from None
+            conn = await self._pool.acquire(timeout=POOL_WAIT_S)
+        except Exception as exc:
+            if classify(exc, networked=True) is None:
+                raise
+            # Whatever kept us from a connection (the server gone, starting, full; the
+            # pool exhausted past its wait), nothing was sent: a transient fault.
+            raise self.reach.down(exc) from None
+        broken = True
         try:
             yield BatchedPgConnection(conn) if batched else PgConnection(conn)
+            broken = False
+        except BaseException as exc:
+            # Busy: the server answered (a lock, a serialization failure); the
+            # connection is sound and goes back.
+            broken = isinstance(exc, asyncio.CancelledError | Unavailable) and not isinstance(
+                exc, Busy
+            )
+            raise
         finally:
-            await self._pool.release(conn)
+            if broken:
+                # A connection the driver already closed has left the pool by itself.
+                with contextlib.suppress(asyncpg.InterfaceError):
+                    conn.terminate()
+            await self._give_back(conn)
+        self.reach.up()
 
-    # The three kinds of session. The database failing under them (disk full, locked past
-    # the timeout, read-only, damaged pages, a server gone) becomes ``errors.SaveFailed``:
-    # the player is told politely that nothing changed, and the transaction is rolled
-    # back. A constraint violation (IntegrityError) is the caller's to handle and passes
-    # through. PostgreSQL's errors arrive as sqlite3's classes (``bot.storage.engines``).
+    async def _give_back(self, conn: asyncpg.pool.PoolConnectionProxy) -> None:
+        """Return a connection to the pool. One that broke as it came back (the server
+        going away just after the session: its reset finds "another operation is in
+        progress") is closed by the pool, which opens a fresh one when next asked; the
+        session's own work stands, and the next session finds the database as it is."""
+        assert self._pool is not None
+        try:
+            await self._pool.release(conn)
+        except Exception as exc:
+            if classify(exc, networked=True) is None:
+                raise
+            log.debug("a connection broke as it went back to the pool: %r", exc)
+
+    # The three kinds of session. The database failing under them becomes one of the
+    # store's errors (``bot.storage.errors``): ``Unavailable`` for a transient fault,
+    # ``Conflict`` for a refused constraint, ``Refused`` for the rest; each tells the
+    # player politely that nothing changed, and a transaction is rolled back.
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Session]:
         async with self._connection() as db:
             try:
                 yield Session(db, self.clock())
-            except sqlite3.IntegrityError:
-                raise
-            except (sqlite3.Error, OSError) as exc:
-                log.warning("reading the database failed: %r", exc)
-                raise errors.SaveFailed(writing=False) from None
+            except Exception as exc:
+                raise self._failure(exc, "reading the database") from None
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[Session]:
@@ -170,11 +211,8 @@ class Store:
         async with self._connection() as db:
             try:
                 yield Session(db, self.clock())
-            except sqlite3.IntegrityError:
-                raise
-            except (sqlite3.Error, OSError) as exc:
-                log.warning("writing to the database failed: %r", exc)
-                raise errors.SaveFailed() from None
+            except Exception as exc:
+                raise self._failure(exc, "writing to the database") from None
 
     @asynccontextmanager
     async def transaction(
@@ -187,35 +225,53 @@ class Store:
         ``batched``: on PostgreSQL, statements that return nothing wait to be sent
         together (``bot.storage.batch``), so a constraint they break is raised at the
         next read or at COMMIT rather than where they were written.
+
+        A connection lost while COMMIT was on its way to PostgreSQL raises
+        ``CommitUnknown``: the server may have committed, and only a read says.
         """
         async with self._connection(batched) as db:
             begin, commit, rollback = _transaction_calls(db)
             try:
                 await begin()
-            except (sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-                log.warning("starting a transaction failed: %r", exc)
-                raise errors.SaveFailed() from None
+            except Exception as exc:
+                raise self._failure(exc, "starting a transaction", driver=True) from None
             try:
                 session = Session(db, self.clock())
                 if game is not None:
                     await session.lock_game(game)
                 yield session
-                await commit()
             except BaseException as exc:
-                with contextlib.suppress(
-                    sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError, OSError
-                ):
-                    await rollback()
-                if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError):
-                    exc = _pg_error(exc)
-                    if isinstance(exc, sqlite3.IntegrityError):
-                        raise exc from None
-                if isinstance(exc, sqlite3.IntegrityError) or not isinstance(
-                    exc, sqlite3.Error | OSError
-                ):
-                    raise
-                log.warning("a transaction failed and was rolled back: %r", exc)
-                raise errors.SaveFailed() from None
+                await _quietly(rollback)
+                raise self._failure(exc, "a transaction failed and was rolled back") from None
+            try:
+                await commit()
+            except Exception as exc:
+                await _quietly(rollback)
+                if isinstance(db, PgConnection) and connection_lost(exc):
+                    self.reach.down(exc)
+                    raise CommitUnknown() from None
+                raise self._failure(exc, "COMMIT failed", driver=True) from None
+
+    def _failure(self, exc: BaseException, doing: str, *, driver: bool = False) -> BaseException:
+        """What a failed session raises: a driver's failure as the store's own error
+        (logged once while the store is out of reach), anything else as it is.
+
+        ``driver``: raised by asyncpg itself (BEGIN, COMMIT), where an OSError is the
+        network's; a statement's are already the store's own (``PgConnection``)."""
+        failure = classify(exc, networked=driver and self._pool is not None)
+        if failure is None or isinstance(failure, Conflict):
+            return failure or exc
+        if isinstance(failure, Unavailable) and not isinstance(failure, Busy):
+            return self.reach.down(exc, failure)
+        log.warning("%s: %r", doing, exc)
+        return failure
+
+    async def release_claims(self) -> None:
+        """Give back every claim this process holds (outbox rows, timers, clocks), so
+        another process takes them over at once rather than when their leases run out:
+        on a clean stop. On SQLite there is no other process, and nothing is lost by it."""
+        async with self.transaction() as db:
+            await db.release_claims(self.instance, PROCESS_CLAIMS)
 
     async def pragma(self, name: str) -> Any:
         """A SQLite pragma's value (None on PostgreSQL, which has none)."""
@@ -252,8 +308,10 @@ def _transaction_calls(db: aiosqlite.Connection | PgConnection) -> tuple[Step, S
     return begin, db.commit, db.rollback
 
 
-def _pg_error(exc: BaseException) -> BaseException:
-    return translate_error(exc) or exc
+async def _quietly(rollback: Step) -> None:
+    """ROLLBACK after a failure; on a lost connection the server rolls back by itself."""
+    with contextlib.suppress(Exception):
+        await rollback()
 
 
 def _display(url: str) -> str:
@@ -268,13 +326,22 @@ def _display(url: str) -> str:
 #: Connections a process keeps to PostgreSQL at most: its sessions run side by side on
 #: them (a click, the courier, the background pass, the bot seats); more wait their turn.
 POOL_SIZE = 8
+#: How long a session waits for a connection of an exhausted pool before it is told the
+#: store is unavailable (a transient fault: the caller may try again).
+POOL_WAIT_S = 30.0
 
 
 async def _connect_postgres(url: str) -> asyncpg.Pool:
     """A small pool on the database, migrated; its failures as one sentence."""
     try:
         pool = await asyncpg.create_pool(
-            url, min_size=1, max_size=POOL_SIZE, statement_cache_size=1024, command_timeout=60
+            # No floor of idle connections: asyncpg would keep reopening it while the
+            # server is away, logging a traceback each time; a session opens what it needs.
+            url,
+            min_size=0,
+            max_size=POOL_SIZE,
+            statement_cache_size=1024,
+            command_timeout=60,
         )
     except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, ValueError) as exc:
         raise StoreUnavailable(_display(url), f"PostgreSQL refused it ({exc})") from None
@@ -370,6 +437,9 @@ class StoreInUse(StoreUnavailable):
 
 #: The tables whose rows background work claims with a lease (migrations 0018, 0019).
 CLAIMED_TABLES = ("outbox", "timers", "clocks", "bot_jobs")
+#: Those a store claims in its process's own name (``Store.instance``): Dispatch's jobs
+#: are claimed by its seats in theirs, and given back by them when they stop.
+PROCESS_CLAIMS = ("outbox", "timers", "clocks")
 
 
 async def _forget_claims(db: aiosqlite.Connection) -> None:

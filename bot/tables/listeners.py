@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from bot.delivery.port import GameInfo
+from bot.storage.errors import StoreError
 
 log = logging.getLogger("dispatch.listeners")
 
@@ -95,6 +96,8 @@ class Listeners:
         for listener in self:
             try:
                 await listener.decision_owed(news)
+            except StoreError:
+                pass  # the database out of reach: the store said so once
             except Exception:
                 log.exception("game=%d: a listener failed on a decision owed", game.id)
 
@@ -102,6 +105,8 @@ class Listeners:
         for listener in self:
             try:
                 await listener.resumed()
+            except StoreError:
+                pass  # the database out of reach: the store said so once
             except Exception:
                 log.exception("a listener failed to resume")
 

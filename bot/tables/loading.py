@@ -1,6 +1,6 @@
 """Reading a game back from the store: its rules, its state, and the GameInfo front ends see.
 
-A damaged row (an unknown game, a state that is not JSON) raises ``CorruptGame`` here, so
+A damaged row (an unknown game, a state that is not JSON) raises ``Damaged`` here, so
 every caller refuses it the same way.
 """
 
@@ -13,6 +13,7 @@ from typing import Any
 import rules
 from bot import errors
 from bot.delivery.port import GameInfo, GameStatus, SeatInfo
+from bot.storage.errors import Damaged
 from bot.storage.rows import GameRow, SeatRow
 from bot.storage.session import Session
 
@@ -30,7 +31,7 @@ def rules_or_none(name: str) -> rules.Game | None:
 def rules_of(row: GameRow) -> rules.Game:
     game = rules_or_none(row.game_name)
     if game is None:
-        raise errors.CorruptGame(row.id, f"unknown game “{row.game_name}”")
+        raise Damaged(row.id, f"unknown game “{row.game_name}”")
     return game
 
 
@@ -38,9 +39,9 @@ def state_of(row: GameRow) -> dict[str, Any]:
     try:
         state = json.loads(row.state_json or "")
     except ValueError:
-        raise errors.CorruptGame(row.id, "the saved state is not valid JSON") from None
+        raise Damaged(row.id, "the saved state is not valid JSON") from None
     if not isinstance(state, dict):
-        raise errors.CorruptGame(row.id, "the saved state is not a document")
+        raise Damaged(row.id, "the saved state is not a document")
     game = rules_or_none(row.game_name)
     if game is not None:
         # A state saved by an older engine is brought up to date before anyone reads it.
@@ -48,7 +49,7 @@ def state_of(row: GameRow) -> dict[str, Any]:
             game.upgrade(state)
         except (rules.RulesError, KeyError, TypeError, ValueError) as problem:
             reason = f"the saved state cannot be upgraded: {problem}"
-            raise errors.CorruptGame(row.id, reason) from None
+            raise Damaged(row.id, reason) from None
     return state
 
 
@@ -68,7 +69,7 @@ def safe_view(row: GameRow, role: str | None) -> dict[str, Any]:
     try:
         return rules_of(row).view(state_of(row), role)
     except Exception as exc:
-        raise errors.CorruptGame(row.id, describe(exc)) from None
+        raise Damaged(row.id, describe(exc)) from None
 
 
 def game_info(row: GameRow, seats: Sequence[SeatRow]) -> GameInfo:

@@ -19,13 +19,13 @@ import dataclasses
 import json
 import random
 import secrets
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
 import rules
 from bot import errors
 from bot.delivery.port import GameInfo
+from bot.storage.errors import Conflict
 from bot.storage.rows import NewGameRow
 from bot.storage.session import Session
 from bot.storage.store import Store
@@ -144,7 +144,7 @@ async def create_game(store: Store, request: CheckedGame, *, reminder_hours: flo
     try:
         async with store.transaction() as db:
             return await _open(db, opening, reminder_hours)
-    except sqlite3.IntegrityError:
+    except Conflict:
         # Another creator won the race for this channel (the partial unique index).
         async with store.read() as db:
             busy = await db.live_game_in_channel(request.channel_id)

@@ -41,6 +41,7 @@ from bot.delivery.reading import GameReader
 from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH, queue_due_reminders
 from bot.delivery.retention import OUTBOX_KEEP_DAYS, PRUNE_EVERY_S, prune_delivered
 from bot.delivery.routes import DEFAULT_NOTIFY
+from bot.storage.errors import StoreError
 from bot.storage.rows import dumps
 from bot.storage.session import Session
 from bot.storage.store import Store
@@ -1140,6 +1141,8 @@ class GameManager:
                 await self._listeners.resumed()  # a bot move that failed is tried again
             except asyncio.CancelledError:
                 raise
+            except StoreError:
+                pass  # the store logged it (once while out of reach); the next pass retries
             except Exception:
                 log.exception("background delivery pass failed")
             with contextlib.suppress(TimeoutError):

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot import errors
+from bot.storage.errors import Damaged
 from bot.storage.rows import GameRow, SeatRow, dumps
 from bot.storage.store import Store
 from bot.tables.loading import GameRef, find_row, rules_or_none, state_of
@@ -67,7 +68,7 @@ def replayed_state(data: dict[str, Any]) -> dict[str, Any]:
     """setup(seed) + every exported action, in order: the state the game must have."""
     rules_game = rules_or_none(data["game"])
     if rules_game is None or data["options"] is None or data["seed"] is None:
-        raise errors.CorruptGame(data["id"], "cannot replay this game")
+        raise Damaged(data["id"], "cannot replay this game")
     step = "its set-up"
     try:
         state = rules_game.setup(seed=data["seed"], options=data["options"])
@@ -77,7 +78,7 @@ def replayed_state(data: dict[str, Any]) -> dict[str, Any]:
     except (RulesError, KeyError, TypeError, ValueError, AttributeError, IndexError):
         # A log the rules refuse is a damaged record; the rules' own message could name
         # hidden cards, so only the failing step is named.
-        raise errors.CorruptGame(data["id"], f"{step} does not replay") from None
+        raise Damaged(data["id"], f"{step} does not replay") from None
     result: dict[str, Any] = json.loads(dumps(state))
     return result
 

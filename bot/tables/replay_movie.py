@@ -34,6 +34,7 @@ from PIL import Image
 import render
 from bot import errors
 from bot.delivery.notices import public_log, result_line
+from bot.storage.errors import Damaged
 from bot.tables.loading import rules_or_none
 from rules.core.errors import RulesError
 
@@ -100,7 +101,7 @@ def public_turns(data: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]
     end, from an exported game (``export_game``). No other view is ever taken."""
     game = rules_or_none(data["game"])
     if game is None or data["options"] is None or data["seed"] is None:
-        raise errors.CorruptGame(data["id"], "cannot replay this game")
+        raise Damaged(data["id"], "cannot replay this game")
     step = "its set-up"
     try:
         state = game.setup(seed=data["seed"], options=data["options"])
@@ -120,7 +121,7 @@ def public_turns(data: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]
             acting = now
     except (RulesError, KeyError, TypeError, ValueError, AttributeError, IndexError):
         # As in replayed_state: the rules' message could name hidden cards.
-        raise errors.CorruptGame(data["id"], f"{step} does not replay") from None
+        raise Damaged(data["id"], f"{step} does not replay") from None
     return views, public_log(views[-1])
 
 

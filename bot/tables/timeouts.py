@@ -20,6 +20,8 @@ from bot.delivery.notices import role_name
 from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import PrivateMessage, TablePost
 from bot.delivery.routes import notify_routes
+from bot.errors import withheld
+from bot.storage.errors import Damaged, StoreError
 from bot.storage.session import Session
 from bot.storage.store import LEASE_S, Store
 from bot.tables import clock_pass, clock_rules
@@ -40,9 +42,12 @@ async def expire_due(store: Store, game_locks: defaultdict[int, asyncio.Lock], n
             async with game_locks[game_id], store.transaction(game=game_id) as db:
                 ended += await _lose_on_time(db, game_id, role)
                 await db.release_clock(game_id, role, store.instance)
+        except StoreError:
+            raise  # the database, not the game: the next pass tries again
         except Exception as exc:
-            log.exception("game=%d the loss on time of %s failed", game_id, role)
-            await mark_damaged(store, game_id, f"loss on time failed: {exc!r}")
+            log.error("game=%d the loss on time of %s failed\n%s", game_id, role, withheld(exc))
+            detail = exc.detail if isinstance(exc, Damaged) else "loss on time failed"
+            await mark_damaged(store, game_id, detail)
             with contextlib.suppress(Exception):
                 async with store.write() as db:
                     await clock_pass.stop_all(db, game_id)

@@ -9,10 +9,10 @@ afterwards.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import logging
-import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,6 +22,15 @@ from bot.delivery import notices
 from bot.delivery.notices import public_log, result_line, role_name
 from bot.delivery.outbox import message_payload, post_payload
 from bot.delivery.port import PrivateMessage, TablePost, View
+from bot.storage.errors import (
+    MOVE_BUSY,
+    MOVE_NOT_MADE,
+    OUTCOME_UNKNOWN,
+    Busy,
+    CommitUnknown,
+    Damaged,
+    Unavailable,
+)
 from bot.storage.rows import ClockRow, GameRow, SeatRow, dumps
 from bot.storage.session import Session
 from bot.storage.store import Store
@@ -106,38 +115,50 @@ async def _in_time(db: Session, table: Table, role: str) -> list[ClockRow] | Non
 
 
 async def act(store: Store, game_id: int, move: CheckedMove, *, reminder_hours: float) -> ActResult:
-    """Apply one decision; nothing changes unless it is legal and fresh.
+    """Apply one decision; nothing changes unless it is legal and fresh. The database out
+    of reach is said as such: the move was not made (or, when its COMMIT lost the
+    connection and no read can tell yet, that nobody knows)."""
+    try:
+        return await _commit(store, game_id, move, reminder_hours)
+    except CommitUnknown:
+        raise
+    except Busy:
+        raise Busy(MOVE_BUSY) from None
+    except Unavailable:
+        raise Unavailable(MOVE_NOT_MADE) from None
 
-    One transaction from the first read to the commit, under the game's lock (every
-    process on a shared PostgreSQL database), so what is read is what the decision
-    applies to: a click another process applied first finds the new version and is
-    refused as stale. The rules run inside it; they are synchronous, so on SQLite
+
+async def _commit(
+    store: Store, game_id: int, move: CheckedMove, reminder_hours: float
+) -> ActResult:
+    """The move's one transaction, from the first read to the commit, under the game's
+    lock (every process on a shared PostgreSQL database), so what is read is what the
+    decision applies to: a click another process applied first finds the new version and
+    is refused as stale. The rules run inside it; they are synchronous, so on SQLite
     nothing else could have used the connection meanwhile either. On PostgreSQL the
-    transaction is batched (``bot.storage.batch``): its writes go with the COMMIT."""
-    async with store.transaction(game=game_id, batched=True) as db:
-        table, state, active_before, role = await _checked(db, game_id, move)
-        applied, after, told = await _applied(db, table, state, role, move)
-        row = table.row
-        clock_rows = await _in_time(db, table, role)
-        for seq, (each_verb, each_arg) in enumerate(applied, start=row.version + 1):
-            await db.append_action(game_id, seq, role, move.user_id, each_verb, each_arg)
-        version = row.version + len(applied)
-        table = dataclasses.replace(table, row=dataclasses.replace(row, version=version))
-        how = Commit(
-            role, active_before, reminder_hours, undo=move.verb == "undo", clocks=clock_rows
-        )
-        try:
-            progress = await commit_turn(db, table, after, how)
-        except (errors.DispatchError, sqlite3.Error, OSError):
-            raise
-        except Exception as exc:
-            log.error(
-                "game=%d views failed after %s; rolled back\n%s",
-                game_id,
-                move.verb,
-                errors.withheld(exc),
+    transaction is batched (``bot.storage.batch``): its writes go with the COMMIT.
+
+    When the connection dies during COMMIT the move may be saved or not: its own key
+    (the game and the version it made) says which before the player is answered."""
+    try:
+        async with store.transaction(game=game_id, batched=True) as db:
+            table, state, active_before, role = await _checked(db, game_id, move)
+            applied, after, told = await _applied(db, table, state, role, move)
+            row = table.row
+            clock_rows = await _in_time(db, table, role)
+            for seq, (each_verb, each_arg) in enumerate(applied, start=row.version + 1):
+                await db.append_action(game_id, seq, role, move.user_id, each_verb, each_arg)
+            version = row.version + len(applied)
+            table = dataclasses.replace(table, row=dataclasses.replace(row, version=version))
+            how = Commit(
+                role, active_before, reminder_hours, undo=move.verb == "undo", clocks=clock_rows
             )
-            raise RULES_FAILED from None
+            progress = await _turn(db, table, after, how, move.verb)
+    except CommitUnknown:
+        # Raised only by the COMMIT itself: everything above was bound by then.
+        if not await was_made(store, game_id, row.version + 1, role, move):
+            raise Unavailable(MOVE_NOT_MADE) from None
+        log.info("game=%d the connection died during COMMIT; the move was saved", game_id)
     return _result(table, role, progress, told)
 
 
@@ -158,6 +179,49 @@ async def _applied(
     return applied, after, told
 
 
+async def _turn(
+    db: Session, table: Table, after: dict[str, Any], how: Commit, verb: str
+) -> Progress:
+    """``commit_turn``, with a failure of the rules' views reported as the rules' bug."""
+    try:
+        return await commit_turn(db, table, after, how)
+    except (errors.DispatchError, OSError):  # the store's own errors among them
+        raise
+    except Exception as exc:
+        log.error(
+            "game=%d views failed after %s; rolled back\n%s",
+            table.row.id,
+            verb,
+            errors.withheld(exc),
+        )
+        raise RULES_FAILED from None
+
+
+#: How long to wait before each read-back of a move whose COMMIT lost its connection:
+#: a server restarting takes a few seconds to answer again.
+READ_BACK_DELAYS_S = (0.0, 1.0, 3.0)
+
+
+async def was_made(store: Store, game_id: int, seq: int, role: str, move: CheckedMove) -> bool:
+    """Whether the action row ``seq`` of the game is this move's (saved before the
+    connection died), read back by that key; ``CommitUnknown`` when the database stays
+    out of reach, so the player is told the truth: nobody knows yet."""
+    for delay in READ_BACK_DELAYS_S:
+        if delay:
+            await asyncio.sleep(delay)
+        try:
+            async with store.read() as db:
+                found = await db.action_at(game_id, seq)
+        except Unavailable:
+            continue
+        return (
+            found is not None
+            and (found.role, found.user_id, found.verb) == (role, move.user_id, move.verb)
+            and found.arg == move.arg
+        )
+    raise CommitUnknown(OUTCOME_UNKNOWN)
+
+
 async def _checked(
     db: Session, game_id: int, move: CheckedMove
 ) -> tuple[Table, dict[str, Any], tuple[str, ...], str]:
@@ -174,7 +238,7 @@ async def _checked(
     try:
         active_before = tuple(rules_game.active_roles(state))
     except Exception as exc:
-        raise errors.CorruptGame(row.id, describe(exc)) from None
+        raise Damaged(row.id, describe(exc)) from None
     role = acting_role(active_before, seats, move.user_id, move.role)
     seat = next(s for s in seats if s.role == role)
     if move.expected_version is not None and not fresh(move.expected_version, seat, row.version):

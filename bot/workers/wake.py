@@ -18,6 +18,7 @@ from collections.abc import Mapping
 import asyncpg
 
 from bot.storage.engines import JOBS_QUEUED, is_postgres_url
+from bot.storage.errors import classify, is_transient
 
 log = logging.getLogger("dispatch.worker")
 
@@ -33,6 +34,10 @@ def listen_from(env: Mapping[str, str]) -> bool:
     if raw in _OFF:
         return False
     raise ValueError(f"DISPATCH_WORKER_LISTEN must be on or off, not {raw[:20]!r}")
+
+
+#: How long connecting the LISTEN connection may take (a server that does not answer).
+CONNECT_TIMEOUT_S = 10.0
 
 
 class Bell:
@@ -56,15 +61,19 @@ class Bell:
         if self.url is None or self.listening:
             return
         try:
-            conn = await asyncpg.connect(self.url)
+            conn = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_S)
             await conn.add_listener(JOBS_QUEUED, self._ring)
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            if not self._failed:
+        except Exception as exc:
+            if classify(exc, networked=True) is None:
+                raise
+            # The server out of reach is the store's to tell (once); a server that
+            # refuses LISTEN (a pooler) is said here, once.
+            if not self._failed and not is_transient(exc):
                 log.warning("cannot LISTEN for queued jobs (%s); polling instead", exc)
             self._failed = True
             return
         if self._failed:
-            log.info("listening for queued jobs again")
+            log.debug("listening for queued jobs again")
         self._failed = False
         self._conn = conn
         # Woken once: a job queued while nobody listened is not missed.
@@ -79,5 +88,7 @@ class Bell:
         if conn is not None and not conn.is_closed():
             try:
                 await asyncio.wait_for(conn.close(), 5)
-            except (TimeoutError, asyncpg.InterfaceError, OSError):
+            except Exception as exc:
+                if classify(exc, networked=True) is None:
+                    raise
                 conn.terminate()

@@ -24,9 +24,10 @@ import logging
 import time
 from collections.abc import Mapping
 
-from bot import errors
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
+from bot.errors import withheld
 from bot.seats.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
+from bot.storage.errors import StoreError
 from bot.storage.rows import BotJobRow
 from bot.workers.wake import Bell
 
@@ -35,6 +36,12 @@ log = logging.getLogger("dispatch.worker")
 #: How long an idle worker waits before it looks for jobs again (on PostgreSQL it is
 #: woken sooner, when a job is queued: ``bot.workers.wake``).
 POLL_S = 0.5
+#: The longest a worker waits before it looks again while the database is out of reach
+#: (it doubles from ``POLL_S``).
+OUT_OF_REACH_POLL_S = 5.0
+#: A worker beats every third of its lease; one silent for this many beats is dead, and
+#: its row is removed by any worker still beating.
+DEAD_AFTER_BEATS = 10
 
 
 class NotDelivered(RuntimeError):
@@ -76,6 +83,10 @@ class Worker:
         self._wake = asyncio.Event()
         self.bell = Bell(self.manager.store.path, self._wake, enabled=listen)
         self._current: asyncio.Task[str] | None = None
+        #: Jobs whose move the database cut short, to give back uncounted once it answers.
+        self._give_back: list[BotJobRow] = []
+        #: Steps in a row that found the database out of reach (their backoff).
+        self._away = 0
         #: When the last heartbeat reached the database (``time.monotonic``).
         self.last_beat = float("-inf")
 
@@ -87,10 +98,22 @@ class Worker:
             while not self._stopping.is_set():
                 # Cleared before looking: a job queued during the look wakes the wait.
                 self._wake.clear()
-                if not await self.step():
+                wait = self.poll_s
+                try:
+                    worked = await self.step()
+                    self._away = 0
+                except StoreError:
+                    # The database out of reach (restarting, say): the store logged it
+                    # once; look again with backoff, up to every OUT_OF_REACH_POLL_S.
+                    self._away += 1
+                    worked, wait = (
+                        False,
+                        min(OUT_OF_REACH_POLL_S, self.poll_s * 2 ** min(self._away, 8)),
+                    )
+                if not worked:
                     await self.bell.ensure()
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._wake.wait(), self.poll_s)
+                        await asyncio.wait_for(self._wake.wait(), wait)
         finally:
             beating.cancel()
             await asyncio.gather(beating, return_exceptions=True)
@@ -99,6 +122,10 @@ class Worker:
     async def step(self) -> bool:
         """Claim one job and play it; False when there was none to claim."""
         await self.beat()
+        while self._give_back:
+            async with self.manager.store.write() as db:
+                await db.release_bot_job(self._give_back[0], self.id, counted=False)
+            self._give_back.pop(0)
         await self.bots.give_up_exhausted()
         async with self.manager.store.write() as db:
             jobs = await db.claim_bot_jobs(self.id, self.lease_s, max_attempts=JOB_MAX_ATTEMPTS)
@@ -117,6 +144,12 @@ class Worker:
             if self._stopping.is_set():
                 return  # stop() gives the lease back
             raise
+        except StoreError:
+            # The database went out of reach mid-move: the store said so once. The job
+            # is given back once it answers again, its attempt not counted: a database
+            # restart is no sign that the position kills its worker.
+            self._give_back.append(job)
+            return
         except Exception as exc:
             # Where and of what kind, not the message: a rules refusal may name a card in
             # the bot's hand, and whoever reads the server log may be a player.
@@ -126,10 +159,11 @@ class Worker:
                 job.role,
                 job.version,
                 job.attempts,
-                errors.withheld(exc),
+                withheld(exc),
             )
-            async with self.manager.store.write() as db:
-                await db.release_bot_job(job, self.id, counted=True)
+            with contextlib.suppress(StoreError):  # out of reach: the lease lapses instead
+                async with self.manager.store.write() as db:
+                    await db.release_bot_job(job, self.id, counted=True)
             return
         finally:
             self._current = None
@@ -138,9 +172,12 @@ class Worker:
         )
 
     async def beat(self) -> None:
+        """This worker is alive: its row, its leases renewed, and the rows of workers
+        silent for ``DEAD_AFTER_BEATS`` beats removed (they died without a clean stop)."""
         async with self.manager.store.write() as db:
             await db.beat_worker(self.id, done=self.bots.done, stale=self.bots.stale)
             await db.extend_bot_jobs(self.id, self.lease_s)
+            await db.drop_dead_workers(DEAD_AFTER_BEATS * self.lease_s / 3)
         self.last_beat = time.monotonic()
 
     async def _beat_forever(self) -> None:
@@ -148,8 +185,10 @@ class Worker:
             await asyncio.sleep(self.lease_s / 3)
             try:
                 await self.beat()
-            except Exception:
-                log.exception("worker %s: the heartbeat failed", self.id)
+            except StoreError:
+                pass  # out of reach: the store logged it once; the next beat tries again
+            except Exception as exc:
+                log.error("worker %s: the heartbeat failed\n%s", self.id, withheld(exc))
 
     async def stop(self) -> None:
         """Stop cleanly: abandon the search in flight, give its lease back, leave."""
@@ -159,9 +198,14 @@ class Worker:
         if current is not None:
             current.cancel()
             await asyncio.gather(current, return_exceptions=True)
-        async with self.manager.store.write() as db:
-            await db.release_bot_jobs(self.id)
-            await db.drop_worker(self.id)
+        try:
+            async with self.manager.store.write() as db:
+                await db.release_bot_jobs(self.id)
+                await db.drop_worker(self.id)
+        except StoreError:
+            # Out of reach: its leases lapse and its row goes after DEAD_AFTER_BEATS.
+            log.warning("worker %s stopped without giving its leases back", self.id)
+            return
         log.info("worker %s stopped", self.id)
 
 
