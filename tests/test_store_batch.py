@@ -5,7 +5,6 @@ and a batch that fails changing nothing."""
 from __future__ import annotations
 
 import math
-import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import pytest
 
 from bot.storage.batch import ALSO_CHANGES, CASCADES_EVERYWHERE, inline, literal
 from bot.storage.engines import counting_round_trips
+from bot.storage.errors import Conflict
 from bot.storage.store import Store
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame
@@ -88,7 +88,7 @@ async def test_every_value_is_written_back_exactly(store: Store) -> None:
 
 
 async def test_a_batch_that_fails_changes_nothing(store: Store) -> None:
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(Conflict):
         async with store.transaction(batched=True) as db:
             await db._run("INSERT INTO batch_probe (id, word) VALUES (1, 'first')")
             await db._run("UPDATE games SET updated_at = 0")
