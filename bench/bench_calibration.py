@@ -32,6 +32,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 from bench.bench_sprt import wilson_interval
 from rules import get_game
 from rules.ai import SearchPlayer
