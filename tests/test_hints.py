@@ -112,7 +112,7 @@ def test_the_hints_first_choice_is_the_move_dispatch_would_make() -> None:
     hint = hints.compute_hint("lincoln", 1, 0, view, ITERATIONS)
     assert hint.choices[0].label == hints.label_of(view, *move)
     assert hint.plan_margin == game.policy_margin
-    assert "the game's own plan, kept unless another scored 10% more" in hints.hint_text(hint)
+    assert "the game's own plan, kept unless another scored 10 points more" in hints.hint_text(hint)
 
 
 def test_a_hint_names_what_its_number_is_in_each_game() -> None:

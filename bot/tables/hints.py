@@ -217,9 +217,8 @@ def hint_text(hint: Hint) -> str:
         + _plan_words(hint)
         + "), then the others by playouts; **1=** marks choices the search cannot tell apart:"
     ]
-    tied = hint.choices[0].equal if hint.choices else False
     for n, choice in enumerate(hint.choices, 1):
-        rank = "1=" if choice.equal or (n == 1 and tied) else f"{n}."
+        rank = "1=" if choice.equal else f"{n}."
         lines.append(
             f"{rank} {_clip(choice.label)} — {choice.visits:,} playouts, "
             f"{_number_word(hint)} {choice.won:.0%}"
@@ -236,9 +235,8 @@ def hint_text(hint: Hint) -> str:
 def _plan_words(hint: Hint) -> str:
     if hint.plan_margin is None:
         return ""
-    return (
-        f", or as here the game's own plan, kept unless another scored {hint.plan_margin:.0%} more"
-    )
+    points = round(100 * hint.plan_margin)
+    return f", or as here the game's own plan, kept unless another scored {points} points more"
 
 
 def _number_word(hint: Hint) -> str:
