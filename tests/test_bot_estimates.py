@@ -44,30 +44,22 @@ def test_a_turning_point_is_told_as_what_happened_between_the_two_decisions() ->
     """The estimate kept at a decision is the chance after Dispatch's move, so a swing to
     its next decision is the other side's moves and the draws, not the earlier move; and
     it is told in words, not as a percentage the estimates cannot back yet."""
-    line = estimates.turning_line(_row(8, 0.64), _row(11, 0.31), NORMAL)
+    line = estimates.turning_line(_row(8, 0.64), _row(11, 0.12), NORMAL)
     assert line == (
         "Moves 8 to 11: after Dispatch (normal)'s move 8 (Move words 8), the other side's "
         "moves and the draws up to its next decision took Dispatch (normal)'s estimate "
-        "from ahead to behind."
+        "from undecided to behind."
     )
-    same = estimates.turning_line(_row(8, 0.79), _row(11, 0.61), NORMAL)
-    assert same.endswith("left Dispatch (normal)'s estimate ahead, though lower.")
-    end = estimates.end_line([_row(8, 0.64), _row(11, 0.31)], {"unionist": NORMAL})
+    same = estimates.turning_line(_row(8, 0.79), _row(11, 0.31), NORMAL)
+    assert same.endswith("left Dispatch (normal)'s estimate undecided, though lower.")
+    end = estimates.end_line([_row(8, 0.95), _row(11, 0.31)], {"unionist": NORMAL})
     assert end == (
         "Between moves 8 and 11, the other side's moves and the draws took Dispatch "
-        "(normal)'s estimate from ahead to behind: where the game turned is in /game log."
+        "(normal)'s estimate from ahead to undecided: where the game turned is in /game log."
     )
     assert "%" not in line + same + end
-    words = [estimates.outlook(p) for p in (0.0, 0.19, 0.2, 0.45, 0.6, 0.8, 1.0)]
-    assert words == [
-        "well behind",
-        "well behind",
-        "behind",
-        "about even",
-        "ahead",
-        "well ahead",
-        "well ahead",
-    ]
+    words = [estimates.outlook(p) for p in (0.0, 0.19, 0.2, 0.5, 0.89, 0.9, 1.0)]
+    assert words == ["behind", "behind", "undecided", "undecided", "undecided", "ahead", "ahead"]
 
 
 def test_a_searched_decision_carries_its_estimate_and_an_easy_one_none() -> None:

@@ -7,9 +7,9 @@ fall would tell the table what Dispatch drew. Once the game is over, ``/game log
 where the game turned: the largest changes of a seat's estimate between two of its
 consecutive decisions. Each is told as what happened between them (the other side's
 moves and the draws), not as the fault of the bot's earlier move: the estimate kept at
-a decision is already the chance after that move. It is told in coarse words ("ahead",
-"about even"), not as a percentage, until a reliability table over self-play games backs
-one (``bench/bench_calibration.py``, ``docs/ai.md``).
+a decision is already the chance after that move. It is told in coarse words ("behind",
+"undecided", "ahead"), not as a percentage, which the reliability table over self-play
+games does not back (``bench/bench_calibration.py``, ``docs/ai.md``).
 """
 
 from __future__ import annotations
@@ -26,15 +26,17 @@ from bot.storage.session import Session
 TURNING_POINTS = 3
 #: The most characters of a move's words in a line.
 MOVE_WORDS_MAX = 160
-#: The words for an estimate, by the band it falls in (below each bound). Five coarse
-#: bands, not a percentage: over the self-play games measured so far the estimates'
-#: reliability table cannot back a figure to the point (``docs/ai.md``, calibration).
+#: The words for an estimate, by the band it falls in (below each bound). Three coarse
+#: bands, not a percentage: in self-play (``bench/bench_calibration.py``, ``docs/ai.md``)
+#: the estimates below 0.2 went on to win about a fifth of the time or less, those of 0.9
+#: and more about three times in four or more, and those between anywhere from about a
+#: quarter to two thirds: no finer words are backed. The top band starts high because an
+#: estimate is the mean of the action the search chose, the best of several noisy means,
+#: and so runs high.
 OUTLOOKS: tuple[tuple[float, str], ...] = (
-    (0.2, "well behind"),
-    (0.4, "behind"),
-    (0.6, "about even"),
-    (0.8, "ahead"),
-    (float("inf"), "well ahead"),
+    (0.2, "behind"),
+    (0.9, "undecided"),
+    (float("inf"), "ahead"),
 )
 #: Statuses of a game that is over: only then are the estimates shown.
 OVER = ("finished",)
