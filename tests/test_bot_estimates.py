@@ -36,13 +36,30 @@ def test_the_turning_points_are_the_largest_changes_between_consecutive_decision
     ]
     points = estimates.turning_points(rows)
     assert [(a.version, b.version) for a, b in points] == [(5, 8), (8, 11), (14, 17)]
-    line = estimates.turning_line(rows[2], rows[3], NORMAL)
-    assert line == (
-        "Move 8, Move words 8. — Dispatch (normal)'s estimate fell from 64% to 31% "
-        "by its next decision (move 11)."
-    )
     assert estimates.turning_lines([], {}) == []
     assert estimates.turning_lines(rows[:1], {}) == []
+
+
+def test_a_turning_point_is_told_as_what_happened_between_the_two_decisions() -> None:
+    """The estimate kept at a decision is the chance after Dispatch's move, so a swing to
+    its next decision is the other side's moves and the draws, not the earlier move; and
+    it is told in words, not as a percentage the estimates cannot back yet."""
+    line = estimates.turning_line(_row(8, 0.64), _row(11, 0.12), NORMAL)
+    assert line == (
+        "Moves 8 to 11: after Dispatch (normal)'s move 8 (Move words 8), the other side's "
+        "moves and the draws up to its next decision took Dispatch (normal)'s estimate "
+        "from undecided to behind."
+    )
+    same = estimates.turning_line(_row(8, 0.79), _row(11, 0.31), NORMAL)
+    assert same.endswith("left Dispatch (normal)'s estimate undecided, though lower.")
+    end = estimates.end_line([_row(8, 0.95), _row(11, 0.31)], {"unionist": NORMAL})
+    assert end == (
+        "Between moves 8 and 11, the other side's moves and the draws took Dispatch "
+        "(normal)'s estimate from ahead to undecided: where the game turned is in /game log."
+    )
+    assert "%" not in line + same + end
+    words = [estimates.outlook(p) for p in (0.0, 0.19, 0.2, 0.5, 0.89, 0.9, 1.0)]
+    assert words == ["behind", "behind", "undecided", "undecided", "undecided", "ahead", "ahead"]
 
 
 def test_a_searched_decision_carries_its_estimate_and_an_easy_one_none() -> None:
@@ -78,10 +95,8 @@ async def test_the_estimates_are_secret_until_the_end_then_the_log_shows_where_i
         assert "estimate" not in repr(delivery), delivery
         assert not (delivery.post and delivery.post.turned)
     turned = end_post(front_end).turned
-    assert (
-        turned.startswith(f"{NORMAL}'s estimate of its chances went from ")
-        and "/game log" in turned
-    )
+    assert turned.startswith("Between moves ") and "/game log" in turned
+    assert f"took {NORMAL}'s estimate from " in turned or f"left {NORMAL}'s estimate" in turned
     lines = await manager.log(info.id, 200)
     at = lines.index("Where the game turned, by Dispatch's own estimate of its chances:")
     points = lines[at + 1 :]
@@ -89,7 +104,7 @@ async def test_the_estimates_are_secret_until_the_end_then_the_log_shows_where_i
     assert all(f"{NORMAL}'s estimate" in line for line in points)
     # The end post's line is the largest of them.
     [(before, after)] = estimates.turning_points(kept, top=1)
-    assert f"between moves {before.version} and {after.version}:" in turned
+    assert turned.startswith(f"Between moves {before.version} and {after.version}, ")
 
 
 @pytest.mark.usefixtures("toy_game")

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.slow
 
 #: A small budget keeps the test quick (the real one is the normal level's).
 ITERATIONS = 60
-CHOICE = re.compile(r"^\d\. (.+) — [\d,]+ playouts, won \d+%$", re.M)
+CHOICE = re.compile(r"^(?:\d\.|1=) (.+) — [\d,]+ playouts, won \d+%$", re.M)
 
 
 async def _alice_to_cards(t, game_id: int) -> None:  # type: ignore[no-untyped-def]

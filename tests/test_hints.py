@@ -20,7 +20,7 @@ from bot.tables.hint_desk import HintDesk
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame
 from rules import get_game
-from rules.ai import level_iterations
+from rules.ai import SearchPlayer, level_iterations
 from tests.test_ai_search import TWINNED, _twin_with_other_hidden_cards
 
 #: A small budget keeps the tests quick; the real one is the normal level's.
@@ -54,9 +54,12 @@ def test_a_hint_names_each_choice_in_the_views_words_with_how_often_it_won() -> 
         for text in table.values()
     }
     assert all(choice.label in labels for choice in hint.choices)
-    assert [c.visits for c in hint.choices] == sorted(
-        (c.visits for c in hint.choices), reverse=True
-    )
+    # Dispatch's choice first, then those the search cannot tell from it, then the rest,
+    # each group by playouts.
+    rest = hint.choices[1:]
+    assert [c.equal for c in rest] == sorted((c.equal for c in rest), reverse=True)
+    for group in ([c for c in rest if c.equal], [c for c in rest if not c.equal]):
+        assert [c.visits for c in group] == sorted((c.visits for c in group), reverse=True)
     assert all(0.0 <= c.won <= 1.0 for c in hint.choices)
     assert sum(c.visits for c in hint.choices) <= hint.iterations == ITERATIONS
     text = hints.hint_text(hint)
@@ -66,27 +69,66 @@ def test_a_hint_names_each_choice_in_the_views_words_with_how_often_it_won() -> 
     assert hints.hint_seed(1, role, 0) != hints.hint_seed(1, role, 1)
 
 
-def test_a_hint_ranks_its_choices_by_playouts_and_says_that_playouts_decide() -> None:
-    # The search's rows as they might come: a choice with more playouts but a lower win
-    # rate (the more-played one is the search's pick, as it is Dispatch's).
-    hint = hints.Hint(
-        1,
-        "union",
-        4,
-        100,
-        (
-            hints.HintChoice("Attack", 20, 0.48),
-            hints.HintChoice("Hold", 50, 0.47),
-            hints.HintChoice("Retreat", 20, 0.55),
-        ),
-    )
-    lines = hints.hint_text(hint).splitlines()
-    assert "ranked by playouts" in lines[0]
-    assert lines[1:4] == [
-        "1. Hold — 50 playouts, won 47%",
-        "2. Retreat — 20 playouts, won 55%",
-        "3. Attack — 20 playouts, won 48%",
+def test_a_hint_shows_choices_within_noise_of_the_first_as_equal() -> None:
+    """Win rates a few points apart over a few hundred playouts are noise: shown as equal
+    to Dispatch's choice, never as a ranking; a choice clearly worse keeps its place."""
+    first = hints.HintChoice("Hold", 400, 0.49)
+    others = [
+        hints.HintChoice("Retreat", 300, 0.20),  # 29 points worse: the search can tell
+        hints.HintChoice("Attack", 300, 0.47),  # 2 points: within noise
+        hints.HintChoice("Feint", 30, 0.40),  # few playouts: within noise
     ]
+    order = hints.ranked(first, others)
+    assert [(c.label, c.equal) for c in order] == [
+        ("Hold", True),
+        ("Attack", True),
+        ("Feint", True),
+        ("Retreat", False),
+    ]
+    lines = hints.hint_text(hints.Hint(1, "union", 4, 1000, tuple(order[:3]))).splitlines()
+    assert "cannot tell apart" in lines[0]
+    assert lines[1:4] == [
+        "1= Hold — 400 playouts, won 49%",
+        "1= Attack — 300 playouts, won 47%",
+        "1= Feint — 30 playouts, won 40%",
+    ]
+    # Apart by more than noise: ranked.
+    order = hints.ranked(first, [hints.HintChoice("Retreat", 300, 0.20)])
+    text = hints.hint_text(hints.Hint(1, "union", 4, 700, tuple(order)))
+    assert "1. Hold — 400 playouts, won 49%" in text and "2. Retreat" in text
+
+
+def test_the_hints_first_choice_is_the_move_dispatch_would_make() -> None:
+    """In Lincoln Dispatch keeps the game's own plan unless the search's most played
+    choice averaged ``policy_margin`` more: the hint's first choice is that same move,
+    not merely the most played (at the start of seed 1 the two differ)."""
+    game = get_game("lincoln")
+    state = game.setup(seed=1)
+    role = game.active_roles(state)[0]
+    view = game.view(state, role)
+    player = SearchPlayer(game, role, seed=hints.hint_seed(1, role, 0), iterations=ITERATIONS)
+    move = player.choose(view)
+    assert player.last is not None and player.last.action != move  # the plan was kept
+    hint = hints.compute_hint("lincoln", 1, 0, view, ITERATIONS)
+    assert hint.choices[0].label == hints.label_of(view, *move)
+    assert hint.plan_margin == game.policy_margin
+    assert "the game's own plan, kept unless another scored 10 points more" in hints.hint_text(hint)
+
+
+def test_a_hint_names_what_its_number_is_in_each_game() -> None:
+    """Lincoln's playouts stop at a horizon and are scored by an estimate: its number is
+    not a share of games won, and the hint says so; War's play to the end."""
+    texts = {}
+    for name in ("lincoln", "war"):
+        game = get_game(name)
+        state = game.setup(seed=2)
+        role = game.active_roles(state)[0]
+        texts[name] = hints.hint_text(
+            hints.compute_hint(name, 1, 0, game.view(state, role), ITERATIONS)
+        )
+    assert "scored" in texts["lincoln"] and ", won " not in texts["lincoln"]
+    assert "not a share of games won" in texts["lincoln"] and "after 60 actions" in texts["lincoln"]
+    assert ", won " in texts["war"] and "random playouts (to the game's end)" in texts["war"]
 
 
 def test_the_budget_is_the_normal_levels() -> None:

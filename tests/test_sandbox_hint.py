@@ -13,7 +13,7 @@ async def test_a_hint_in_a_practice_game_and_a_refusal_in_a_rated_one(tmp_path: 
     text = await run_script(
         tmp_path, "new fort_sumter 5\nhint\nhint please\nnew fort_sumter\nhint\n", "--seed", "2"
     )
-    choices = re.findall(r"   \d\. Keep (.+) — [\d,]+ playouts, won \d+%", text)
+    choices = re.findall(r"   (?:\d\.|1=) Keep (.+) — [\d,]+ playouts, won \d+%", text)
     assert len(choices) == 2, text  # two objectives to keep: two choices
     assert "This game now counts as assisted: it is not rated." in text
     assert "! `hint` takes nothing: it answers for your decision now." in text

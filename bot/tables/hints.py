@@ -13,15 +13,21 @@ The hint is the same information-set search Dispatch plays with (``rules.ai.ismc
 on the asker's own view and never on the full state, so it knows what the player knows
 and nothing more: swapping what the opponent really holds changes nothing. It runs the
 normal level's budget (``rules.ai.level_iterations``) with a seed made from the game, the
-role and the version, so one position always gives the same hint. Each choice is named by
-the view's own label for it, with its playouts and the share of them that it won (a draw
-or a playout cut at the game's horizon counts its estimated chance). The playouts rank
-the choices (``ranked``): they are what Dispatch itself plays by.
+role and the version, so one position always gives the same hint. It is Dispatch's own
+player (``rules.ai.SearchPlayer``), so the first choice shown is the move Dispatch would
+make there by its own rule, ``policy_margin`` included. Each choice is named by the view's
+own label for it, with its playouts and their average result: the share won where the
+playouts play to the end, an average of the game's estimate where they stop at a horizon
+(Lincoln), and the text says which. The others follow by playouts, and those the search
+cannot tell from the first (``indistinguishable``: within noise of it) share its rank, so
+noise is never shown as a ranking (``ranked``; the rule is in ``docs/ai.md``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,14 +36,17 @@ import rules
 from bot import errors
 from bot.storage.rows import GameRow, SeatRow
 from bot.tables.bot_users import is_bot
-from rules.ai import level_iterations, search, supports_search
-from rules.ai.ismcts import describe, view_actions
+from rules.ai import SearchPlayer, level_iterations, supports_search
+from rules.ai.ismcts import Node, view_actions
 from rules.core import Arg, View
 
 #: How many of the search's choices a hint shows.
 HINT_CHOICES = 3
 #: The level whose budget a hint searches with.
 HINT_LEVEL = "normal"
+#: How many standard errors apart two choices' averages must be for the search to tell
+#: them apart (about 95% two-sided): closer, a hint shows them as equal.
+NOISE_Z = 2.0
 #: The seed column of a game dealt from a secret key (as in ``bot.tables.ratings``).
 KEYED = -1
 
@@ -45,11 +54,14 @@ KEYED = -1
 @dataclass(frozen=True)
 class HintChoice:
     """One of the search's choices: the view's words for it, how many playouts went
-    through it and the share of them it won."""
+    through it and their average result (the share won, or in a game whose playouts
+    stop at a horizon, the average estimate); ``equal``: the search cannot tell it from
+    the first choice (:func:`indistinguishable`)."""
 
     label: str
     visits: int
     won: float
+    equal: bool = False
 
 
 @dataclass(frozen=True)
@@ -59,6 +71,13 @@ class Hint:
     version: int
     iterations: int
     choices: tuple[HintChoice, ...]
+    #: The game's playout horizon (its playouts are scored by an estimate), or None.
+    horizon: int | None = None
+    #: When Dispatch's choice is the game's own plan kept over the most played one: the
+    #: margin by which another must average more to overrule it (``policy_margin``).
+    plan_margin: float | None = None
+    #: Choices past the shown ones that the search cannot tell from the first.
+    more_equal: int = 0
 
 
 def practice_refusal(
@@ -120,45 +139,123 @@ def compute_hint(
     game_name: str, game_id: int, version: int, view: View, iterations: int | None = None
 ) -> Hint:
     """The hint for ``view`` (the asker's own view): runs in a worker, off the event loop.
-    ``iterations`` replaces the normal level's budget (tests)."""
+    ``iterations`` replaces the normal level's budget (tests).
+
+    The search is Dispatch's own player (``SearchPlayer``), so its first choice is the
+    move Dispatch would make here, by the same rule: the most played, or in a game with a
+    ``policy_margin`` the game's own plan unless the most played averaged that much more."""
     game = rules.get_game(game_name)
     role = str(view["role"])
     budget = level_iterations(game, HINT_LEVEL) if iterations is None else iterations
-    result = search(game, view, seed=hint_seed(game_id, role, version), iterations=budget)
-    listed = {(verb, arg) for _, verb, arg in view_actions(view)}
-    rows = [
-        row for row in describe(result, top=len(result.root.children)) if row["action"] in listed
-    ]
+    player = SearchPlayer(game, role, seed=hint_seed(game_id, role, version), iterations=budget)
+    chosen = player.choose(view)
+    assert player.last is not None  # a fresh player always searches its first decision
+    children = player.last.root.children
     every = [
-        HintChoice(label_of(view, *row["action"]), int(row["visits"]), float(row["mean"]))
-        for row in rows
+        (HintChoice(label_of(view, verb, arg), *_tally(children[(role, verb, arg)])), (verb, arg))
+        for _, verb, arg in view_actions(view)
+        if (role, verb, arg) in children and children[(role, verb, arg)].visits
     ]
-    choices = tuple(ranked(every)[:HINT_CHOICES])
-    return Hint(game_id, role, version, result.iterations, choices)
+    first = next(choice for choice, action in every if action == chosen)
+    others = [choice for choice, action in every if action != chosen]
+    order = ranked(first, others)
+    return Hint(
+        game_id,
+        role,
+        version,
+        player.last.iterations,
+        tuple(order[:HINT_CHOICES]),
+        horizon=game.playout_horizon,
+        plan_margin=game.policy_margin if player.deferred else None,
+        more_equal=sum(c.equal for c in order[HINT_CHOICES:]),
+    )
 
 
-def ranked(choices: Sequence[HintChoice]) -> list[HintChoice]:
-    """The choices best first by playouts, the number that decides (ties: the higher win
-    rate). The search spends its playouts on the choices it rates best, and Dispatch plays
-    its most-played choice; a win rate over few playouts is noise, so it never decides."""
-    return sorted(choices, key=lambda c: (-c.visits, -c.won))
+def _tally(node: Node) -> tuple[int, float]:
+    return node.visits, node.reward / node.visits
+
+
+def ranked(first: HintChoice, others: Sequence[HintChoice]) -> list[HintChoice]:
+    """``first`` (Dispatch's choice), then the choices the search cannot tell from it,
+    then the rest; each group by playouts (ties: the higher share won), as the search
+    spends the most on what it rates best. Each of ``others`` comes back marked ``equal``
+    when :func:`indistinguishable` from ``first``."""
+    marked = [
+        dataclasses.replace(c, equal=indistinguishable(first, c))
+        for c in sorted(others, key=lambda c: (-c.visits, -c.won))
+    ]
+    ties = [c for c in marked if c.equal]
+    return [
+        dataclasses.replace(first, equal=bool(ties)),
+        *ties,
+        *(c for c in marked if not c.equal),
+    ]
+
+
+def indistinguishable(a: HintChoice, b: HintChoice) -> bool:
+    """Whether the search's playouts cannot tell ``a`` from ``b``: their averages differ
+    by no more than :data:`NOISE_Z` standard errors of the difference. A playout's result
+    lies in [0, 1], so its variance is at most p(1 - p) for its mean p; p is taken with
+    one playout won and one lost added (a choice won every time in three playouts is no
+    certainty), which keeps the bound above zero."""
+    spread = _variance_bound(a) / a.visits + _variance_bound(b) / b.visits
+    return abs(a.won - b.won) <= NOISE_Z * math.sqrt(spread)
+
+
+def _variance_bound(choice: HintChoice) -> float:
+    p = (choice.won * choice.visits + 1) / (choice.visits + 2)
+    return p * (1 - p)
 
 
 def hint_text(hint: Hint) -> str:
-    """The hint as the asker reads it (a few short lines: well within a message)."""
+    """The hint as the asker reads it (a few short lines: well within a message). Choices
+    the search cannot tell apart share the first rank ("1="), so noise is never shown as
+    a ranking."""
     lines = [
-        f"**Hint** for {hint.role}: the search's top choices from your own view, ranked by "
-        "playouts (the search gives the most to what it rates best, and Dispatch plays its "
-        "most-played choice; a win rate over few playouts is only a guide):"
+        f"**Hint** for {hint.role}: from your own view, the move Dispatch (normal) would make here "
+        "first (the search's most played choice"
+        + _plan_words(hint)
+        + "), then the others by playouts; **1=** marks choices the search cannot tell apart:"
     ]
-    for n, choice in enumerate(ranked(hint.choices), 1):
+    for n, choice in enumerate(hint.choices, 1):
+        rank = "1=" if choice.equal else f"{n}."
         lines.append(
-            f"{n}. {_clip(choice.label)} — {choice.visits:,} playouts, won {choice.won:.0%}"
+            f"{rank} {_clip(choice.label)} — {choice.visits:,} playouts, "
+            f"{_number_word(hint)} {choice.won:.0%}"
         )
+    if hint.more_equal:
+        lines.append(f"…and {hint.more_equal} more the search cannot tell apart from the first.")
+    lines.append(_number_meaning(hint))
     lines.append(
         f"{hint.iterations:,} playouts in all. This game now counts as assisted: it is not rated."
     )
     return "\n".join(lines)
+
+
+def _plan_words(hint: Hint) -> str:
+    if hint.plan_margin is None:
+        return ""
+    points = round(100 * hint.plan_margin)
+    return f", or as here the game's own plan, kept unless another scored {points} points more"
+
+
+def _number_word(hint: Hint) -> str:
+    return "won" if hint.horizon is None else "scored"
+
+
+def _number_meaning(hint: Hint) -> str:
+    """What the percentage is in this game: never a chance of winning against you."""
+    if hint.horizon is None:
+        return (
+            "The percentage is the share of the search's random playouts (to the game's "
+            "end) that this choice won: a guide to how it went in random play, not your "
+            "chance of winning."
+        )
+    return (
+        f"The percentage is not a share of games won: the search's playouts stop after "
+        f"{hint.horizon} actions, and each is scored by the game's estimate of your "
+        "chance from there; it is their average."
+    )
 
 
 def _clip(text: str, limit: int = 300) -> str:
