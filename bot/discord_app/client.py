@@ -43,6 +43,7 @@ from bot.discord_app.failures import DevGuildUnusable
 from bot.discord_app.frontend import DiscordFrontEnd
 from bot.process.lifecycle import release_claims
 from bot.seats.bots import BotSeats
+from bot.storage.liveness import Liveness
 from bot.tables.manager import GameManager
 
 log = logging.getLogger("dispatch.discord")
@@ -164,12 +165,16 @@ class DispatchBot(commands.Bot):
         self._background = asyncio.create_task(self._deliveries(), name="dispatch-deliveries")
 
     async def _deliveries(self) -> None:
-        assert self.manager is not None
-        try:
-            await self.manager.deliver_pending()
-        except Exception:
-            log.exception("redelivery at start-up failed; the loop will retry")
-        await self.manager.run_background(self.delivery_interval, self._stop_background)
+        assert self.manager is not None and self.bots is not None
+        # Beating from the start: claims this process takes are known to be alive.
+        store = self.manager.store
+        beats = Liveness(store, (store.instance, self.bots.owner))
+        async with beats.running(self._stop_background):
+            try:
+                await self.manager.deliver_pending()
+            except Exception:
+                log.exception("redelivery at start-up failed; the loop will retry")
+            await self.manager.run_background(self.delivery_interval, self._stop_background)
 
     async def sync_commands(self) -> None:
         guild_id = self.config.dev_guild_id

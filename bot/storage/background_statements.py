@@ -4,11 +4,15 @@ them small. Part of ``bot.storage.session.Session``."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.storage.engines import JOBS_QUEUED
 from bot.storage.rows import BotJobRow, TimerRow, read_bot_job, read_timer
 from bot.storage.statements import Statements
+
+#: The tables whose rows are claimed with a lease (``claimed_by``, ``lease_until``).
+CLAIMED_TABLES = ("outbox", "timers", "clocks", "bot_jobs")
 
 
 class BackgroundStatements(Statements):
@@ -274,6 +278,39 @@ class BackgroundStatements(Statements):
         )
 
     # -- end of the outbox claim renewed --------------------------------------------------
+
+    # -- a dead process's claims taken over (migration 0022_process_beats) --------------
+    # Each claiming process beats under its names (``bot.storage.liveness``); a name that
+    # stopped beating loses its claims to the first process still beating that sees it.
+
+    async def beat_process(self, owners: Sequence[str]) -> None:
+        """The processes named ``owners`` (this one's names) are alive now."""
+        for owner in owners:
+            await self._run(
+                "INSERT INTO process_beats (owner, beat_at) VALUES (?, ?)"
+                " ON CONFLICT (owner) DO UPDATE SET beat_at = excluded.beat_at",
+                (owner, self.now),
+            )
+
+    async def silent_processes(self, before: float) -> list[str]:
+        """The names whose last beat is older than ``before``."""
+        rows = await self._all("SELECT owner FROM process_beats WHERE beat_at < ?", (before,))
+        return [str(r[0]) for r in rows]
+
+    async def take_claims_from(self, owners: Sequence[str]) -> None:
+        """``owners`` are dead: their claims go back to whoever claims next, a worker
+        among them is no longer counted alive, and their beats are forgotten."""
+        marks = ", ".join("?" for _ in owners)
+        for table in CLAIMED_TABLES:
+            await self._run(
+                f"UPDATE {table} SET claimed_by = NULL, lease_until = NULL"
+                f" WHERE claimed_by IN ({marks})",
+                owners,
+            )
+        await self._run(f"DELETE FROM bot_workers WHERE worker_id IN ({marks})", owners)
+        await self._run(f"DELETE FROM process_beats WHERE owner IN ({marks})", owners)
+
+    # -- end of a dead process's claims taken over ----------------------------------------
 
     # -- every game's id and status, for ``dispatch store copy``'s replay check -----------
     async def game_statuses(self) -> list[tuple[int, str]]:

@@ -38,6 +38,7 @@ except ImportError:  # not on Windows: one process per file is then up to the ad
     fcntl = None  # type: ignore[assignment]
 
 from bot import errors
+from bot.storage.background_statements import CLAIMED_TABLES
 from bot.storage.engines import PgConnection, is_postgres_url, translate_error
 from bot.storage.migrate import migrate, migrate_postgres
 from bot.storage.session import Session
@@ -362,9 +363,6 @@ class StoreInUse(StoreUnavailable):
 
 
 #: The tables whose rows background work claims with a lease (migrations 0018, 0019).
-CLAIMED_TABLES = ("outbox", "timers", "clocks", "bot_jobs")
-
-
 async def _forget_claims(db: aiosqlite.Connection) -> None:
     """A SQLite file is one process's (``ProcessLock``): a claim found in it when that
     process opens it was left by one that ended (a crash, a kill), and is given back at

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.seats.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
+from bot.storage.liveness import Liveness
 from bot.storage.rows import BotJobRow
 from bot.workers.wake import Bell
 
@@ -81,19 +82,26 @@ class Worker:
     async def run(self) -> None:
         """Claim and play jobs until stopped."""
         beating = asyncio.get_running_loop().create_task(self._beat_forever())
+        store = self.manager.store
+        # Beats under its names, so that its claims are taken over soon if it dies.
+        alive = Liveness(store, (self.id, store.instance))
         log.info("worker %s started", self.id)
         try:
-            while not self._stopping.is_set():
-                # Cleared before looking: a job queued during the look wakes the wait.
-                self._wake.clear()
-                if not await self.step():
-                    await self.bell.ensure()
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._wake.wait(), self.poll_s)
+            async with alive.running(self._stopping):
+                await self._work()
         finally:
             beating.cancel()
             await asyncio.gather(beating, return_exceptions=True)
             await self.bell.close()
+
+    async def _work(self) -> None:
+        while not self._stopping.is_set():
+            # Cleared before looking: a job queued during the look wakes the wait.
+            self._wake.clear()
+            if not await self.step():
+                await self.bell.ensure()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), self.poll_s)
 
     async def step(self) -> bool:
         """Claim one job and play it; False when there was none to claim."""
