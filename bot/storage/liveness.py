@@ -58,17 +58,21 @@ class Liveness:
         return silent
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Beat every ``BEAT_EVERY_S`` until ``stop`` is set; a beat that fails (the
-        database away) is tried again at the next one."""
+        """Beat every ``BEAT_EVERY_S`` until ``stop`` is set."""
         while not stop.is_set():
-            try:
-                await self.beat()
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.warning("the beat failed: %r", exc)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), BEAT_EVERY_S)
+            if not stop.is_set():
+                await self.try_beat()
+
+    async def try_beat(self) -> None:
+        """A beat; one that fails (the database away) is tried again at the next."""
+        try:
+            await self.beat()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("the beat failed: %r", exc)
 
     @contextlib.asynccontextmanager
     async def running(self, stop: asyncio.Event) -> AsyncIterator[None]:
@@ -77,6 +81,8 @@ class Liveness:
         if self.store.dialect != "postgresql":
             yield
             return
+        # The first beat before any claim: a process killed after claiming is known.
+        await self.try_beat()
         task = asyncio.get_running_loop().create_task(self.run(stop), name="dispatch-beats")
         try:
             yield
