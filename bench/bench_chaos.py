@@ -71,10 +71,12 @@ def plans(args: argparse.Namespace, urls: dict[str, str], folder: Path) -> list[
     games, seconds = args.games, args.seconds
     runs: list[tuple[str, Plan]] = []
     if "throughput" in args.parts:
-        sqlite = Plan(str(folder / "s.sqlite3"), 1, 0, games, seconds, 0)
-        runs.append(("throughput: SQLite, 1 bot process", sqlite))
+        if args.sqlite:
+            sqlite = Plan(str(folder / "s.sqlite3"), 1, 0, games, seconds, 0)
+            runs.append(("throughput: SQLite, 1 bot process", sqlite))
         for bots in args.bots:
             plan = Plan(urls[f"tp{bots}"], bots, 2, games, seconds, 0)
+            plan.background_s = args.background
             runs.append((f"throughput: PostgreSQL, {bots} bot process(es) + 2 workers", plan))
     if "wake" in args.parts:
         for listen in (False, True):
@@ -145,6 +147,15 @@ def main() -> int:
     )
     parser.add_argument(
         "--bots", default="1,2,3", help="bot processes of the PostgreSQL throughput runs"
+    )
+    parser.add_argument(
+        "--background",
+        type=float,
+        default=1.0,
+        help="seconds between the bot processes' background passes (throughput runs)",
+    )
+    parser.add_argument(
+        "--no-sqlite", dest="sqlite", action="store_false", help="no SQLite throughput run"
     )
     args = parser.parse_args()
     args.bots = [int(n) for n in args.bots.split(",")]

@@ -129,6 +129,8 @@ class Plan:
     #: The database's faults, at even times through the play (``chaos_faults``):
     #: "restart" (needs ``server``) and "drop".
     faults: tuple[str, ...] = ()
+    #: Seconds between the bot processes' background passes.
+    background_s: float = 1.0
     #: The run's own PostgreSQL server (``chaos_server.PrivateServer``), to restart.
     server: Any = None
     #: Seconds the settle phase may wait for the games to settle; 0: no settle phase
@@ -192,6 +194,9 @@ class Outcome:
     #: processes alive at its end: a killed one's are not counted).
     bot_cpu_s: float = 0.0
     worker_cpu_s: float = 0.0
+    #: The bot's posts that uploaded a board picture (one unchanged since the table's
+    #: previous post links to it instead).
+    board_uploads: int = 0
 
     def figures(self) -> list[str]:
         rec = sorted(self.recoveries)
@@ -206,7 +211,8 @@ class Outcome:
             f"kills: {len(self.kills)} ({self._kinds()}); a killed bot process back on the"
             f" gateway after {_seconds(self.reconnects)}, its games moving again after"
             f" {_seconds(rec)}",
-            f"posts by the bot: {self.posts}; duplicate posts: {len(self.duplicates)}",
+            f"posts by the bot: {self.posts} ({self.board_uploads} uploading a board);"
+            f" duplicate posts: {len(self.duplicates)}",
             f"lost acknowledged clicks: {len(self.lost)}; bot moves not applied once:"
             f" {len(self.twice)}; games not replaying: {len(self.not_replaying)}",
             f"a killed process's claims taken over after {_seconds(self.takeovers)}"
@@ -464,6 +470,7 @@ class Processes:
             env["DISPATCH_DB"] = self.plan.database
         env["DISPATCH_WORKER_ITERATIONS"] = str(self.plan.iterations)
         env["DISPATCH_WORKER_LISTEN"] = "on" if self.plan.listen else "off"
+        env["DISPATCH_CHAOS_BACKGROUND_S"] = str(self.plan.background_s)
         return env
 
     async def start(self, name: str) -> None:
@@ -988,6 +995,11 @@ async def check(run: Run, span: tuple[float, float], elapsed: float) -> Outcome:
         reconnects=run.reconnects,
         connected_s=run.connected_s,
         setup_s=run.setup_s,
+        board_uploads=sum(
+            any(a.filename == "board.png" for a in m.attachments)
+            for m in emu.world.messages.values()
+            if m.author.id == emu.bot_user.id and m.interaction_id is None
+        ),
         takeovers=run.takeovers,
         not_taken_over=list(run.holding.values()),
         faults=run.faults,

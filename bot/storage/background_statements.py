@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.storage.engines import JOBS_QUEUED
+from bot.storage.engines import JOBS_QUEUED, POSTS_QUEUED
 from bot.storage.rows import BotJobRow, TimerRow, read_bot_job, read_timer
 from bot.storage.statements import Statements
 
@@ -126,6 +126,12 @@ class BackgroundStatements(Statements):
             (self.now, max_attempts, self.now),
         )
         return [read_bot_job(r) for r in rows]
+
+    async def posts_queued(self, game_id: int) -> None:
+        """Tell the bot processes (``POSTS_QUEUED``) that ``game_id`` has posts waiting
+        that this process will not deliver (a worker's); nothing on SQLite."""
+        if self.dialect == "postgresql":
+            await self._run("SELECT pg_notify(?, ?)", (POSTS_QUEUED, str(game_id)))
 
     async def bot_jobs(self, game_id: int) -> list[BotJobRow]:
         rows = await self._all(

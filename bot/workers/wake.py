@@ -38,9 +38,19 @@ def listen_from(env: Mapping[str, str]) -> bool:
 class Bell:
     """Sets ``event`` whenever PostgreSQL says a job was queued, while listening."""
 
-    def __init__(self, target: object, event: asyncio.Event, *, enabled: bool = True) -> None:
+    def __init__(
+        self,
+        target: object,
+        event: asyncio.Event,
+        *,
+        enabled: bool = True,
+        channel: str = JOBS_QUEUED,
+    ) -> None:
         self.url = str(target) if enabled and is_postgres_url(target) else None
         self.event = event
+        #: What it listens for: a job queued (a worker's bell), or a worker's posts
+        #: queued (the bot's, ``POSTS_QUEUED``).
+        self.channel = channel
         self._conn: asyncpg.Connection | None = None
         self._failed = False
         #: Notifications heard (for tests and logs).
@@ -57,14 +67,14 @@ class Bell:
             return
         try:
             conn = await asyncpg.connect(self.url)
-            await conn.add_listener(JOBS_QUEUED, self._ring)
+            await conn.add_listener(self.channel, self._ring)
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
             if not self._failed:
-                log.warning("cannot LISTEN for queued jobs (%s); polling instead", exc)
+                log.warning("cannot LISTEN on %s (%s); polling instead", self.channel, exc)
             self._failed = True
             return
         if self._failed:
-            log.info("listening for queued jobs again")
+            log.info("listening on %s again", self.channel)
         self._failed = False
         self._conn = conn
         # Woken once: a job queued while nobody listened is not missed.

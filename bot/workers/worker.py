@@ -140,6 +140,17 @@ class Worker:
         log.info(
             "game=%d job for %s at version %d: %s", job.game_id, job.role, job.version, outcome
         )
+        if outcome != "stale":
+            await self._tell_bots(job.game_id)
+
+    async def _tell_bots(self, game_id: int) -> None:
+        """The move's posts wait in the outbox: the bot processes are told at once (if
+        the telling fails, their next background pass finds the posts anyway)."""
+        try:
+            async with self.manager.store.write() as db:
+                await db.posts_queued(game_id)
+        except Exception as exc:
+            log.warning("game=%d: could not tell the bot of its posts: %r", game_id, exc)
 
     async def beat(self) -> None:
         async with self.manager.store.write() as db:
