@@ -54,7 +54,7 @@ async def test_a_worker_says_when_its_move_left_posts_in_the_outbox(pg_url: str)
     seats = BotSeats(manager, workers="thread", iterations=8)
     try:
         assert await Worker(seats, listen=False).step()
-        assert await asyncio.wait_for(told.get(), PATIENCE_S) == str(game_id)
+        assert await asyncio.wait_for(told.get(), PATIENCE_S) == f"{game_id} g1"
     finally:
         await seats.close()
         await manager.close()

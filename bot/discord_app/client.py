@@ -205,17 +205,28 @@ class DispatchBot(commands.Bot):
                     await asyncio.wait_for(told.wait(), self.delivery_interval)
                 if told.is_set():
                     told.clear()
-                    await self._deliver_told()
+                    await self._deliver_told(bell.take())
         finally:
             await bell.close()
 
-    async def _deliver_told(self) -> None:
+    async def _deliver_told(self, heard: list[str]) -> None:
+        """Deliver the games ``heard`` names ("<game id> <guild id>") whose guild is on
+        this process's shards, or whose posts are DMs: the process whose gateway sees
+        the guild is the one that delivers its clicks' posts too, so one process, not
+        every one, works on each. Told nothing (woken as the listener opened): every
+        game that waits. Another shard's game is left to its process, or, if that one
+        is down, to the background pass."""
         assert self.manager is not None
-        try:
-            delivered = await self.manager.deliver_due()
-            log.debug("told of a worker's posts: %d delivered", delivered)
-        except Exception as exc:  # the background pass tries again
-            log.warning("delivering a worker's posts failed: %r", exc)
+        games: list[int | None] = [] if heard else [None]
+        for said in heard:
+            game, _, guild = said.partition(" ")
+            if game.isdigit() and (not guild.isdigit() or self.get_guild(int(guild))):
+                games.append(int(game))
+        for game_id in dict.fromkeys(games):
+            try:
+                await self.manager.deliver_due(game_id)
+            except Exception as exc:  # the background pass tries again
+                log.warning("delivering a worker's posts failed: %r", exc)
 
     async def sync_commands(self) -> None:
         guild_id = self.config.dev_guild_id

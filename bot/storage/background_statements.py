@@ -129,9 +129,15 @@ class BackgroundStatements(Statements):
 
     async def posts_queued(self, game_id: int) -> None:
         """Tell the bot processes (``POSTS_QUEUED``) that ``game_id`` has posts waiting
-        that this process will not deliver (a worker's); nothing on SQLite."""
+        that this process will not deliver (a worker's); nothing on SQLite. The message
+        is "<game id> <guild id>" (no guild: a game of DMs), so that the process whose
+        shard serves the guild delivers them, and the others need not try."""
         if self.dialect == "postgresql":
-            await self._run("SELECT pg_notify(?, ?)", (POSTS_QUEUED, str(game_id)))
+            await self._run(
+                "SELECT pg_notify(?, CAST(id AS TEXT) || ' ' || COALESCE(guild_id, ''))"
+                " FROM games WHERE id = ?",
+                (POSTS_QUEUED, game_id),
+            )
 
     async def bot_jobs(self, game_id: int) -> list[BotJobRow]:
         rows = await self._all(

@@ -55,6 +55,8 @@ class Bell:
         self._failed = False
         #: Notifications heard (for tests and logs).
         self.rung = 0
+        #: What the notifications heard since the last ``take`` said.
+        self._heard: list[str] = []
 
     @property
     def listening(self) -> bool:
@@ -80,9 +82,16 @@ class Bell:
         # Woken once: a job queued while nobody listened is not missed.
         self.event.set()
 
-    def _ring(self, *_args: object) -> None:
+    def _ring(self, *args: object) -> None:
         self.rung += 1
+        if len(args) > 3 and args[3]:  # (connection, pid, channel, payload)
+            self._heard.append(str(args[3]))
         self.event.set()
+
+    def take(self) -> list[str]:
+        """What the notifications heard since the last call said, oldest first."""
+        heard, self._heard = self._heard, []
+        return heard
 
     async def close(self) -> None:
         conn, self._conn = self._conn, None
