@@ -100,16 +100,22 @@ async def bench(args: argparse.Namespace, admin: str) -> int:
     runs = plans(args, urls, folder)
     failed = False
     per_action: dict[int, float] = {}
+    per_human: dict[int, float] = {}
     for n, (title, plan) in enumerate(runs):
         plan.folder = folder / f"run{n}"
         outcome = await _run(title, plan)
         failed |= bool(outcome.failures)
         if title.startswith("throughput: PostgreSQL") and outcome.actions:
             per_action[plan.bots] = outcome.bot_cpu_s / outcome.actions
+            per_human[plan.bots] = outcome.bot_cpu_s / max(1, outcome.human_actions)
     for bots, cpu in sorted(per_action.items()):
         if bots > 1 and 1 in per_action:
             rise = 100 * (cpu / per_action[1] - 1)
-            print(f"bot CPU per action, {bots} bot processes against 1: {rise:+.0f}%")
+            human = 100 * (per_human[bots] / per_human[1] - 1)
+            print(
+                f"bot CPU per action, {bots} bot processes against 1: {rise:+.0f}%"
+                f" (per human move: {human:+.0f}%)"
+            )
     if "chaos" in args.parts:
         with private_server() as server:
             if server is None:

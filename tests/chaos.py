@@ -194,6 +194,9 @@ class Outcome:
     #: processes alive at its end: a killed one's are not counted).
     bot_cpu_s: float = 0.0
     worker_cpu_s: float = 0.0
+    #: Of ``actions``, the humans' (the rest are Dispatch's): the bot processes do far
+    #: more for a human's move (the click, its prompts' pictures) than for Dispatch's.
+    human_actions: int = 0
     #: The bot's posts that uploaded a board picture (one unchanged since the table's
     #: previous post links to it instead).
     board_uploads: int = 0
@@ -219,7 +222,9 @@ class Outcome:
             f" ({len(self.takeovers)} kills left claims; {len(self.not_taken_over)} still held"
             " at the end)",
             f"CPU during the play: bot processes {self.bot_cpu_s:.1f} s"
-            f" = {self._per_action(self.bot_cpu_s)} per action; workers"
+            f" = {self._per_action(self.bot_cpu_s)} per action"
+            f" ({self._per_human_action(self.bot_cpu_s)} per human move, of"
+            f" {self.human_actions}); workers"
             f" {self.worker_cpu_s:.1f} s = {self._per_action(self.worker_cpu_s)} per action",
             f"database faults: {self._faults()}; human moves applied twice:"
             f" {len(self.applied_twice)}; unsettled after the settle phase:"
@@ -229,6 +234,9 @@ class Outcome:
 
     def _per_action(self, cpu_s: float) -> str:
         return f"{1000 * cpu_s / self.actions:.0f} ms" if self.actions and cpu_s else "n/a"
+
+    def _per_human_action(self, cpu_s: float) -> str:
+        return f"{1000 * cpu_s / self.human_actions:.0f} ms" if self.human_actions else "n/a"
 
     def _faults(self) -> str:
         return ", ".join(f"{kind} at {at:.1f} s" for kind, at in self.faults) or "none"
@@ -990,6 +998,7 @@ async def check(run: Run, span: tuple[float, float], elapsed: float) -> Outcome:
         not_replaying=not_replaying,
         posts=posts,
         actions=len(in_span),
+        human_actions=sum(1 for a in in_span if not is_bot(a.user_id)),
         elapsed=elapsed,
         acked_at=[at - run.begun for at, _ in run.acked_at],
         reconnects=run.reconnects,

@@ -543,10 +543,19 @@ class BotSeats:
         await self.give_up_exhausted()
         async with self.manager.store.read() as db:
             games = await db.games_awaiting(BOT_USERS.values())
+            # While a worker lives it takes every job queued or held: this process need
+            # only write a missing job or take one a dead process held. Nudging every
+            # game at every pass cost each process as much, however many there were.
+            workers = await db.workers_alive(JOB_LEASE_S)
+            theirs = await db.games_left_to_workers() if workers else set()
         for gone in self._failed.keys() - set(games):  # over, or no longer the bot's move
             del self._failed[gone]
         now = self.manager.clock()
-        due = [g for g in games if g not in self._failed or self._failed[g][1] <= now]
+        due = [
+            g
+            for g in games
+            if g not in theirs and (g not in self._failed or self._failed[g][1] <= now)
+        ]
         for game_id in due:
             self.nudge(game_id)
         return len(due)

@@ -127,6 +127,16 @@ class BackgroundStatements(Statements):
         )
         return [read_bot_job(r) for r in rows]
 
+    async def games_left_to_workers(self) -> set[int]:
+        """The games with a pending job that is unclaimed (a worker takes it next) or
+        under a live lease (being played)."""
+        rows = await self._all(
+            "SELECT DISTINCT game_id FROM bot_jobs WHERE status = 'pending'"
+            " AND (claimed_by IS NULL OR lease_until > ?)",
+            (self.now,),
+        )
+        return {int(r[0]) for r in rows}
+
     async def posts_queued(self, game_id: int) -> None:
         """Tell the bot processes (``POSTS_QUEUED``) that ``game_id`` has posts waiting
         that this process will not deliver (a worker's); nothing on SQLite. The message
