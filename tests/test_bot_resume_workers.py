@@ -1,12 +1,16 @@
 """While a ``dispatch worker`` lives, a bot process's background pass leaves it the jobs
 it takes: it nudges only the games whose job no one will take otherwise (none was
 written, or a dead process held it), not every game where Dispatch owes a move. Each
-process paid for every such game at every pass, however many processes there were."""
+process paid for every such game at every pass, however many processes there were. And
+a move read before the game moved on writes no job for the version it read: that job
+came back after its move was made and its row pruned, and was played again."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from unittest.mock import AsyncMock
 
+import pytest
 from conftest import FakeClock, RecordingFrontEnd
 from test_bot_seats import _leave_a_bot_move_owed
 
@@ -38,5 +42,25 @@ async def test_while_a_worker_lives_the_pass_nudges_only_games_no_worker_will_ta
         clock.advance(120.0)
         nudged.clear()
         assert await BotSeats.of(manager).resume() == 4
+    finally:
+        await manager.close()
+
+
+async def test_a_move_read_before_the_game_moved_on_brings_back_no_job_of_its_version(
+    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        owed = await _leave_a_bot_move_owed(manager)
+        bots = BotSeats.of(manager)
+        assert await bots.play_one(owed.id)  # Dispatch's move: the game moves on
+        async with manager.store.transaction() as db:
+            await db.drop_bot_jobs(owed.id)  # its job pruned, as turns go by
+        # A read made before that move, acted on after it (another process was faster).
+        monkeypatch.setattr(manager, "get_game_info", AsyncMock(return_value=owed))
+        await bots.play_one(owed.id)
+        async with manager.store.read() as db:
+            jobs = await db.bot_jobs(owed.id)
+        assert [j for j in jobs if j.version == owed.version] == []
     finally:
         await manager.close()

@@ -613,6 +613,11 @@ class BotSeats:
         # Under the game's lock: a game that ends meanwhile (its jobs dropped) is seen
         # ended here and gets no job written after its end.
         async with self.manager.store.transaction(game=game_id) as db:
+            if await db.version_of(game_id) != info.version:
+                # The game moved on since it was read (another process's moves): a job
+                # written for the version read would come back after its move was made
+                # and its row pruned, and be played a second time (as stale). Read again.
+                return True
             # Written with the turn; again here for a seat just handed to Dispatch or a
             # game from before the jobs (a second write changes nothing).
             await db.owe_bot_move(game_id, seat.role, info.version, level_of(seat.user_id))
