@@ -236,7 +236,9 @@ class Outcome:
         return f"{1000 * cpu_s / self.actions:.0f} ms" if self.actions and cpu_s else "n/a"
 
     def _per_human_action(self, cpu_s: float) -> str:
-        return f"{1000 * cpu_s / self.human_actions:.0f} ms" if self.human_actions else "n/a"
+        if not (self.human_actions and cpu_s):
+            return "n/a"
+        return f"{1000 * cpu_s / self.human_actions:.0f} ms"
 
     def _faults(self) -> str:
         return ", ".join(f"{kind} at {at:.1f} s" for kind, at in self.faults) or "none"
@@ -417,6 +419,9 @@ class Reader:
         self.database = database
         self._pg: asyncpg.Connection | None = None
         self._db: aiosqlite.Connection | None = None
+        # One read at a time: a connection serves one statement at once (asyncpg refuses
+        # a second, and the first read's retry would end the other's connection).
+        self._lock = asyncio.Lock()
 
     async def open(self) -> None:
         if is_postgres_url(self.database):
@@ -442,6 +447,10 @@ class Reader:
     async def rows(self, sql: str) -> list[Any]:
         """The rows of ``sql``; on PostgreSQL through the database's faults (a restart, a
         dropped connection): connected again and asked again until it answers."""
+        async with self._lock:
+            return await self._rows(sql)
+
+    async def _rows(self, sql: str) -> list[Any]:
         for attempt in itertools.count():
             try:
                 async with self.session() as db:

@@ -64,3 +64,21 @@ async def test_a_move_read_before_the_game_moved_on_brings_back_no_job_of_its_ve
         assert [j for j in jobs if j.version == owed.version] == []
     finally:
         await manager.close()
+
+
+async def test_a_decision_owed_while_the_bot_stops_leaves_its_job_unclaimed(
+    db_path: Path, front_end: RecordingFrontEnd, clock: FakeClock
+) -> None:
+    manager = await GameManager.open(db_path, front_end, clock=clock)
+    try:
+        owed = await _leave_a_bot_move_owed(manager)
+        bots = BotSeats.of(manager)
+        del bots.nudge  # the real one again (the helper switched it off)
+        await bots.close()  # SIGTERM: the process is stopping
+        bots.nudge(owed.id)  # a click committed during the stop
+        await bots.idle()
+        async with manager.store.read() as db:
+            jobs = [j for j in await db.bot_jobs(owed.id) if j.version == owed.version]
+        assert [(j.status, j.claimed_by) for j in jobs] == [("pending", None)]
+    finally:
+        await manager.close()

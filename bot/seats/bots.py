@@ -509,6 +509,8 @@ class BotSeats:
         self.on_move: Callable[[int, str, str, Arg], None] | None = None
         #: This process's name in the job claims it takes (``bot_jobs``).
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        #: Set by ``close``: no move is started after it.
+        self._closed = False
         #: Moves made, and jobs dropped as stale, by this process.
         self.done = 0
         self.stale = 0
@@ -531,6 +533,8 @@ class BotSeats:
 
     def nudge(self, game_id: int) -> None:
         """Something changed in ``game_id``: play its due bot moves soon (returns at once)."""
+        if self._closed:
+            return
         task = self._tasks.get(game_id)
         if task is not None and not task.done():
             self._again.add(game_id)
@@ -566,12 +570,21 @@ class BotSeats:
             await asyncio.gather(*self._tasks.values(), return_exceptions=True)
 
     async def close(self) -> None:
+        """Stop: no move is started from now on (a commit during the stop nudges in
+        vain), the ones being made are abandoned, and their jobs are given back at once,
+        not left claimed by a stopped process until their lease runs out."""
+        self._closed = True
         for task in self._tasks.values():
             task.cancel()
         await asyncio.gather(*self._tasks.values(), return_exceptions=True)
         for pool in self._pools.values():
             pool.shutdown(cancel_futures=True)
         self._pools.clear()
+        try:
+            async with self.manager.store.write() as db:
+                await db.release_bot_jobs(self.owner)
+        except Exception as exc:  # the store is gone: the leases lapse on their own
+            log.warning("the bot's jobs could not be given back: %r", exc)
 
     # -- the work -----------------------------------------------------------------
 

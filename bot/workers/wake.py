@@ -1,4 +1,5 @@
-"""Waking idle workers when a job is queued (issue 25 §4).
+"""Waking idle workers when a job is queued (issue 25 §4), and the bot processes when a
+worker left posts for them (``POSTS_QUEUED``: ``Bell(..., channel=POSTS_QUEUED)``).
 
 On PostgreSQL the store notifies ``JOBS_QUEUED`` in the transaction that queues a move
 Dispatch owes; a worker LISTENs on its own connection (outside the pool: a pooled
