@@ -597,6 +597,8 @@ class Run:
     #: Seconds from each bot process's kill to its shard's new session on the gateway.
     reconnects: list[float] = field(default_factory=list)
     watchers: list[asyncio.Task[None]] = field(default_factory=list)
+    #: One per kill: until the killed process's claims are all taken over.
+    takeover_watchers: list[asyncio.Task[None]] = field(default_factory=list)
     #: Seconds from each kill of a process holding claims until none was held.
     takeovers: list[float] = field(default_factory=list)
     #: Killed processes whose claims are still held: pid -> what was killed, and when.
@@ -627,6 +629,8 @@ async def taken_over(run: Run, name: str, pid: int, killed_at: float) -> None:
         return
     run.holding[pid] = f"{name} (pid {pid}) killed at {killed_at - run.begun:.1f} s"
     while await claims_of(run.reader.rows, pid):
+        if _now() - killed_at > TAKEOVER_WAIT_S:
+            return  # still held: the check names it
         await asyncio.sleep(0.25)
     del run.holding[pid]
     run.takeovers.append(_now() - killed_at)
@@ -635,6 +639,11 @@ async def taken_over(run: Run, name: str, pid: int, killed_at: float) -> None:
 #: How long the database stays down when restarted: longer than a worker's poll and a
 #: bot's background pass, so that every process meets the outage.
 RESTART_DOWN_S = 2.0
+
+
+#: How long the run waits for a killed process's claims to be taken over (twice the
+#: 30 s aimed at; the leases alone took up to 120 s).
+TAKEOVER_WAIT_S = 60.0
 
 
 async def inject_faults(run: Run) -> None:
@@ -774,7 +783,7 @@ async def kill_at_random(run: Run) -> None:
         pid = processes.running[name].pid
         await processes.kill(name)
         run.kills.append((name, _now() - started))
-        run.watchers.append(asyncio.create_task(taken_over(run, name, pid, _now())))
+        run.takeover_watchers.append(asyncio.create_task(taken_over(run, name, pid, _now())))
         await processes.start(name)
         if name.startswith("bot"):
             run.down.setdefault(int(name[3:]), _now())
@@ -898,10 +907,13 @@ async def run_chaos(plan: Plan) -> Outcome:
             elapsed, ended_wall = _now() - begun, time.time()
             if plan.settle_s:
                 run.unsettled = await settle(run)
+                # Every kill's take-over seen through (or given up) while the living
+                # still beat: after the stop nobody would take anything over.
+                await asyncio.gather(*run.takeover_watchers, return_exceptions=True)
                 await stop_under_load(run)
-            for watcher in run.watchers:
+            for watcher in run.watchers + run.takeover_watchers:
                 watcher.cancel()
-            await asyncio.gather(*run.watchers, return_exceptions=True)
+            await asyncio.gather(*run.watchers, *run.takeover_watchers, return_exceptions=True)
         finally:
             await processes.stop()
             await reader.close()
