@@ -32,6 +32,20 @@ The checks, over what the emulator saw and what the database holds:
   done has its move (jobs seen during the run count too: a finished game's job rows
   may be gone by the end).
 - **Every game replays** from its actions to its stored state.
+- **Each human move applied once:** no player has more moves recorded than her clicks.
+- **A killed process's claims are taken over**: the seconds from its kill until no row
+  of open work is claimed under its names (``takeovers``), for each kill that left some.
+
+With ``Plan.faults`` the database fails too (``chaos_faults``): PostgreSQL restarted
+(``chaos_server``, a server of the run's own) and every connection dropped with
+``pg_terminate_backend``. With ``Plan.settle_s`` the play is followed by a settle phase
+(no clicks, no faults, no kills): every post delivered, no game flagged damaged, no
+game where Dispatch still owes a move, no process ended by itself, and every live
+game's **My prompt** answering with a prompt. Then the humans click again and every
+process gets SIGTERM: each must stop cleanly (exit 0), leaving no claim held.
+
+The CPU the bot processes and the workers used during the play is read from ``/proc``
+(``Outcome.bot_cpu_s``), for CPU per action.
 """
 
 from __future__ import annotations
@@ -43,6 +57,7 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import statistics
 import sys
 import time
@@ -53,12 +68,23 @@ from typing import Any
 
 import aiosqlite
 import asyncpg
+from chaos_faults import (
+    Rows,
+    beats_of,
+    claims_of,
+    cpu_seconds,
+    drop_connections,
+    held_claims,
+    unsettled,
+)
 from job_history import job_history, keep_job_history
 
 from bot.delivery.outbox import delivery_nonce
 from bot.discord_app.custom_ids import parse, prompt_id
 from bot.discord_app.interactions import APPLIED_NOT_SHOWN
+from bot.process.lifecycle import STOP_TIMEOUT_S
 from bot.storage.engines import PgConnection, is_postgres_url
+from bot.storage.liveness import SILENT_AFTER_S
 from bot.storage.rows import ActionRow, BotJobRow
 from bot.storage.session import Session
 from bot.storage.store import Store
@@ -100,6 +126,16 @@ class Plan:
     #: ``PATIENCE`` times ``seconds``).
     min_acks: int = 0
     min_kills: int = 0
+    #: The database's faults, at even times through the play (``chaos_faults``):
+    #: "restart" (needs ``server``) and "drop".
+    faults: tuple[str, ...] = ()
+    #: Seconds between the bot processes' background passes.
+    background_s: float = 1.0
+    #: The run's own PostgreSQL server (``chaos_server.PrivateServer``), to restart.
+    server: Any = None
+    #: Seconds the settle phase may wait for the games to settle; 0: no settle phase
+    #: and no stop by SIGTERM (every process is killed at the end).
+    settle_s: float = 0.0
 
 
 @dataclass
@@ -139,6 +175,31 @@ class Outcome:
     #: Seconds to start the processes (all connected), and the games too, before play.
     connected_s: float = 0.0
     setup_s: float = 0.0
+    #: Seconds from the kill of a process holding claims to none of them held.
+    takeovers: list[float] = field(default_factory=list)
+    #: Killed processes whose claims were still held when the run ended.
+    not_taken_over: list[str] = field(default_factory=list)
+    #: Each fault of the database and when (seconds into the play).
+    faults: list[tuple[str, float]] = field(default_factory=list)
+    #: Human moves recorded beyond the clicks that asked for them (applied twice).
+    applied_twice: list[str] = field(default_factory=list)
+    #: After the settle phase: posts not delivered, games damaged or stuck, processes
+    #: that ended by themselves.
+    unsettled: list[str] = field(default_factory=list)
+    #: After SIGTERM to every process under load: a process that did not stop cleanly,
+    #: a claim still held by a stopped process.
+    unclean_stops: list[str] = field(default_factory=list)
+    held_after_stop: list[str] = field(default_factory=list)
+    #: CPU seconds the bot processes, and the workers, used during the play (of the
+    #: processes alive at its end: a killed one's are not counted).
+    bot_cpu_s: float = 0.0
+    worker_cpu_s: float = 0.0
+    #: Of ``actions``, the humans' (the rest are Dispatch's): the bot processes do far
+    #: more for a human's move (the click, its prompts' pictures) than for Dispatch's.
+    human_actions: int = 0
+    #: The bot's posts that uploaded a board picture (one unchanged since the table's
+    #: previous post links to it instead).
+    board_uploads: int = 0
 
     def figures(self) -> list[str]:
         rec = sorted(self.recoveries)
@@ -153,10 +214,34 @@ class Outcome:
             f"kills: {len(self.kills)} ({self._kinds()}); a killed bot process back on the"
             f" gateway after {_seconds(self.reconnects)}, its games moving again after"
             f" {_seconds(rec)}",
-            f"posts by the bot: {self.posts}; duplicate posts: {len(self.duplicates)}",
+            f"posts by the bot: {self.posts} ({self.board_uploads} uploading a board);"
+            f" duplicate posts: {len(self.duplicates)}",
             f"lost acknowledged clicks: {len(self.lost)}; bot moves not applied once:"
             f" {len(self.twice)}; games not replaying: {len(self.not_replaying)}",
+            f"a killed process's claims taken over after {_seconds(self.takeovers)}"
+            f" ({len(self.takeovers)} kills left claims; {len(self.not_taken_over)} still held"
+            " at the end)",
+            f"CPU during the play: bot processes {self.bot_cpu_s:.1f} s"
+            f" = {self._per_action(self.bot_cpu_s)} per action"
+            f" ({self._per_human_action(self.bot_cpu_s)} per human move, of"
+            f" {self.human_actions}); workers"
+            f" {self.worker_cpu_s:.1f} s = {self._per_action(self.worker_cpu_s)} per action",
+            f"database faults: {self._faults()}; human moves applied twice:"
+            f" {len(self.applied_twice)}; unsettled after the settle phase:"
+            f" {len(self.unsettled)}; unclean stops: {len(self.unclean_stops)};"
+            f" claims held by stopped processes: {len(self.held_after_stop)}",
         ]
+
+    def _per_action(self, cpu_s: float) -> str:
+        return f"{1000 * cpu_s / self.actions:.0f} ms" if self.actions and cpu_s else "n/a"
+
+    def _per_human_action(self, cpu_s: float) -> str:
+        if not (self.human_actions and cpu_s):
+            return "n/a"
+        return f"{1000 * cpu_s / self.human_actions:.0f} ms"
+
+    def _faults(self) -> str:
+        return ", ".join(f"{kind} at {at:.1f} s" for kind, at in self.faults) or "none"
 
     def _kinds(self) -> str:
         bots = sum(1 for name, _ in self.kills if name.startswith("bot"))
@@ -164,7 +249,16 @@ class Outcome:
 
     @property
     def failures(self) -> list[str]:
-        return self.lost + self.duplicates + self.twice + self.not_replaying
+        return (
+            self.lost
+            + self.duplicates
+            + self.twice
+            + self.not_replaying
+            + self.applied_twice
+            + self.unsettled
+            + self.unclean_stops
+            + self.held_after_stop
+        )
 
 
 def _seconds(values: Sequence[float]) -> str:
@@ -254,6 +348,36 @@ def lost_clicks(
     return lost
 
 
+def moves_beyond_clicks(
+    records: Sequence[Interaction], actions: dict[int, list[ActionRow]]
+) -> list[str]:
+    """Each human's moves recorded beyond her clicks on action buttons and selects: a
+    move applied twice (a click retried by Discord, or redelivered after a dropped
+    connection, must not be). The ``done`` a move implies is recorded with it under the
+    same player, and is not counted."""
+    clicks: dict[tuple[int, str], int] = {}
+    for record in records:
+        action = parse_action(record)
+        if record.type == 3 and action is not None:
+            key = (action[0], str(record.user.id))
+            clicks[key] = clicks.get(key, 0) + 1
+    problems = []
+    for game, rows in actions.items():
+        by_seq = {a.seq: a for a in rows}
+        made: dict[str, int] = {}
+        for a in rows:
+            before = by_seq.get(a.seq - 1)
+            implied = a.verb == "done" and before is not None and before.user_id == a.user_id
+            if not is_bot(a.user_id) and not implied:
+                made[a.user_id] = made.get(a.user_id, 0) + 1
+        for user, count in made.items():
+            if count > clicks.get((game, user), 0):
+                problems.append(
+                    f"game {game}: {count} moves recorded for {clicks.get((game, user), 0)} clicks"
+                )
+    return problems
+
+
 def duplicate_posts(emu: Emulator, outbox: dict[str, int]) -> tuple[int, list[str]]:
     """The bot's own posts (not answers to interactions), and the problems among them:
     a post whose nonce is no outbox row's (``outbox``: each row's nonce to its id), and
@@ -283,6 +407,10 @@ def duplicate_posts(emu: Emulator, outbox: dict[str, int]) -> tuple[int, list[st
 # ------------------------------------------------------------------ the database
 
 
+#: How many times a read is asked again through the database's faults (0.2 s apart).
+READ_ATTEMPTS = 300
+
+
 class Reader:
     """Reads the shared database while the processes run, on a connection of its own:
     PostgreSQL's, or the SQLite file's (held by its one bot process) read-only."""
@@ -291,6 +419,9 @@ class Reader:
         self.database = database
         self._pg: asyncpg.Connection | None = None
         self._db: aiosqlite.Connection | None = None
+        # One read at a time: a connection serves one statement at once (asyncpg refuses
+        # a second, and the first read's retry would end the other's connection).
+        self._lock = asyncio.Lock()
 
     async def open(self) -> None:
         if is_postgres_url(self.database):
@@ -314,8 +445,24 @@ class Reader:
         yield Session(self._db, time.time())
 
     async def rows(self, sql: str) -> list[Any]:
-        async with self.session() as db:
-            return list(await db.db.execute_fetchall(sql, ()))
+        """The rows of ``sql``; on PostgreSQL through the database's faults (a restart, a
+        dropped connection): connected again and asked again until it answers."""
+        async with self._lock:
+            return await self._rows(sql)
+
+    async def _rows(self, sql: str) -> list[Any]:
+        for attempt in itertools.count():
+            try:
+                async with self.session() as db:
+                    return list(await db.db.execute_fetchall(sql, ()))
+            except (sqlite3.OperationalError, asyncpg.PostgresError, OSError):
+                if self._pg is None or attempt >= READ_ATTEMPTS:
+                    raise
+            self._pg.terminate()
+            await asyncio.sleep(0.2)
+            with contextlib.suppress(OSError, asyncpg.PostgresError):
+                self._pg = await asyncpg.connect(self.database)
+        raise AssertionError("unreachable")
 
 
 # ------------------------------------------------------------------ the processes
@@ -340,6 +487,7 @@ class Processes:
             env["DISPATCH_DB"] = self.plan.database
         env["DISPATCH_WORKER_ITERATIONS"] = str(self.plan.iterations)
         env["DISPATCH_WORKER_LISTEN"] = "on" if self.plan.listen else "off"
+        env["DISPATCH_CHAOS_BACKGROUND_S"] = str(self.plan.background_s)
         return env
 
     async def start(self, name: str) -> None:
@@ -373,6 +521,44 @@ class Processes:
         for name in list(self.running):
             await self.kill(name)
 
+    def cpu(self, kind: str) -> float:
+        """CPU seconds used so far by the running processes of ``kind`` ("bot",
+        "worker") and their children."""
+        pids = [p.pid for name, p in self.running.items() if name.startswith(kind)]
+        return cpu_seconds(pids)
+
+    async def not_working(self, rows: Rows) -> dict[str, str]:
+        """The processes that exited without being killed, or that no longer beat (a
+        process hung in its own end): none should. Name -> what is wrong."""
+        now = time.time()
+        wrong = {}
+        for name, process in self.running.items():
+            if process.returncode is not None:
+                wrong[name] = f"{name} ended by itself (exit {process.returncode})"
+            elif not await beats_of(rows, process.pid, now - SILENT_AFTER_S):
+                wrong[name] = f"{name} stopped beating (hung) for {SILENT_AFTER_S:.0f} s"
+        return wrong
+
+    async def terminate(self, rows: Rows) -> list[str]:
+        """SIGTERM to every process at once; the ones that did not stop cleanly (exit 0
+        within the stop's time, ``lifecycle.STOP_TIMEOUT_S``) are killed, and named."""
+        # One that ended by itself or hung before is the settle phase's finding.
+        for name in await self.not_working(rows):
+            await self.kill(name)
+        for process in self.running.values():
+            process.send_signal(signal.SIGTERM)
+        unclean = []
+        for name in list(self.running):
+            process = self.running[name]
+            try:
+                code = await asyncio.wait_for(process.wait(), STOP_TIMEOUT_S + 5.0)
+            except TimeoutError:
+                code = None
+            if code != 0:
+                unclean.append(f"{name} did not stop cleanly on SIGTERM (exit {code})")
+            await self.kill(name)
+        return unclean
+
 
 # ------------------------------------------------------------------ the run
 
@@ -405,9 +591,19 @@ class Run:
     begun: float = 0.0
     #: Set when the play is over.
     stopping: asyncio.Event = field(default_factory=asyncio.Event)
+    unsettled: list[str] = field(default_factory=list)
+    unclean_stops: list[str] = field(default_factory=list)
+    held_after_stop: list[str] = field(default_factory=list)
     #: Seconds from each bot process's kill to its shard's new session on the gateway.
     reconnects: list[float] = field(default_factory=list)
     watchers: list[asyncio.Task[None]] = field(default_factory=list)
+    #: One per kill: until the killed process's claims are all taken over.
+    takeover_watchers: list[asyncio.Task[None]] = field(default_factory=list)
+    #: Seconds from each kill of a process holding claims until none was held.
+    takeovers: list[float] = field(default_factory=list)
+    #: Killed processes whose claims are still held: pid -> what was killed, and when.
+    holding: dict[int, str] = field(default_factory=dict)
+    faults: list[tuple[str, float]] = field(default_factory=list)
 
 
 def _now() -> float:
@@ -424,6 +620,44 @@ async def reconnected(run: Run, shard: int, killed_at: float) -> None:
     with contextlib.suppress(TimeoutError):
         await world.wait_until(lambda: gateway.shard_connected(shard), START_S, "the return")
         run.reconnects.append(_now() - killed_at)
+
+
+async def taken_over(run: Run, name: str, pid: int, killed_at: float) -> None:
+    """Note how long the claims of process ``name`` (``pid``), killed at ``killed_at``,
+    stayed held (none held at its death: nothing to note)."""
+    if not await claims_of(run.reader.rows, pid):
+        return
+    run.holding[pid] = f"{name} (pid {pid}) killed at {killed_at - run.begun:.1f} s"
+    while await claims_of(run.reader.rows, pid):
+        if _now() - killed_at > TAKEOVER_WAIT_S:
+            return  # still held: the check names it
+        await asyncio.sleep(0.25)
+    del run.holding[pid]
+    run.takeovers.append(_now() - killed_at)
+
+
+#: How long the database stays down when restarted: longer than a worker's poll and a
+#: bot's background pass, so that every process meets the outage.
+RESTART_DOWN_S = 2.0
+
+
+#: How long the run waits for a killed process's claims to be taken over (twice the
+#: 30 s aimed at; the leases alone took up to 120 s).
+TAKEOVER_WAIT_S = 60.0
+
+
+async def inject_faults(run: Run) -> None:
+    """The plan's faults of the database, at even times through the play."""
+    plan = run.plan
+    started = _now()
+    for n, kind in enumerate(plan.faults):
+        at = plan.seconds * (n + 1) / (len(plan.faults) + 1)
+        await asyncio.sleep(max(0.0, started + at - _now()))
+        run.faults.append((kind, _now() - started))
+        if kind == "restart":
+            await plan.server.restart(RESTART_DOWN_S)
+        else:
+            await drop_connections(plan.database)
 
 
 async def watch(run: Run) -> None:
@@ -546,8 +780,10 @@ async def kill_at_random(run: Run) -> None:
         if run.stopping.is_set():
             return
         name = first.pop(0) if first else rng.choice(processes.names)
+        pid = processes.running[name].pid
         await processes.kill(name)
         run.kills.append((name, _now() - started))
+        run.takeover_watchers.append(asyncio.create_task(taken_over(run, name, pid, _now())))
         await processes.start(name)
         if name.startswith("bot"):
             run.down.setdefault(int(name[3:]), _now())
@@ -635,7 +871,8 @@ async def keep_history(database: str) -> None:
 async def run_chaos(plan: Plan) -> Outcome:
     """Set up the guilds and games, play with kills for ``plan.seconds``, then check."""
     plan.folder.mkdir(parents=True, exist_ok=True)
-    async with asyncio.timeout(PATIENCE * plan.seconds + 4 * START_S), Emulator() as emu:
+    limit = PATIENCE * plan.seconds + 4 * START_S + 2 * plan.settle_s
+    async with asyncio.timeout(limit), Emulator() as emu:
         seats = await set_up(plan, emu)
         processes = Processes(plan, emu)
         reader = Reader(plan.database)
@@ -657,21 +894,89 @@ async def run_chaos(plan: Plan) -> Outcome:
                 for n, seat in enumerate(seats)
             ]
             killer = asyncio.create_task(kill_at_random(run)) if plan.kill_every_s else None
+            faulter = asyncio.create_task(inject_faults(run)) if plan.faults else None
+            cpu = {kind: processes.cpu(kind) for kind in ("bot", "worker")}
             await play_on(run)
-            run.stopping.set()
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            # A killed process's CPU goes with it: only a run without kills counts.
+            cpu = {k: 0.0 if plan.kill_every_s else processes.cpu(k) - cpu[k] for k in cpu}
+            await stop_playing(run, tasks)
             if killer is not None:
                 await killer
-            for watcher in run.watchers:
-                watcher.cancel()
-            await asyncio.gather(*run.watchers, return_exceptions=True)
+            if faulter is not None:
+                await faulter
             elapsed, ended_wall = _now() - begun, time.time()
+            if plan.settle_s:
+                run.unsettled = await settle(run)
+                # Every kill's take-over seen through (or given up) while the living
+                # still beat: after the stop nobody would take anything over.
+                await asyncio.gather(*run.takeover_watchers, return_exceptions=True)
+                await stop_under_load(run)
+            for watcher in run.watchers + run.takeover_watchers:
+                watcher.cancel()
+            await asyncio.gather(*run.watchers, *run.takeover_watchers, return_exceptions=True)
         finally:
             await processes.stop()
             await reader.close()
-        return await check(run, (begun_wall, ended_wall), elapsed)
+        outcome = await check(run, (begun_wall, ended_wall), elapsed)
+    outcome.bot_cpu_s, outcome.worker_cpu_s = cpu["bot"], cpu["worker"]
+    return outcome
+
+
+async def stop_playing(run: Run, tasks: Sequence[asyncio.Task[None]]) -> None:
+    run.stopping.set()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def settle(run: Run) -> list[str]:
+    """The settle phase: no more clicks and no more faults; within ``plan.settle_s``
+    every post is delivered and every live game waits for its human (Dispatch made the
+    moves it owed). Then the problems: posts undelivered, games damaged, games where
+    Dispatch still owes a move, processes that ended by themselves, and live games whose
+    **My prompt** answers with no prompt (a player could not move)."""
+    deadline = _now() + run.plan.settle_s
+    while True:
+        problems = await unsettled(run.reader.rows) + await dispatch_owes(run)
+        if not problems or _now() > deadline:
+            break
+        await asyncio.sleep(0.5)
+    problems += (await run.processes.not_working(run.reader.rows)).values()
+    waiting = await run.reader.rows("SELECT id, active_roles FROM games WHERE status = 'active'")
+    live = {int(r[0]) for r in waiting if HUMAN_SIDE in json.loads(r[1] or "[]")}
+    for seat in run.seats:
+        if seat.game in live and await open_prompt(run, seat) is None:
+            problems.append(f"game {seat.game}: My prompt shows no current prompt")
+    return problems
+
+
+async def dispatch_owes(run: Run) -> list[str]:
+    rows = await run.reader.rows("SELECT id, active_roles FROM games WHERE status = 'active'")
+    return [
+        f"game {r[0]}: stuck, Dispatch owes a move"
+        for r in rows
+        if HUMAN_SIDE not in json.loads(r[1] or "[]")
+    ]
+
+
+#: Seconds of clicking before the processes are stopped under that load.
+LOAD_BEFORE_STOP_S = 1.5
+
+
+async def stop_under_load(run: Run) -> None:
+    """The humans click again; SIGTERM to every process meanwhile; then no process may
+    have stopped uncleanly, and no claim may be left held by a stopped one."""
+    run.stopping = asyncio.Event()
+    run.down.clear()  # a recovery is the play's, not the settle phase's
+    tasks = [asyncio.create_task(watch(run))]
+    tasks += [
+        asyncio.create_task(play(run, seat, random.Random(run.plan.seed * 2000 + n)))
+        for n, seat in enumerate(run.seats)
+    ]
+    await asyncio.sleep(LOAD_BEFORE_STOP_S)
+    run.unclean_stops = await run.processes.terminate(run.reader.rows)
+    await stop_playing(run, tasks)
+    run.held_after_stop = await held_claims(run.reader.rows, time.time())
 
 
 async def check(run: Run, span: tuple[float, float], elapsed: float) -> Outcome:
@@ -714,11 +1019,24 @@ async def check(run: Run, span: tuple[float, float], elapsed: float) -> Outcome:
         not_replaying=not_replaying,
         posts=posts,
         actions=len(in_span),
+        human_actions=sum(1 for a in in_span if not is_bot(a.user_id)),
         elapsed=elapsed,
         acked_at=[at - run.begun for at, _ in run.acked_at],
         reconnects=run.reconnects,
         connected_s=run.connected_s,
         setup_s=run.setup_s,
+        board_uploads=sum(
+            any(a.filename == "board.png" for a in m.attachments)
+            for m in emu.world.messages.values()
+            if m.author.id == emu.bot_user.id and m.interaction_id is None
+        ),
+        takeovers=run.takeovers,
+        not_taken_over=list(run.holding.values()),
+        faults=run.faults,
+        applied_twice=moves_beyond_clicks(emu.interactions, actions),
+        unsettled=run.unsettled,
+        unclean_stops=run.unclean_stops,
+        held_after_stop=run.held_after_stop,
     )
 
 

@@ -7,14 +7,19 @@ SHARD_COUNT, on the shared database DATABASE (a PostgreSQL URL, or a SQLite file
 one-process run), connected to the loopback emulator that runs in the chaos run's own
 process. FOLDER holds what the bot keeps next to its database (the slash commands'
 digest). ITERATIONS is every search's budget when the bot plays Dispatch's moves itself
-(no worker alive), so that a run measures the bot, not the search. Nothing here cleans
-up: it is meant to die.
+(no worker alive), so that a run measures the bot, not the search. The background
+pass (retries, take-overs, timers) comes every ``DISPATCH_CHAOS_BACKGROUND_S`` seconds
+(1 by default): a worker's posts wake the bot at once (NOTIFY), so no pass has to come
+often for them, and every pass costs each process the same, however many there are.
+Killed with SIGKILL it cleans up nothing; SIGTERM stops it as it stops ``dispatch``
+(``serve``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -27,7 +32,7 @@ import discord.http  # noqa: E402
 import yarl  # noqa: E402
 
 from bot.config import Config  # noqa: E402
-from bot.discord_app import create_bot  # noqa: E402
+from bot.discord_app import create_bot, serve  # noqa: E402
 from bot.seats.bots import BotSeats  # noqa: E402
 from bot.storage.engines import is_postgres_url  # noqa: E402
 
@@ -60,7 +65,7 @@ async def main(
     config = config_for(token, database, int(shard), int(shard_count), Path(folder))
     client = create_bot(
         config,
-        delivery_interval=0.1,
+        delivery_interval=float(os.environ.get("DISPATCH_CHAOS_BACKGROUND_S", "1.0")),
         manager_options={"retry_base_s": 0.05, "retry_cap_s": 0.2},
     )
     client._connection.guild_ready_timeout = 0.05
@@ -71,8 +76,8 @@ async def main(
         BotSeats.of(client.manager).iterations = int(iterations)
 
     client.setup_hook = setup_hook
-    async with client:
-        await client.start(token)
+    # As ``dispatch`` serves it: SIGTERM stops it cleanly (the chaos run's stop checks so).
+    await serve(client, token)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,12 @@ from bot.delivery.outbox import delivery_nonce
 from bot.discord_app.custom_ids import action_id
 from bot.storage.rows import ActionRow
 from bot.tables.bot_users import bot_user
-from tests.chaos import duplicate_posts, lost_clicks, moves_not_once_by_status
+from tests.chaos import (
+    duplicate_posts,
+    lost_clicks,
+    moves_beyond_clicks,
+    moves_not_once_by_status,
+)
 from tests.emulator import Emulator
 from tests.emulator.state import Interaction
 
@@ -71,3 +76,16 @@ def test_a_bot_move_without_its_job_or_a_job_without_its_move_is_flagged() -> No
     assert moves_not_once_by_status([human, bot], {1: "stale"}) != []
     assert moves_not_once_by_status([human, bot], {}) != []
     assert moves_not_once_by_status([human], {1: "done"}) != []
+
+
+async def test_a_human_move_recorded_more_often_than_clicked_is_applied_twice() -> None:
+    async with Emulator() as emu:
+        acked = click(emu, 7, 3, "place", edits=1)
+        alice = str(acked.user.id)
+        once = {7: [row(4, alice, "place"), row(5, DISPATCH, "place")]}
+        assert moves_beyond_clicks([acked], once) == []
+        # The done a move implies is recorded with it, under the same player: not a move.
+        implied = {7: [row(4, alice, "place"), row(5, alice, "done")]}
+        assert moves_beyond_clicks([acked], implied) == []
+        twice = {7: [row(4, alice, "place"), row(5, DISPATCH, "place"), row(6, alice, "place")]}
+        assert moves_beyond_clicks([acked], twice) == ["game 7: 2 moves recorded for 1 clicks"]

@@ -14,7 +14,7 @@ import contextlib
 import hashlib
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,10 @@ from bot.discord_app.failures import DevGuildUnusable
 from bot.discord_app.frontend import DiscordFrontEnd
 from bot.process.lifecycle import release_claims
 from bot.seats.bots import BotSeats
+from bot.storage.engines import POSTS_QUEUED
+from bot.storage.liveness import Liveness
 from bot.tables.manager import GameManager
+from bot.workers.wake import Bell
 
 log = logging.getLogger("dispatch.discord")
 
@@ -165,12 +168,66 @@ class DispatchBot(commands.Bot):
         self._background = asyncio.create_task(self._deliveries(), name="dispatch-deliveries")
 
     async def _deliveries(self) -> None:
+        assert self.manager is not None and self.bots is not None
+        # Beating from the start: claims this process takes are known to be alive.
+        store = self.manager.store
+        beats = Liveness(store, (store.instance, self.bots.owner))
+        async with beats.running(self._stop_background), self._posts_from_workers():
+            try:
+                await self.manager.deliver_pending()
+            except Exception:
+                log.exception("redelivery at start-up failed; the loop will retry")
+            await self.manager.run_background(self.delivery_interval, self._stop_background)
+
+    @contextlib.asynccontextmanager
+    async def _posts_from_workers(self) -> AsyncIterator[None]:
+        """While the block runs, deliver the posts a ``dispatch worker`` left in the
+        outbox as soon as it says so (PostgreSQL's NOTIFY), not at the next background
+        pass: every process would otherwise have to poll often for them."""
         assert self.manager is not None
+        if self.manager.store.dialect != "postgresql":
+            yield
+            return
+        task = asyncio.create_task(self._deliver_when_told(), name="dispatch-posts-queued")
         try:
-            await self.manager.deliver_pending()
-        except Exception:
-            log.exception("redelivery at start-up failed; the loop will retry")
-        await self.manager.run_background(self.delivery_interval, self._stop_background)
+            yield
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+
+    async def _deliver_when_told(self) -> None:
+        assert self.manager is not None
+        told = asyncio.Event()
+        bell = Bell(self.manager.store.path, told, channel=POSTS_QUEUED)
+        try:
+            while True:
+                await bell.ensure()  # a listener lost (a restart) is opened again here
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(told.wait(), self.delivery_interval)
+                if told.is_set():
+                    told.clear()
+                    await self._deliver_told(bell.take())
+        finally:
+            await bell.close()
+
+    async def _deliver_told(self, heard: list[str]) -> None:
+        """Deliver the games ``heard`` names ("<game id> <guild id>") whose guild is on
+        this process's shards, or whose posts are DMs: the process whose gateway sees
+        the guild is the one that delivers its clicks' posts too, so one process, not
+        every one, works on each. Told nothing (woken as the listener opened): every
+        game that waits. Another shard's game is left to its process, or, if that one
+        is down, to the background pass."""
+        assert self.manager is not None
+        games: list[int | None] = [] if heard else [None]
+        for said in heard:
+            game, _, guild = said.partition(" ")
+            if game.isdigit() and (not guild.isdigit() or self.get_guild(int(guild))):
+                games.append(int(game))
+        for game_id in dict.fromkeys(games):
+            try:
+                await self.manager.deliver_due(game_id)
+            except Exception as exc:  # the background pass tries again
+                log.warning("delivering a worker's posts failed: %r", exc)
 
     async def sync_commands(self) -> None:
         guild_id = self.config.dev_guild_id

@@ -537,6 +537,8 @@ class BotSeats:
         self.on_move: Callable[[int, str, str, Arg], None] | None = None
         #: This process's name in the job claims it takes (``bot_jobs``).
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        #: Set by ``close``: no move is started after it.
+        self._closed = False
         #: Moves made, and jobs dropped as stale, by this process.
         self.done = 0
         self.stale = 0
@@ -561,6 +563,8 @@ class BotSeats:
 
     def nudge(self, game_id: int) -> None:
         """Something changed in ``game_id``: play its due bot moves soon (returns at once)."""
+        if self._closed:
+            return
         task = self._tasks.get(game_id)
         if task is not None and not task.done():
             self._again.add(game_id)
@@ -573,10 +577,19 @@ class BotSeats:
         await self.give_up_exhausted()
         async with self.manager.store.read() as db:
             games = await db.games_awaiting(BOT_USERS.values())
+            # While a worker lives it takes every job queued or held: this process need
+            # only write a missing job or take one a dead process held. Nudging every
+            # game at every pass cost each process as much, however many there were.
+            workers = await db.workers_alive(JOB_LEASE_S)
+            theirs = await db.games_left_to_workers() if workers else set()
         for gone in self._failed.keys() - set(games):  # over, or no longer the bot's move
             del self._failed[gone]
         now = self.manager.clock()
-        due = [g for g in games if g not in self._failed or self._failed[g][1] <= now]
+        due = [
+            g
+            for g in games
+            if g not in theirs and (g not in self._failed or self._failed[g][1] <= now)
+        ]
         for game_id in due:
             self.nudge(game_id)
         return len(due)
@@ -587,15 +600,23 @@ class BotSeats:
             await asyncio.gather(*self._tasks.values(), return_exceptions=True)
 
     async def close(self) -> None:
-        """Stop now: the moves under way are abandoned, their jobs given back uncounted
-        (``play_one``), and the worker processes stopped mid-search rather than waited
-        for (a search can take minutes on a busy machine)."""
+        """Stop now: no move is started from now on (a commit during the stop nudges in
+        vain), the moves under way are abandoned, the worker processes stopped mid-search
+        rather than waited for (a search can take minutes on a busy machine), and their
+        jobs given back at once, uncounted, not left claimed by a stopped process until
+        their lease runs out."""
+        self._closed = True
         for task in self._tasks.values():
             task.cancel()
         await asyncio.gather(*self._tasks.values(), return_exceptions=True)
         pools = list(self._pools.values())
         self._pools.clear()
         await asyncio.gather(*(asyncio.to_thread(stop_worker_pool, pool) for pool in pools))
+        try:
+            async with self.manager.store.write() as db:
+                await db.release_bot_jobs(self.owner)
+        except StoreError:  # the store is gone: the leases lapse on their own
+            log.warning("the bot's jobs could not be given back: the database is out of reach")
         log.info(
             "Dispatch's seats close. Moves made here: %d; searches cut by the safety cap: %d",
             self.done,
@@ -644,6 +665,11 @@ class BotSeats:
         # Under the game's lock: a game that ends meanwhile (its jobs dropped) is seen
         # ended here and gets no job written after its end.
         async with self.manager.store.transaction(game=game_id) as db:
+            if await db.version_of(game_id) != info.version:
+                # The game moved on since it was read (another process's moves): a job
+                # written for the version read would come back after its move was made
+                # and its row pruned, and be played a second time (as stale). Read again.
+                return True
             # Written with the turn; again here for a seat just handed to Dispatch or a
             # game from before the jobs (a second write changes nothing).
             await db.owe_bot_move(game_id, seat.role, info.version, level_of(seat.user_id))

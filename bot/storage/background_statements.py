@@ -7,9 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.storage.engines import JOBS_QUEUED
+from bot.storage.engines import JOBS_QUEUED, POSTS_QUEUED
 from bot.storage.rows import BotJobRow, TimerRow, read_bot_job, read_timer
 from bot.storage.statements import Statements
+
+#: The tables whose rows are claimed with a lease (``claimed_by``, ``lease_until``).
+CLAIMED_TABLES = ("outbox", "timers", "clocks", "bot_jobs")
 
 
 class BackgroundStatements(Statements):
@@ -122,6 +125,28 @@ class BackgroundStatements(Statements):
             (self.now, max_attempts, self.now),
         )
         return [read_bot_job(r) for r in rows]
+
+    async def games_left_to_workers(self) -> set[int]:
+        """The games with a pending job that is unclaimed (a worker takes it next) or
+        under a live lease (being played)."""
+        rows = await self._all(
+            "SELECT DISTINCT game_id FROM bot_jobs WHERE status = 'pending'"
+            " AND (claimed_by IS NULL OR lease_until > ?)",
+            (self.now,),
+        )
+        return {int(r[0]) for r in rows}
+
+    async def posts_queued(self, game_id: int) -> None:
+        """Tell the bot processes (``POSTS_QUEUED``) that ``game_id`` has posts waiting
+        that this process will not deliver (a worker's); nothing on SQLite. The message
+        is "<game id> <guild id>" (no guild: a game of DMs), so that the process whose
+        shard serves the guild delivers them, and the others need not try."""
+        if self.dialect == "postgresql":
+            await self._run(
+                "SELECT pg_notify(?, CAST(id AS TEXT) || ' ' || COALESCE(guild_id, ''))"
+                " FROM games WHERE id = ?",
+                (POSTS_QUEUED, game_id),
+            )
 
     async def bot_jobs(self, game_id: int) -> list[BotJobRow]:
         rows = await self._all(
@@ -291,6 +316,39 @@ class BackgroundStatements(Statements):
         )
 
     # -- end of the outbox claim renewed --------------------------------------------------
+
+    # -- a dead process's claims taken over (migration 0025_process_beats) --------------
+    # Each claiming process beats under its names (``bot.storage.liveness``); a name that
+    # stopped beating loses its claims to the first process still beating that sees it.
+
+    async def beat_process(self, owners: Sequence[str]) -> None:
+        """The processes named ``owners`` (this one's names) are alive now."""
+        for owner in owners:
+            await self._run(
+                "INSERT INTO process_beats (owner, beat_at) VALUES (?, ?)"
+                " ON CONFLICT (owner) DO UPDATE SET beat_at = excluded.beat_at",
+                (owner, self.now),
+            )
+
+    async def silent_processes(self, before: float) -> list[str]:
+        """The names whose last beat is older than ``before``."""
+        rows = await self._all("SELECT owner FROM process_beats WHERE beat_at < ?", (before,))
+        return [str(r[0]) for r in rows]
+
+    async def take_claims_from(self, owners: Sequence[str]) -> None:
+        """``owners`` are dead: their claims go back to whoever claims next, a worker
+        among them is no longer counted alive, and their beats are forgotten."""
+        marks = ", ".join("?" for _ in owners)
+        for table in CLAIMED_TABLES:
+            await self._run(
+                f"UPDATE {table} SET claimed_by = NULL, lease_until = NULL"
+                f" WHERE claimed_by IN ({marks})",
+                owners,
+            )
+        await self._run(f"DELETE FROM bot_workers WHERE worker_id IN ({marks})", owners)
+        await self._run(f"DELETE FROM process_beats WHERE owner IN ({marks})", owners)
+
+    # -- end of a dead process's claims taken over ----------------------------------------
 
     # -- every game's id and status, for ``dispatch store copy``'s replay check -----------
     async def game_statuses(self) -> list[tuple[int, str]]:

@@ -34,6 +34,10 @@ from bot.storage.errors import Unavailable, classify
 #: The channel PostgreSQL notifies when Dispatch owes a new move (a ``bot_jobs`` row is
 #: queued): idle ``dispatch worker``s LISTEN on it and wake at once (issue 25 §4).
 JOBS_QUEUED = "dispatch_bot_jobs"
+#: The channel a ``dispatch worker`` notifies after a move whose posts it left in the
+#: outbox: the bot processes LISTEN on it and deliver them at once, not at their next
+#: background pass (which can then be slow: its cost is every process's, every pass).
+POSTS_QUEUED = "dispatch_posts"
 
 #: The few SQLite function names without a portable spelling, and PostgreSQL's.
 _REWRITES = (("group_concat(", "string_agg("), ("char(10)", "chr(10)"))

@@ -37,6 +37,7 @@ try:
 except ImportError:  # not on Windows: one process per file is then up to the admin
     fcntl = None  # type: ignore[assignment]
 
+from bot.storage.background_statements import CLAIMED_TABLES
 from bot.storage.batch import BatchedPgConnection
 from bot.storage.engines import PgConnection, is_postgres_url
 from bot.storage.errors import (
@@ -436,7 +437,6 @@ class StoreInUse(StoreUnavailable):
 
 
 #: The tables whose rows background work claims with a lease (migrations 0018, 0019).
-CLAIMED_TABLES = ("outbox", "timers", "clocks", "bot_jobs")
 #: Those a store claims in its process's own name (``Store.instance``): Dispatch's jobs
 #: are claimed by its seats in theirs, and given back by them when they stop.
 PROCESS_CLAIMS = ("outbox", "timers", "clocks")

@@ -1,4 +1,5 @@
-"""Waking idle workers when a job is queued (issue 25 §4).
+"""Waking idle workers when a job is queued (issue 25 §4), and the bot processes when a
+worker left posts for them (``POSTS_QUEUED``: ``Bell(..., channel=POSTS_QUEUED)``).
 
 On PostgreSQL the store notifies ``JOBS_QUEUED`` in the transaction that queues a move
 Dispatch owes; a worker LISTENs on its own connection (outside the pool: a pooled
@@ -43,13 +44,25 @@ CONNECT_TIMEOUT_S = 10.0
 class Bell:
     """Sets ``event`` whenever PostgreSQL says a job was queued, while listening."""
 
-    def __init__(self, target: object, event: asyncio.Event, *, enabled: bool = True) -> None:
+    def __init__(
+        self,
+        target: object,
+        event: asyncio.Event,
+        *,
+        enabled: bool = True,
+        channel: str = JOBS_QUEUED,
+    ) -> None:
         self.url = str(target) if enabled and is_postgres_url(target) else None
         self.event = event
+        #: What it listens for: a job queued (a worker's bell), or a worker's posts
+        #: queued (the bot's, ``POSTS_QUEUED``).
+        self.channel = channel
         self._conn: asyncpg.Connection | None = None
         self._failed = False
         #: Notifications heard (for tests and logs).
         self.rung = 0
+        #: What the notifications heard since the last ``take`` said.
+        self._heard: list[str] = []
 
     @property
     def listening(self) -> bool:
@@ -62,26 +75,33 @@ class Bell:
             return
         try:
             conn = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_S)
-            await conn.add_listener(JOBS_QUEUED, self._ring)
+            await conn.add_listener(self.channel, self._ring)
         except Exception as exc:
             if classify(exc, networked=True) is None:
                 raise
             # The server out of reach is the store's to tell (once); a server that
             # refuses LISTEN (a pooler) is said here, once.
             if not self._failed and not is_transient(exc):
-                log.warning("cannot LISTEN for queued jobs (%s); polling instead", exc)
+                log.warning("cannot LISTEN on %s (%s); polling instead", self.channel, exc)
             self._failed = True
             return
         if self._failed:
-            log.debug("listening for queued jobs again")
+            log.debug("listening on %s again", self.channel)
         self._failed = False
         self._conn = conn
         # Woken once: a job queued while nobody listened is not missed.
         self.event.set()
 
-    def _ring(self, *_args: object) -> None:
+    def _ring(self, *args: object) -> None:
         self.rung += 1
+        if len(args) > 3 and args[3]:  # (connection, pid, channel, payload)
+            self._heard.append(str(args[3]))
         self.event.set()
+
+    def take(self) -> list[str]:
+        """What the notifications heard since the last call said, oldest first."""
+        heard, self._heard = self._heard, []
+        return heard
 
     async def close(self) -> None:
         conn, self._conn = self._conn, None

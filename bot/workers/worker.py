@@ -28,6 +28,7 @@ from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.errors import withheld
 from bot.seats.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
 from bot.storage.errors import StoreError
+from bot.storage.liveness import Liveness
 from bot.storage.rows import BotJobRow
 from bot.workers.wake import Bell
 
@@ -93,31 +94,38 @@ class Worker:
     async def run(self) -> None:
         """Claim and play jobs until stopped."""
         beating = asyncio.get_running_loop().create_task(self._beat_forever())
+        store = self.manager.store
+        # Beats under its names, so that its claims are taken over soon if it dies.
+        alive = Liveness(store, (self.id, store.instance))
         log.info("worker %s started", self.id)
         try:
-            while not self._stopping.is_set():
-                # Cleared before looking: a job queued during the look wakes the wait.
-                self._wake.clear()
-                wait = self.poll_s
-                try:
-                    worked = await self.step()
-                    self._away = 0
-                except StoreError:
-                    # The database out of reach (restarting, say): the store logged it
-                    # once; look again with backoff, up to every OUT_OF_REACH_POLL_S.
-                    self._away += 1
-                    worked, wait = (
-                        False,
-                        min(OUT_OF_REACH_POLL_S, self.poll_s * 2 ** min(self._away, 8)),
-                    )
-                if not worked:
-                    await self.bell.ensure()
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._wake.wait(), wait)
+            async with alive.running(self._stopping):
+                await self._work()
         finally:
             beating.cancel()
             await asyncio.gather(beating, return_exceptions=True)
             await self.bell.close()
+
+    async def _work(self) -> None:
+        while not self._stopping.is_set():
+            # Cleared before looking: a job queued during the look wakes the wait.
+            self._wake.clear()
+            wait = self.poll_s
+            try:
+                worked = await self.step()
+                self._away = 0
+            except StoreError:
+                # The database out of reach (restarting, say): the store logged it
+                # once; look again with backoff, up to every OUT_OF_REACH_POLL_S.
+                self._away += 1
+                worked, wait = (
+                    False,
+                    min(OUT_OF_REACH_POLL_S, self.poll_s * 2 ** min(self._away, 8)),
+                )
+            if not worked:
+                await self.bell.ensure()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), wait)
 
     async def step(self) -> bool:
         """Claim one job and play it; False when there was none to claim."""
@@ -170,6 +178,17 @@ class Worker:
         log.info(
             "game=%d job for %s at version %d: %s", job.game_id, job.role, job.version, outcome
         )
+        if outcome != "stale":
+            await self._tell_bots(job.game_id)
+
+    async def _tell_bots(self, game_id: int) -> None:
+        """The move's posts wait in the outbox: the bot processes are told at once (if
+        the telling fails, their next background pass finds the posts anyway)."""
+        try:
+            async with self.manager.store.write() as db:
+                await db.posts_queued(game_id)
+        except Exception as exc:
+            log.warning("game=%d: could not tell the bot of its posts: %r", game_id, exc)
 
     async def beat(self) -> None:
         """This worker is alive: its row, its leases renewed, and the rows of workers
