@@ -34,8 +34,9 @@ _OLD_WORDING = [
 
 #: Keys views gained after the fixtures were frozen (``known_state``: issue 12, the state
 #: as the viewer knows it, for search players; ``fate``: issue 12, the display of a side
-#: run by the Fate Die, None in the old games).
-NEW_VIEW_KEYS = ("score", "batch", "done_implied", "repeats", "known_state", "fate")
+#: run by the Fate Die, None in the old games; ``plans``: War's whole placements of a
+#: battle, offered as one menu).
+NEW_VIEW_KEYS = ("score", "batch", "done_implied", "repeats", "known_state", "fate", "plans")
 
 
 def old_line(text: str) -> str:
