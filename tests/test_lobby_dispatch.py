@@ -186,7 +186,10 @@ async def test_a_seated_player_gives_the_open_seat_to_dispatch_and_it_plays(tmp_
             }
             # The game began as with a person, and Dispatch, the Union, plays first...
             [begins] = await t.emu.wait_for_messages(t.channel, 1, responses=False)
-            assert begins.content == "Dispatch (easy) Lincoln begins. Union to act."
+            # It is sent while Dispatch's first move is owed, and says so.
+            assert begins.content == (
+                "Dispatch (easy) Lincoln begins. Union to act. Dispatch is thinking…"
+            )
             mention = f"<@{alice}>"
             assert mention not in begins.content  # the Union acts first, not alice
             # ...until it is alice's turn: the table post names her and her prompt comes.
@@ -314,6 +317,7 @@ async def test_the_sandbox_gives_the_open_seat_of_a_lobby_to_dispatch(tmp_path: 
         "as alice\n"
         "dispatch easy fate\n"
         "dispatch easy\n"
+        "wait\n"
         "status\n"
         "dispatch hard\n",
     )
@@ -330,6 +334,7 @@ async def test_the_sandbox_gives_the_open_seat_of_a_lobby_to_dispatch(tmp_path: 
     assert "Confederacy (confederate): Dispatch (easy)" in status
     # Both sides place at once: Dispatch placed its own at once, alice is still to act.
     assert "Union: alice (to act, you)" in status and "Waiting for Union." in status
+    assert "Dispatch is thinking" not in status  # `wait` waited for its move
     assert "This game is already under way." in status
     assert "Traceback" not in text and "Something went wrong" not in text
 

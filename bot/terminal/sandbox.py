@@ -92,6 +92,8 @@ Commands:
   auto [n]            play n random legal moves for whoever must act (default: to the end)
                       a test tool: it shows both sides' choices, face-down ones too
   status | players    the game, its seats and whose turn it is
+  wait                until Dispatch has made the moves it owes (commands answer at
+                      once while it thinks; a script waits here to read what follows)
   games | use <id>    list the open games, switch to one
   leaderboard <game> [n]
                       the best n rated players of a game (default 10), Dispatch's levels
@@ -402,6 +404,7 @@ class Sandbox:
             "auto": self.cmd_auto,
             "status": self.cmd_status,
             "players": self.cmd_status,
+            "wait": self.cmd_wait,
             "games": self.cmd_games,
             "stats": self.cmd_stats,
             "use": self.cmd_use,
@@ -937,6 +940,14 @@ class Sandbox:
 
     async def cmd_quit(self, args: list[str]) -> None:
         self.running = False
+
+    async def cmd_wait(self, args: list[str]) -> None:
+        """Until Dispatch's seats have moved: what a script reads next no longer depends
+        on how fast the machine searched."""
+        if args:
+            raise errors.BadInput("`wait` takes nothing after it.")
+        await self.bots.idle()
+        self.say("   Dispatch owes no move now.")
 
     async def cmd_auto(self, args: list[str]) -> None:
         usage = "`auto` takes how many moves to play, such as `auto 20` (none: to the end)."
