@@ -30,6 +30,7 @@ from bot.storage.store import Store
 from bot.tables.replay import stored_state
 from rules.core import Actions, Arg, Game, State, Step, View, goto, log, private_log, shuffle
 from tests.emulator import Emulator, Message, User
+from tests.emulator.state import PATIENCE_S
 
 # ------------------------------------------------------------------ the test game
 
@@ -311,7 +312,7 @@ class Table:
 
     async def settle(self) -> None:
         """Wait until the bot has finished handling every click (edits and followups sent)."""
-        assert await self.bot.wait_idle(10.0), "a click handler did not finish"
+        assert await self.bot.wait_idle(PATIENCE_S), "a click handler did not finish"
 
     def public_text(self) -> str:
         return self.emu.all_text_sent_to_channel(self.channel.id)
@@ -404,7 +405,9 @@ def pick(choices: list[tuple[str, str | None]], rng: random.Random) -> tuple[str
     return rng.choice(forward)
 
 
-async def wait_until(predicate: Any, timeout: float = 5.0, what: str = "condition") -> Any:
+async def wait_until(predicate: Any, timeout: float = PATIENCE_S, what: str = "condition") -> Any:
+    """Poll ``predicate`` (the bot's state, which the emulator cannot announce) until it
+    holds; the timeout only guards against a hang."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:

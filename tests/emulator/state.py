@@ -277,6 +277,8 @@ class Interaction:
     payload: dict[str, Any]
     source_message_id: int | None = None  # the message holding the clicked component
     dispatched_at: float = 0.0  # perf_counter() just before the gateway send
+    #: When it was sent, on the emulator's deadline clock (``deadlines.py``).
+    sent_at: float = 0.0
     acked_at: float | None = None  # perf_counter() when the callback request arrived
     callback_type: int | None = None
     callback_data: dict[str, Any] | None = None
@@ -309,6 +311,12 @@ class RequestRecord:
     path: str
     status: int
     at: float
+
+
+#: How long a test waits, by default, for something the bot should do. A wait in a test
+#: guards against a hang; it never measures speed (a benchmark does that, in bench/), so
+#: it is long enough that only a hang reaches it, however loaded the machine is.
+PATIENCE_S = 120.0
 
 
 class World:
