@@ -273,6 +273,9 @@ class Table:
         result = await self.emu.slash(self.players[who], self.channel, command, **options)
         await result.response()
         if command == "game new":
+            # Its lobby post is completed after the first answer (the thread starts
+            # from it), so the command is done only when the bot is idle.
+            await self.settle()
             self.follow_new_thread(before)
         return result
 

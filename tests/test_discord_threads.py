@@ -37,6 +37,7 @@ async def open_game(t, who: str = "alice", **options):
     before = {c.id for c in threads_of(t, parent)}
     result = await t.emu.slash(t.players[who], parent, "game new", game="skirmish", **options)
     await result.response()
+    await t.settle()  # the lobby post is completed after the first answer
     [thread] = [c for c in threads_of(t, parent) if c.id not in before]
     info = await t.bot.manager.game_in_channel(str(thread.id))
     assert info is not None, result.text
@@ -178,7 +179,9 @@ async def test_in_a_thread_the_game_uses_it_and_in_a_forum_it_opens_a_post(tmp_p
         [post] = threads_of(t, forum)
         assert post.type == 11 and post.parent_id == forum.id
         first = public(t, post)[0]
-        assert "The game is played in this post." in first.content
+        assert first.content.startswith(
+            "Skirmish (test game): bob, waiting for an opponent. This post is the game's table."
+        )
         game = await t.bot.manager.game_in_channel(str(post.id))
         assert game is not None and post.name.endswith(f"#{game.id}")
 

@@ -135,6 +135,13 @@ async def send_private_view(
 # the fields of its custom_id.
 
 
+def in_flight(interaction: discord.Interaction[Any]) -> contextlib.AbstractContextManager[None]:
+    """Counts the interaction as in flight until the block ends: a graceful stop waits for
+    it, and so do tests (``wait_idle``) for work done after its first answer."""
+    tracker = getattr(interaction.client, "track", None)
+    return tracker() if tracker else contextlib.nullcontext()
+
+
 @contextlib.asynccontextmanager
 async def handling(
     interaction: discord.Interaction[Any], game_id: int, kind: str
@@ -142,8 +149,7 @@ async def handling(
     """Around every component handler: counted as in flight (a graceful stop waits for
     it), timed in the log, and any error answered politely instead of escaping."""
     started = time.perf_counter()
-    tracker = getattr(interaction.client, "track", None)
-    with tracker() if tracker else contextlib.nullcontext():
+    with in_flight(interaction):
         try:
             yield
         except Exception as exc:
