@@ -12,7 +12,7 @@ import discord
 from discord.ext import commands
 
 from tests.emulator import Emulator
-from tests.emulator.deadlines import RunnableClock
+from tests.emulator.deadlines import RunnableClock, default_clock
 from tests.emulator.state import PATIENCE_S
 
 
@@ -102,25 +102,42 @@ async def test_a_followup_within_fifteen_minutes_is_taken():
     assert outcomes == ["ok", "ok"]
 
 
-def _schedstat(tasks: Path, tid: str, run_delay_ns: int) -> None:
-    (tasks / tid).mkdir(exist_ok=True)
-    (tasks / tid / "schedstat").write_text(f"123456 {run_delay_ns} 7\n")
+def _thread(proc: Path, pid: str, tid: str, run_delay_ns: int, children: str = "") -> None:
+    task = proc / pid / "task" / tid
+    task.mkdir(parents=True, exist_ok=True)
+    (task / "schedstat").write_text(f"123456 {run_delay_ns} 7\n")
+    (task / "children").write_text(children)
 
 
 def test_time_a_thread_waited_for_a_cpu_does_not_count(tmp_path):
-    _schedstat(tmp_path, "100", 5_000_000_000)
-    clock = RunnableClock(tmp_path)
+    _thread(tmp_path, "100", "100", 5_000_000_000)
+    clock = RunnableClock(tmp_path, 100)
     before = clock()
-    _schedstat(tmp_path, "100", 7_000_000_000)  # two seconds more on the run queue
+    _thread(tmp_path, "100", "100", 7_000_000_000)  # two seconds more on the run queue
     assert clock() - before < -1.9
 
 
-def test_a_thread_that_ends_does_not_move_the_clock_on(tmp_path):
-    _schedstat(tmp_path, "100", 1_000_000_000)
-    _schedstat(tmp_path, "101", 9_000_000_000)
-    clock = RunnableClock(tmp_path)
+def test_time_a_child_process_waited_for_a_cpu_does_not_count(tmp_path):
+    _thread(tmp_path, "100", "100", 0, children="200")
+    _thread(tmp_path, "200", "200", 1_000_000_000)  # a bot run as a process of its own
+    clock = RunnableClock(tmp_path, 100)
     before = clock()
-    (tmp_path / "101" / "schedstat").unlink()
-    (tmp_path / "101").rmdir()
-    _schedstat(tmp_path, "102", 4_000_000_000)  # a new thread's earlier waits: not ours
+    _thread(tmp_path, "200", "200", 4_000_000_000)
+    assert clock() - before < -2.9
+
+
+def test_a_thread_that_ends_does_not_move_the_clock_on(tmp_path):
+    _thread(tmp_path, "100", "100", 1_000_000_000)
+    _thread(tmp_path, "100", "101", 9_000_000_000)
+    clock = RunnableClock(tmp_path, 100)
+    before = clock()
+    for name in ("schedstat", "children"):
+        (tmp_path / "100" / "task" / "101" / name).unlink()
+    (tmp_path / "100" / "task" / "101").rmdir()
+    _thread(tmp_path, "100", "102", 4_000_000_000)  # a new thread's earlier waits: not ours
     assert abs(clock() - before) < 0.5
+
+
+def test_the_clock_runs_on_this_machine():
+    clock = default_clock()
+    assert clock() <= clock()
