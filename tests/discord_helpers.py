@@ -422,6 +422,20 @@ async def wait_until(predicate: Any, timeout: float = PATIENCE_S, what: str = "c
         await asyncio.sleep(0.01)
 
 
+async def poll(check: Any, what: str, timeout: float = PATIENCE_S) -> Any:
+    """``wait_until`` for a check that awaits (the manager, the store): its result once
+    true; the timeout only guards against a hang."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        value = await check()
+        if value:
+            return value
+        if loop.time() > deadline:
+            raise TimeoutError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
 async def current_state(manager: Any, game_id: int) -> dict[str, Any]:
     """The game's state as stored: what ``manager.replay`` gives, without replaying the
     whole record (a loop that replays at every click is quadratic in the game's length;

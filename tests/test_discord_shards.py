@@ -27,6 +27,7 @@ from tests.discord_helpers import (
     register_test_game,
 )
 from tests.emulator import Emulator, Message, User
+from tests.emulator.state import PATIENCE_S
 from tests.test_store_health import hold
 
 pytestmark = pytest.mark.slow
@@ -94,7 +95,12 @@ async def test_two_shard_processes_play_a_game_each_and_dms_go_to_shard_0(
                     result = await emu.slash(
                         north, channel, "game new", game="skirmish", opponent=south, seed=4
                     )
-                    assert "the game is on" in (await result.response())[0].text()
+                    [lobby] = await result.response()
+                    await emu.world.wait_until(  # completed after the first answer
+                        lambda lobby=lobby: "the game is on" in lobby.text(),
+                        PATIENCE_S,
+                        "the lobby post",
+                    )
                     owner = zero if guild_id == home.id else one
                     # The game lives in a thread of the channel (issue 26 §2).
                     (info,) = await owner.manager.games_living_in(str(channel.id))
@@ -125,7 +131,7 @@ async def test_two_shard_processes_play_a_game_each_and_dms_go_to_shard_0(
                 for thread_id in threads.values():
                     await emu.world.wait_until(
                         lambda ch=thread_id: "Game over" in emu.channel_messages(ch)[-1].text(),
-                        10.0,
+                        PATIENCE_S,
                         "the end of the game posted",
                     )
 

@@ -143,6 +143,18 @@ def in_flight(interaction: discord.Interaction[Any]) -> contextlib.AbstractConte
 
 
 @contextlib.asynccontextmanager
+async def answering(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
+    """Around the part of a command that goes on after its first answer: in flight until
+    it ends, its failure answered within it, so whoever waits for the command (a graceful
+    stop, a test) sees it whole, refusal included."""
+    with in_flight(interaction):
+        try:
+            yield
+        except Exception as exc:
+            await report(interaction, exc)
+
+
+@contextlib.asynccontextmanager
 async def handling(
     interaction: discord.Interaction[Any], game_id: int, kind: str
 ) -> AsyncIterator[None]:

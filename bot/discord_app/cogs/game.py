@@ -19,7 +19,7 @@ from bot.discord_app.components import build_show_view
 from bot.discord_app.custom_ids import parse_play_value
 from bot.discord_app.frontend import private_payload
 from bot.discord_app.interactions import (
-    in_flight,
+    answering,
     lobby_payload,
     manager_of,
     reply,
@@ -140,8 +140,8 @@ class GameCog(
             fate=style == "fate",
             clock=clock,
         )
-        # In flight until the lobby post is complete: it is edited after the first answer.
-        with in_flight(interaction):
+        # The lobby post is completed after the first answer (the thread starts from it).
+        async with answering(interaction):
             # Starting with an opponent renders and posts the board: may take a moment.
             await interaction.response.defer(thinking=True)
             lobby, opened = await _open_table(interaction, place, title, players)
