@@ -326,6 +326,8 @@ class RequestRecord:
 #: guards against a hang; it never measures speed (a benchmark does that, in bench/), so
 #: it is long enough that only a hang reaches it, however loaded the machine is.
 PATIENCE_S = 120.0
+#: How often a wait looks again at what it waits for when nothing in the world changed.
+RECHECK_S = 0.05
 
 
 class World:
@@ -379,7 +381,9 @@ class World:
                 raise TimeoutError(f"emulator: timed out after {timeout}s waiting for {what}")
             event = self._changed
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), remaining)
+                # Woken by every change of the world, and anyway after a moment: a
+                # predicate may read the bot's own state, which no world change announces.
+                await asyncio.wait_for(event.wait(), min(remaining, RECHECK_S))
 
     # -- messages ------------------------------------------------------------
     def add_message(self, msg: Message) -> Message:
