@@ -114,15 +114,19 @@ async def test_two_shard_processes_play_a_game_each_and_dms_go_to_shard_0(
                         if info.status != "active":
                             break
                         user = seats[guild_id][info.active_roles[0]]
-                        prompt = last_prompt(emu, user)
-                        assert prompt is not None, f"no prompt for {user.name}"
+                        # Its DM goes out from the outbox: on a loaded machine, a moment later.
+                        prompt = await emu.world.wait_until(
+                            lambda user=user: last_prompt(emu, user),
+                            PATIENCE_S,
+                            f"a prompt for {user.name}",
+                        )
                         cid, value = pick(choices_of(prompt), rng)
                         if value is None:
                             click = await emu.click(user, prompt, cid)
                         else:
                             click = await emu.select(user, prompt, cid, [value])
                         await click.response()
-                        assert await zero.wait_idle(10.0) and await one.wait_idle(10.0)
+                        assert await zero.wait_idle(PATIENCE_S) and await one.wait_idle(PATIENCE_S)
                     for bot in (zero, one):  # both processes see the game's end
                         info = await bot.manager.get_game_info(game_id)
                         assert info.status == "finished"
