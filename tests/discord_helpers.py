@@ -30,6 +30,7 @@ from bot.storage.store import Store
 from bot.tables.replay import stored_state
 from rules.core import Actions, Arg, Game, State, Step, View, goto, log, private_log, shuffle
 from tests.emulator import Emulator, Message, User
+from tests.emulator.state import PATIENCE_S
 
 # ------------------------------------------------------------------ the test game
 
@@ -272,6 +273,9 @@ class Table:
         result = await self.emu.slash(self.players[who], self.channel, command, **options)
         await result.response()
         if command == "game new":
+            # Its lobby post is completed after the first answer (the thread starts
+            # from it), so the command is done only when the bot is idle.
+            await self.settle()
             self.follow_new_thread(before)
         return result
 
@@ -311,7 +315,7 @@ class Table:
 
     async def settle(self) -> None:
         """Wait until the bot has finished handling every click (edits and followups sent)."""
-        assert await self.bot.wait_idle(10.0), "a click handler did not finish"
+        assert await self.bot.wait_idle(PATIENCE_S), "a click handler did not finish"
 
     def public_text(self) -> str:
         return self.emu.all_text_sent_to_channel(self.channel.id)
@@ -404,11 +408,27 @@ def pick(choices: list[tuple[str, str | None]], rng: random.Random) -> tuple[str
     return rng.choice(forward)
 
 
-async def wait_until(predicate: Any, timeout: float = 5.0, what: str = "condition") -> Any:
+async def wait_until(predicate: Any, timeout: float = PATIENCE_S, what: str = "condition") -> Any:
+    """Poll ``predicate`` (the bot's state, which the emulator cannot announce) until it
+    holds; the timeout only guards against a hang."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
         value = predicate()
+        if value:
+            return value
+        if loop.time() > deadline:
+            raise TimeoutError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+async def poll(check: Any, what: str, timeout: float = PATIENCE_S) -> Any:
+    """``wait_until`` for a check that awaits (the manager, the store): its result once
+    true; the timeout only guards against a hang."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        value = await check()
         if value:
             return value
         if loop.time() > deadline:

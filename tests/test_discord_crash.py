@@ -28,6 +28,7 @@ from bot.storage.engines import is_postgres_url
 from tests import store_sql
 from tests.discord_helpers import register_test_game, table, wait_until
 from tests.emulator import Emulator, Message
+from tests.emulator.state import PATIENCE_S
 
 pytestmark = pytest.mark.slow
 
@@ -104,10 +105,10 @@ async def test_killed_between_send_and_mark_the_post_and_the_dm_arrive_once(
                 lambda: next(
                     (c for c in emu.world.channels.values() if c.parent_id == table.id), None
                 ),
-                10,
+                PATIENCE_S,
                 "the game's thread",
             )
-            await emu.world.wait_until(lambda: posts_in(emu, home.id), 10, "the start post")
+            await emu.world.wait_until(lambda: posts_in(emu, home.id), PATIENCE_S, "the start post")
             await kill_9(processes[-1])
             assert outbox(db)[0][3] is None, "the start post was marked"
 

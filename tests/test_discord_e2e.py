@@ -21,11 +21,13 @@ from tests.discord_helpers import (
     action_components,
     choices_of,
     pick,
+    poll,
     register_test_game,
     table,
     version_of,
 )
 from tests.emulator import CommandError
+from tests.emulator.state import PATIENCE_S
 
 pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("discord_guard")]
 
@@ -279,7 +281,7 @@ async def test_rate_limits_and_outages_on_channel_posts_are_retried(tmp_path):
             p = last_prompt(t, winner)
             return p if p and any(":done:" in ch[0] for ch in choices_of(p)) else None
 
-        await t.emu.world.wait_until(muster_prompt, 10.0, "the winner's muster prompt")
+        await t.emu.world.wait_until(muster_prompt, PATIENCE_S, "the winner's muster prompt")
         p = muster_prompt()
         await t.press(winner, p, next(ch for ch in choices_of(p) if ":done:" in ch[0])[0])
 
@@ -288,17 +290,16 @@ async def test_rate_limits_and_outages_on_channel_posts_are_retried(tmp_path):
             new = t.emu.channel_messages(t.channel.id)[posts_before:]
             return [m for m in new if "Round 1:" in m.text()]
 
-        await t.emu.world.wait_until(round_post, 10.0, "the retried post")
+        await t.emu.world.wait_until(round_post, PATIENCE_S, "the retried post")
         assert len(round_post()) == 1
         assert any(r.status == 503 for r in t.emu.requests)
         assert any(r.status == 429 for r in t.emu.requests)
-        for _ in range(200):  # everything queued is delivered in the end, nothing lost
+
+        async def all_delivered() -> bool:  # everything queued is delivered, nothing lost
             async with t.bot.manager.store.read() as db:
-                if not await db.undelivered(game_id):
-                    break
-            await asyncio.sleep(0.05)
-        else:
-            raise AssertionError("outbox rows were never delivered")
+                return not await db.undelivered(game_id)
+
+        await poll(all_delivered, "every outbox row delivered")
         assert len(round_post()) == 1
         assert_all_answered(t)
 
@@ -363,7 +364,7 @@ async def test_commands_status_log_export_settings_undo_resign(tmp_path):
         assert "resigned" in resign.text
         [end] = await t.emu.world.wait_until(
             lambda: [m for m in t.emu.channel_messages(t.channel.id) if "Game over" in m.content],
-            5.0,
+            PATIENCE_S,
             "the result post",
         )
         assert "resigned" in end.content
@@ -417,7 +418,7 @@ async def test_reminders_fire_from_the_delivery_loop(tmp_path):
         dms = len(t.emu.dms(t.players["alice"].id))
         t.clock_offset = 25 * 3600  # a day and an hour later, nobody has moved
         await t.emu.world.wait_until(
-            lambda: len(t.emu.channel_messages(t.channel.id)) > posts, 5.0, "a reminder post"
+            lambda: len(t.emu.channel_messages(t.channel.id)) > posts, PATIENCE_S, "a reminder post"
         )
         reminder = t.emu.channel_messages(t.channel.id)[-1]
         assert "Reminder" in reminder.content
@@ -426,7 +427,7 @@ async def test_reminders_fire_from_the_delivery_loop(tmp_path):
         assert t.players["alice"].mention in reminder.content
         assert t.emu.message(reminder.id).pinged == []
         await t.emu.world.wait_until(
-            lambda: len(t.emu.dms(t.players["alice"].id)) > dms, 5.0, "a reminder DM"
+            lambda: len(t.emu.dms(t.players["alice"].id)) > dms, PATIENCE_S, "a reminder DM"
         )
         assert "Reminder" in t.emu.dms(t.players["alice"].id)[-1].text()
 

@@ -4,25 +4,22 @@ made after the restart."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from bot.seats.bots import BotSeats
 from bot.tables.bot_users import bot_user
 from bot.tables.requests import Move
-from tests.discord_helpers import catch_errors, table
+from tests.discord_helpers import catch_errors, poll, table, wait_until
 
 pytestmark = pytest.mark.slow
 
 
 async def _version_after(t, game_id: int, version: int) -> int:  # type: ignore[no-untyped-def]
-    for _ in range(600):
+    async def moved() -> int:
         info = await t.bot.manager.get_game_info(game_id)
-        if info.version > version:
-            return int(info.version)
-        await asyncio.sleep(0.05)
-    raise TimeoutError("Dispatch did not move")
+        return int(info.version) if info.version > version else 0
+
+    return int(await poll(moved, "Dispatch's move"))
 
 
 async def test_a_game_against_dispatch_with_a_restart_while_it_owes_a_move(tmp_path):
@@ -105,10 +102,7 @@ async def test_a_game_against_dispatch_run_by_the_fate_die(tmp_path):
                 str(t.players["alice"].id),
                 Move("keep", pv.view["actions"]["keep"][0], pv.version),
             )
-            for _ in range(200):
-                if "Fate Die for Unionist" in t.public_text():
-                    break
-                await asyncio.sleep(0.05)
+            await wait_until(lambda: "Fate Die for Unionist" in t.public_text(), what="the roll")
             assert "Fate Die for Unionist" in t.public_text()
             channel = t.emu.channel_messages(t.channel.id)
             boards = [a for m in channel for a in m.attachments if a.filename == "board.png"]

@@ -34,6 +34,7 @@ from tests.discord_helpers import (
     version_of,
     wait_until,
 )
+from tests.emulator.state import PATIENCE_S
 from tests.test_discord_e2e_war import best_prompt, hidden_words
 
 pytestmark = pytest.mark.slow
@@ -273,7 +274,7 @@ async def test_both_keep_an_objective_from_their_own_prompts_in_either_order(tmp
 
 
 async def _wait_for(predicate, who: str):
-    return await wait_until(predicate, 5.0, f"{who}'s objective prompt")
+    return await wait_until(predicate, PATIENCE_S, f"{who}'s objective prompt")
 
 
 # ------------------------------------------------------------------ Event Discard

@@ -5,7 +5,6 @@ to Dispatch, which then moves; and bad input of every kind, each refused politel
 
 from __future__ import annotations
 
-import asyncio
 import copy
 from typing import Any
 
@@ -18,7 +17,9 @@ from tests.discord_helpers import (
     Table,
     action_components,
     choices_of,
+    poll,
     table,
+    wait_until,
 )
 from tests.emulator import CommandError
 
@@ -102,12 +103,7 @@ async def test_an_accepted_offer_gives_the_seat_and_refuses_the_old_prompt(tmp_p
 
 
 async def _wait_prompt(t: Table, who: str) -> Any:
-    for _ in range(100):
-        found = _prompt(t, who)
-        if found is not None:
-            return found
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"{who} got no prompt")
+    return await wait_until(lambda: _prompt(t, who), what=f"{who}'s prompt")
 
 
 async def test_a_declined_offer_and_strangers_pressing_it_change_nothing(tmp_path):
@@ -174,11 +170,12 @@ async def test_a_hand_over_to_dispatch_and_the_bot_moves(tmp_path, db_path):
         assert "Dispatch (easy) now plays" in done.text, done.text
         bob_role = next(s.role for s in info.seats if s.user_id == str(t.players["bob"].id))
         assert await _holder(t, game_id, bob_role) == bot_user("easy")
-        for _ in range(600):
+
+        async def moved() -> Any:
             now = await t.bot.manager.get_game_info(game_id)
-            if now.version > info.version:
-                break
-            await asyncio.sleep(0.05)
+            return now if now.version > info.version else None
+
+        now = await poll(moved, "Dispatch's move")
         assert now.version > info.version  # Dispatch took its move
         assert "in place of" in t.public_text()
         again = await t.slash("bob", "game hand-over")

@@ -27,6 +27,7 @@ from tests.discord_helpers import (
     register_test_game,
 )
 from tests.emulator import Emulator, Message, User
+from tests.emulator.state import PATIENCE_S
 from tests.test_store_health import hold
 
 pytestmark = pytest.mark.slow
@@ -94,7 +95,12 @@ async def test_two_shard_processes_play_a_game_each_and_dms_go_to_shard_0(
                     result = await emu.slash(
                         north, channel, "game new", game="skirmish", opponent=south, seed=4
                     )
-                    assert "the game is on" in (await result.response())[0].text()
+                    [lobby] = await result.response()
+                    await emu.world.wait_until(  # completed after the first answer
+                        lambda lobby=lobby: "the game is on" in lobby.text(),
+                        PATIENCE_S,
+                        "the lobby post",
+                    )
                     owner = zero if guild_id == home.id else one
                     # The game lives in a thread of the channel (issue 26 §2).
                     (info,) = await owner.manager.games_living_in(str(channel.id))
@@ -108,15 +114,19 @@ async def test_two_shard_processes_play_a_game_each_and_dms_go_to_shard_0(
                         if info.status != "active":
                             break
                         user = seats[guild_id][info.active_roles[0]]
-                        prompt = last_prompt(emu, user)
-                        assert prompt is not None, f"no prompt for {user.name}"
+                        # Its DM goes out from the outbox: on a loaded machine, a moment later.
+                        prompt = await emu.world.wait_until(
+                            lambda user=user: last_prompt(emu, user),
+                            PATIENCE_S,
+                            f"a prompt for {user.name}",
+                        )
                         cid, value = pick(choices_of(prompt), rng)
                         if value is None:
                             click = await emu.click(user, prompt, cid)
                         else:
                             click = await emu.select(user, prompt, cid, [value])
                         await click.response()
-                        assert await zero.wait_idle(10.0) and await one.wait_idle(10.0)
+                        assert await zero.wait_idle(PATIENCE_S) and await one.wait_idle(PATIENCE_S)
                     for bot in (zero, one):  # both processes see the game's end
                         info = await bot.manager.get_game_info(game_id)
                         assert info.status == "finished"
@@ -125,7 +135,7 @@ async def test_two_shard_processes_play_a_game_each_and_dms_go_to_shard_0(
                 for thread_id in threads.values():
                     await emu.world.wait_until(
                         lambda ch=thread_id: "Game over" in emu.channel_messages(ch)[-1].text(),
-                        10.0,
+                        PATIENCE_S,
                         "the end of the game posted",
                     )
 

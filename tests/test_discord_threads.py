@@ -16,6 +16,7 @@ from bot.tables.requests import Move
 from tests.discord_helpers import catch_errors, table, wait_until
 from tests.emulator.state import (
     CREATE_PUBLIC_THREADS,
+    PATIENCE_S,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
 )
@@ -37,6 +38,7 @@ async def open_game(t, who: str = "alice", **options):
     before = {c.id for c in threads_of(t, parent)}
     result = await t.emu.slash(t.players[who], parent, "game new", game="skirmish", **options)
     await result.response()
+    await t.settle()  # the lobby post is completed after the first answer
     [thread] = [c for c in threads_of(t, parent) if c.id not in before]
     info = await t.bot.manager.game_in_channel(str(thread.id))
     assert info is not None, result.text
@@ -65,7 +67,7 @@ async def test_game_new_opens_a_thread_and_its_lobby_post_follows_the_game(tmp_p
             await t.press("bob", lobby, join)
             await t.emu.world.wait_until(
                 lambda: any("to act" in m.text() or m.attachments for m in public(t, thread)),
-                5.0,
+                PATIENCE_S,
                 "the start post in the thread",
             )
             await t.emu.world.wait_until(
@@ -91,7 +93,7 @@ async def test_game_new_opens_a_thread_and_its_lobby_post_follows_the_game(tmp_p
             await t.settle()
             await t.emu.world.wait_until(
                 lambda: "Game over: South wins" in t.emu.message(lobby.id).content,
-                5.0,
+                PATIENCE_S,
                 "the lobby post edited at the end",
             )
             assert f"<#{thread.id}>" in t.emu.message(lobby.id).content
@@ -108,12 +110,12 @@ async def test_a_command_in_the_channel_names_the_games_of_its_threads(tmp_path)
         [lobby] = await opened.response()
         await t.emu.world.wait_until(
             lambda: any("to act" in m.text() or m.attachments for m in public(t, thread)),
-            5.0,
+            PATIENCE_S,
             "the start post in the thread",
         )
         await t.emu.world.wait_until(
             lambda: "the game is on" in t.emu.message(lobby.id).content,
-            5.0,
+            PATIENCE_S,
             "the lobby post edited at the start",
         )
         result = await t.emu.slash(t.players["alice"], channel, "game status")
@@ -156,7 +158,7 @@ async def test_send_messages_alone_does_not_stop_a_thread_game(tmp_path):
         t.emu.deny_bot(t.channel, SEND_MESSAGES)
         _, thread, info = await open_game(t, opponent=t.players["bob"])
         assert info.status == "active"
-        await t.emu.world.wait_until(lambda: public(t, thread), 5.0, "the start post")
+        await t.emu.world.wait_until(lambda: public(t, thread), PATIENCE_S, "the start post")
 
 
 async def test_in_a_thread_the_game_uses_it_and_in_a_forum_it_opens_a_post(tmp_path):
@@ -178,7 +180,9 @@ async def test_in_a_thread_the_game_uses_it_and_in_a_forum_it_opens_a_post(tmp_p
         [post] = threads_of(t, forum)
         assert post.type == 11 and post.parent_id == forum.id
         first = public(t, post)[0]
-        assert "The game is played in this post." in first.content
+        assert first.content.startswith(
+            "Skirmish (test game): bob, waiting for an opponent. This post is the game's table."
+        )
         game = await t.bot.manager.game_in_channel(str(post.id))
         assert game is not None and post.name.endswith(f"#{game.id}")
 
@@ -223,7 +227,7 @@ async def test_a_thread_archived_after_a_quiet_week_is_reopened_not_parked(tmp_p
                 )
             await t.emu.world.wait_until(
                 lambda: any("Round 1: north played" in m.text() for m in public(t, thread)),
-                5.0,
+                PATIENCE_S,
                 "the reveal posted in the reopened thread",
             )
             assert not thread.archived and not thread.locked
@@ -262,7 +266,7 @@ async def test_an_unreachable_thread_tells_the_players_of_game_move_which_moves_
                         "/game move" in t.emu.message(m.id).text()
                         for m in t.emu.dms(t.players[who].id)
                     ),
-                    5.0,
+                    PATIENCE_S,
                     f"{who} told of /game move",
                 )
             async with manager.store.read() as db:
@@ -292,7 +296,7 @@ async def test_an_unreachable_thread_tells_the_players_of_game_move_which_moves_
             assert (await manager.get_game_info(info.id)).channel_id == str(home.id)
             await t.emu.world.wait_until(
                 lambda: any("moved here" in m.text() for m in public(t, home)),
-                5.0,
+                PATIENCE_S,
                 "the board posted again",
             )
             posts = public(t, home)
@@ -354,7 +358,9 @@ async def test_a_moderator_moves_a_game_into_a_thread_which_then_holds_only_it(t
         _, first, game = await open_game(t, opponent=t.players["bob"])
         _, second, other = await open_game(t, "carol", opponent=t.players["dave"])
         target = t.emu.add_thread(t.emu.add_text_channel(t.guild, "annex"), "annex thread")
-        await wait_until(lambda: t.bot.get_channel(target.id), 5.0, "the thread in the cache")
+        await wait_until(
+            lambda: t.bot.get_channel(target.id), PATIENCE_S, "the thread in the cache"
+        )
         moved = await t.emu.slash(t.emu.owner, first, "game move", channel=target)
         assert f"<#{target.id}>" in (await moved.response())[0].content
         assert (await t.bot.manager.get_game_info(game.id)).channel_id == str(target.id)

@@ -11,7 +11,7 @@ import pytest
 import rules
 from bot.tables.requests import Move
 from tests.discord_helpers import action_components, catch_errors, table, version_of
-from tests.emulator.state import ATTACH_FILES, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS
+from tests.emulator.state import ATTACH_FILES, PATIENCE_S, SEND_MESSAGES, SEND_MESSAGES_IN_THREADS
 from tests.test_discord_controls import press_for
 from tests.test_discord_e2e_fort_sumter import SEATS, new_game
 from tests.test_discord_e2e_war import best_prompt
@@ -120,7 +120,7 @@ async def test_a_channel_that_stops_taking_posts_parks_them_and_tells_the_player
             await t.slash("alice", "game status")
             await t.emu.world.wait_until(
                 lambda: len(public()) >= posted + waiting,
-                5.0,
+                PATIENCE_S,
                 "the posts that waited",
             )
             await manager.deliver_due(game_id)  # waits for the status command's pass

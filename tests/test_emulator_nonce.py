@@ -14,6 +14,7 @@ import discord
 import pytest
 
 from tests.emulator import Emulator
+from tests.emulator.state import PATIENCE_S
 
 
 @pytest.fixture
@@ -78,7 +79,7 @@ async def test_nonce_is_echoed_in_message_create(emu, world) -> None:
 
     async with emu.running(bot):
         sent = await bot.get_partial_messageable(table.id).send("hello", nonce="n-1")
-        await emu.world.wait_until(lambda: seen, 3, "MESSAGE_CREATE")
+        await emu.world.wait_until(lambda: seen, PATIENCE_S, "MESSAGE_CREATE")
     assert [(m.id, m.nonce) for m in seen] == [(sent.id, "n-1")]
 
 

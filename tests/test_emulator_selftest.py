@@ -20,6 +20,7 @@ from discord.ext import commands
 from PIL import Image
 
 from tests.emulator import CommandError, Emulator
+from tests.emulator.state import PATIENCE_S
 
 CARDS = ["summit", "sumo", "surge", "blockade", "ceasefire"]
 
@@ -281,7 +282,7 @@ async def test_resume_after_dropped_socket(emu, world) -> None:
     ch, alice = world["channel"], world["alice"]
     async with emu.running(make_bot()):
         await emu.disconnect_bot()
-        await emu.world.wait_until(lambda: emu.gateway.resume_count == 1, 5, "resume")
+        await emu.world.wait_until(lambda: emu.gateway.resume_count == 1, PATIENCE_S, "resume")
         result = await emu.slash(alice, ch, "game secret")
         assert (await result.response())[0].content == "your hand: ace"
         assert emu.gateway.identify_count == 1
@@ -357,7 +358,7 @@ async def test_threads_and_forum_posts_conform_and_reach_the_client(emu, world) 
         assert thread.type == discord.ChannelType.public_thread and thread.parent_id == ch.id
         stored = emu.world.channels[thread.id]
         assert (stored.type, stored.parent_id) == (11, ch.id)
-        await emu.world.wait_until(lambda: bot.get_channel(thread.id), 2.0, "THREAD_CREATE")
+        await emu.world.wait_until(lambda: bot.get_channel(thread.id), PATIENCE_S, "THREAD_CREATE")
         renamed = await thread.edit(name="War · alice vs bob · #7")
         assert renamed.name == stored.name == "War · alice vs bob · #7"
         await thread.send("in the thread")

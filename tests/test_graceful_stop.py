@@ -27,6 +27,7 @@ from tests.discord_helpers import (
     wait_until,
 )
 from tests.emulator import Emulator, Message, User
+from tests.emulator.state import PATIENCE_S
 from tests.test_discord_crash import START_TIMEOUT, kill_9, spawn
 
 pytestmark = pytest.mark.slow
@@ -75,7 +76,9 @@ async def test_sigterm_mid_click_finishes_it_exits_0_and_a_restart_resumes(
             started = await emu.slash(alice, table, "game new", game="skirmish", opponent=bob)
             await started.response()
             await emu.world.wait_until(
-                lambda: prompt_of(emu, alice) and prompt_of(emu, bob), 10, "both hand prompts"
+                lambda: prompt_of(emu, alice) and prompt_of(emu, bob),
+                PATIENCE_S,
+                "both hand prompts",
             )
             before = actions_in(db)
 
@@ -87,7 +90,9 @@ async def test_sigterm_mid_click_finishes_it_exits_0_and_a_restart_resumes(
             emu.slow_next("POST /interactions/*/callback", 1.5)
             click = await emu.click(alice, prompt, cid)
             await emu.world.wait_until(
-                lambda: click.record.callback_type is not None, 10, "the click to be answered"
+                lambda: click.record.callback_type is not None,
+                PATIENCE_S,
+                "the click to be answered",
             )
             code, took = await stopped_by_sigterm(first)
             assert code == 0, log.read_text()[-3000:]
@@ -111,7 +116,7 @@ async def test_sigterm_mid_click_finishes_it_exits_0_and_a_restart_resumes(
                 lambda: any(  # in the game's thread of the table (issue 26 §2)
                     f"north played {chosen}" in m.text() for m in emu.world.messages.values()
                 ),
-                10,
+                PATIENCE_S,
                 "the round's reveal",
             )
             assert actions_in(db) == before + 2

@@ -30,7 +30,7 @@ from bot.discord_app.components import (
 )
 from bot.discord_app.formatting import ALLOWED_MENTIONS, png_file
 from bot.discord_app.solo_message import solo_payload
-from bot.discord_app.threads import lobby_news, reopen
+from bot.discord_app.threads import lobby_news, reopen, seat_players
 from bot.discord_app.unreachable import ARCHIVED_THREAD, table_failure
 from bot.errors import DeliveryRetry, DirectMessageClosed
 
@@ -196,6 +196,8 @@ class DiscordFrontEnd:
         #: The latest board picture posted at each game's table: its digest and a link to
         #: its message (lost on restart: then the next post uploads it again).
         self._last_board: dict[int, tuple[str, str]] = {}
+        #: (thread, player) pairs already made thread members (``threads.seat_players``).
+        self._seated: set[tuple[str, str]] = set()
 
     # -- the table --------------------------------------------------------------
     def _channel(self, channel_id: str) -> Messageable:
@@ -214,6 +216,7 @@ class DiscordFrontEnd:
         kwargs, board = await self._table_message(game, post)
         if not kwargs["content"] and "embed" not in kwargs:
             return
+        await seat_players(self.client, game, self._seated)
         try:
             if post.nonce:
                 kwargs["nonce"] = post.nonce

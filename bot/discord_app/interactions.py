@@ -160,6 +160,25 @@ async def send_private_view(
 # the fields of its custom_id.
 
 
+def in_flight(interaction: discord.Interaction[Any]) -> contextlib.AbstractContextManager[None]:
+    """Counts the interaction as in flight until the block ends: a graceful stop waits for
+    it, and so do tests (``wait_idle``) for work done after its first answer."""
+    client = interaction.client
+    return client.track() if isinstance(client, Tracking) else contextlib.nullcontext()
+
+
+@contextlib.asynccontextmanager
+async def answering(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
+    """Around the part of a command that goes on after its first answer: in flight until
+    it ends, its failure answered within it, so whoever waits for the command (a graceful
+    stop, a test) sees it whole, refusal included."""
+    with in_flight(interaction):
+        try:
+            yield
+        except Exception as exc:
+            await report(interaction, exc)
+
+
 @contextlib.asynccontextmanager
 async def handling(
     interaction: discord.Interaction[Any], game_id: int, kind: str
@@ -167,8 +186,7 @@ async def handling(
     """Around every component handler: counted as in flight (a graceful stop waits for
     it), timed in the log, and any error answered politely instead of escaping."""
     started = time.perf_counter()
-    client = interaction.client
-    with client.track() if isinstance(client, Tracking) else contextlib.nullcontext():
+    with in_flight(interaction):
         try:
             yield
         except Exception as exc:

@@ -65,6 +65,8 @@ FORUM_PERMISSIONS = {
 }
 #: A week: the longest a public thread waits before Discord archives it for inactivity.
 AUTO_ARCHIVE_MIN = 10080
+#: Discord's error code for a post or change in an archived (or locked) thread.
+ARCHIVED = 50083
 #: Discord's longest channel name.
 NAME_MAX = 100
 
@@ -123,22 +125,38 @@ def thread_name(title: str, players: list[str], number: int | None) -> str:
     return name[: NAME_MAX - len(suffix)].rstrip() + suffix
 
 
-async def open_table(channel: Any, name: str, starter: str) -> discord.Thread:
-    """A new public thread of a text channel, or a new post of a forum channel (whose
-    first message is ``starter``), for one game."""
-    if is_forum(channel):
-        made = await channel.create_thread(
-            name=name,
-            content=starter,
-            auto_archive_duration=AUTO_ARCHIVE_MIN,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-        thread: discord.Thread = made.thread
-        return thread
+def post_opening(title: str, players: list[str], number: int | None) -> str:
+    """A forum post's first message, whose first line is what the forum's list shows:
+    the game, who plays it, and that the post is its table."""
+    if len(players) > 1:
+        who = " vs ".join(players)
+    elif players:
+        who = f"{players[0]}, waiting for an opponent"
+    else:
+        who = "seats open"
+    table = f"game #{number}'s table" if number is not None else "the game's table"
+    return f"{title}: {who}. This post is {table}."
+
+
+async def open_table_from(channel: Any, lobby: discord.abc.Snowflake, name: str) -> discord.Thread:
+    """A public thread of a text channel, started from the game's lobby post there (the
+    thread has the post's id, and the channel shows the post with the thread under it)."""
     opened: discord.Thread = await channel.create_thread(
-        name=name, type=discord.ChannelType.public_thread, auto_archive_duration=AUTO_ARCHIVE_MIN
+        name=name, message=lobby, auto_archive_duration=AUTO_ARCHIVE_MIN
     )
     return opened
+
+
+async def open_post(forum: Any, name: str, starter: str) -> discord.Thread:
+    """A new post of a forum channel for one game, whose first message is ``starter``."""
+    made = await forum.create_thread(
+        name=name,
+        content=starter,
+        auto_archive_duration=AUTO_ARCHIVE_MIN,
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+    thread: discord.Thread = made.thread
+    return thread
 
 
 async def reopen(client: discord.Client, channel_id: str) -> bool:
@@ -158,6 +176,34 @@ async def reopen(client: discord.Client, channel_id: str) -> bool:
         return False
     log.info("reopened the archived thread %s", channel_id)
     return True
+
+
+async def seat_players(
+    client: discord.Client, game: GameInfo, seated: set[tuple[str, str]]
+) -> None:
+    """Make each player seated in ``game`` a member of its thread, so the thread is in
+    their sidebar (a mention alone does not put it there, and a player who never opened
+    the thread could not find it). ``seated`` holds the (thread, player) pairs done in
+    this run: each is asked once (after a restart once more, which Discord takes as a
+    no-op). A thread that refuses (archived) is asked again with the next post."""
+    thread = client.get_channel(int(game.channel_id))
+    if isinstance(thread, discord.Thread):
+        await add_players(thread, game, seated)
+
+
+async def add_players(thread: discord.Thread, game: GameInfo, seated: set[tuple[str, str]]) -> None:
+    """Make each player seated in ``game`` a member of ``thread`` (see ``seat_players``)."""
+    for seat in game.seats:
+        key = (str(thread.id), seat.user_id)
+        if key in seated or not (seat.user_id.isascii() and seat.user_id.isdigit()):
+            continue
+        try:
+            await thread.add_user(discord.Object(int(seat.user_id)))
+        except discord.HTTPException as exc:
+            log.info("game=%d could not add a player to its thread: %s", game.id, exc)
+            if exc.code == ARCHIVED:
+                continue
+        seated.add(key)
 
 
 async def discard(thread: discord.Thread) -> None:

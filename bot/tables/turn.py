@@ -384,7 +384,9 @@ async def end_by_decree(
     lines: tuple[str, ...] = ()
     if rules_game is not None:
         try:
-            public = rules_game.view(state_of(row), None)
+            # Viewed as the rules would leave a game they ended, so the end post and its
+            # board say the result, not whom the game was waiting for.
+            public = rules_game.view({**state_of(row), "outcome": dict(outcome)}, None)
             lines = tuple(public_log(public)[row.posted_log :])
         except Exception:  # a damaged record can still be ended: no board then
             public = None

@@ -10,6 +10,12 @@ Typical use::
             result = await emu.slash(alice, channel, "ping")
             [reply] = await result.response()
 
+It is as strict as Discord where a bot can go wrong: an interaction's first response
+after 3 s answers 10062 and a followup after 15 minutes 50027, both measured on a clock
+that leaves out the time other processes took from the test's (``deadlines.py`` says why),
+so the deadline is enforced in every test and a loaded machine still cannot trip it. The
+tests' own waits only guard against hangs (``state.PATIENCE_S``).
+
 See README.md in this directory for the full API.
 """
 

@@ -21,6 +21,7 @@ from .state import (
     EVERYONE_PERMISSIONS,
     GUILD_FORUM,
     GUILD_TEXT,
+    PATIENCE_S,
     Attachment,
     Channel,
     Fault,
@@ -231,20 +232,22 @@ class Emulator(EmulatorServer):
         self.world.interactions[record.id] = record
         self.world.by_token[record.token] = record
         record.dispatched_at = time.perf_counter()
+        record.sent_at = self.clock()
         self.gateway.dispatch("INTERACTION_CREATE", payload)
         return InteractionResult(self, record)
 
     async def _command_data(self, user: User, channel: Channel | None, command: str, **kw: Any):
         channel = channel or self.dm_channel(user)
         guild = self.world.channel_guild(channel)
+        # Until the bot has synced (any command, here or globally): then a command it
+        # did not sync is refused at once, as Discord's menu would not offer it.
         with contextlib.suppress(TimeoutError):
             await self.world.wait_until(
-                lambda: any(
-                    c["name"] == command.split()[0]
-                    for c in self.world.global_commands
-                    + (self.world.guild_commands.get(guild.id, []) if guild else [])
+                lambda: (
+                    self.world.global_commands
+                    or (self.world.guild_commands.get(guild.id, []) if guild else [])
                 ),
-                2.0,
+                PATIENCE_S,
                 "command sync",
             )
         return channel, builders.command_data(self, user=user, channel=channel, path=command, **kw)
@@ -265,7 +268,7 @@ class Emulator(EmulatorServer):
         /,
         *,
         focused: str | None = None,
-        timeout: float = 3.0,
+        timeout: float = PATIENCE_S,
         **options: Any,
     ) -> list[dict[str, Any]]:
         """Type into option ``focused`` (default: the last keyword) and return the choices."""
@@ -337,11 +340,11 @@ class Emulator(EmulatorServer):
         )
 
     # -- waiting -------------------------------------------------------------
-    async def wait_ready(self, timeout: float = 5.0) -> None:
+    async def wait_ready(self, timeout: float = PATIENCE_S) -> None:
         """Wait until a bot has IDENTIFYed (READY and GUILD_CREATEs are queued)."""
         await self.world.wait_until(lambda: self.gateway.connected, timeout, "bot to connect")
 
-    async def wait_for_commands(self, *names: str, timeout: float = 5.0) -> None:
+    async def wait_for_commands(self, *names: str, timeout: float = PATIENCE_S) -> None:
         """Wait until the bot has synced commands with these top-level names (any, if none)."""
 
         def synced() -> bool:
@@ -354,7 +357,7 @@ class Emulator(EmulatorServer):
         self,
         channel: Channel,
         count: int = 1,
-        timeout: float = 5.0,
+        timeout: float = PATIENCE_S,
         *,
         after: Message | int | None = None,
         responses: bool = True,
@@ -466,7 +469,7 @@ class Emulator(EmulatorServer):
     # -- running a bot -------------------------------------------------------
     @contextlib.asynccontextmanager
     async def running(
-        self, bot: discord.Client, *, timeout: float = 10.0, fast_ready: bool = True
+        self, bot: discord.Client, *, timeout: float = PATIENCE_S, fast_ready: bool = True
     ) -> AsyncIterator[discord.Client]:
         """Start ``bot`` against the emulator, wait for on_ready, close it on exit.
 

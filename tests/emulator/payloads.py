@@ -182,7 +182,7 @@ def message_payload(msg: Message, world: World, base_url: str) -> dict[str, Any]
     data: dict[str, Any] = {
         "id": str(msg.id),
         "channel_id": str(msg.channel_id),
-        "type": 0,
+        "type": msg.type,
         "content": msg.content,
         "author": user_payload(msg.author),
         "embeds": msg.embeds,
@@ -210,7 +210,7 @@ def message_payload(msg: Message, world: World, base_url: str) -> dict[str, Any]
         data["nonce"] = msg.nonce
     if msg.message_reference:
         data["message_reference"] = msg.message_reference
-        data["type"] = 19
+        data["type"] = msg.type or 19  # a reply, unless a system message refers
     if msg.interaction_id is not None:
         inter = world.interactions.get(msg.interaction_id)
         data["type"] = 20 if msg.interaction_type == 2 else 0
@@ -244,7 +244,7 @@ def thread_payload(channel: Channel) -> dict[str, Any]:
         "last_message_id": None,
         "rate_limit_per_user": 0,
         "message_count": 0,
-        "member_count": 1,
+        "member_count": len(channel.members) or 1,
         "flags": 0,
         "total_message_sent": 0,
         "thread_metadata": {

@@ -27,16 +27,20 @@ from .payloads import (
 )
 from .state import (
     ATTACH_FILES,
+    CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
     DM,
     GUILD_FORUM,
     GUILD_TEXT,
+    PRIVATE_THREAD,
     PUBLIC_THREAD,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
+    THREAD_CREATED,
     VIEW_CHANNEL,
     Channel,
     Fault,
+    Message,
     RequestRecord,
 )
 
@@ -131,6 +135,7 @@ class Rest:
         r.add_delete(ch, self.delete_channel)
         r.add_post(ch + "/threads", self.post_thread)
         r.add_post(ch + "/messages/{message_id}/threads", self.post_thread_from_message)
+        r.add_put(ch + "/thread-members/{user_id}", self.put_thread_member)
         r.add_post(ch + "/typing", self.no_content)
         r.add_get(ch + "/messages", self.get_messages)
         r.add_post(ch + "/messages", self.post_message)
@@ -340,11 +345,36 @@ class Rest:
             data = channel_payload(thread, self.world)
             data["message"] = message_payload(msg, self.world, self.emu.base_url)
             return self._json(data, status=201)
-        if channel.type != GUILD_TEXT or body.get("type", PUBLIC_THREAD) != PUBLIC_THREAD:
+        return self._thread_without_message(channel, body)
+
+    def _thread_without_message(self, channel: Channel, body: dict[str, Any]) -> web.Response:
+        """As Discord: without ``type`` the thread is private (12); a public one is
+        announced in the channel by a "started a thread" message (a private one is not)."""
+        kind = body.get("type", PRIVATE_THREAD)
+        if channel.type != GUILD_TEXT or kind not in (PUBLIC_THREAD, PRIVATE_THREAD):
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
-        self._check_bot(channel, VIEW_CHANNEL | CREATE_PUBLIC_THREADS)
-        thread = self.world.new_thread(channel, body["name"], self.emu.bot_user.id)
+        create = CREATE_PUBLIC_THREADS if kind == PUBLIC_THREAD else CREATE_PRIVATE_THREADS
+        self._check_bot(channel, VIEW_CHANNEL | create)
+        thread = self.world.new_thread(channel, body["name"], self.emu.bot_user.id, kind=kind)
+        if kind == PUBLIC_THREAD:
+            self._thread_started_message(channel, thread)
         return self._json(channel_payload(thread, self.world), status=201)
+
+    def _thread_started_message(self, channel: Channel, thread: Channel) -> None:
+        """Discord's system message in the parent: "<creator> started a thread: <name>"
+        (type 18, its content the thread's name, referring to the thread)."""
+        reference = {"channel_id": str(thread.id), "guild_id": str(channel.guild_id)}
+        self.world.add_message(
+            Message(
+                id=self.world.snowflake(),
+                channel_id=channel.id,
+                guild_id=channel.guild_id,
+                author=self.emu.bot_user,
+                content=thread.name or "",
+                type=THREAD_CREATED,
+                message_reference=reference,
+            )
+        )
 
     async def post_thread_from_message(self, request: web.Request) -> web.Response:
         """Start a public thread from a message: the thread has the message's id."""
@@ -359,6 +389,22 @@ class Rest:
         self._check_bot(channel, VIEW_CHANNEL | CREATE_PUBLIC_THREADS)
         thread = self.world.new_thread(channel, body["name"], self.emu.bot_user.id, id=msg.id)
         return self._json(channel_payload(thread, self.world), status=201)
+
+    async def put_thread_member(self, request: web.Request) -> web.Response:
+        """Add a member to a thread: it shows in their sidebar. As Discord: only into a
+        thread that takes posts, and only a member of its server."""
+        thread = self._channel(request)
+        if not thread.is_thread:
+            raise ApiError(400, 50024, "Cannot execute action on this channel type")
+        self._check_bot(thread, VIEW_CHANNEL | SEND_MESSAGES_IN_THREADS)
+        if thread.locked or thread.archived:
+            raise ApiError(400, 50083, "Thread is archived")
+        user_id = int(request.match_info["user_id"])
+        if thread.guild_id is None or user_id not in self.world.guilds[thread.guild_id].members:
+            raise ApiError(404, 10007, "Unknown Member")
+        thread.members.add(user_id)
+        self.world.notify()
+        return web.Response(status=204)
 
     async def patch_channel(self, request: web.Request) -> web.Response:
         """Rename a thread the bot started, or reopen one archived for inactivity (the

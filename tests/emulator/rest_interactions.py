@@ -4,7 +4,9 @@ Behaviour mirrors Discord:
 - a second callback for the same interaction is rejected (40060);
 - a type-5 defer creates a "thinking" placeholder (flag LOADING); the first followup
   (or an edit of @original) replaces that placeholder and keeps the defer's ephemerality;
-- for component interactions answered with type 6/7, @original is the clicked message.
+- for component interactions answered with type 6/7, @original is the clicked message;
+- a callback later than 3 s answers 10062, and the token serves followups and edits for
+  15 minutes, then answers 50027 (``deadlines.py`` says on which clock).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from .conformance import conform
+from .deadlines import CALLBACK_DEADLINE_S, TOKEN_LIFETIME_S
 from .messages import ApiError, apply_edit, json_response, new_message, read_body
 from .payloads import message_payload
 from .state import EPHEMERAL, LOADING, Interaction, Message
@@ -50,6 +53,7 @@ class InteractionRoutes:
             raise ApiError(404, 10062, "Unknown interaction")
         if inter.callback_type is not None:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
+        self._check_callback_deadline(inter)
         body, uploads = await read_body(request)
         conform(self.world, "interaction_callback", body)
         kind = int(body["type"])
@@ -77,6 +81,18 @@ class InteractionRoutes:
             info["response_message_ephemeral"] = msg.ephemeral
             resource["message"] = self._payload(msg)
         return json_response({"interaction": info, "resource": resource})
+
+    def _check_callback_deadline(self, inter: Interaction) -> None:
+        """Discord forgets an interaction not answered within 3 s: the user was already
+        told it failed, and the late callback finds nothing to answer."""
+        if self.emu.clock() - inter.sent_at > CALLBACK_DEADLINE_S:
+            raise ApiError(404, 10062, "Unknown interaction")
+
+    def _check_token_lifetime(self, inter: Interaction) -> None:
+        """An interaction's token works for 15 minutes: followups and edits after that
+        are refused as with a token that never existed."""
+        if self.emu.clock() - inter.sent_at > TOKEN_LIFETIME_S:
+            raise ApiError(401, 50027, "Invalid Webhook Token")
 
     def _apply_callback(
         self, inter: Interaction, kind: int, data: dict[str, Any], uploads: Any
@@ -125,6 +141,7 @@ class InteractionRoutes:
             raise ApiError(404, 10015, "Unknown Webhook")
         if inter.callback_type is None:
             raise ApiError(404, 10015, "Unknown Webhook")
+        self._check_token_lifetime(inter)
         return inter
 
     def _hook_message(self, request: web.Request, inter: Interaction) -> Message:

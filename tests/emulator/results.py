@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .state import Interaction, Message
+from .state import PATIENCE_S, Interaction, Message
 
 if TYPE_CHECKING:
     from .actors import Emulator
@@ -53,8 +53,9 @@ class InteractionResult:
     def modal(self) -> dict[str, Any] | None:
         return self.record.modal
 
-    async def acknowledged(self, timeout: float = 3.0) -> Interaction:
-        """Wait for the callback (Discord's own deadline is 3 s)."""
+    async def acknowledged(self, timeout: float = PATIENCE_S) -> Interaction:
+        """Wait for the callback. Discord's 3 s deadline is not this wait's: the emulator
+        refuses a late callback itself (10062), on a clock a loaded machine cannot trip."""
         await self.emu.world.wait_until(
             lambda: self.record.callback_type is not None,
             timeout,
@@ -62,7 +63,7 @@ class InteractionResult:
         )
         return self.record
 
-    async def response(self, timeout: float = 5.0) -> list[Message]:
+    async def response(self, timeout: float = PATIENCE_S) -> list[Message]:
         """Wait until answered: a message (4), an update (7), a modal/choices, or a deferral
         (5) replaced by its followup/edit. Type 6 returns as soon as it is acknowledged."""
         await self.acknowledged(timeout)
@@ -72,7 +73,7 @@ class InteractionResult:
         )
         return self.messages
 
-    async def followups(self, count: int, timeout: float = 5.0) -> list[Message]:
+    async def followups(self, count: int, timeout: float = PATIENCE_S) -> list[Message]:
         """Wait until ``count`` followup messages (not counting the original) exist."""
         await self.emu.world.wait_until(
             lambda: len(self.record.followup_ids) >= count, timeout, f"{count} followups"

@@ -10,6 +10,7 @@ import discord.http
 import yarl
 from aiohttp import web
 
+from .deadlines import Clock, default_clock
 from .gateway import Gateway
 from .nonces import DEFAULT_WINDOW_S
 from .rest import Rest
@@ -28,8 +29,11 @@ class EmulatorServer:
         token: str = DEFAULT_TOKEN,
         bot_name: str = "Dispatch",
         nonce_window_s: float = DEFAULT_WINDOW_S,
+        clock: Clock | None = None,
     ) -> None:
         self.world = World()
+        #: What Discord's interaction deadlines are measured on (``deadlines.py``).
+        self.clock: Clock = clock or default_clock()
         self.world.nonces.window_s = nonce_window_s
         self.token = token
         self.application_id = self.world.snowflake()

@@ -22,12 +22,17 @@ DISCORD_EPOCH_MS = 1420070400000
 GUILD_TEXT = 0
 DM = 1
 PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
 GUILD_FORUM = 15
 THREAD_TYPES = (10, 11, 12)
 
 # Message flags.
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+
+#: Message types (subset): a user's message, and "X started a thread" in the parent.
+DEFAULT_MESSAGE = 0
+THREAD_CREATED = 18
 
 # Permission bits used for defaults.
 ADMINISTRATOR = 1 << 3
@@ -50,6 +55,7 @@ SEND_MESSAGES = 1 << 11
 EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
 
 
@@ -111,6 +117,8 @@ class Channel:
     owner_id: int | None = None
     locked: bool = False
     archived: bool = False
+    #: A thread's members (its creator, and whoever was added): it is in their sidebar.
+    members: set[int] = field(default_factory=set)
 
     @property
     def is_dm(self) -> bool:
@@ -169,6 +177,7 @@ class Message:
     guild_id: int | None
     author: User
     content: str = ""
+    type: int = DEFAULT_MESSAGE
     embeds: list[dict[str, Any]] = field(default_factory=list)
     components: list[dict[str, Any]] = field(default_factory=list)
     attachments: list[Attachment] = field(default_factory=list)
@@ -277,6 +286,8 @@ class Interaction:
     payload: dict[str, Any]
     source_message_id: int | None = None  # the message holding the clicked component
     dispatched_at: float = 0.0  # perf_counter() just before the gateway send
+    #: When it was sent, on the emulator's deadline clock (``deadlines.py``).
+    sent_at: float = 0.0
     acked_at: float | None = None  # perf_counter() when the callback request arrived
     callback_type: int | None = None
     callback_data: dict[str, Any] | None = None
@@ -309,6 +320,14 @@ class RequestRecord:
     path: str
     status: int
     at: float
+
+
+#: How long a test waits, by default, for something the bot should do. A wait in a test
+#: guards against a hang; it never measures speed (a benchmark does that, in bench/), so
+#: it is long enough that only a hang reaches it, however loaded the machine is.
+PATIENCE_S = 120.0
+#: How often a wait looks again at what it waits for when nothing in the world changed.
+RECHECK_S = 0.05
 
 
 class World:
@@ -362,7 +381,9 @@ class World:
                 raise TimeoutError(f"emulator: timed out after {timeout}s waiting for {what}")
             event = self._changed
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), remaining)
+                # Woken by every change of the world, and anyway after a moment: a
+                # predicate may read the bot's own state, which no world change announces.
+                await asyncio.wait_for(event.wait(), min(remaining, RECHECK_S))
 
     # -- messages ------------------------------------------------------------
     def add_message(self, msg: Message) -> Message:
@@ -396,17 +417,21 @@ class World:
     def channel_guild(self, channel: Channel) -> Guild | None:
         return self.guilds.get(channel.guild_id) if channel.guild_id else None
 
-    def new_thread(self, parent: Channel, name: str, owner_id: int, *, id: int = 0) -> Channel:
-        """A public thread under ``parent`` (a forum's post too), announced to the bot."""
+    def new_thread(
+        self, parent: Channel, name: str, owner_id: int, *, id: int = 0, kind: int = PUBLIC_THREAD
+    ) -> Channel:
+        """A thread under ``parent`` (public unless ``kind`` says private; a forum's post
+        too), its creator its first member, announced to the bot."""
         from .payloads import thread_payload
 
         thread = Channel(
             id=id or self.snowflake(),
-            type=PUBLIC_THREAD,
+            type=kind,
             name=name,
             guild_id=parent.guild_id,
             parent_id=parent.id,
             owner_id=owner_id,
+            members={owner_id},
         )
         self.channels[thread.id] = thread
         if parent.guild_id is not None:

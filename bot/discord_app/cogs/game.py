@@ -19,6 +19,7 @@ from bot.discord_app.components import build_show_view
 from bot.discord_app.custom_ids import parse_play_value
 from bot.discord_app.frontend import private_payload
 from bot.discord_app.interactions import (
+    answering,
     lobby_payload,
     manager_of,
     reply,
@@ -129,18 +130,8 @@ class GameCog(
             busy = await manager.game_in_channel(channel_ref(interaction))
             if busy is not None:
                 raise errors.ChannelBusy(busy.id)
-        # Starting with an opponent renders and posts the board: may take a moment.
-        await interaction.response.defer(thinking=True)
         players = [interaction.user.display_name] + ([opponent.display_name] if opponent else [])
         title = rules.GAMES[game].title
-        table_ref, opened = channel_ref(interaction), None
-        if place != "here":
-            opened = await threads.open_table(
-                interaction.channel,
-                threads.thread_name(title, players, None),
-                f"{title}: {' vs '.join(players)}. The game is played in this post.",
-            )
-            table_ref = str(opened.id)
         opponent_id = str(opponent.id) if opponent else None
         if dispatch:
             opponent_id = bot_user(level)
@@ -153,34 +144,32 @@ class GameCog(
             fate=style == "fate",
             clock=clock,
         )
-        try:
-            info = await manager.create_game(guild, table_ref, user_id(interaction), request)
-        except Exception:
+        # The lobby post is completed after the first answer (the thread starts from it).
+        async with answering(interaction):
+            # Starting with an opponent renders and posts the board: may take a moment.
+            await interaction.response.defer(thinking=True)
+            lobby, opened = await _open_table(interaction, place, title, players)
+            table_ref = str(opened.id) if opened is not None else channel_ref(interaction)
+            try:
+                info = await manager.create_game(guild, table_ref, user_id(interaction), request)
+            except Exception:
+                await _abandon_table(lobby, opened)
+                raise
+            payload = lobby_payload(info)
             if opened is not None:
-                await threads.discard(opened)
-            raise
-        payload = lobby_payload(info)
-        if opened is not None:
-            await threads.name_with_number(opened, info.title, players, info.id)
-            if info.status == "lobby":
-                payload["content"] += f"\nThe game is played in its thread: {opened.jump_url}"
-        payload["content"] += _lobby_notes(control, style)
-        if seed is not None:
-            # The seed fixes every shuffle, so whoever knows it (and the open rules code)
-            # can work out hidden cards. Saying it openly keeps such a game fair: both
-            # sides know what the creator knows.
-            payload["content"] += (
-                f"\nSeed {seed} was chosen at creation, so this is an open practice game: "
-                "anyone who knows the seed can work out the hidden cards."
-            )
-        if opened is not None:
-            # The game belongs to this channel before its lobby post is out (``/game``
-            # here lists it at once, and does even if the post fails); the post's id
-            # follows once it is sent.
-            await manager.set_lobby_post(info.id, channel_ref(interaction), None)
-        sent = await interaction.followup.send(wait=True, **_without_none_view(payload))
-        if opened is not None:
-            await manager.set_lobby_post(info.id, channel_ref(interaction), str(sent.id))
+                await threads.name_with_number(opened, info.title, players, info.id)
+                if info.status == "lobby":
+                    payload["content"] += f"\nThe game is played in its thread: {opened.jump_url}"
+            payload["content"] += _lobby_notes(control, style)
+            if seed is not None:
+                # The seed fixes every shuffle, so whoever knows it (and the open rules code)
+                # can work out hidden cards. Saying it openly keeps such a game fair: both
+                # sides know what the creator knows.
+                payload["content"] += (
+                    f"\nSeed {seed} was chosen at creation, so this is an open practice game: "
+                    "anyone who knows the seed can work out the hidden cards."
+                )
+            await _post_lobby(interaction, info.id, payload, lobby, opened)
 
     @app_commands.command(name="join")
     @app_commands.autocomplete(side=autocomplete.sides)
@@ -519,6 +508,73 @@ def _threads_line(on: bool, *, changed: bool) -> str:
             "holds any number of games."
         )
     return f"New games {verb} in the channel itself, one at a time (threads: off)."
+
+
+async def _open_table(
+    interaction: discord.Interaction[Any], place: threads.Place, title: str, players: list[str]
+) -> tuple[discord.WebhookMessage | None, discord.Thread | None]:
+    """Where a new game is played: (its lobby post, if already sent; its thread or post).
+
+    In a text channel the lobby post goes first and the thread starts from it, so the
+    channel holds one entry per game (a thread started without a message adds Discord's
+    "started a thread" line beside the lobby)."""
+    name = threads.thread_name(title, players, None)
+    if place == "forum":
+        opening = threads.post_opening(title, players, None)
+        return None, await threads.open_post(interaction.channel, name, opening)
+    if place == "here":
+        return None, None
+    lobby = await interaction.followup.send(
+        f"Opening a table for {formatting.escape(title)}...",
+        wait=True,
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+    try:
+        return lobby, await threads.open_table_from(interaction.channel, lobby, name)
+    except Exception:
+        await _withdraw(lobby)
+        raise
+
+
+async def _post_lobby(
+    interaction: discord.Interaction[Any],
+    game_id: int,
+    payload: dict[str, Any],
+    lobby: discord.WebhookMessage | None,
+    opened: discord.Thread | None,
+) -> None:
+    """Out with the lobby post: edited in place when the thread was started from it, else
+    sent as the command's answer. A game in a thread or post belongs to the channel before
+    its lobby post is out (``/game`` there lists it at once, and does even if the post
+    fails); the post's id follows once it is sent."""
+    manager, channel = manager_of(interaction), channel_ref(interaction)
+    if lobby is not None:
+        await manager.set_lobby_post(game_id, channel, str(lobby.id))
+        await lobby.edit(**payload)
+        return
+    if opened is not None:
+        await manager.set_lobby_post(game_id, channel, None)
+    sent = await interaction.followup.send(wait=True, **_without_none_view(payload))
+    if opened is not None:
+        await manager.set_lobby_post(game_id, channel, str(sent.id))
+
+
+async def _abandon_table(
+    lobby: discord.WebhookMessage | None, opened: discord.Thread | None
+) -> None:
+    """The thread (or post) and lobby post of a game that could not be created go."""
+    if opened is not None:
+        await threads.discard(opened)
+    if lobby is not None:
+        await _withdraw(lobby)
+
+
+async def _withdraw(lobby: discord.WebhookMessage) -> None:
+    """The lobby post of a game that could not be opened goes again."""
+    try:
+        await lobby.delete()
+    except discord.HTTPException as exc:
+        log.info("could not delete the unused lobby post %s: %s", lobby.id, exc)
 
 
 def _without_none_view(payload: dict[str, Any]) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from bot.discord_app.interactions import (
     user_id,
 )
 from bot.discord_app.looks import look_payload
+from bot.tables.bot_users import is_bot, level_of
 
 
 @app_commands.command(name="move")
@@ -71,12 +72,7 @@ async def move(
     await interaction.response.defer(ephemeral=True, thinking=True)
     old, new, opened = info.channel_id, str(target.id), None
     if place != "here":
-        names = seat_names(guild, info)
-        opened = await threads.open_table(
-            target,
-            threads.thread_name(info.title, names, info.id),
-            f"{info.title}: {' vs '.join(names)}. Game #{info.id} is played in this post.",
-        )
+        opened = await _open_there(target, place, info, await seat_names(guild, info))
         new = str(opened.id)
     try:
         moved = await manager.move(info.id, new, user_id(interaction), is_moderator=moderator)
@@ -102,17 +98,53 @@ async def move(
     payload["allowed_mentions"] = discord.AllowedMentions.none()
     here = opened if opened is not None else target
     await here.send(**payload)  # type: ignore[union-attr]
+    if isinstance(here, discord.Thread):
+        await threads.add_players(here, moved, set())
     await reply(interaction, f"Game #{moved.id} now lives in <#{new}>; its board is posted there.")
 
 
-def seat_names(guild: discord.Guild, info: Any) -> list[str]:
-    """The players' names for a thread's name (a member not in the cache is left out)."""
+async def _open_there(
+    target: Any, place: threads.Place, info: Any, names: list[str]
+) -> discord.Thread:
+    """The moved game's new thread (started from a line in the text channel, so the
+    channel holds one entry for it) or forum post."""
+    name = threads.thread_name(info.title, names, info.id)
+    if place == "forum":
+        opening = threads.post_opening(info.title, names, info.id)
+        return await threads.open_post(target, name, opening)
+    who = " vs ".join(names) if names else "open seats"
+    note = await target.send(
+        f"Game #{info.id}, {formatting.escape(info.title)} ({formatting.escape(who)}), "
+        "goes on in the thread below.",
+        allowed_mentions=discord.AllowedMentions.none(),
+    )
+    return await threads.open_table_from(target, note, name)
+
+
+async def seat_names(guild: discord.Guild, info: Any) -> list[str]:
+    """The players' names for a thread's name, from Discord's own record of each member:
+    the member cache is empty without the members intent, so a member not in it is
+    fetched (one request each); Dispatch's seats by their level. A player Discord no
+    longer knows (left the server) is left out."""
     names = []
     for seat in info.seats:
-        member = guild.get_member(int(seat.user_id)) if seat.user_id.isdigit() else None
-        if member is not None:
-            names.append(member.display_name)
+        if is_bot(seat.user_id):
+            names.append(f"Dispatch ({level_of(seat.user_id)})")
+        elif seat.user_id.isdigit():
+            member = await _member(guild, int(seat.user_id))
+            if member is not None:
+                names.append(member.display_name)
     return names
+
+
+async def _member(guild: discord.Guild, user_id: int) -> discord.Member | None:
+    member = guild.get_member(user_id)
+    if member is not None:
+        return member
+    try:
+        return await guild.fetch_member(user_id)
+    except discord.HTTPException:
+        return None
 
 
 async def setup(bot: commands.Bot) -> None:
