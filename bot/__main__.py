@@ -76,11 +76,14 @@ def check_database(path: Path | str) -> None:
 
     A file that cannot be used raises ``StoreUnavailable`` here, before any network, so
     the administrator reads one line and a supervisor sees a distinct exit code instead
-    of a crash loop of tracebacks.
+    of a crash loop of tracebacks. A PostgreSQL server that is only out of reach for now
+    is waited for instead (``Store.open(patient=True)``).
     """
 
     async def probe() -> None:
-        store = await Store.open(path)
+        # A PostgreSQL server out of reach for now (restarting, not up yet) is waited
+        # for: a supervisor that starts Dispatch beside it must not see it give up.
+        store = await Store.open(path, patient=True)
         await store.close()
 
     asyncio.run(probe())

@@ -84,6 +84,7 @@ from bot.discord_app.custom_ids import parse, prompt_id
 from bot.discord_app.interactions import APPLIED_NOT_SHOWN
 from bot.process.lifecycle import STOP_TIMEOUT_S
 from bot.storage.engines import PgConnection, is_postgres_url
+from bot.storage.errors import StoreError
 from bot.storage.liveness import SILENT_AFTER_S
 from bot.storage.rows import ActionRow, BotJobRow
 from bot.storage.session import Session
@@ -455,7 +456,9 @@ class Reader:
             try:
                 async with self.session() as db:
                     return list(await db.db.execute_fetchall(sql, ()))
-            except (sqlite3.OperationalError, asyncpg.PostgresError, OSError):
+            except (StoreError, sqlite3.OperationalError, asyncpg.PostgresError, OSError):
+                # The store's own errors since PgConnection speaks them (Unavailable for a
+                # connection the restart closed); the driver's for the SQLite reader.
                 if self._pg is None or attempt >= READ_ATTEMPTS:
                     raise
             self._pg.terminate()
@@ -814,8 +817,15 @@ async def start_games(run: Run) -> None:
             side=HUMAN_SIDE,
             level="easy",
         )
-        said = (await result.response(timeout=START_S))[0].text()
-        assert "the game is on" in said, said
+        [first] = (await result.response(timeout=START_S))[:1]
+        # In a text channel the answer is the table's opening post, edited into the lobby
+        # once the thread is started from it: its latest version says the game is on.
+        said = await run.emu.world.wait_until(
+            lambda: (text := run.emu.message(first.id).text()) and "the game is on" in text,
+            START_S,
+            "the opening post to become the game's start",
+        )
+        assert said, run.emu.message(first.id).text()
 
     await asyncio.gather(*(start(seat) for seat in run.seats))
     rows = await run.reader.rows(

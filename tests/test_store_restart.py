@@ -127,6 +127,30 @@ def test_a_worker_rides_out_a_database_restart_and_still_stops_cleanly() -> None
     assert "another operation is in progress" not in text, text
 
 
+def test_a_worker_started_while_the_database_is_down_waits_for_it() -> None:
+    """A worker (re)started while PostgreSQL restarts waits for it, saying so once each
+    way, instead of giving up with exit 3 (a supervisor would count that as a failure)."""
+    with private_server() as server:
+        asyncio.run(_migrate(server.url))
+        server.stop("fast")
+        worker = start_worker(server.url)
+        log = Lines(worker)
+        try:
+            wait_for(lambda: log.saying("waiting for it to answer"), worker, 60, log)
+            server.start()
+            wait_for(lambda: bool(heartbeats(server.url)), worker, 60, log)
+            worker.send_signal(signal.SIGTERM)
+            assert worker.wait(timeout=15) == 0
+        finally:
+            if worker.poll() is None:
+                worker.kill()
+                worker.wait()
+    text = log.text()
+    assert text.count("waiting for it to answer") == 1, text
+    assert text.count("answers again") == 1, text
+    assert "Traceback" not in text, text
+
+
 @pytest.mark.usefixtures("toy_game")
 async def test_the_bots_background_pass_rides_out_a_restart_quietly(
     caplog: pytest.LogCaptureFixture,

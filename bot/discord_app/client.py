@@ -153,7 +153,7 @@ class DispatchBot(commands.Bot):
     async def setup_hook(self) -> None:
         options = {"outbox_keep_days": self.config.outbox_keep_days, **self.manager_options}
         self.manager = await GameManager.open(
-            self.config.store_target, self.frontend, deliver=False, **options
+            self.config.store_target, self.frontend, deliver=False, patient=True, **options
         )
         # Dispatch's own seats listen to the manager; attached before ``deliver_pending``,
         # whose announcement has them make the moves a previous run left owed.

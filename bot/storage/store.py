@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import itertools
 import logging
 import os
 import secrets
@@ -92,17 +93,24 @@ class Store:
         return "postgresql" if self._pool is not None else "sqlite"
 
     @classmethod
-    async def open(cls, path: str | Path, clock: Clock = time.time) -> Store:
+    async def open(
+        cls, path: str | Path, clock: Clock = time.time, *, patient: bool = False
+    ) -> Store:
         """Open (creating and migrating) the database file, or the PostgreSQL database a
         ``postgresql://`` URL names; a file is used by one process at a time.
 
         Raises ``StoreUnavailable`` with one sentence for an administrator when the file
         cannot be used: another Dispatch process has it, it is not a database or is
         damaged, it is read-only, the disk is full, or it stays locked past the timeout;
-        or when the PostgreSQL server cannot be reached or refuses.
+        or when the PostgreSQL server cannot be reached or refuses. ``patient`` (the bot
+        and its workers, which run for weeks): a PostgreSQL server out of reach for a
+        while (restarting, not up yet) is waited for, said once each way in the log; a
+        refusal that waiting cannot mend (a wrong password, no such database) is raised.
         """
         if is_postgres_url(path):
-            return cls(None, str(path), clock, None, await _connect_postgres(str(path)))
+            url = str(path)
+            pool = await (_wait_for_postgres(url) if patient else _connect_postgres(url))
+            return cls(None, url, clock, None, pool)
         path = Path(path)
         try:
             if path.parent and not path.parent.exists():
@@ -332,6 +340,30 @@ POOL_SIZE = 8
 POOL_WAIT_S = 30.0
 
 
+#: How long a patient start waits between tries while PostgreSQL is out of reach, at most.
+PATIENT_RETRY_CAP_S = 10.0
+
+
+async def _wait_for_postgres(url: str) -> asyncpg.Pool:
+    """:func:`_connect_postgres`, tried again with backoff for as long as the server is
+    out of reach (a transient fault: refused connections, a server starting or shutting
+    down); one WARNING when it is first missed, one INFO when it answers."""
+    for attempt in itertools.count():
+        try:
+            pool = await _connect_postgres(url)
+        except StoreUnavailable as exc:
+            if not exc.transient:
+                raise
+            if attempt == 0:
+                log.warning("%s; waiting for it to answer", exc)
+            await asyncio.sleep(min(PATIENT_RETRY_CAP_S, 0.5 * 2**attempt))
+            continue
+        if attempt:
+            log.info("PostgreSQL %s answers again", _display(url))
+        return pool
+    raise AssertionError("unreachable")
+
+
 async def _connect_postgres(url: str) -> asyncpg.Pool:
     """A small pool on the database, migrated; its failures as one sentence."""
     try:
@@ -345,16 +377,21 @@ async def _connect_postgres(url: str) -> asyncpg.Pool:
             command_timeout=60,
         )
     except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, ValueError) as exc:
-        raise StoreUnavailable(_display(url), f"PostgreSQL refused it ({exc})") from None
+        raise _refused(url, exc) from None
     try:
         async with pool.acquire() as conn:
             await migrate_postgres(conn)
     except BaseException as exc:
         await pool.close()
         if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError | OSError):
-            raise StoreUnavailable(_display(url), f"PostgreSQL refused it ({exc})") from None
+            raise _refused(url, exc) from None
         raise
     return pool
+
+
+def _refused(url: str, exc: BaseException) -> StoreUnavailable:
+    transient = isinstance(classify(exc, networked=True), Unavailable)
+    return StoreUnavailable(_display(url), f"PostgreSQL refused it ({exc})", transient=transient)
 
 
 async def _connect(path: Path) -> aiosqlite.Connection:
@@ -416,9 +453,12 @@ class StoreUnavailable(Exception):
     #: Exit code of ``python -m bot`` for this failure (a supervisor should not loop).
     exit_code = 3
 
-    def __init__(self, path: Path | str, why: str) -> None:
+    def __init__(self, path: Path | str, why: str, *, transient: bool = False) -> None:
         super().__init__(f"Cannot use the database {path}: {why}.")
         self.path = path
+        #: The server is out of reach for now (refused, starting, shutting down): waiting
+        #: may mend it, as no waiting mends a wrong password or a damaged file.
+        self.transient = transient
 
 
 class StoreInUse(StoreUnavailable):

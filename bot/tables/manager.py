@@ -140,14 +140,16 @@ class GameManager:
         *,
         clock: Callable[[], float] = time.time,
         deliver: bool = True,
+        patient: bool = False,
         **kwargs: Any,
     ) -> GameManager:
-        """Open the store (running migrations) and deliver what a previous run left.
+        """Open the store (running migrations) and deliver what a previous run left;
+        ``patient``: wait for a PostgreSQL server out of reach for now (``Store.open``).
 
         A process that adds listeners (Dispatch's seats: ``BotSeats.attach``) opens with
         ``deliver=False``, adds them, then calls ``deliver_pending``: its announcement
         that the manager resumed then reaches them."""
-        store = await Store.open(path, clock=clock)
+        store = await Store.open(path, clock=clock, patient=patient)
         manager = cls(store, front_end, **kwargs)
         # Before any click or pass: time the bot was down is never charged (issue 26 §1).
         await clock_pass.forgive_downtime(store)

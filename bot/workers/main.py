@@ -23,7 +23,7 @@ async def serve(database: Path | str, health_file: Path | None = None) -> None:
     iterations = iterations_from(os.environ)
     # Not GameManager.open: a worker delivers nothing, and it must not forgive clocks
     # "downtime" at its start (the bots beat; only a bot's start may do that).
-    manager = GameManager(await Store.open(database), OutboxOnly())
+    manager = GameManager(await Store.open(database, patient=True), OutboxOnly())
     # Seats that play only the jobs this worker claims: not attached, they hear nothing.
     seats = BotSeats(manager, workers="daemon", iterations=iterations)
     worker = Worker(seats, listen=listen_from(os.environ))
