@@ -118,7 +118,7 @@ class NothingToUndo(DispatchError):
 
 
 class TimeRanOut(DispatchError):
-    """A decision that came after the player's clock ran out (issue 26, section 1)."""
+    """A decision that came after the player's clock ran out."""
 
     def __init__(self) -> None:
         super().__init__(
@@ -208,7 +208,7 @@ class DeliveryRetry(DeliveryError):
 
 
 class SeatPassed(NotSeated):
-    """The user held a seat of this game that has since changed hands (issue 26, §6):
+    """The user held a seat of this game that has since changed hands:
     their old buttons and commands are refused with who plays it now."""
 
     def __init__(self, seat: str, holder: str) -> None:

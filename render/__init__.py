@@ -7,7 +7,7 @@ the role's prompt offers marked; None when the prompt is not about the board); t
 package turns those into PNG bytes. A renderer may also expose
 ``draw_closeup(view) -> PIL.Image.Image | None``: a phone-sized close-up (400 px wide) of
 what the decision is about, to send beside the full board, whose names a phone shows a
-third of their size (``render.closeup``; issue 24, item 21).
+third of their size (``render.closeup``).
 Because only views come in, an image can show nothing a view would not.
 """
 
@@ -57,12 +57,12 @@ SAMPLE_STEP = 4
 def _palette(game_name: str) -> Image.Image | None:
     """One palette per game, computed once from the boards, hands and choice boards of a
     sample game played by the game's automated player: mapping every image to a fixed
-    palette takes half the time of finding a palette for each image (issue 9, item 8),
+    palette takes half the time of finding a palette for each image,
     and the same picture always gives the same bytes.
 
     Only the palette is kept, on a 1x1 image (``quantize`` reads nothing else): the
     quantized sheet of the whole sample game was 4-14 MB per game kind, held for the
-    life of the process (issue 24, item 37)."""
+    life of the process."""
     import rules
 
     game = rules.get_game(game_name)

@@ -1,7 +1,7 @@
 """A phone-sized close-up of what a decision is about, cut from the full board.
 
 On a phone a board is shown about 400 px wide, a third of its size, and its names and
-army strengths come out 3-4 px tall: unreadable (issue 24, item 21). The full board stays
+army strengths come out 3-4 px tall: unreadable. The full board stays
 what it is (the whole position at a glance on a desktop); beside it a front end may send
 this close-up: the parts of the board the decision is about (a battle, the ringed
 choices, a crisis track, the Fate Die's display) cut out at their drawn size or larger

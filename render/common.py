@@ -284,7 +284,7 @@ def headline(
     is (``marker``: "Round 2 of 3"), the score (parts drawn in their colours, side by
     side) and who must act (``status``), in type that stays legible when Discord shows
     the image a third of its size. ``clock``: the running clocks at the time of drawing
-    (issue 26 §1; ``bot.tables.clock_pass.band``), after the status."""
+    (``bot.tables.clock_pass.band``), after the status."""
     if clock:
         status = f"{status} · {clock}" if status else clock
     size, h = HEADLINE_SIZE, HEADLINE_H
@@ -311,8 +311,8 @@ STATUS_TWO_LINE_SIZES = (24, 22, 20)
 def status_lines(status: str, room: int) -> tuple[int, list[str]]:
     """The headline's status as (size, lines) in ``room`` pixels: one line at the first
     of ``STATUS_SIZES`` it fits; else two lines, so that a game-over status ("Unionist
-    won: tied on VP; controls Fort Sumter") is read whole instead of cut (issue 24, item
-    20); only a status too long even for two lines is cut short, on its second line."""
+    won: tied on VP; controls Fort Sumter") is read whole instead of cut; only
+    a status too long even for two lines is cut short, on its second line."""
     for size in STATUS_SIZES:
         if text_width(status, size) <= room:
             return size, [status]

@@ -141,7 +141,7 @@ TRACKS_BOX: Box = (6, TOP, 318, BOTTOM)
 def closeup_parts(view: dict[str, Any]) -> list[Box]:
     """What a decision is about, as boxes on the board (``render.closeup``): the ringed
     spaces; else the Fate Die's display when a side is run by the die; else the Crisis
-    Tracks (unreadable on a phone on the full board: issue 24, item 21). The tracks are
+    Tracks (unreadable on a phone on the full board). The tracks are
     as tall as the board, so they do not share a close-up with the display."""
     boxes = space_boxes(view)
     spaces = [boxes[s] for s in choice_spaces(view)]
@@ -678,7 +678,7 @@ def _final_crisis(draw: ImageDraw.ImageDraw, view: dict[str, Any], dims: Dims, y
 
 def _deck_counts(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     """The decks' sizes, bottom right. The log is not drawn: its new lines are in the
-    message beside the board, where they read at any size (issue 9)."""
+    message beside the board, where they read at any size."""
     decks = view.get("decks") or {}
     line = f"Decks: strategy {decks.get('strategy', 0)} · objective {decks.get('objective', 0)}"
     text(draw, (RIGHT_X1, BOTTOM), line, 12, COLOURS["muted"], "rd")

@@ -455,7 +455,7 @@ def hand_image(view: dict[str, Any]) -> Image.Image:
         ),
     )
     # No prompt here: it is in the message beside the image, and a hand picture that only
-    # changes with the hand is uploaded once, not on every click (issue 9).
+    # changes with the hand is uploaded once, not on every click.
     top = 52
 
     def row_h(row: list[tuple[str, str, list[dict[str, Any]]]]) -> int:

@@ -775,8 +775,8 @@ def _last_battle(draw: ImageDraw.ImageDraw, view: dict[str, Any], y: int) -> int
 
 def _was_fought(last: dict[str, Any]) -> bool:
     """Whether the last battle was fought: not when the defender withdrew, which has no
-    totals or losses to show ("Union won · Union 0 - Confederate 0" said nothing true;
-    issue 24, item 20). A state saved before ``fought`` was kept says so in its text."""
+    totals or losses to show ("Union won · Union 0 - Confederate 0" said nothing
+    true). A state saved before ``fought`` was kept says so in its text."""
     if "fought" in last:
         return bool(last["fought"])
     return "withdrew" not in str(last.get("text") or "")

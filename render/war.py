@@ -329,7 +329,7 @@ def draw_hand(view: dict[str, Any]) -> Image.Image | None:
     accent = ACCENT.get(role, COLOURS["banner"])
     width = max(560, MARGIN * 2 + len(cards) * (HAND_CARD_W + 16) - 16)
     # No prompt here: it is in the message beside the image, and a hand picture that only
-    # changes with the hand is uploaded once, not on every click (issue 9).
+    # changes with the hand is uploaded once, not on every click.
     top = 50
     height = top + 26 + HAND_CARD_H + 20
     image = canvas(width, height, LIGHT.get(role, COLOURS["paper"]))
@@ -359,8 +359,8 @@ def _hand_card(
             accent=blend(accent, COLOURS["gold"], 0.45) if is_event else accent,
             kind=kind,
             body=card["text"],
-            # Said in the note, which is never cut short as a long event's body is (issue 24,
-            # item 20): an Event placed as a reinforcement is ignored (rule 4 note).
+            # Said in the note, which is never cut short as a long event's body is:
+            # an Event placed as a reinforcement is ignored (rule 4 note).
             note="reinforcement: counts 0" if is_event else "",
             strip=STRIP,
         ),

@@ -1,4 +1,4 @@
-"""The chaos run (issue 25 §6): Dispatch's bot processes and workers on one database,
+"""The chaos run: Dispatch's bot processes and workers on one database,
 end to end through the loopback Discord emulator, killed with SIGKILL at random and
 restarted, then checked.
 

@@ -280,7 +280,7 @@ class Table:
         return result
 
     def follow_new_thread(self, before: set[int]) -> None:
-        """``/game new`` in a text channel opens a thread for the game (issue 26 §2): the
+        """``/game new`` in a text channel opens a thread for the game: the
         table follows the game there (``channel``; the text channel stays ``parent``), so
         the commands and posts of a test are the game's."""
         new = [

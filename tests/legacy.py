@@ -1,13 +1,13 @@
 """Comparing today's engine with records the old engine left (fixtures frozen from it).
 
 Since those records were written, log lines say counts in words ("3 reinforcements", not
-"3 reinforcement(s)"; issue 9); views carry the running ``score``, the ``batch`` of
-multi-choice verbs, their ``repeats`` and ``done_implied`` (issue 9), and the viewer's
-``known_state``, the Fate Die's ``fate`` display and option (issue 12); a value play's prompt no
+"3 reinforcement(s)"); views carry the running ``score``, the ``batch`` of
+multi-choice verbs, their ``repeats`` and ``done_implied``, and the viewer's
+``known_state``, the Fate Die's ``fate`` display and option; a value play's prompt no
 longer says "one at a time, then Done" (front ends pick several spaces at once and send
 the Done). In War, an Event that enters a column late says it is ignored and counts 0
-(it used to read only "(event)"), and so does one drawn or placed as a reinforcement
-(issue 24). ``as_old`` rewrites a
+(it used to read only "(event)"), and so does one drawn or placed as a reinforcement.
+``as_old`` rewrites a
 document of today in the old wording and without the new keys, so everything else of it
 must match the old record exactly.
 """
@@ -32,8 +32,8 @@ _OLD_WORDING = [
     (re.compile(r" \(event: ignored, counts 0\)"), " (event)"),
 ]
 
-#: Keys views gained after the fixtures were frozen (``known_state``: issue 12, the state
-#: as the viewer knows it, for search players; ``fate``: issue 12, the display of a side
+#: Keys views gained after the fixtures were frozen (``known_state``: the state
+#: as the viewer knows it, for search players; ``fate``: the display of a side
 #: run by the Fate Die, None in the old games; ``plans``: War's whole placements of a
 #: battle, offered as one menu).
 NEW_VIEW_KEYS = ("score", "batch", "done_implied", "repeats", "known_state", "fate", "plans")
@@ -61,7 +61,7 @@ def as_old(document: Any, *, view: bool = False) -> Any:
 
 
 #: Game options added since the records were frozen, at the value that changes nothing
-#: (``fate``: issue 12, no side run by the Fate Die).
+#: (``fate``: no side run by the Fate Die).
 NEW_OPTIONS: dict[str, Any] = {"fate": ""}
 
 

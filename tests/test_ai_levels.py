@@ -1,4 +1,4 @@
-"""A level plays the same on a busy server as on a quiet one (issue 27, section 1).
+"""A level plays the same on a busy server as on a quiet one.
 
 A search level is a budget of iterations per search in each game, not of seconds: a
 machine busy with other games makes each search take longer, never think less. A time cap

@@ -1,4 +1,4 @@
-"""The search opponent (issue 12): determinization from the view alone, no peeking,
+"""The search opponent: determinization from the view alone, no peeking,
 determinism, legal play only, and one search shared by the small decisions of a turn."""
 
 from __future__ import annotations
@@ -373,7 +373,7 @@ def test_levels() -> None:
     assert verb in game.legal_actions(state, "union")
 
 
-# ------------------------------------------------ the Fate Die opponent (issue 12)
+# ------------------------------------------------ the Fate Die opponent
 
 #: Games with a Fate Die playsheet: one side's hand is a Card Display (``fate`` option).
 FATED = [name for name in SEARCHABLE if "fate" in get_game(name).default_options]

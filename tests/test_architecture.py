@@ -346,3 +346,42 @@ def test_nothing_above_the_store_names_a_drivers_errors() -> None:
         for line, name in driver_errors_named(path.read_text())
     ]
     assert hits == [], "\n".join(hits)
+
+
+#: A citation of an issue by number ("issue 26 §1", "Issue 24, item 20"): the issue texts
+#: are not in the repository, so a reader cannot follow it. A wrapped comment's leader
+#: (``#``, ``#:``, SQL's ``--``) may stand between the word and its number.
+_GAP = r"(?:[ \t]*\n[ \t]*(?:#:?|--)?[ \t]*|[ \t]+)"
+ISSUE_CITATION = re.compile(rf"\bissues?{_GAP}\d+|§(?:{_GAP})?\d+", re.IGNORECASE)
+
+
+def issue_citations(text: str) -> list[tuple[int, str]]:
+    """(line, citation) for each issue number the text cites, in its comments, docstrings
+    or strings alike (code never spells one)."""
+    return [
+        (text.count("\n", 0, match.start()) + 1, " ".join(match.group().split()))
+        for match in ISSUE_CITATION.finditer(text)
+    ]
+
+
+def test_the_issue_citation_finder_finds_them() -> None:
+    assert issue_citations("x = 1  # as asked (issue 26 §1)\n") == [(1, "issue 26"), (1, "§1")]
+    assert issue_citations('"""Clocks.\n\nAs asked (Issue 24, item 20)."""') == [(3, "Issue 24")]
+    assert issue_citations("x()\n    # told why (issue\n    # 9: one ping per turn)\n") == [
+        (2, "issue # 9")
+    ]
+    assert issue_citations("-- kept bounded (issues\n-- 25 and 26)\n") == [(1, "issues -- 25")]
+    assert issue_citations("# see docs/ratings.md; an issue of taste, 2 ways\n") == []
+
+
+def test_no_comment_or_docstring_cites_an_issue_number() -> None:
+    """The issue texts are not in the repository: a comment, docstring or string of the
+    packages says the reason itself or names a document of the repository (docs/*.md)."""
+    hits = [
+        f"{path.relative_to(ROOT)}:{line} {citation!r}"
+        for package in ("bot", "rules", "render")
+        for path in sorted((ROOT / package).rglob("*"))
+        if path.suffix in {".py", ".sql", ".md", ".toml"}
+        for line, citation in issue_citations(path.read_text(errors="replace"))
+    ]
+    assert hits == [], "\n".join(hits)

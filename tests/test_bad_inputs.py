@@ -1,6 +1,6 @@
 """Bad inputs get a polite refusal and change nothing: never a traceback, never an ERROR.
 
-Examples first (each value the issue names), then properties: hypothesis drives every
+Examples first (each bad value named in `CASES`), then properties: hypothesis drives every
 public GameManager method, the ``/game play`` text parser and the sandbox's command line
 with arbitrary values, and checks that each call either does what a legal call does or
 raises a ``DispatchError`` that left the whole database as it was.
@@ -54,7 +54,7 @@ def errors_logged(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [f"{r.name}: {r.getMessage()}" for r in caplog.records if r.levelno >= logging.ERROR]
 
 
-# -- the examples of the issue ---------------------------------------------------------
+# -- the examples ----------------------------------------------------------------------
 
 HUGE = 2**63
 GAME = object()  # stands for the started game's id

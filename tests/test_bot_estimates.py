@@ -1,4 +1,4 @@
-"""Where the game turned (issue 27, section 4): Dispatch keeps its own estimate after each
+"""Where the game turned: Dispatch keeps its own estimate after each
 searched move, secret while the game runs (no post, DM or log line carries it), and a
 finished game's ``/game log`` tells the three decisions where it changed most."""
 

@@ -1,4 +1,4 @@
-"""``bot_jobs`` stays bounded (issue 25 §4): a game's jobs go in the transaction that ends
+"""``bot_jobs`` stays bounded: a game's jobs go in the transaction that ends
 it, whichever way it ends; a live game keeps its pending jobs and only its newest few
 finished ones; the upgrade (migration 0020) deletes what databases kept before. Every
 test runs on both engines (the store fixture is parametrized)."""

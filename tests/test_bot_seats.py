@@ -1,4 +1,4 @@
-"""Dispatch in a seat (issue 12): the bot plays its own moves through the manager, off
+"""Dispatch in a seat: the bot plays its own moves through the manager, off
 the event loop, from its own view; bot-versus-bot games run by themselves; a move that
 was due when the process stopped is made after the restart."""
 
@@ -70,8 +70,8 @@ async def test_a_human_plays_a_whole_game_against_dispatch(
         exported = await manager.export(info.id)
         logged = [(a["verb"], a["arg"]) for a in exported["actions"] if a["role"] == bot_role]
         made = [(verb, arg) for _, _, verb, arg in moves]
-        # The log also holds the formal Done the manager sends after a last token (issue
-        # 9: nothing left to choose); apart from those, it is the bot's moves in order.
+        # The log also holds the formal Done the manager sends after a last token
+        # (nothing left to choose); apart from those, it is the bot's moves in order.
         assert [m for m in logged if m != ("done", None)] == [m for m in made if m[0] != "done"]
         assert logged.count(("done", None)) >= made.count(("done", None))
         assert await manager.verify_replay(info.id)

@@ -1,4 +1,4 @@
-"""Dispatch's search seed is no public formula (issue 27: no peeking, either way).
+"""Dispatch's search seed is no public formula (no peeking, either way).
 
 Dispatch's move is a fixed function of its view and its search seed. Were the seed made
 from the game's number and the role alone, a player with the source could run Dispatch's

@@ -1,4 +1,4 @@
-"""Dispatch's worker processes end with the bot (issue 24, item 30).
+"""Dispatch's worker processes end with the bot.
 
 Found by careful play: ``kill -9`` of the bot while Dispatch was thinking left its worker
 process and multiprocessing's resource tracker alive for good (six orphans after three

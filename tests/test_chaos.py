@@ -1,4 +1,4 @@
-"""The chaos run, bounded (issue 25 §6): three bot processes (the real bot, one shard
+"""The chaos run, bounded: three bot processes (the real bot, one shard
 each) and two workers on PostgreSQL, end to end through the loopback Discord emulator:
 nine games against Dispatch, their humans clicking the prompts the bot posted, a random
 process killed with SIGKILL every two seconds or so and restarted (a bot process and a

@@ -1,4 +1,4 @@
-"""Clocks (issue 26, section 1): the pure arithmetic, the store, the turn's transaction,
+"""Clocks: the pure arithmetic, the store, the turn's transaction,
 the loss on time found through the deadline index, and the race with a late click.
 Time only moves when the test says so (the ``clock`` fixture)."""
 

@@ -1,4 +1,4 @@
-"""DISPATCH_SHARD_IDS and DISPATCH_SHARD_COUNT (issue 25 §3): read, checked, explained.
+"""DISPATCH_SHARD_IDS and DISPATCH_SHARD_COUNT: read, checked, explained.
 
 A wrong shard setting would leave guilds unanswered (a shard nobody runs) or answered
 twice; each is refused at start with one line that says what to write instead.

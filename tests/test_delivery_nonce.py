@@ -180,7 +180,7 @@ class Remembering(SendThenDie):
 async def test_a_resend_past_the_nonce_window_looks_first_and_posts_once(
     db_path: Path, clock: FakeClock, die_on: int
 ) -> None:
-    # Issue 24, item 34: past Discord's few minutes the nonce no longer makes a repeat
+    # Past Discord's few minutes the nonce no longer makes a repeat
     # harmless; a restart that late must find the message rather than post it again.
     dying = Remembering(die_on=die_on)
     first = await GameManager.open(db_path, dying, clock=clock)

@@ -1,4 +1,4 @@
-"""docker-compose.yml and the Dockerfile say what docs/deploy.md promises (issue 25 §6).
+"""docker-compose.yml and the Dockerfile say what docs/deploy.md promises.
 
 Docker is not run here: the files are parsed and checked. The shard ranges of the bot
 services are read with the bot's own parser, so a compose file whose shards overlap,

@@ -1,4 +1,4 @@
-"""End to end through the emulator (issue 26, section 1): on a server whose clocks are
+"""End to end through the emulator: on a server whose clocks are
 claimed, a clock at zero does not end the game; the opponent gets a **Claim the win**
 button, once, by DM and at the table; strangers and the late player are refused; the
 claim ends the game on time like any end (the Rematch offer); a claim racing the late

@@ -1,4 +1,4 @@
-"""End-to-end: few clicks (issue 9, item 3). A decision of several small parts is one
+"""End-to-end: few clicks. A decision of several small parts is one
 interaction: a multi-choice select sends every token of a value play at once, the manager
 applies them as separate small actions in one transaction (all or nothing; undo still takes
 back one), and the formal Done after the last token is sent for the player.
@@ -101,8 +101,8 @@ async def test_a_value_play_of_three_takes_two_clicks(tmp_path):
         prompt = best_prompt(t, who)
         await t.press(who, prompt, *press_for(prompt, game_id, "value", card))  # click 1
         prompt = t.emu.message(prompt.id)  # edited in place with the placement prompt
-        # Issue 9, item 4: a prompt about places shows the board, its choices ringed.
-        # Issue 24, item 21: beside it, the ringed spaces close up for a phone.
+        # A prompt about places shows the board, its choices ringed.
+        # Beside it, the ringed spaces close up for a phone.
         board, closeup = sorted(a.filename for a in prompt.attachments)
         assert re.fullmatch(r"board-[0-9a-f]{12}\.png", board), board
         assert re.fullmatch(r"closeup-[0-9a-f]{12}\.png", closeup), closeup

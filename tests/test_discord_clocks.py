@@ -1,4 +1,4 @@
-"""End-to-end through the emulator (issue 26, section 1): a game on a ``fast`` clock shows
+"""End-to-end through the emulator: a game on a ``fast`` clock shows
 its clocks in the prompt and in /game status as Discord timestamps, times out when the
 clock is moved past the deadline, says so in the end post (with the Rematch offer), and
 refuses the loser's late click politely."""

@@ -1,4 +1,4 @@
-"""End-to-end: the controls a player clicks (issue 9, item 5). A whole Fort Sumter game
+"""End-to-end: the controls a player clicks. A whole Fort Sumter game
 played by clicks, the policy choosing: every button label shows whole (about 38
 characters, never cut with "…"), every select option shows its whole text (label, then
 description), and Done and Undo always sit alone in the last row, Done first."""
@@ -105,7 +105,7 @@ async def test_labels_show_whole_and_done_undo_stay_last_through_a_whole_game(tm
 
 
 async def test_the_hand_image_is_uploaded_only_when_the_hand_changed(tmp_path, monkeypatch):
-    """Issue 9, item 4 (second half): a click that leaves the hand as it was keeps the
+    """A click that leaves the hand as it was keeps the
     picture already on the message; a DM repeats no picture the previous DM showed."""
     from tests.emulator import messages
 

@@ -94,7 +94,7 @@ async def test_killed_between_send_and_mark_the_post_and_the_dm_arrive_once(
         processes: list[asyncio.subprocess.Process] = []
         try:
             # 1. The start post reaches Discord; the process dies before marking it. The
-            # game lives in a thread of the channel (issue 26 §2): the first message the
+            # game lives in a thread of the channel: the first message the
             # bot creates is that post, in the thread.
             emu.slow_next("POST /channels/*/messages", 1.0)
             processes.append(await spawn(emu, db, guild.id, log))
@@ -190,7 +190,7 @@ async def test_a_resend_after_the_first_was_deleted_counts_as_delivered(tmp_path
         with pytest.raises(DeliveryRetry):
             await front_end.post_table(info, dataclasses.replace(notice, nonce="dsp902.test"))
         # Unknown Channel (deleted) is no passing failure: the table is unreachable until
-        # someone fixes it (issue 24, item 15; the courier parks the post).
+        # someone fixes it (the courier parks the post).
         t.emu.fail_next("POST /channels/*/messages", status=404, code=10003)
         with pytest.raises(TableUnreachable):
             await front_end.post_table(info, dataclasses.replace(notice, nonce="dsp903.test"))
@@ -198,7 +198,7 @@ async def test_a_resend_after_the_first_was_deleted_counts_as_delivered(tmp_path
 
 async def test_the_front_end_finds_an_earlier_send_by_its_nonce(tmp_path: Path) -> None:
     # Past Discord's nonce window, delivery asks before repeating a send that may have
-    # gone through (issue 24, item 34): the table's and the DMs' history, by nonce.
+    # gone through: the table's and the DMs' history, by nonce.
     async with table(tmp_path, "alice", "bob") as t:
         await t.start()
         await t.slash("alice", "game new", game="skirmish", opponent=t.players["bob"])

@@ -422,7 +422,7 @@ async def test_reminders_fire_from_the_delivery_loop(tmp_path):
         )
         reminder = t.emu.channel_messages(t.channel.id)[-1]
         assert "Reminder" in reminder.content
-        # Issue 24, item 17: alice is reminded by DM (her default notify); the table names
+        # Alice is reminded by DM (her default notify); the table names
         # her but does not ping her.
         assert t.players["alice"].mention in reminder.content
         assert t.emu.message(reminder.id).pinged == []

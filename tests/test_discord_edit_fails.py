@@ -1,4 +1,4 @@
-"""A click whose move is applied but whose message cannot be edited (issue 24, item 27).
+"""A click whose move is applied but whose message cannot be edited.
 
 Found by careful play: when editing the clicked DM failed, the error line in the server
 log named the button's custom id (``dsp:a:1:2:place:left:U48``, the face-down card), and

@@ -1,4 +1,4 @@
-"""End-to-end: the end of a game (issue 9, item 1). Both players are pinged by the last
+"""End-to-end: the end of a game. Both players are pinged by the last
 post, which carries the board, the score and the reason; each player's prompt is closed
 by a DM with their result; Rematch makes one new game however many times it is pressed."""
 

@@ -1,4 +1,4 @@
-"""End-to-end: ``/game hint`` on Discord (issue 27, section 4). In a game against Dispatch
+"""End-to-end: ``/game hint`` on Discord. In a game against Dispatch
 the asker alone sees the search's top three choices, in the view's words, and the same
 ones when the opponent's hidden hand is swapped; in a rated game between two people it is
 refused, politely and changing nothing."""

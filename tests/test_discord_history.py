@@ -1,4 +1,4 @@
-"""End-to-end (issue 26 §3): ``/games show:finished`` pages with Previous/Next buttons,
+"""End-to-end: ``/games show:finished`` pages with Previous/Next buttons,
 a finished game's row with its link, ``/game export game:<number>`` for a player or a game
 of this server (refused for a stranger's game elsewhere), and ``/stats`` with a bot game."""
 

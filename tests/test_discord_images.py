@@ -1,4 +1,4 @@
-"""Pictures are uploaded once (issue 24, item 22): a played Fort Sumter game through the
+"""Pictures are uploaded once: a played Fort Sumter game through the
 emulator, counting uploads of a picture the same channel (the table, a player's DMs)
 already has; and a table post whose board did not change links to the one that shows it."""
 
@@ -76,7 +76,7 @@ async def test_a_played_game_uploads_each_board_picture_once(tmp_path):
             # (17 repeats in this game).
             assert (table_repeats, dm_repeats) == (0, 0)
             closeups, closeup_repeats = repeated_closeups(t, dms | {t.channel.id})
-            # The ringed choices close up, in DMs only (issue 24, item 21).
+            # The ringed choices close up, in DMs only.
             assert closeups > 0 and closeup_repeats == 0
             # The front end's memory of what each table and DM shows ends with the game.
             front = t.bot.frontend

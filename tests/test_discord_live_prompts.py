@@ -1,4 +1,4 @@
-"""End-to-end: no live-looking stale button anywhere (issue 9, item 6).
+"""End-to-end: no live-looking stale button anywhere.
 
 Whenever a player's prompt is superseded (a newer DM, an answer given by command or from
 an ephemeral prompt, an undo, the end, an abandon), the message holding it is edited: its
@@ -150,7 +150,7 @@ def closed_with_nothing_below(t, who: str) -> list[int]:
 
 
 async def test_an_answered_dm_is_not_closed_as_superseded(tmp_path):
-    """Issue 24, item 16: the DM a player just answered, with nothing left to decide, says
+    """The DM a player just answered, with nothing left to decide, says
     "Done", not "a newer message below has your current prompt" with nothing below."""
     async with table(tmp_path, "alice", "bob") as t:
         await t.start()

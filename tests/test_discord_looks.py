@@ -1,5 +1,5 @@
 """``/game status`` and ``/game board`` answer the asker alone, with a button that shows
-the look to the table (issue 24, item 18)."""
+the look to the table."""
 
 from __future__ import annotations
 

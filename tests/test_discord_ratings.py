@@ -1,4 +1,4 @@
-"""End-to-end: a rated game on Discord (issue 26, section 4). The end post shows each
+"""End-to-end: a rated game on Discord. The end post shows each
 player's rating change; the change is made once, also when the bot stops after the result
 was committed but before its end post went out (the restarted bot posts it, once, and
 rates nothing again); ``/leaderboard`` shows the same numbers, in an embed."""

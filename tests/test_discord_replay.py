@@ -1,4 +1,4 @@
-"""End-to-end: ``/game replay`` on Discord (issue 26, section 5). A game still being played
+"""End-to-end: ``/game replay`` on Discord. A game still being played
 is refused for the asker alone; once over, the replay (an animated GIF of the public
 board after each turn, and the public log) is posted to the channel within the server's
 upload limit, which Discord sends with the interaction and the emulator enforces."""

@@ -1,4 +1,4 @@
-"""End-to-end (issue 26, section 6): seats that change hands on Discord. An offer
+"""End-to-end: seats that change hands on Discord. An offer
 accepted (the new player gets the hand by DM; the old player's prompt is closed and
 its buttons refused), declined, pressed by a stranger; a moderator's reseat; a hand-over
 to Dispatch, which then moves; and bad input of every kind, each refused politely."""

@@ -1,4 +1,4 @@
-"""Two Dispatch clients on shards [0] and [1] of 2 against the emulator (issue 25 §3, §5).
+"""Two Dispatch clients on shards [0] and [1] of 2 against the emulator.
 
 Each client is the real bot on its own shard, as two processes would be; here they share
 one process's SQLite store (the single-instance lock is per process). A game is played in
@@ -102,7 +102,7 @@ async def test_two_shard_processes_play_a_game_each_and_dms_go_to_shard_0(
                         "the lobby post",
                     )
                     owner = zero if guild_id == home.id else one
-                    # The game lives in a thread of the channel (issue 26 §2).
+                    # The game lives in a thread of the channel.
                     (info,) = await owner.manager.games_living_in(str(channel.id))
                     games[guild_id] = info.id
                     threads[guild_id] = int(info.channel_id)

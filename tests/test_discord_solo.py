@@ -325,7 +325,7 @@ def realistic_list() -> bytes:
 
 
 async def test_a_real_card_list_works_end_to_end_and_only_managers_change_it(tmp_path) -> None:
-    """Issue 24 item 36: a 110-card list imported, then refused by /solo new (its options
+    """A 110-card list imported, then refused by /solo new (its options
     were capped at 200 characters); any member could replace the server's list; none
     could be deleted; a bare CR escaped as "Something went wrong"."""
     with catch_errors() as caught:

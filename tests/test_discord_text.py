@@ -1,4 +1,4 @@
-"""End-to-end: the words players read (issue 9, item 7). A Fort Sumter game played to the
+"""End-to-end: the words players read. A Fort Sumter game played to the
 end through the bot, read as the channel sees it: headings as headings, repeated lines
 counted once, counts in words, side names as names, and the score in the posts, in
 ``/game status`` and beside the board of ``/game board``."""

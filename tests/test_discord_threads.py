@@ -1,4 +1,4 @@
-"""A thread per game (issue 26 §2), end to end through the emulator: ``/game new`` in a
+"""A thread per game, end to end through the emulator: ``/game new`` in a
 text channel opens a public thread named after the game, its players and its number, and
 the game lives there (a channel holds any number of games); the lobby post in the channel
 links the thread and is edited when the game starts and ends; in a thread the game uses

@@ -1,4 +1,4 @@
-"""A channel Dispatch cannot post in (issue 24, item 15): ``/game new`` refuses it and says
+"""A channel Dispatch cannot post in: ``/game new`` refuses it and says
 what to grant; a game whose channel stops taking posts (permissions taken away, the
 channel deleted) parks the table's post instead of retrying it for ever, tells both
 players once by DM how to recover, and goes on by DM; ``/game status`` once the channel

@@ -1,4 +1,4 @@
-"""End to end through the emulator (issue 26, section 1): ``/game vacation days:`` pauses
+"""End to end through the emulator: ``/game vacation days:`` pauses
 the player's clock, the table is told in one line, ``/game status`` shows the vacation's
 end to everyone, the deadline passes without a loss on time, ``/game vacation`` ends it
 early and gives the unused days back; a server may set the days or turn vacations off.

@@ -1,4 +1,4 @@
-"""``dispatch worker`` and the jobs Dispatch owes (issue 25 §4).
+"""``dispatch worker`` and the jobs Dispatch owes.
 
 A job is written with the turn that makes Dispatch owe a move; a worker (or, with none
 alive, the bot's own pool) claims it with a lease and submits the move with the job's

@@ -1,4 +1,4 @@
-"""``dispatch worker`` processes on PostgreSQL (issue 25 §4): real processes race for
+"""``dispatch worker`` processes on PostgreSQL: real processes race for
 the jobs and each move is applied once; a worker killed with SIGKILL mid-search has its
 job taken over after the lease, and the move is applied once."""
 

@@ -1,4 +1,4 @@
-"""A real ``dispatch worker`` process (issue 25 §4): SIGTERM mid-search gives its lease
+"""A real ``dispatch worker`` process: SIGTERM mid-search gives its lease
 back and exits 0 at once; the command refuses what it cannot use."""
 
 from __future__ import annotations

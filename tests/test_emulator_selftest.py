@@ -343,7 +343,7 @@ async def test_a_body_breaking_discords_openapi_description_is_refused(emu, worl
 
 
 async def test_threads_and_forum_posts_conform_and_reach_the_client(emu, world) -> None:
-    """Threads (issue 26 §2): a public thread without a message, one started from a
+    """Threads: a public thread without a message, one started from a
     message, and a forum's post (a thread with its first message) are created as Discord
     creates them, checked against its OpenAPI description like every other request, and
     reach discord.py's cache with their type (11, forums 15) and parent."""

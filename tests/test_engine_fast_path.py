@@ -1,4 +1,4 @@
-"""The simulation fast path (issue 12): ``act(..., trusted=True)`` plays exactly as the
+"""The simulation fast path: ``act(..., trusted=True)`` plays exactly as the
 checked path. Each game's own shortcuts are held to their rules in its
 ``tests/test_<game>_fast_paths.py``."""
 
@@ -67,7 +67,7 @@ def test_decisions_is_every_active_role_with_its_legal_actions_but_undo(name: st
 
 
 def reference_playout(game, state, draw, limit):
-    """A search's playout as first written (issue 12): ``decisions``, then one action
+    """A search's playout as first written: ``decisions``, then one action
     drawn uniformly over every verb's args, through ``act(..., trusted=True)``."""
     for _ in range(limit):
         if state["outcome"] is not None:

@@ -1,4 +1,4 @@
-"""The Fate Die runs only Dispatch's side, or a side whose player asked (issue 24, item 28).
+"""The Fate Die runs only Dispatch's side, or a side whose player asked.
 
 Found by careful play: ``/game new ... opponent:@bob options:fate=<bob's side>`` started at
 once with Bob's hand run by the die and two of his cards face up on the table. The ruling

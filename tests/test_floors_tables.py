@@ -1,4 +1,4 @@
-"""bot/tables and bot/delivery on floors that only point down (issue 25 §1): delivery never
+"""bot/tables and bot/delivery on floors that only point down: delivery never
 imports tables, nothing in either room imports inside a function to dodge a cycle, and
 the players' notices of a commit are planned by pure functions, tested here alone."""
 

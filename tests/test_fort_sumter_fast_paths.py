@@ -1,5 +1,5 @@
-"""Fort Sumter's shortcuts give the same answers as the rules they stand for (issue 12:
-engine speed for search). Each is checked at every position of random games, with the
+"""Fort Sumter's shortcuts give the same answers as the rules they stand for (engine
+speed for search). Each is checked at every position of random games, with the
 Peace Commissioner and full spaces included, against the per-space definitions in
 ``rules.fort_sumter.board`` (``can_place``, ``can_remove``, ``has_room``)."""
 

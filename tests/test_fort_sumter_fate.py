@@ -1,4 +1,4 @@
-"""The Fate Die opponent in Fort Sumter (issue 12): one side's hand is a Card Display
+"""The Fate Die opponent in Fort Sumter: one side's hand is a Card Display
 (``rules.solo.opponent``, playsheet ``rules/solo/data/fort_sumter.json``); before each of
 its card plays the die is rolled and only the cards it allows may be played."""
 

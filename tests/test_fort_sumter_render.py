@@ -216,7 +216,7 @@ def test_every_position_of_a_game_draws(seed: int) -> None:
 
 
 def test_a_prompt_about_places_shows_the_board_with_exactly_its_choices_ringed() -> None:
-    """Issue 9, item 4: a placement prompt shows the current board, choices marked."""
+    """A placement prompt shows the current board, choices marked."""
     from render import choices_png
     from render.fort_sumter import CHOICE, draw_choices
 
@@ -239,7 +239,7 @@ def test_a_prompt_about_places_shows_the_board_with_exactly_its_choices_ringed()
 
 
 def test_the_game_over_headline_is_not_cut_short() -> None:
-    """Issue 24, item 20: "Unionist won: tied on VP; controls Fort Sumter" was cut to
+    """The status "Unionist won: tied on VP; controls Fort Sumter" was cut to
     "...controls Fort Su..." in the top band. Its last word must reach the image: a
     status differing only there draws a different band."""
     view = GAME.view(STAGES["game over"], None)

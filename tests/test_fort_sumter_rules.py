@@ -378,7 +378,7 @@ def test_public_view_carries_everything_a_board_image_needs() -> None:
 
 
 def test_a_value_play_offers_its_tokens_at_once_and_its_last_done_is_a_formality() -> None:
-    """Issue 9, item 3: front ends may send several placements in one decision (``batch``,
+    """Front ends may send several placements in one decision (``batch``,
     a space twice where it has room: ``repeats``) and send the Done themselves once
     nothing is left to place (``done_implied``)."""
     state = give(at_card_play(), U, [STAR_OF_THE_WEST, CORWIN, MAJOR_ANDERSON, FORT_PICKENS])

@@ -1,4 +1,4 @@
-"""The manager's per-game locks are pruned of idle ones (issue 24, item 37): one lock per
+"""The manager's per-game locks are pruned of idle ones: one lock per
 game ever touched, kept forever, grew without bound on a server with years of games."""
 
 from __future__ import annotations

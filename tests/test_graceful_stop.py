@@ -1,4 +1,4 @@
-"""SIGTERM stops the bot cleanly (issue 25 §6): ``docker stop`` no longer kills it mid-click.
+"""SIGTERM stops the bot cleanly: ``docker stop`` no longer kills it mid-click.
 
 The real bot runs as its own process (tests/crash_bot.py ``--graceful``, the same
 ``serve`` as ``dispatch``) against the loopback emulator in this one. A click is being
@@ -113,7 +113,7 @@ async def test_sigterm_mid_click_finishes_it_exits_0_and_a_restart_resumes(
             await reply.response()
             chosen = c.parse(cid).arg
             await emu.world.wait_until(
-                lambda: any(  # in the game's thread of the table (issue 26 §2)
+                lambda: any(  # in the game's thread of the table
                     f"north played {chosen}" in m.text() for m in emu.world.messages.values()
                 ),
                 PATIENCE_S,

@@ -1,4 +1,4 @@
-"""No view tells which card is which among those its viewer cannot see (issue 27: what
+"""No view tells which card is which among those its viewer cannot see (what
 the search and the hints are given).
 
 The search and ``/game hint`` read one view, never the state, so whatever they know the

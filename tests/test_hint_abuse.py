@@ -1,4 +1,4 @@
-"""``/game hint`` against a player who wants to break the bot (issue 27, section 4).
+"""``/game hint`` against a player who wants to break the bot.
 
 A hint is a whole search of the normal level (about a CPU second), run in the worker that
 also makes Dispatch's moves. Asked again and again at one position it is searched once

@@ -1,4 +1,4 @@
-"""``/game hint`` (issue 27, section 4) through the manager: the search's top three choices
+"""``/game hint`` through the manager: the search's top three choices
 from the asker's own view, labelled in the view's words, the same for one position
 whatever the opponent really holds; only in practice games; counted, and an assisted
 game is never rated."""

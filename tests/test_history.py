@@ -1,4 +1,4 @@
-"""History and records (issue 26 §3): keyset pages of finished games, a player's record,
+"""History and records: keyset pages of finished games, a player's record,
 and which finished game's export a user may have; every query answered from an index."""
 
 from __future__ import annotations
@@ -156,7 +156,7 @@ async def test_games_being_played_page_by_keyset_too(manager: GameManager) -> No
     assert [g.game.id for g in back.live()] == ids[::-1][:10] and not back.live()[0].my_turn
 
 
-# -- seats that changed hands (issue 26 §3 with §6) ------------------------------------------
+# -- seats that changed hands ------------------------------------------
 
 
 async def test_a_player_who_passed_a_seat_keeps_the_game_in_their_history(

@@ -1,5 +1,5 @@
-"""Lincoln's shortcuts give the same answers as the definitions they stand for (issue 12:
-engine speed for search). Checked at every position of random games."""
+"""Lincoln's shortcuts give the same answers as the definitions they stand for (engine
+speed for search). Checked at every position of random games."""
 
 from __future__ import annotations
 

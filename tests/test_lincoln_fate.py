@@ -1,4 +1,4 @@
-"""The Fate Die opponent in Lincoln (issue 12): one side's hand is a Card Display
+"""The Fate Die opponent in Lincoln: one side's hand is a Card Display
 (``rules.solo.opponent``, playsheet ``rules/solo/data/lincoln.json``); before each of its
 two actions a turn the die is rolled, and the card an action is built on must be one it
 allows. Costs, battle cards and free actions stay the side's own choice."""

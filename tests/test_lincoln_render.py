@@ -1,6 +1,6 @@
 """Lincoln: the board and the hands draw from views (hand-built fixtures in the shape of
-the Lincoln view contract: start, mid-game, a battle, game over), everything the issue
-asks for is on the board where it should be, nothing hidden is ever drawn, and the
+the Lincoln view contract: start, mid-game, a battle, game over), everything a player
+needs is on the board where it should be, nothing hidden is ever drawn, and the
 essentials read at Discord's inline preview.
 
 Pixel checks sample the drawn image where a piece must be, and the same spot when the
@@ -917,7 +917,7 @@ def _drawn_text(monkeypatch: pytest.MonkeyPatch, view: dict[str, Any]) -> list[s
 def test_a_withdrawal_is_not_drawn_as_a_battle_won_0_to_0(
     monkeypatch: pytest.MonkeyPatch, kept: bool
 ) -> None:
-    """Issue 24, item 20: after the defender withdrew, the last battle box read "Union
+    """After the defender withdrew, the last battle box read "Union
     won · Union 0 - Confederate 0". It must say the defender withdrew, with no score (also
     for a state saved before the view said whether the battle was fought: ``kept``)."""
     view = public("midgame")

@@ -1,4 +1,4 @@
-"""The manager's listeners (issue 25 §1: the bot seats in a room of their own that listens
+"""The manager's listeners (the bot seats in a room of their own that listens
 to the manager): what the manager announces and when, that a failing listener never
 breaks a commit, and that Dispatch's seats play only once attached to a manager."""
 

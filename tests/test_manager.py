@@ -49,7 +49,7 @@ async def test_create_and_join_starts_the_game(
     assert game.version == 0
     [post] = front_end.posts
     # One notification: alice's turn reaches her by DM (the default), so the post, which
-    # names her, pings nobody (issue 9: one ping per turn).
+    # names her, pings nobody (one ping per turn).
     assert post.kind == "start" and post.mention_user_ids == ()
     assert post.log_lines == ("Toy Twenty-One begins.",)
     # alice gets her turn prompt; bob gets his private set-up line (his codeword).
@@ -511,7 +511,7 @@ async def test_reminders_fire_escalate_and_clear(
 async def test_reminders_say_how_long_the_game_has_waited(
     manager: GameManager, front_end: RecordingFrontEnd, clock: FakeClock
 ) -> None:
-    """Issue 24, item 17: the second reminder, 24 + 48 hours after the turn began, says
+    """The second reminder, 24 + 48 hours after the turn began, says
     72 hours (the wait), not 48 (the interval since the first)."""
     game = await start(manager)
     front_end.clear()
@@ -531,7 +531,7 @@ async def test_reminders_say_how_long_the_game_has_waited(
 async def test_reminders_reach_players_where_they_chose(
     manager: GameManager, front_end: RecordingFrontEnd, clock: FakeClock
 ) -> None:
-    """Issue 24, item 17: ``notify: dm`` (the default) is reminded by DM and named at the
+    """``notify: dm`` (the default) is reminded by DM and named at the
     table without a ping; ``channel`` is pinged there and sent no DM; ``both`` gets both."""
     game = await start(manager)
     for notify, dm, pinged in (("dm", 1, ()), ("channel", 0, ("alice",)), ("both", 1, ("alice",))):

@@ -136,7 +136,7 @@ async def test_failure_inside_the_transaction_changes_nothing(
         async def disk_full(self: Session, *args: object, **kwargs: object) -> int:
             raise OSError("disk full")
 
-        # The player is told politely that nothing changed (issue 7: no traceback).
+        # The player is told politely that nothing changed (no traceback).
         with monkeypatch.context() as patch, pytest.raises(SaveFailed, match="nothing changed"):
             patch.setattr(Session, "queue", disk_full)
             await manager.act(game.id, "alice", Move("done"))

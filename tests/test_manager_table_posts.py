@@ -1,4 +1,4 @@
-"""What the table is told at a hand-over (issue 24, item 19): a turn post always says
+"""What the table is told at a hand-over: a turn post always says
 what happened, even when the decision that ended the turn wrote nothing to the log."""
 
 from __future__ import annotations

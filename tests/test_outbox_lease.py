@@ -1,4 +1,4 @@
-"""An outbox claim lives as long as its delivery (issue 25 §3): a process still sending a
+"""An outbox claim lives as long as its delivery: a process still sending a
 game's rows (a slow answer from Discord, its rate limit's wait) renews its lease, so no
 other process takes the rows over and posts them a second time; a process that died
 stops renewing and its claim is taken over once the lease lapses. Two bot processes on

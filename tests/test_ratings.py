@@ -1,4 +1,4 @@
-"""Ratings (issue 26, section 4): a rated game changes each player's rating once, in the
+"""Ratings: a rated game changes each player's rating once, in the
 transaction that records its result (also across a crash between that commit and the
 delivery of its end post); every kind of game that is not rated is not; Dispatch's
 levels are rated players; the leaderboard is read in order from an index."""

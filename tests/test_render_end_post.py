@@ -1,4 +1,4 @@
-"""Issue 24, item 20: War's final post was a wall of 3,943 characters on a phone (every
+"""War's final post was a wall of 3,943 characters on a phone (every
 battle the automated side fought alone after the other ran out of decisions). The end
 post reads as a short summary: the last lines of the final turn and the result, with the
 rest left to ``/game log``."""

@@ -1,4 +1,4 @@
-"""Issue 9, item 9: at Discord's inline preview (about 400 px wide) the score, where the
+"""At Discord's inline preview (about 400 px wide) the score, where the
 game is (round or battle) and whose turn it is read without opening the image.
 
 Each is changed alone in a view; both boards are shrunk to 400 px as Discord shows them,

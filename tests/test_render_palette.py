@@ -1,4 +1,4 @@
-"""The per-game palette cache is small and bounded (issue 24, item 37): it held the
+"""The per-game palette cache is small and bounded: it held the
 quantized sheet of a whole sample game per game kind (4-14 MB each) for the life of the
 process. Boards mapped to the palette from sampled pixels look as they did."""
 

@@ -1,4 +1,4 @@
-"""Issue 24, item 21: on a phone (400 px wide) the Lincoln board's names and army
+"""On a phone (400 px wide) the Lincoln board's names and army
 strengths, the Fate Die display's card names and Fort Sumter's Crisis Tracks could not be
 read. Beside the full board the renderers now draw a close-up of what the decision is
 about (``draw_closeup``, ``render.closeup``).

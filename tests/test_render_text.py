@@ -1,4 +1,4 @@
-"""The renderers' text comes from cached glyphs (issue 9, item 8: rendering labels was
+"""The renderers' text comes from cached glyphs (rendering labels was
 half of a board's drawing time); it must be the very pixels Pillow's ``draw.text`` makes,
 at every anchor, size and colour the boards use, and on a second draw from the cache."""
 

@@ -1,4 +1,4 @@
-"""Issue 24, item 20: words the players read in prompts, headlines and images are
+"""Words the players read in prompts, headlines and images are
 written as a person would write them."""
 
 from __future__ import annotations

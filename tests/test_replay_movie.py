@@ -1,4 +1,4 @@
-"""Replays you can watch (issue 26, section 5): every frame is the public board at a turn's
+"""Replays you can watch: every frame is the public board at a turn's
 end, scaled; no view but the public one is ever taken or drawn; the movie fits the upload
 limit; only a game that is over, and only for those who may see it
 (``replay.may_see_finished``); cached once built."""

@@ -1,5 +1,4 @@
-"""A damaged game's rescue export still replays: its key is kept beside the state (issue
-24, item 29).
+"""A damaged game's rescue export still replays: its key is kept beside the state.
 
 Found by careful play: the secret key lived only inside the state, so a game whose state
 was damaged exported ``seed: null`` even for a moderator's rescue, and could not be

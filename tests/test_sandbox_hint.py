@@ -1,4 +1,4 @@
-"""``hint`` in the sandbox (issue 27, section 4): the search's top choices in a practice
+"""``hint`` in the sandbox: the search's top choices in a practice
 game, a polite refusal in a game between alice and bob dealt from a secret key."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Ratings in the sandbox (issue 26, section 4): a game without a chosen seed is rated,
+"""Ratings in the sandbox: a game without a chosen seed is rated,
 its end post prints each player's change, ``leaderboard <game>`` lists the same numbers,
 and a practice game (a seed) is not rated."""
 

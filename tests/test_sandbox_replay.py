@@ -1,4 +1,4 @@
-"""Replays in the sandbox (issue 26, section 5): ``replay [number]`` writes a game's
+"""Replays in the sandbox: ``replay [number]`` writes a game's
 animated board and its public log and prints their paths; a game still being played, a
 game that does not exist and a word that is not a number are refused politely."""
 

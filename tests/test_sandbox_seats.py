@@ -1,4 +1,4 @@
-"""Seats that change hands in the sandbox (issue 26, section 6): ``offer <player>``,
+"""Seats that change hands in the sandbox: ``offer <player>``,
 ``accept``/``decline``, ``reseat <side> <player>``, ``handover [level]``, and bad input
 of each refused with a sentence."""
 

@@ -86,7 +86,7 @@ async def test_new_solo_without_a_playsheet_asks_for_one(tmp_path: Path) -> None
 
 
 async def test_new_solo_takes_the_options_of_slash_solo_new(tmp_path: Path) -> None:
-    """Issue 24 item 12: the sandbox's `new solo` could not set what `/solo new options:`
+    """The sandbox's `new solo` could not set what `/solo new options:`
     can. Both now read `key=value` with the one parser (``solo.extra_options``)."""
     text = await run_script(
         tmp_path,
@@ -116,7 +116,7 @@ async def test_new_solo_takes_the_options_of_slash_solo_new(tmp_path: Path) -> N
 
 
 async def test_numbers_mean_the_card_number_and_value_typed(tmp_path: Path) -> None:
-    """Issue 24 item 25: once #12 was told, the list of card numbers shifted (typing 20
+    """Once #12 was told, the list of card numbers shifted (typing 20
     took #21), and `3` at the value question gave the third choice, a value of 2. A
     question answered by a number lists its choices under that number; undo changes
     nothing about which number is which."""
@@ -147,7 +147,7 @@ async def test_numbers_mean_the_card_number_and_value_typed(tmp_path: Path) -> N
 
 
 async def test_a_number_typed_after_the_game_moved_is_not_guessed(tmp_path: Path) -> None:
-    """Issue 24 item 25: a number means the list last shown. When the game moved since
+    """A number means the list last shown. When the game moved since
     (here the same seat played from elsewhere), the number is not taken from the new list:
     the sandbox says so, changes nothing and shows the new list."""
     out = io.StringIO()

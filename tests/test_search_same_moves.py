@@ -1,4 +1,4 @@
-"""A faster search plays the same moves (issue 27 §3): the levels are budgets of iterations,
+"""A faster search plays the same moves: the levels are budgets of iterations,
 so the same view, seed and budget must give the same search, node for node, however fast
 the engine runs.
 

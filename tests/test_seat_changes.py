@@ -1,4 +1,4 @@
-"""Seats that change hands (issue 26, section 6): an offer accepted or declined, a
+"""Seats that change hands: an offer accepted or declined, a
 moderator's reseat, a hand-over to Dispatch; the old holder is refused at once, the new
 one is told, the table hears it once, and the record still replays exactly."""
 

@@ -221,13 +221,13 @@ def test_the_paths_of_glory_cards_match_the_shared_reference_list() -> None:
         assert facts["war_status"] == ref["war_status"]
 
 
-# -- imported lists, read strictly by the bot (bot.tables.card_csv; issue 24, 11 and 36)
+# -- imported lists, read strictly by the bot (bot.tables.card_csv)
 
 HEAD = "number,name,value,event,kind\n"
 
 
 def test_a_card_number_listed_twice_is_refused_naming_both_lines() -> None:
-    """Item 11: the later row used to win silently."""
+    """The later row used to win silently."""
     text = HEAD + "3,Senate,1,no,plain\n5,Legion,2,no,plain\n3,Revolt,2,yes,plain\n"
     with pytest.raises(errors.BadInput) as refused:
         solo.check_card_list("caesar", text)
@@ -263,7 +263,7 @@ def test_a_card_number_listed_twice_is_refused_naming_both_lines() -> None:
     ],
 )
 def test_an_imported_list_is_read_strictly(text: str, message: str) -> None:
-    """Item 36: each of these was taken (or escaped as a raw ``_csv.Error``)."""
+    """Each of these was taken (or escaped as a raw ``_csv.Error``)."""
     with pytest.raises(errors.BadInput) as refused:
         solo.check_card_list("caesar", text)
     said = str(refused.value)

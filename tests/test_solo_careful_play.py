@@ -1,4 +1,4 @@
-"""Issue 24, "What careful play turned up": the Solo System items, one test each."""
+"""What careful play turned up in the Solo System: one test per finding."""
 
 from __future__ import annotations
 

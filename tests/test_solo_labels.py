@@ -1,4 +1,4 @@
-"""Issue 24 item 13: every solo choice is labelled in words, with card names, never as an
+"""Every solo choice is labelled in words, with card names, never as an
 internal verb and id (``combat cp37``, ``flip A``, ``tokens 0``)."""
 
 from __future__ import annotations

@@ -1,5 +1,4 @@
-"""Starting the bot with a wrong setting, a new token, or from a git checkout (issue 24,
-items 23 and 24).
+"""Starting the bot with a wrong setting, a new token, or from a git checkout.
 
 Found by careful play: a non-numeric ``DISPATCH_DEV_GUILD``, or a dev guild the bot is not
 in, ended in a traceback; switching to another application's token on the same database

@@ -26,7 +26,7 @@ CASES = json.loads(FIXTURE.read_text())
 
 
 def as_the_old_engine_wrote_it(outcome: Any) -> Any:
-    """An outcome without the reason code the old engine did not have (issue 8, item 4);
+    """An outcome without the reason code the old engine did not have;
     everything else of it must match."""
     if isinstance(outcome, dict):
         return {key: value for key, value in outcome.items() if key != "code"}

@@ -1,4 +1,4 @@
-"""Several bot processes on one database (issue 25 §3): background work is claimed with a
+"""Several bot processes on one database: background work is claimed with a
 lease. A claim another live process holds is skipped; a dead process's claims are taken
 over once its lease lapses; two claimers racing never get the same row. Each "process"
 is a Store of its own on the same database (on PostgreSQL, its own connection pool)."""

@@ -454,7 +454,7 @@ async def test_the_sandbox_starts_on_a_store_with_damaged_games(tmp_path: Path) 
 async def test_exporting_or_replaying_a_damaged_log_is_refused_politely(
     damage_sql: str, db_path: Path, clock: FakeClock
 ) -> None:
-    # Issue 24, item 37: a moderator's export or replay check of a damaged game raised
+    # A moderator's export or replay check of a damaged game raised
     # raw JSONDecodeError, TypeError or NotAllowedNow.
     manager = await GameManager.open(db_path, RecordingFrontEnd(), clock=clock)
     try:

@@ -1,4 +1,4 @@
-"""The single-instance lock and a read-only database (issue 24, items 31 and 32).
+"""The single-instance lock and a read-only database.
 
 Found by careful play: the lock was a ``<db>.lock`` file beside the database, so a hard
 link to the database under another name, or deleting ``<db>.lock`` while the bot ran, let

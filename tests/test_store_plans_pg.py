@@ -1,5 +1,5 @@
 """PostgreSQL answers every hot query from its index with 10,000 finished games stored
-(issue 25 §2, the "fast and small at 10,000 games" rule): the twins of SQLite's plan tests
+(the "fast and small at 10,000 games" rule): the twins of SQLite's plan tests
 (tests/test_store_scale.py, test_history.py, test_ratings.py, test_clocks.py,
 test_vacation.py), on a database filled once for the module (tests/scale_fill.py) and
 ANALYZEd, each query asked for its plan with ``EXPLAIN (FORMAT JSON)`` and real values.

@@ -194,7 +194,7 @@ async def play_randomly(manager: GameManager, game_id: int, rng: random.Random) 
 
 @pytest.mark.slow
 async def test_finished_games_leave_a_packed_file_without_a_vacuum(tmp_path: Path) -> None:
-    # Issue 24, item 33: delivered rows were blanked in place and their pages never
+    # Delivered rows were blanked in place and their pages never
     # reused, so real play left 2-3 times what a VACUUM packs the same games into.
     path = tmp_path / "grown.sqlite3"
     manager = await GameManager.open(path, RecordingFrontEnd())
@@ -226,7 +226,7 @@ async def test_finished_games_leave_a_packed_file_without_a_vacuum(tmp_path: Pat
 
 @pytest.mark.slow
 async def test_the_scale_bench_sizes_games_played_through_the_manager(tmp_path: Path) -> None:
-    # Issue 24, item 39: the bench sized SQL copies of a few games, which pack the pages
+    # The bench sized SQL copies of a few games, which pack the pages
     # (about 30 KiB a game where play left 90). It now plays the games it sizes.
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     import bench_store_scale as bench

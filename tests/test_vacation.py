@@ -1,4 +1,4 @@
-"""Vacations and the claim of a win on time (issue 26, section 1), through the manager.
+"""Vacations and the claim of a win on time, through the manager.
 Time only moves when the test says so (the ``clock`` fixture)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""War's shortcuts on the simulation path (issue 12, engine speed), each held to the plain
+"""War's shortcuts on the simulation path (engine speed for search), each held to the plain
 definition it stands for: the card tables to the cards, and the rest at every position of
 random games."""
 

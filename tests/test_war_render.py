@@ -146,7 +146,7 @@ def _texts(monkeypatch: pytest.MonkeyPatch, draw: Any, view: dict[str, Any]) -> 
 
 
 def test_an_event_reinforcement_in_hand_says_it_counts_0(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 24, item 20: the hand image appended "counts 0" to an Event's text, where a
+    """The hand image appended "counts 0" to an Event's text, where a
     long text cut it off. Every Event in hand says so, however long its text."""
     from render.war import draw_hand
     from rules.war.cards import cards
@@ -157,7 +157,7 @@ def test_an_event_reinforcement_in_hand_says_it_counts_0(monkeypatch: pytest.Mon
 
 
 def test_placing_an_event_reinforcement_says_it_counts_0() -> None:
-    """Issue 24, item 20: the draw line and the placement buttons named an Event as
+    """The draw line and the placement buttons named an Event as
     "(event)" only; placed as a reinforcement it is ignored and counts 0 (rule 4 note)."""
     state = _play(7, lambda s: s["step"] == "position")
     from rules.war.cards import cards

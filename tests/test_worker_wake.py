@@ -1,4 +1,4 @@
-"""Idle workers are woken by PostgreSQL when a job is queued (issue 25 §4): LISTEN on
+"""Idle workers are woken by PostgreSQL when a job is queued: LISTEN on
 the channel the store NOTIFYs in the transaction that queues the move, the poll kept as
 the fallback (and the only way on SQLite, or with ``DISPATCH_WORKER_LISTEN=off``)."""
 

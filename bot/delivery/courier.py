@@ -5,7 +5,7 @@ waits for its retry (doubling up to a cap) and holds back the later rows of its 
 only. A player whose DMs are closed is marked and told once, at the table, to use
 ``/game hand``; their private messages are dropped from then on.
 
-A table the bot may not post in (issue 24, item 15: permissions taken away, the channel
+A table the bot may not post in (permissions taken away, the channel
 deleted, the thread locked) is not retried for ever: the row is parked (its next attempt
 put off by ``PARKED_S``; it holds back the table's later rows, which wait with it), and the
 players are told once by DM what to grant and how to resume. The game is not lost: its
@@ -111,7 +111,7 @@ class Courier:
         owner = self.store.instance
         async with self.locks[game_id]:
             # Another process on the same database may be delivering this game: its rows
-            # are claimed with a lease (issue 25 §3), and go out in order from one process.
+            # are claimed with a lease, and go out in order from one process.
             if not await self._claim(game_id, owner):
                 return 0
             try:
@@ -239,7 +239,7 @@ class Courier:
         first message. Past it (a crash between sending and marking, found at a late
         restart, or a retry long after a create that went through but was not answered),
         a repeat would post twice: the front end is asked first whether the message with
-        the row's nonce is there (issue 24, item 34).
+        the row's nonce is there.
         """
         if row.sent_at is None:
             async with self.store.write() as db:

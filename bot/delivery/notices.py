@@ -53,7 +53,7 @@ def result_line(rules_game: rules.Game | None, outcome: dict[str, Any]) -> str:
 
 #: The most of the final turn's lines an end post carries: War's last post was a wall of
 #: 3,943 characters on a phone (every battle the automated side fought alone), while the
-#: result is what the table wants to read (issue 24, item 20).
+#: result is what the table wants to read.
 END_POST_LINES = 8
 END_POST_CHARS = 700
 
@@ -98,7 +98,7 @@ def turn_post(rules_game: rules.Game, game_name: str, turn: TurnNews) -> TablePo
 
     A hand-over always says what happened: when the decision that ended ``acting``'s turn
     wrote nothing to the log (Fort Sumter's Final Crisis Done without moving a token), the
-    post says that side is done, instead of only who is to act (issue 24, item 19).
+    post says that side is done, instead of only who is to act.
     """
     public, new_lines, active_now = turn.public, list(turn.new_lines), turn.active_now
     start, acting, mention, version = turn.start, turn.acting, turn.mention, turn.version

@@ -117,7 +117,7 @@ class TablePost:
     #: Set on the ``end`` of a game against Dispatch's search: one short line on where
     #: the game turned by its own estimates (``bot.tables.estimates``; all in /game log).
     turned: str = ""
-    #: Set on the notice that a clock ran out where the win is claimed (issue 26 §1):
+    #: Set on the notice that a clock ran out where the win is claimed:
     #: the front end adds a **Claim the win** button (``bot.tables.claims``).
     claim: bool = False
     #: The outbox row's identity (``bot.delivery.outbox.delivery_nonce``), set by delivery: the same

@@ -1,4 +1,4 @@
-"""Claim the win on time on Discord (issue 26, section 1): what the **Claim the win**
+"""Claim the win on time on Discord: what the **Claim the win**
 button does. A server whose clocks are claimed (``/game settings on_time:claim``) puts it
 (``components.with_claim``) under the notice that a player's clock ran out, at the table
 and in the opponent's DM.

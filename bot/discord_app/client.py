@@ -86,7 +86,7 @@ class DispatchTree(app_commands.CommandTree):
             log.warning("app command error after response: %r", error)
             return
         original = getattr(error, "original", error)
-        # No game here, but some in threads of this channel: say which (issue 26 §2).
+        # No game here, but some in threads of this channel: say which.
         original = await threads.explain_no_game(interaction, original)
         await interactions.report(interaction, original)
 

@@ -196,8 +196,8 @@ def thinking_line(game: GameInfo, roles: Iterable[str]) -> str:
 
 
 def names_its_people(post: TablePost) -> bool:
-    """A notice whose headline itself mentions everyone it is for (a seat changing hands,
-    issue 26 section 6: "@bob now plays the Union, in place of @alice")."""
+    """A notice whose headline itself mentions everyone it is for (a seat changing hands:
+    "@bob now plays the Union, in place of @alice")."""
     return (
         post.kind == "notice"
         and bool(post.mention_user_ids)
@@ -348,7 +348,7 @@ def prompt_embed(
     if notes:
         parts.append("\n".join(f"• {escape(note)}" for note in notes))
     clocks = view.get("clocks")
-    if isinstance(clocks, list) and clocks:  # issue 26 §1: ``<t:...:R>``, kept unescaped
+    if isinstance(clocks, list) and clocks:  # ``<t:...:R>``, kept unescaped
         parts.append("\n".join(str(line) for line in clocks[:4]))
     if overflow:
         parts.append("Some choices did not fit here: use `/game play` to pick any of them.")

@@ -92,7 +92,7 @@ async def edited_pictures(
 
     A prompt that turns from the hand to the board with its choices marked keeps the hand
     it showed, as the embed's thumbnail, when that is still the player's hand: the next
-    prompt, back on the hand, then uploads nothing (issue 24, item 22: in Lincoln the hand
+    prompt, back on the hand, then uploads nothing (in Lincoln the hand
     went back and forth between every placement). A DM that showed no picture because the
     one above shows the same (``above``, see ``send_private``) goes on saying so, and a
     close-up the DM channel already shows (``closeup_above``) is not uploaded again.
@@ -232,7 +232,7 @@ class DiscordFrontEnd:
             self.board_posted(game, board, sent)
         log.debug("game=%d table post %s v%d delivered", game.id, post.kind, post.version)
         if post.kind in ("start", "end") or game.status in ("finished", "abandoned"):
-            # The lobby post in the thread's parent channel says so (issue 26 §2).
+            # The lobby post in the thread's parent channel says so.
             await lobby_news(self.client, game, post)
         if game.status in ("finished", "abandoned", "cancelled"):
             await self.close_prompts(
@@ -283,7 +283,7 @@ class DiscordFrontEnd:
 
     def board_shown_at(self, game_id: int, board: bytes | None) -> str | None:
         """The link to the table's latest board picture when ``board`` is that very picture
-        (issue 24, item 22: a post whose board did not change uploads it again; Discord's
+        (a post whose board did not change uploads it again; Discord's
         own attachment links expire, so the post links to the message instead)."""
         last = self._last_board.get(game_id)
         if board is None or last is None or last[0] != hashlib.sha256(board).hexdigest():
@@ -333,7 +333,7 @@ class DiscordFrontEnd:
     ) -> None:
         """The player answered the DM prompt at ``where``, which was just edited into their
         next prompt (``live``) or into "Done". That message is never closed as superseded
-        by itself (issue 24, item 16: "a newer message below" with nothing below). If the
+        by itself ("a newer message below" with nothing below). If the
         pointer moved meanwhile to a newer DM (the courier delivered their next turn while
         the answer was drawn), that one stays live and this one, if it still shows
         buttons, is closed under it."""
@@ -444,7 +444,7 @@ class DiscordFrontEnd:
         """Whether the bot's message carrying ``nonce`` is in the table (``seat`` None) or
         the seat's DMs, posted since ``since`` (epoch seconds): the courier asks before
         repeating a send that may have gone through once Discord's nonce window has
-        passed (issue 24, item 34). Discord echoes a create's nonce on the message."""
+        passed. Discord echoes a create's nonce on the message."""
         try:
             if seat is None:
                 channel: Any = self._channel(game.channel_id)

@@ -1,4 +1,4 @@
-"""``/games`` pages and ``/stats`` on Discord (issue 26 §3): the page text, its
+"""``/games`` pages and ``/stats`` on Discord: the page text, its
 Previous/Next buttons (persistent ``DynamicItem``s) and the record's text.
 
 custom_id form (in ``custom_ids``, at most 100 characters)::

@@ -342,7 +342,7 @@ async def in_its_channel(interaction: discord.Interaction[Any], game_id: int) ->
     seat anyone nor start the game), and one in another channel here saying so."""
     info = await game_in_reach(interaction, game_id)
     if str(interaction.channel_id) != info.channel_id:
-        # Its lobby post may be in the parent of the game's thread (issue 26 §2).
+        # Its lobby post may be in the parent of the game's thread.
         lobby = await manager_of(interaction).lobby_post(game_id)
         if lobby is None or lobby[0] != str(interaction.channel_id):
             raise errors.NotAllowed(ANOTHER_CHANNEL)

@@ -1,6 +1,6 @@
 """What ``/game status`` and ``/game board`` show, and its "Show to the table" post.
 
-The asker sees it alone first (issue 24, item 18: each look used to be posted to the
+The asker sees it alone first (each look used to be posted to the
 channel); its button posts the same look to the table, drawn from the game as it is when
 pressed, saying who showed it. A board the table's latest post already shows is linked to
 rather than uploaded again (``DiscordFrontEnd.board_shown_at``).
@@ -57,7 +57,7 @@ async def look_payload(
         thinking = formatting.thinking_line(info, info.active_roles)
         waiting = " ".join(part for part in (turn, when, thinking) if part)
         embed.add_field(name="Waiting for", value=waiting, inline=False)
-    clocks = await manager.clock_lines(info.id)  # issue 26 §1: ``<t:...:R>`` timestamps
+    clocks = await manager.clock_lines(info.id)  # ``<t:...:R>`` timestamps
     if clocks:
         embed.add_field(name="Clocks", value=formatting.clip("\n".join(clocks), 1024), inline=False)
     score = formatting.view_score(info, pv.view)

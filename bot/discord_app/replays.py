@@ -1,4 +1,4 @@
-"""``/game replay``: a game that is over, watched again (issue 26, section 5).
+"""``/game replay``: a game that is over, watched again.
 
 Who may see which game is checked first (``bot.tables.replay.may_see_finished``), so a
 refusal is for the asker alone; the movie is then posted to the channel, within the

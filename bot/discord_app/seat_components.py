@@ -1,4 +1,4 @@
-"""Seats that change hands on Discord (issue 26, section 6): the offer's Accept and
+"""Seats that change hands on Discord: the offer's Accept and
 Decline buttons, and what follows a change (the old holder's DM prompt is closed).
 
 Their custom_id (in ``custom_ids``; ``x`` for a seat's eXchange)::

@@ -1,4 +1,4 @@
-"""A thread per game (issue 26, section 2): where ``/game new`` opens a game's table, what
+"""A thread per game: where ``/game new`` opens a game's table, what
 Dispatch needs there, the lobby post left in the parent channel, and ``/game move``.
 
 In a text channel, unless the server turned threads off (``/game settings threads:off``),

@@ -1,4 +1,4 @@
-"""Dispatch at the table: seats the bot plays itself (issue 12).
+"""Dispatch at the table: seats the bot plays itself.
 
 A bot seat is an ordinary seat whose user id is one of :data:`BOT_USERS`
 (``"Dispatch (easy)"``, ``"Dispatch (normal)"``, ``"Dispatch (hard)"``), so the lobby,

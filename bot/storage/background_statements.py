@@ -18,7 +18,7 @@ CLAIMED_TABLES = ("outbox", "timers", "clocks", "bot_jobs")
 class BackgroundStatements(Statements):
     """Bot jobs, claims with a lease, pruning, the outbox lease renewed."""
 
-    # -- AI workers anywhere: the jobs Dispatch owes (issue 25 §4; migration 0019) -----
+    # -- AI workers anywhere: the jobs Dispatch owes (migration 0019) -----
     # One row per move owed, written with the turn that made it owed; claimed with a
     # lease like the outbox, timers and clocks (SKIP LOCKED on PostgreSQL), so that two
     # processes never search the same move, and a dead process's job is claimed again.
@@ -185,7 +185,7 @@ class BackgroundStatements(Statements):
 
     # -- end of AI workers anywhere -----------------------------------------------------
 
-    # -- claims with a lease (issue 25, section 3; migration 0018_claims) ---------------
+    # -- claims with a lease (migration 0018_claims) ---------------
     # Background work claims its rows before working, so that several processes on one
     # PostgreSQL database never handle the same row at once: ``owner`` is the claiming
     # process (``Store.instance``), ``lease_s`` how long its claim holds. A claim that
@@ -282,7 +282,7 @@ class BackgroundStatements(Statements):
 
     # -- end of claims ------------------------------------------------------------------
 
-    # -- bot_jobs kept bounded (issue 25 §4; migration 0020_bot_jobs_prune) ---------------
+    # -- bot_jobs kept bounded (migration 0020_bot_jobs_prune) ---------------
     # A game's jobs go with the game (``set_status`` to an ended status), and a live game
     # keeps only its newest few finished jobs besides the pending ones (``owe_moves``):
     # the claims only ever read pending rows, and the newest finished one is what makes
@@ -305,7 +305,7 @@ class BackgroundStatements(Statements):
 
     # -- end of bot_jobs kept bounded ----------------------------------------------------
 
-    # -- an outbox claim renewed during a long delivery (issue 25 §3) ---------------------
+    # -- an outbox claim renewed during a long delivery ---------------------
     async def renew_outbox(self, game_id: int, owner: str, lease_s: float) -> None:
         """``owner`` is still delivering the game's rows: its claim on those it holds
         lasts ``lease_s`` from now (rows another process took over are left alone)."""

@@ -27,7 +27,7 @@ from bot.storage.statements import Statements
 class CommunityStatements(Statements):
     """Ratings, clocks, hints, seat changes, vacations, threads."""
 
-    # ratings (issue 26, section 4; migration 0012) ---------------------------------
+    # ratings (migration 0012) ---------------------------------
     async def rating(self, scope: str, game_name: str, player_id: str) -> RatingRow | None:
         r = await self._one(hot_sql("ratings_of"), (scope, game_name, player_id))
         return read_rating(r) if r is not None else None
@@ -84,7 +84,7 @@ class CommunityStatements(Statements):
         rows = await self._all(hot_sql("decisions_by_holder"), (game_id,))
         return {(str(r["role"]), str(r["user_id"])): int(r["n"]) for r in rows}
 
-    # -- clocks (issue 26, section 1; migration 0014_clocks) ----------------------------
+    # -- clocks (migration 0014_clocks) ----------------------------
     async def set_game_clock(
         self, game_id: int, initial_s: float, increment_s: float, cap_s: float
     ) -> None:
@@ -188,7 +188,7 @@ class CommunityStatements(Statements):
         await self._run(hot_sql("shift_running_clocks"), (down, down, down, since))
 
     # -- end of clocks ------------------------------------------------------------------
-    # hints (issue 27, section 4; migration 0015) -----------------------------------
+    # hints (migration 0015) -----------------------------------
     async def add_hint(self, game_id: int, role: str) -> None:
         """Count one ``/game hint`` by ``role``: the game is assisted from now on."""
         await self._run(
@@ -229,7 +229,7 @@ class CommunityStatements(Statements):
             for r in rows
         ]
 
-    # seats that change hands (issue 26, section 6; migration 0013) -----------------
+    # seats that change hands (migration 0013) -----------------
     async def set_seat_user(self, game_id: int, role: str, user_id: str, version: int) -> None:
         """The seat has a new holder: their DMs are presumed open, they asked nothing yet,
         and their prompt is fresh from ``version`` (the old holder's buttons are theirs)."""
@@ -293,7 +293,7 @@ class CommunityStatements(Statements):
 
     # end of seats that change hands ------------------------------------------------
 
-    # vacations and claims on time (issue 26, section 1; migration 0016) ------------
+    # vacations and claims on time (migration 0016) ------------
     async def clock_rules(self, guild_id: str) -> tuple[str, int] | None:
         """A server's (on_time, vacation_days), None when never set."""
         r = await self._one(hot_sql("clock_rules"), (guild_id,))
@@ -359,7 +359,7 @@ class CommunityStatements(Statements):
 
     # end of vacations and claims on time -------------------------------------------
 
-    # -- a thread per game (issue 26, section 2) ------------------------------------
+    # -- a thread per game ------------------------------------
     async def threads_setting(self, guild_id: str) -> bool | None:
         """Whether ``/game new`` opens a thread per game on this server (None: never set)."""
         r = await self._one("SELECT threads FROM thread_settings WHERE guild_id = ?", (guild_id,))
@@ -412,7 +412,7 @@ class CommunityStatements(Statements):
             (self.now, game_id),
         )
 
-    # -- a hint still for the decision it was asked for (issue 27 §4, hint_desk) -----------
+    # -- a hint still for the decision it was asked for (hint_desk) -----------
     async def acted_since(self, game_id: int, role: str, version: int) -> bool:
         """Whether ``role`` took an action after ``version`` (the actions' primary key:
         the game's actions from that version on)."""

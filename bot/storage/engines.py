@@ -32,7 +32,7 @@ import asyncpg
 from bot.storage.errors import Unavailable, classify
 
 #: The channel PostgreSQL notifies when Dispatch owes a new move (a ``bot_jobs`` row is
-#: queued): idle ``dispatch worker``s LISTEN on it and wake at once (issue 25 §4).
+#: queued): idle ``dispatch worker``s LISTEN on it and wake at once.
 JOBS_QUEUED = "dispatch_bot_jobs"
 #: The channel a ``dispatch worker`` notifies after a move whose posts it left in the
 #: outbox: the bot processes LISTEN on it and deliver them at once, not at their next

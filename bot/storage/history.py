@@ -1,4 +1,4 @@
-"""History and records (issue 26 §3): finished games a page at a time, and a player's record.
+"""History and records: finished games a page at a time, and a player's record.
 
 Every query here is listed in ``HISTORY_QUERIES`` with example parameters, and
 ``tests/test_history.py`` asserts that SQLite answers each from an index (EXPLAIN QUERY

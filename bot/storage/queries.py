@@ -91,7 +91,7 @@ HOT_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
 }
 
 
-# -- ratings (issue 26, section 4; migration 0012) ---------------------------------
+# -- ratings (migration 0012) ---------------------------------
 #: The ratings' queries, held to an index like the hot queries above.
 RATING_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
     "leaderboard": (
@@ -127,7 +127,7 @@ HOT_QUERIES.update(RATING_QUERIES)
 
 # -- end of ratings -----------------------------------------------------------------
 
-# -- clocks (issue 26, section 1; migration 0014_clocks) --------------------------
+# -- clocks (migration 0014_clocks) --------------------------
 #: The clocks' queries, held to an index like the hot queries above: the expiry pass
 #: reads only the running clocks whose deadline has passed, from ``clocks_deadline``.
 CLOCK_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
@@ -166,7 +166,7 @@ HOT_QUERIES.update(CLOCK_QUERIES)
 
 
 # -- end of clocks ------------------------------------------------------------------
-# -- vacations and claims on time (issue 26, section 1; migration 0016) ------------
+# -- vacations and claims on time (migration 0016) ------------
 #: Held to an index like the hot queries above: a player's vacations come from the
 #: primary key (user, scope, start), the games whose clocks they pause from the seats'
 #: index, never from a scan of live games.
@@ -200,7 +200,7 @@ HOT_QUERIES.update(VACATION_QUERIES)
 
 
 # -- end of vacations and claims on time ------------------------------------------
-# -- seats that change hands (issue 26, section 6; migration 0013) -----------------
+# -- seats that change hands (migration 0013) -----------------
 SEAT_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
     "seat_changes": ("SELECT * FROM seat_changes WHERE game_id = ? ORDER BY id", (1,)),
     "seat_passed": (

@@ -1,4 +1,4 @@
-"""The moves Dispatch owes, kept as jobs (issue 25 §4; ``bot_jobs``, migration 0019).
+"""The moves Dispatch owes, kept as jobs (``bot_jobs``, migration 0019).
 
 Every turn that leaves one of Dispatch's seats owing a decision writes one job for it
 (game, role, version, level) in the turn's own transaction (:func:`owe_moves`, called by

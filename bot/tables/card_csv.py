@@ -8,7 +8,7 @@ name), numbers such as ``٣``, ``１２``, ``1_000`` or ``+7`` (``int`` reads th
 ANSI escapes in names. Here each of those is refused with the line that holds it, as a
 spreadsheet numbers lines (the header is line 1), and nothing is kept.
 
-Rulings (issue 24, items 11 and 36):
+Rulings on imported lists:
 
 - A card number appears once per deck (per side where each side has its own deck); a
   repeat is refused naming both lines, since which row is right is the group's call.

@@ -1,4 +1,4 @@
-"""Claim the win on time (issue 26, section 1): a server's rules for clocks, and what
+"""Claim the win on time: a server's rules for clocks, and what
 happens at zero where the opponent claims the win instead of the game ending.
 
 A server's ``on_time`` is ``lose`` (the default: ``timeouts`` ends the game) or ``claim``.

@@ -1,4 +1,4 @@
-"""Clocks in the store (issue 26, section 1): what a turn does to them, in the turn's own
+"""Clocks in the store: what a turn does to them, in the turn's own
 transaction; the refusal of a decision that comes after the deadline; the heartbeat that
 keeps downtime from being charged; and the lines players read.
 

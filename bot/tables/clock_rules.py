@@ -1,4 +1,4 @@
-"""A server's rules for clocks (issue 26, section 1): what happens at zero (``on_time``:
+"""A server's rules for clocks: what happens at zero (``on_time``:
 ``lose``, the default, or ``claim``) and how many vacation days a player has; and the
 flag that marks a clock run out where the win is claimed (the claim itself is in
 ``claims``, which ends games through ``turn``; a turn flags a late clock through this

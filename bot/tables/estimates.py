@@ -1,4 +1,4 @@
-"""Where the game turned (issue 27, section 4): Dispatch's own estimates, shown at the end.
+"""Where the game turned: Dispatch's own estimates, shown at the end.
 
 Each searched decision of a bot seat keeps the search's estimate of its chance after the
 move (``bot.seats.bots``: the chosen action's mean result in its tree) and the public

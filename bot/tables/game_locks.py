@@ -1,5 +1,5 @@
 """Per-game asyncio locks that do not pile up: one entry per game ever touched, forever,
-was a slow leak on a server with years of games (issue 24, item 37).
+was a slow leak on a server with years of games.
 
 ``LockTable`` is a ``defaultdict`` of locks. When a new game's lock is made and the
 table has grown past its bound, the idle locks (not held, nobody waiting) are dropped: a

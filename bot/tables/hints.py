@@ -1,4 +1,4 @@
-"""``/game hint`` (issue 27, section 4): the search's top choices for a player's decision.
+"""``/game hint``: the search's top choices for a player's decision.
 
 Only in a practice game: one dealt from a chosen seed, or one against Dispatch (a seat of
 :data:`bot.tables.bot_users.BOT_USERS`). A keyed game between people counts for ratings, and a

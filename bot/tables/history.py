@@ -1,4 +1,4 @@
-"""History and records (issue 26 §3): finished games a page at a time, a player's record,
+"""History and records: finished games a page at a time, a player's record,
 and which finished game's export a user may have. No discord import: both front ends
 (the Discord cogs and the sandbox) use it through the ``GameManager``."""
 

@@ -4,7 +4,7 @@ Seats are fixed once every role is taken: the game then starts at once, in the s
 transaction as the last seat. These functions work inside the caller's transaction (and
 its game lock), except ``create_game``, which opens its own to catch the race for a channel.
 
-Ruling (issue 24, item 28), who the Fate Die may play for: the game option ``fate`` hands
+The ruling on who the Fate Die may play for: the game option ``fate`` hands
 a side's decisions to the die and lays two of its cards face up on the table, so it may
 only run Dispatch's own side, or a side whose player asked for it: the creator's own
 side, or every side at a hotseat table (the sandbox). Naming another person's side in
@@ -69,7 +69,7 @@ class CheckedGame:
     fate_opponent: bool = False
     #: The player whose side the ``fate`` option names agreed to it earlier (a rematch).
     fate_agreed: bool = False
-    #: The time control (issue 26 §1; None: no clock, the default).
+    #: The time control (None: no clock, the default).
     clock: clocks.Control | None = None
 
 

@@ -151,7 +151,7 @@ class GameManager:
         that the manager resumed then reaches them."""
         store = await Store.open(path, clock=clock, patient=patient)
         manager = cls(store, front_end, **kwargs)
-        # Before any click or pass: time the bot was down is never charged (issue 26 §1).
+        # Before any click or pass: time the bot was down is never charged.
         await clock_pass.forgive_downtime(store)
         if deliver:
             await manager.deliver_pending()
@@ -605,7 +605,7 @@ class GameManager:
         except errors.CorruptGame as exc:
             await mark_damaged(self.store, row.id, exc.detail)
             raise
-        if timed and role is not None:  # a player's prompt shows the clocks (issue 26 §1)
+        if timed and role is not None:  # a player's prompt shows the clocks
             lines = clock_pass.lines_for(timed, seats, self.clock(), away_until=away)
             view = {**view, "clocks": lines}
         return PlayerView(game_info(row, seats), role, row.version, view)
@@ -744,7 +744,7 @@ class GameManager:
             )
         return await self.export(info.id)
 
-    # -- history and records (issue 26 §3; the logic lives in bot.tables.history) ----
+    # -- history and records (the logic lives in bot.tables.history) ----
     async def finished_page(
         self, scope: str, owner: str, *, older: bool = True, key: int = history.FIRST
     ) -> history.Page:
@@ -911,7 +911,7 @@ class GameManager:
         return fired
 
     async def expire_clocks(self) -> int:
-        """End every game whose player ran out of time (issue 26 §1; ``timeouts``), tell
+        """End every game whose player ran out of time (``timeouts``), tell
         the players, and return how many ended."""
         ended = await timeouts.expire_due(self.store, self._game_locks, self.clock())
         if ended:
@@ -944,7 +944,7 @@ class GameManager:
                 await db.set_default_clock(guild_id, control.written() if control else "none")
         return control.written() if control else "none"
 
-    # -- a thread per game (issue 26, section 2) ------------------------------------
+    # -- a thread per game ------------------------------------
     async def threads_on(self, guild_id: str | None, on: bool | None = None) -> bool:
         """Whether ``/game new`` opens a thread per game on this server (default on); sets
         it when ``on`` is given (the caller checked the asker may: a moderator)."""
@@ -1046,7 +1046,7 @@ class GameManager:
             away = await clock_pass.away(db, row, seats) if rows else {}
         return clock_pass.lines_for(rows, seats, self.clock(), plain=bool(plain), away_until=away)
 
-    # -- vacations and claims on time (issue 26 §1: ``vacations``, ``claims``) ---------
+    # -- vacations and claims on time (``vacations``, ``claims``) ---------
     async def vacation(
         self, guild_id: str | None, user_id: str, days: int | None = None
     ) -> vacations.Vacation:

@@ -1,4 +1,4 @@
-"""Ratings (issue 26, section 4): a rating per player per game, per server.
+"""Ratings: a rating per player per game, per server.
 
 The model is openskill's Plackett-Luce (``openskill``, MIT, pure Python; why this library:
 docs/ratings.md). Each player has a skill ``mu`` and an uncertainty ``sigma``; what is

@@ -46,7 +46,7 @@ async def export_game(store: Store, game: GameRef) -> dict[str, Any]:
             {"seq": a.seq, "role": a.role, "user": a.user_id, "verb": a.verb, "arg": a.arg}
             for a in actions
         ],
-        # Who took over which seat, and at which version (issue 26, section 6): not
+        # Who took over which seat, and at which version: not
         # actions, so the replay above never reads them.
         "seat_changes": [
             {

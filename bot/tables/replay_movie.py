@@ -1,5 +1,5 @@
 """A finished game's replay you can watch: an animated GIF of the public board after each
-turn, and the public log as text (issue 26, section 5).
+turn, and the public log as text.
 
 Built from the game's record alone (``export_game``: set-up and action log), replayed
 action by action; the only view ever taken is the public one (``view(state, None)``), and

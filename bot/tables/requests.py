@@ -31,7 +31,7 @@ class NewGame:
     #: The opponent's side is run by the Fate Die (the game's ``fate`` option set to that
     #: side; Fort Sumter and Lincoln have a playsheet for it).
     fate: bool = False
-    #: The time control (issue 26 §1): ``none`` (the default), ``relaxed``,
+    #: The time control: ``none`` (the default), ``relaxed``,
     #: ``standard``, ``fast`` or written like ``3d+1d/7d`` (``bot.tables.clocks``);
     #: None: the server's default clock, if it has one and the game may take it.
     clock: str | None = None

@@ -1,4 +1,4 @@
-"""Seats that change hands in a running game (issue 26, section 6).
+"""Seats that change hands in a running game.
 
 Three ways, each one transaction under the game's lock (the manager's), like a turn:
 - an **offer**: a seated player offers their seat to a named user, who accepts or
@@ -18,7 +18,7 @@ Rulings:
   ``OFFER_HOURS`` at most (the store's clock, injected in tests); a new offer of the same
   seat replaces the old; any change of seat withdraws every open offer of the game;
 - the Fate Die's side (game option ``fate``) passes only to Dispatch: the die may run a
-  person's cards only when they asked for it (lobby ruling, issue 24 item 28);
+  person's cards only when they asked for it (lobby ruling);
 - a solo session (one seat) is its player's own and does not change hands.
 
 A change is not an action (the rules never see who holds a seat, so the log still replays
@@ -249,7 +249,7 @@ async def change_seat(
     await db.withdraw_seat_offers(row.id)
     change = SeatChange(row.id, role, role_name(rules_game, role), old, new, row.version)
     await move_reminder(db, row, role, new, hours)
-    if is_bot(new):  # Dispatch's seats have no clock (issue 26 §1); a person inherits it
+    if is_bot(new):  # Dispatch's seats have no clock; a person inherits it
         await db.delete_clock(row.id, role)
     post = TablePost(
         kind="notice",

@@ -1,4 +1,4 @@
-"""The loss on time (issue 26, section 1): the background pass that ends each game whose
+"""The loss on time: the background pass that ends each game whose
 player's clock ran out, exactly once.
 
 Only the expired clocks are read, from the deadline index (``clock_pass.expired``). Each

@@ -102,7 +102,7 @@ def implied_done(rules_game: rules.Game, state: dict[str, Any], role: str) -> in
 
 
 async def _in_time(db: Session, table: Table, role: str) -> list[ClockRow] | None:
-    """After the deadline a decision is refused and nothing is written (issue 26 §1),
+    """After the deadline a decision is refused and nothing is written,
     unless the server lets the opponent claim the win: then the win is offered now.
     Returns the clocks as read, for the turn to move on (None: changed since)."""
     rows = await db.clock_rows(table.row.id)
@@ -230,7 +230,7 @@ async def _checked(
     row = await find_row(db, game_id, live=False)
     seats = await db.seats(game_id)
     if row.status != "active":
-        # The loser's click after the game was lost on time: told why (issue 26 §1).
+        # The loser's click after the game was lost on time: told why.
         await clock_pass.refuse_if_lost_on_time(db, game_id, seats, move.user_id)
         raise errors.GameNotActive(row.status)
     rules_game = rules_of(row)
@@ -543,7 +543,7 @@ async def commit_turn(db: Session, table: Table, state: dict[str, Any], how: Com
     step = str(public.get("step", ""))
     passed = notice_plan.turn_passed(change, row.posted_active, step, row.posted_step)
     routing = await _routing(db, row, seats, change)
-    # The clocks move in the same transaction as the turn (issue 26 §1, ``clock_pass``).
+    # The clocks move in the same transaction as the turn (``clock_pass``).
     moved = clocks.Change(how.active_before, change.active_now, db.now, how.undo, change.ended)
     ticked, away = await clock_pass.tick(db, row, seats, moved, start=how.start, known=how.clocks)
     public_lines = public_log(public)
@@ -578,7 +578,7 @@ async def commit_turn(db: Session, table: Table, state: dict[str, Any], how: Com
     if clock_lines and progress.acting_view is not None:  # the acting player's new prompt
         progress.acting_view = {**progress.acting_view, "clocks": clock_lines}
     await _save(db, row, state, change, posted, progress)
-    # Dispatch's moves owed now, kept as jobs with the turn (issue 25 §4).
+    # Dispatch's moves owed now, kept as jobs with the turn.
     await bot_jobs.owe_moves(
         db,
         row.id,

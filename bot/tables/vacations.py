@@ -1,4 +1,4 @@
-"""Vacations (issue 26, section 1): ``/game vacation days:`` pauses every clock of the
+"""Vacations: ``/game vacation days:`` pauses every clock of the
 player's in the running games of one server for that many days.
 
 Each player has a server's ``vacation_days`` (14 by default, 0: none) in any rolling 365

@@ -302,7 +302,7 @@ def reminder_hours(value: Any) -> float | None:
 
 
 def clock(value: Any) -> Control | None:
-    """A time control (issue 26 §1): a preset (none, relaxed, standard, fast) or written
+    """A time control: a preset (none, relaxed, standard, fast) or written
     like ``3d+1d/7d``; None for none. Refused politely otherwise (``clocks.parse``)."""
     if value is None:
         return None

@@ -1,4 +1,4 @@
-"""``games finished`` and ``stats`` in the sandbox (issue 26 §3), as plain text: the same
+"""``games finished`` and ``stats`` in the sandbox, as plain text: the same
 pages and record as ``/games show:finished`` and ``/stats`` on Discord."""
 
 from __future__ import annotations

@@ -665,7 +665,7 @@ class Sandbox:
         info = await self.manager.seat_dispatch(info.id, self.user, level)
         await self.seated(info, bot_user(level))
 
-    # -- seats that change hands (issue 26, section 6; bot.tables.seats) -------------
+    # -- seats that change hands (bot.tables.seats) -------------
 
     async def cmd_offer(self, args: list[str]) -> None:
         info = await self.current()

@@ -1,1 +1,1 @@
-"""``dispatch worker``: processes that make Dispatch's moves, on any machine (issue 25 §4)."""
+"""``dispatch worker``: processes that make Dispatch's moves, on any machine."""

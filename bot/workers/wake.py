@@ -1,4 +1,4 @@
-"""Waking idle workers when a job is queued (issue 25 §4), and the bot processes when a
+"""Waking idle workers when a job is queued, and the bot processes when a
 worker left posts for them (``POSTS_QUEUED``: ``Bell(..., channel=POSTS_QUEUED)``).
 
 On PostgreSQL the store notifies ``JOBS_QUEUED`` in the transaction that queues a move

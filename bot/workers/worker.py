@@ -1,4 +1,4 @@
-"""A ``dispatch worker``: claims the moves Dispatch owes and makes them (issue 25 §4).
+"""A ``dispatch worker``: claims the moves Dispatch owes and makes them.
 
 The loop claims one pending job at a time from ``bot_jobs`` (``FOR UPDATE SKIP LOCKED``
 on PostgreSQL, a lease of ``bots.JOB_LEASE_S``, the attempt counted), reads the bot

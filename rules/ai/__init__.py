@@ -1,4 +1,4 @@
-"""Computer opponents for every game that supports search (issue 12).
+"""Computer opponents for every game that supports search.
 
 Levels (``rules.ai.player``): ``easy`` is the game's own greedy policy (``Game.policy``);
 ``normal`` and ``hard`` are information-set Monte Carlo tree search (``rules.ai.ismcts``)

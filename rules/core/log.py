@@ -51,7 +51,7 @@ _CONSONANT_SOUNDS = ("uni", "use", "usu", "uti", "eu", "one")
 
 def a_or_an(word: str) -> str:
     """``word`` with its indefinite article, as a person would say it: side names are
-    written into sentences ("A American card" read wrong; issue 24, item 20)."""
+    written into sentences ("A American card" read wrong)."""
     lower = word.lower()
     vowel = lower[:1] in ("a", "e", "i", "o", "u") and not lower.startswith(_CONSONANT_SOUNDS)
     return f"{'an' if vowel else 'a'} {word}"

@@ -210,7 +210,7 @@ class PositionReinforcements(Step):
         if verb == "done":
             return "Commit reinforcements"
         column, cid = str(arg).split(":", 1)
-        # An Event placed here counts 0 (rule 4 note): the button says so (issue 24, item 20).
+        # An Event placed here counts 0 (rule 4 note): the button says so.
         return f"{LATE_DESCRIPTIONS[cid]} → {COLUMN_LABELS[column]}"
 
     def on_place(self, game: Game, state: State, role: str, arg: Arg) -> None:

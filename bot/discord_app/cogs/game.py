@@ -51,7 +51,7 @@ def channel_ref(interaction: discord.Interaction[Any]) -> str:
 
 def cannot_post_here(interaction: discord.Interaction[Any]) -> str:
     """Why Dispatch could not post the game's table here (empty: it can), read from the
-    interaction's ``app_permissions`` (issue 24, item 15)."""
+    interaction's ``app_permissions``."""
     channel = interaction.channel
     return threads.cannot_play(channel, interaction.app_permissions, "here", "in this channel")
 
@@ -593,7 +593,7 @@ async def _game_here(interaction: discord.Interaction[Any], *, started: bool = F
 
 async def _look(interaction: discord.Interaction[Any], info: Any, what: Look) -> None:
     """A look at the board for the asker alone, with a button to show it to the table
-    (issue 24, item 18: every look used to be posted to the channel)."""
+    (every look used to be posted to the channel)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     payload = await look_payload(manager_of(interaction), info, what)
     payload["view"] = build_show_view(info.id, what)

@@ -1,4 +1,4 @@
-"""``/games`` and ``/stats`` (issue 26 §3): a player's games, page by page, and a record.
+"""``/games`` and ``/stats``: a player's games, page by page, and a record.
 
 Look-ups that change nothing, answered to the asker alone."""
 

@@ -1,6 +1,6 @@
 """``/game move``: a game whose table stopped taking posts (or that is simply better
-elsewhere) goes on in another channel or thread, where its board is posted again (issue
-26, section 2; the Discord side is ``bot.discord_app.threads``). Added to the ``/game``
+elsewhere) goes on in another channel or thread, where its board is posted again (the
+Discord side is ``bot.discord_app.threads``). Added to the ``/game``
 group of ``cogs/game.py``, so this extension loads after it."""
 
 from __future__ import annotations

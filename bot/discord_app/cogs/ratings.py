@@ -1,4 +1,4 @@
-"""``/leaderboard``: a game's rated players on this server (issue 26, section 4)."""
+"""``/leaderboard``: a game's rated players on this server."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """``/game offer``, ``/game reseat``, ``/game hand-over``: seats that change hands in a
-running game (issue 26, section 6; the rules are in ``bot.tables.seats``). Added to the
+running game (the rules are in ``bot.tables.seats``). Added to the
 ``/game`` group of ``cogs/game.py``, so this extension loads after it."""
 
 from __future__ import annotations

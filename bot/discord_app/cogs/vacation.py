@@ -1,5 +1,5 @@
-"""``/game vacation``: pause your clocks for some days, or end your vacation early (issue
-26, section 1; the rules are in ``bot.tables.vacations``). Added to the ``/game`` group
+"""``/game vacation``: pause your clocks for some days, or end your vacation early (the
+rules are in ``bot.tables.vacations``). Added to the ``/game`` group
 of ``cogs/game.py``, so this extension loads after it."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 -- PostgreSQL twin of 0009_outbox_payloads.sql (see bot/storage/migrate.py): the same schema in
 -- PostgreSQL's words (DOUBLE PRECISION for REAL, identity columns for AUTOINCREMENT).
--- Issue 24, item 33: the store grew about 112 KiB per finished game, most of it empty
+-- Why: the store grew about 112 KiB per finished game, most of it empty
 -- space in the outbox. A delivered row's payload was blanked in place, but the page that
 -- held it only ever takes rows with nearby ids, and ids only grow: the space was never
 -- used again (a VACUUM packed the same file to 43 KiB a game).
@@ -25,7 +25,7 @@ $$;
 CREATE TRIGGER outbox_payload_delivered AFTER UPDATE OF delivered_at ON outbox
 FOR EACH ROW WHEN (NEW.delivered_at IS NOT NULL)
 EXECUTE FUNCTION outbox_payload_delivered();
--- Issue 24, item 34: when a row's first send was started (NULL: never tried). A send
+-- When a row's first send was started (NULL: never tried). A send
 -- that may have reached Discord is looked for before it is repeated once Discord's
 -- nonce window has passed (bot.delivery.courier).
 ALTER TABLE outbox ADD COLUMN sent_at DOUBLE PRECISION;

@@ -1,4 +1,4 @@
--- Issue 24, item 33: the store grew about 112 KiB per finished game, most of it empty
+-- Why: the store grew about 112 KiB per finished game, most of it empty
 -- space in the outbox. A delivered row's payload was blanked in place, but the page that
 -- held it only ever takes rows with nearby ids, and ids only grow: the space was never
 -- used again (a VACUUM packed the same file to 43 KiB a game).
@@ -18,7 +18,7 @@ WHEN NEW.delivered_at IS NOT NULL
 BEGIN
     DELETE FROM outbox_payloads WHERE outbox_id = NEW.id;
 END;
--- Issue 24, item 34: when a row's first send was started (NULL: never tried). A send
+-- When a row's first send was started (NULL: never tried). A send
 -- that may have reached Discord is looked for before it is repeated once Discord's
 -- nonce window has passed (bot.delivery.courier).
 ALTER TABLE outbox ADD COLUMN sent_at REAL;

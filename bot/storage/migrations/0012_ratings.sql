@@ -1,4 +1,4 @@
--- Ratings (issue 26, section 4): one per player per game per server, from openskill's
+-- Ratings: one per player per game per server, from openskill's
 -- Plackett-Luce model (bot/tables/ratings.py). A player is a user id, or one of
 -- Dispatch's levels ("Dispatch (hard)"). ``scope`` is the guild id, or '' for games
 -- outside a server. ``points`` is the shown rating (openskill's ordinal, mu - 3 sigma,

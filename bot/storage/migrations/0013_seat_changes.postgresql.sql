@@ -1,6 +1,6 @@
 -- PostgreSQL twin of 0013_seat_changes.sql (see bot/storage/migrate.py): the same schema in
 -- PostgreSQL's words (DOUBLE PRECISION for REAL, identity columns for AUTOINCREMENT).
--- Seats that change hands (issue 26, section 6; bot/tables/seats.py).
+-- Seats that change hands (bot/tables/seats.py).
 --
 -- A seat change is not an action: the rules never see who holds a seat, so the action
 -- log (which replays the game) is untouched and ``verify_replay`` holds. Each change is

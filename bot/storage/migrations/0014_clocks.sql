@@ -1,4 +1,4 @@
--- Clocks (issue 26, section 1): a game's time control, and one clock per seated person.
+-- Clocks: a game's time control, and one clock per seated person.
 -- ``game_clocks``: the control chosen at /game new (a game without a row has no clock).
 -- ``clocks``: one row per (game, role) held by a person (Dispatch's seats have none):
 -- the seconds left when it last stopped or started, since when it runs (NULL: stopped)

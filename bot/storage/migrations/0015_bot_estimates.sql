@@ -1,4 +1,4 @@
--- Hints (issue 27, section 4): how many times each seat of a game asked ``/game hint``.
+-- Hints: how many times each seat of a game asked ``/game hint``.
 -- A game with any row here was played with the search's help (assisted) and is never
 -- rated (bot/tables/ratings.py); read by its primary key, from the game.
 CREATE TABLE hints (
@@ -8,8 +8,8 @@ CREATE TABLE hints (
     PRIMARY KEY (game_id, role)
 );
 
--- Dispatch's own estimate of its chance after each of its searched decisions (issue 27,
--- section 4): the mean result of the chosen action in its search tree, with the public
+-- Dispatch's own estimate of its chance after each of its searched decisions
+-- (docs/ai.md, "Turning points"): the mean result of the chosen action in its search tree, with the public
 -- log text of that move. Secret while the game runs (it would hint at Dispatch's cards);
 -- read only for a finished game (bot/tables/estimates.py), by its primary key.
 CREATE TABLE bot_estimates (

@@ -1,4 +1,4 @@
--- Vacations and the claim of a win on time (issue 26, section 1).
+-- Vacations and the claim of a win on time.
 --
 -- ``clocks.flagged_at``: on a server whose clocks are claimed (``on_time`` 'claim'),
 -- when a player's clock ran out and their opponent was offered the Claim the win button.
@@ -29,7 +29,7 @@ CREATE TABLE vacations (
     PRIMARY KEY (user_id, scope, starts_at)
 );
 
--- History counts passed seats (issue 26, section 3): a player who passed their seat still
+-- History counts passed seats: a player who passed their seat still
 -- finds the game among their finished games (``/games``), a page at a time, from this
 -- index, as their seats come from ``seats_by_user``.
 CREATE INDEX seat_changes_by_passer ON seat_changes (from_user, game_id);

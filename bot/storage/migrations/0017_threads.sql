@@ -1,4 +1,4 @@
--- A thread per game (issue 26, section 2).
+-- A thread per game.
 -- ``thread_settings``: a server's choice (``/game settings threads:``); no row: on.
 CREATE TABLE thread_settings (
     guild_id TEXT PRIMARY KEY,

@@ -1,4 +1,4 @@
--- Several bot processes on one PostgreSQL database (issue 25, section 3): background work
+-- Several bot processes on one PostgreSQL database: background work
 -- claims what it handles with a lease. ``claimed_by`` names the process (host, pid and a
 -- random tag, ``Store.instance``), ``lease_until`` is when its claim lapses: a process
 -- killed mid-delivery leaves claims that another takes over once they lapse, and the

@@ -1,4 +1,4 @@
--- AI workers anywhere (issue 25, section 4).
+-- AI workers anywhere.
 -- ``bot_jobs``: one row per move Dispatch owes, written in the transaction of the turn
 -- that made it owe the move (``bot.tables.bot_jobs.owe_moves``), so a crash never loses
 -- one and it is written once (the primary key). A process (a ``dispatch worker`` or the

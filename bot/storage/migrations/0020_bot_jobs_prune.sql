@@ -1,4 +1,4 @@
--- bot_jobs kept bounded (issue 25, section 4).
+-- bot_jobs kept bounded.
 -- From now on a game's jobs are deleted in the transaction that ends it, and a live game
 -- keeps only its newest few finished jobs (``bot.tables.bot_jobs.KEEP_FINISHED``). This
 -- deletes, once, what databases kept before: every job of a game that is over, and the
