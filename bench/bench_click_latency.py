@@ -54,7 +54,7 @@ import rules
 from bot.config import Config
 from bot.discord_app import create_bot
 from tests.discord_helpers import choices_of, pick, register_test_game, table, version_of
-from tests.emulator import Emulator
+from tests.emulator import Channel, Emulator, Message, User
 from tests.emulator.latency import measure_click_latency
 
 
@@ -157,10 +157,14 @@ async def bench_bot_ack(clicks: int, workdir: Path, isolated: bool = False) -> d
             dev_guild_id=None,
             log_level="WARNING",
         )
-        return create_bot(config, delivery_interval=0.5)
+        bot: discord.Client = create_bot(config, delivery_interval=0.5)
+        return bot
 
-    async def setup(emu: Emulator, bot: Any, channel: Any, user: Any) -> tuple[Any, str]:
+    async def setup(
+        emu: Emulator, bot: discord.Client, channel: Channel, user: User
+    ) -> tuple[Message, str]:
         guild = emu.world.channel_guild(channel)
+        assert guild is not None  # the measuring channel is a server's
         opponent = emu.add_member(guild, "opponent")
         await emu.wait_for_commands("game")
         result = await emu.slash(user, channel, "game new", game="skirmish", opponent=opponent)
@@ -323,7 +327,9 @@ def main() -> None:
         import tests.emulator.rest as rest
         import tests.emulator.rest_interactions as rest_interactions
 
-        rest.conform = rest_interactions.conform = lambda *args, **kwargs: None
+        # Each module looks `conform` up when it answers, so patching their names turns
+        # validation off; mypy knows it only as conformance.conform, imported into them.
+        rest.conform = rest_interactions.conform = lambda *args, **kwargs: None  # type: ignore[attr-defined]
     asyncio.run(run(args.clicks, args.actions, args.rounds, args.while_searching))
 
 

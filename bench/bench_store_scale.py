@@ -98,9 +98,11 @@ def file_size(path: Path) -> int:
 
 
 async def checkpointed_size(manager: GameManager) -> int:
-    async with manager.store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)"):
+    db = manager.store._db
+    assert db is not None  # SQLite: these figures are the database file's
+    async with db.execute("PRAGMA wal_checkpoint(TRUNCATE)"):
         pass  # the cursor closed: no statement left in progress
-    return file_size(manager.store.path)
+    return file_size(Path(manager.store.path))
 
 
 async def play_games(manager: GameManager, played: int, rng: random.Random) -> list[int]:
@@ -117,6 +119,7 @@ async def play_games(manager: GameManager, played: int, rng: random.Random) -> l
 async def grow(manager: GameManager, templates: list[int], target: int) -> None:
     """Copies of the played games' rows up to ``target`` finished games."""
     db = manager.store._db  # a benchmark may reach in: plain SQL copies are fastest
+    assert db is not None
     tables = {}
     for table in ("games", "seats", "actions", "outbox", "results"):
         async with db.execute(f"PRAGMA table_info({table})") as cur:
@@ -228,11 +231,13 @@ def pct(values: list[float], p: float) -> float:
 
 
 async def query_plans(manager: GameManager) -> list[str]:
-    from bot.storage.queries import HOT_QUERIES  # type: ignore[attr-defined]
+    from bot.storage.queries import HOT_QUERIES
 
+    db = manager.store._db
+    assert db is not None
     lines = []
     for name, (sql, params) in HOT_QUERIES.items():
-        async with manager.store._db.execute("EXPLAIN QUERY PLAN " + sql, params) as cur:
+        async with db.execute("EXPLAIN QUERY PLAN " + sql, params) as cur:
             plan = " / ".join(r[3] for r in await cur.fetchall())
         lines.append(f"  {name:28} {plan}")
     return lines
