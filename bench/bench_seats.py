@@ -1,4 +1,4 @@
-"""Seats that change hands (issue 26, section 6) in a store of 10,000 finished games.
+"""Seats that change hands (docs/discord.md) in a store of 10,000 finished games.
 
     .venv/bin/python bench/bench_seats.py [--finished 10000] [--changes 20]
 

@@ -10,7 +10,7 @@
    machine, so 10,000 played games would take 1.5 hours: the rest up to ``--finished`` are
    SQL copies of the played games' rows (game, seats, actions, outbox, result), which
    are right for the timings below but pack the pages, so their size is printed apart
-   and is not what play leaves (issue 24, item 39). ``--played 10000`` plays them all.
+   and is not what play leaves. ``--played 10000`` plays them all.
    One player sits in 1,000 of the games, and Dispatch (the bot, at normal) in the rest.
 2. Measures ``act()`` on a handful of live games in an empty store and in the big one,
    both open side by side, in ``--rounds`` rounds that alternate the two stores (and
@@ -21,13 +21,14 @@
    part of the background pass (``BotSeats.resume`` and the moves it starts) with
    ``--waiting`` live games against Dispatch, each waiting for its human.
 
-3. ``bot_jobs`` at that scale (issue 25 §4): plays ``--against`` whole games of a human
-   (random legal moves) against Dispatch through the manager and the bot's own job
-   claims, and prints the rows they left (none once each game ended) and what the jobs
-   were (one per move Dispatch owed). Then it puts back what the code before migration
-   0020 kept (a finished row per move, at the measured rate, for every finished game
-   with Dispatch in the 10,000) and prints the rows and the store's size with them,
-   then runs migration 0020 as an upgrade would and prints its time and what is left.
+3. ``bot_jobs`` at that scale (docs/storage.md, *Dispatch's jobs stay few*): plays
+   ``--against`` whole games of a human (random legal moves) against Dispatch through the
+   manager and the bot's own job claims, and prints the rows they left (none once each
+   game ended) and what the jobs were (one per move Dispatch owed). Then it puts back what
+   the code before migration 0020 kept (a finished row per move, at the measured rate, for
+   every finished game with Dispatch in the 10,000) and prints the rows and the store's
+   size with them, then runs migration 0020 as an upgrade would and prints its time and
+   what is left.
 
 Not a test: it asserts nothing and prints figures.
 """
