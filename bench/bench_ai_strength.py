@@ -22,8 +22,8 @@ seconds of the process that played the game).
 
 ``--jobs N`` plays N games at a time in worker processes (one core each). Every game is
 the same whichever process plays it (its seeds and budgets are fixed), so the table does
-not depend on N; only the wall time does. The full table the issue asks for (500 games a
-side and pairing at the real budgets) is hundreds of CPU-hours, a job for a machine with
+not depend on N; only the wall time does. The full table (500 games a side and pairing at
+the real budgets: docs/ai.md, *What is left*) is hundreds of CPU-hours, a job for a machine with
 many cores rather than a laptop.
 """
 

@@ -1,5 +1,6 @@
-"""The chaos run at length, with figures (issue 25 §6), end to end through the loopback
-Discord emulator (tests/chaos.py says how a run goes and what it checks).
+"""The chaos run at length, with figures (docs/deploy.md, *Measured: several processes, and
+kill -9*), end to end through the loopback Discord emulator (tests/chaos.py says how a run
+goes and what it checks).
 
     DISPATCH_TEST_POSTGRES=postgresql://user@127.0.0.1:5432/postgres \\
         python bench/bench_chaos.py [--seconds 30] [--games 30] [--kill-every 3]

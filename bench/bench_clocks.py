@@ -1,4 +1,4 @@
-"""The clocks' background queries with 10,000 live games on a clock (issue 26, section 1).
+"""The clocks' background queries with 10,000 live games on a clock (docs/discord.md).
 
     .venv/bin/python bench/bench_clocks.py [--games 10000] [--expired 10]
 

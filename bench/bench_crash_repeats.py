@@ -9,7 +9,7 @@ answered only after ``--slow`` seconds. The process is SIGKILLed at a random mom
 those messages go out, restarted on the same file, and left to deliver everything. A
 repeat is a message beyond one per outbox row. Printed twice: as the bot is (every send
 carries its outbox row's nonce) and with ``--no-nonce`` (discord.py's random nonce per
-send, the behaviour before issue 7, item 3).
+send, as the bot sent before: docs/discord.md, *Delivery: each post and DM once*).
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ def play(seed: int, record_undo: bool = True) -> int:
         legal = GAME.legal_actions(state, role)
         verb = chooser.choice(sorted(v for v in legal if v != "undo"))
         args = legal[verb]
-        arg = None if args is True else chooser.choice(args)
+        arg = None if isinstance(args, bool) else chooser.choice(args)
         state = GAME.act(state, role, verb, arg, record_undo=record_undo)
         actions += 1
     return actions

@@ -1,4 +1,4 @@
-"""History and records at scale (issue 26 §3), on SQLite and on PostgreSQL: each query of
+"""History and records at scale (docs/architecture.md), on SQLite and on PostgreSQL: each query of
 ``/games show:finished``, ``/games show:server``, ``/stats`` and ``/game export game:``
 with 10,000 finished games on one server, 1,000 of them one player's.
 
@@ -33,12 +33,9 @@ import asyncpg
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from bench_store_scale import pct  # noqa: E402
-
+from bench.bench_store_scale import pct  # noqa: E402
 from bot.delivery.port import NullFrontEnd  # noqa: E402
-from bot.storage.engines import to_postgres  # noqa: E402
+from bot.storage.engines import PgConnection, to_postgres  # noqa: E402
 from bot.storage.history import HISTORY_QUERIES  # noqa: E402
 from bot.storage.store import Store  # noqa: E402
 from bot.tables.manager import GameManager  # noqa: E402
@@ -77,6 +74,7 @@ async def plans(manager: GameManager) -> list[str]:
     async with manager.store.read() as db:
         for name, (sql, params) in HISTORY_QUERIES.items():
             if db.dialect == "postgresql":
+                assert isinstance(db.db, PgConnection)
                 conn = db.db.conn
                 [(text,)] = await conn.fetch(
                     "EXPLAIN (FORMAT JSON) " + to_postgres(sql), *real(params)
@@ -105,13 +103,13 @@ async def query_times(manager: GameManager, repeats: int) -> list[str]:
 
 async def calls(manager: GameManager) -> dict[str, Callable[[], Awaitable[Any]]]:
     mine = await manager.finished_page("mine", PLAYER)
-    middle = mine.games[-1].id
+    middle = mine.finished()[-1].id
     for _ in range(40):  # about 400 games in: a deep page
         page = await manager.finished_page("mine", PLAYER, key=middle)
         middle = page.older or middle
     server = await manager.finished_page("server", SERVER)
-    deep = server.games[-1].id // 2
-    game = mine.games[0].id
+    deep = server.finished()[-1].id // 2
+    game = mine.finished()[0].id
     return {
         "/games show:finished, first page": lambda: manager.finished_page("mine", PLAYER),
         "/games show:finished, page 41 (Next)": lambda: manager.finished_page(

@@ -16,6 +16,7 @@ then the palette is computed the same way from the fixture views' images.
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import json
 import statistics
@@ -113,10 +114,10 @@ def main() -> None:
         hand = lambda v: encode(draw_hand(v))  # noqa: E731
     for stage in STAGES:
         public, _ = views(stage)
-        measure(f"board, {stage}", lambda v=public: board(v), args.renders)
+        measure(f"board, {stage}", functools.partial(board, public), args.renders)
     _, private = views("midgame")
     for role, view in private.items():
-        measure(f"hand, midgame ({role})", lambda v=view: hand(v), args.renders)
+        measure(f"hand, midgame ({role})", functools.partial(hand, view), args.renders)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """OpenSpiel's ISMCTS against ours on Fort Sumter: weight, search speed and strength.
 
-The issue asks to use OpenSpiel's ISMCTS if it wins on measured strength, speed and weight
-as a dependency, and to write a small search otherwise. This bench measures it. OpenSpiel
+The project uses OpenSpiel's ISMCTS only if it wins on measured strength, speed and weight
+as a dependency, and a small search of its own otherwise (docs/ai.md, *Why our own search,
+not OpenSpiel's*). This bench measures it. OpenSpiel
 is never a dependency of the project: run the bench from a separate venv that has both,
 
     python3.11 -m venv /tmp/osvenv

@@ -43,6 +43,7 @@ def boards(name: str, positions: int) -> list[Any]:
     """The public boards, on the game's palette, at ``positions`` points of one game."""
     game = rules.get_game(name)
     choose = game.automated_player()
+    assert choose is not None, f"{name} has no automated player"
     state = game.setup(seed=SEED, options={})
     views = []
     while game.outcome(state) is None:

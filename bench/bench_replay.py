@@ -38,6 +38,7 @@ def played(name: str, seed: int) -> tuple[dict[str, Any], int]:
     its number of turns."""
     game = rules.get_game(name)
     choose = game.automated_player()
+    assert choose is not None, f"{name} has no automated player"
     state = game.setup(seed=seed, options={})
     actions: list[dict[str, Any]] = []
     turns, acting = 0, tuple(game.active_roles(state))

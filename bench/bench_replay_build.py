@@ -45,6 +45,7 @@ def played(name: str, seed: int) -> dict[str, Any]:
 
     game = rules.get_game(name)
     choose = game.automated_player()
+    assert choose is not None, f"{name} has no automated player"
     state = game.setup(seed=seed, options={})
     actions: list[dict[str, Any]] = []
     while game.outcome(state) is None and len(actions) < 20_000:

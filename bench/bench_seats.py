@@ -1,4 +1,4 @@
-"""Seats that change hands (issue 26, section 6) in a store of 10,000 finished games.
+"""Seats that change hands (docs/discord.md) in a store of 10,000 finished games.
 
     .venv/bin/python bench/bench_seats.py [--finished 10000] [--changes 20]
 
@@ -25,10 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from bench_store_scale import grow, new_game, pct, play_games  # noqa: E402
-
+from bench.bench_store_scale import grow, new_game, pct, play_games  # noqa: E402
 from bot import errors  # noqa: E402
 from bot.delivery.port import NullFrontEnd  # noqa: E402
 from bot.seats.bots import BotSeats  # noqa: E402
@@ -40,6 +37,7 @@ from bot.tables.requests import Move  # noqa: E402
 async def fill_seat_rows(manager: GameManager) -> None:
     """One seat change and one answered offer per finished game."""
     db = manager.store._db  # a benchmark may reach in: plain SQL is fastest
+    assert db is not None
     await db.execute(
         "INSERT INTO seat_changes (game_id, role, from_user, to_user, by_user, how,"
         " at_version, at) SELECT game_id, role, 'old-' || user_id, user_id, 'mod', 'reseat',"
@@ -74,7 +72,8 @@ async def measure(manager: GameManager, changes: int) -> dict[str, list[float]]:
         t0 = time.perf_counter()
         await manager.hand_over(gid, f"u{800_000 + i}b", "easy")
         times["hand-over"].append(ms(t0))
-        BotSeats.of(manager).nudge = lambda game_id: None  # only the commit is timed, not the bot
+        # Only the commit is timed, not the bot: its moves are switched off by hand.
+        BotSeats.of(manager).nudge = lambda game_id: None  # type: ignore[method-assign]
     return times
 
 

@@ -48,7 +48,7 @@ def main() -> None:
             for _ in range(args.actions):
                 verb, arg = chooser.choice(moves(state))
                 start = time.perf_counter()
-                state = GAME.act(state, "solo", verb, arg)  # type: ignore[arg-type]
+                state = GAME.act(state, "solo", verb, arg)
                 times.append(time.perf_counter() - start)
                 rolls += verb == "roll"
             size = max(size, len(json.dumps(state)))

@@ -10,7 +10,7 @@
    machine, so 10,000 played games would take 1.5 hours: the rest up to ``--finished`` are
    SQL copies of the played games' rows (game, seats, actions, outbox, result), which
    are right for the timings below but pack the pages, so their size is printed apart
-   and is not what play leaves (issue 24, item 39). ``--played 10000`` plays them all.
+   and is not what play leaves. ``--played 10000`` plays them all.
    One player sits in 1,000 of the games, and Dispatch (the bot, at normal) in the rest.
 2. Measures ``act()`` on a handful of live games in an empty store and in the big one,
    both open side by side, in ``--rounds`` rounds that alternate the two stores (and
@@ -21,13 +21,14 @@
    part of the background pass (``BotSeats.resume`` and the moves it starts) with
    ``--waiting`` live games against Dispatch, each waiting for its human.
 
-3. ``bot_jobs`` at that scale (issue 25 §4): plays ``--against`` whole games of a human
-   (random legal moves) against Dispatch through the manager and the bot's own job
-   claims, and prints the rows they left (none once each game ended) and what the jobs
-   were (one per move Dispatch owed). Then it puts back what the code before migration
-   0020 kept (a finished row per move, at the measured rate, for every finished game
-   with Dispatch in the 10,000) and prints the rows and the store's size with them,
-   then runs migration 0020 as an upgrade would and prints its time and what is left.
+3. ``bot_jobs`` at that scale (docs/storage.md, *Dispatch's jobs stay few*): plays
+   ``--against`` whole games of a human (random legal moves) against Dispatch through the
+   manager and the bot's own job claims, and prints the rows they left (none once each
+   game ended) and what the jobs were (one per move Dispatch owed). Then it puts back what
+   the code before migration 0020 kept (a finished row per move, at the measured rate, for
+   every finished game with Dispatch in the 10,000) and prints the rows and the store's
+   size with them, then runs migration 0020 as an upgrade would and prints its time and
+   what is left.
 
 Not a test: it asserts nothing and prints figures.
 """
@@ -98,9 +99,11 @@ def file_size(path: Path) -> int:
 
 
 async def checkpointed_size(manager: GameManager) -> int:
-    async with manager.store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)"):
+    db = manager.store._db
+    assert db is not None  # SQLite: these figures are the database file's
+    async with db.execute("PRAGMA wal_checkpoint(TRUNCATE)"):
         pass  # the cursor closed: no statement left in progress
-    return file_size(manager.store.path)
+    return file_size(Path(manager.store.path))
 
 
 async def play_games(manager: GameManager, played: int, rng: random.Random) -> list[int]:
@@ -117,6 +120,7 @@ async def play_games(manager: GameManager, played: int, rng: random.Random) -> l
 async def grow(manager: GameManager, templates: list[int], target: int) -> None:
     """Copies of the played games' rows up to ``target`` finished games."""
     db = manager.store._db  # a benchmark may reach in: plain SQL copies are fastest
+    assert db is not None
     tables = {}
     for table in ("games", "seats", "actions", "outbox", "results"):
         async with db.execute(f"PRAGMA table_info({table})") as cur:
@@ -228,11 +232,13 @@ def pct(values: list[float], p: float) -> float:
 
 
 async def query_plans(manager: GameManager) -> list[str]:
-    from bot.storage.queries import HOT_QUERIES  # type: ignore[attr-defined]
+    from bot.storage.queries import HOT_QUERIES
 
+    db = manager.store._db
+    assert db is not None
     lines = []
     for name, (sql, params) in HOT_QUERIES.items():
-        async with manager.store._db.execute("EXPLAIN QUERY PLAN " + sql, params) as cur:
+        async with db.execute("EXPLAIN QUERY PLAN " + sql, params) as cur:
             plan = " / ".join(r[3] for r in await cur.fetchall())
         lines.append(f"  {name:28} {plan}")
     return lines

@@ -38,10 +38,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_engine_speed import play
-
+from bench.bench_engine_speed import play
 from rules import GAMES, Game
 from rules.ai import LEVEL_SECONDS, SearchPlayer, level_iterations, supports_search
 from rules.core import View

@@ -64,20 +64,10 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 import asyncpg
-from chaos_faults import (
-    Rows,
-    beats_of,
-    claims_of,
-    cpu_seconds,
-    drop_connections,
-    held_claims,
-    unsettled,
-)
-from job_history import job_history, keep_job_history
 
 from bot.delivery.outbox import delivery_nonce
 from bot.discord_app.custom_ids import parse, prompt_id
@@ -94,6 +84,31 @@ from bot.tables.replay import export_game, replayed_state, stored_state
 from tests.discord_helpers import choices_of, pick
 from tests.emulator import Emulator, Message, User
 from tests.emulator.state import Channel, Interaction
+
+# The runner imports these by bare name (tests/ is on sys.path: conftest.py, bench_chaos.py);
+# mypy names every file from the repository root (pyproject's [tool.mypy]).
+if TYPE_CHECKING:
+    from tests.chaos_faults import (
+        Rows,
+        beats_of,
+        claims_of,
+        cpu_seconds,
+        drop_connections,
+        held_claims,
+        unsettled,
+    )
+    from tests.job_history import job_history, keep_job_history
+else:
+    from chaos_faults import (
+        Rows,
+        beats_of,
+        claims_of,
+        cpu_seconds,
+        drop_connections,
+        held_claims,
+        unsettled,
+    )
+    from job_history import job_history, keep_job_history
 
 ROOT = Path(__file__).resolve().parents[1]
 BOT_PROCESS = ROOT / "tests" / "chaos_bot.py"
@@ -295,8 +310,13 @@ def moves_not_once_by_status(actions: Sequence[ActionRow], status: dict[int, str
             continue
         version = a.seq - 1
         before = by_seq.get(a.seq - 1)
-        implied = a.verb == "done" and version not in status and before is not None
-        if status.get(version) != "done" and not (implied and is_bot(before.user_id)):
+        implied = (
+            a.verb == "done"
+            and version not in status
+            and before is not None
+            and is_bot(before.user_id)
+        )
+        if status.get(version) != "done" and not implied:
             problems.append(f"a move at version {version} without its job done")
     for version, state in status.items():
         move = by_seq.get(version + 1)

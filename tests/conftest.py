@@ -55,7 +55,7 @@ import threading
 from collections.abc import AsyncIterator, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -71,7 +71,10 @@ from bot.seats.bots import BotSeats  # noqa: E402
 from bot.tables.manager import GameManager  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from toy_game import GAME as TOY  # noqa: E402
+if TYPE_CHECKING:  # the same file, under the name mypy gives it (from the repository root)
+    from tests.toy_game import GAME as TOY
+else:  # the name the tests import it by, so TOY's class is the ToyGame they check against
+    from toy_game import GAME as TOY
 
 from tests.discord_helpers import ErrorCatcher, catch_errors, register_test_game  # noqa: E402
 

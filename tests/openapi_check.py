@@ -124,7 +124,9 @@ def conforms(value: Any, schema: dict[str, Any]) -> bool:
 
 def _length_ok(value: str | list[Any], schema: dict[str, Any]) -> bool:
     low, high = ("minLength", "maxLength") if isinstance(value, str) else ("minItems", "maxItems")
-    return schema.get(low, 0) <= len(value) <= schema.get(high, 1 << 30)
+    least: int = schema.get(low, 0)
+    most: int = schema.get(high, 1 << 30)
+    return least <= len(value) <= most
 
 
 def _items_conform(value: list[Any], schema: dict[str, Any]) -> bool:

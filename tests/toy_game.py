@@ -24,8 +24,9 @@ _WORDS = ("amber", "birch", "cobalt", "delta", "ember", "fjord", "garnet", "harb
 
 
 def _draw(state: dict[str, Any], n: int) -> int:
-    state["rng"] = (state["rng"] * 6364136223846793005 + 1442695040888963407) & _MASK
-    return (state["rng"] >> 33) % n
+    rng: int = (state["rng"] * 6364136223846793005 + 1442695040888963407) & _MASK
+    state["rng"] = rng
+    return (rng >> 33) % n
 
 
 def _codeword(state: dict[str, Any]) -> str:
@@ -81,7 +82,8 @@ class ToyGame:
         return (state["turn"],)
 
     def outcome(self, state: dict[str, Any]) -> dict[str, Any] | None:
-        return state["outcome"]
+        outcome: dict[str, Any] | None = state["outcome"]
+        return outcome
 
     def _actions(self, state: dict[str, Any], role: str | None) -> dict[str, Any]:
         if role is None or role not in self.active_roles(state):

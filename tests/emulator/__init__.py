@@ -19,8 +19,9 @@ tests' own waits only guard against hangs (``state.PATIENCE_S``).
 See README.md in this directory for the full API.
 """
 
-from .actors import Emulator, InteractionResult
+from .actors import Emulator
 from .builders import CommandError
+from .results import InteractionResult
 from .state import Attachment, Channel, Guild, Interaction, Member, Message, Role, User
 
 __all__ = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import discord
@@ -29,6 +29,7 @@ from .state import (
     Interaction,
     Member,
     Message,
+    RequestRecord,
     Role,
     User,
 )
@@ -105,7 +106,9 @@ class Emulator(EmulatorServer):
             self.world.on_channel_event("CHANNEL_CREATE", channel_payload(channel, self.world))
         return channel
 
-    def add_thread(self, parent: Channel, name: str = "thread", *, owner: User | None = None):
+    def add_thread(
+        self, parent: Channel, name: str = "thread", *, owner: User | None = None
+    ) -> Channel:
         """A public thread (type 11) that already exists under ``parent`` (add it before the
         bot connects, or it hears of it by THREAD_CREATE)."""
         return self.world.new_thread(parent, name, (owner or self.owner).id)
@@ -142,7 +145,7 @@ class Emulator(EmulatorServer):
         return role
 
     def add_member(
-        self, guild: Guild, user: User | str, *, roles: list[Role] = (), nick: str | None = None
+        self, guild: Guild, user: User | str, *, roles: Sequence[Role] = (), nick: str | None = None
     ) -> User:
         """Add a member (a new user if ``user`` is a name). Call before the bot connects,
         or the bot's cache will not know them (interactions still carry full member data)."""
@@ -236,7 +239,9 @@ class Emulator(EmulatorServer):
         self.gateway.dispatch("INTERACTION_CREATE", payload)
         return InteractionResult(self, record)
 
-    async def _command_data(self, user: User, channel: Channel | None, command: str, **kw: Any):
+    async def _command_data(
+        self, user: User, channel: Channel | None, command: str, **kw: Any
+    ) -> tuple[Channel, dict[str, Any]]:
         channel = channel or self.dm_channel(user)
         guild = self.world.channel_guild(channel)
         # Until the bot has synced (any command, here or globally): then a command it
@@ -454,7 +459,7 @@ class Emulator(EmulatorServer):
         return self.world.unknown_routes
 
     @property
-    def requests(self):
+    def requests(self) -> list[RequestRecord]:
         return self.world.requests
 
     @property

@@ -152,7 +152,11 @@ def command_data(
 
 
 def _option_value(
-    emu: EmulatorServer, guild: Guild | None, opt: dict[str, Any], value: Any, resolved: dict
+    emu: EmulatorServer,
+    guild: Guild | None,
+    opt: dict[str, Any],
+    value: Any,
+    resolved: dict[str, Any],
 ) -> Any:
     kind = opt["type"]
     if kind == STRING:
@@ -190,7 +194,7 @@ def _option_value(
     return value
 
 
-def resolve_user(guild: Guild | None, user: User, resolved: dict) -> None:
+def resolve_user(guild: Guild | None, user: User, resolved: dict[str, Any]) -> None:
     resolved.setdefault("users", {})[str(user.id)] = user_payload(user)
     member = guild.members.get(user.id) if guild else None
     if member is not None and guild is not None:

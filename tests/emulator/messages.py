@@ -7,7 +7,7 @@ import json
 import re
 from typing import Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from .state import (
     DEFAULT_UPLOAD_LIMIT,
@@ -58,12 +58,14 @@ async def read_body(request: web.Request) -> tuple[dict[str, Any], Uploads]:
         payload: dict[str, Any] = {}
         reader = await request.multipart()
         async for part in reader:
+            # Discord's uploads are flat: a nested multipart part fails here, as it did.
+            assert isinstance(part, BodyPartReader)
             name = part.name or ""
-            raw = await part.read()  # type: ignore[union-attr]
+            raw = await part.read()
             if name == "payload_json":
                 payload = json.loads(raw)
             elif name.startswith("files[") and name.endswith("]"):
-                ctype = part.headers.get("Content-Type")  # type: ignore[union-attr]
+                ctype = part.headers.get("Content-Type")
                 uploads[int(name[6:-1])] = (part.filename or name, bytes(raw), ctype)
         return payload, uploads
     if not request.can_read_body:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from .state import DM, GUILD_FORUM, Channel, Guild, Member, Message, Role, User, World
+from .state import DM, GUILD_FORUM, Attachment, Channel, Guild, Member, Message, Role, User, World
 
 
 def iso(ts: float | None) -> str | None:
@@ -96,7 +96,7 @@ def channel_payload(
         overwrites.append(
             {"id": str(world.bot_user_id), "type": 1, "allow": "0", "deny": str(channel.bot_denied)}
         )
-    data: dict[str, Any] = {
+    data = {
         "id": str(channel.id),
         "type": channel.type,
         "guild_id": str(channel.guild_id),
@@ -163,7 +163,7 @@ def guild_create_payload(guild: Guild, world: World) -> dict[str, Any]:
     }
 
 
-def attachment_payload(att, base_url: str) -> dict[str, Any]:
+def attachment_payload(att: Attachment, base_url: str) -> dict[str, Any]:
     url = f"{base_url}/attachments/{att.id}/{att.filename}"
     data: dict[str, Any] = {
         "id": str(att.id),

@@ -9,7 +9,7 @@ import asyncio
 import fnmatch
 import math
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from aiohttp import web
 
@@ -40,6 +40,7 @@ from .state import (
     VIEW_CHANNEL,
     Channel,
     Fault,
+    Guild,
     Message,
     RequestRecord,
 )
@@ -167,19 +168,19 @@ class Rest:
             raise ApiError(404, 10003, "Unknown Channel")
         return channel
 
-    def _message(self, request: web.Request, channel: Channel):
+    def _message(self, request: web.Request, channel: Channel) -> Message:
         msg = self.world.messages.get(int(request.match_info["message_id"]))
         if msg is None or msg.deleted or msg.channel_id != channel.id or msg.ephemeral:
             raise ApiError(404, 10008, "Unknown Message")
         return msg
 
-    def _guild(self, request: web.Request):
+    def _guild(self, request: web.Request) -> Guild:
         guild = self.world.guilds.get(int(request.match_info["guild_id"]))
         if guild is None:
             raise ApiError(404, 10004, "Unknown Guild")
         return guild
 
-    def msg_json(self, msg) -> web.Response:
+    def msg_json(self, msg: Message) -> web.Response:
         return self._json(message_payload(msg, self.world, self.emu.base_url))
 
     async def no_content(self, request: web.Request) -> web.Response:
@@ -251,7 +252,10 @@ class Rest:
         target = self._command_list(request)
         body, _ = await read_body(request)
         refuse_bad_commands(self.world, body)  # one bad field refuses the whole list
-        target[:] = [self._stored_command(request, c) for c in body]
+        # A bulk overwrite's body is a JSON array of commands, not read_body's usual object
+        # (refuse_bad_commands has just refused any other shape).
+        commands = cast(list[dict[str, Any]], body)
+        target[:] = [self._stored_command(request, c) for c in commands]
         self.world.notify()
         return self._json(target)
 
@@ -478,10 +482,10 @@ class Rest:
                 if att.id == att_id:
                     ctype = att.content_type or "application/octet-stream"
                     return web.Response(body=att.data, content_type=ctype)
-        att = self.world.command_attachments.get(att_id)
-        if att is not None:
-            ctype = att.content_type or "application/octet-stream"
-            return web.Response(body=att.data, content_type=ctype)
+        uploaded = self.world.command_attachments.get(att_id)
+        if uploaded is not None:
+            ctype = uploaded.content_type or "application/octet-stream"
+            return web.Response(body=uploaded.data, content_type=ctype)
         raise ApiError(404, 0, "404: Not Found")
 
     # -- guilds --------------------------------------------------------------

@@ -12,13 +12,13 @@ Behaviour mirrors Discord:
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from aiohttp import web
 
 from .conformance import conform
 from .deadlines import CALLBACK_DEADLINE_S, TOKEN_LIFETIME_S
-from .messages import ApiError, apply_edit, json_response, new_message, read_body
+from .messages import ApiError, Uploads, apply_edit, json_response, new_message, read_body
 from .payloads import message_payload
 from .state import EPHEMERAL, LOADING, Interaction, Message
 
@@ -26,6 +26,15 @@ if TYPE_CHECKING:
     from .server import EmulatorServer
 
 API = "/api/v10"
+
+
+class InteractionOrigin(TypedDict):
+    """What a message posted in answer to an interaction records of it (``Message``'s
+    fields of the same names)."""
+
+    interaction_id: int
+    interaction_type: int
+    interaction_user_id: int
 
 
 class InteractionRoutes:
@@ -95,9 +104,9 @@ class InteractionRoutes:
             raise ApiError(401, 50027, "Invalid Webhook Token")
 
     def _apply_callback(
-        self, inter: Interaction, kind: int, data: dict[str, Any], uploads: Any
+        self, inter: Interaction, kind: int, data: dict[str, Any], uploads: Uploads
     ) -> Message | None:
-        extra = {
+        extra: InteractionOrigin = {
             "interaction_id": inter.id,
             "interaction_type": inter.type,
             "interaction_user_id": inter.user.id,

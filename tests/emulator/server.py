@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from typing import Self
 
 import discord.gateway
 import discord.http
@@ -76,9 +77,9 @@ class EmulatorServer:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        server = site._server
-        assert server is not None and server.sockets
-        self.port = server.sockets[0].getsockname()[1]
+        # The runner's public view of its one site's bound socket (host, port).
+        [address] = self._runner.addresses
+        self.port = address[1]
         if patch:
             self._patch_stack = contextlib.ExitStack()
             self._patch_stack.enter_context(self.patched_discord())
@@ -92,7 +93,7 @@ class EmulatorServer:
             self._patch_stack.close()
             self._patch_stack = None
 
-    async def __aenter__(self) -> EmulatorServer:
+    async def __aenter__(self) -> Self:
         await self.start()
         return self
 

@@ -12,9 +12,11 @@ import itertools
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .nonces import NonceLedger
+
+T = TypeVar("T")
 
 DISCORD_EPOCH_MS = 1420070400000
 
@@ -232,7 +234,9 @@ class Message:
     def custom_ids(self) -> list[str]:
         return [c["custom_id"] for c in self.iter_components() if "custom_id" in c]
 
-    def component(self, custom_id: str | None = None, *, label: str | None = None) -> dict:
+    def component(
+        self, custom_id: str | None = None, *, label: str | None = None
+    ) -> dict[str, Any]:
         """Find one interactive component by custom_id or by visible label."""
         for comp in self.iter_components():
             if custom_id is not None and comp.get("custom_id") == custom_id:
@@ -369,7 +373,7 @@ class World:
         self._changed.set()
         self._changed = asyncio.Event()
 
-    async def wait_until(self, predicate: Callable[[], Any], timeout: float, what: str) -> Any:
+    async def wait_until(self, predicate: Callable[[], T | None], timeout: float, what: str) -> T:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
