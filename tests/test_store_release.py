@@ -3,7 +3,6 @@ claims with a lease, a delivered row's claim, and the rows of workers long dead.
 
 from __future__ import annotations
 
-import asyncio
 import concurrent.futures
 import threading
 import time
@@ -95,17 +94,29 @@ async def test_closing_the_seats_mid_search_ends_the_search_at_once(
     seats = BotSeats(manager, workers="process")
     pool = seats._pools[0] = new_worker_pool()
     processes = _search_in_flight(pool)
-    # Closed from a thread of its own: waiting for the search would block its loop, and
-    # the test's, for the hour the call takes.
-    closer = threading.Thread(target=asyncio.run, args=(seats.close(),), daemon=True)
+    # Closed on the test's own loop (it gives the seats' jobs back through the store,
+    # which lives there). A close that waited for the search would block that loop for
+    # the hour the call takes: a watchdog then ends the search, and says it had to.
+    stopped = threading.Event()
+    ended_by_watchdog: list[bool] = []
+
+    def watchdog() -> None:
+        if not stopped.wait(60):
+            ended_by_watchdog.append(True)
+            for process in processes:
+                process.kill()
+
+    guard = threading.Thread(target=watchdog, daemon=True)
+    guard.start()
     try:
-        closer.start()
-        closer.join(timeout=60)
-        assert not closer.is_alive(), "closing the seats waited for the search"
+        await seats.close()
+        stopped.set()
+        assert not ended_by_watchdog, "closing the seats waited for the search"
         for process in processes:
             process.join(timeout=30)
             assert not process.is_alive()
     finally:
+        stopped.set()
         for process in processes:
             if process.is_alive():
                 process.kill()
