@@ -374,8 +374,10 @@ def moves_beyond_clicks(
 ) -> list[str]:
     """Each human's moves recorded beyond her clicks on action buttons and selects: a
     move applied twice (a click retried by Discord, or redelivered after a dropped
-    connection, must not be). The ``done`` a move implies is recorded with it under the
-    same player, and is not counted."""
+    connection, must not be). One click may record several rows under its player, all in
+    its one transaction and so at one time (``at``): the ``done`` it implies, the forced
+    choices taken for her after it, a select's several picks. A move is therefore a
+    transaction's rows of one player, counted once."""
     clicks: dict[tuple[int, str], int] = {}
     for record in records:
         action = parse_action(record)
@@ -384,17 +386,15 @@ def moves_beyond_clicks(
             clicks[key] = clicks.get(key, 0) + 1
     problems = []
     for game, rows in actions.items():
-        by_seq = {a.seq: a for a in rows}
-        made: dict[str, int] = {}
+        made: dict[str, set[float]] = {}
         for a in rows:
-            before = by_seq.get(a.seq - 1)
-            implied = a.verb == "done" and before is not None and before.user_id == a.user_id
-            if not is_bot(a.user_id) and not implied:
-                made[a.user_id] = made.get(a.user_id, 0) + 1
-        for user, count in made.items():
-            if count > clicks.get((game, user), 0):
+            if not is_bot(a.user_id):
+                made.setdefault(a.user_id, set()).add(a.at)
+        for user, moments in made.items():
+            if len(moments) > clicks.get((game, user), 0):
                 problems.append(
-                    f"game {game}: {count} moves recorded for {clicks.get((game, user), 0)} clicks"
+                    f"game {game}: {len(moments)} moves recorded for "
+                    f"{clicks.get((game, user), 0)} clicks"
                 )
     return problems
 

@@ -53,8 +53,11 @@ def click(emu: Emulator, game: int, version: int, verb: str, *, edits: int) -> I
     )
 
 
-def row(seq: int, user: str, verb: str) -> ActionRow:
-    return ActionRow(game_id=7, seq=seq, role="r", user_id=user, verb=verb, arg=None, at=0.0)
+def row(seq: int, user: str, verb: str, at: float | None = None) -> ActionRow:
+    """An action row, written at ``at`` (default: a moment of its own, ``seq``): the rows
+    of one transaction share their moment."""
+    moment = float(seq) if at is None else at
+    return ActionRow(game_id=7, seq=seq, role="r", user_id=user, verb=verb, arg=None, at=moment)
 
 
 async def test_an_acknowledged_click_missing_from_the_record_is_lost() -> None:
@@ -85,7 +88,10 @@ async def test_a_human_move_recorded_more_often_than_clicked_is_applied_twice() 
         once = {7: [row(4, alice, "place"), row(5, DISPATCH, "place")]}
         assert moves_beyond_clicks([acked], once) == []
         # The done a move implies is recorded with it, under the same player: not a move.
-        implied = {7: [row(4, alice, "place"), row(5, alice, "done")]}
+        implied = {7: [row(4, alice, "place"), row(5, alice, "done", at=4.0)]}
         assert moves_beyond_clicks([acked], implied) == []
+        # A forced choice taken for her after it is recorded in its transaction too.
+        forced = {7: [row(4, alice, "place"), row(5, alice, "place", at=4.0)]}
+        assert moves_beyond_clicks([acked], forced) == []
         twice = {7: [row(4, alice, "place"), row(5, DISPATCH, "place"), row(6, alice, "place")]}
         assert moves_beyond_clicks([acked], twice) == ["game 7: 2 moves recorded for 1 clicks"]
