@@ -21,6 +21,7 @@ from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager
 from bot.tables.requests import NewGame
 from bot.workers.worker import OutboxOnly, Worker
+from tests.emulator.state import PATIENCE_S
 
 NORMAL = bot_user("normal")
 ITERATIONS = 12
@@ -171,7 +172,7 @@ async def test_a_worker_stopped_gives_its_lease_back_at_once(manager: GameManage
     [job] = await jobs_of(manager, info.id)
     assert job.claimed_by == worker.id
     await worker.stop()
-    await asyncio.wait_for(running, 5)
+    await asyncio.wait_for(running, PATIENCE_S)
     [job] = await jobs_of(manager, info.id)
     assert (job.claimed_by, job.lease_until, job.attempts, job.status) == (None, None, 0, "pending")
     async with manager.store.read() as db:

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.process.lifecycle import graceful, release_claims
+from tests.emulator.state import PATIENCE_S
 
 SIG = (signal.SIGUSR1,)
 
@@ -161,5 +162,5 @@ async def test_the_background_loop_stops_between_passes_when_asked(manager: Any)
         await asyncio.sleep(0)
     stop.set()  # asked to stop in the middle of a pass
     release.set()
-    await asyncio.wait_for(loop, 5.0)  # returns by itself, long before the hour is up
+    await asyncio.wait_for(loop, PATIENCE_S)  # returns by itself, long before the hour is up
     assert passes == ["started", "finished"] and not loop.cancelled()

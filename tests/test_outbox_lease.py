@@ -20,6 +20,7 @@ from bot.delivery.port import GameInfo, TablePost
 from bot.storage.store import LEASE_S
 from bot.tables.manager import GameManager
 from bot.tables.requests import NewGame
+from tests.emulator.state import PATIENCE_S
 
 pytestmark = pytest.mark.usefixtures("toy_game")
 
@@ -87,15 +88,15 @@ async def test_a_delivery_held_past_the_lease_keeps_its_claim(
     slow: SlowFrontEnd = first.front_end  # type: ignore[assignment]
     slow.hold = asyncio.Event()
     sending = asyncio.ensure_future(first.deliver_due(game))
-    await asyncio.wait_for(slow.entered.wait(), 10)  # the post is on its way to Discord
+    await asyncio.wait_for(slow.entered.wait(), PATIENCE_S)  # the post is on its way to Discord
     for _ in range(3):  # three leases and more: the answer still has not come
         clock.advance(LEASE_S + 1)
-        await asyncio.wait_for(renewed_past(first, game, clock()), 10)
+        await asyncio.wait_for(renewed_past(first, game, clock()), PATIENCE_S)
         assert await second.deliver_due(game) == 0
         assert await second.deliver_due(game, ignore_backoff=True) == 0
     assert slow_posts(second.front_end) == []  # type: ignore[arg-type]
     slow.hold.set()  # Discord answers at last
-    assert await asyncio.wait_for(sending, 10) == 1
+    assert await asyncio.wait_for(sending, PATIENCE_S) == 1
     assert len(slow_posts(slow)) == 1
     assert await second.deliver_due(game) == 0
     assert slow_posts(second.front_end) == []  # type: ignore[arg-type]
