@@ -450,7 +450,7 @@ async def bench(
     )
     print("query plans:")
     print("\n".join(plans))
-    print("bot_jobs (issue 25 §4):")
+    print("bot_jobs (Dispatch's owed moves):")
     print("\n".join(f"  {line}" for line in jobs))
     print(f"after: {load()}")
 
