@@ -29,7 +29,6 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -141,27 +140,12 @@ def main() -> None:
     if options.worker:
         worker(options.worker, options.seed, options.limits[0])
         return
-    sides: dict[str, Path] = {"now": ROOT}
-    scratch: tempfile.TemporaryDirectory[str] | None = None
-    if options.compare:
-        scratch = tempfile.TemporaryDirectory(prefix="replay-build-")
-        old = Path(scratch.name) / "ref"
-        subprocess.run(
-            ["git", "worktree", "add", "--detach", "--quiet", str(old), options.compare],
-            cwd=ROOT,
-            check=True,
-        )
-        sides = {"ref": old, "now": ROOT}
-    try:
+    # Only here, in the parent: a worker must import the rules of its own side alone.
+    sys.path.insert(0, str(ROOT))
+    from bench.sides import compared_sides
+
+    with compared_sides(options.compare, "replay-build-") as sides:
         report(sides, options.game, options.seed, options.limits, options.rounds)
-    finally:
-        if scratch is not None:
-            subprocess.run(
-                ["git", "worktree", "remove", "--force", str(Path(scratch.name) / "ref")],
-                cwd=ROOT,
-                check=False,
-            )
-            scratch.cleanup()
 
 
 if __name__ == "__main__":

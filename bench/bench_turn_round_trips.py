@@ -30,12 +30,12 @@ import secrets
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+
 SEATS = ("alice", "bob")
 
 
@@ -178,27 +178,12 @@ def main() -> None:
         raise SystemExit(
             "set DISPATCH_TEST_POSTGRES=postgresql://... (a user that may create databases)"
         )
-    sides: dict[str, Path] = {"now": ROOT}
-    scratch: tempfile.TemporaryDirectory[str] | None = None
-    if options.compare:
-        scratch = tempfile.TemporaryDirectory(prefix="turn-trips-")
-        old = Path(scratch.name) / "ref"
-        subprocess.run(
-            ["git", "worktree", "add", "--detach", "--quiet", str(old), options.compare],
-            cwd=ROOT,
-            check=True,
-        )
-        sides = {"ref": old, "now": ROOT}
-    try:
+    # Only here, in the parent: a worker must import the rules of its own side alone.
+    sys.path.insert(0, str(ROOT))
+    from bench.sides import compared_sides
+
+    with compared_sides(options.compare, "turn-trips-") as sides:
         report(sides, url, options.acts, options.rounds)
-    finally:
-        if scratch is not None:
-            subprocess.run(
-                ["git", "worktree", "remove", "--force", str(Path(scratch.name) / "ref")],
-                cwd=ROOT,
-                check=False,
-            )
-            scratch.cleanup()
 
 
 if __name__ == "__main__":
