@@ -77,6 +77,7 @@ else:  # the name the tests import it by, so TOY's class is the ToyGame they che
     from toy_game import GAME as TOY
 
 from tests.discord_helpers import ErrorCatcher, catch_errors, register_test_game  # noqa: E402
+from tests.pg_proxy import PgProxy  # noqa: E402
 
 
 @pytest.fixture
@@ -264,6 +265,24 @@ def postgres_databases() -> Iterator[PostgresDatabases | None]:
     databases = PostgresDatabases(url)
     yield databases
     databases.drop_all()
+
+
+@pytest.fixture
+def pg_url(postgres_databases: PostgresDatabases | None) -> str:
+    """A fresh PostgreSQL database, for a test that runs on PostgreSQL alone (skipped,
+    saying so, where no server is set)."""
+    if postgres_databases is None:
+        pytest.skip(f"PostgreSQL run: no server (set {POSTGRES_ENV}=postgresql://...)")
+    return postgres_databases.fresh()
+
+
+@pytest.fixture
+async def proxy(pg_url: str) -> AsyncIterator[PgProxy]:
+    """A relay between the store and that database, which a test can cut
+    (``tests/pg_proxy.py``)."""
+    relay = PgProxy(pg_url)
+    yield relay
+    await relay.close()
 
 
 class SqliteTemplate:

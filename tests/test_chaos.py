@@ -21,18 +21,10 @@ from pathlib import Path
 
 import pytest
 from chaos_server import private_server
-from conftest import POSTGRES_ENV, PostgresDatabases
 
 from tests.chaos import Outcome, Plan, chaos, run_chaos
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def pg_url(postgres_databases: PostgresDatabases | None) -> str:
-    if postgres_databases is None:
-        pytest.skip(f"PostgreSQL run: no server (set {POSTGRES_ENV}=postgresql://...)")
-    return postgres_databases.fresh()
 
 
 async def test_kill_9_at_random_loses_no_click_and_posts_nothing_twice(

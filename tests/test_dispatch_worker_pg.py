@@ -12,9 +12,8 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 from chaos import moves_not_once
-from conftest import POSTGRES_ENV, FakeClock, PostgresDatabases, RecordingFrontEnd
+from conftest import FakeClock, RecordingFrontEnd
 from job_history import job_history, keep_job_history
 
 from bot.seats.bots import JOB_LEASE_S, BotSeats
@@ -29,13 +28,6 @@ ROOT = Path(__file__).resolve().parents[1]
 NORMAL = bot_user("normal")
 #: How long to wait for the other processes (not a clock of ours: they run for real).
 PATIENCE_S = 120.0
-
-
-@pytest.fixture
-def pg_url(postgres_databases: PostgresDatabases | None) -> str:
-    if postgres_databases is None:
-        pytest.skip(f"PostgreSQL run: no server (set {POSTGRES_ENV}=postgresql://...)")
-    return postgres_databases.fresh()
 
 
 async def games_owing_a_move(url: str, count: int) -> list[int]:

@@ -9,8 +9,7 @@ import asyncio
 from pathlib import Path
 
 import asyncpg
-import pytest
-from conftest import POSTGRES_ENV, PostgresDatabases, RecordingFrontEnd
+from conftest import RecordingFrontEnd
 
 from bot.discord_app import create_bot
 from bot.seats.bots import BotSeats
@@ -25,13 +24,6 @@ from tests.discord_helpers import table
 DISPATCH = bot_user("easy")
 #: How long the other side may take (a real listener on a real server).
 PATIENCE_S = 30.0
-
-
-@pytest.fixture
-def pg_url(postgres_databases: PostgresDatabases | None) -> str:
-    if postgres_databases is None:
-        pytest.skip(f"PostgreSQL run: no server (set {POSTGRES_ENV}=postgresql://...)")
-    return postgres_databases.fresh()
 
 
 async def game_against_dispatch(url: str, guild: str, channel: str, human: str) -> int:

@@ -4,12 +4,11 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import POSTGRES_ENV, FakeClock, PostgresDatabases, RecordingFrontEnd
+from conftest import FakeClock, RecordingFrontEnd
 from pg_proxy import PgProxy
 
 from bot import __main__ as cli
@@ -21,20 +20,6 @@ from bot.tables.requests import Move, NewGame
 from bot.tables.store_check import check_store
 
 pytestmark = pytest.mark.usefixtures("toy_game")
-
-
-@pytest.fixture
-def pg_url(postgres_databases: PostgresDatabases | None) -> str:
-    if postgres_databases is None:
-        pytest.skip(f"PostgreSQL run: no server (set {POSTGRES_ENV}=postgresql://...)")
-    return postgres_databases.fresh()
-
-
-@pytest.fixture
-async def proxy(pg_url: str) -> AsyncIterator[PgProxy]:
-    relay = PgProxy(pg_url)
-    yield relay
-    await relay.close()
 
 
 async def _played(manager: GameManager) -> GameInfo:

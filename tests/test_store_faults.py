@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncpg
 import pytest
-from conftest import POSTGRES_ENV, FakeClock, PostgresDatabases, RecordingFrontEnd
+from conftest import FakeClock, RecordingFrontEnd
 from pg_proxy import PgProxy
 
 import bot.storage.store
@@ -30,20 +29,6 @@ from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame
 
 STORE_LOG = "dispatch.store"
-
-
-@pytest.fixture
-def pg_url(postgres_databases: PostgresDatabases | None) -> str:
-    if postgres_databases is None:
-        pytest.skip(f"PostgreSQL run: no server (set {POSTGRES_ENV}=postgresql://...)")
-    return postgres_databases.fresh()
-
-
-@pytest.fixture
-async def proxy(pg_url: str) -> AsyncIterator[PgProxy]:
-    relay = PgProxy(pg_url)
-    yield relay
-    await relay.close()
 
 
 async def _terminate(url: str, pid: int) -> None:

@@ -8,16 +8,8 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
-from conftest import POSTGRES_ENV, PostgresDatabases
 
 from bot.storage.store import POOL_SIZE, Store
-
-
-@pytest.fixture
-def pg_url(postgres_databases: PostgresDatabases | None) -> str:
-    if postgres_databases is None:
-        pytest.skip(f"PostgreSQL run: no server (set {POSTGRES_ENV}=postgresql://...)")
-    return postgres_databases.fresh()
 
 
 @pytest.fixture
