@@ -124,8 +124,8 @@ async def background_pass(games: int, expired: int, on_time: str) -> None:
             idle = []
             for _ in range(50):
                 started = time.perf_counter()
-                await manager.expire_clocks()
-                await manager.warn_clocks()
+                await manager.clocks.expire()
+                await manager.clocks.warn()
                 idle.append((time.perf_counter() - started) * 1000)
             read = await rows_due(manager.store, clock[0])
             print(
@@ -135,8 +135,8 @@ async def background_pass(games: int, expired: int, on_time: str) -> None:
             clock[0] = NOW
             read = await rows_due(manager.store, clock[0])
             started = time.perf_counter()
-            handled = await manager.expire_clocks()
-            await manager.warn_clocks()
+            handled = await manager.clocks.expire()
+            await manager.clocks.warn()
             spent = (time.perf_counter() - started) * 1000
             again = await rows_due(manager.store, clock[0])
             print(

@@ -102,30 +102,32 @@ async def query_times(manager: GameManager, repeats: int) -> list[str]:
 
 
 async def calls(manager: GameManager) -> dict[str, Callable[[], Awaitable[Any]]]:
-    mine = await manager.finished_page("mine", PLAYER)
+    mine = await manager.records.finished_page("mine", PLAYER)
     middle = mine.finished()[-1].id
     for _ in range(40):  # about 400 games in: a deep page
-        page = await manager.finished_page("mine", PLAYER, key=middle)
+        page = await manager.records.finished_page("mine", PLAYER, key=middle)
         middle = page.older or middle
-    server = await manager.finished_page("server", SERVER)
+    server = await manager.records.finished_page("server", SERVER)
     deep = server.finished()[-1].id // 2
     game = mine.finished()[0].id
     return {
-        "/games show:finished, first page": lambda: manager.finished_page("mine", PLAYER),
-        "/games show:finished, page 41 (Next)": lambda: manager.finished_page(
+        "/games show:finished, first page": lambda: manager.records.finished_page("mine", PLAYER),
+        "/games show:finished, page 41 (Next)": lambda: manager.records.finished_page(
             "mine", PLAYER, key=middle
         ),
-        "/games show:finished, Previous": lambda: manager.finished_page(
+        "/games show:finished, Previous": lambda: manager.records.finished_page(
             "mine", PLAYER, older=False, key=middle
         ),
-        "/games show:server, first page": lambda: manager.finished_page("server", SERVER),
-        "/games show:server, page in the middle": lambda: manager.finished_page(
+        "/games show:server, first page": lambda: manager.records.finished_page("server", SERVER),
+        "/games show:server, page in the middle": lambda: manager.records.finished_page(
             "server", SERVER, key=deep
         ),
-        "/stats (1,000 games)": lambda: manager.stats(PLAYER),
-        "/stats game:war": lambda: manager.stats(PLAYER, "war"),
-        "/stats Dispatch (half the games)": lambda: manager.stats(DISPATCH),
-        "/game export game: (check + export)": lambda: manager.export_finished(game, PLAYER, None),
+        "/stats (1,000 games)": lambda: manager.records.stats(PLAYER),
+        "/stats game:war": lambda: manager.records.stats(PLAYER, "war"),
+        "/stats Dispatch (half the games)": lambda: manager.records.stats(DISPATCH),
+        "/game export game: (check + export)": lambda: manager.records.export_finished(
+            game, PLAYER, None
+        ),
     }
 
 
@@ -143,7 +145,7 @@ async def bench_store(target: Path | str, label: str, shape: Shape, repeats: int
     # deliver=False: the filled rows waiting in the outbox are for the query plans.
     manager = await GameManager.open(target, NullFrontEnd(), deliver=False)
     try:
-        stats = await manager.stats(PLAYER)
+        stats = await manager.records.stats(PLAYER)
         print(f"{PLAYER}: {stats.games} finished games, {stats.turns} turns timed")
         print(f"each call through the GameManager over {repeats} calls (ms):")
         for name, call in (await calls(manager)).items():

@@ -34,8 +34,8 @@ from bot.delivery.port import NullFrontEnd  # noqa: E402
 from bot.storage.engines import SqliteConnection  # noqa: E402
 from bot.storage.queries import RATING_QUERIES  # noqa: E402
 from bot.storage.session import Session  # noqa: E402
-from bot.tables import ratings  # noqa: E402
 from bot.tables.manager import GameManager  # noqa: E402
+from bot.tables.records import ratings  # noqa: E402
 
 GAME = "fort_sumter"
 SERVER = "g0"
@@ -74,7 +74,7 @@ async def time_leaderboard(manager: GameManager, size: int, runs: int = 200) -> 
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        board = await manager.leaderboard(SERVER, GAME, size)
+        board = await manager.records.leaderboard(SERVER, GAME, size)
         times.append((time.perf_counter() - t0) * 1000)
         assert len(board) == size
     return times

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import rules  # noqa: E402
-from bot.tables.replay_movie import DEFAULT_UPLOAD_LIMIT, ReplayCache, build_movie  # noqa: E402
+from bot.tables.records.replay_movie import DEFAULT_UPLOAD_LIMIT, ReplayCache, build_movie  # noqa: E402
 
 GAMES = ("fort_sumter", "lincoln", "war")
 CAP = 20_000

@@ -60,7 +60,7 @@ def worker(game: str, seed: int, limit: int) -> None:
     """Build the replay once; print one JSON line: CPU and wall seconds, frames, width."""
     import render
     import rules
-    from bot.tables.replay_movie import build_movie
+    from bot.tables.records.replay_movie import build_movie
 
     data = played(game, seed)
     first = rules.get_game(game).setup(seed=seed, options={})

@@ -61,8 +61,8 @@ async def measure(manager: GameManager, changes: int) -> dict[str, list[float]]:
     for i in range(changes):
         gid = await new_game(manager, "war", 800_000 + i)
         t0 = time.perf_counter()
-        offer = await manager.offer_seat(gid, f"u{800_000 + i}a", f"new{i}")
-        await manager.answer_offer(gid, offer.id, f"new{i}", accept=True)
+        offer = await manager.seat_changes.offer(gid, f"u{800_000 + i}a", f"new{i}")
+        await manager.seat_changes.answer(gid, offer.id, f"new{i}", accept=True)
         times["offer+accept"].append(ms(t0))
         t0 = time.perf_counter()
         try:
@@ -70,7 +70,7 @@ async def measure(manager: GameManager, changes: int) -> dict[str, list[float]]:
         except errors.SeatPassed:
             times["stale click"].append(ms(t0))
         t0 = time.perf_counter()
-        await manager.hand_over(gid, f"u{800_000 + i}b", "easy")
+        await manager.seat_changes.hand_over(gid, f"u{800_000 + i}b", "easy")
         times["hand-over"].append(ms(t0))
         # Only the commit is timed, not the bot: its moves are switched off by hand.
         BotSeats.of(manager).nudge = lambda game_id: None  # type: ignore[method-assign]

@@ -411,7 +411,7 @@ async def bench(
                 await empty.close()
             t0 = time.perf_counter()
             for _ in range(20):
-                listed = await manager.games_for_user("regular")
+                listed = await manager.records.games_for_user("regular")
             games_ms = (time.perf_counter() - t0) * 1000 / 20
             t0 = time.perf_counter()
             for i in range(200):

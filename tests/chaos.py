@@ -80,7 +80,7 @@ from bot.storage.rows import ActionRow, BotJobRow
 from bot.storage.session import Session
 from bot.storage.store import Store
 from bot.tables.bot_users import is_bot
-from bot.tables.replay import export_game, replayed_state, stored_state
+from bot.tables.records.replay import export_game, replayed_state, stored_state
 from tests.discord_helpers import choices_of, pick
 from tests.emulator import Emulator, Message, User
 from tests.emulator.state import Channel, Interaction

@@ -27,7 +27,7 @@ import rules
 from bot.config import Config
 from bot.storage.engines import is_postgres_url
 from bot.storage.store import Store
-from bot.tables.replay import stored_state
+from bot.tables.records.replay import stored_state
 from rules.core import Actions, Arg, Game, State, Step, View, goto, log, private_log, shuffle
 from tests.emulator import Emulator, Message, User
 from tests.emulator.state import PATIENCE_S

@@ -16,7 +16,7 @@ import asyncio
 import io
 import logging
 import math
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +58,7 @@ def errors_logged(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 HUGE = 2**63
 GAME = object()  # stands for the started game's id
+HOURS = "settings.reminder_hours"  # a channel's reminder interval, read or set
 NEW = ("g1", "c9", "toy", "carol")  # create_game's plain arguments
 
 #: (what, method, args, keyword args, the polite error expected)
@@ -68,7 +69,7 @@ CASES: list[tuple[str, str, tuple[Any, ...], dict[str, Any], type[errors.Dispatc
     ("game id of 5000 digits", "act", (10**5000, "alice", "add", 1), {}, errors.GameNotFound),
     ("info of game 2**63", "get_game_info", (HUGE,), {}, errors.GameNotFound),
     ("view of game 2**63", "view_for", (HUGE, "alice"), {}, errors.GameNotFound),
-    ("export of game 2**63", "export", (HUGE,), {}, errors.GameNotFound),
+    ("export of game 2**63", "records.export", (HUGE,), {}, errors.GameNotFound),
     ("game id a list", "join", ([1], "carol"), {}, errors.GameNotFound),
     ("seed 2**63", "create_game", NEW, {"seed": HUGE}, errors.BadInput),
     ("seed 2**53", "create_game", NEW, {"seed": 2**53}, errors.BadInput),
@@ -81,12 +82,48 @@ CASES: list[tuple[str, str, tuple[Any, ...], dict[str, Any], type[errors.Dispatc
     ("option value NaN", "create_game", NEW, {"options": {"t": math.nan}}, errors.BadOptions),
     ("game name a list", "create_game", ("g1", "c9", ["toy"], "carol"), {}, errors.BadInput),
     ("side a list", "create_game", NEW, {"seat": ["north"]}, errors.BadInput),
-    ("reminder hours text", "settings", ("c1",), {"reminder_hours": "12"}, errors.BadInput),
-    ("reminder hours NaN", "settings", ("c1",), {"reminder_hours": math.nan}, errors.NotAllowed),
-    ("reminder hours inf", "settings", ("c1",), {"reminder_hours": math.inf}, errors.NotAllowed),
-    ("reminder hours -3", "settings", ("c1",), {"reminder_hours": -3}, errors.NotAllowed),
-    ("reminder hours 10**400", "settings", ("c1",), {"reminder_hours": 10**400}, errors.NotAllowed),
-    ("reminder hours True", "settings", ("c1",), {"reminder_hours": True}, errors.BadInput),
+    (
+        "reminder hours text",
+        "settings.reminder_hours",
+        ("c1",),
+        {"reminder_hours": "12"},
+        errors.BadInput,
+    ),
+    (
+        "reminder hours NaN",
+        "settings.reminder_hours",
+        ("c1",),
+        {"reminder_hours": math.nan},
+        errors.NotAllowed,
+    ),
+    (
+        "reminder hours inf",
+        "settings.reminder_hours",
+        ("c1",),
+        {"reminder_hours": math.inf},
+        errors.NotAllowed,
+    ),
+    (
+        "reminder hours -3",
+        "settings.reminder_hours",
+        ("c1",),
+        {"reminder_hours": -3},
+        errors.NotAllowed,
+    ),
+    (
+        "reminder hours 10**400",
+        "settings.reminder_hours",
+        ("c1",),
+        {"reminder_hours": 10**400},
+        errors.NotAllowed,
+    ),
+    (
+        "reminder hours True",
+        "settings.reminder_hours",
+        ("c1",),
+        {"reminder_hours": True},
+        errors.BadInput,
+    ),
     ("verb a list", "act", (GAME, "alice", ["add"], 1), {}, errors.BadInput),
     ("verb a dict", "act", (GAME, "alice", {"verb": "add"}, 1), {}, errors.BadInput),
     ("verb empty", "act", (GAME, "alice", "", None), {}, errors.BadInput),
@@ -102,7 +139,7 @@ CASES: list[tuple[str, str, tuple[Any, ...], dict[str, Any], type[errors.Dispatc
     ("version 2**63", "act", (GAME, "alice", "add", 1, HUGE), {}, errors.StalePrompt),
     ("resign role a set", "resign", (GAME, "alice"), {"role": {"north"}}, errors.BadInput),
     ("moderator flag text", "abandon", (GAME, "alice", "yes"), {}, errors.BadInput),
-    ("log count text", "log", (GAME, "5"), {}, errors.BadInput),
+    ("log count text", "records.log", (GAME, "5"), {}, errors.BadInput),
     ("channel None", "game_in_channel", (None,), {}, errors.BadInput),
 ]
 
@@ -155,8 +192,8 @@ async def test_a_request_of_another_kind_is_refused_politely_and_changes_nothing
 
 async def test_the_largest_allowed_values_still_work(manager: GameManager) -> None:
     info = await manager.create_game("g1", "c2", "alice", NewGame("toy", seed=validate.MAX_SEED))
-    assert (await manager.export(info.id))["seed"] == validate.MAX_SEED
-    hours = await manager.settings("c2", reminder_hours=720)
+    assert (await manager.records.export(info.id))["seed"] == validate.MAX_SEED
+    hours = await manager.settings.reminder_hours("c2", reminder_hours=720)
     assert hours.reminder_hours == 720.0
     with pytest.raises(errors.GameNotFound):
         await manager.get_game_info(validate.MAX_GAME_ID)  # the largest id SQLite holds
@@ -325,22 +362,24 @@ METHODS: dict[str, tuple[str, ...]] = {
     "get_game_info": ("game",),
     "game_in_reach": ("game", "user_id", "guild_id"),
     "view_for": ("game", "user_id", "role"),
-    "log": ("game", "count"),
-    "games_for_user": ("user_id",),
-    "export": ("game",),
-    "replay": ("game",),
-    "verify_replay": ("game",),
-    "check_replay": ("game", "user_id", "guild_id"),
-    "watch_replay": ("game", "user_id", "guild_id", "limit"),
-    "settings": ("channel_id", "reminder_hours", "guild_id"),
-    "clear_dm_failed": ("user_id",),
+    "records.log": ("game", "count"),
+    "records.games_for_user": ("user_id",),
+    "records.export": ("game",),
+    "records.replay": ("game",),
+    "records.verify_replay": ("game",),
+    "records.check_replay": ("game", "user_id", "guild_id"),
+    "records.watch_replay": ("game", "user_id", "guild_id", "limit"),
+    "settings.reminder_hours": ("channel_id", "reminder_hours", "guild_id"),
+    "prompts.dms_reopened": ("user_id",),
     "play": ("game", "user_id", "text"),
     "seat_dispatch": ("game", "user_id", "level", "role", "is_moderator"),
 }
 KEYWORD_ONLY = {"hotseat", "role", "is_moderator"}
-READ_ONLY = {"game_in_channel", "get_game_info", "view_for", "log", "games_for_user", "export"}
+READ_ONLY = {"game_in_channel", "get_game_info", "view_for", "records.log"}
+READ_ONLY |= {"records.games_for_user", "records.export"}
 READ_ONLY |= {"game_in_reach"}
-READ_ONLY |= {"replay", "verify_replay", "check_replay", "watch_replay"}
+READ_ONLY |= {"records.replay", "records.verify_replay", "records.check_replay"}
+READ_ONLY |= {"records.watch_replay"}
 
 
 def _whole(x: Any, low: int, high: int) -> bool:
@@ -366,7 +405,7 @@ def assert_well_formed(method: str, v: dict[str, Any]) -> None:
         assert isinstance(options, dict), v
         assert all(isinstance(k, str) and _scalar(x) for k, x in options.items()), v
         assert isinstance(v["hotseat"], bool), v
-    if method == "settings" and v["reminder_hours"] is not None:
+    if method == "settings.reminder_hours" and v["reminder_hours"] is not None:
         hours = v["reminder_hours"]
         assert isinstance(hours, int | float) and not isinstance(hours, bool), v
         assert math.isfinite(hours) and 0.1 <= hours <= 720, v
@@ -374,7 +413,7 @@ def assert_well_formed(method: str, v: dict[str, Any]) -> None:
         assert isinstance(v["is_moderator"], bool), v
     if method == "seat_dispatch":
         assert v["level"] is None or isinstance(v["level"], str), v
-    if method == "log":
+    if method == "records.log":
         assert _whole(v["count"], -(10**5000), 10**5000), v
     for key in ("user_id", "creator_id", "channel_id"):
         observer = method == "view_for" and key == "user_id" and v[key] is None
@@ -413,11 +452,36 @@ async def invoke(
     if method == "create_game":
         guild, channel, name, creator, *rest = args
         return await manager.create_game(guild, channel, creator, NewGame(name, *rest, **kwargs))
-    return await getattr(manager, method)(*args, **kwargs)
+    return await REACH[method](manager)(*args, **kwargs)
+
+
+#: How each public method is reached from the manager: its core or one of its desks.
+REACH: dict[str, Callable[[GameManager], Callable[..., Awaitable[Any]]]] = {
+    "join": lambda m: m.join,
+    "leave": lambda m: m.leave,
+    "cancel": lambda m: m.cancel,
+    "undo": lambda m: m.undo,
+    "resign": lambda m: m.resign,
+    "abandon": lambda m: m.abandon,
+    "game_in_channel": lambda m: m.game_in_channel,
+    "get_game_info": lambda m: m.get_game_info,
+    "game_in_reach": lambda m: m.game_in_reach,
+    "view_for": lambda m: m.view_for,
+    "seat_dispatch": lambda m: m.seat_dispatch,
+    "records.log": lambda m: m.records.log,
+    "records.games_for_user": lambda m: m.records.games_for_user,
+    "records.export": lambda m: m.records.export,
+    "records.replay": lambda m: m.records.replay,
+    "records.verify_replay": lambda m: m.records.verify_replay,
+    "records.check_replay": lambda m: m.records.check_replay,
+    "records.watch_replay": lambda m: m.records.watch_replay,
+    "settings.reminder_hours": lambda m: m.settings.reminder_hours,
+    "prompts.dms_reopened": lambda m: m.prompts.dms_reopened,
+}
 
 
 #: Examples per method: more where more can go wrong, fewer for the plain queries.
-BUDGET = {"act": 200, "play": 150, "create_game": 200, "settings": 100, "join": 100}
+BUDGET = {"act": 200, "play": 150, "create_game": 200, "settings.reminder_hours": 100, "join": 100}
 
 
 @pytest.mark.slow

@@ -11,9 +11,9 @@ from test_ratings import end_post, play_greedy
 from bot import errors
 from bot.seats.bots import BotSeats, SearchLimits, decide
 from bot.storage.rows import BotEstimateRow
-from bot.tables import estimates
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager
+from bot.tables.records import estimates
 from bot.tables.requests import NewGame
 from rules import get_game
 
@@ -82,7 +82,7 @@ async def test_the_estimates_are_secret_until_the_end_then_the_log_shows_where_i
     )
     await BotSeats.of(manager).idle()
     await BotSeats.of(manager).idle()
-    assert not any("estimate" in line for line in await manager.log(info.id, 200))
+    assert not any("estimate" in line for line in await manager.records.log(info.id, 200))
     await play_greedy(manager, info.id, "alice")
     assert end_post(front_end).outcome is not None
     async with manager.store.read() as db:
@@ -97,7 +97,7 @@ async def test_the_estimates_are_secret_until_the_end_then_the_log_shows_where_i
     turned = end_post(front_end).turned
     assert turned.startswith("Between moves ") and "/game log" in turned
     assert f"took {NORMAL}'s estimate from " in turned or f"left {NORMAL}'s estimate" in turned
-    lines = await manager.log(info.id, 200)
+    lines = await manager.records.log(info.id, 200)
     at = lines.index("Where the game turned, by Dispatch's own estimate of its chances:")
     points = lines[at + 1 :]
     assert len(points) == estimates.TURNING_POINTS

@@ -115,7 +115,7 @@ async def moderator_ends(manager: GameManager, game: int, clock: FakeClock) -> N
 async def lose_on_time(manager: GameManager, game: int, clock: FakeClock) -> None:
     await dispatch_moves(manager, game)  # alice owes now, and her clock runs
     clock.advance(4 * DAY)  # alice's clock (fast: 3 days at most) runs out
-    assert await manager.expire_clocks() == 1
+    assert await manager.clocks.expire() == 1
 
 
 ENDINGS: dict[str, Callable[[GameManager, int, FakeClock], Awaitable[None]]] = {
@@ -153,15 +153,15 @@ async def test_a_claimed_win_and_a_cancelled_lobby_keep_no_job(
     manager: GameManager, clock: FakeClock
 ) -> None:
     # Two humans: Dispatch cannot claim a win, so the rows stand in for its jobs.
-    await manager.clock_rules("g", on_time="claim")
+    await manager.clocks.rules("g", on_time="claim")
     game = await manager.create_game(
         "g", "c", "alice", NewGame("toy", opponent_id="bob", clock="fast")
     )
     await old_job(manager.store, game.id, 0)
     clock.advance(DAY)
-    assert await manager.expire_clocks() == 1  # flagged: the win is offered
+    assert await manager.clocks.expire() == 1  # flagged: the win is offered
     assert await rows(manager.store, game.id) == 1
-    await manager.claim_win(game.id, "bob")
+    await manager.clocks.claim_win(game.id, "bob")
     assert await rows(manager.store, game.id) == 0
     lobby = await manager.create_game("g", "c3", "carol", NewGame("toy"))
     await old_job(manager.store, lobby.id, 0)

@@ -67,14 +67,14 @@ async def test_a_human_plays_a_whole_game_against_dispatch(
         bot_role = get_game(name).roles[0]
         assert moves and all(role == bot_role for _, role, _, _ in moves)
         # Every bot move is in the action log, replayable like a person's.
-        exported = await manager.export(info.id)
+        exported = await manager.records.export(info.id)
         logged = [(a["verb"], a["arg"]) for a in exported["actions"] if a["role"] == bot_role]
         made = [(verb, arg) for _, _, verb, arg in moves]
         # The log also holds the formal Done the manager sends after a last token
         # (nothing left to choose); apart from those, it is the bot's moves in order.
         assert [m for m in logged if m != ("done", None)] == [m for m in made if m[0] != "done"]
         assert logged.count(("done", None)) >= made.count(("done", None))
-        assert await manager.verify_replay(info.id)
+        assert await manager.records.verify_replay(info.id)
         # Nothing was ever sent to the bot in private; the table saw its moves.
         assert front_end.privates(BOT_USERS["hard"]) == []
         assert front_end.posts
@@ -113,7 +113,7 @@ async def test_the_server_log_never_names_a_hidden_choice(
         with pytest.raises(errors.IllegalMove):
             await manager.act(info.id, "alice", Move("place", "left:C99"))
         await _play_human(manager, info.id, "alice")
-        exported = await manager.export(info.id)
+        exported = await manager.records.export(info.id)
     finally:
         await manager.close()
     placed = {a["role"]: set() for a in exported["actions"]}
@@ -140,7 +140,7 @@ async def test_dispatch_against_dispatch_plays_to_the_end(
         await BotSeats.of(manager).idle()
         done = await manager.get_game_info(info.id)
         assert done.status == "finished"
-        assert await manager.verify_replay(info.id)
+        assert await manager.records.verify_replay(info.id)
     finally:
         await manager.close()
 
@@ -521,7 +521,7 @@ async def test_nobody_is_reminded_that_dispatch_owes_a_move(
         async with manager.store.read() as db:
             assert [t.role for t in await db.timers(owed.id)] == []
         clock.advance(30 * 24 * 3600)
-        assert await manager.fire_due_timers() == 0
+        assert await manager.background.fire_due_timers() == 0
         del BotSeats.of(manager).nudge  # the bot moves: now alice owes one, and her clock runs
         BotSeats.of(manager).nudge(owed.id)
         await BotSeats.of(manager).idle()

@@ -140,7 +140,7 @@ async def play_against_dispatch(tmp_path: Path, forgetful: bool) -> tuple[list[A
             pv = await manager.view_for(info.id, "alice", role=role)
             verb, arg = policy(GAME, pv.view)
             await manager.act(info.id, "alice", Move(verb, arg, pv.version, role=role))
-        exported = await manager.export(info.id)
+        exported = await manager.records.export(info.id)
         async with manager.store.read() as db:
             estimates = await db.bot_estimates(info.id)
         return exported["actions"], [(e.version, e.estimate) for e in estimates]

@@ -14,8 +14,8 @@ from bot.storage.migrate import MIGRATIONS_DIR
 from bot.storage.queries import CLOCK_QUERIES
 from bot.storage.rows import ClockRow
 from bot.storage.store import Store
-from bot.tables import clock_pass, clocks, validate
-from bot.tables.clocks import DAY, HOUR, Control
+from bot.tables import clocks, validate
+from bot.tables.clocks import DAY, HOUR, Control, clock_pass
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame
 from tests.conftest import FakeClock, RecordingFrontEnd
@@ -154,7 +154,7 @@ async def test_a_turn_moves_the_clocks_in_its_transaction(
         rows = {r.role: r for r in await db.clock_rows(game)}
     assert rows["north"].remaining_s == DAY - 3 * HOUR + 12 * HOUR
     assert rows["south"].deadline == manager.clock() + DAY
-    lines = await manager.clock_lines(game)
+    lines = await manager.clocks.lines(game)
     assert f"<t:{int(manager.clock() + DAY)}:R>" in "\n".join(lines)
     # The prompt DM of the player whose turn it is carries the clocks.
     turn_dms = [m for m in manager.front_end.privates("bob") if m.kind == "turn"]  # type: ignore[attr-defined]
@@ -165,7 +165,7 @@ async def test_practice_and_no_clock_games_have_none(manager: GameManager) -> No
     info = await manager.create_game(
         "g", "chan", "alice", NewGame("toy", opponent_id="bob", seed=3)
     )
-    assert await manager.clock_lines(info.id) == []
+    assert await manager.clocks.lines(info.id) == []
     async with manager.store.read() as db:
         assert await db.game_clock(info.id) is None
         assert await db.clock_rows(info.id) == []
@@ -190,10 +190,10 @@ async def test_dispatch_seats_have_no_clock(manager: GameManager) -> None:
 async def test_the_player_loses_on_time_once(manager: GameManager, clock: object) -> None:
     game = await _fast_game(manager)
     clock.advance(DAY - 1)  # type: ignore[attr-defined]
-    assert await manager.expire_clocks() == 0
+    assert await manager.clocks.expire() == 0
     clock.advance(1)  # type: ignore[attr-defined]
-    assert await manager.expire_clocks() == 1
-    assert await manager.expire_clocks() == 0  # exactly once
+    assert await manager.clocks.expire() == 1
+    assert await manager.clocks.expire() == 0  # exactly once
     info = await manager.get_game_info(game)
     assert info.status == "finished"
     async with manager.store.read() as db:
@@ -210,7 +210,7 @@ async def test_a_decision_before_the_deadline_stands(manager: GameManager, clock
     clock.advance(DAY - 1)  # type: ignore[attr-defined]
     await manager.act(game, "alice", Move("done"))  # one second to spare
     clock.advance(2)  # type: ignore[attr-defined]
-    assert await manager.expire_clocks() == 0  # the pass comes late: north handed over
+    assert await manager.clocks.expire() == 0  # the pass comes late: north handed over
     assert (await manager.get_game_info(game)).status == "active"
 
 
@@ -241,7 +241,7 @@ async def test_a_decision_after_the_deadline_is_refused(
 async def test_a_rematch_keeps_the_clock(manager: GameManager, clock: object) -> None:
     game = await _fast_game(manager)
     clock.advance(DAY)  # type: ignore[attr-defined]
-    await manager.expire_clocks()
+    await manager.clocks.expire()
     again = await manager.rematch(game, "bob")
     async with manager.store.read() as db:
         assert await db.game_clock(again.id) == (FAST.initial_s, FAST.increment_s, FAST.cap_s)
@@ -296,12 +296,12 @@ async def test_time_the_bot_was_down_is_never_charged(
     clock.advance(2 * DAY)  # type: ignore[attr-defined]  # the bot is down for two days
     manager = await GameManager.open(db_path, front_end, clock=clock)  # type: ignore[arg-type]
     try:
-        assert await manager.expire_clocks() == 0
+        assert await manager.clocks.expire() == 0
         async with manager.store.read() as db:
             north = next(r for r in await db.clock_rows(game) if r.role == "north")
         assert north.left(manager.clock()) == DAY - HOUR  # only the hour it was up
         clock.advance(DAY - HOUR)  # type: ignore[attr-defined]
-        assert await manager.expire_clocks() == 1
+        assert await manager.clocks.expire() == 1
     finally:
         await manager.close()
 
@@ -326,12 +326,12 @@ async def test_downtime_gives_back_only_what_a_paused_clock_would_have_run(
     manager = await GameManager.open(db_path, front_end, clock=clock)
     try:
         game = await _fast_game(manager)
-        await manager.vacation("g", "alice", 3)  # north's 24 h wait for the vacation's end
+        await manager.clocks.vacation("g", "alice", 3)  # north's 24 h wait for the vacation's end
         paused = await _north(manager, game)
         manager = await _down_for(manager, clock, 2 * DAY)  # down, and still on vacation
         assert await _north(manager, game) == paused  # nothing ran, nothing is given back
 
-        await manager.vacation("g", "alice")  # back early: north's clock runs again
+        await manager.clocks.vacation("g", "alice")  # back early: north's clock runs again
         clock.advance(HOUR)
         manager = await _down_for(manager, clock, 5 * HOUR)
         # The hour before the downtime is spent; the downtime is not; nor is any pause left.
@@ -348,7 +348,7 @@ async def test_a_vacation_that_ends_while_the_bot_is_down_is_charged_from_its_en
     manager = await GameManager.open(db_path, front_end, clock=clock)
     try:
         game = await _fast_game(manager)
-        await manager.vacation("g", "alice", 1)
+        await manager.clocks.vacation("g", "alice", 1)
         clock.advance(HOUR)
         manager = await _down_for(manager, clock, 2 * DAY)  # the vacation ended a day ago
         # The day north's clock would have run while the bot was down is given back, and
@@ -381,7 +381,7 @@ async def test_a_gap_shorter_than_two_heartbeats_is_no_downtime(
 async def test_warnings_once_at_24_and_2_hours_left_where_the_player_chose(
     manager: GameManager, clock: object
 ) -> None:
-    await manager.notify_setting("alice", "both")
+    await manager.settings.notify("alice", "both")
     info = await manager.create_game(
         "g", "chan", "alice", NewGame("toy", opponent_id="bob", clock="standard")
     )
@@ -393,10 +393,10 @@ async def test_warnings_once_at_24_and_2_hours_left_where_the_player_chose(
         return dms, posts
 
     clock.advance(2 * DAY - 1)  # type: ignore[attr-defined]
-    assert await manager.warn_clocks() == 0
+    assert await manager.clocks.warn() == 0
     clock.advance(1)  # type: ignore[attr-defined]  # 24 hours left
-    assert await manager.warn_clocks() == 1
-    assert await manager.warn_clocks() == 0  # once
+    assert await manager.clocks.warn() == 1
+    assert await manager.clocks.warn() == 0  # once
     dms, posts = warnings()
     deadline = int(manager.clock() + DAY)
     assert dms == [
@@ -405,9 +405,9 @@ async def test_warnings_once_at_24_and_2_hours_left_where_the_player_chose(
     assert "North has 1d 0h left" in posts[0].headline  # type: ignore[attr-defined]
     assert posts[0].mention_user_ids == ("alice",)  # type: ignore[attr-defined]  # chose both
     clock.advance(22 * HOUR)  # type: ignore[attr-defined]  # 2 hours left
-    assert await manager.warn_clocks() == 1
+    assert await manager.clocks.warn() == 1
     clock.advance(HOUR)  # type: ignore[attr-defined]
-    assert await manager.warn_clocks() == 0
+    assert await manager.clocks.warn() == 0
     assert len(warnings()[0]) == 2
     # bob's clock has not run: no warning for him. (That the pass reads them from their
     # index: test_expired_clocks_are_read_through_the_deadline_index, and on PostgreSQL
@@ -441,13 +441,13 @@ def test_the_headline_band_draws_the_clocks(name: str) -> None:
 async def test_a_server_default_clock_spares_practice_and_explicit_none(
     manager: GameManager,
 ) -> None:
-    assert await manager.default_clock("g") == "none"
-    assert await manager.default_clock("g", "2d+1d/4d") == "2d+1d/4d"
+    assert await manager.clocks.server_default("g") == "none"
+    assert await manager.clocks.server_default("g", "2d+1d/4d") == "2d+1d/4d"
     with pytest.raises(errors.BadInput):
-        await manager.default_clock("g", "soon")
-    assert await manager.default_clock("g") == "2d+1d/4d"  # the bad one changed nothing
+        await manager.clocks.server_default("g", "soon")
+    assert await manager.clocks.server_default("g") == "2d+1d/4d"  # the bad one changed nothing
     with pytest.raises(errors.NotAllowed):
-        await manager.default_clock(None, "fast")
+        await manager.clocks.server_default(None, "fast")
     timed = await manager.create_game("g", "c1", "alice", NewGame("toy", opponent_id="bob"))
     practice = await manager.create_game(
         "g", "c2", "alice", NewGame("toy", opponent_id="bob", seed=1)
@@ -468,7 +468,7 @@ async def test_a_game_played_alone_takes_no_clock(manager: GameManager) -> None:
         await manager.create_game("g", "c1", "alice", NewGame("solo", options=solo, clock="fast"))
     assert "takes no clock" in str(caught.value)
     assert await manager.game_in_channel("c1") is None
-    await manager.default_clock("g", "fast")
+    await manager.clocks.server_default("g", "fast")
     info = await manager.create_game("g", "c1", "alice", NewGame("solo", options=solo))
     async with manager.store.read() as db:
         assert await db.game_clock(info.id) is None
@@ -476,7 +476,7 @@ async def test_a_game_played_alone_takes_no_clock(manager: GameManager) -> None:
 
 async def test_a_seat_handed_to_dispatch_loses_its_clock(manager: GameManager) -> None:
     game = await _fast_game(manager)
-    await manager.hand_over(game, "alice", "easy")
+    await manager.seat_changes.hand_over(game, "alice", "easy")
     async with manager.store.read() as db:
         assert [r.role for r in await db.clock_rows(game)] == ["south"]
-    assert await manager.expire_clocks() == 0
+    assert await manager.clocks.expire() == 0

@@ -37,11 +37,11 @@ async def test_a_seed_of_text_exports_the_games_key_which_still_replays(
     manager = await GameManager.open(db_path, RecordingFrontEnd(), clock=clock)
     try:
         game_id = await finished_game(manager, None)  # dealt from a secret key
-        key = (await manager.export(game_id))["seed"]
+        key = (await manager.records.export(game_id))["seed"]
         await write_seed(manager, game_id, "secret-U99x")
-        exported = await manager.export_for_player(game_id, is_moderator=True)
+        exported = await manager.records.export_for_player(game_id, is_moderator=True)
         assert exported["seed"] == key  # the key, kept apart from the seed
-        assert await manager.verify_replay(game_id) is True
+        assert await manager.records.verify_replay(game_id) is True
     finally:
         await manager.close()
 
@@ -53,10 +53,10 @@ async def test_a_chosen_seed_overwritten_with_text_cannot_replay_and_says_so(
     try:
         game_id = await finished_game(manager, 3)  # the toy game keeps no key of a seed
         await write_seed(manager, game_id, "secret-U99x")
-        exported = await manager.export_for_player(game_id, is_moderator=True)
+        exported = await manager.records.export_for_player(game_id, is_moderator=True)
         assert exported["seed"] is None and "secret" not in repr(exported)
         with pytest.raises(errors.CorruptGame) as refused:
-            await manager.verify_replay(game_id)
+            await manager.records.verify_replay(game_id)
         assert "damaged" in refused.value.message and "secret" not in refused.value.message
     finally:
         await manager.close()

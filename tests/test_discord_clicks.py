@@ -77,7 +77,7 @@ def multi_select_for(message, game_id: int, verb: str, values: list[str]) -> str
 async def to_card_play(manager, game_id: int, t) -> None:
     """Both objectives kept by their first choice, through the manager."""
     for _ in range(10):
-        state = await manager.replay(game_id)
+        state = await manager.records.replay(game_id)
         if state["step"] == "play_cards":
             return
         for role in GAME.active_roles(state):
@@ -93,7 +93,7 @@ async def test_a_value_play_of_three_takes_two_clicks(tmp_path):
         game_id = await new_game(t, seed=5)
         manager = t.bot.manager
         await to_card_play(manager, game_id, t)
-        state = await manager.replay(game_id)
+        state = await manager.records.replay(game_id)
         role = state["turn"]
         who = SEATS[role]
         card = next(c for c in state["hands"][role] if STRATEGY[c].value >= 3)
@@ -107,10 +107,10 @@ async def test_a_value_play_of_three_takes_two_clicks(tmp_path):
         assert re.fullmatch(r"board-[0-9a-f]{12}\.png", board), board
         assert re.fullmatch(r"closeup-[0-9a-f]{12}\.png", closeup), closeup
         assert prompt.embeds[0]["image"]["url"] == f"attachment://{board}"
-        spaces = GAME.view(await manager.replay(game_id), role)["actions"]["place"][:3]
+        spaces = GAME.view(await manager.records.replay(game_id), role)["actions"]["place"][:3]
         select = multi_select_for(prompt, game_id, "place", option_values(spaces))
         await t.press_many(who, prompt, select, option_values(spaces))  # click 2
-        after = await manager.replay(game_id)
+        after = await manager.records.replay(game_id)
         assert GAME.active_roles(after) == (GAME.opponent(role),)
         for space in set(spaces):
             assert after["spaces"][space][role] == state["spaces"][space][role] + 1
@@ -120,7 +120,7 @@ async def test_a_value_play_of_three_takes_two_clicks(tmp_path):
         async with manager.store.read() as db:
             verbs = [a.verb for a in await db.actions(game_id)][-5:]
         assert verbs == ["value", "place", "place", "place", "done"]
-        assert await manager.verify_replay(game_id)
+        assert await manager.records.verify_replay(game_id)
         edited = t.emu.message(prompt.id)
         assert not action_components(edited), "the finished prompt still shows controls"
 
@@ -131,23 +131,23 @@ async def test_a_batch_is_all_or_nothing_and_undo_takes_back_one_token(tmp_path)
         game_id = await new_game(t, seed=5)
         manager = t.bot.manager
         await to_card_play(manager, game_id, t)
-        state = await manager.replay(game_id)
+        state = await manager.records.replay(game_id)
         role = state["turn"]
         uid = str(t.players[SEATS[role]].id)
         card = next(c for c in state["hands"][role] if STRATEGY[c].value >= 3)
         await manager.act(game_id, uid, Move("value", card))
-        spaces = GAME.view(await manager.replay(game_id), role)["actions"]["place"]
+        spaces = GAME.view(await manager.records.replay(game_id), role)["actions"]["place"]
         version = (await manager.get_game_info(game_id)).version
         with pytest.raises(errors.IllegalMove, match="nothing changed"):
             await manager.act(
                 game_id, uid, Move("place", spaces[0], version, more=[spaces[1], "mars"])
             )
         assert (await manager.get_game_info(game_id)).version == version
-        assert (await manager.replay(game_id))["value_play"]["left"] >= 3
+        assert (await manager.records.replay(game_id))["value_play"]["left"] >= 3
         await manager.act(game_id, uid, Move("place", spaces[0], version, more=[spaces[1]]))
         assert (await manager.get_game_info(game_id)).version == version + 2
         await manager.undo(game_id, uid)
-        after = await manager.replay(game_id)
+        after = await manager.records.replay(game_id)
         assert after["spaces"][spaces[0]][role] == state["spaces"][spaces[0]][role] + 1
         assert after["spaces"][spaces[1]][role] == state["spaces"][spaces[1]][role]
         assert after["value_play"]["left"] == STRATEGY[card].value - 1
@@ -166,7 +166,7 @@ async def test_whole_game_clicks_before_and_after(tmp_path):
             info = await manager.get_game_info(game_id)
             if info.status != "active":
                 break
-            state = await manager.replay(game_id)
+            state = await manager.records.replay(game_id)
             role = info.active_roles[0]
             who = SEATS[role]
             prompt = best_prompt(t, who)
@@ -213,7 +213,7 @@ async def test_whole_game_clicks_before_and_after(tmp_path):
                 )
         final = await manager.get_game_info(game_id)
         assert final.status == "finished"
-        assert await manager.verify_replay(game_id)
+        assert await manager.records.verify_replay(game_id)
     # Before this change every recorded action was a click (Done included).
     print(
         f"\nFort Sumter (seed 11, automated players): {final.version} actions; "

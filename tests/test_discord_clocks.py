@@ -78,4 +78,4 @@ async def test_a_server_default_clock_is_a_moderators_setting(tmp_path):
         assert "new games on this server is now 3d+1d/7d" in done.text
         await t.slash("alice", "game new", game="skirmish", opponent=t.players["bob"])
         info = await t.bot.manager.game_in_channel(str(t.channel.id))
-        assert any("runs out <t:" in line for line in await t.bot.manager.clock_lines(info.id))
+        assert any("runs out <t:" in line for line in await t.bot.manager.clocks.lines(info.id))

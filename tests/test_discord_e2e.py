@@ -67,7 +67,7 @@ def last_prompt(t: Table, who: str):
 
 
 async def state_of(t: Table, game_id: int) -> dict:
-    return await t.bot.manager.replay(game_id)
+    return await t.bot.manager.records.replay(game_id)
 
 
 # ----------------------------------------------------------------------------------
@@ -173,7 +173,7 @@ async def test_double_click_changes_state_once(tmp_path, db_path):
         await t.settle()
         after = (await t.bot.manager.get_game_info(game_id)).version
         assert after == before + 1
-        exported = await t.bot.manager.export(game_id)
+        exported = await t.bot.manager.records.export(game_id)
         assert len(exported["actions"]) == 1
         texts = " ".join(m.text() for r in (first, second) for m in r.messages)
         assert "out of date" in texts
@@ -327,7 +327,7 @@ async def test_nothing_hidden_reaches_the_channel_in_a_whole_game(tmp_path, db_p
         assert (await t.bot.manager.get_game_info(game_id)).status == "finished"
         end = t.emu.channel_messages(t.channel.id)[-1]
         assert "Game over" in end.content and "Result" in end.text()
-        assert await t.bot.manager.verify_replay(game_id)
+        assert await t.bot.manager.records.verify_replay(game_id)
         assert_all_answered(t)
 
 
@@ -482,7 +482,7 @@ async def test_a_game_without_a_chosen_seed_never_shows_its_key_until_the_end(tm
         [attachment] = export.messages[-1].attachments
         data = json.loads(attachment.data)
         assert data["seed"] == key  # after the end, the key replays the game exactly
-        assert state is not None and await t.bot.manager.verify_replay(info.id)
+        assert state is not None and await t.bot.manager.records.verify_replay(info.id)
         assert_all_answered(t)
 
 

@@ -31,10 +31,10 @@ async def stored(t: Table, game_id: int) -> tuple[object, ...]:
     """What a refused command must leave alone: state, version, action log, outbox."""
     m = t.bot.manager
     info = await m.get_game_info(game_id)
-    exported = await m.export(game_id)
+    exported = await m.records.export(game_id)
     async with m.store.read() as db:
         outbox = await db._all("SELECT id FROM outbox ORDER BY id")
-    return (await m.replay(game_id), info.version, exported["actions"], len(outbox))
+    return (await m.records.replay(game_id), info.version, exported["actions"], len(outbox))
 
 
 def assert_polite(result: object, *expected: str) -> None:

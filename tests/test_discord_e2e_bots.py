@@ -92,7 +92,7 @@ async def test_a_game_against_dispatch_run_by_the_fate_die(tmp_path):
             assert "Fate Die picks which of Dispatch's cards" in result.text
             info = await t.bot.manager.game_in_channel(str(t.channel.id))
             assert info is not None
-            state = await t.bot.manager.replay(info.id)
+            state = await t.bot.manager.records.replay(info.id)
             assert state["options"]["fate"] == "unionist"
             # alice keeps an objective; Dispatch, first player on a tie, rolls and plays.
             await _version_after(t, info.id, info.version)

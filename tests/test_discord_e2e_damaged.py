@@ -49,5 +49,5 @@ async def test_a_damaged_game_is_explained_to_players_and_rescued_by_a_moderator
         assert (await t.bot.manager.get_game_info(game.id)).status == "abandoned"
 
         # the other channel's game was never touched
-        [there] = await t.bot.manager.games_living_in(str(other.id))  # in its thread
+        [there] = await t.bot.manager.threads.games_living_in(str(other.id))  # in its thread
         assert there.status == "active" and not there.damaged

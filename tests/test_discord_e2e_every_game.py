@@ -95,7 +95,7 @@ async def test_a_whole_game_by_clicks_with_closed_dms_and_a_restart(tmp_path, na
             final = await t.bot.manager.get_game_info(game_id)
             assert final.status == "finished", f"{name} not finished after {clicks} clicks"
             assert restarted
-            assert await t.bot.manager.verify_replay(game_id)
+            assert await t.bot.manager.records.verify_replay(game_id)
             channel = t.emu.channel_messages(t.channel.id)
             ends = [m for m in channel if m.content.startswith("Game over")]
             assert len(ends) == 1

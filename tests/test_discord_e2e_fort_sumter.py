@@ -157,12 +157,12 @@ async def test_whole_fort_sumter_game_by_clicks_with_closed_dms_and_a_restart(tm
             assert final.status == "finished", f"not finished after {actions} actions"
             assert restarted and pressed_after_restart is not None
             assert most_hidden_names >= 8, "the leak check never looked for hidden card names"
-            state = await t.bot.manager.replay(game_id)
+            state = await t.bot.manager.records.replay(game_id)
             outcome = game.outcome(state)
             assert outcome is not None and state["phase"] == "over"
             assert state["round"] == 3
             assert {"choose_objective", "play_cards", "final_crisis_order"} <= steps_seen
-            assert await t.bot.manager.verify_replay(game_id)
+            assert await t.bot.manager.records.verify_replay(game_id)
 
             channel = t.emu.channel_messages(t.channel.id)
             last = channel[-1]
@@ -217,7 +217,7 @@ async def test_both_keep_an_objective_from_their_own_prompts_in_either_order(tmp
             await t.start()
             game_id = await new_game(t, seed=5)
             await t.settle()
-            state = await t.bot.manager.replay(game_id)
+            state = await t.bot.manager.records.replay(game_id)
             assert state["step"] == "choose_objective"
             offers = {r: list(state["objective_offer"][r]) for r in SEATS}
             prompts = {}
@@ -289,13 +289,13 @@ async def test_event_discard_option_chosen_at_game_new(tmp_path):
             )
             assert any(c["value"] == "event_discard=false" for c in choices), choices
             game_id = await new_game(t, seed=9, options="event_discard=true")
-            state = await t.bot.manager.replay(game_id)
+            state = await t.bot.manager.records.replay(game_id)
             assert state["options"]["event_discard"] is True
             assert rules.get_game("fort_sumter").view(state, None)["options"] == {
                 "event_discard": True,
                 "fate": "",
             }
-            assert await t.bot.manager.verify_replay(game_id)
+            assert await t.bot.manager.records.verify_replay(game_id)
     assert errors.discord_errors() == []
 
 
@@ -303,5 +303,5 @@ async def test_event_discard_is_off_by_default(tmp_path):
     async with table(tmp_path, "alice", "bob") as t:
         await t.start()
         game_id = await new_game(t, seed=9)
-        state = await t.bot.manager.replay(game_id)
+        state = await t.bot.manager.records.replay(game_id)
         assert state["options"]["event_discard"] is False

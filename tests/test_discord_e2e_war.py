@@ -114,7 +114,7 @@ async def test_whole_war_game_by_clicks_with_closed_dms_and_a_restart(tmp_path, 
             final = await t.bot.manager.get_game_info(game_id)
             assert final.status == "finished", f"not finished after {actions} actions"
             assert restarted
-            assert await t.bot.manager.verify_replay(game_id)
+            assert await t.bot.manager.records.verify_replay(game_id)
             channel = t.emu.channel_messages(t.channel.id)
             ends = [m for m in channel if m.content.startswith("Game over")]
             assert len(ends) == 1 and "Result" in ends[0].text()

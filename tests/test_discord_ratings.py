@@ -53,7 +53,7 @@ async def test_the_end_post_and_the_leaderboard_show_one_rating_change_across_a_
         front_end.post_table = no_end_post
         await play_to_the_end(t, game_id)
         assert not any("Game over" in m.content for m in t.emu.channel_messages(t.channel.id))
-        board_before = await t.bot.manager.leaderboard(str(t.guild.id), "skirmish")
+        board_before = await t.bot.manager.records.leaderboard(str(t.guild.id), "skirmish")
         assert {s.games for s in board_before} == {1}
 
         await t.restart()
@@ -70,7 +70,7 @@ async def test_the_end_post_and_the_leaderboard_show_one_rating_change_across_a_
         assert set(changes) == {alice, bob}, end.text()
         assert all(before == 1500 for before, _ in changes.values())
 
-        board = await t.bot.manager.leaderboard(str(t.guild.id), "skirmish")
+        board = await t.bot.manager.records.leaderboard(str(t.guild.id), "skirmish")
         assert board == board_before  # rated once: the restart rated nothing again
         assert {f"<@{s.player_id}>": s.points for s in board} == {
             who: after for who, (_, after) in changes.items()

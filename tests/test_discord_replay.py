@@ -71,7 +71,7 @@ async def test_a_replay_is_posted_within_the_servers_upload_limit(tmp_path):
 
         again = await t.slash("alice", "game replay")  # this channel's latest: the same
         assert again.messages[0].attachments[0].data == gif.data
-        assert t.bot.manager.replays.builds == 1
+        assert t.bot.manager.records.replays.builds == 1
 
 
 async def test_the_emulator_refuses_an_upload_over_the_servers_limit(tmp_path):

@@ -99,7 +99,7 @@ async def test_an_accepted_offer_gives_the_seat_and_refuses_the_old_prompt(tmp_p
         # carol plays on from her DM.
         await t.press("carol", new, *choices_of(new)[0])
         assert (await t.bot.manager.get_game_info(game_id)).version == before.version + 1
-        assert await t.bot.manager.verify_replay(game_id)
+        assert await t.bot.manager.records.verify_replay(game_id)
 
 
 async def _wait_prompt(t: Table, who: str) -> Any:

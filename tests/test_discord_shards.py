@@ -103,7 +103,7 @@ async def test_two_shard_processes_play_a_game_each_and_dms_go_to_shard_0(
                     )
                     owner = zero if guild_id == home.id else one
                     # The game lives in a thread of the channel.
-                    (info,) = await owner.manager.games_living_in(str(channel.id))
+                    (info,) = await owner.manager.threads.games_living_in(str(channel.id))
                     games[guild_id] = info.id
                     threads[guild_id] = int(info.channel_id)
 

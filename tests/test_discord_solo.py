@@ -145,14 +145,14 @@ async def test_whole_paths_of_glory_session_by_clicks_with_undo_and_a_restart(tm
             assert final.status == "finished"
             assert restarted and undone == 1 and rolls >= 10
             assert len(shown_images) >= 10, "the display changes as the session goes"
-            assert await manager.verify_replay(info.id)
+            assert await manager.records.verify_replay(info.id)
             await t.emu.wait_for_messages(t.channel, 1, after=message)
             texts = [m.text() for m in t.emu.channel_messages(t.channel.id)]
             assert any("Session over" in x for x in texts)
             log = await t.slash("alice", "solo log", lines=200)
             assert "Fate Die for Central Powers" in log.text
             assert "Central Powers plays" in log.text
-            state = await manager.replay(info.id)
+            state = await manager.records.replay(info.id)
             assert state["die"] is not None
             for record in t.emu.interactions:
                 assert record.callback_type is not None
@@ -207,7 +207,7 @@ async def test_a_flipped_card_is_told_in_one_form_and_a_wrong_answer_changes_not
             )
             await good.response()
             await t.settle()
-            state = await manager.replay(info.id)
+            state = await manager.records.replay(info.id)
             told = [f for f in state["identity"].values() if f.get("number") == 12]
             assert told == [
                 {"number": 12, "name": "", "value": 3, "event": True, "kind": "surprise"}
@@ -263,7 +263,7 @@ async def test_csv_card_lists_good_and_bad(tmp_path) -> None:
             new = await t.slash("alice", "solo new", playsheet="caesar", side="rome")
             assert "card list is loaded" in new.text
             info = await t.bot.manager.game_in_channel(str(t.channel.id))
-            state = await t.bot.manager.replay(info.id)
+            state = await t.bot.manager.records.replay(info.id)
             assert state["library"]["shared"]["1"]["name"] == "Gallic Revolt"
     assert caught.discord_errors() == []
 
@@ -359,7 +359,7 @@ async def test_a_real_card_list_works_end_to_end_and_only_managers_change_it(tmp
             new = await t.slash("alice", "solo new", playsheet="caesar", side="rome")
             assert "card list is loaded" in new.text
             info = await t.bot.manager.game_in_channel(str(t.channel.id))
-            state = await t.bot.manager.replay(info.id)
+            state = await t.bot.manager.records.replay(info.id)
             assert len(state["library"]["shared"]) == 110
             assert state["library"]["shared"]["1"]["name"] == "Senate Orders, Rome 1"
             assert "\r" not in state["options"]["card_list"]
@@ -373,7 +373,7 @@ async def test_a_real_card_list_works_end_to_end_and_only_managers_change_it(tmp
             async with store.read() as db:
                 assert await db.solo_card_list(guild, "caesar") is None
             # The running session keeps its own copy.
-            state = await t.bot.manager.replay(info.id)
+            state = await t.bot.manager.records.replay(info.id)
             assert len(state["library"]["shared"]) == 110
     assert caught.discord_errors() == []
 

@@ -16,7 +16,7 @@ async def test_what_arrives_while_stopping_is_answered_restarting_and_changes_no
         async with table(tmp_path, "alice", "bob") as t:
             game_id = await start_game(t)
             manager = t.bot.manager
-            before = await manager.export(game_id)
+            before = await manager.records.export(game_id)
             prompt = last_prompt(t, "alice")
             cid, value = choices_of(prompt)[0]
 
@@ -25,11 +25,11 @@ async def test_what_arrives_while_stopping_is_answered_restarting_and_changes_no
             assert click.ephemeral and RESTARTING in click.text
             command = await t.slash("bob", "game status")
             assert command.ephemeral and RESTARTING in command.text
-            assert await manager.export(game_id) == before
+            assert await manager.records.export(game_id) == before
             assert all(r.callback_type is not None for r in t.emu.interactions)
 
             t.bot.stopping = False  # a bot that did not stop after all takes it as usual
             again = await t.press("alice", prompt, cid, value)
             assert RESTARTING not in again.text
-            assert await manager.export(game_id) != before
+            assert await manager.records.export(game_id) != before
     assert errors_seen.all_errors() == []

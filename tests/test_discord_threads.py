@@ -60,7 +60,10 @@ async def test_game_new_opens_a_thread_and_its_lobby_post_follows_the_game(tmp_p
             assert lobby.channel_id == channel.id and not lobby.ephemeral
             link = f"https://discord.com/channels/{t.guild.id}/{thread.id}"
             assert link in lobby.content
-            assert await t.bot.manager.lobby_post(info.id) == (str(channel.id), str(lobby.id))
+            assert await t.bot.manager.threads.lobby_post(info.id) == (
+                str(channel.id),
+                str(lobby.id),
+            )
 
             # Bob joins from the lobby post in the channel: the game starts in the thread.
             join = next(c for c in lobby.custom_ids() if c.startswith("dsp:") and ":j" in c)
@@ -82,7 +85,7 @@ async def test_game_new_opens_a_thread_and_its_lobby_post_follows_the_game(tmp_p
             # A second game in the same channel: its own thread, both live.
             _, second, other = await open_game(t, "carol")
             assert second.id != thread.id and other.id != info.id
-            assert {g.id for g in await t.bot.manager.games_living_in(str(channel.id))} == {
+            assert {g.id for g in await t.bot.manager.threads.games_living_in(str(channel.id))} == {
                 info.id,
                 other.id,
             }
@@ -144,7 +147,7 @@ async def test_a_missing_thread_permission_is_named_and_nothing_is_opened(tmp_pa
             assert result.ephemeral and named in answer.content, answer.content
             assert "open a thread" in answer.content
             assert threads_of(t, t.channel) == []
-            assert await t.bot.manager.games_living_in(str(t.channel.id)) == []
+            assert await t.bot.manager.threads.games_living_in(str(t.channel.id)) == []
             async with t.bot.manager.store.read() as db:
                 assert await db.game(1) is None
     assert errors_seen.all_errors() == []
@@ -173,7 +176,7 @@ async def test_in_a_thread_the_game_uses_it_and_in_a_forum_it_opens_a_post(tmp_p
         info = await t.bot.manager.game_in_channel(str(existing.id))
         assert info is not None and info.status == "active"
         assert [c.id for c in threads_of(t, t.channel)] == [existing.id]  # no new thread
-        assert await t.bot.manager.lobby_post(info.id) is None
+        assert await t.bot.manager.threads.lobby_post(info.id) is None
 
         result = await t.emu.slash(t.players["bob"], forum, "game new", game="skirmish")
         await result.response()
@@ -192,10 +195,10 @@ async def test_threads_off_plays_in_the_channel_one_game_at_a_time(tmp_path):
         await t.start()
         refused = await t.emu.slash(t.players["alice"], t.channel, "game settings", threads="off")
         assert "Manage Channels" in (await refused.response())[0].content
-        assert await t.bot.manager.threads_on(str(t.guild.id)) is True
+        assert await t.bot.manager.threads.enabled(str(t.guild.id)) is True
         answer = await t.emu.slash(t.emu.owner, t.channel, "game settings", threads="off")
         assert "threads: off" in (await answer.response())[0].content
-        assert await t.bot.manager.threads_on(str(t.guild.id)) is False
+        assert await t.bot.manager.threads.enabled(str(t.guild.id)) is False
 
         await t.slash("alice", "game new", game="skirmish", opponent=t.players["bob"])
         assert t.parent is None and threads_of(t, t.channel) == []

@@ -31,7 +31,7 @@ async def test_game_new_refuses_a_channel_it_cannot_post_in(tmp_path, denied, na
     with catch_errors() as errors_seen:
         async with table(tmp_path, "alice", "bob") as t:
             await t.start()
-            await t.bot.manager.threads_on(str(t.guild.id), False)
+            await t.bot.manager.threads.enabled(str(t.guild.id), False)
             t.emu.deny_bot(t.channel, denied)
             result = await t.slash(
                 "alice", "game new", game="fort_sumter", opponent=t.players["bob"]

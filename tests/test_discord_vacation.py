@@ -41,14 +41,14 @@ async def test_a_vacation_pauses_the_clock_and_the_table_sees_it(tmp_path, db_pa
         assert re.search(r"on vacation until <t:\d+:R>", status.messages[0].text())
 
         t.clock_offset += DAY + 60  # past the deadline the clock had before the vacation
-        assert await manager.expire_clocks() == 0
+        assert await manager.clocks.expire() == 0
         assert (await manager.get_game_info(info.id)).status == "active"
 
         back = await t.slash("alice", "game vacation")
         assert "Welcome back" in back.text and "counted 2 days" in back.text, back.text
         assert "12 left this year" in back.text
         await wait_until(lambda: "back from vacation" in t.public_text(), what="the return told")
-        lines = "\n".join(await manager.clock_lines(info.id))
+        lines = "\n".join(await manager.clocks.lines(info.id))
         assert "runs out <t:" in lines and "vacation" not in lines
         t.clock_offset += DAY + 60  # now the clock runs: the loss on time comes
         await wait_until(lambda: "ran out of time" in t.public_text(), what="the loss on time")

@@ -42,13 +42,13 @@ async def test_a_crash_refuses_the_move_changes_nothing_and_logs_no_secret(
     manager = await GameManager.open(db_path, front_end, clock=clock)
     try:
         info = await manager.create_game("g", "c", "alice", NewGame(game.name, opponent_id="bob"))
-        before = await manager.export(info.id)
-        secret = (await manager.replay(info.id))["codeword"]["south"]
+        before = await manager.records.export(info.id)
+        secret = (await manager.records.replay(info.id))["codeword"]["south"]
         with caplog.at_level(logging.DEBUG), pytest.raises(errors.IllegalMove) as refused:
             await manager.act(info.id, "alice", Move("add", 3, info.version))
         assert "error in the game rules; nothing changed" in str(refused.value)
         assert secret not in str(refused.value)
-        assert await manager.export(info.id) == before
+        assert await manager.records.export(info.id) == before
         logged = "\n".join(r.getMessage() for r in caplog.records)
         assert "rules engine failed on add" in logged and "KeyError" in logged
         assert "crashing_toy" in logged or "test_engine_crash.py" in logged  # where it was

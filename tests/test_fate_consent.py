@@ -119,5 +119,5 @@ async def test_a_rematch_keeps_the_die_with_the_player_who_asked_for_it(
     again = await fate_manager.rematch(first.id, "bob", "swap")  # bob opens it this time
     assert again.status == "active"
     alice_now = next(s.role for s in again.seats if s.user_id == "alice")
-    state = await fate_manager.replay(again.id)
+    state = await fate_manager.records.replay(again.id)
     assert alice_now == "confederate" and state["options"]["fate"] == "confederate"

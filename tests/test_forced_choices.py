@@ -57,10 +57,10 @@ async def test_undo_takes_the_forced_placement_back_and_asks_for_it(
 
 
 async def test_a_player_who_asks_to_be_asked_is_asked(manager: GameManager) -> None:
-    assert await manager.forced_setting("alice") == "auto"
-    assert await manager.forced_setting("alice", "ask") == "ask"
-    assert await manager.forced_setting("alice") == "ask"
-    assert await manager.notify_setting("alice") == "dm"  # the other setting kept
+    assert await manager.settings.forced("alice") == "auto"
+    assert await manager.settings.forced("alice", "ask") == "ask"
+    assert await manager.settings.forced("alice") == "ask"
+    assert await manager.settings.notify("alice") == "dm"  # the other setting kept
     game_id = await war(manager)
     result = await place_two(manager, game_id, "alice")
     assert len(result.view["actions"]["place"]) == 1

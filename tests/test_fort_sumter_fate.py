@@ -184,7 +184,7 @@ async def test_dispatch_with_the_fate_die_takes_the_opponents_side(
             "alice",
             NewGame("fort_sumter", seat="unionist", opponent_id=bot_user("normal"), fate=True),
         )
-        state = await manager.replay(info.id)
+        state = await manager.records.replay(info.id)
         assert state["options"]["fate"] == "secessionist"
         assert state["fate"]["role"] == "secessionist"
         with pytest.raises(errors.BadOptions, match="no Fate Die playsheet"):
@@ -199,7 +199,7 @@ async def test_dispatch_with_the_fate_die_takes_the_opponents_side(
         again = await manager.rematch(info.id, "alice", "swap")
         seats = {s.user_id: s.role for s in again.seats}
         assert seats["alice"] == "secessionist"
-        state = await manager.replay(again.id)
+        state = await manager.records.replay(again.id)
         assert state["options"]["fate"] == "unionist"
         await BotSeats.of(manager).idle()
     finally:

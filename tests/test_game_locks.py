@@ -15,7 +15,7 @@ from bot.tables.manager import GameManager
 async def test_the_managers_lock_tables_stay_bounded(db_path: Path, clock: FakeClock) -> None:
     manager = await GameManager.open(db_path, RecordingFrontEnd(), clock=clock)
     try:
-        for table in (manager._game_locks, manager._delivery_locks):
+        for table in (manager.game_locks, manager._delivery_locks):
             for game_id in range(2000):
                 async with table[game_id]:
                     pass

@@ -65,8 +65,8 @@ async def test_hints_asked_over_and_over_at_one_position_search_once(
 ) -> None:
     runner = await _watched(manager)
     game_id = await _game(manager, "c1")
-    first = await asyncio.gather(*(manager.hint(game_id, "alice") for _ in range(6)))
-    again = await manager.hint(game_id, "alice")
+    first = await asyncio.gather(*(manager.hints.ask(game_id, "alice") for _ in range(6)))
+    again = await manager.hints.ask(game_id, "alice")
     assert runner.calls == 1
     assert all(h == again for h in first)
     async with manager.store.read() as db:
@@ -83,14 +83,14 @@ async def test_a_player_waits_for_one_hint_at_a_time(manager: GameManager) -> No
             await release.wait()
 
     runner.gate = held
-    waiting = asyncio.ensure_future(manager.hint(one, "alice"))
+    waiting = asyncio.ensure_future(manager.hints.ask(one, "alice"))
     while runner.calls == 0:
         await asyncio.sleep(0)
     with pytest.raises(errors.BadInput, match="still being worked out"):
-        await manager.hint(two, "alice")
+        await manager.hints.ask(two, "alice")
     release.set()
     assert (await waiting).game_id == one
-    assert (await manager.hint(two, "alice")).game_id == two
+    assert (await manager.hints.ask(two, "alice")).game_id == two
     async with manager.store.read() as db:
         assert await db.hints_used(one) == await db.hints_used(two) == 1
 
@@ -110,7 +110,7 @@ async def test_a_hint_whose_position_changed_meanwhile_is_not_shown_nor_counted(
 
     runner.gate = alice_moves
     with pytest.raises(errors.BadInput, match="changed while"):
-        await manager.hint(game_id, "alice")
+        await manager.hints.ask(game_id, "alice")
     async with manager.store.read() as db:
         assert await db.hints_used(game_id) == 0
 
@@ -123,7 +123,7 @@ async def test_a_hint_in_a_game_played_alone_says_there_is_no_search(
     solo = {"playsheet": "paths_of_glory", "side": "central_powers"}
     info = await manager.create_game("g1", "c1", "alice", NewGame("solo", options=solo))
     with pytest.raises(errors.BadInput) as refused:
-        await manager.hint(info.id, "alice")
+        await manager.hints.ask(info.id, "alice")
     assert "no search" in str(refused.value)
     assert "rating" not in str(refused.value)
     async with manager.store.read() as db:
@@ -148,7 +148,7 @@ async def test_a_hint_stays_good_when_only_the_other_side_moved_meanwhile(
         await manager.act(info.id, "bob", Move("keep", pv.view["actions"]["keep"][0], pv.version))
 
     runner.gate = bob_keeps
-    hint = await manager.hint(info.id, "alice")
+    hint = await manager.hints.ask(info.id, "alice")
     assert hint.version == before.version and hint.choices
     assert (await manager.view_for(info.id, "alice")).version != before.version
     async with manager.store.read() as db:
@@ -164,10 +164,12 @@ async def test_a_hint_is_not_shown_to_a_player_whose_seat_passed_meanwhile(
     game_id = await _game(manager, "c1")
 
     async def reseated() -> None:
-        await manager.reseat(game_id, "secessionist", "carol", "mod", is_moderator=True)
+        await manager.seat_changes.reseat(
+            game_id, "secessionist", "carol", "mod", is_moderator=True
+        )
 
     runner.gate = reseated
     with pytest.raises(errors.BadInput, match="changed while"):
-        await manager.hint(game_id, "alice")
+        await manager.hints.ask(game_id, "alice")
     async with manager.store.read() as db:
         assert await db.hints_used(game_id) == 0

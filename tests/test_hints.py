@@ -14,10 +14,11 @@ from test_ratings import changes_of, end_post, new_game, play_greedy
 from bot import errors
 from bot.seats.bots import BotSeats
 from bot.storage.rows import dumps
-from bot.tables import hints, ratings
+from bot.tables import hints
 from bot.tables.bot_users import bot_user
-from bot.tables.hint_desk import HintDesk
+from bot.tables.hints.queue import HintQueue
 from bot.tables.manager import GameManager
+from bot.tables.records import ratings
 from bot.tables.requests import Move, NewGame
 from rules import get_game
 from rules.ai import SearchPlayer, level_iterations
@@ -169,10 +170,10 @@ async def test_a_hint_in_a_game_against_dispatch_is_counted_and_the_game_is_not_
     manager: GameManager, front_end: RecordingFrontEnd
 ) -> None:
     game_id = await _vs_dispatch(manager, to_cards=False)
-    first = await manager.hint(game_id, "alice")  # before her first decision: her objective
+    first = await manager.hints.ask(game_id, "alice")  # before her first decision: her objective
     assert first.role == "secessionist"
     await play_to_cards(manager, game_id)
-    hint = await manager.hint(game_id, "alice")  # the game is assisted: more at any time
+    hint = await manager.hints.ask(game_id, "alice")  # the game is assisted: more at any time
     assert hint.role == "secessionist" and len(hint.choices) == hints.HINT_CHOICES
     async with manager.store.read() as db:
         assert await db.hints_used(game_id) == 2
@@ -189,7 +190,7 @@ async def test_a_first_hint_after_a_decision_against_dispatch_is_refused_and_the
     Dispatch the first one must come before the asker's first decision."""
     game_id = await _vs_dispatch(manager)  # alice has kept her objective: one decision
     with pytest.raises(errors.BadInput, match="before your first decision"):
-        await manager.hint(game_id, "alice")
+        await manager.hints.ask(game_id, "alice")
     async with manager.store.read() as db:
         assert await db.hints_used(game_id) == 0
     await play_greedy(manager, game_id, "alice")
@@ -198,7 +199,7 @@ async def test_a_first_hint_after_a_decision_against_dispatch_is_refused_and_the
     assert len(await changes_of(manager, game_id)) == 2
     # A practice game (a chosen seed) is never rated: a hint there comes at any time.
     practice = await _vs_dispatch(manager, seed=11)
-    assert (await manager.hint(practice, "alice")).role == "secessionist"
+    assert (await manager.hints.ask(practice, "alice")).role == "secessionist"
 
 
 async def test_a_hint_is_refused_in_a_rated_game_between_people(manager: GameManager) -> None:
@@ -208,7 +209,7 @@ async def test_a_hint_is_refused_in_a_rated_game_between_people(manager: GameMan
     )
     for who in ("alice", "bob"):
         with pytest.raises(errors.BadInput, match="practice games only"):
-            await manager.hint(info.id, who)
+            await manager.hints.ask(info.id, who)
     async with manager.store.read() as db:
         assert await db.hints_used(info.id) == 0
 
@@ -226,7 +227,7 @@ async def test_a_hint_is_given_in_a_hot_seat_game_which_is_never_rated(
         NewGame("fort_sumter", seat="secessionist", opponent_id="alice", hotseat=True),
     )
     role = (await manager.view_for(info.id, "alice")).role
-    assert (await manager.hint(info.id, "alice")).role == role
+    assert (await manager.hints.ask(info.id, "alice")).role == role
     async with manager.store.read() as db:
         assert await db.hints_used(info.id) == 1
 
@@ -237,19 +238,19 @@ async def test_a_hint_is_refused_politely_when_there_is_nothing_to_ask(
 ) -> None:
     game_id = await _vs_dispatch(manager, seed=4)
     with pytest.raises(errors.NotSeated):
-        await manager.hint(game_id, "carol")
+        await manager.hints.ask(game_id, "carol")
     # A game the search cannot play (the toy game has no hidden-information hooks).
     toy = await new_game(manager, channel="c2", seed=1)
     with pytest.raises(errors.BadInput, match="no search"):
-        await manager.hint(toy.id, "alice")
+        await manager.hints.ask(toy.id, "alice")
     # Waiting for the other side: nothing to decide.
     await manager.act(toy.id, "alice", Move("add", 3, role="north"))
     await manager.act(toy.id, "alice", Move("done", role="north"))
     with pytest.raises(errors.BadInput, match="nothing to decide"):
-        await manager.hint(toy.id, "alice")
+        await manager.hints.ask(toy.id, "alice")
     await manager.resign(toy.id, "alice")
     with pytest.raises(errors.GameNotActive):
-        await manager.hint(toy.id, "alice")
+        await manager.hints.ask(toy.id, "alice")
     async with manager.store.read() as db:
         assert await db.hints_used(game_id) == await db.hints_used(toy.id) == 0
 
@@ -259,7 +260,7 @@ async def test_the_hint_reads_the_askers_view_not_the_stored_state(manager: Game
     game_id = await _vs_dispatch(manager, seed=9)
     before = await manager.view_for(game_id, "alice")
     theirs = await manager.view_for(game_id, bot_user("easy"))
-    first = await manager.hint(game_id, "alice")
+    first = await manager.hints.ask(game_id, "alice")
     async with manager.store.transaction() as db:
         [[text]] = await db.db.execute_fetchall("SELECT state FROM games WHERE id = ?", (game_id,))
         state = json.loads(text)
@@ -273,8 +274,8 @@ async def test_the_hint_reads_the_askers_view_not_the_stored_state(manager: Game
     assert after.view == before.view and after.version == before.version
     # What the opponent really holds did change (its own view shows it).
     assert (await manager.view_for(game_id, bot_user("easy"))).view != theirs.view
-    manager.hint_desk = HintDesk()  # searched again, not the hint kept for the position
-    assert await manager.hint(game_id, "alice") == first
+    manager.hints.queue = HintQueue()  # searched again, not the hint kept for the position
+    assert await manager.hints.ask(game_id, "alice") == first
 
 
 def test_an_assisted_game_is_not_rated() -> None:

@@ -11,10 +11,10 @@ from conftest import FakeClock, RecordingFrontEnd
 
 from bot import errors
 from bot.storage.history import HISTORY_QUERIES
-from bot.tables import history
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager
-from bot.tables.replay import watchable_export
+from bot.tables.records import pages
+from bot.tables.records.replay import watchable_export
 from bot.tables.requests import Move, NewGame
 
 pytestmark = pytest.mark.usefixtures("toy_game")
@@ -70,26 +70,26 @@ async def test_pages_walk_the_finished_games_by_keyset_both_ways(manager: GameMa
     await manager.create_game(
         "g1", "live", "ann", NewGame("toy", seed=1, opponent_id="bob")
     )  # live
-    first = await manager.finished_page("mine", "ann")
+    first = await manager.records.finished_page("mine", "ann")
     assert [g.id for g in first.games] == ids[::-1][:10]
     assert first.newer is None and first.older == ids[15]
-    second = await manager.finished_page("mine", "ann", key=first.older or 0)
+    second = await manager.records.finished_page("mine", "ann", key=first.older or 0)
     assert [g.id for g in second.games] == ids[::-1][10:20]
-    last = await manager.finished_page("mine", "ann", key=second.older or 0)
+    last = await manager.records.finished_page("mine", "ann", key=second.older or 0)
     assert [g.id for g in last.games] == ids[::-1][20:] and last.older is None
-    back = await manager.finished_page("mine", "ann", older=False, key=last.newer or 0)
+    back = await manager.records.finished_page("mine", "ann", older=False, key=last.newer or 0)
     assert back == second
-    assert (await manager.finished_page("server", "g1")).games == first.games
-    assert (await manager.finished_page("server", "elsewhere")).games == ()
+    assert (await manager.records.finished_page("server", "g1")).games == first.games
+    assert (await manager.records.finished_page("server", "elsewhere")).games == ()
     row = first.games[0]
     assert row.winner == "north" and row.code == "resigned" and row.channel_id == "c24"
     assert dict(row.seats) == {"north": "ann", "south": "bob"}
 
 
-@pytest.mark.parametrize("key", [-1, history.FIRST + 1])
+@pytest.mark.parametrize("key", [-1, pages.FIRST + 1])
 async def test_a_forged_page_key_is_refused_politely(manager: GameManager, key: int) -> None:
     with pytest.raises(errors.BadInput, match="run /games again"):
-        await manager.finished_page("mine", "ann", key=key)
+        await manager.records.finished_page("mine", "ann", key=key)
 
 
 async def test_stats_count_sides_time_and_each_dispatch_level(
@@ -101,15 +101,15 @@ async def test_stats_count_sides_time_and_each_dispatch_level(
     async with manager.store.transaction() as db:
         await db.record_result(lost, "north", "Time ran out.", {}, "timeout")
     clock.advance(60)
-    stats = await manager.stats("ann")
+    stats = await manager.records.stats("ann")
     assert stats.games == 3
     assert stats.by_side[("toy", "north")].text() == "2 won, 0 lost"
     assert stats.by_side[("toy", "south")].text() == "0 won, 1 lost"
     assert (stats.on_time.wins, stats.on_time.losses) == (0, 1)
     assert list(stats.against_levels) == ["easy"]
     assert stats.against_levels["easy"].wins == 1
-    assert won and (await manager.stats("ann", "war")).games == 0
-    assert (await manager.stats("nobody")).median_turn_s is None
+    assert won and (await manager.records.stats("ann", "war")).games == 0
+    assert (await manager.records.stats("nobody")).median_turn_s is None
 
 
 async def test_median_turn_time_is_from_the_other_side_s_move(
@@ -121,22 +121,22 @@ async def test_median_turn_time_is_from_the_other_side_s_move(
     clock.advance(300)
     await manager.act(info.id, "bob", Move("add", 2))
     await manager.resign(info.id, "ann")
-    assert (await manager.stats("bob")).median_turn_s == 300
-    assert (await manager.stats("bob")).turns == 1
+    assert (await manager.records.stats("bob")).median_turn_s == 300
+    assert (await manager.records.stats("bob")).turns == 1
 
 
 async def test_export_by_number_for_players_and_this_server_only(manager: GameManager) -> None:
     mine = await finish(manager, 1, guild="g1")
     theirs = await finish(manager, 2, user="cat", opponent="dan", guild="g2")
     live = await manager.create_game("g1", "l", "ann", NewGame("toy", seed=3, opponent_id="bob"))
-    assert (await manager.export_finished(mine, "ann", "g9"))["actions"]
-    assert (await manager.export_finished(mine, "eve", "g1"))["actions"]
-    assert (await manager.export_finished(theirs, "cat", None))["actions"]
+    assert (await manager.records.export_finished(mine, "ann", "g9"))["actions"]
+    assert (await manager.records.export_finished(mine, "eve", "g1"))["actions"]
+    assert (await manager.records.export_finished(theirs, "cat", None))["actions"]
     for number in (theirs, 999, -5):
         with pytest.raises(errors.NotAllowed, match=f"Game #{number} was neither"):
-            await manager.export_finished(number, "ann", "g1")
+            await manager.records.export_finished(number, "ann", "g1")
     with pytest.raises(errors.NotAllowed, match="still being played"):
-        await manager.export_finished(live.id, "ann", "g1")
+        await manager.records.export_finished(live.id, "ann", "g1")
 
 
 async def test_games_being_played_page_by_keyset_too(manager: GameManager) -> None:
@@ -147,12 +147,12 @@ async def test_games_being_played_page_by_keyset_too(manager: GameManager) -> No
         )
         ids.append(info.id)
     await finish(manager, 99)  # finished: not listed
-    first = await manager.finished_page("live", "ann")
+    first = await manager.records.finished_page("live", "ann")
     assert [g.game.id for g in first.live()] == ids[::-1][:10] and first.newer is None
     assert first.live()[0].my_turn and first.live()[0].roles == ("north",)
-    rest = await manager.finished_page("live", "ann", key=first.older or 0)
+    rest = await manager.records.finished_page("live", "ann", key=first.older or 0)
     assert [g.game.id for g in rest.live()] == ids[1::-1] and rest.older is None
-    back = await manager.finished_page("live", "bob", older=False, key=ids[1])
+    back = await manager.records.finished_page("live", "bob", older=False, key=ids[1])
     assert [g.game.id for g in back.live()] == ids[::-1][:10] and not back.live()[0].my_turn
 
 
@@ -169,42 +169,42 @@ async def test_a_player_who_passed_a_seat_keeps_the_game_in_their_history(
     await manager.act(info.id, "bob", Move("add", 1))
     await manager.act(info.id, "bob", Move("done"))  # ann's turn: she passes her seat to cat
     passed_at = (await manager.get_game_info(info.id)).version
-    await manager.reseat(info.id, "north", "cat", "mod", is_moderator=True)
+    await manager.seat_changes.reseat(info.id, "north", "cat", "mod", is_moderator=True)
     clock.advance(500)
     await manager.act(info.id, "cat", Move("add", 1))  # cat's own turn time: 500 s
     await manager.resign(info.id, "bob")  # north (cat) wins
     other = await finish(manager, 7)  # and a game ann finished herself
 
-    page = await manager.finished_page("mine", "ann")
+    page = await manager.records.finished_page("mine", "ann")
     assert [g.id for g in page.finished()] == [other, info.id]
     passed = page.finished()[1]
     assert passed.passed == ("north", "cat", passed_at)
     # A moderator's reseat: ann's loss on time, though her side won (docs/ratings.md).
-    assert history.result_for(passed, "ann") == (
+    assert pages.result_for(passed, "ann") == (
         f"lost on time: North reseated to cat at move {passed_at}"
     )
-    assert history.result_for(page.finished()[0], "ann") == "won"
-    cats = await manager.finished_page("mine", "cat")
+    assert pages.result_for(page.finished()[0], "ann") == "won"
+    cats = await manager.records.finished_page("mine", "cat")
     assert [g.id for g in cats.finished()] == [info.id]
     assert (
-        cats.finished()[0].passed is None and history.result_for(cats.finished()[0], "cat") == "won"
+        cats.finished()[0].passed is None and pages.result_for(cats.finished()[0], "cat") == "won"
     )
     # The side's result is credited to whoever held the seat at the end; the passer's
     # record keeps the game too, and a moderator's reseat is her loss on time
     # (docs/ratings.md); the turn times are each player's own.
-    ann = await manager.stats("ann")
+    ann = await manager.records.stats("ann")
     assert ann.games == 2 and ann.by_side[("toy", "north")].text() == "1 won, 1 lost"
     assert (ann.on_time.wins, ann.on_time.losses) == (0, 1)
-    cat = await manager.stats("cat")
+    cat = await manager.records.stats("cat")
     assert cat.games == 1 and cat.by_side[("toy", "north")].wins == 1
     assert cat.median_turn_s == 500 and cat.turns == 1
     # The passer may export and watch the game she played.
-    assert (await manager.export_finished(info.id, "ann", None))["actions"]
+    assert (await manager.records.export_finished(info.id, "ann", None))["actions"]
     assert (await watchable_export(manager.store, info.id, "ann", None))["id"] == info.id
     with pytest.raises(errors.NotAllowed):
         await watchable_export(manager.store, info.id, "eve", None)
     with pytest.raises(errors.NotAllowed):
-        await manager.export_finished(info.id, "eve", None)
+        await manager.records.export_finished(info.id, "eve", None)
 
 
 # SQLite's planner (EXPLAIN QUERY PLAN); PostgreSQL's plans of the same queries, at 10,000

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.discord_app import history_ui
 from bot.storage.history import FinishedGame
-from bot.tables.history import Stats, Tally
+from bot.tables.records.pages import Stats, Tally
 
 
 def test_a_record_of_one_game_says_one_finished_game() -> None:

@@ -157,7 +157,7 @@ async def test_the_background_loop_stops_between_passes_when_asked(manager: Any)
 
     manager.deliver_due = deliver_due
     stop = asyncio.Event()
-    loop = asyncio.create_task(manager.run_background(interval_s=3600.0, stop=stop))
+    loop = asyncio.create_task(manager.background.run(interval_s=3600.0, stop=stop))
     while not passes:
         await asyncio.sleep(0)
     stop.set()  # asked to stop in the middle of a pass

@@ -75,7 +75,7 @@ async def test_each_committed_change_is_announced_with_the_roles_that_owe_a_deci
         ]
         ear.heard.clear()
         stop.clear()
-        await manager.run_background(60.0, stop=stop)  # one pass: the ear stops it
+        await manager.background.run(60.0, stop=stop)  # one pass: the ear stops it
         assert ear.heard == [("resumed",)]
         manager.remove_listener(ear)
         assert manager.listeners == ()

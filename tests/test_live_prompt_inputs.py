@@ -63,7 +63,7 @@ async def prompts_table(manager: GameManager) -> list[tuple[Any, ...]]:
 
 async def kept_game(manager: GameManager) -> int:
     info = await manager.create_game("g1", "c1", "alice", NewGame("toy", seed=5, seat="north"))
-    await manager.set_live_prompt(info.id, "alice", PLACE)
+    await manager.prompts.set_live(info.id, "alice", PLACE)
     return info.id
 
 
@@ -73,11 +73,11 @@ def errors_logged(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 async def test_a_kept_place_reads_back(manager: GameManager) -> None:
     game_id = await kept_game(manager)
-    assert await manager.live_prompts(game_id) == {"alice": PLACE}
-    await manager.set_live_prompt(game_id, "alice", list(PLACE))  # JSON's pair: a list
-    assert await manager.live_prompts(game_id) == {"alice": PLACE}
-    await manager.set_live_prompt(game_id, "alice", None)
-    assert await manager.live_prompts(game_id) == {}
+    assert await manager.prompts.live(game_id) == {"alice": PLACE}
+    await manager.prompts.set_live(game_id, "alice", list(PLACE))  # JSON's pair: a list
+    assert await manager.prompts.live(game_id) == {"alice": PLACE}
+    await manager.prompts.set_live(game_id, "alice", None)
+    assert await manager.prompts.live(game_id) == {}
 
 
 @pytest.mark.parametrize("place", BAD_PLACES, ids=repr)
@@ -87,7 +87,7 @@ async def test_a_bad_place_is_refused_politely_and_changes_nothing(
     game_id = await kept_game(manager)
     before = await prompts_table(manager)
     with pytest.raises(errors.BadInput) as refused:
-        await manager.set_live_prompt(game_id, "alice", place)
+        await manager.prompts.set_live(game_id, "alice", place)
     assert "message's place" in str(refused.value)
     assert await prompts_table(manager) == before
     assert errors_logged(caplog) == []
@@ -100,9 +100,9 @@ async def test_a_bad_game_number_is_refused_politely_and_changes_nothing(
     await kept_game(manager)
     before = await prompts_table(manager)
     with pytest.raises(errors.GameNotFound):
-        await manager.live_prompts(game)
+        await manager.prompts.live(game)
     with pytest.raises(errors.GameNotFound):
-        await manager.set_live_prompt(game, "alice", PLACE)
+        await manager.prompts.set_live(game, "alice", PLACE)
     assert await prompts_table(manager) == before
     assert errors_logged(caplog) == []
 
@@ -112,7 +112,7 @@ async def test_a_bad_player_is_refused_politely(manager: GameManager, user: Any)
     game_id = await kept_game(manager)
     before = await prompts_table(manager)
     with pytest.raises(errors.BadInput):
-        await manager.set_live_prompt(game_id, user, PLACE)
+        await manager.prompts.set_live(game_id, user, PLACE)
     assert await prompts_table(manager) == before
 
 
@@ -122,7 +122,7 @@ async def test_a_game_there_is_not_has_no_prompts_and_keeps_none(
 ) -> None:
     await kept_game(manager)
     before = await prompts_table(manager)
-    assert await manager.live_prompts(game) == {}
+    assert await manager.prompts.live(game) == {}
     with pytest.raises(errors.GameNotFound):
-        await manager.set_live_prompt(game, "alice", PLACE)
+        await manager.prompts.set_live(game, "alice", PLACE)
     assert await prompts_table(manager) == before

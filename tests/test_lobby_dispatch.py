@@ -208,7 +208,7 @@ async def test_a_seated_player_gives_the_open_seat_to_dispatch_and_it_plays(tmp_
                 lambda: any(action_components(m) for m in t.emu.dms(alice)),
                 what="alice's prompt",
             )
-            assert await t.bot.manager.verify_replay(game_id)
+            assert await t.bot.manager.records.verify_replay(game_id)
             assert_clean(t, caught)
 
 

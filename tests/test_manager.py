@@ -158,7 +158,7 @@ async def test_undo(manager: GameManager) -> None:
     await manager.act(game.id, "alice", Move("add", 3))
     result = await manager.undo(game.id, "alice")
     assert result.view["counter"] == 0 and "add" in result.view["actions"]
-    assert await manager.verify_replay(game.id)
+    assert await manager.records.verify_replay(game.id)
     await manager.act(game.id, "alice", Move("add", 1))
     await manager.resign(game.id, "bob")
     # Once the game is over, undo says so, not that there is nothing to undo.
@@ -312,17 +312,17 @@ async def test_play_to_the_end_records_result_and_replays(
         result = await db.result(game.id)
         assert await db.timers(game.id) == []
     assert result is not None and result.reason == end.outcome["reason"]
-    assert await manager.verify_replay(game.id)
+    assert await manager.records.verify_replay(game.id)
     async with manager.store.read() as db:
         row = await db.game(game.id)
     assert row is not None
-    assert json.loads(row.state_json or "") == await manager.replay(game.id)
-    exported = await manager.export(game.id)
+    assert json.loads(row.state_json or "") == await manager.records.replay(game.id)
+    exported = await manager.records.export(game.id)
     assert exported["seed"] == 9 and len(exported["actions"]) == steps
     assert exported["seats"] == {"north": "alice", "south": "bob"}
     # every public log line reached the table exactly once, in order
     posted = [line for p in front_end.posts for line in p.log_lines]
-    assert posted == await manager.log(game.id, 10_000)
+    assert posted == await manager.records.log(game.id, 10_000)
     with pytest.raises(errors.GameNotActive):
         await manager.act(game.id, "alice", Move("add", 1))
     # the channel is free again
@@ -360,17 +360,17 @@ async def test_queries(manager: GameManager, clock: FakeClock) -> None:
     clock.advance(60)
     await manager.act(game.id, "alice", Move("add", 2))
     await manager.act(game.id, "alice", Move("done"))
-    [mine] = await manager.games_for_user("bob")
+    [mine] = await manager.records.games_for_user("bob")
     assert mine.my_turn and mine.roles == ("south",) and mine.waiting_on == ("bob",)
     assert mine.since == clock.now
-    [hers] = await manager.games_for_user("alice")
+    [hers] = await manager.records.games_for_user("alice")
     assert not hers.my_turn
-    assert await manager.games_for_user("carol") == []
+    assert await manager.records.games_for_user("carol") == []
     observer = await manager.view_for(game.id, "carol")
     assert observer.role is None and "codeword" not in observer.view
     assert observer.view["actions"] == {}
     assert (await manager.view_for("c1", "bob")).role == "south"
-    assert await manager.log("c1", 1) == ["North adds 2: the counter is 2."]
+    assert await manager.records.log("c1", 1) == ["North adds 2: the counter is 2."]
     assert (await manager.game_in_channel("c1")).id == game.id  # type: ignore[union-attr]
     assert await manager.game_in_channel("c9") is None
 
@@ -434,7 +434,7 @@ async def test_closed_dms_marked_told_once_not_retried(
     assert "Your new codeword" in (await manager.view_for(game.id, "bob")).view["private_log"][-1]
     async with manager.store.read() as db:
         assert await db.undelivered() == []
-    assert await manager.clear_dm_failed("bob") == 1
+    assert await manager.prompts.dms_reopened("bob") == 1
 
 
 async def test_transient_failures_retry_with_backoff(
@@ -449,15 +449,17 @@ async def test_transient_failures_retry_with_backoff(
     async with manager.store.read() as db:
         pending = await db.undelivered()
     assert len(pending) == 2 and all(r.attempts == 1 for r in pending)
-    assert all(r.next_attempt_at == clock.now + manager.retry_base_s for r in pending)
+    assert all(r.next_attempt_at == clock.now + manager.tuning.retry_base_s for r in pending)
     assert await manager.deliver_due() == 0  # not due yet
-    clock.advance(manager.retry_base_s)
+    clock.advance(manager.tuning.retry_base_s)
     front_end.transient_failures = 1
     assert await manager.deliver_due() == 1  # one failed again (backing off), one delivered
     async with manager.store.read() as db:
         [left] = await db.undelivered()
-    assert left.attempts == 2 and left.next_attempt_at == clock.now + 2 * manager.retry_base_s
-    clock.advance(2 * manager.retry_base_s)
+    assert (
+        left.attempts == 2 and left.next_attempt_at == clock.now + 2 * manager.tuning.retry_base_s
+    )
+    clock.advance(2 * manager.tuning.retry_base_s)
     assert await manager.deliver_due() == 1
     assert len(front_end.posts) == 1 and len(front_end.privates("bob")) == 1
 
@@ -481,15 +483,15 @@ async def test_reminders_fire_escalate_and_clear(
     manager: GameManager, front_end: RecordingFrontEnd, clock: FakeClock
 ) -> None:
     game = await start(manager)
-    await manager.settings("c1", reminder_hours=2)
-    assert (await manager.settings("c1")).reminder_hours == 2
+    await manager.settings.reminder_hours("c1", reminder_hours=2)
+    assert (await manager.settings.reminder_hours("c1")).reminder_hours == 2
     # the setting applies from the next scheduling; alice's current timer is the default
     await manager.act(game.id, "alice", Move("add", 1))  # acting resets her reminder: now 2 h
     front_end.clear()
     clock.advance(2 * 3600 - 1)
-    assert await manager.fire_due_timers() == 0
+    assert await manager.background.fire_due_timers() == 0
     clock.advance(1)
-    assert await manager.fire_due_timers() == 1
+    assert await manager.background.fire_due_timers() == 1
     [nudge] = front_end.privates("alice")
     assert nudge.kind == "reminder" and nudge.view["actions"]["done"] is True
     [mention] = front_end.posts
@@ -497,15 +499,15 @@ async def test_reminders_fire_escalate_and_clear(
     assert mention.kind == "reminder" and mention.active_roles == ("north",)
     assert mention.mention_user_ids == ()
     clock.advance(2 * 3600)
-    assert await manager.fire_due_timers() == 0  # next one waits twice as long
+    assert await manager.background.fire_due_timers() == 0  # next one waits twice as long
     clock.advance(2 * 3600)
-    assert await manager.fire_due_timers() == 1
+    assert await manager.background.fire_due_timers() == 1
     await manager.act(game.id, "alice", Move("done"))
     async with manager.store.read() as db:
         timers = await db.timers(game.id)
     assert [(t.role, t.interval_s) for t in timers] == [("south", 2 * 3600)]
     with pytest.raises(errors.NotAllowed):
-        await manager.settings("c1", reminder_hours=0)
+        await manager.settings.reminder_hours("c1", reminder_hours=0)
 
 
 async def test_reminders_say_how_long_the_game_has_waited(
@@ -516,15 +518,15 @@ async def test_reminders_say_how_long_the_game_has_waited(
     game = await start(manager)
     front_end.clear()
     clock.advance(24 * 3600)
-    assert await manager.fire_due_timers() == 1
+    assert await manager.background.fire_due_timers() == 1
     assert "for 24 hours" in front_end.privates("alice")[-1].headline
     clock.advance(48 * 3600)
-    assert await manager.fire_due_timers() == 1
+    assert await manager.background.fire_due_timers() == 1
     assert "for 72 hours" in front_end.privates("alice")[-1].headline
     # Acting counts as being present: her clock starts again, her turn goes on.
     await manager.act(game.id, "alice", Move("add", 1))
     clock.advance(24 * 3600)
-    assert await manager.fire_due_timers() == 1
+    assert await manager.background.fire_due_timers() == 1
     assert "for 24 hours" in front_end.privates("alice")[-1].headline
 
 
@@ -535,10 +537,10 @@ async def test_reminders_reach_players_where_they_chose(
     table without a ping; ``channel`` is pinged there and sent no DM; ``both`` gets both."""
     game = await start(manager)
     for notify, dm, pinged in (("dm", 1, ()), ("channel", 0, ("alice",)), ("both", 1, ("alice",))):
-        await manager.notify_setting("alice", notify)
+        await manager.settings.notify("alice", notify)
         front_end.clear()
         clock.advance(10 * 24 * 3600)
-        assert await manager.fire_due_timers() == 1
+        assert await manager.background.fire_due_timers() == 1
         assert len(front_end.privates("alice")) == dm, notify
         [post] = front_end.posts
         assert post.kind == "reminder" and post.active_roles == ("north",)
@@ -554,7 +556,7 @@ async def test_reminders_survive_restart(toy_game: object, db_path: Path, clock:
     front_end = RecordingFrontEnd()
     second = await GameManager.open(db_path, front_end, clock=clock)
     try:
-        assert await second.fire_due_timers() == 1
+        assert await second.background.fire_due_timers() == 1
         assert front_end.posts[-1].kind == "reminder"
         assert front_end.privates("alice")[-1].kind == "reminder"
     finally:
@@ -574,9 +576,9 @@ async def test_corrupt_rows_affect_only_their_game(
         await manager.act(broken.id, "alice", Move("add", 1))
     with pytest.raises(errors.CorruptGame, match="unknown game"):
         await manager.view_for(unknown.id, "alice")
-    assert len(await manager.games_for_user("alice")) == 3
+    assert len(await manager.records.games_for_user("alice")) == 3
     await manager.act(healthy.id, "alice", Move("add", 1))
-    await manager.fire_due_timers()
+    await manager.background.fire_due_timers()
     # a moderator can still clear the channel
     assert (await manager.abandon(broken.id, "mod", is_moderator=True)).abandoned
 
@@ -601,7 +603,7 @@ async def test_background_loop_retries_and_reminds(
     await manager.act(game.id, "alice", Move("add", 1))
     await manager.act(game.id, "alice", Move("done"))
     clock.advance(25 * 3600)  # past the retry and past bob's reminder
-    task = asyncio.create_task(manager.run_background(interval_s=0.01))
+    task = asyncio.create_task(manager.background.run(interval_s=0.01))
     try:
         for _ in range(200):
             if any(p.kind == "reminder" for p in front_end.posts):
@@ -673,22 +675,22 @@ async def test_each_hand_over_notifies_the_next_player_once_where_they_chose(
     assert [p.mention_user_ids for p in front_end.posts] == [()]
     assert [m.kind for m in front_end.privates("bob")] == ["turn"]
     # channel: a ping at the table, no DM
-    assert await manager.notify_setting("alice", "channel") == "channel"
+    assert await manager.settings.notify("alice", "channel") == "channel"
     front_end.clear()
     await manager.act(game.id, "bob", Move("add", 1))
     await manager.act(game.id, "bob", Move("done"))
     assert [p.mention_user_ids for p in front_end.posts] == [("alice",)]
     assert [m.kind for m in front_end.privates("alice")] == []
     # both
-    await manager.notify_setting("bob", "both")
+    await manager.settings.notify("bob", "both")
     front_end.clear()
     await manager.act(game.id, "alice", Move("add", 1))
     await manager.act(game.id, "alice", Move("done"))
     assert [p.mention_user_ids for p in front_end.posts] == [("bob",)]
     assert [m.kind for m in front_end.privates("bob")] == ["turn"]
-    assert await manager.notify_setting("bob") == "both"
+    assert await manager.settings.notify("bob") == "both"
     with pytest.raises(errors.BadInput):
-        await manager.notify_setting("bob", "pigeon")
+        await manager.settings.notify("bob", "pigeon")
 
 
 async def test_a_player_with_closed_dms_is_pinged_at_the_table_instead(
@@ -712,10 +714,10 @@ async def test_a_table_reminder_that_waited_past_the_turn_is_not_posted(
     "the game is waiting for your move" about a turn long over, pinging a player who
     chose the channel. A DM reminder was already dropped so; the table's is too."""
     game = await start(manager)
-    await manager.notify_setting("alice", "channel")
+    await manager.settings.notify("alice", "channel")
     front_end.crash = True
     clock.advance(24 * 3600)
-    assert await manager.fire_due_timers() == 1  # queued, not delivered
+    assert await manager.background.fire_due_timers() == 1  # queued, not delivered
     await manager.act(game.id, "alice", Move("add", 1))
     await manager.act(game.id, "alice", Move("done"))  # the turn passes to bob meanwhile
     front_end.crash = False

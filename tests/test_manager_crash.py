@@ -181,6 +181,6 @@ async def test_replay_equals_state_after_many_actions_and_restarts(
         await manager.act(game_id, user, Move(verb, arg, expected_version=pv.version, role=role))
     try:
         for game_id in games:
-            assert await manager.verify_replay(game_id)
+            assert await manager.records.verify_replay(game_id)
     finally:
         await manager.close()

@@ -37,7 +37,7 @@ async def test_clicks_post_nothing_more_and_set_no_reminders(
     async with manager.store.read() as db:
         assert await db.timers(info.id) == []
     clock.advance(10 * 24 * 3600)
-    assert await manager.fire_due_timers() == 0
+    assert await manager.background.fire_due_timers() == 0
     assert front_end.privates() == []
 
 
@@ -68,4 +68,4 @@ async def test_undo_and_the_end_of_a_session(
     assert end.kind == "end" and end.headline == "Session over (the solo session was closed)."
     assert front_end.privates() == []  # no "you won / you lost" DM for a solo session
     assert (await manager.get_game_info(info.id)).status == "finished"
-    assert await manager.verify_replay(info.id)
+    assert await manager.records.verify_replay(info.id)

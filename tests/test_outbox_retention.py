@@ -44,10 +44,10 @@ async def test_delivered_rows_go_after_30_days_and_undelivered_ones_stay(
     delivered, waiting = await outbox(manager)
     assert delivered > 0 and waiting > 0
     clock.advance(29 * DAY)
-    assert await manager.prune_outbox() == 0
+    assert await manager.background.prune_outbox() == 0
     assert await outbox(manager) == (delivered, waiting)
     clock.advance(1.5 * DAY)
-    assert await manager.prune_outbox() == delivered
+    assert await manager.background.prune_outbox() == delivered
     assert await outbox(manager) == (0, waiting)
     # The rows that wait are still delivered, in order, once the front end is back.
     front_end.crash = False
@@ -67,7 +67,7 @@ async def test_the_host_sets_the_retention(
         clock.advance(2.5 * DAY)
         # More rows than one statement deletes: the pass goes on until none is left.
         monkeypatch.setattr(retention, "PRUNE_BATCH", 2)
-        assert await manager.prune_outbox() == delivered
+        assert await manager.background.prune_outbox() == delivered
         assert await outbox(manager) == (0, waiting)
     finally:
         await manager.close()
@@ -79,12 +79,12 @@ async def test_the_background_pass_prunes_once_an_hour(
     await play_a_little(manager, front_end, fail_last_turn=False)
     delivered, _ = await outbox(manager)
     clock.advance(30 * DAY - 1800)
-    await manager._prune_hourly()  # nothing is 30 days old yet
+    await manager.background._prune_hourly()  # nothing is 30 days old yet
     clock.advance(2400)
-    await manager._prune_hourly()  # now it is, but the last prune was 40 minutes ago
+    await manager.background._prune_hourly()  # now it is, but the last prune was 40 minutes ago
     assert await outbox(manager) == (delivered, 0)
     clock.advance(1200)
-    await manager._prune_hourly()
+    await manager.background._prune_hourly()
     assert await outbox(manager) == (0, 0)
 
 

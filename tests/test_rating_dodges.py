@@ -9,9 +9,9 @@ import pytest
 from test_ratings import changes_of, new_game
 
 from bot.delivery.port import GameInfo
-from bot.tables import history
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager
+from bot.tables.records import pages
 from bot.tables.requests import Move
 
 pytestmark = pytest.mark.usefixtures("toy_game")
@@ -46,22 +46,22 @@ async def test_a_seat_offered_to_a_second_account_keeps_its_loss_with_its_player
     game = await new_game(manager)
     await three_turns(manager, game)
     await turn(manager, game, "bob")
-    offer = await manager.offer_seat(game.id, "alice", "alt")
-    await manager.answer_offer(game.id, offer.id, "alt", accept=True)
+    offer = await manager.seat_changes.offer(game.id, "alice", "alt")
+    await manager.seat_changes.answer(game.id, offer.id, "alt", accept=True)
     await manager.resign(game.id, "alt")  # the second account takes the loss at once
     # alice played the seat (4 decisions): the loss is hers; alt made none: not rated.
     changed = await deltas(manager, game.id)
     assert sorted(changed) == [("north", "alice"), ("south", "bob")]
     assert changed[("north", "alice")] < 0 < changed[("south", "bob")]
-    board = {s.player_id: (s.games, s.wins) for s in await manager.leaderboard("g1", "toy")}
+    board = {s.player_id: (s.games, s.wins) for s in await manager.records.leaderboard("g1", "toy")}
     assert board == {"alice": (1, 0), "bob": (1, 1)}
     # ...and her record has the game, lost.
-    stats = await manager.stats("alice")
+    stats = await manager.records.stats("alice")
     assert stats.games == 1 and stats.by_side[("toy", "north")].text() == "0 won, 1 lost"
-    assert (await manager.stats("alt")).by_side[("toy", "north")].losses == 1
+    assert (await manager.records.stats("alt")).by_side[("toy", "north")].losses == 1
     # /games shows it among her finished games, with her result.
-    [row] = (await manager.finished_page("mine", "alice")).finished()
-    assert history.result_for(row, "alice") == "lost, passed North to alt at move 8"
+    [row] = (await manager.records.finished_page("mine", "alice")).finished()
+    assert pages.result_for(row, "alice") == "lost, passed North to alt at move 8"
 
 
 async def test_a_seat_handed_to_dispatch_rates_both_its_players_and_the_opponent_once(
@@ -69,7 +69,7 @@ async def test_a_seat_handed_to_dispatch_rates_both_its_players_and_the_opponent
 ) -> None:
     game = await new_game(manager)
     await three_turns(manager, game)
-    await manager.hand_over(game.id, "alice", "easy")
+    await manager.seat_changes.hand_over(game.id, "alice", "easy")
     await turn(manager, game, "bob")  # a secret round follows: both pick
     await manager.act(game.id, EASY, Move("pick", 0))
     await manager.act(game.id, "bob", Move("pick", 0))
@@ -80,7 +80,7 @@ async def test_a_seat_handed_to_dispatch_rates_both_its_players_and_the_opponent
     assert changed[("north", "alice")] < 0 and changed[("north", EASY)] < 0
     # bob won one game: rated once, as against the seat's main player (alice: 4 decisions
     # to Dispatch's 3), so exactly as much as a plain win against a newcomer.
-    board = {s.player_id: (s.games, s.wins) for s in await manager.leaderboard("g1", "toy")}
+    board = {s.player_id: (s.games, s.wins) for s in await manager.records.leaderboard("g1", "toy")}
     assert board == {"alice": (1, 0), EASY: (1, 0), "bob": (1, 1)}
     assert round(changed[("south", "bob")]) == 206
     assert [c for c in await changes_of(manager, game.id) if c[1] == "alice"] == [
@@ -94,7 +94,7 @@ async def test_a_moderators_reseat_is_the_vanished_players_loss_on_time(
     game = await new_game(manager)
     await three_turns(manager, game)
     await turn(manager, game, "bob")
-    await manager.reseat(game.id, "north", "carol", "mod", is_moderator=True)
+    await manager.seat_changes.reseat(game.id, "north", "carol", "mod", is_moderator=True)
     await manager.act(game.id, "carol", Move("pick", 1))
     await manager.act(game.id, "bob", Move("pick", 0))
     await turn(manager, game, "carol")
@@ -103,10 +103,10 @@ async def test_a_moderators_reseat_is_the_vanished_players_loss_on_time(
     assert sorted(changed) == [("north", "alice"), ("north", "carol"), ("south", "bob")]
     assert changed[("north", "alice")] < 0  # alice vanished: her loss, on time
     assert changed[("north", "carol")] > 0 > changed[("south", "bob")]
-    stats = await manager.stats("alice")
+    stats = await manager.records.stats("alice")
     assert stats.games == 1 and stats.by_side[("toy", "north")].text() == "0 won, 1 lost"
     assert (stats.on_time.wins, stats.on_time.losses) == (0, 1)
-    carol = await manager.stats("carol")
+    carol = await manager.records.stats("carol")
     assert carol.by_side[("toy", "north")].wins == 1 and carol.on_time.losses == 0
 
 
@@ -115,7 +115,7 @@ async def test_a_new_holder_with_fewer_than_three_decisions_is_not_rated(
 ) -> None:
     game = await new_game(manager)
     await three_turns(manager, game)
-    await manager.hand_over(game.id, "alice", "easy")
+    await manager.seat_changes.hand_over(game.id, "alice", "easy")
     await turn(manager, game, "bob")
     await manager.act(game.id, EASY, Move("pick", 0))
     await manager.act(game.id, "bob", Move("pick", 0))
@@ -129,13 +129,13 @@ async def test_one_player_who_played_both_seats_makes_the_game_hot_seat_and_unra
     game = await new_game(manager)
     await three_turns(manager, game)
     await turn(manager, game, "bob")
-    offer = await manager.offer_seat(game.id, "alice", "carol")
-    await manager.answer_offer(game.id, offer.id, "carol", accept=True)
-    await manager.reseat(game.id, "south", "alice", "mod", is_moderator=True)
+    offer = await manager.seat_changes.offer(game.id, "alice", "carol")
+    await manager.seat_changes.answer(game.id, offer.id, "carol", accept=True)
+    await manager.seat_changes.reseat(game.id, "south", "alice", "mod", is_moderator=True)
     await manager.act(game.id, "carol", Move("pick", 0))
     await manager.act(game.id, "alice", Move("pick", 0))
     await turn(manager, game, "carol")
     await turn(manager, game, "alice")  # alice: 4 decisions at north, 3 at south
     await manager.resign(game.id, "carol")
     assert await changes_of(manager, game.id) == []
-    assert await manager.leaderboard("g1", "toy") == []
+    assert await manager.records.leaderboard("g1", "toy") == []

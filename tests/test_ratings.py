@@ -14,9 +14,9 @@ from bot import errors
 from bot.delivery.port import GameInfo, TablePost
 from bot.seats.bots import BotSeats
 from bot.storage.queries import RATING_QUERIES
-from bot.tables import ratings
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager
+from bot.tables.records import ratings
 from bot.tables.requests import Move, NewGame
 from rules import get_game
 
@@ -69,7 +69,7 @@ async def test_a_finished_game_changes_each_rating_once_and_the_end_post_says_so
     assert by_role["south"].player_id == "bob" and by_role["north"].player_id == "alice"
     assert by_role["south"].before == by_role["north"].before == 1500
     assert by_role["south"].delta > 0 > by_role["north"].delta
-    board = await manager.leaderboard("g1", "toy")
+    board = await manager.records.leaderboard("g1", "toy")
     assert [(s.rank, s.player_id, s.games, s.wins) for s in board] == [
         (1, "bob", 1, 1),
         (2, "alice", 1, 0),
@@ -77,7 +77,7 @@ async def test_a_finished_game_changes_each_rating_once_and_the_end_post_says_so
     assert [s.points for s in board] == [by_role["south"].after, by_role["north"].after]
     # Delivering again (nothing left) or reading again changes nothing.
     assert await manager.deliver_pending() == 0
-    assert await manager.leaderboard("g1", "toy") == board
+    assert await manager.records.leaderboard("g1", "toy") == board
     assert sorted(await changes_of(manager, game.id)) == [("north", "alice"), ("south", "bob")]
 
 
@@ -95,12 +95,12 @@ async def test_ratings_accumulate_per_server_and_a_resignation_is_rated(
     await manager.resign(second.id, "bob")
     post = end_post(front_end)
     assert {c.player_id: c.delta > 0 for c in post.ratings} == {"alice": True, "bob": False}
-    board = {s.player_id: s for s in await manager.leaderboard("g1", "toy")}
+    board = {s.player_id: s for s in await manager.records.leaderboard("g1", "toy")}
     assert board["alice"].games == board["bob"].games == 2
     assert board["alice"].wins == board["bob"].wins == 1
     assert {p: s.points for p, s in board.items()} == {c.player_id: c.after for c in post.ratings}
     # Another server has its own ladder.
-    assert await manager.leaderboard("g2", "toy") == []
+    assert await manager.records.leaderboard("g2", "toy") == []
 
 
 async def test_a_crash_between_the_commit_and_the_delivery_rates_the_game_once(
@@ -118,7 +118,7 @@ async def test_a_crash_between_the_commit_and_the_delivery_rates_the_game_once(
     try:
         game = await new_game(first)
         await play_to_the_end(first, game)  # a first game, delivered as usual
-        board_before = await first.leaderboard("g1", "toy")
+        board_before = await first.records.leaderboard("g1", "toy")
         assert board_before and all(s.games == 1 for s in board_before)
         second_game = await new_game(first, channel="c2")
         for turn in range(3):
@@ -140,7 +140,7 @@ async def test_a_crash_between_the_commit_and_the_delivery_rates_the_game_once(
         post = end_post(up)
         assert {c.player_id for c in post.ratings} == {"alice", "bob"}
         assert all(c.before != 1500 for c in post.ratings)  # the second game's change
-        board = await second.leaderboard("g1", "toy")
+        board = await second.records.leaderboard("g1", "toy")
         assert {s.player_id: s.games for s in board} == {"alice": 2, "bob": 2}
         assert {s.player_id: s.points for s in board} == {
             c.player_id: c.after for c in post.ratings
@@ -153,7 +153,7 @@ async def test_a_crash_between_the_commit_and_the_delivery_rates_the_game_once(
     again = await GameManager.open(db_path, third, clock=clock)
     try:
         assert third.deliveries == []
-        assert await again.leaderboard("g1", "toy") == board
+        assert await again.records.leaderboard("g1", "toy") == board
     finally:
         await again.close()
 
@@ -163,14 +163,14 @@ async def test_a_game_is_never_rated_twice_even_if_its_result_were_recorded_agai
 ) -> None:
     game = await new_game(manager)
     await play_to_the_end(manager, game)
-    board = await manager.leaderboard("g1", "toy")
+    board = await manager.records.leaderboard("g1", "toy")
     async with manager.store.transaction() as db:
         row = await db.game(game.id)
         seats = await db.seats(game.id)
         assert row is not None
         again = await ratings.rate_game(db, row, seats, ("north", "south"), "north")
     assert {c.role: c.delta > 0 for c in again} == {"south": True, "north": False}
-    assert await manager.leaderboard("g1", "toy") == board
+    assert await manager.records.leaderboard("g1", "toy") == board
 
 
 # -- not rated ------------------------------------------------------------------------
@@ -178,7 +178,7 @@ async def test_a_game_is_never_rated_twice_even_if_its_result_were_recorded_agai
 
 async def assert_unrated(manager: GameManager, front_end: RecordingFrontEnd, game_id: int) -> None:
     assert await changes_of(manager, game_id) == []
-    assert await manager.leaderboard("g1", "toy") == []
+    assert await manager.records.leaderboard("g1", "toy") == []
     assert all(not p.ratings for p in front_end.posts)
 
 
@@ -239,7 +239,7 @@ async def test_a_one_seat_game_is_not_rated(
     assert await changes_of(manager, info.id) == []
     assert all(not p.ratings for p in front_end.posts)
     with pytest.raises(errors.BadInput, match="played alone"):
-        await manager.leaderboard("g1", "solo")
+        await manager.records.leaderboard("g1", "solo")
 
 
 def test_the_rules_of_what_is_rated() -> None:
@@ -313,7 +313,7 @@ async def test_dispatch_levels_are_rated_players(
     post = end_post(front_end)
     assert {c.player_id for c in post.ratings} == {"alice", easy}
     assert all(c.before == 1500 and c.after != 1500 for c in post.ratings)
-    board = await manager.leaderboard("g1", "fort_sumter")
+    board = await manager.records.leaderboard("g1", "fort_sumter")
     assert {s.player_id for s in board} == {"alice", easy}
     assert all(s.games == 1 for s in board)
 
@@ -323,10 +323,10 @@ async def test_dispatch_levels_are_rated_players(
 
 async def test_the_leaderboard_refuses_bad_input_politely(manager: GameManager) -> None:
     with pytest.raises(errors.UnknownGame):
-        await manager.leaderboard("g1", "chess")
+        await manager.records.leaderboard("g1", "chess")
     for size in (0, 26, "ten", True):
         with pytest.raises(errors.BadInput, match="from 1 to 25"):
-            await manager.leaderboard("g1", "toy", size)  # type: ignore[arg-type]
+            await manager.records.leaderboard("g1", "toy", size)  # type: ignore[arg-type]
 
 
 # SQLite's planner (EXPLAIN QUERY PLAN); PostgreSQL's plans of the same queries, at 10,000

@@ -42,8 +42,8 @@ async def test_from_a_dm_a_number_reaches_the_askers_own_games_only(
     for number, who in ((game.id, "mod"), (solo.id, "alice")):
         assert await _refused(manager, number, who, None) == f"Game #{number} was not found."
     # A seat passed on still reaches its game, so an old prompt can say it is no longer theirs.
-    offer = await manager.offer_seat(game.id, "alice", "carol")
-    await manager.answer_offer(game.id, offer.id, "carol", accept=True)
+    offer = await manager.seat_changes.offer(game.id, "alice", "carol")
+    await manager.seat_changes.answer(game.id, offer.id, "carol", accept=True)
     assert (await manager.game_in_reach(game.id, "alice", None)).id == game.id
     assert (await manager.game_in_reach(game.id, "carol", None)).id == game.id
 

@@ -15,10 +15,10 @@ import render
 import rules
 from bot import errors
 from bot.storage.rows import GameRow, SeatRow
-from bot.tables import replay_movie
 from bot.tables.manager import GameManager
-from bot.tables.replay import may_see_finished
-from bot.tables.replay_movie import ReplayCache, build_movie, upload_limit
+from bot.tables.records import replay_movie
+from bot.tables.records.replay import may_see_finished
+from bot.tables.records.replay_movie import ReplayCache, build_movie, upload_limit
 from bot.tables.requests import Move, NewGame
 
 GAME = "war"
@@ -84,8 +84,8 @@ def in_order(found: list[bytes], expected: list[bytes]) -> bool:
 
 async def test_every_frame_is_the_public_board_after_a_turn(manager: GameManager) -> None:
     game_id = await war_game(manager, 30)
-    data = await manager.export(game_id)
-    movie = await manager.watch_replay(game_id, "alice", "g1")
+    data = await manager.records.export(game_id)
+    movie = await manager.records.watch_replay(game_id, "alice", "g1")
     views = public_boards(data)
     size = Image.open(io.BytesIO(movie.gif)).size
     expected = [expected_frame(v, movie.width, size) for v in views]
@@ -104,7 +104,7 @@ async def test_no_view_but_the_public_one_is_ever_taken_or_drawn(
     manager: GameManager, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game_id = await war_game(manager, 30)
-    data = await manager.export(game_id)
+    data = await manager.records.export(game_id)
     render.board_png(GAME, public_boards(data)[0])  # the palette's sample game, drawn first
     game = rules.get_game(GAME)
     module = render._module(GAME)
@@ -134,11 +134,11 @@ async def test_a_movie_too_large_is_drawn_narrower_then_with_fewer_frames(
     manager: GameManager,
 ) -> None:
     game_id = await war_game(manager, 60)
-    data = await manager.export(game_id)
+    data = await manager.records.export(game_id)
     views = public_boards(data)
-    big = await manager.watch_replay(game_id, "bob", "g1")
+    big = await manager.records.watch_replay(game_id, "bob", "g1")
     limit = 100 * 2**10
-    small = await manager.watch_replay(game_id, "bob", "g1", limit)
+    small = await manager.records.watch_replay(game_id, "bob", "g1", limit)
     assert big.size > limit >= small.size
     assert small.width < big.width and small.frames <= big.frames
     size = Image.open(io.BytesIO(small.gif)).size
@@ -154,7 +154,7 @@ async def test_a_board_is_drawn_twice_at_most_however_often_the_movie_is_fitted(
     manager: GameManager, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game_id = await war_game(manager, 60)
-    data = await manager.export(game_id)
+    data = await manager.records.export(game_id)
     views = public_boards(data)
     render.board_png(GAME, views[0])  # the palette's sample game, drawn first
     module = render._module(GAME)
@@ -229,16 +229,18 @@ async def test_refused_politely_while_played_elsewhere_or_unknown(manager: GameM
         "g1", "c1", "alice", NewGame(GAME, seat="union", opponent_id="bob")
     )
     with pytest.raises(errors.NotAllowed, match="still being played"):
-        await manager.check_replay("c1", "alice", "g1")
+        await manager.records.check_replay("c1", "alice", "g1")
     with pytest.raises(errors.NotAllowed, match="still being played"):
-        await manager.watch_replay(live.id, "alice", "g1")
+        await manager.records.watch_replay(live.id, "alice", "g1")
     await manager.resign(live.id, "bob")
-    assert await manager.check_replay("c1", "carol", "g1") == live.id
+    assert await manager.records.check_replay("c1", "carol", "g1") == live.id
     with pytest.raises(errors.NotAllowed, match="not a game you played or one played on this"):
-        await manager.check_replay(live.id, "carol", "g2")
+        await manager.records.check_replay(live.id, "carol", "g2")
     with pytest.raises(errors.NotAllowed, match="not a game you played"):
-        await manager.watch_replay(live.id, "carol", None)
-    assert await manager.check_replay(live.id, "bob", None) == live.id  # a DM: bob played it
+        await manager.records.watch_replay(live.id, "carol", None)
+    assert (
+        await manager.records.check_replay(live.id, "bob", None) == live.id
+    )  # a DM: bob played it
     # A stranger learns nothing from a number: unknown, or another server's live game.
     other = await manager.create_game(
         "g2", "c2", "dan", NewGame(GAME, seat="union", opponent_id="eve")
@@ -246,33 +248,33 @@ async def test_refused_politely_while_played_elsewhere_or_unknown(manager: GameM
     answers = []
     for number in (other.id, other.id + 50, 2**63):
         with pytest.raises(errors.NotAllowed) as refused:
-            await manager.check_replay(number, "carol", "g1")
+            await manager.records.check_replay(number, "carol", "g1")
         answers.append(str(refused.value).replace(str(number), "N"))
     assert len(set(answers)) == 1, answers
     for bad in ("", "x" * 500, None, 3.5):
         with pytest.raises(errors.BadInput):
-            await manager.check_replay(live.id, bad, "g1")  # type: ignore[arg-type]
+            await manager.records.check_replay(live.id, bad, "g1")  # type: ignore[arg-type]
     with pytest.raises(errors.BadInput):
-        await manager.watch_replay(live.id, "alice", "g1", 12)
-    assert manager.replays.builds == 0  # nothing refused was ever drawn
+        await manager.records.watch_replay(live.id, "alice", "g1", 12)
+    assert manager.records.replays.builds == 0  # nothing refused was ever drawn
 
 
 async def test_a_cancelled_game_has_nothing_to_replay(manager: GameManager) -> None:
     lobby = await manager.create_game("g1", "c1", "alice", NewGame(GAME))
     await manager.cancel(lobby.id, "alice")
     with pytest.raises(errors.NotAllowed, match="cancelled"):
-        await manager.check_replay(lobby.id, "alice", "g1")
+        await manager.records.check_replay(lobby.id, "alice", "g1")
 
 
 async def test_a_replay_is_built_once_and_the_cache_is_bounded(manager: GameManager) -> None:
     first = await war_game(manager, 8)
     second = await war_game(manager, 8)
-    one = await manager.watch_replay(first, "alice", "g1")
-    assert await manager.watch_replay(first, "bob", None) is one
-    assert manager.replays.builds == 1
+    one = await manager.records.watch_replay(first, "alice", "g1")
+    assert await manager.records.watch_replay(first, "bob", None) is one
+    assert manager.records.replays.builds == 1
     small = ReplayCache(max_bytes=one.size + 1)
     small.movies[(first, 0, 1)] = one
-    data = await manager.export(second)
+    data = await manager.records.export(second)
     other = await small.movie(data, replay_movie.DEFAULT_UPLOAD_LIMIT)
     assert list(small.movies.values()) == [other] and small.held <= small.max_bytes + other.size
 
@@ -282,7 +284,7 @@ async def test_an_abandoned_game_replays_and_says_so(manager: GameManager) -> No
         "g1", "c1", "alice", NewGame(GAME, seat="union", opponent_id="bob")
     )
     await manager.abandon(info.id, "carol", is_moderator=True)
-    movie = await manager.watch_replay(info.id, "carol", "g1")
+    movie = await manager.records.watch_replay(info.id, "carol", "g1")
     assert movie.frames == movie.turns == 1
     assert movie.log_text.splitlines()[-1] == "The game was abandoned, without a result."
 
@@ -299,7 +301,7 @@ async def test_a_one_seat_game_gets_a_frame_for_each_logged_step(manager: GameMa
         verb, arg = choose(game, pv.view)
         await manager.act(info.id, "alice", Move(verb, arg, pv.version))
     await manager.resign(info.id, "alice")
-    movie = await manager.watch_replay(info.id, "alice", None)
+    movie = await manager.records.watch_replay(info.id, "alice", None)
     assert movie.turns > 3 and movie.frames == movie.turns
     assert movie.log_text.splitlines()[-1].startswith("Session over")
 
@@ -308,6 +310,6 @@ async def test_a_game_without_a_board_is_refused_politely(manager: GameManager) 
     info = await manager.create_game("g1", "c1", "alice", NewGame("toy", opponent_id="bob"))
     await manager.resign(info.id, "alice")
     with pytest.raises(errors.NotAllowed, match="has no board to replay"):
-        await manager.check_replay(info.id, "alice", "g1")
+        await manager.records.check_replay(info.id, "alice", "g1")
     with pytest.raises(errors.NotAllowed, match="has no board to replay"):
-        await manager.watch_replay(info.id, "bob", None)
+        await manager.records.watch_replay(info.id, "bob", None)

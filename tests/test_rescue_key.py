@@ -19,7 +19,7 @@ from conftest import RecordingFrontEnd
 from bot import errors
 from bot.storage.migrate import discover
 from bot.tables.manager import GameManager
-from bot.tables.replay import replayed_state
+from bot.tables.records.replay import replayed_state
 from bot.tables.requests import Move, NewGame
 from rules.core.rng import is_key
 
@@ -53,15 +53,15 @@ async def test_a_moderators_rescue_export_of_a_damaged_game_has_its_key_and_repl
     caplog.set_level(logging.DEBUG, logger="dispatch")
     info = await manager.create_game("g1", "c1", "alice", NewGame("war", opponent_id="bob"))
     await played(manager, info.id, 3)
-    healthy = await manager.export(info.id)
+    healthy = await manager.records.export(info.id)
     key = healthy["seed"]
     assert is_key(key)
-    expected = await manager.replay(info.id)
+    expected = await manager.records.replay(info.id)
     await damage(manager, info.id)
 
     with pytest.raises(errors.NotAllowed):  # a player: still nothing before the end
-        await manager.export_for_player(info.id)
-    rescued = await manager.export_for_player(info.id, is_moderator=True)
+        await manager.records.export_for_player(info.id)
+    rescued = await manager.records.export_for_player(info.id, is_moderator=True)
     assert rescued["seed"] == key
     assert replayed_state(rescued) == expected  # replays elsewhere as the game stood
     # The key was never in a view, a post or a log line.
@@ -75,7 +75,7 @@ async def test_games_stored_before_the_key_table_get_their_key_from_the_state(
     """The migration copies the key of every keyed game whose state still holds it."""
     manager = await GameManager.open(db_path, front_end)
     info = await manager.create_game("g1", "c1", "alice", NewGame("war", opponent_id="bob"))
-    key = (await manager.export(info.id))["seed"]
+    key = (await manager.records.export(info.id))["seed"]
     async with manager.store.transaction() as raw:  # as a database of the version before
         await raw._run("DROP TABLE game_keys")
         await raw._run("DELETE FROM schema_migrations WHERE version = ?", (KEYS_MIGRATION,))
@@ -83,7 +83,7 @@ async def test_games_stored_before_the_key_table_get_their_key_from_the_state(
     manager = await GameManager.open(db_path, front_end)
     try:
         await damage(manager, info.id)
-        rescued = await manager.export_for_player(info.id, is_moderator=True)
+        rescued = await manager.records.export_for_player(info.id, is_moderator=True)
         assert rescued["seed"] == key
     finally:
         await manager.close()
@@ -94,7 +94,7 @@ async def test_a_chosen_seed_keeps_no_key(manager: GameManager) -> None:
     async with manager.store.read() as db:
         assert await db.game_key(info.id) is None
     await damage(manager, info.id)
-    assert (await manager.export_for_player(info.id, is_moderator=True))["seed"] == 7
+    assert (await manager.records.export_for_player(info.id, is_moderator=True))["seed"] == 7
 
 
 async def test_a_moderator_who_plays_gets_no_rescue_export(manager: GameManager) -> None:
@@ -105,6 +105,6 @@ async def test_a_moderator_who_plays_gets_no_rescue_export(manager: GameManager)
     await played(manager, info.id, 2)
     await damage(manager, info.id)
     with pytest.raises(errors.NotAllowed, match="You play in this game"):
-        await manager.export_for_player(info.id, is_moderator=True, user_id="alice")
-    rescued = await manager.export_for_player(info.id, is_moderator=True, user_id="carol")
+        await manager.records.export_for_player(info.id, is_moderator=True, user_id="alice")
+    rescued = await manager.records.export_for_player(info.id, is_moderator=True, user_id="carol")
     assert is_key(rescued["seed"])

@@ -269,13 +269,13 @@ async def test_the_key_of_a_game_reaches_no_player_until_the_game_is_over(
             seen.append(json.dumps(result.view))
             if len(seen) == 20:
                 with pytest.raises(errors.NotAllowed, match="once the game is over"):
-                    await manager.export_for_player(info.id)
+                    await manager.records.export_for_player(info.id)
         assert info.status == "finished"
         seen += [json.dumps(dataclasses.asdict(d), default=str) for d in front_end.deliveries]
-        seen += await manager.log(info.id, 10_000)
+        seen += await manager.records.log(info.id, 10_000)
         assert not [s for s in seen if key in s]
-        exported = await manager.export_for_player(info.id)
+        exported = await manager.records.export_for_player(info.id)
         assert exported["seed"] == key
-        assert await manager.verify_replay(info.id)
+        assert await manager.records.verify_replay(info.id)
     finally:
         await manager.close()

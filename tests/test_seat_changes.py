@@ -15,7 +15,7 @@ from bot.storage.queries import HOT_QUERIES
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame
-from bot.tables.seats import OFFER_HOURS
+from bot.tables.seat_changes.changes import OFFER_HOURS
 
 
 async def _game(manager: GameManager) -> int:
@@ -27,10 +27,10 @@ async def test_an_accepted_offer_passes_the_seat_and_the_old_holder_is_refused(
     manager: GameManager, front_end: RecordingFrontEnd
 ) -> None:
     game = await _game(manager)
-    offer = await manager.offer_seat(game, "alice", "carol")
+    offer = await manager.seat_changes.offer(game, "alice", "carol")
     assert (offer.role, offer.to_user) == ("north", "carol")
     front_end.clear()
-    change = await manager.answer_offer(game, offer.id, "carol", accept=True)
+    change = await manager.seat_changes.answer(game, offer.id, "carol", accept=True)
     assert change is not None and (change.from_user, change.to_user) == ("alice", "carol")
     info = await manager.get_game_info(game)
     assert info.seat_of("north").user_id == "carol"  # type: ignore[union-attr]
@@ -47,8 +47,8 @@ async def test_an_accepted_offer_passes_the_seat_and_the_old_holder_is_refused(
         await manager.view_for(game, "alice")
     # carol plays on; the log still replays to the stored state; the export says who.
     await manager.act(game, "carol", Move("add", 2, 0))
-    assert await manager.verify_replay(game)
-    data = await manager.export(game)
+    assert await manager.records.verify_replay(game)
+    data = await manager.records.export(game)
     assert data["seat_changes"] == [
         {
             "role": "north",
@@ -66,11 +66,11 @@ async def test_a_declined_offer_changes_nothing_and_cannot_be_answered_again(
     manager: GameManager, front_end: RecordingFrontEnd
 ) -> None:
     game = await _game(manager)
-    offer = await manager.offer_seat(game, "alice", "carol")
+    offer = await manager.seat_changes.offer(game, "alice", "carol")
     front_end.clear()
-    assert await manager.answer_offer(game, offer.id, "carol", accept=False) is None
+    assert await manager.seat_changes.answer(game, offer.id, "carol", accept=False) is None
     with pytest.raises(errors.NotAllowed, match="already declined"):
-        await manager.answer_offer(game, offer.id, "carol", accept=True)
+        await manager.seat_changes.answer(game, offer.id, "carol", accept=True)
     info = await manager.get_game_info(game)
     assert info.seat_of("north").user_id == "alice"  # type: ignore[union-attr]
     assert front_end.deliveries == []
@@ -82,24 +82,24 @@ async def test_a_declined_offer_changes_nothing_and_cannot_be_answered_again(
 )
 async def test_only_the_named_user_may_answer(manager: GameManager, who: str, why: str) -> None:
     game = await _game(manager)
-    offer = await manager.offer_seat(game, "alice", "carol")
+    offer = await manager.seat_changes.offer(game, "alice", "carol")
     with pytest.raises(errors.NotAllowed, match=why):
-        await manager.answer_offer(game, offer.id, who, accept=True)
-    assert (await manager.open_offer_for(game, "carol")) is not None
+        await manager.seat_changes.answer(game, offer.id, who, accept=True)
+    assert (await manager.seat_changes.open_offer_for(game, "carol")) is not None
 
 
 async def test_an_offer_lapses_when_the_game_moves_on_or_after_a_day(
     manager: GameManager, clock: FakeClock
 ) -> None:
     game = await _game(manager)
-    offer = await manager.offer_seat(game, "bob", "carol")
+    offer = await manager.seat_changes.offer(game, "bob", "carol")
     await manager.act(game, "alice", Move("add", 1))
     with pytest.raises(errors.NotAllowed, match="moved on"):
-        await manager.answer_offer(game, offer.id, "carol", accept=True)
-    later = await manager.offer_seat(game, "bob", "carol")
+        await manager.seat_changes.answer(game, offer.id, "carol", accept=True)
+    later = await manager.seat_changes.offer(game, "bob", "carol")
     clock.advance(OFFER_HOURS * 3600)
     with pytest.raises(errors.NotAllowed, match="expired"):
-        await manager.answer_offer(game, later.id, "carol", accept=True)
+        await manager.seat_changes.answer(game, later.id, "carol", accept=True)
 
 
 @pytest.mark.parametrize(
@@ -118,7 +118,7 @@ async def test_bad_offers_are_refused(
 ) -> None:
     game = await _game(manager)
     with pytest.raises(error, match=why):
-        await manager.offer_seat(game, by, to)
+        await manager.seat_changes.offer(game, by, to)
     async with manager.store.read() as db:
         assert await db.open_seat_offers(game) == []
 
@@ -126,31 +126,31 @@ async def test_bad_offers_are_refused(
 @pytest.mark.parametrize("offer_id", [0, -1, 2**70, "1", True, None, 99])
 async def test_forged_offer_ids_are_refused(manager: GameManager, offer_id: object) -> None:
     game = await _game(manager)
-    await manager.offer_seat(game, "alice", "carol")
+    await manager.seat_changes.offer(game, "alice", "carol")
     with pytest.raises(errors.DispatchError):
-        await manager.answer_offer(game, offer_id, "carol", accept=True)  # type: ignore[arg-type]
+        await manager.seat_changes.answer(game, offer_id, "carol", accept=True)  # type: ignore[arg-type]
 
 
 async def test_another_games_offer_cannot_be_accepted_here(manager: GameManager) -> None:
     game = await _game(manager)
     other = (await manager.create_game("g", "c2", "x", NewGame("toy", seed=1, opponent_id="y"))).id
-    offer = await manager.offer_seat(other, "x", "carol")
+    offer = await manager.seat_changes.offer(other, "x", "carol")
     with pytest.raises(errors.NotAllowed, match="does not exist"):
-        await manager.answer_offer(game, offer.id, "carol", accept=True)
+        await manager.seat_changes.answer(game, offer.id, "carol", accept=True)
 
 
 async def test_a_finished_game_keeps_its_seats(manager: GameManager) -> None:
     game = await _game(manager)
-    offer = await manager.offer_seat(game, "alice", "carol")
+    offer = await manager.seat_changes.offer(game, "alice", "carol")
     await manager.resign(game, "bob")
     with pytest.raises(errors.NotAllowed, match="no longer running"):
-        await manager.answer_offer(game, offer.id, "carol", accept=True)
+        await manager.seat_changes.answer(game, offer.id, "carol", accept=True)
     with pytest.raises(errors.GameNotActive):
-        await manager.offer_seat(game, "alice", "carol")
+        await manager.seat_changes.offer(game, "alice", "carol")
     with pytest.raises(errors.GameNotActive):
-        await manager.hand_over(game, "alice")
+        await manager.seat_changes.hand_over(game, "alice")
     with pytest.raises(errors.GameNotActive):
-        await manager.reseat(game, "north", "carol", "mod", is_moderator=True)
+        await manager.seat_changes.reseat(game, "north", "carol", "mod", is_moderator=True)
 
 
 async def test_a_moderator_reseats_and_nobody_else_may(
@@ -158,18 +158,18 @@ async def test_a_moderator_reseats_and_nobody_else_may(
 ) -> None:
     game = await _game(manager)
     with pytest.raises(errors.NotAllowed, match="moderator"):
-        await manager.reseat(game, "north", "carol", "bob")
+        await manager.seat_changes.reseat(game, "north", "carol", "bob")
     with pytest.raises(errors.UnknownRole):
-        await manager.reseat(game, "west", "carol", "mod", is_moderator=True)
+        await manager.seat_changes.reseat(game, "west", "carol", "mod", is_moderator=True)
     with pytest.raises(errors.NotAllowed, match="one player, one seat"):
-        await manager.reseat(game, "north", "bob", "mod", is_moderator=True)
+        await manager.seat_changes.reseat(game, "north", "bob", "mod", is_moderator=True)
     front_end.clear()
-    change = await manager.reseat(game, "north", "carol", "mod", is_moderator=True)
+    change = await manager.seat_changes.reseat(game, "north", "carol", "mod", is_moderator=True)
     assert change.line == "carol now plays the North, in place of alice."
     async with manager.store.read() as db:
         (timer,) = await db.timers(game)
     assert (timer.role, timer.user_id) == ("north", "carol")  # the reminder follows the seat
-    assert await manager.verify_replay(game)
+    assert await manager.records.verify_replay(game)
 
 
 async def test_a_hand_over_to_dispatch_lets_the_bot_move(
@@ -184,13 +184,13 @@ async def test_a_hand_over_to_dispatch_lets_the_bot_move(
         first = info.active_roles[0]
         holder = info.seat_of(first).user_id  # type: ignore[union-attr]
         with pytest.raises(errors.BadInput, match="levels"):
-            await manager.hand_over(info.id, holder, "grandmaster")
-        change = await manager.hand_over(info.id, holder, "easy")
+            await manager.seat_changes.hand_over(info.id, holder, "grandmaster")
+        change = await manager.seat_changes.hand_over(info.id, holder, "easy")
         assert change.to_user == bot_user("easy")
         await BotSeats.of(manager).idle()
         after = await manager.get_game_info(info.id)
         assert after.version > info.version  # Dispatch took its move
-        assert await manager.verify_replay(info.id)
+        assert await manager.records.verify_replay(info.id)
         with pytest.raises(errors.SeatPassed):
             await manager.view_for(info.id, holder)
     finally:

@@ -27,7 +27,7 @@ from conftest import FakeClock, RecordingFrontEnd
 
 import bot.delivery.courier
 import bot.storage.store
-import bot.tables.manager
+import bot.tables.core
 from bot import errors
 from bot.delivery.port import GameInfo
 from bot.storage.rows import GameRow, dumps
@@ -103,7 +103,7 @@ async def test_a_damaged_game_loses_its_reminders_and_no_one_else_does(
         front_end.clear()
         clock.advance(25 * 3600)
         for _ in range(3):  # three background passes: the damage is logged once
-            await manager.fire_due_timers()
+            await manager.background.fire_due_timers()
             clock.advance(49 * 3600)
         reminded = {d.game.id for d in front_end.deliveries if d.post and d.post.kind == "reminder"}
         assert reminded == {healthy.id}
@@ -126,7 +126,7 @@ async def test_a_game_whose_delivery_breaks_is_skipped_and_the_rest_delivered(
     try:
         broken = await start(manager, "c1")
         healthy = await start(manager, "c2")
-        reader = bot.tables.manager.READER  # how the courier reads a game (injected)
+        reader = bot.tables.core.READER  # how the courier reads a game (injected)
         real = reader.info
 
         def breaks_for_one_game(row: GameRow, seats: object) -> GameInfo:
@@ -135,7 +135,7 @@ async def test_a_game_whose_delivery_breaks_is_skipped_and_the_rest_delivered(
             return real(row, seats)  # type: ignore[arg-type]
 
         broken_reader = dataclasses.replace(reader, info=breaks_for_one_game)
-        monkeypatch.setattr(bot.tables.manager, "READER", broken_reader)
+        monkeypatch.setattr(bot.tables.core, "READER", broken_reader)
         manager.front_end = up = RecordingFrontEnd()
         for _ in range(3):
             await manager.deliver_due(ignore_backoff=True)
@@ -159,7 +159,7 @@ async def test_a_non_json_posted_active_does_not_stop_the_background_pass(
         manager.front_end = up = RecordingFrontEnd()
         await manager.deliver_due(ignore_backoff=True)
         clock.advance(25 * 3600)
-        await manager.fire_due_timers()
+        await manager.background.fire_due_timers()
         assert {d.game.id for d in up.deliveries} == {odd.id, other.id}
     finally:
         await manager.close()
@@ -181,7 +181,7 @@ async def test_players_of_a_damaged_game_are_told_so_and_nothing_changes(
         calls = {
             "view": manager.view_for(game.id, "alice"),
             "act": manager.act(game.id, "alice", Move("add", 1)),
-            "log": manager.log(game.id),
+            "log": manager.records.log(game.id),
             "observer": manager.view_for(game.id, None),
         }
         for name, call in calls.items():
@@ -191,9 +191,9 @@ async def test_players_of_a_damaged_game_are_told_so_and_nothing_changes(
             assert "damaged" in text and "/game abandon" in text and "/game export" in text, name
         async with manager.store.read() as db:
             assert (await db.actions(game.id), await db.version_of(game.id)) == before
-        assert await manager.damage(game.id)
+        assert await manager.records.damage(game.id)
         # The ways out still work on it.
-        exported = await manager.export(game.id)
+        exported = await manager.records.export(game.id)
         assert exported["actions"] == []
         await manager.resign(game.id, "bob")
         assert (await manager.get_game_info(game.id)).status == "finished"
@@ -229,10 +229,10 @@ async def test_a_damaged_war_game_is_refused_without_naming_what_it_holds(
             with pytest.raises(errors.CorruptGame) as raised:
                 await call
             assert "secret-U99x" not in str(raised.value) and "damaged" in str(raised.value)
-        assert await manager.damage(game.id)
+        assert await manager.records.damage(game.id)
         front_end.clear()
         clock.advance(25 * 3600)
-        await manager.fire_due_timers()
+        await manager.background.fire_due_timers()
         assert {d.game.id for d in front_end.deliveries} == {healthy.id}
         logged = " ".join(r.getMessage() for r in caplog.records)
         assert "secret-U99x" not in logged
@@ -462,7 +462,7 @@ async def test_exporting_or_replaying_a_damaged_log_is_refused_politely(
         await manager.act(game.id, "alice", Move("add", 2))
         await manager.resign(game.id, "bob")
         await damage(manager, game.id, damage_sql)
-        for call in (manager.export(game.id), manager.verify_replay(game.id)):
+        for call in (manager.records.export(game.id), manager.records.verify_replay(game.id)):
             try:
                 await call
             except errors.DispatchError as exc:

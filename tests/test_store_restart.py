@@ -160,7 +160,7 @@ async def test_the_bots_background_pass_rides_out_a_restart_quietly(
         manager = await GameManager.open(server.url, RecordingFrontEnd(), clock=FakeClock())
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
-        background = loop.create_task(manager.run_background(interval_s=0.05, stop=stop))
+        background = loop.create_task(manager.background.run(interval_s=0.05, stop=stop))
         try:
             await manager.create_game("g1", "c1", "alice", NewGame("toy", seed=5))
             game = await manager.join("c1", "bob")

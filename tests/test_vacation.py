@@ -37,7 +37,7 @@ async def test_a_vacation_pauses_the_running_clock_and_moves_its_deadline(
 ) -> None:
     game = await _fast_game(manager)
     clock.advance(5 * HOUR)  # north (alice) has 19 h left
-    taken = await manager.vacation("g", "alice", 3)
+    taken = await manager.clocks.vacation("g", "alice", 3)
     assert (taken.days, taken.left, taken.games) == (3, 11, (game,))
     north = await _clock(manager, game, "north")
     assert north.deadline == manager.clock() + 3 * DAY + 19 * HOUR  # type: ignore[attr-defined]
@@ -45,25 +45,25 @@ async def test_a_vacation_pauses_the_running_clock_and_moves_its_deadline(
     # Nothing is spent while away: a day in, still 19 h left; the old deadline passes.
     clock.advance(DAY)
     assert north.left(manager.clock()) == 19 * HOUR  # type: ignore[attr-defined]
-    assert await manager.expire_clocks() == 0
-    assert await manager.warn_clocks() == 0
+    assert await manager.clocks.expire() == 0
+    assert await manager.clocks.warn() == 0
     # Opponents see it: /game status's lines and the table's one-line notice.
-    lines = "\n".join(await manager.clock_lines(game))
+    lines = "\n".join(await manager.clocks.lines(game))
     assert f"on vacation until <t:{int(taken.until)}:R>" in lines
     told = [p.headline for p in manager.front_end.posts if p.kind == "notice"]  # type: ignore[attr-defined]
     end = int(taken.until)
     assert told == [f"North is on vacation until <t:{end}:f> (<t:{end}:R>): their clock is paused."]
     clock.advance(2 * DAY + 19 * HOUR - 1)
-    assert await manager.expire_clocks() == 0
+    assert await manager.clocks.expire() == 0
     clock.advance(1)
-    assert await manager.expire_clocks() == 1  # the clock ran on after the vacation
+    assert await manager.clocks.expire() == 1  # the clock ran on after the vacation
 
 
 async def test_a_clock_that_starts_during_a_vacation_starts_at_its_end(
     manager: GameManager, clock: FakeClock
 ) -> None:
     game = await _fast_game(manager)
-    taken = await manager.vacation("g", "bob", 2)  # south's clock is stopped: nothing moves
+    taken = await manager.clocks.vacation("g", "bob", 2)  # south's clock is stopped: nothing moves
     assert (await _clock(manager, game, "south")).deadline is None  # type: ignore[attr-defined]
     await manager.act(game, "alice", Move("add", 1))
     result = await manager.act(game, "alice", Move("done"))  # the turn passes to bob, away
@@ -75,19 +75,19 @@ async def test_a_clock_that_starts_during_a_vacation_starts_at_its_end(
     band = manager.front_end.posts[-1].view["clock_band"]  # type: ignore[attr-defined]
     assert band.startswith("Clock: South on vacation until ") and band.endswith(" UTC"), band
     clock.advance(2 * DAY + DAY - 1)
-    assert await manager.expire_clocks() == 0
+    assert await manager.clocks.expire() == 0
     clock.advance(1)
-    assert await manager.expire_clocks() == 1
+    assert await manager.clocks.expire() == 1
 
 
 async def test_ending_a_vacation_early_gives_back_the_whole_days_not_begun(
     manager: GameManager, clock: FakeClock
 ) -> None:
     game = await _fast_game(manager)
-    await manager.vacation("g", "alice", 10)
-    assert await manager.vacation_left("g", "alice") == (4, 14)
+    await manager.clocks.vacation("g", "alice", 10)
+    assert await manager.clocks.vacation_left("g", "alice") == (4, 14)
     clock.advance(DAY + HOUR)  # into the second day: two days count
-    ended = await manager.vacation("g", "alice")
+    ended = await manager.clocks.vacation("g", "alice")
     assert ended.ended and ended.days == 2 and ended.left == 12
     north = await _clock(manager, game, "north")
     assert north.running_since == manager.clock()  # type: ignore[attr-defined]  # runs again now
@@ -95,7 +95,7 @@ async def test_ending_a_vacation_early_gives_back_the_whole_days_not_begun(
     told = [p.headline for p in manager.front_end.posts if p.kind == "notice"]  # type: ignore[attr-defined]
     assert told[-1] == "North is back from vacation: their clock runs again."
     with pytest.raises(errors.NotAllowed, match="not on vacation"):
-        await manager.vacation("g", "alice", 0)
+        await manager.clocks.vacation("g", "alice", 0)
 
 
 def _told_back(manager: GameManager) -> list[int]:
@@ -116,27 +116,27 @@ async def test_a_vacation_that_runs_to_its_end_is_told_at_each_table_once(
     first = await _fast_game(manager, channel="one")
     second = await _fast_game(manager, channel="two")
     other = await _fast_game(manager, guild="elsewhere", channel="three")
-    await manager.vacation("g", "alice", 2)
+    await manager.clocks.vacation("g", "alice", 2)
 
     def back() -> list[int]:
         return _told_back(manager)
 
     clock.advance(2 * DAY - 1)
-    assert await manager.tell_vacations_over() == 0 and back() == []  # not over yet
+    assert await manager.clocks.tell_vacations_over() == 0 and back() == []  # not over yet
     clock.advance(1)
-    assert await manager.tell_vacations_over() == 2
+    assert await manager.clocks.tell_vacations_over() == 2
     assert sorted(back()) == [first, second]  # not the game on the other server
     assert other not in back()
     # Once: later passes (and a restart's) find nothing more to tell.
     clock.advance(DAY)
-    assert await manager.tell_vacations_over() == 0 and len(back()) == 2
+    assert await manager.clocks.tell_vacations_over() == 0 and len(back()) == 2
     # One ended early was told there and then, and never again by the pass.
-    await manager.vacation("g", "alice", 3)
+    await manager.clocks.vacation("g", "alice", 3)
     clock.advance(HOUR)
-    await manager.vacation("g", "alice")
+    await manager.clocks.vacation("g", "alice")
     assert len(back()) == 4
     clock.advance(5 * DAY)
-    assert await manager.tell_vacations_over() == 0 and len(back()) == 4
+    assert await manager.clocks.tell_vacations_over() == 0 and len(back()) == 4
 
 
 async def test_two_passes_racing_tell_a_vacations_end_once(
@@ -144,7 +144,7 @@ async def test_two_passes_racing_tell_a_vacations_end_once(
 ) -> None:
     """Several bot processes each run the background pass: the telling is claimed."""
     game = await _fast_game(manager)
-    await manager.vacation("g", "alice", 1)
+    await manager.clocks.vacation("g", "alice", 1)
     clock.advance(DAY)
     async with manager.store.read() as db:
         (due,) = await db.vacations_back_due()
@@ -152,7 +152,7 @@ async def test_two_passes_racing_tell_a_vacations_end_once(
         assert await db.claim_vacation_back(due)
         assert not await db.claim_vacation_back(due)  # the other pass finds it taken
         assert await db.vacations_back_due() == []
-    assert await manager.tell_vacations_over() == 0
+    assert await manager.clocks.tell_vacations_over() == 0
     assert game not in _told_back(manager)
 
 
@@ -160,37 +160,37 @@ async def test_the_allowance_is_per_server_and_per_rolling_year(
     manager: GameManager, clock: FakeClock
 ) -> None:
     await _fast_game(manager)
-    await manager.vacation("g", "alice", 14)
+    await manager.clocks.vacation("g", "alice", 14)
     with pytest.raises(errors.NotAllowed, match="on vacation until"):
-        await manager.vacation("g", "alice", 1)
+        await manager.clocks.vacation("g", "alice", 1)
     clock.advance(15 * DAY)
     with pytest.raises(errors.BadInput, match="0 vacation days left"):
-        await manager.vacation("g", "alice", 1)
-    assert (await manager.vacation("h", "alice", 3)).left == 11  # another server's own
+        await manager.clocks.vacation("g", "alice", 1)
+    assert (await manager.clocks.vacation("h", "alice", 3)).left == 11  # another server's own
     clock.advance(351 * DAY)  # a year after the first: its days are back
-    assert (await manager.vacation("g", "alice", 5)).left == 9
+    assert (await manager.clocks.vacation("g", "alice", 5)).left == 9
 
 
 async def test_a_server_sets_the_days_and_may_turn_vacations_off(
     manager: GameManager, clock: FakeClock
 ) -> None:
     game = await _fast_game(manager)
-    assert await manager.clock_rules("g") == ("lose", 14)
-    assert await manager.clock_rules("g", vacation_days=0) == ("lose", 0)
+    assert await manager.clocks.rules("g") == ("lose", 14)
+    assert await manager.clocks.rules("g", vacation_days=0) == ("lose", 0)
     with pytest.raises(errors.NotAllowed, match="turned off"):
-        await manager.vacation("g", "alice", 1)
+        await manager.clocks.vacation("g", "alice", 1)
     for bad in ({"vacation_days": 91}, {"vacation_days": -1}, {"on_time": "draw"}):
         with pytest.raises(errors.BadInput):
-            await manager.clock_rules("g", **bad)  # type: ignore[arg-type]
-    assert await manager.clock_rules("g") == ("lose", 0)  # the bad ones changed nothing
+            await manager.clocks.rules("g", **bad)  # type: ignore[arg-type]
+    assert await manager.clocks.rules("g") == ("lose", 0)  # the bad ones changed nothing
     with pytest.raises(errors.NotAllowed):
-        await manager.clock_rules(None, on_time="claim")
-    await manager.clock_rules("g", vacation_days=7)
+        await manager.clocks.rules(None, on_time="claim")
+    await manager.clocks.rules("g", vacation_days=7)
     with pytest.raises(errors.BadInput, match="7 vacation days left"):
-        await manager.vacation("g", "alice", 8)
+        await manager.clocks.vacation("g", "alice", 8)
     for bad_days in (-1, 1.5, "3", True):
         with pytest.raises(errors.BadInput):
-            await manager.vacation("g", "alice", bad_days)  # type: ignore[arg-type]
+            await manager.clocks.vacation("g", "alice", bad_days)  # type: ignore[arg-type]
     assert (await _clock(manager, game, "north")).deadline == manager.clock() + DAY  # type: ignore[attr-defined]
 
 
@@ -213,7 +213,7 @@ async def test_vacation_queries_are_answered_from_an_index(db_path: Path) -> Non
 
 
 async def _claim_game(manager: GameManager, clock: FakeClock) -> int:
-    await manager.clock_rules("g", on_time="claim")
+    await manager.clocks.rules("g", on_time="claim")
     game = await _fast_game(manager)
     clock.advance(DAY)  # north's clock runs out
     return game
@@ -224,20 +224,20 @@ async def test_at_zero_the_opponent_is_offered_the_win_once(
 ) -> None:
     game = await _claim_game(manager, clock)
     fe: RecordingFrontEnd = manager.front_end  # type: ignore[assignment]
-    assert await manager.expire_clocks() == 1
-    assert await manager.expire_clocks() == 0  # once: the flagged clock left the index
+    assert await manager.clocks.expire() == 1
+    assert await manager.clocks.expire() == 0  # once: the flagged clock left the index
     assert (await manager.get_game_info(game)).status == "active"
     offers = [m for m in fe.privates("bob") if m.claim]
     assert len(offers) == 1 and "Claim the win" in offers[0].headline
     assert [m for m in fe.privates("alice") if m.claim] == []
     table = [p for p in fe.posts if p.claim]
     assert len(table) == 1 and "may claim the win" in table[0].headline
-    assert "north: out of time" in "\n".join(await manager.clock_lines(game))
+    assert "north: out of time" in "\n".join(await manager.clocks.lines(game))
     with pytest.raises(errors.NotSeated):
-        await manager.claim_win(game, "carol")
+        await manager.clocks.claim_win(game, "carol")
     with pytest.raises(errors.NotAllowed, match="nothing to claim"):
-        await manager.claim_win(game, "alice")  # one's own clock
-    info = await manager.claim_win(game, "bob")
+        await manager.clocks.claim_win(game, "alice")  # one's own clock
+    info = await manager.clocks.claim_win(game, "bob")
     assert info.status == "finished"
     async with manager.store.read() as db:
         result = await db.result(game)
@@ -245,7 +245,7 @@ async def test_at_zero_the_opponent_is_offered_the_win_once(
     end = [p for p in fe.posts if p.kind == "end"]
     assert len(end) == 1 and "claimed" in end[0].headline
     with pytest.raises(errors.GameNotActive):
-        await manager.claim_win(game, "bob")
+        await manager.clocks.claim_win(game, "bob")
     with pytest.raises(errors.TimeRanOut):  # the loser's late click: told why
         await manager.act(game, "alice", Move("add", 1))
 
@@ -257,16 +257,16 @@ async def test_the_late_player_may_move_until_a_claim(
     # The click comes before the background pass: accepted, and the win offered then.
     await manager.act(game, "alice", Move("add", 1))
     assert len([p for p in manager.front_end.posts if p.claim]) == 1  # type: ignore[attr-defined]
-    assert await manager.expire_clocks() == 0
+    assert await manager.clocks.expire() == 0
     await manager.act(game, "alice", Move("done"))  # handed over: nothing to claim now
     with pytest.raises(errors.NotAllowed, match="moved before the win was claimed"):
-        await manager.claim_win(game, "bob")
+        await manager.clocks.claim_win(game, "bob")
     north = await _clock(manager, game, "north")
     assert north.remaining_s == 0 and north.flagged_at is not None  # type: ignore[attr-defined]  # owes on
     await manager.act(game, "bob", Move("add", 1))
     await manager.act(game, "bob", Move("done"))
     assert (await _clock(manager, game, "north")).remaining_s == 0  # type: ignore[attr-defined]
-    await manager.claim_win(game, "bob")  # north owes again: the claim stands
+    await manager.clocks.claim_win(game, "bob")  # north owes again: the claim stands
     assert (await manager.get_game_info(game)).status == "finished"
 
 
@@ -275,11 +275,11 @@ async def test_a_claim_racing_a_last_second_move_ends_the_game_at_most_once(
     manager: GameManager, clock: FakeClock, first: str
 ) -> None:
     game = await _claim_game(manager, clock)
-    await manager.expire_clocks()
+    await manager.clocks.expire()
     await manager.act(game, "alice", Move("add", 1))
 
     async def claim() -> object:
-        return await manager.claim_win(game, "bob")
+        return await manager.clocks.claim_win(game, "bob")
 
     async def move() -> object:
         return await manager.act(game, "alice", Move("done"))
@@ -301,7 +301,7 @@ async def test_a_claim_racing_a_last_second_move_ends_the_game_at_most_once(
 async def test_lose_stays_the_default(manager: GameManager, clock: FakeClock) -> None:
     game = await _fast_game(manager)
     clock.advance(DAY)
-    assert await manager.expire_clocks() == 1
+    assert await manager.clocks.expire() == 1
     assert (await manager.get_game_info(game)).status == "finished"
     assert [p for p in manager.front_end.posts if p.claim] == []  # type: ignore[attr-defined]
 

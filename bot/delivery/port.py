@@ -73,7 +73,7 @@ TableKind = Literal["start", "turn", "end", "notice", "reminder"]
 
 @dataclass(frozen=True)
 class RatingChange:
-    """One seat's rating before and after a rated game (``bot.tables.ratings``)."""
+    """One seat's rating before and after a rated game (``bot.tables.records.ratings``)."""
 
     role: str
     #: The user id, or the name of one of Dispatch's levels ("Dispatch (hard)").
@@ -115,10 +115,10 @@ class TablePost:
     #: Set on the ``end`` of a rated game: each seat's rating change.
     ratings: tuple[RatingChange, ...] = ()
     #: Set on the ``end`` of a game against Dispatch's search: one short line on where
-    #: the game turned by its own estimates (``bot.tables.estimates``; all in /game log).
+    #: the game turned by its own estimates (``bot.tables.records.estimates``; all in /game log).
     turned: str = ""
     #: Set on the notice that a clock ran out where the win is claimed:
-    #: the front end adds a **Claim the win** button (``bot.tables.claims``).
+    #: the front end adds a **Claim the win** button (``bot.tables.clocks.claims``).
     claim: bool = False
     #: The outbox row's identity (``bot.delivery.outbox.delivery_nonce``), set by delivery: the same
     #: row sent twice (a crash between sending and marking) carries the same nonce, so

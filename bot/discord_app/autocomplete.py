@@ -170,7 +170,7 @@ async def my_live_games(
     server's: ``bot.tables.reach``), by number (``/game move game:``)."""
     uid, guild = user_id(interaction), guild_of(interaction)
     try:
-        mine = await manager_of(interaction).games_for_user(uid)
+        mine = await manager_of(interaction).records.games_for_user(uid)
     except errors.DispatchError:
         return []
     typed = str(current or "")

@@ -5,7 +5,7 @@ and in the opponent's DM.
 
 Its custom_id (in ``custom_ids``; ``w`` for the Win on time)::
 
-    dsp:w:<game>   claim the win of the game (bot.tables.claims)
+    dsp:w:<game>   claim the win of the game (bot.tables.clocks.claims)
 
 The id carries nothing hidden: whoever presses, the manager checks that they hold a seat
 whose opponent's clock ran out and still owes a decision, so a stranger's, stale or
@@ -34,5 +34,5 @@ async def on_claim(interaction: discord.Interaction[Any], game_id: int) -> None:
     async with handling(interaction, game_id, "claim"):
         await interaction.response.defer(ephemeral=True, thinking=True)
         await game_in_reach(interaction, game_id)
-        await manager_of(interaction).claim_win(game_id, user_id(interaction))
+        await manager_of(interaction).clocks.claim_win(game_id, user_id(interaction))
         await reply(interaction, f"You claimed the win of game #{game_id} on time.")

@@ -177,7 +177,7 @@ class DispatchBot(commands.Bot):
                 await self.manager.deliver_pending()
             except Exception:
                 log.exception("redelivery at start-up failed; the loop will retry")
-            await self.manager.run_background(self.delivery_interval, self._stop_background)
+            await self.manager.background.run(self.delivery_interval, self._stop_background)
 
     @contextlib.asynccontextmanager
     async def _posts_from_workers(self) -> AsyncIterator[None]:

@@ -304,7 +304,7 @@ class DiscordFrontEnd:
         manager = self._manager()
         if manager is None:
             return None
-        where: tuple[str, str] | None = (await manager.live_prompts(game_id)).get(user_id)
+        where: tuple[str, str] | None = (await manager.prompts.live(game_id)).get(user_id)
         return where
 
     async def prompt_now_at(
@@ -320,7 +320,7 @@ class DiscordFrontEnd:
         if before is not None and before != where:
             await self._close(before, note)
         if before != where:
-            await manager.set_live_prompt(game_id, user_id, where)
+            await manager.prompts.set_live(game_id, user_id, where)
 
     async def answered_at(
         self,
@@ -346,7 +346,7 @@ class DiscordFrontEnd:
             self._shows(game_id, user_id, picture)
             now = where if live else None
             if before != now:
-                await manager.set_live_prompt(game_id, user_id, now)
+                await manager.prompts.set_live(game_id, user_id, now)
             return
         if live:
             await self._close(where, CLOSED_NEWER)
@@ -384,9 +384,9 @@ class DiscordFrontEnd:
         manager = self._manager()
         if manager is None:
             return
-        for user_id, where in (await manager.live_prompts(game_id)).items():
+        for user_id, where in (await manager.prompts.live(game_id)).items():
             await self._close(where, note)
-            await manager.set_live_prompt(game_id, user_id, None)
+            await manager.prompts.set_live(game_id, user_id, None)
 
     async def refresh_prompt(
         self, game: GameInfo, user_id: str, role: str, version: int, view: dict[str, Any]

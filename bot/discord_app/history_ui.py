@@ -26,8 +26,8 @@ from bot.discord_app.components import DispatchComponent, handles
 from bot.discord_app.custom_ids import page_id
 from bot.discord_app.interactions import handling, manager_of, reply, user_id
 from bot.storage.history import FinishedGame
-from bot.tables import history
-from bot.tables.history import Page, Stats
+from bot.tables.records import pages
+from bot.tables.records.pages import Page, Stats
 from rules.core.log import plural
 
 STALE = "That page no longer holds any game; run /games again."
@@ -53,8 +53,8 @@ def _link(game: FinishedGame) -> str:
 def _sides(game: FinishedGame, viewer: str | None) -> str:
     mine = [role for role, user in game.seats if user == viewer]
     others = [(role, user) for role, user in game.seats if user != viewer]
-    named = [f"{formatting.mention(u)} ({history.role_name(game.game_name, r)})" for r, u in others]
-    as_ = ", ".join(history.role_name(game.game_name, r) for r in mine)
+    named = [f"{formatting.mention(u)} ({pages.role_name(game.game_name, r)})" for r, u in others]
+    as_ = ", ".join(pages.role_name(game.game_name, r) for r in mine)
     if mine and others:
         return f"as {as_} vs " + ", ".join(named)
     if mine and len(game.seats) == 1:  # a solo session: nobody to be against
@@ -65,9 +65,9 @@ def _sides(game: FinishedGame, viewer: str | None) -> str:
 def row_text(game: FinishedGame, viewer: str | None) -> str:
     """One finished game: number, date, game, sides, result and reason, and its link."""
     when = discord.utils.format_dt(datetime.fromtimestamp(game.finished_at, tz=UTC), "d")
-    result = history.result_for(game, viewer, formatting.mention)
+    result = pages.result_for(game, viewer, formatting.mention)
     reason = formatting.clip(formatting.escape(game.reason), 100)
-    title = formatting.escape(history.game_title(game.game_name))
+    title = formatting.escape(pages.game_title(game.game_name))
     return (
         f"#{game.id} {when} {title} {_sides(game, viewer)}: **{result}** ({reason}) · {_link(game)}"
     )
@@ -113,7 +113,7 @@ def page_owner(interaction: discord.Interaction[Any], scope: str) -> str:
 
 async def send_first_page(interaction: discord.Interaction[Any], scope: str) -> None:
     owner = page_owner(interaction, scope)
-    page = await manager_of(interaction).finished_page(scope, owner)
+    page = await manager_of(interaction).records.finished_page(scope, owner)
     if not page.games:
         await reply(interaction, NO_GAMES[scope])
         return
@@ -133,7 +133,7 @@ async def page_clicked(interaction: discord.Interaction[Any], item: DispatchComp
     async with handling(interaction, 0, "page"):
         if page_owner(interaction, scope) != owner:
             raise errors.NotAllowed("These pages are someone else's; run /games yourself.")
-        page = await manager_of(interaction).finished_page(
+        page = await manager_of(interaction).records.finished_page(
             scope, owner, older=bool(click.older), key=int(click.key or 0)
         )
         if not page.games:
@@ -148,13 +148,13 @@ async def page_clicked(interaction: discord.Interaction[Any], item: DispatchComp
 def _tally_lines(stats: Stats) -> list[str]:
     lines = []
     for (game_name, role), tally in sorted(stats.by_side.items()):
-        side = history.role_name(game_name, role)
-        title = formatting.escape(history.game_title(game_name))
+        side = pages.role_name(game_name, role)
+        title = formatting.escape(pages.game_title(game_name))
         lines.append(f"{title} as {side}: {tally.text()}")
     lines.append(f"On time: {stats.on_time.text()}")
     if stats.median_turn_s is not None:
         lines.append(
-            f"Median time per turn: {history.duration(stats.median_turn_s)}"
+            f"Median time per turn: {pages.duration(stats.median_turn_s)}"
             f" (over {stats.turns} turns)"
         )
     for level, tally in stats.against_levels.items():
@@ -165,7 +165,7 @@ def _tally_lines(stats: Stats) -> list[str]:
 def stats_text(stats: Stats) -> str:
     which = ""
     if stats.game_name:
-        which = f" of {formatting.escape(history.game_title(stats.game_name))}"
+        which = f" of {formatting.escape(pages.game_title(stats.game_name))}"
     who = formatting.mention(stats.user_id)
     if not stats.games:
         return f"{who} has no finished games{which} yet."

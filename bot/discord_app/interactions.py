@@ -343,7 +343,7 @@ async def in_its_channel(interaction: discord.Interaction[Any], game_id: int) ->
     info = await game_in_reach(interaction, game_id)
     if str(interaction.channel_id) != info.channel_id:
         # Its lobby post may be in the parent of the game's thread.
-        lobby = await manager_of(interaction).lobby_post(game_id)
+        lobby = await manager_of(interaction).threads.lobby_post(game_id)
         if lobby is None or lobby[0] != str(interaction.channel_id):
             raise errors.NotAllowed(ANOTHER_CHANNEL)
     return info

@@ -57,7 +57,7 @@ async def look_payload(
         thinking = formatting.thinking_line(info, info.active_roles)
         waiting = " ".join(part for part in (turn, when, thinking) if part)
         embed.add_field(name="Waiting for", value=waiting, inline=False)
-    clocks = await manager.clock_lines(info.id)  # ``<t:...:R>`` timestamps
+    clocks = await manager.clocks.lines(info.id)  # ``<t:...:R>`` timestamps
     if clocks:
         embed.add_field(name="Clocks", value=formatting.clip("\n".join(clocks), 1024), inline=False)
     score = formatting.view_score(info, pv.view)

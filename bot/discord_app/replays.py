@@ -15,7 +15,7 @@ import discord
 
 from bot.discord_app import formatting
 from bot.discord_app.interactions import manager_of, user_id
-from bot.tables.replay_movie import Movie
+from bot.tables.records.replay_movie import Movie
 
 #: Sent with the movie: no one is pinged by a replay.
 NO_PINGS = discord.AllowedMentions.none()
@@ -53,10 +53,10 @@ async def post_replay(interaction: discord.Interaction[Any], number: int | None)
     manager = manager_of(interaction)
     guild = str(interaction.guild_id) if interaction.guild_id else None
     ref: int | str = number if number is not None else str(interaction.channel_id)
-    game_id = await manager.check_replay(ref, user_id(interaction), guild)
+    game_id = await manager.records.check_replay(ref, user_id(interaction), guild)
     # Drawing a long game takes a few seconds: Discord is told at once.
     await interaction.response.defer(thinking=True)
-    movie = await manager.watch_replay(
+    movie = await manager.records.watch_replay(
         game_id, user_id(interaction), guild, upload_limit_of(interaction)
     )
     info = await manager.get_game_info(game_id)

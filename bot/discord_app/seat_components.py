@@ -3,7 +3,7 @@ Decline buttons, and what follows a change (the old holder's DM prompt is closed
 
 Their custom_id (in ``custom_ids``; ``x`` for a seat's eXchange)::
 
-    dsp:x:<game>:<offer>:<accept|decline>   answer the offer of a seat (bot.tables.seats)
+    dsp:x:<game>:<offer>:<accept|decline>   answer the offer of a seat (seat_changes.changes)
 
 The id carries nothing hidden (the offer is posted in the channel): whoever presses, the
 manager checks that the offer is open, fresh and names them, so a forged, stale or
@@ -21,7 +21,7 @@ from bot.discord_app.components import DispatchComponent, button, handles
 from bot.discord_app.custom_ids import offer_id
 from bot.discord_app.formatting import ALLOWED_MENTIONS
 from bot.discord_app.interactions import game_in_reach, handling, manager_of, reply, user_id
-from bot.tables.seats import Offer, OfferClosed, SeatChange, who
+from bot.tables.seat_changes.changes import Offer, OfferClosed, SeatChange, who
 
 #: The note an old holder's live DM prompt is closed with.
 CLOSED_PASSED = "Closed: this seat is no longer yours ({holder} plays it now)."
@@ -65,7 +65,7 @@ async def on_offer_answer(
         manager = manager_of(interaction)
         uid = user_id(interaction)
         try:
-            change = await manager.answer_offer(game_id, offer, uid, accept=accept)
+            change = await manager.seat_changes.answer(game_id, offer, uid, accept=accept)
         except OfferClosed:
             if interaction.message is not None:  # no button of it should look live
                 await interaction.edit_original_response(view=None)

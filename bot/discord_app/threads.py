@@ -256,7 +256,7 @@ async def lobby_news(client: discord.Client, game: GameInfo, post: TablePost | N
     manager = getattr(client, "manager", None)
     if manager is None:
         return
-    where = await manager.lobby_post(game.id)
+    where = await manager.threads.lobby_post(game.id)
     if where is None or where[1] is None or where[0] == game.channel_id:
         return
     content = formatting.lobby_text(game) + "\n" + lobby_line(game, post)
@@ -293,5 +293,5 @@ async def explain_no_game(
     manager = getattr(interaction.client, "manager", None)
     if not isinstance(error, errors.NoGameInChannel) or manager is None:
         return error
-    games = await manager.games_living_in(str(interaction.channel_id))
+    games = await manager.threads.games_living_in(str(interaction.channel_id))
     return GamesInThreads(games) if games else error

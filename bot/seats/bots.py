@@ -77,7 +77,7 @@ from bot.storage.store import Store
 from bot.tables.bot_users import BOT_USERS, is_bot, level_of
 from bot.tables.listeners import Owed, SearchRunner, TableListener
 from bot.tables.loading import GameRef
-from bot.tables.replay import replay_seed
+from bot.tables.records.replay import replay_seed
 from bot.tables.requests import Move
 from bot.tables.results import ActResult, PlayerView
 from rules import compiled
@@ -171,7 +171,7 @@ class Decision:
     #: The search's estimate of the bot's chance after this move (the chosen action's
     #: mean result in the tree); None at the easy level. Hidden until the game is over
     #: (it would hint at the bot's cards): kept in ``bot_estimates``, read by
-    #: ``bot.tables.estimates`` for a finished game only.
+    #: ``bot.tables.records.estimates`` for a finished game only.
     estimate: float | None = None
 
     @property
@@ -835,7 +835,7 @@ class BotSeats:
         self, game_id: int, role: str, version: int, estimate: float | None
     ) -> BotEstimateRow | None:
         """Store the bot's estimate for its move at ``version`` (a search level's only);
-        secret until the game is over (``bot.tables.estimates``)."""
+        secret until the game is over (``bot.tables.records.estimates``)."""
         if estimate is None:
             return None
         row = BotEstimateRow(game_id, version, role, estimate, "")

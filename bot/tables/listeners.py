@@ -53,7 +53,7 @@ class TableListener(Protocol):
 
 
 class SearchRunner(Protocol):
-    """Where the manager's own searches run (``GameManager.hint``), off the event loop;
+    """Where the manager's own searches run (``manager.hints.ask``), off the event loop;
     the bot seats offer theirs, so a hint searches in their worker processes."""
 
     #: Iterations of every search instead of each level's budget (tests, benches).

@@ -69,7 +69,7 @@ class ChannelSettings:
 
 @dataclass(frozen=True)
 class Standing:
-    """One line of a leaderboard (``GameManager.leaderboard``)."""
+    """One line of a leaderboard (``manager.records.leaderboard``)."""
 
     rank: int
     #: A user id, or one of Dispatch's levels ("Dispatch (hard)").

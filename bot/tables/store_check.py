@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from bot.storage.errors import Damaged
 from bot.storage.store import Store
 from bot.tables.loading import rules_of, safe_view
-from bot.tables.replay import export_game, replayed_state, stored_state
+from bot.tables.records.replay import export_game, replayed_state, stored_state
 
 
 @dataclass

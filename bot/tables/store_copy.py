@@ -22,7 +22,7 @@ from bot import errors
 from bot.storage.engines import is_postgres_url
 from bot.storage.store import Store
 from bot.tables.loading import rules_or_none
-from bot.tables.replay import export_game, replayed_state, stored_state
+from bot.tables.records.replay import export_game, replayed_state, stored_state
 
 #: Copied first (others refer to them), and last.
 FIRST = ("games",)

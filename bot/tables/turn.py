@@ -34,17 +34,9 @@ from bot.storage.errors import (
 from bot.storage.rows import ClockRow, GameRow, SeatRow, dumps
 from bot.storage.session import Session
 from bot.storage.store import Store
-from bot.tables import (
-    bot_jobs,
-    clock_pass,
-    clock_rules,
-    clocks,
-    estimates,
-    forced,
-    notice_plan,
-    ratings,
-)
+from bot.tables import bot_jobs, clocks, forced, notice_plan
 from bot.tables.bot_users import is_bot
+from bot.tables.clocks import clock_pass, clock_rules
 from bot.tables.loading import (
     describe,
     find_row,
@@ -56,6 +48,7 @@ from bot.tables.loading import (
     state_of,
 )
 from bot.tables.prompts import fresh
+from bot.tables.records import estimates, ratings
 from bot.tables.results import AbandonResult, ActResult
 from rules.core.types import RESIGNED, UNRECORDED
 

@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 import rules
 from bot import errors
 from bot.storage.history import FinishedGame
-from bot.tables import history
-from bot.tables.history import Page, Stats
 from bot.tables.manager import GameManager
+from bot.tables.records import pages
+from bot.tables.records.pages import Page, Stats
 from rules.core.log import plural
 
 USAGE = "games finished [older|newer <game number>]"
@@ -20,7 +20,7 @@ STATS_USAGE = "Type stats [player] [game], e.g. `stats bob war`."
 def page_key(args: list[str]) -> tuple[bool, int]:
     """``[]``: the first page; ``older 12`` / ``newer 3``: the page beyond that game."""
     if not args:
-        return True, history.FIRST
+        return True, pages.FIRST
     if len(args) != 2 or args[0] not in ("older", "newer") or not args[1].isascii():
         raise errors.BadInput(f"Type {USAGE}.")
     if not args[1].isdigit() or len(args[1]) > 18:
@@ -30,17 +30,17 @@ def page_key(args: list[str]) -> tuple[bool, int]:
 
 def row_line(game: FinishedGame, viewer: str) -> str:
     when = datetime.fromtimestamp(game.finished_at, tz=UTC).strftime("%Y-%m-%d")
-    mine = [history.role_name(game.game_name, r) for r, u in game.seats if u == viewer]
-    others = [f"{u} ({history.role_name(game.game_name, r)})" for r, u in game.seats if u != viewer]
+    mine = [pages.role_name(game.game_name, r) for r, u in game.seats if u == viewer]
+    others = [f"{u} ({pages.role_name(game.game_name, r)})" for r, u in game.seats if u != viewer]
     sides = f"as {', '.join(mine)} vs {', '.join(others) or 'yourself'}"
     if not mine:  # a seat they passed on: who played it at the end
         sides = ", ".join(others)
     elif not others and len(game.seats) == 1:  # a solo session: nobody to be against
         sides = f"as {', '.join(mine)}"
-    result = history.result_for(game, viewer)
+    result = pages.result_for(game, viewer)
     where = f"channel {game.channel_id}"
     return (
-        f"   #{game.id} {when} {history.game_title(game.game_name)} {sides}: {result}"
+        f"   #{game.id} {when} {pages.game_title(game.game_name)} {sides}: {result}"
         f" ({game.reason}) · {where}"
     )
 
@@ -58,20 +58,20 @@ def page_lines(page: Page, viewer: str) -> list[str]:
 
 async def finished(manager: GameManager, user: str, args: list[str]) -> list[str]:
     older, key = page_key(args)
-    return page_lines(await manager.finished_page("mine", user, older=older, key=key), user)
+    return page_lines(await manager.records.finished_page("mine", user, older=older, key=key), user)
 
 
 def stats_lines(stats: Stats) -> list[str]:
-    which = f" of {history.game_title(stats.game_name)}" if stats.game_name else ""
+    which = f" of {pages.game_title(stats.game_name)}" if stats.game_name else ""
     if not stats.games:
         return [f"   {stats.user_id} has no finished games{which} yet."]
     lines = [f"   Record of {stats.user_id}: {plural(stats.games, 'finished game')}{which}"]
     for (game_name, role), tally in sorted(stats.by_side.items()):
-        side = history.role_name(game_name, role)
-        lines.append(f"   {history.game_title(game_name)} as {side}: {tally.text()}")
+        side = pages.role_name(game_name, role)
+        lines.append(f"   {pages.game_title(game_name)} as {side}: {tally.text()}")
     lines.append(f"   On time: {stats.on_time.text()}")
     if stats.median_turn_s is not None:
-        median = history.duration(stats.median_turn_s)
+        median = pages.duration(stats.median_turn_s)
         lines.append(f"   Median time per turn: {median} (over {stats.turns} turns)")
     for level, tally in stats.against_levels.items():
         lines.append(f"   Against Dispatch ({level}): {tally.text()}")
@@ -87,13 +87,13 @@ async def stats(
     if len(args) > 2:
         raise errors.BadInput(STATS_USAGE)
     if len(args) == 2:
-        return stats_lines(await manager.stats(args[0], _game(args[1])))
+        return stats_lines(await manager.records.stats(args[0], _game(args[1])))
     if not args:
-        return stats_lines(await manager.stats(user))
+        return stats_lines(await manager.records.stats(user))
     word = args[0]
     if word.strip().lower() in rules.GAMES:
-        return stats_lines(await manager.stats(user, word))
-    found = await manager.stats(word)
+        return stats_lines(await manager.records.stats(user, word))
+    found = await manager.records.stats(word)
     if word not in players and not found.games:
         raise errors.BadInput(f"There is no player or game called {word[:40]}. {STATS_USAGE}")
     return stats_lines(found)

@@ -25,10 +25,12 @@ from bot import errors
 from bot.delivery.port import GameInfo, View
 from bot.seats.bots import BotSeats
 from bot.storage.store import StoreUnavailable
-from bot.tables import clock_pass, hints, history, lobby, solo, validate
+from bot.tables import hints, lobby, solo, validate
 from bot.tables.bot_users import bot_user, is_bot
+from bot.tables.clocks import clock_pass
 from bot.tables.manager import GameManager
-from bot.tables.ratings import LEADERBOARD_SIZE
+from bot.tables.records import pages
+from bot.tables.records.ratings import LEADERBOARD_SIZE
 from bot.tables.requests import Move, NewGame
 from bot.terminal import history_text
 from bot.terminal.frontend import TerminalFrontEnd
@@ -431,7 +433,7 @@ class Sandbox:
 
     async def resume(self) -> None:
         """Pick up the newest open game of a previous run."""
-        games = await self.manager.games_for_user(PLAYERS[0])
+        games = await self.manager.records.games_for_user(PLAYERS[0])
         if games:
             self.game_id = games[-1].game.id
             self.say(f"Resuming game #{self.game_id} ({games[-1].game.title}).")
@@ -485,9 +487,9 @@ class Sandbox:
             if words[0].lower() not in ("help", "quit", "exit"):
                 await self.bots_catch_up()  # tried again, not waited for
                 await clock_pass.beat(self.manager.store)
-                await self.manager.expire_clocks()  # a loss on time is told first
-                await self.manager.warn_clocks()
-                await self.manager.tell_vacations_over()
+                await self.manager.clocks.expire()  # a loss on time is told first
+                await self.manager.clocks.warn()
+                await self.manager.clocks.tell_vacations_over()
             command = self.commands.get(words[0].lower())
             if command is not None:
                 await command(words[1:])
@@ -574,7 +576,7 @@ class Sandbox:
             return
         self.shown = Shown(info.id, self.user, pv.version, menu)
         self.say_block(f"{self.user} ({pv.role}): {view.get('prompt') or 'Your move.'}")
-        for line in await self.manager.clock_lines(info.id, plain=True):
+        for line in await self.manager.clocks.lines(info.id, plain=True):
             if line.endswith("(running)"):
                 self.say(f"   {line}")
         numbered = [(key, a) for key, a in menu if key is not None]
@@ -665,13 +667,13 @@ class Sandbox:
         info = await self.manager.seat_dispatch(info.id, self.user, level)
         await self.seated(info, bot_user(level))
 
-    # -- seats that change hands (bot.tables.seats) -------------
+    # -- seats that change hands (bot.tables.seat_changes.changes) -------------
 
     async def cmd_offer(self, args: list[str]) -> None:
         info = await self.current()
         if len(args) != 1:
             raise errors.BadInput("Offer your seat to whom? `offer <player>` (one name).")
-        made = await self.manager.offer_seat(info.id, self.user, args[0].strip().lower())
+        made = await self.manager.seat_changes.offer(info.id, self.user, args[0].strip().lower())
         self.say(
             f"   {made.from_user} offers the {made.seat} seat to {made.to_user}: "
             f"`as {made.to_user}`, then `accept` or `decline`."
@@ -688,10 +690,10 @@ class Sandbox:
         if args:
             raise errors.BadInput(f"`{word}` takes nothing: it answers the offer made to you.")
         info = await self.current()
-        made = await self.manager.open_offer_for(info.id, self.user)
+        made = await self.manager.seat_changes.open_offer_for(info.id, self.user)
         if made is None:
             raise errors.NotAllowed(f"No seat of game #{info.id} is offered to {self.user}.")
-        change = await self.manager.answer_offer(info.id, made.id, self.user, accept=accept)
+        change = await self.manager.seat_changes.answer(info.id, made.id, self.user, accept=accept)
         if change is None:
             self.say(f"   {self.user} declined the {made.seat} seat.")
             return
@@ -703,21 +705,23 @@ class Sandbox:
             raise errors.BadInput("Give which seat to whom? `reseat <side> <player>`.")
         # The sandbox's keyboard is its owner's: a moderator of every table.
         side, player = args[0].lower(), args[1].strip().lower()
-        await self.manager.reseat(info.id, side, player, self.user, is_moderator=True)
+        await self.manager.seat_changes.reseat(info.id, side, player, self.user, is_moderator=True)
         await self.show_turn()
 
     async def cmd_handover(self, args: list[str]) -> None:
         info = await self.current()
         if len(args) > 1:
             raise errors.BadInput("`handover` takes at most a level: easy, normal or hard.")
-        await self.manager.hand_over(info.id, self.user, args[0].lower() if args else None)
+        await self.manager.seat_changes.hand_over(
+            info.id, self.user, args[0].lower() if args else None
+        )
         await self.show_turn()
 
     async def cmd_vacation(self, args: list[str]) -> None:
         days = number(args[0]) if len(args) == 1 else None
         if len(args) > 1 or (args and days is None):
             raise errors.BadInput("`vacation` takes a whole number of days, or none to come back.")
-        news = await self.manager.vacation(GUILD, self.user, days or None)
+        news = await self.manager.clocks.vacation(GUILD, self.user, days or None)
         if news.ended:
             counted = plural(news.days, "day")
             self.say(f"   Back from vacation: it counted {counted}; {news.left} left.")
@@ -730,14 +734,14 @@ class Sandbox:
     async def cmd_ontime(self, args: list[str]) -> None:
         if len(args) > 1:
             raise errors.BadInput("`ontime` takes lose or claim.")
-        rule, _ = await self.manager.clock_rules(GUILD, args[0].lower() if args else None)
+        rule, _ = await self.manager.clocks.rules(GUILD, args[0].lower() if args else None)
         told = "the player loses" if rule == "lose" else "the opponent may claim the win"
         self.say(f"   When a clock runs out, {told}.")
 
     async def cmd_forced(self, args: list[str]) -> None:
         if len(args) > 1:
             raise errors.BadInput("`forced` takes auto or ask.")
-        setting = await self.manager.forced_setting(self.user, args[0].lower() if args else None)
+        setting = await self.manager.settings.forced(self.user, args[0].lower() if args else None)
         if setting == "ask":
             self.say(f"   A choice with only one option is asked of {self.user}.")
         else:
@@ -747,7 +751,7 @@ class Sandbox:
 
     async def cmd_claim(self, args: list[str]) -> None:
         info = await self.current()
-        await self.manager.claim_win(info.id, self.user)
+        await self.manager.clocks.claim_win(info.id, self.user)
 
     async def seated(self, info: GameInfo, user: str) -> None:
         """Say who took which seat of a lobby, then what the player at the keyboard may do."""
@@ -826,14 +830,14 @@ class Sandbox:
         info = await self.current()
         count = count_arg(args, "`log` takes how many lines to show, such as `log 20`.")
         count = 10 if count is None else count
-        for line in await self.manager.log(info.id, count):
+        for line in await self.manager.records.log(info.id, count):
             self.say_block(line)
 
     async def cmd_hint(self, args: list[str]) -> None:
         if args:
             raise errors.BadInput("`hint` takes nothing: it answers for your decision now.")
         info = await self.current()
-        found = await self.manager.hint(info.id, self.user)
+        found = await self.manager.hints.ask(info.id, self.user)
         for line in hints.hint_text(found).replace("**", "").splitlines():
             self.say_block(line)
 
@@ -842,7 +846,7 @@ class Sandbox:
             raise errors.BadInput("Which game? `replay` (the current one) or `replay <number>`.")
         game_id = number(args[0]) if args else (await self.current()).id
         assert game_id is not None
-        movie = await self.manager.watch_replay(game_id, self.user, GUILD)
+        movie = await self.manager.records.watch_replay(game_id, self.user, GUILD)
         self.fe.out_dir.mkdir(parents=True, exist_ok=True)
         gif = self.fe.out_dir / f"replay-game{game_id}.gif"
         text = self.fe.out_dir / f"replay-game{game_id}-log.txt"
@@ -879,11 +883,11 @@ class Sandbox:
             extra = f" ({', '.join(marks)})" if marks else ""
             self.say(f"   {side_label(info.game_name, seat.role)}: {seat.user_id}{extra}")
         if info.status == "finished":
-            exported = await self.manager.export(info.id)
+            exported = await self.manager.records.export(info.id)
             result = exported["result"] or {}
             winner = result.get("winner")
             # By the game's name for the side, as the table post says it.
-            name = history.role_name(info.game_name, winner) if winner else ""
+            name = pages.role_name(info.game_name, winner) if winner else ""
             said = f"{name} wins" if winner else "A draw"
             self.say_block(f"Result: {said} — {result.get('reason', '')}")
         elif info.status == "active":
@@ -892,7 +896,7 @@ class Sandbox:
                 self.say_block(status)
             if dispatch_owes(info):
                 self.say("   Dispatch is thinking…")
-            for line in await self.manager.clock_lines(info.id, plain=True):
+            for line in await self.manager.clocks.lines(info.id, plain=True):
                 self.say(f"   {line}")
 
     async def cmd_games(self, args: list[str]) -> None:
@@ -902,7 +906,7 @@ class Sandbox:
             return
         seen: dict[int, GameInfo] = {}
         for player in PLAYERS:
-            for entry in await self.manager.games_for_user(player):
+            for entry in await self.manager.records.games_for_user(player):
                 seen[entry.game.id] = entry.game
         if not seen:
             self.say("   No open games. Type `new <game>`.")
@@ -928,7 +932,7 @@ class Sandbox:
         if not args:
             raise errors.BadInput("Which game? `leaderboard <game> [n]`, e.g. `leaderboard war`.")
         size = count_arg(args[1:], "How many? `leaderboard <game> [n]`, n from 1 to 25.")
-        board = await self.manager.leaderboard(
+        board = await self.manager.records.leaderboard(
             GUILD, args[0], LEADERBOARD_SIZE if size is None else size
         )
         if not board:
@@ -1068,7 +1072,7 @@ def side_label(game_name: str, role: str) -> str:
     """A side as the table names it ("Confederacy"), with the word the commands take
     ("confederate") where that differs: a status line that says "confederate" above
     "Waiting for Union and Confederacy" reads as two different sides."""
-    name = history.role_name(game_name, role)
+    name = pages.role_name(game_name, role)
     return name if name.lower() == role.lower() else f"{name} ({role})"
 
 

@@ -116,7 +116,7 @@ class GameCog(
             raise errors.UnknownGame(game, rules.GAMES.keys())
         manager = manager_of(interaction)
         guild = str(interaction.guild_id) if interaction.guild_id else None
-        place = threads.place_for(interaction.channel, await manager.threads_on(guild))
+        place = threads.place_for(interaction.channel, await manager.threads.enabled(guild))
         where = "here" if place != "here" else "in this channel"
         refused = threads.cannot_play(
             interaction.channel, interaction.app_permissions, place, where
@@ -235,7 +235,7 @@ class GameCog(
             How many lines (default 20)
         """
         info = await _game_here(interaction, started=True)
-        lines = await manager_of(interaction).log(info.id, count)
+        lines = await manager_of(interaction).records.log(info.id, count)
         text = formatting.log_block(lines, 1900) if lines else "The log is empty."
         await reply(interaction, text, ephemeral=True)
 
@@ -252,7 +252,7 @@ class GameCog(
         """Practice games: the search's top three choices for your decision (only you see it)"""
         await interaction.response.defer(ephemeral=True, thinking=True)
         info = await _game_here(interaction, started=True)
-        found = await manager_of(interaction).hint(info.id, user_id(interaction))
+        found = await manager_of(interaction).hints.ask(info.id, user_id(interaction))
         await reply(interaction, hints.hint_text(found), ephemeral=True)
 
     # -- playing ------------------------------------------------------------------
@@ -341,10 +341,10 @@ class GameCog(
         if game is not None:
             guild = str(interaction.guild_id) if interaction.guild_id else None
             number = game
-            data = await manager.export_finished(game, user_id(interaction), guild)
+            data = await manager.records.export_finished(game, user_id(interaction), guild)
         else:
             number = (await _game_here(interaction)).id
-            data = await manager.export_for_player(
+            data = await manager.records.export_for_player(
                 number, is_moderator=is_moderator(interaction), user_id=user_id(interaction)
             )
         body = json.dumps(data, indent=1, sort_keys=True).encode()
@@ -415,12 +415,12 @@ class GameCog(
             validate.clock(clock_default)  # refused before anything is changed
         if rules_given and not interaction.guild_id:
             raise errors.NotAllowed("Clock rules are a server setting: set them in a server.")
-        current = await manager.settings(
+        current = await manager.settings.reminder_hours(
             channel_ref(interaction),
             reminder_hours,
             str(interaction.guild_id) if interaction.guild_id else None,
         )
-        mine = await manager.notify_setting(user_id(interaction), notify)
+        mine = await manager.settings.notify(user_id(interaction), notify)
         verb = "are now" if reminder_hours is not None else "are"
         where = {
             "dm": "by direct message",
@@ -431,13 +431,13 @@ class GameCog(
         forced_line = await _forced_line(manager, user_id(interaction), forced_choices)
         clock_line = ""
         if interaction.guild_id:
-            clock = await manager.default_clock(str(interaction.guild_id), clock_default)
+            clock = await manager.clocks.server_default(str(interaction.guild_id), clock_default)
             clock_verb = "is now" if clock_default is not None else "is"
             clock_line = (
                 f"\nThe clock of new games on this server {clock_verb} {clock} "
                 "(practice games with a seed and solo games: none)."
             )
-            at_zero, days = await manager.clock_rules(
+            at_zero, days = await manager.clocks.rules(
                 str(interaction.guild_id), on_time, vacation_days
             )
             now = " now" if rules_given else ""
@@ -446,7 +446,7 @@ class GameCog(
                 f"\nWhen a clock runs out,{now} {zero}. Vacation days each player has a "
                 f"year:{now} {days or 'none'}."
             )
-            on = await manager.threads_on(
+            on = await manager.threads.enabled(
                 str(interaction.guild_id), None if threads is None else threads == "on"
             )
             clock_line += "\n" + _threads_line(on, changed=threads is not None)
@@ -461,7 +461,7 @@ class GameCog(
 
 async def _forced_line(manager: GameManager, user: str, forced_choices: str | None) -> str:
     """The player's forced-choices setting, set first when given, in words."""
-    setting = await manager.forced_setting(user, forced_choices)
+    setting = await manager.settings.forced(user, forced_choices)
     now = " now" if forced_choices is not None else ""
     if setting == "ask":
         return f"A choice with only one option is{now} asked of you."
@@ -549,14 +549,14 @@ async def _post_lobby(
     fails); the post's id follows once it is sent."""
     manager, channel = manager_of(interaction), channel_ref(interaction)
     if lobby is not None:
-        await manager.set_lobby_post(game_id, channel, str(lobby.id))
+        await manager.threads.set_lobby_post(game_id, channel, str(lobby.id))
         await lobby.edit(**payload)
         return
     if opened is not None:
-        await manager.set_lobby_post(game_id, channel, None)
+        await manager.threads.set_lobby_post(game_id, channel, None)
     sent = await interaction.followup.send(wait=True, **_without_none_view(payload))
     if opened is not None:
-        await manager.set_lobby_post(game_id, channel, str(sent.id))
+        await manager.threads.set_lobby_post(game_id, channel, str(sent.id))
 
 
 async def _abandon_table(

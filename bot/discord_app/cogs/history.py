@@ -53,7 +53,7 @@ class HistoryCog(commands.Cog):
         """
         await interaction.response.defer(ephemeral=True, thinking=True)
         who = str(user.id) if user is not None else user_id(interaction)
-        found = await manager_of(interaction).stats(who, game)
+        found = await manager_of(interaction).records.stats(who, game)
         await reply(
             interaction,
             history_ui.stats_text(found),

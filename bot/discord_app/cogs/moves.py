@@ -65,7 +65,7 @@ async def move(
         perms = target.permissions_for(guild.me)
     except discord.ClientException:  # a thread whose parent Dispatch cannot see
         raise errors.NotAllowed(unseen) from None
-    place = threads.place_for(target, await manager.threads_on(str(guild.id)))
+    place = threads.place_for(target, await manager.threads.enabled(str(guild.id)))
     refused = threads.cannot_play(target, perms, place, f"in {target.mention}")
     if refused:
         raise errors.NotAllowed(refused)
@@ -75,7 +75,9 @@ async def move(
         opened = await _open_there(target, place, info, await seat_names(guild, info))
         new = str(opened.id)
     try:
-        moved = await manager.move(info.id, new, user_id(interaction), is_moderator=moderator)
+        moved = await manager.threads.move(
+            info.id, new, user_id(interaction), is_moderator=moderator
+        )
     except Exception:
         if opened is not None:
             await threads.discard(opened)

@@ -12,7 +12,7 @@ from discord.ext import commands
 import rules
 from bot.discord_app import autocomplete, formatting
 from bot.discord_app.interactions import manager_of, reply
-from bot.tables import ratings
+from bot.tables.records import ratings
 from bot.tables.results import Standing
 
 #: Under the leaderboard: what is rated and what the number is.
@@ -66,7 +66,7 @@ class RatingsCog(commands.Cog):
             How many players to show (10 unless you say)
         """
         guild = str(interaction.guild_id) if interaction.guild_id else None
-        standings = await manager_of(interaction).leaderboard(guild, game, size)
+        standings = await manager_of(interaction).records.leaderboard(guild, game, size)
         embed = leaderboard_embed(ratings.rated_game(game), standings)
         await reply(interaction, embed=embed, allowed_mentions=discord.AllowedMentions.none())
 

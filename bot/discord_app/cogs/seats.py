@@ -1,5 +1,5 @@
 """``/game offer``, ``/game reseat``, ``/game hand-over``: seats that change hands in a
-running game (the rules are in ``bot.tables.seats``). Added to the
+running game (the rules are in ``bot.tables.seat_changes.changes``). Added to the
 ``/game`` group of ``cogs/game.py``, so this extension loads after it."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ async def offer(interaction: discord.Interaction[Any], user: discord.Member) -> 
         Who should play your seat from now on
     """
     refuse_member(user, interaction.client.user, what="offer")
-    made = await manager_of(interaction).offer_seat(
+    made = await manager_of(interaction).seat_changes.offer(
         _game_ref(interaction), user_id(interaction), str(user.id)
     )
     await interaction.response.send_message(
@@ -61,7 +61,7 @@ async def reseat(interaction: discord.Interaction[Any], side: str, user: discord
     """
     refuse_member(user, interaction.client.user, what="reseat")
     await interaction.response.defer(ephemeral=True, thinking=True)
-    change = await manager_of(interaction).reseat(
+    change = await manager_of(interaction).seat_changes.reseat(
         _game_ref(interaction),
         side,
         str(user.id),
@@ -84,7 +84,7 @@ async def hand_over(
         How well Dispatch plays: easy, normal (about 1 s a move) or hard (5 s)
     """
     await interaction.response.defer(ephemeral=True, thinking=True)
-    change = await manager_of(interaction).hand_over(
+    change = await manager_of(interaction).seat_changes.hand_over(
         _game_ref(interaction), user_id(interaction), level
     )
     await answer_change(interaction, change)

@@ -130,7 +130,7 @@ class SoloCog(commands.GroupCog, group_name="solo", group_description="CDG Solo 
             How many of the last lines (default 40)
         """
         info = await self._session_here(interaction)
-        found = await manager_of(interaction).log(info.id, lines)
+        found = await manager_of(interaction).records.log(info.id, lines)
         embed = discord.Embed(
             title=f"Solo session #{info.id}: the last {len(found)} log lines",
             colour=formatting.COLOUR_TABLE,

@@ -1,5 +1,5 @@
 """``/game vacation``: pause your clocks for some days, or end your vacation early (the
-rules are in ``bot.tables.vacations``). Added to the ``/game`` group
+rules are in ``bot.tables.clocks.vacations``). Added to the ``/game`` group
 of ``cogs/game.py``, so this extension loads after it."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ async def vacation(
     """
     guild = str(interaction.guild_id) if interaction.guild_id else None
     manager = manager_of(interaction)
-    news = await manager.vacation(guild, user_id(interaction), days or None)
+    news = await manager.clocks.vacation(guild, user_id(interaction), days or None)
     games = len(news.games)
     clocks = f"{games} game{'s' if games != 1 else ''} on a clock"
     if news.ended:

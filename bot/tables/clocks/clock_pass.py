@@ -4,7 +4,7 @@ keeps downtime from being charged; and the lines players read.
 
 The arithmetic is ``bot.tables.clocks`` (pure); this module reads and writes the rows.
 Expiry is found through the ``clocks_deadline`` index (``Session.expired_clocks``), never
-by reading live games, and applied by ``bot.tables.timeouts`` under the game's lock in one
+by reading live games, and applied by ``bot.tables.clocks.timeouts`` under the game's lock in one
 transaction that checks the deadline again: a decision committed first moved or stopped
 the clock, so it stands; one arriving after is refused (``check_in_time``) and changes
 nothing.

@@ -24,8 +24,7 @@ from bot.errors import withheld
 from bot.storage.errors import Damaged, StoreError
 from bot.storage.session import Session
 from bot.storage.store import LEASE_S, Store
-from bot.tables import clock_pass, clock_rules
-from bot.tables.clocks import left_text, next_warning
+from bot.tables.clocks import clock_pass, clock_rules, left_text, next_warning
 from bot.tables.loading import rules_or_none, safe_view
 from bot.tables.turn import end_by_decree
 from rules.core.types import TIMEOUT

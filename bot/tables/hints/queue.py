@@ -3,10 +3,10 @@
 A hint is a whole search of the normal level (about a CPU second), run in the worker
 that also makes Dispatch's moves, so a player who asks over and over could hold up every
 game that worker plays. One position of one game always gives the same hint (its seed
-is made from the game, the role and the version: ``hints.hint_seed``), so the desk
+is made from the game, the role and the version: ``hints.hint_seed``), so the queue
 searches it once: askers of a position being searched wait for that search, and the
 last :data:`KEPT_HINTS` positions answer again at once. A player waits for one hint at a
-time: asked for another position meanwhile (another game), the desk refuses politely.
+time: asked for another position meanwhile (another game), the queue refuses politely.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ KEPT_HINTS = 256
 HintKey = tuple[int, str, int, int | None]
 
 
-class HintDesk:
+class HintQueue:
     """The hints being searched and the last ones found, for one manager."""
 
     def __init__(self, kept: int = KEPT_HINTS) -> None:

@@ -15,10 +15,11 @@ from bot.storage import history as sql
 from bot.storage.rows import GameRow, SeatRow
 from bot.storage.session import Session
 from bot.storage.store import Store
-from bot.tables import ratings, validate
+from bot.tables import validate
 from bot.tables.bot_users import is_bot, level_of
 from bot.tables.loading import game_info
-from bot.tables.replay import played_or_here
+from bot.tables.records import ratings
+from bot.tables.records.replay import played_or_here
 from bot.tables.results import UserGame
 from rules.ai import LEVELS
 from rules.core.types import TIMEOUT

@@ -24,8 +24,8 @@ from bot.delivery.outbox import post_payload
 from bot.delivery.port import TablePost
 from bot.storage.rows import ClockRow, VacationRow
 from bot.storage.session import Session
-from bot.tables import clock_rules, clocks
-from bot.tables.clocks import DAY
+from bot.tables import clocks
+from bot.tables.clocks import DAY, clock_rules
 from bot.tables.loading import rules_or_none
 
 #: The rolling window the allowance is counted over.

@@ -47,7 +47,7 @@ HINT_LEVEL = "normal"
 #: How many standard errors apart two choices' averages must be for the search to tell
 #: them apart (about 95% two-sided): closer, a hint shows them as equal.
 NOISE_Z = 2.0
-#: The seed column of a game dealt from a secret key (as in ``bot.tables.ratings``).
+#: The seed column of a game dealt from a secret key (as in ``bot.tables.records.ratings``).
 KEYED = -1
 
 
