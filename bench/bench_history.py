@@ -35,7 +35,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bench.bench_store_scale import pct  # noqa: E402
 from bot.delivery.port import NullFrontEnd  # noqa: E402
-from bot.storage.engines import PgConnection, to_postgres  # noqa: E402
+from bot.storage.dialect import to_postgres  # noqa: E402
+from bot.storage.engines import PgConnection  # noqa: E402
 from bot.storage.history import HISTORY_QUERIES  # noqa: E402
 from bot.storage.store import Store  # noqa: E402
 from bot.tables.manager import GameManager  # noqa: E402

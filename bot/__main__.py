@@ -12,10 +12,11 @@ from bot import discord_app
 from bot.config import Config, ConfigError, health_file, setup_logging
 from bot.process.health import check
 from bot.process.lifecycle import stop_at_once_while_starting
+from bot.storage.bulk_copy import CopyRefused
 from bot.storage.errors import StoreError
 from bot.storage.store import Store, StoreUnavailable
 from bot.tables.store_check import CheckReport, check_store
-from bot.tables.store_copy import CopyRefused, copy_store
+from bot.tables.store_copy import copy_store
 from bot.terminal import sandbox
 from bot.workers import compile_rules
 from bot.workers import main as workers

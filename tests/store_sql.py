@@ -17,7 +17,8 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage.engines import is_postgres_url, to_postgres
+from bot.storage.dialect import to_postgres
+from bot.storage.engines import is_postgres_url
 
 
 async def _pg_rows(url: str, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:

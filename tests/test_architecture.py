@@ -385,3 +385,55 @@ def test_no_comment_or_docstring_cites_an_issue_number() -> None:
         for line, citation in issue_citations(path.read_text(errors="replace"))
     ]
     assert hits == [], "\n".join(hits)
+
+
+DRIVERS = ("sqlite3", "aiosqlite", "asyncpg")
+
+
+def driver_uses(source: str) -> list[tuple[int, str]]:
+    """(line, name) for each import of a database driver, and each ``except`` that names
+    a driver's class however it was imported (``except asyncpg.X``, ``except X`` after
+    ``from asyncpg import X``)."""
+    tree = ast.parse(source)
+    hits: list[tuple[int, str]] = []
+    from_driver: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            hits += [(node.lineno, a.name) for a in node.names if a.name.split(".")[0] in DRIVERS]
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in DRIVERS:
+            hits.append((node.lineno, str(node.module)))
+            from_driver.update(a.asname or a.name for a in node.names)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ExceptHandler) and node.type is not None:
+            names = {n.id for n in ast.walk(node.type) if isinstance(n, ast.Name)}
+            caught = names & (set(DRIVERS) | from_driver)
+            hits += [(node.lineno, f"except {name}") for name in sorted(caught)]
+    return sorted(hits)
+
+
+def test_the_driver_use_finder_finds_them() -> None:
+    source = (
+        "import asyncpg\nfrom sqlite3 import OperationalError as Oops\nimport json\n"
+        "try:\n    x()\nexcept (Oops, ValueError):\n    pass\n"
+        "except asyncpg.PostgresError:\n    pass\n"
+    )
+    assert driver_uses(source) == [
+        (1, "asyncpg"),
+        (2, "sqlite3"),
+        (6, "except Oops"),
+        (8, "except asyncpg"),
+    ]
+
+
+def test_no_module_above_the_store_speaks_to_a_driver() -> None:
+    """Only ``bot/storage`` knows which database it runs on: what a command or a worker
+    needs of the drivers (copying a store, LISTEN) is the store's own API
+    (``bot.storage.bulk_copy``, ``bot.storage.notify``), so an engine is changed in one
+    room and a driver's fault is never met above it."""
+    hits = [
+        f"{path.relative_to(ROOT)}:{line} {name}"
+        for module, path in bot_modules().items()
+        if not module.startswith("bot.storage")
+        for line, name in driver_uses(path.read_text())
+    ]
+    assert hits == [], "\n".join(hits)

@@ -25,7 +25,7 @@ import asyncpg
 import pytest
 from conftest import PostgresDatabases
 
-from bot.storage.engines import to_postgres
+from bot.storage.dialect import to_postgres
 from bot.storage.history import HISTORY_QUERIES
 from bot.storage.queries import HOT_QUERIES
 from bot.storage.session import Session

@@ -27,7 +27,8 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage.engines import PgConnection, one_round_trip, to_postgres
+from bot.storage.dialect import template
+from bot.storage.engines import PgConnection, one_round_trip
 
 #: What a change to a table changes besides (PostgreSQL does it for the statement): the
 #: trigger that deletes a delivered row's payload (migration 0009) and the foreign keys
@@ -82,31 +83,15 @@ def literal(value: Any) -> str:
 
 
 def inline(sql: str, params: tuple[Any, ...]) -> str:
-    """The statement in PostgreSQL's words with each ``?`` (outside a quoted literal)
-    replaced by its value's literal; TypeError when a value has none or the counts
-    differ."""
-    translated = to_postgres(sql)
-    values = iter(params)
-    used = 0
-
-    def value_of(match: re.Match[str]) -> str:
-        nonlocal used
-        if match.group().startswith("'"):
-            return match.group()  # a literal of the statement's own, kept as it is
-        used += 1
-        try:
-            return literal(next(values))
-        except StopIteration:
-            raise TypeError("fewer values than placeholders") from None
-
-    out = _PLACEHOLDER.sub(value_of, translated)
-    if used != len(params):
+    """The statement in PostgreSQL's words with each placeholder (``dialect.template``:
+    a ``?`` outside strings, identifiers, comments and dollar quotes) replaced by its
+    value's literal; TypeError when a value has none or the counts differ."""
+    translated = template(sql)
+    if len(params) < translated.placeholders:
+        raise TypeError("fewer values than placeholders")
+    if len(params) > translated.placeholders:
         raise TypeError("more values than placeholders")
-    return out
-
-
-#: ``$n`` outside quoted literals (``to_postgres`` numbered them in order, and only there).
-_PLACEHOLDER = re.compile(r"'[^']*'|\$\d+")
+    return translated.fill(literal(value) for value in params)
 
 
 class BatchedPgConnection(PgConnection):

@@ -4,8 +4,8 @@
 and runs it on a connection object with aiosqlite's three calls (``execute_fetchall``,
 ``execute_insert``, ``execute``). For SQLite that object is the aiosqlite connection
 itself; for PostgreSQL it is ``PgConnection`` below, which translates each statement once
-(``?`` → ``$n``, cached) and returns asyncpg records, which read like aiosqlite's rows
-(``row["column"]``, ``row[0]``, unpacking).
+(``bot.storage.dialect``: ``?`` → ``$n``, cached) and returns asyncpg records, which read
+like aiosqlite's rows (``row["column"]``, ``row[0]``, unpacking).
 
 Errors: asyncpg's failures are raised as the store's own (``bot.storage.errors``: a lost
 connection as ``Unavailable``, a refused constraint as ``Conflict``...), so nothing above
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextvars import ContextVar
@@ -29,6 +28,7 @@ from typing import Any
 import aiosqlite
 import asyncpg
 
+from bot.storage.dialect import insert_returning_id, to_postgres
 from bot.storage.errors import Unavailable, classify
 
 #: The channel PostgreSQL notifies when Dispatch owes a new move (a ``bot_jobs`` row is
@@ -39,31 +39,9 @@ JOBS_QUEUED = "dispatch_bot_jobs"
 #: background pass (which can then be slow: its cost is every process's, every pass).
 POSTS_QUEUED = "dispatch_posts"
 
-#: The few SQLite function names without a portable spelling, and PostgreSQL's.
-_REWRITES = (("group_concat(", "string_agg("), ("char(10)", "chr(10)"))
-
 
 def is_postgres_url(target: object) -> bool:
     return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
-
-
-@functools.lru_cache(maxsize=2048)
-def to_postgres(sql: str) -> str:
-    """The statement with ``$1, $2...`` for its ``?`` (never inside a quoted literal)."""
-    for old, new in _REWRITES:
-        sql = sql.replace(old, new)
-    out: list[str] = []
-    n = 0
-    quoted = False
-    for ch in sql:
-        if ch == "'":
-            quoted = not quoted
-        if ch == "?" and not quoted:
-            n += 1
-            out.append(f"${n}")
-        else:
-            out.append(ch)
-    return "".join(out)
 
 
 @dataclasses.dataclass
@@ -127,11 +105,11 @@ class PgConnection:
             raise self._failure(exc) from exc
 
     async def execute_insert(self, sql: str, params: Any = ()) -> tuple[int] | None:
-        """Insert one row and return ``(id,)``: every table inserted this way has an
-        identity column named ``id``."""
+        """Insert one row and return ``(id,)``: the id the database gave it, for a table
+        with an identity column named ``id`` (``dialect.insert_returning_id``)."""
         one_round_trip()
         try:
-            row = await self.conn.fetchrow(to_postgres(sql) + " RETURNING id", *params)
+            row = await self.conn.fetchrow(insert_returning_id(sql), *params)
         except Exception as exc:
             raise self._failure(exc) from exc
         return (int(row[0]),) if row is not None else None

@@ -7,11 +7,13 @@ Each file runs in its own transaction together with its bookkeeping row, so a fa
 migration leaves the schema as it was.
 
 One set of files serves both engines: a migration is written in SQL that SQLite and
-PostgreSQL both accept. Where it cannot be (the early files use SQLite's ``REAL``,
-``AUTOINCREMENT``, ``WITHOUT ROWID``, a SQLite trigger or JSON functions), a twin named
-``NNNN_name.postgresql.sql`` holds the same change in PostgreSQL's words and replaces the
-file on PostgreSQL. New migrations are portable and need no twin. On PostgreSQL the
-migrations of several processes starting together are serialised by an advisory lock.
+PostgreSQL both accept, read on PostgreSQL through ``dialect.migration_in_postgresql_words``
+(SQLite's ``INTEGER`` and ``REAL`` at their widths, ``INTEGER PRIMARY KEY AUTOINCREMENT``
+as an identity column, ``WITHOUT ROWID`` dropped). Where no such translation can serve (a
+SQLite trigger, SQLite's JSON functions), a twin named ``NNNN_name.postgresql.sql`` holds
+the same change in PostgreSQL's words and replaces the file on PostgreSQL. New migrations
+are portable and need no twin. On PostgreSQL the migrations of several processes starting
+together are serialised by an advisory lock.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from pathlib import Path
 
 import aiosqlite
 import asyncpg
+
+from bot.storage.dialect import migration_in_postgresql_words
 
 log = logging.getLogger("dispatch.migrate")
 
@@ -104,21 +108,6 @@ async def migrate(db: aiosqlite.Connection, directory: Path = MIGRATIONS_DIR) ->
     return applied
 
 
-_WIDTHS = (
-    (re.compile(r"\bINTEGER\b", re.IGNORECASE), "BIGINT"),
-    (re.compile(r"\bREAL\b", re.IGNORECASE), "DOUBLE PRECISION"),
-)
-
-
-def in_postgresql_words(sql: str) -> str:
-    """A migration's column types at SQLite's widths: SQLite's INTEGER holds 8 bytes and
-    its REAL is a double, PostgreSQL's INTEGER 4 and REAL 4, so a seed, a user's id or an
-    epoch in seconds written by the one would not fit the other."""
-    for pattern, wide in _WIDTHS:
-        sql = pattern.sub(wide, sql)
-    return sql
-
-
 async def migrate_postgres(conn: asyncpg.Connection, directory: Path = MIGRATIONS_DIR) -> list[int]:
     """``migrate`` for PostgreSQL: each file (or its twin) and its record in one transaction."""
     await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
@@ -132,7 +121,7 @@ async def migrate_postgres(conn: asyncpg.Connection, directory: Path = MIGRATION
         for migration in discover(directory, "postgresql"):
             if migration.version in have:
                 continue
-            sql = in_postgresql_words(migration.path.read_text(encoding="utf-8"))
+            sql = migration_in_postgresql_words(migration.path.read_text(encoding="utf-8"))
             async with conn.transaction():
                 await conn.execute(sql)
                 await conn.execute(

@@ -1,11 +1,10 @@
 """``dispatch store copy --to postgresql://...``: move a SQLite store into PostgreSQL.
 
-The SQLite file is read in one read transaction (a consistent snapshot, even while the bot
-still runs on it: WAL readers never block its writer and see one moment). The target must
-be an empty, migrated PostgreSQL database (it is migrated here); a target that already
-holds a game is refused. Every table is copied, the identity sequences are moved past
-the copied ids, then every game is replayed from its actions and compared with the
-state copied beside them: any difference is reported and the command fails.
+The target must be an empty PostgreSQL database (it is migrated here). Every table is
+copied by the store (``bot.storage.bulk_copy``: one snapshot of the file, COPY, the
+identity sequences moved past the copied ids), then every game is replayed from its
+actions and compared with the state copied beside them: any difference is reported and
+the command fails.
 """
 
 from __future__ import annotations
@@ -15,23 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-import asyncpg
-
 from bot import errors
+from bot.storage.bulk_copy import CopyRefused, copy_tables
 from bot.storage.engines import is_postgres_url
 from bot.storage.store import Store
 from bot.tables.loading import rules_or_none
 from bot.tables.records.replay import export_game, replayed_state, stored_state
-
-#: Copied first (others refer to them), and last.
-FIRST = ("games",)
-LAST = ("outbox_payloads",)
-SKIP = {"schema_migrations", "sqlite_sequence"}
-
-
-class CopyRefused(Exception):
-    """The copy cannot start; ``str()`` is one line for an administrator."""
 
 
 @dataclass
@@ -50,20 +38,6 @@ class CopyReport:
         return out
 
 
-async def _source_tables(src: aiosqlite.Connection) -> list[str]:
-    rows = await src.execute_fetchall(
-        "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
-    )
-    names = [str(r[0]) for r in rows if str(r[0]) not in SKIP]
-    middle = [n for n in names if n not in FIRST and n not in LAST]
-    return [n for n in FIRST if n in names] + middle + [n for n in LAST if n in names]
-
-
-async def _versions(src: aiosqlite.Connection) -> set[int]:
-    rows = await src.execute_fetchall("SELECT version FROM schema_migrations")
-    return {int(r[0]) for r in rows}
-
-
 async def copy_store(source: Path, url: str) -> CopyReport:
     """Copy ``source`` (a SQLite file) into the PostgreSQL database at ``url``."""
     if not source.exists():
@@ -73,64 +47,11 @@ async def copy_store(source: Path, url: str) -> CopyReport:
     target = await Store.open(url)
     report = CopyReport()
     try:
-        async with target.bulk_connection() as conn:
-            if await conn.fetchval("SELECT EXISTS (SELECT 1 FROM games)"):
-                raise CopyRefused(
-                    "the PostgreSQL database already holds games: copy into an empty one"
-                )
-            have = {int(r[0]) for r in await conn.fetch("SELECT version FROM schema_migrations")}
-            uri = f"file:{source}?mode=ro"
-            async with aiosqlite.connect(uri, uri=True, isolation_level=None) as src:
-                await src.execute("BEGIN")  # one snapshot for every table
-                missing = have - await _versions(src)
-                if missing:
-                    raise CopyRefused(
-                        "the SQLite file is older than this Dispatch: start the bot on it "
-                        "once (it migrates), then copy"
-                    )
-                async with conn.transaction():
-                    for table in await _source_tables(src):
-                        report.rows[table] = await _copy_table(src, conn, table)
-                    await _reset_sequences(conn)
-                await src.execute("ROLLBACK")
+        report.rows = await copy_tables(source, target)
         await _replay_all(target, report)
     finally:
         await target.close()
     return report
-
-
-async def _copy_table(src: aiosqlite.Connection, conn: asyncpg.Connection, table: str) -> int:
-    target_columns = {
-        str(r[0])
-        for r in await conn.fetch(
-            "SELECT column_name FROM information_schema.columns WHERE table_name = $1", table
-        )
-    }
-    if not target_columns:
-        raise CopyRefused(f"table {table} is not in the PostgreSQL schema")
-    cursor = await src.execute(f"SELECT * FROM {table}")
-    columns = [d[0] for d in cursor.description if d[0] in target_columns]
-    keep = [i for i, d in enumerate(cursor.description) if d[0] in target_columns]
-    count = 0
-    while batch := await cursor.fetchmany(2000):
-        records = [tuple(row[i] for i in keep) for row in batch]
-        await conn.copy_records_to_table(table, records=records, columns=columns)
-        count += len(records)
-    await cursor.close()
-    return count
-
-
-async def _reset_sequences(conn: asyncpg.Connection) -> None:
-    rows = await conn.fetch(
-        "SELECT table_name FROM information_schema.columns"
-        " WHERE column_name = 'id' AND is_identity = 'YES' AND table_schema = current_schema()"
-    )
-    for r in rows:
-        table = str(r[0])
-        await conn.execute(
-            f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
-            f" COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
-        )
 
 
 async def _replay_all(store: Store, report: CopyReport) -> None:

@@ -7,7 +7,8 @@ connection is shared, a listener must stay) and is woken the moment that transac
 commits, instead of at its next poll. The poll stays as the fallback: for SQLite (one
 process, no notifications), while the listening connection is down (it is opened again
 at the next idle turn), and for a pooler that cannot carry LISTEN
-(``DISPATCH_WORKER_LISTEN=off``, e.g. PgBouncer in transaction mode).
+(``DISPATCH_WORKER_LISTEN=off``, e.g. PgBouncer in transaction mode). The connection
+itself is the store's (``bot.storage.notify.Listener``).
 """
 
 from __future__ import annotations
@@ -16,10 +17,9 @@ import asyncio
 import logging
 from collections.abc import Mapping
 
-import asyncpg
-
 from bot.storage.engines import JOBS_QUEUED, is_postgres_url
 from bot.storage.errors import classify, is_transient
+from bot.storage.notify import Listener
 
 log = logging.getLogger("dispatch.worker")
 
@@ -52,12 +52,12 @@ class Bell:
         enabled: bool = True,
         channel: str = JOBS_QUEUED,
     ) -> None:
-        self.url = str(target) if enabled and is_postgres_url(target) else None
+        url = str(target) if enabled and is_postgres_url(target) else None
         self.event = event
         #: What it listens for: a job queued (a worker's bell), or a worker's posts
         #: queued (the bot's, ``POSTS_QUEUED``).
         self.channel = channel
-        self._conn: asyncpg.Connection | None = None
+        self._listener = Listener(url, channel, self._ring) if url is not None else None
         self._failed = False
         #: Notifications heard (for tests and logs).
         self.rung = 0
@@ -66,16 +66,15 @@ class Bell:
 
     @property
     def listening(self) -> bool:
-        return self._conn is not None and not self._conn.is_closed()
+        return self._listener is not None and self._listener.listening
 
     async def ensure(self) -> None:
         """Listen, if this store can and the connection is not up yet; a failure is
         logged once and leaves the poll to do the work."""
-        if self.url is None or self.listening:
+        if self._listener is None or self._listener.listening:
             return
         try:
-            conn = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT_S)
-            await conn.add_listener(self.channel, self._ring)
+            await self._listener.open(CONNECT_TIMEOUT_S)
         except Exception as exc:
             if classify(exc, networked=True) is None:
                 raise
@@ -88,14 +87,13 @@ class Bell:
         if self._failed:
             log.debug("listening on %s again", self.channel)
         self._failed = False
-        self._conn = conn
         # Woken once: a job queued while nobody listened is not missed.
         self.event.set()
 
-    def _ring(self, *args: object) -> None:
+    def _ring(self, payload: str) -> None:
         self.rung += 1
-        if len(args) > 3 and args[3]:  # (connection, pid, channel, payload)
-            self._heard.append(str(args[3]))
+        if payload:
+            self._heard.append(payload)
         self.event.set()
 
     def take(self) -> list[str]:
@@ -104,11 +102,5 @@ class Bell:
         return heard
 
     async def close(self) -> None:
-        conn, self._conn = self._conn, None
-        if conn is not None and not conn.is_closed():
-            try:
-                await asyncio.wait_for(conn.close(), 5)
-            except Exception as exc:
-                if classify(exc, networked=True) is None:
-                    raise
-                conn.terminate()
+        if self._listener is not None:
+            await self._listener.close()
