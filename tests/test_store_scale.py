@@ -100,7 +100,7 @@ async def test_an_undelivered_row_keeps_its_payload_until_delivered(
             "g", "c", "alice", NewGame("toy", seed=1, opponent_id="bob")
         )
         async with manager.store.read() as db:
-            pending = await db.undelivered(info.id)
+            pending = await db.outbox.undelivered(info.id)
         assert pending and all(r.payload_json.startswith("{") for r in pending)
     finally:
         await manager.close()

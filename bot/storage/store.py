@@ -38,7 +38,6 @@ try:
 except ImportError:  # not on Windows: one process per file is then up to the admin
     fcntl = None  # type: ignore[assignment]
 
-from bot.storage.background_statements import CLAIMED_TABLES
 from bot.storage.batch import BatchedPgConnection
 from bot.storage.engines import PgConnection, is_postgres_url
 from bot.storage.errors import (
@@ -52,6 +51,7 @@ from bot.storage.errors import (
 from bot.storage.migrate import migrate, migrate_postgres
 from bot.storage.reach import Reach
 from bot.storage.session import Session
+from bot.storage.statements.processes import CLAIMED_TABLES
 
 log = logging.getLogger("dispatch.store")
 
@@ -280,7 +280,7 @@ class Store:
         another process takes them over at once rather than when their leases run out:
         on a clean stop. On SQLite there is no other process, and nothing is lost by it."""
         async with self.transaction() as db:
-            await db.release_claims(self.instance, PROCESS_CLAIMS)
+            await db.processes.release_claims(self.instance, PROCESS_CLAIMS)
 
     async def pragma(self, name: str) -> Any:
         """A SQLite pragma's value (None on PostgreSQL, which has none)."""

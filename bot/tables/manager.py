@@ -246,7 +246,7 @@ class GameManager:
         async with self.store.read() as db:
             old = await find_row(db, game, live=False)
             seats = await db.seats(old.id)
-            live = await db.live_game_in_channel(old.channel_id)
+            live = await db.lobby.live_game_in_channel(old.channel_id)
             control = await clock_pass.control_of(db, old.id)
         if live is not None and live.rematch_of == old.id:
             return await self.get_game_info(live.id)
@@ -287,7 +287,7 @@ class GameManager:
             )
         except errors.ChannelBusy:
             async with self.store.read() as db:
-                live = await db.live_game_in_channel(old.channel_id)
+                live = await db.lobby.live_game_in_channel(old.channel_id)
             if live is not None and live.rematch_of == old.id:  # the other player was quicker
                 return await self.get_game_info(live.id)
             raise
@@ -562,7 +562,7 @@ class GameManager:
         """The channel's game being set up or played, if any."""
         channel_id = validate.channel_id(channel_id)
         async with self.store.read() as db:
-            row = await db.live_game_in_channel(channel_id)
+            row = await db.lobby.live_game_in_channel(channel_id)
             return game_info(row, await db.seats(row.id)) if row else None
 
     async def get_game_info(self, game: GameRef) -> GameInfo:
@@ -586,7 +586,7 @@ class GameManager:
         async with self.store.read() as db:
             row = await find_row(db, game, live=False)
             seats = await db.seats(row.id)
-            timed = await db.clock_rows(row.id) if row.status == "active" else []
+            timed = await db.clocks.clock_rows(row.id) if row.status == "active" else []
             away = await clock_pass.away(db, row, seats) if timed else {}
         if row.status in ("lobby", "cancelled"):
             raise errors.GameNotActive(row.status)
@@ -630,8 +630,8 @@ class GameManager:
             refusal = hints.practice_refusal(
                 row,
                 await db.seats(row.id),
-                decided=(await db.decisions_by_role(row.id)).get(str(pv.role), 0),
-                assisted=await db.hints_used(row.id) > 0,
+                decided=(await db.records.decisions_by_role(row.id)).get(str(pv.role), 0),
+                assisted=await db.hints.hints_used(row.id) > 0,
             )
         if refusal:
             raise errors.BadInput(refusal)
@@ -655,7 +655,7 @@ class GameManager:
                     "The game changed while your hint was worked out: ask again for your "
                     "decision now."
                 )
-            await db.add_hint(row.id, pv.role)
+            await db.hints.add_hint(row.id, pv.role)
         log.info("game=%d user=%s role=%s asked for a hint", row.id, user_id, pv.role)
         return found
 
@@ -671,7 +671,7 @@ class GameManager:
             return False
         if not any(s.role == pv.role and s.user_id == user_id for s in await db.seats(game_id)):
             return False
-        if now.version != pv.version and await db.acted_since(game_id, pv.role, pv.version):
+        if now.version != pv.version and await db.hints.acted_since(game_id, pv.role, pv.version):
             return False
         return bool(safe_view(now, pv.role).get("actions") == pv.view.get("actions"))
 
@@ -686,7 +686,7 @@ class GameManager:
         if pv.game.status not in estimates.OVER:
             return shown
         async with self.store.read() as db:
-            rows = await db.bot_estimates(pv.game.id)
+            rows = await db.hints.bot_estimates(pv.game.id)
         names = {s.role: s.user_id for s in pv.game.seats}
         return shown + estimates.turning_lines(rows, names)
 
@@ -694,7 +694,7 @@ class GameManager:
         """The user's games being set up or played, with whose turn it is and since when."""
         user_id = validate.user_id(user_id)
         async with self.store.read() as db:
-            rows = await db.games_of_user(user_id)
+            rows = await db.lobby.games_of_user(user_id)
             listed = [(row, await db.seats(row.id)) for row in rows]
         return [history.user_game(row, seats, user_id) for row, seats in listed]
 
@@ -707,7 +707,7 @@ class GameManager:
         game_name = ratings.rated_game(validate.game_name(game_name))
         limit = ratings.leaderboard_size(limit)
         async with self.store.read() as db:
-            rows = await db.leaderboard(ratings.scope_of(guild_id), game_name, limit)
+            rows = await db.records.leaderboard(ratings.scope_of(guild_id), game_name, limit)
         return [
             Standing(rank, r.player_id, round(r.points), r.games, r.wins)
             for rank, r in enumerate(rows, start=1)
@@ -813,10 +813,10 @@ class GameManager:
         hours = validate.reminder_hours(reminder_hours)
         if hours is None:
             async with self.store.read() as db:
-                current = await db.reminder_hours(channel_id, self.default_reminder_hours)
+                current = await db.settings.reminder_hours(channel_id, self.default_reminder_hours)
             return ChannelSettings(channel_id, current)
         async with self.store.transaction() as db:
-            await db.set_reminder_hours(channel_id, guild_id, hours)
+            await db.settings.set_reminder_hours(channel_id, guild_id, hours)
         return ChannelSettings(channel_id, hours)
 
     async def notify_setting(self, user_id: str, notify: str | None = None) -> str:
@@ -825,12 +825,12 @@ class GameManager:
         user_id = validate.user_id(user_id)
         if notify is None:
             async with self.store.read() as db:
-                prefs = await db.notify_prefs([user_id])
+                prefs = await db.settings.notify_prefs([user_id])
             return prefs.get(user_id, DEFAULT_NOTIFY)
         if notify not in ("dm", "channel", "both"):
             raise errors.BadInput("Turns can be announced by dm, in the channel, or both.")
         async with self.store.write() as db:
-            await db.set_notify(user_id, notify)
+            await db.settings.set_notify(user_id, notify)
         return notify
 
     async def forced_setting(self, user_id: str, forced_choices: str | None = None) -> str:
@@ -839,13 +839,13 @@ class GameManager:
         user_id = validate.user_id(user_id)
         if forced_choices is None:
             async with self.store.read() as db:
-                return await db.forced_setting(user_id)
+                return await db.settings.forced_setting(user_id)
         if forced_choices not in forced.FORCED_SETTINGS:
             raise errors.BadInput(
                 "Forced choices are taken for you (auto) or you are asked each time (ask)."
             )
         async with self.store.write() as db:
-            await db.set_forced(user_id, forced_choices)
+            await db.settings.set_forced(user_id, forced_choices)
         return forced_choices
 
     async def live_prompts(self, game_id: int) -> dict[str, tuple[str, str]]:
@@ -853,7 +853,7 @@ class GameManager:
         it is superseded): ``{user_id: (channel_id, message_id)}``."""
         game_id = validate.game_id(game_id)
         async with self.store.read() as db:
-            return await db.live_prompts(game_id)  # none for a game there is not
+            return await db.prompts.live_prompts(game_id)  # none for a game there is not
 
     async def set_live_prompt(
         self, game_id: int, user_id: str, where: tuple[str, str] | None
@@ -864,7 +864,7 @@ class GameManager:
         async with self.store.write() as db:
             if await db.version_of(game_id) is None:
                 raise errors.GameNotFound(f"Game #{game_id}")
-            await db.set_live_prompt(game_id, user_id, where)
+            await db.prompts.set_live_prompt(game_id, user_id, where)
 
     async def clear_dm_failed(self, user_id: str) -> int:
         """The user opened their DMs again: send them private messages from now on."""
@@ -924,7 +924,7 @@ class GameManager:
         if guild_id is None or game is None or game.one_seat:
             return None
         async with self.store.read() as db:
-            stored = await db.default_clock(guild_id)
+            stored = await db.settings.default_clock(guild_id)
         return clocks.parse(stored) if stored else None
 
     async def default_clock(self, guild_id: str | None, clock: str | None = None) -> str:
@@ -936,12 +936,14 @@ class GameManager:
             raise errors.NotAllowed("A default clock is a server setting: set it in a server.")
         if clock is None:
             async with self.store.read() as db:
-                stored = await db.default_clock(guild_id)
+                stored = await db.settings.default_clock(guild_id)
             control = clocks.parse(stored) if stored else None
         else:
             control = validate.clock(clock)
             async with self.store.write() as db:
-                await db.set_default_clock(guild_id, control.written() if control else "none")
+                await db.settings.set_default_clock(
+                    guild_id, control.written() if control else "none"
+                )
         return control.written() if control else "none"
 
     # -- a thread per game ------------------------------------
@@ -955,11 +957,11 @@ class GameManager:
             return False
         if on is None:
             async with self.store.read() as db:
-                stored = await db.threads_setting(guild_id)
+                stored = await db.settings.threads_setting(guild_id)
             return True if stored is None else stored
         on = validate.flag(on, "threads")
         async with self.store.write() as db:
-            await db.set_threads_setting(guild_id, on)
+            await db.settings.set_threads_setting(guild_id, on)
         return on
 
     async def set_lobby_post(self, game_id: int, channel_id: str, message_id: str | None) -> None:
@@ -968,17 +970,17 @@ class GameManager:
         if message_id is not None:
             message_id = validate.channel_id(message_id)
         async with self.store.write() as db:
-            await db.set_game_lobby(game_id, channel_id, message_id)
+            await db.lobby.set_game_lobby(game_id, channel_id, message_id)
 
     async def lobby_post(self, game_id: int) -> tuple[str, str | None] | None:
         async with self.store.read() as db:
-            return await db.game_lobby(game_id)
+            return await db.lobby.game_lobby(game_id)
 
     async def games_living_in(self, channel_id: str) -> list[GameInfo]:
         """The live games whose lobby is in ``channel_id``: they live in its threads."""
         channel_id = validate.channel_id(channel_id)
         async with self.store.read() as db:
-            rows = await db.live_games_from(channel_id)
+            rows = await db.lobby.live_games_from(channel_id)
             return [game_info(row, await db.seats(row.id)) for row in rows]
 
     async def move(
@@ -1001,10 +1003,10 @@ class GameManager:
                 )
             if row.channel_id == channel_id:
                 raise errors.BadInput(f"Game #{game_id} is already played there.")
-            busy = await db.live_game_in_channel(channel_id)
+            busy = await db.lobby.live_game_in_channel(channel_id)
             if busy is not None:
                 raise errors.ChannelBusy(busy.id)
-            await db.move_game(game_id, channel_id)
+            await db.lobby.move_game(game_id, channel_id)
             info = await info_in(db, game_id)
         log.info("game=%d moved to channel %s by %s", game_id, channel_id, user_id)
         await self.deliver_due(game_id, ignore_backoff=True)
@@ -1042,7 +1044,7 @@ class GameManager:
             row = await find_row(db, game, live=False)
             if row.status != "active":
                 return []
-            rows, seats = await db.clock_rows(row.id), await db.seats(row.id)
+            rows, seats = await db.clocks.clock_rows(row.id), await db.seats(row.id)
             away = await clock_pass.away(db, row, seats) if rows else {}
         return clock_pass.lines_for(rows, seats, self.clock(), plain=bool(plain), away_until=away)
 
@@ -1110,7 +1112,7 @@ class GameManager:
             if not changing:
                 return current
             chosen = (on_time or current[0], current[1] if vacation_days is None else vacation_days)
-            await db.set_clock_rules(guild_id, *chosen)
+            await db.clocks.set_clock_rules(guild_id, *chosen)
         return chosen
 
     async def claim_win(self, game: GameRef, user_id: str) -> GameInfo:

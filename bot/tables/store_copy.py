@@ -135,7 +135,7 @@ async def _reset_sequences(conn: asyncpg.Connection) -> None:
 
 async def _replay_all(store: Store, report: CopyReport) -> None:
     async with store.read() as db:
-        games = await db.game_statuses()
+        games = await db.upkeep.game_statuses()
     for game_id, status in games:
         if status == "lobby":
             report.not_replayable += 1
