@@ -200,7 +200,7 @@ async def test_finished_games_leave_a_packed_file_without_a_vacuum(tmp_path: Pat
     manager = await GameManager.open(path, RecordingFrontEnd())
     # The schema's own pages, one or two per table and index: checkpointed first, or the
     # migrations' pages still in the WAL would be counted as the games' growth.
-    await manager.store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    await manager.store.backend.sqlite.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     empty = path.stat().st_size
     names = sorted(name for name in rules.GAMES if name != "toy") * 2  # each game twice
     games = len(names)

@@ -1,5 +1,6 @@
 """The statements of live prompts (``db.prompts`` of a session): which message holds each
-player's current prompt, so that it is edited, not posted again."""
+player's live prompt, so that the one it supersedes is closed (one live prompt per
+player and game)."""
 
 from __future__ import annotations
 
