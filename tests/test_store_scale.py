@@ -67,7 +67,7 @@ async def test_every_hot_query_is_answered_from_an_index(
 async def test_the_store_runs_the_hot_queries_it_lists(db_path: Path) -> None:
     # The plans above are only worth something if the store runs these very strings.
     storage = Path(__file__).resolve().parents[1].joinpath("bot", "storage")
-    source = "".join(path.read_text() for path in storage.glob("*.py"))
+    source = "".join(path.read_text() for path in storage.rglob("*.py"))
     for name in HOT_QUERIES:
         assert f'hot_sql("{name}")' in source, f"{name} is listed but the store does not use it"
 
