@@ -42,28 +42,25 @@ from bot.storage.statements.timers import TimerStatements
 from bot.storage.statements.upkeep import UpkeepStatements
 from bot.storage.statements.workers import WorkerStatements
 
-#: The statement groups of a session, by the attribute that holds each.
-GROUPS: dict[str, type[Statements]] = {
-    "bot_jobs": BotJobStatements,
-    "clocks": ClockStatements,
-    "hints": HintStatements,
-    "lobby": LobbyStatements,
-    "outbox": OutboxStatements,
-    "processes": ProcessStatements,
-    "prompts": PromptStatements,
-    "records": RecordStatements,
-    "seat_changes": SeatChangeStatements,
-    "settings": SettingStatements,
-    "timers": TimerStatements,
-    "upkeep": UpkeepStatements,
-    "workers": WorkerStatements,
-}
-
 
 class Session(Statements):
     """A game's own rows, and every other statement in its group."""
 
-    __slots__ = tuple(GROUPS)
+    __slots__ = (
+        "bot_jobs",
+        "clocks",
+        "hints",
+        "lobby",
+        "outbox",
+        "processes",
+        "prompts",
+        "records",
+        "seat_changes",
+        "settings",
+        "timers",
+        "upkeep",
+        "workers",
+    )
 
     bot_jobs: BotJobStatements
     clocks: ClockStatements
