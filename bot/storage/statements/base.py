@@ -4,15 +4,14 @@ dialect and its one clock reading, and the four ways to send a statement."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.storage.connection import Connection, Row
 
 
-@dataclass(frozen=True, slots=True)
-class SessionContext:
+class SessionContext(NamedTuple):
     """What a session's groups share, one object for all of them: each group reads it
-    and none keeps a copy of its own."""
+    and none keeps a copy of its own (immutable, and quick to make: one per session)."""
 
     #: The connection, either engine's spoken to with the same three calls, and its
     #: failures raised as the store's own errors (``bot.storage.errors``).
