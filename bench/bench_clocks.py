@@ -52,10 +52,10 @@ async def build(store: Store, games: int, expired: int, guild: str = "g") -> Non
                     state={},
                 )
             )
-            await db.set_game_clock(game_id, 3 * DAY, DAY, 7 * DAY)
+            await db.clocks.set_game_clock(game_id, 3 * DAY, DAY, 7 * DAY)
             deadline = NOW - 60 if n < expired else NOW + (n % 7000) * 86.4 + 60
             running = ClockRow("north", deadline - NOW, NOW, deadline, next_warning(deadline, NOW))
-            await db.save_clocks(game_id, [running, ClockRow("south", 3 * DAY)])
+            await db.clocks.save_clocks(game_id, [running, ClockRow("south", 3 * DAY)])
             await db.add_seat(game_id, "north", f"p{n}")
             await db.add_seat(game_id, "south", f"q{n}")
             await db.set_status(game_id, "active")
@@ -90,7 +90,7 @@ async def bench(games: int, expired: int) -> None:
                 )
             started = time.perf_counter()
             async with store.transaction() as db:
-                await db.shift_running_clocks(since=NOW)  # every clock ran before it
+                await db.clocks.shift_running_clocks(since=NOW)  # every clock ran before it
             print(
                 f"shift_running_clocks ({games} running): "
                 f"{(time.perf_counter() - started) * 1000:.1f} ms"
@@ -103,7 +103,9 @@ async def bench(games: int, expired: int) -> None:
 
 async def rows_due(store: Store, now: float) -> int:
     async with store.read() as db:
-        return len(await db.expired_clocks(now)) + len(await db.due_clock_warnings(now))
+        return len(await db.clocks.expired_clocks(now)) + len(
+            await db.clocks.due_clock_warnings(now)
+        )
 
 
 async def background_pass(games: int, expired: int, on_time: str) -> None:
@@ -120,7 +122,7 @@ async def background_pass(games: int, expired: int, on_time: str) -> None:
             await build(manager.store, games, expired)
             if on_time == "claim":
                 async with manager.store.transaction() as db:
-                    await db.set_clock_rules("g", "claim", 14)
+                    await db.clocks.set_clock_rules("g", "claim", 14)
             idle = []
             for _ in range(50):
                 started = time.perf_counter()

@@ -36,7 +36,7 @@ from bot.tables.requests import Move  # noqa: E402
 
 async def fill_seat_rows(manager: GameManager) -> None:
     """One seat change and one answered offer per finished game."""
-    db = manager.store._db  # a benchmark may reach in: plain SQL is fastest
+    db = manager.store.backend.sqlite  # a benchmark may reach in: plain SQL is fastest
     assert db is not None
     await db.execute(
         "INSERT INTO seat_changes (game_id, role, from_user, to_user, by_user, how,"

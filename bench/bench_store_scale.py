@@ -99,7 +99,7 @@ def file_size(path: Path) -> int:
 
 
 async def checkpointed_size(manager: GameManager) -> int:
-    db = manager.store._db
+    db = manager.store.backend.sqlite
     assert db is not None  # SQLite: these figures are the database file's
     async with db.execute("PRAGMA wal_checkpoint(TRUNCATE)"):
         pass  # the cursor closed: no statement left in progress
@@ -119,7 +119,7 @@ async def play_games(manager: GameManager, played: int, rng: random.Random) -> l
 
 async def grow(manager: GameManager, templates: list[int], target: int) -> None:
     """Copies of the played games' rows up to ``target`` finished games."""
-    db = manager.store._db  # a benchmark may reach in: plain SQL copies are fastest
+    db = manager.store.backend.sqlite  # a benchmark may reach in: plain SQL copies are fastest
     assert db is not None
     tables = {}
     for table in ("games", "seats", "actions", "outbox", "results"):
@@ -234,7 +234,7 @@ def pct(values: list[float], p: float) -> float:
 async def query_plans(manager: GameManager) -> list[str]:
     from bot.storage.queries import HOT_QUERIES
 
-    db = manager.store._db
+    db = manager.store.backend.sqlite
     assert db is not None
     lines = []
     for name, (sql, params) in HOT_QUERIES.items():
@@ -271,7 +271,8 @@ async def play_against_dispatch(
     """``count`` whole games of a human against Dispatch (easy, one search iteration a
     move: the jobs, not the search, are measured); (Dispatch's moves, jobs written)."""
     BotSeats.attach(manager, workers="thread", iterations=1).nudge = lambda game_id: None  # type: ignore[method-assign]
-    db = manager.store._db  # a benchmark may reach in; the jobs written counted by a trigger
+    # A benchmark may reach in; the jobs written counted by a trigger.
+    db = manager.store.backend.sqlite
     assert db is not None
     await db.execute("CREATE TABLE bench_jobs_written (n INTEGER)")
     await db.execute(
@@ -311,8 +312,8 @@ async def play_against_dispatch(
 
 
 async def scalar(manager: GameManager, sql: str) -> int:
-    assert manager.store._db is not None
-    async with manager.store._db.execute(sql) as cur:
+    assert manager.store.backend.sqlite is not None
+    async with manager.store.backend.sqlite.execute(sql) as cur:
         row = await cur.fetchone()
     return int(row[0]) if row else 0
 
@@ -320,7 +321,7 @@ async def scalar(manager: GameManager, sql: str) -> int:
 async def put_back_old_jobs(manager: GameManager, per_game: int) -> None:
     """What the code before migration 0020 kept: ``per_game`` finished rows for each
     finished game with Dispatch in a seat."""
-    db = manager.store._db
+    db = manager.store.backend.sqlite
     assert db is not None
     await db.execute("BEGIN")
     await db.execute(
@@ -336,7 +337,7 @@ async def put_back_old_jobs(manager: GameManager, per_game: int) -> None:
 
 async def upgrade(manager: GameManager) -> float:
     """Migration 0020 as an upgrade runs it; its seconds."""
-    db = manager.store._db
+    db = manager.store.backend.sqlite
     assert db is not None
     sql = next(MIGRATIONS_DIR.glob("0020_*.sql")).read_text()
     t0 = time.perf_counter()

@@ -27,7 +27,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage.background_statements import CLAIMED_TABLES
+from bot.storage.statements.processes import CLAIMED_TABLES
 
 #: The rows of each claimed table that still stand for work to do (a delivered outbox
 #: row or a finished job keeps its claim's columns only by accident: nothing is held).

@@ -2,7 +2,7 @@
 their game ended (the chaos run, the worker processes).
 
 The store deletes a game's jobs when it ends and a live game's old finished ones
-(``Session.drop_bot_jobs``, ``prune_bot_jobs``), so "each move of Dispatch applied once,
+(``db.bot_jobs.drop_bot_jobs``, ``prune_bot_jobs``), so "each move of Dispatch applied once,
 from its job" cannot be read from ``bot_jobs`` afterwards. :func:`keep_job_history`
 installs, in the test's own database only, a trigger that copies each row into
 ``bot_jobs_history`` as it is deleted, with the status it had then; :func:`job_history`
@@ -61,6 +61,6 @@ async def job_history(store: Store, game_id: int) -> list[BotJobRow]:
             f"SELECT {COLUMNS} FROM bot_jobs_history WHERE game_id = ? ORDER BY seq",
             (game_id,),
         )
-        live = await db.bot_jobs(game_id)
+        live = await db.bot_jobs.of_game(game_id)
     kept = [read_bot_job(r) for r in gone]
     return kept + live

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+import typing
 from pathlib import Path
 
 import pytest
@@ -437,3 +438,57 @@ def test_no_module_above_the_store_speaks_to_a_driver() -> None:
         for line, name in driver_uses(path.read_text())
     ]
     assert hits == [], "\n".join(hits)
+
+
+#: A session's own names (a game's rows, its lock, its connection and clock) at most;
+#: every other statement is reached through the group it belongs to (``db.clocks...``).
+SESSION_OWN_NAMES = 30
+
+
+def session_groups_and_loose_names() -> tuple[set[str], set[str]]:
+    """The attributes of ``Session`` that hold a group of statements, and every other
+    public name reachable on a session without going through a group."""
+    from bot.storage.session import Session
+    from bot.storage.statements.base import Statements
+
+    hints = typing.get_type_hints(Session)
+    groups = {
+        name
+        for name, kind in hints.items()
+        if isinstance(kind, type) and issubclass(kind, Statements)
+    }
+    public = {name for name in [*dir(Session), *hints] if not name.startswith("_")}
+    return groups, public - groups
+
+
+def test_a_session_keeps_its_own_rows_and_reaches_the_rest_through_groups() -> None:
+    groups, loose = session_groups_and_loose_names()
+    assert {"clocks", "records", "seat_changes", "hints", "outbox", "timers"} <= groups
+    assert len(loose) <= SESSION_OWN_NAMES, sorted(loose)
+
+
+def test_every_statement_group_speaks_to_a_typed_connection() -> None:
+    """mypy sees every statement: the connection under them is the ``Connection``
+    protocol, not ``Any`` nor a union of engine classes."""
+    from bot.storage.connection import Connection
+    from bot.storage.statements.base import Statements
+
+    assert typing.get_type_hints(Statements.db.fget)["return"] is Connection
+
+
+def test_the_store_never_asks_which_engine_it_has() -> None:
+    """``Store`` goes through its ``Backend`` (``bot.storage.backends``) for everything
+    that differs between engines: it holds no connection or pool of its own."""
+    tree = ast.parse((ROOT / "bot" / "storage" / "store.py").read_text())
+    store = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Store")
+    touched = {
+        node.attr
+        for node in ast.walk(store)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    }
+    assert not touched & {"_db", "_pool", "_lock", "_owner"}, sorted(touched)
+    engine_types = {"PgConnection", "SqliteConnection", "BatchedPgConnection"}
+    named = {n.id for n in ast.walk(store) if isinstance(n, ast.Name)}
+    assert not named & engine_types, sorted(named & engine_types)

@@ -86,7 +86,7 @@ async def test_the_estimates_are_secret_until_the_end_then_the_log_shows_where_i
     await play_greedy(manager, info.id, "alice")
     assert end_post(front_end).outcome is not None
     async with manager.store.read() as db:
-        kept = await db.bot_estimates(info.id)
+        kept = await db.hints.bot_estimates(info.id)
     assert len(kept) >= 4 and {r.role for r in kept} == {"unionist"}
     # Not one post or DM before the end says what Dispatch expected; the end post does,
     # in one short line.
@@ -122,9 +122,9 @@ async def test_the_estimate_of_a_refused_move_is_taken_back(manager: GameManager
     manager.act = stale  # type: ignore[method-assign]
     assert await BotSeats.of(manager).play_one(info.id) is True
     async with manager.store.read() as db:
-        assert await db.bot_estimates(info.id) == []
+        assert await db.hints.bot_estimates(info.id) == []
     manager.act = act  # type: ignore[method-assign]
     assert await BotSeats.of(manager).play_one(info.id) is True
     async with manager.store.read() as db:
-        [kept] = await db.bot_estimates(info.id)
+        [kept] = await db.hints.bot_estimates(info.id)
     assert kept.role == "unionist" and kept.version == info.version and kept.move

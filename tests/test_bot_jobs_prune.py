@@ -93,7 +93,7 @@ async def a_game_with_jobs(
     await dispatch_moves(manager, info.id)
     await alice_moves(manager, info.id)
     async with manager.store.read() as db:
-        statuses = [j.status for j in await db.bot_jobs(info.id)]
+        statuses = [j.status for j in await db.bot_jobs.of_game(info.id)]
     assert statuses[-1] == "pending" and set(statuses[:-1]) == {"done"}, statuses
     return await manager.get_game_info(info.id)
 
@@ -144,7 +144,7 @@ async def test_a_game_won_by_the_rules_keeps_no_job(manager: GameManager) -> Non
         await dispatch_moves(manager, info.id)
         await alice_moves(manager, info.id)
     async with manager.store.read() as db:
-        result = await db.result(info.id)
+        result = await db.records.result(info.id)
     assert result is not None and result.code not in ("resigned", "timeout", "unrecorded")
     assert await rows(manager.store, info.id) == 0
 
@@ -173,7 +173,7 @@ async def test_no_job_is_written_for_a_game_that_is_over(manager: GameManager) -
     info = await a_game_with_jobs(manager)
     await manager.resign(info.id, "alice")
     async with manager.store.write() as db:  # a late second write, as play_one makes
-        assert await db.owe_bot_move(info.id, BOT, info.version, "normal") is False
+        assert await db.bot_jobs.owe_bot_move(info.id, BOT, info.version, "normal") is False
     assert await BotSeats.of(manager).play_one(info.id) is False
     assert await rows(manager.store, info.id) == 0
 
@@ -187,7 +187,7 @@ async def test_a_long_live_game_keeps_a_handful_of_jobs(manager: GameManager) ->
     info = await manager.get_game_info(info.id)
     assert info.status == "active"
     async with manager.store.read() as db:
-        jobs = await db.bot_jobs(info.id)
+        jobs = await db.bot_jobs.of_game(info.id)
         actions = await db.actions(info.id)
     # Dozens of moves of Dispatch's made: the newest few finished jobs and the one owed.
     history = await job_history(manager.store, info.id)
@@ -243,13 +243,13 @@ async def test_the_upgrade_deletes_the_jobs_kept_before(
         before = await rows(manager.store)
         async with manager.store.write() as db:
             await db._run("DELETE FROM schema_migrations WHERE version = 20")
-            had = await db.bot_jobs(live.id)
+            had = await db.bot_jobs.of_game(live.id)
     finally:
         await manager.close()
     store = await Store.open(db_path)  # migrates: 0020 runs as on an upgrade
     try:
         async with store.read() as db:
-            jobs = await db.bot_jobs(live.id)
+            jobs = await db.bot_jobs.of_game(live.id)
         assert before == len(had) + 31 and len(had) > 30
         assert await rows(store) == len(jobs) == KEEP_FINISHED + 1
         # The live game keeps its job owed and its newest finished ones.
@@ -267,7 +267,7 @@ async def test_a_job_claimed_when_its_game_ends_applies_nothing(
     applied, and nothing of the game is written again."""
     info = await a_game_with_jobs(manager)
     async with manager.store.write() as db:
-        [job] = await db.claim_bot_jobs("slow", 60.0, max_attempts=3)
+        [job] = await db.bot_jobs.claim_bot_jobs("slow", 60.0, max_attempts=3)
     await manager.resign(info.id, "alice")
     assert await BotSeats.of(manager).play_job(job) == "over"
     assert await rows(manager.store, info.id) == 0

@@ -28,10 +28,10 @@ async def test_while_a_worker_lives_the_pass_nudges_only_games_no_worker_will_ta
         lapsed = await _leave_a_bot_move_owed(manager, channel="c3")
         missing = await _leave_a_bot_move_owed(manager, channel="c4")
         async with manager.store.transaction() as db:
-            await db.beat_worker("worker")
-            assert await db.claim_bot_jobs("worker", 60.0, max_attempts=3, game_id=held.id)
-            assert await db.claim_bot_jobs("dead", 1.0, max_attempts=3, game_id=lapsed.id)
-            await db.drop_bot_jobs(missing.id)  # as a game from before the jobs
+            await db.workers.beat_worker("worker")
+            assert await db.bot_jobs.claim_bot_jobs("worker", 60.0, max_attempts=3, game_id=held.id)
+            assert await db.bot_jobs.claim_bot_jobs("dead", 1.0, max_attempts=3, game_id=lapsed.id)
+            await db.bot_jobs.drop_bot_jobs(missing.id)  # as a game from before the jobs
         clock.advance(2.0)  # the dead process's lease lapsed; the worker still lives
         nudged: list[int] = []
         BotSeats.of(manager).nudge = nudged.append  # type: ignore[method-assign]
@@ -55,12 +55,12 @@ async def test_a_move_read_before_the_game_moved_on_brings_back_no_job_of_its_ve
         bots = BotSeats.of(manager)
         assert await bots.play_one(owed.id)  # Dispatch's move: the game moves on
         async with manager.store.transaction() as db:
-            await db.drop_bot_jobs(owed.id)  # its job pruned, as turns go by
+            await db.bot_jobs.drop_bot_jobs(owed.id)  # its job pruned, as turns go by
         # A read made before that move, acted on after it (another process was faster).
         monkeypatch.setattr(manager, "get_game_info", AsyncMock(return_value=owed))
         await bots.play_one(owed.id)
         async with manager.store.read() as db:
-            jobs = await db.bot_jobs(owed.id)
+            jobs = await db.bot_jobs.of_game(owed.id)
         assert [j for j in jobs if j.version == owed.version] == []
     finally:
         await manager.close()
@@ -78,7 +78,7 @@ async def test_a_decision_owed_while_the_bot_stops_leaves_its_job_unclaimed(
         bots.nudge(owed.id)  # a click committed during the stop
         await bots.idle()
         async with manager.store.read() as db:
-            jobs = [j for j in await db.bot_jobs(owed.id) if j.version == owed.version]
+            jobs = [j for j in await db.bot_jobs.of_game(owed.id) if j.version == owed.version]
         assert [(j.status, j.claimed_by) for j in jobs] == [("pending", None)]
     finally:
         await manager.close()

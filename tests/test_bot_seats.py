@@ -203,7 +203,7 @@ async def test_dispatch_plays_on_in_a_rated_game_unless_it_is_stuck(
         for _ in range(200):  # until each side made the 3 decisions of a rated game
             await BotSeats.of(manager).idle()
             async with manager.store.read() as db:
-                decided = await db.decisions_by_role(info.id)
+                decided = await db.records.decisions_by_role(info.id)
             if min(decided.get(role, 0) for role in ("union", "confederate")) >= 3:
                 break
             pv = await manager.view_for(info.id, "alice")
@@ -222,7 +222,7 @@ async def test_dispatch_plays_on_in_a_rated_game_unless_it_is_stuck(
         # Stuck on Dispatch's side: a move of its owed for longer than STUCK_S.
         BotSeats.of(manager).nudge = lambda game_id: None  # type: ignore[method-assign]
         async with manager.store.transaction() as db:
-            await db.owe_bot_move(info.id, "union", before.version + 1, "normal")
+            await db.bot_jobs.owe_bot_move(info.id, "union", before.version + 1, "normal")
         clock.advance(turn.STUCK_S - 1)
         with pytest.raises(errors.NotAllowed):
             await manager.abandon(info.id, "alice")
@@ -519,14 +519,14 @@ async def test_nobody_is_reminded_that_dispatch_owes_a_move(
     try:
         owed = await _leave_a_bot_move_owed(manager)
         async with manager.store.read() as db:
-            assert [t.role for t in await db.timers(owed.id)] == []
+            assert [t.role for t in await db.timers.of_game(owed.id)] == []
         clock.advance(30 * 24 * 3600)
         assert await manager.background.fire_due_timers() == 0
         del BotSeats.of(manager).nudge  # the bot moves: now alice owes one, and her clock runs
         BotSeats.of(manager).nudge(owed.id)
         await BotSeats.of(manager).idle()
         async with manager.store.read() as db:
-            assert [t.role for t in await db.timers(owed.id)] == ["confederate"]
+            assert [t.role for t in await db.timers.of_game(owed.id)] == ["confederate"]
     finally:
         await manager.close()
 

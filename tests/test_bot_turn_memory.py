@@ -142,7 +142,7 @@ async def play_against_dispatch(tmp_path: Path, forgetful: bool) -> tuple[list[A
             await manager.act(info.id, "alice", Move(verb, arg, pv.version, role=role))
         exported = await manager.records.export(info.id)
         async with manager.store.read() as db:
-            estimates = await db.bot_estimates(info.id)
+            estimates = await db.hints.bot_estimates(info.id)
         return exported["actions"], [(e.version, e.estimate) for e in estimates]
     finally:
         await manager.close()

@@ -78,7 +78,7 @@ async def test_a_refusal_through_discord_quotes_fields_as_plain_text(tmp_path: A
             formula = await upload(HEAD + "1,=HYPERLINK(1),1,no,plain\n")
             assert "Line 2: the name" in formula and "runs as a formula" in formula
             async with t.bot.manager.store.read() as db:
-                assert await db.solo_card_list(str(t.guild.id), "caesar") is None
+                assert await db.settings.solo_card_list(str(t.guild.id), "caesar") is None
     assert caught.discord_errors() == []
 
 
@@ -92,7 +92,7 @@ async def test_a_list_kept_before_is_refused_quoting_its_fields_as_plain_text(
             await t.emu.wait_for_commands("solo")
             kept = HEAD + f"{MENTION},Senate,1,no,plain\n"  # stored before today's checks
             async with t.bot.manager.store.transaction() as db:
-                await db.set_solo_card_list(str(t.guild.id), "caesar", kept, 1, "u1")
+                await db.settings.set_solo_card_list(str(t.guild.id), "caesar", kept, 1, "u1")
             result = await t.emu.slash(
                 t.players["alice"], t.channel, "solo new", playsheet="caesar", side="rome"
             )

@@ -141,7 +141,7 @@ async def test_a_turn_moves_the_clocks_in_its_transaction(
     game = await _fast_game(manager)
     start = manager.clock()
     async with manager.store.read() as db:
-        rows = {r.role: r for r in await db.clock_rows(game)}
+        rows = {r.role: r for r in await db.clocks.clock_rows(game)}
     assert rows["north"].deadline == start + DAY and rows["south"].deadline is None
     clock.advance(3 * HOUR)  # type: ignore[attr-defined]
     added = await manager.act(game, "alice", Move("add", 1))
@@ -151,7 +151,7 @@ async def test_a_turn_moves_the_clocks_in_its_transaction(
     assert "runs out <t:" in " ".join((await manager.view_for(game, "bob")).view["clocks"])
     assert "clocks" not in (await manager.view_for(game, None)).view  # observers: /game status
     async with manager.store.read() as db:
-        rows = {r.role: r for r in await db.clock_rows(game)}
+        rows = {r.role: r for r in await db.clocks.clock_rows(game)}
     assert rows["north"].remaining_s == DAY - 3 * HOUR + 12 * HOUR
     assert rows["south"].deadline == manager.clock() + DAY
     lines = await manager.clocks.lines(game)
@@ -167,8 +167,8 @@ async def test_practice_and_no_clock_games_have_none(manager: GameManager) -> No
     )
     assert await manager.clocks.lines(info.id) == []
     async with manager.store.read() as db:
-        assert await db.game_clock(info.id) is None
-        assert await db.clock_rows(info.id) == []
+        assert await db.clocks.game_clock(info.id) is None
+        assert await db.clocks.clock_rows(info.id) == []
 
 
 async def test_a_bad_clock_changes_nothing(manager: GameManager) -> None:
@@ -183,7 +183,7 @@ async def test_dispatch_seats_have_no_clock(manager: GameManager) -> None:
     info = await manager.create_game("g", "chan", "alice", NewGame("toy", clock="fast"))
     await manager.seat_dispatch(info.id, "alice", "easy")
     async with manager.store.read() as db:
-        roles = [r.role for r in await db.clock_rows(info.id)]
+        roles = [r.role for r in await db.clocks.clock_rows(info.id)]
     assert roles == ["north"]
 
 
@@ -197,8 +197,8 @@ async def test_the_player_loses_on_time_once(manager: GameManager, clock: object
     info = await manager.get_game_info(game)
     assert info.status == "finished"
     async with manager.store.read() as db:
-        result = await db.result(game)
-        assert await db.expired_clocks(manager.clock() + 10 * DAY) == []
+        result = await db.records.result(game)
+        assert await db.clocks.expired_clocks(manager.clock() + 10 * DAY) == []
     assert result is not None and result.code == "timeout" and result.winner == "south"
     end = [p for p in manager.front_end.posts if p.kind == "end"]  # type: ignore[attr-defined]
     assert len(end) == 1 and "ran out of time" in end[0].headline
@@ -229,7 +229,7 @@ async def test_a_decision_after_the_deadline_is_refused(
     assert info.version == version  # ... and the loss on time applied, once
     assert info.status == "finished"
     async with manager.store.read() as db:
-        assert (await db.result(game)).code == "timeout"  # type: ignore[union-attr]
+        assert (await db.records.result(game)).code == "timeout"  # type: ignore[union-attr]
     # A click later still is refused the same polite way, and ends nothing twice.
     with pytest.raises(errors.TimeRanOut):
         await manager.act(game, "alice", Move("done"))
@@ -244,7 +244,11 @@ async def test_a_rematch_keeps_the_clock(manager: GameManager, clock: object) ->
     await manager.clocks.expire()
     again = await manager.rematch(game, "bob")
     async with manager.store.read() as db:
-        assert await db.game_clock(again.id) == (FAST.initial_s, FAST.increment_s, FAST.cap_s)
+        assert await db.clocks.game_clock(again.id) == (
+            FAST.initial_s,
+            FAST.increment_s,
+            FAST.cap_s,
+        )
 
 
 # -- the sandbox ------------------------------------------------------------------------
@@ -298,7 +302,7 @@ async def test_time_the_bot_was_down_is_never_charged(
     try:
         assert await manager.clocks.expire() == 0
         async with manager.store.read() as db:
-            north = next(r for r in await db.clock_rows(game) if r.role == "north")
+            north = next(r for r in await db.clocks.clock_rows(game) if r.role == "north")
         assert north.left(manager.clock()) == DAY - HOUR  # only the hour it was up
         clock.advance(DAY - HOUR)  # type: ignore[attr-defined]
         assert await manager.clocks.expire() == 1
@@ -308,7 +312,7 @@ async def test_time_the_bot_was_down_is_never_charged(
 
 async def _north(manager: GameManager, game: int) -> ClockRow:
     async with manager.store.read() as db:
-        return next(r for r in await db.clock_rows(game) if r.role == "north")
+        return next(r for r in await db.clocks.clock_rows(game) if r.role == "north")
 
 
 async def _down_for(manager: GameManager, clock: FakeClock, seconds: float) -> GameManager:
@@ -457,9 +461,9 @@ async def test_a_server_default_clock_spares_practice_and_explicit_none(
     )
     elsewhere = await manager.create_game("h", "c4", "alice", NewGame("toy", opponent_id="bob"))
     async with manager.store.read() as db:
-        assert await db.game_clock(timed.id) == (2 * DAY, DAY, 4 * DAY)
+        assert await db.clocks.game_clock(timed.id) == (2 * DAY, DAY, 4 * DAY)
         for info in (practice, untimed, elsewhere):
-            assert await db.game_clock(info.id) is None
+            assert await db.clocks.game_clock(info.id) is None
 
 
 async def test_a_game_played_alone_takes_no_clock(manager: GameManager) -> None:
@@ -471,12 +475,12 @@ async def test_a_game_played_alone_takes_no_clock(manager: GameManager) -> None:
     await manager.clocks.server_default("g", "fast")
     info = await manager.create_game("g", "c1", "alice", NewGame("solo", options=solo))
     async with manager.store.read() as db:
-        assert await db.game_clock(info.id) is None
+        assert await db.clocks.game_clock(info.id) is None
 
 
 async def test_a_seat_handed_to_dispatch_loses_its_clock(manager: GameManager) -> None:
     game = await _fast_game(manager)
     await manager.seat_changes.hand_over(game, "alice", "easy")
     async with manager.store.read() as db:
-        assert [r.role for r in await db.clock_rows(game)] == ["south"]
+        assert [r.role for r in await db.clocks.clock_rows(game)] == ["south"]
     assert await manager.clocks.expire() == 0

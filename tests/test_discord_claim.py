@@ -73,7 +73,7 @@ async def test_a_claim_ends_the_game_on_time(tmp_path, db_path):
         assert len(end) == 1
         assert any(i.startswith(f"dsp:r:{info.id}:") for i in end[0].custom_ids())  # rematch
         async with t.bot.manager.store.read() as db:
-            assert (await db.result(info.id)).code == "timeout"
+            assert (await db.records.result(info.id)).code == "timeout"
         again = await t.press(other, t.emu.message(offer[0].id), claim_id)
         assert "over" in again.text.lower(), again.text  # nothing ends twice
         assert len(_claim_buttons(t, t.channel.id)) == 1  # offered once
@@ -96,7 +96,7 @@ async def test_a_claim_racing_the_last_second_move_ends_the_game_at_most_once(tm
         game = await t.bot.manager.get_game_info(info.id)
         ends = [m for m in t.emu.channel_messages(t.channel.id) if "win was claimed" in m.text()]
         async with t.bot.manager.store.read() as db:
-            result = await db.result(info.id)
+            result = await db.records.result(info.id)
         if game.status == "finished":  # the claim stood (the move came after, or kept the turn)
             assert len(ends) == 1 and result.code == "timeout"
         else:  # the move came first and handed over: the claim was refused

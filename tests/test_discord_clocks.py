@@ -42,7 +42,7 @@ async def test_a_fast_game_times_out_and_the_late_click_is_refused(tmp_path, db_
         assert len(end) == 1  # announced once
         assert any(i.startswith(f"dsp:r:{info.id}:") for i in end[0].custom_ids())
         async with t.bot.manager.store.read() as db:
-            assert (await db.result(info.id)).code == "timeout"
+            assert (await db.records.result(info.id)).code == "timeout"
         assert (await t.bot.manager.get_game_info(info.id)).version == info.version
 
 

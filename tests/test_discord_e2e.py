@@ -297,7 +297,7 @@ async def test_rate_limits_and_outages_on_channel_posts_are_retried(tmp_path):
 
         async def all_delivered() -> bool:  # everything queued is delivered, nothing lost
             async with t.bot.manager.store.read() as db:
-                return not await db.undelivered(game_id)
+                return not await db.outbox.undelivered(game_id)
 
         await poll(all_delivered, "every outbox row delivered")
         assert len(round_post()) == 1

@@ -96,7 +96,7 @@ async def test_a_hint_against_dispatch_shows_three_choices_to_the_asker_alone(tm
             again = await t.slash("alice", "game hint")
             assert again.ephemeral and again.text == hint.text
             async with t.bot.manager.store.read() as db:
-                assert await db.hints_used(info.id) == 3
+                assert await db.hints.hints_used(info.id) == 3
     assert errors.discord_errors() == []
 
 
@@ -114,7 +114,7 @@ async def test_a_hint_in_a_rated_game_between_people_is_refused(tmp_path):
                 assert refused.ephemeral
                 assert "practice games only" in refused.text, refused.text
             async with t.bot.manager.store.read() as db:
-                assert await db.hints_used(info.id) == 0
+                assert await db.hints.hints_used(info.id) == 0
             assert "practice" not in t.public_text()
     assert errors.discord_errors() == []
 

@@ -90,7 +90,7 @@ async def test_no_stale_button_looks_live_through_a_whole_game(tmp_path):
         for who in SEATS.values():
             assert dm_prompts(t, who) == []
         async with manager.store.read() as db:
-            assert await db.live_prompts(game_id) == {}
+            assert await db.prompts.live_prompts(game_id) == {}
 
 
 async def test_undo_by_command_replaces_the_dm_prompt(tmp_path):

@@ -252,12 +252,12 @@ async def test_csv_card_lists_good_and_bad(tmp_path) -> None:
             pog = await upload("paths_of_glory", "cards.csv", good)
             assert "needs no card list" in pog.text
             async with store.read() as db:
-                assert await db.solo_card_list(str(t.guild.id), "caesar") is None
+                assert await db.settings.solo_card_list(str(t.guild.id), "caesar") is None
 
             ok = await upload("caesar", "cards.csv", good)
             assert ok.ephemeral and "Imported 2 cards for Caesar: Rome vs Gaul" in ok.text
             async with store.read() as db:
-                kept = await db.solo_card_list(str(t.guild.id), "caesar")
+                kept = await db.settings.solo_card_list(str(t.guild.id), "caesar")
             assert kept is not None and kept[1] == 2
 
             new = await t.slash("alice", "solo new", playsheet="caesar", side="rome")
@@ -347,7 +347,7 @@ async def test_a_real_card_list_works_end_to_end_and_only_managers_change_it(tmp
             refused = await upload("bob", realistic_list())
             assert refused.ephemeral and "needs the Manage Server permission" in refused.text
             async with store.read() as db:
-                assert await db.solo_card_list(guild, "caesar") is None
+                assert await db.settings.solo_card_list(guild, "caesar") is None
 
             cr = await upload("alice", b"number,name\n1,Senate\r2,Legion\n")
             assert "Line 2: it holds a carriage return alone" in cr.text
@@ -371,7 +371,7 @@ async def test_a_real_card_list_works_end_to_end_and_only_managers_change_it(tmp
             again = await command("alice", "solo cards delete", playsheet="caesar")
             assert "There is no card list for Caesar: Rome vs Gaul" in again.text
             async with store.read() as db:
-                assert await db.solo_card_list(guild, "caesar") is None
+                assert await db.settings.solo_card_list(guild, "caesar") is None
             # The running session keeps its own copy.
             state = await t.bot.manager.records.replay(info.id)
             assert len(state["library"]["shared"]) == 110

@@ -237,7 +237,7 @@ async def test_a_thread_archived_after_a_quiet_week_is_reopened_not_parked(tmp_p
             reveals = [m for m in public(t, thread)[before:] if "Round 1: north played" in m.text()]
             assert len(reveals) == 1
             async with manager.store.read() as db:
-                assert not await db.table_parked(info.id)
+                assert not await db.outbox.table_parked(info.id)
             for who in ("alice", "bob"):
                 assert not any(
                     "/game move" in t.emu.message(m.id).text() for m in t.emu.dms(t.players[who].id)
@@ -273,7 +273,7 @@ async def test_an_unreachable_thread_tells_the_players_of_game_move_which_moves_
                     f"{who} told of /game move",
                 )
             async with manager.store.read() as db:
-                assert await db.table_parked(info.id)
+                assert await db.outbox.table_parked(info.id)
 
             # Nobody else may move it; nor to a channel Dispatch cannot post in.
             stranger = await t.emu.slash(
@@ -309,8 +309,8 @@ async def test_an_unreachable_thread_tells_the_players_of_game_move_which_moves_
             waited = [m for m in posts if "Round 1: north played" in m.text()]
             assert waited and posts.index(waited[0]) < posts.index(board)
             async with manager.store.read() as db:
-                assert not await db.table_parked(info.id)
-                assert [r for r in await db.undelivered(info.id) if r.kind == "table"] == []
+                assert not await db.outbox.table_parked(info.id)
+                assert [r for r in await db.outbox.undelivered(info.id) if r.kind == "table"] == []
             # Play goes on in the new thread: the next table post goes there.
             count = len(public(t, home))
             for _ in range(8):

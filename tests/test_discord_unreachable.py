@@ -112,7 +112,7 @@ async def test_a_channel_that_stops_taking_posts_parks_them_and_tells_the_player
             # Fixed: /game status sends what waited, in order, and nobody is told twice.
             async def table_rows_waiting() -> list:
                 async with manager.store.read() as db:
-                    return [r for r in await db.undelivered(game_id) if r.kind == "table"]
+                    return [r for r in await db.outbox.undelivered(game_id) if r.kind == "table"]
 
             waiting = len(await table_rows_waiting())
             assert waiting >= 1
@@ -146,7 +146,7 @@ async def test_a_deleted_channel_parks_the_post_and_the_game_goes_on(tmp_path):
             for who in ("alice", "bob"):
                 assert len(notices(t, who)) == 1
             async with t.bot.manager.store.read() as db:
-                [parked] = [r for r in await db.undelivered(game_id) if r.kind == "table"]
+                [parked] = [r for r in await db.outbox.undelivered(game_id) if r.kind == "table"]
             assert parked.last_error and parked.last_error.startswith("table unreachable")
             assert (await t.bot.manager.get_game_info(game_id)).damaged is None
     assert errors_seen.all_errors() == []

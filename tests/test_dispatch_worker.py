@@ -50,7 +50,7 @@ def worker_on(manager: GameManager) -> Worker:
 
 async def jobs_of(manager: GameManager, game_id: int) -> list[BotJobRow]:
     async with manager.store.read() as db:
-        return await db.bot_jobs(game_id)
+        return await db.bot_jobs.of_game(game_id)
 
 
 async def bot_moves(manager: GameManager, game_id: int) -> list[int]:
@@ -70,7 +70,7 @@ async def test_the_move_owed_is_written_with_the_turn_once(manager: GameManager)
     )
     assert job.attempts == 0 and job.claimed_by is None
     async with manager.store.write() as db:  # a second write of the same job changes nothing
-        assert await db.owe_bot_move(info.id, "unionist", info.version, "normal") is False
+        assert await db.bot_jobs.owe_bot_move(info.id, "unionist", info.version, "normal") is False
     # With no worker alive the bot plays it itself, claiming it the same way.
     assert await BotSeats.of(manager).play_one(info.id) is True
     jobs = await jobs_of(manager, info.id)
@@ -83,9 +83,14 @@ async def test_two_workers_racing_for_a_job_apply_it_once(manager: GameManager) 
     info = await owed_game(manager)
     first, second = worker_on(manager), worker_on(manager)
     async with manager.store.write() as db:
-        [claimed] = await db.claim_bot_jobs(first.id, JOB_LEASE_S, max_attempts=JOB_MAX_ATTEMPTS)
+        [claimed] = await db.bot_jobs.claim_bot_jobs(
+            first.id, JOB_LEASE_S, max_attempts=JOB_MAX_ATTEMPTS
+        )
         # The other worker finds nothing to claim while the lease holds.
-        assert await db.claim_bot_jobs(second.id, JOB_LEASE_S, max_attempts=JOB_MAX_ATTEMPTS) == []
+        assert (
+            await db.bot_jobs.claim_bot_jobs(second.id, JOB_LEASE_S, max_attempts=JOB_MAX_ATTEMPTS)
+            == []
+        )
     # Both try to play it at once (the second as if it had claimed it too): one move.
     outcomes = await asyncio.gather(
         first.bots.play_job(claimed, deliver=False), second.bots.play_job(claimed, deliver=False)
@@ -101,7 +106,9 @@ async def test_a_job_claimed_by_a_worker_that_hung_is_taken_over_and_the_stale_o
     info = await owed_game(manager)
     hung, other = worker_on(manager), worker_on(manager)
     async with manager.store.write() as db:
-        [job] = await db.claim_bot_jobs(hung.id, JOB_LEASE_S, max_attempts=JOB_MAX_ATTEMPTS)
+        [job] = await db.bot_jobs.claim_bot_jobs(
+            hung.id, JOB_LEASE_S, max_attempts=JOB_MAX_ATTEMPTS
+        )
     clock.advance(JOB_LEASE_S + 1)  # the hung worker's lease runs out
     assert await other.step() is True
     [done, *_] = await jobs_of(manager, info.id)
@@ -119,7 +126,9 @@ async def test_a_job_whose_game_moves_on_during_the_search_is_refused_and_droppe
     info = await owed_game(manager)
     slow, fast = worker_on(manager), worker_on(manager)
     async with manager.store.write() as db:
-        [job] = await db.claim_bot_jobs(slow.id, JOB_LEASE_S, max_attempts=JOB_MAX_ATTEMPTS)
+        [job] = await db.bot_jobs.claim_bot_jobs(
+            slow.id, JOB_LEASE_S, max_attempts=JOB_MAX_ATTEMPTS
+        )
     decide = slow.bots._decide
 
     async def overtaken(*args: object) -> object:
@@ -144,13 +153,13 @@ async def test_the_bot_leaves_jobs_to_live_workers_and_takes_over_a_lapsed_one(
     assert await BotSeats.of(manager).play_one(info.id) is False  # the worker's to take
     assert await bot_moves(manager, info.id) == []
     async with manager.store.write() as db:
-        await db.claim_bot_jobs(worker.id, JOB_LEASE_S, max_attempts=JOB_MAX_ATTEMPTS)
+        await db.bot_jobs.claim_bot_jobs(worker.id, JOB_LEASE_S, max_attempts=JOB_MAX_ATTEMPTS)
     clock.advance(JOB_LEASE_S / 2)
     await worker.beat()  # alive, and its lease renewed
     assert await BotSeats.of(manager).play_one(info.id) is False
     clock.advance(JOB_LEASE_S + 1)  # alive by another beat, but the job's lease lapsed
     async with manager.store.write() as db:
-        await db.beat_worker(worker.id)
+        await db.workers.beat_worker(worker.id)
     assert await BotSeats.of(manager).play_one(info.id) is True
     assert len(await bot_moves(manager, info.id)) >= 1
 
@@ -176,7 +185,7 @@ async def test_a_worker_stopped_gives_its_lease_back_at_once(manager: GameManage
     [job] = await jobs_of(manager, info.id)
     assert (job.claimed_by, job.lease_until, job.attempts, job.status) == (None, None, 0, "pending")
     async with manager.store.read() as db:
-        assert await db.workers_alive(JOB_LEASE_S) == 0
+        assert await db.workers.workers_alive(JOB_LEASE_S) == 0
     assert await BotSeats.of(manager).play_one(info.id) is True  # the bot plays it at once
 
 
@@ -186,7 +195,7 @@ async def test_a_job_that_keeps_losing_its_worker_is_given_up_and_the_game_flagg
     info = await owed_game(manager)
     for attempt in range(JOB_MAX_ATTEMPTS):
         async with manager.store.write() as db:
-            [job] = await db.claim_bot_jobs(
+            [job] = await db.bot_jobs.claim_bot_jobs(
                 f"dead-{attempt}", JOB_LEASE_S, max_attempts=JOB_MAX_ATTEMPTS
             )
         clock.advance(JOB_LEASE_S + 1)  # killed: its lease runs out

@@ -89,7 +89,7 @@ async def test_two_worker_processes_race_for_the_jobs_and_apply_each_move_once(
         while time.monotonic() < deadline:
             jobs = await all_jobs(store, games)
             async with store.read() as db:
-                both_up = await db.workers_alive(JOB_LEASE_S) == 2
+                both_up = await db.workers.workers_alive(JOB_LEASE_S) == 2
             # Both must have started (their SIGTERM handler is in place before their first
             # heartbeat): a process still starting Python dies of the signal instead.
             if both_up and all(j.status != "pending" for j in jobs):
@@ -106,7 +106,7 @@ async def test_two_worker_processes_race_for_the_jobs_and_apply_each_move_once(
             # Every move applied once: each from its job done, none for the rest.
             assert moves_not_once(actions, mine) == []
         async with store.read() as db:
-            assert await db.workers_alive(JOB_LEASE_S) == 0  # both left cleanly
+            assert await db.workers.workers_alive(JOB_LEASE_S) == 0  # both left cleanly
     finally:
         for w in workers:
             if w.poll() is None:

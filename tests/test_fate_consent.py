@@ -34,7 +34,7 @@ async def fate_manager(
 
 async def games_in(manager: GameManager) -> int:
     async with manager.store.read() as db:
-        return len(await db.games_of_user("alice"))
+        return len(await db.lobby.games_of_user("alice"))
 
 
 @pytest.mark.parametrize(("name", "mine", "theirs"), GAMES)

@@ -70,7 +70,7 @@ async def test_hints_asked_over_and_over_at_one_position_search_once(
     assert runner.calls == 1
     assert all(h == again for h in first)
     async with manager.store.read() as db:
-        assert await db.hints_used(game_id) == 7  # each hint shown is counted
+        assert await db.hints.hints_used(game_id) == 7  # each hint shown is counted
 
 
 async def test_a_player_waits_for_one_hint_at_a_time(manager: GameManager) -> None:
@@ -92,7 +92,7 @@ async def test_a_player_waits_for_one_hint_at_a_time(manager: GameManager) -> No
     assert (await waiting).game_id == one
     assert (await manager.hints.ask(two, "alice")).game_id == two
     async with manager.store.read() as db:
-        assert await db.hints_used(one) == await db.hints_used(two) == 1
+        assert await db.hints.hints_used(one) == await db.hints.hints_used(two) == 1
 
 
 async def test_a_hint_whose_position_changed_meanwhile_is_not_shown_nor_counted(
@@ -112,7 +112,7 @@ async def test_a_hint_whose_position_changed_meanwhile_is_not_shown_nor_counted(
     with pytest.raises(errors.BadInput, match="changed while"):
         await manager.hints.ask(game_id, "alice")
     async with manager.store.read() as db:
-        assert await db.hints_used(game_id) == 0
+        assert await db.hints.hints_used(game_id) == 0
 
 
 async def test_a_hint_in_a_game_played_alone_says_there_is_no_search(
@@ -127,7 +127,7 @@ async def test_a_hint_in_a_game_played_alone_says_there_is_no_search(
     assert "no search" in str(refused.value)
     assert "rating" not in str(refused.value)
     async with manager.store.read() as db:
-        assert await db.hints_used(info.id) == 0
+        assert await db.hints.hints_used(info.id) == 0
 
 
 async def test_a_hint_stays_good_when_only_the_other_side_moved_meanwhile(
@@ -152,7 +152,7 @@ async def test_a_hint_stays_good_when_only_the_other_side_moved_meanwhile(
     assert hint.version == before.version and hint.choices
     assert (await manager.view_for(info.id, "alice")).version != before.version
     async with manager.store.read() as db:
-        assert await db.hints_used(info.id) == 1
+        assert await db.hints.hints_used(info.id) == 1
 
 
 async def test_a_hint_is_not_shown_to_a_player_whose_seat_passed_meanwhile(
@@ -172,4 +172,4 @@ async def test_a_hint_is_not_shown_to_a_player_whose_seat_passed_meanwhile(
     with pytest.raises(errors.BadInput, match="changed while"):
         await manager.hints.ask(game_id, "alice")
     async with manager.store.read() as db:
-        assert await db.hints_used(game_id) == 0
+        assert await db.hints.hints_used(game_id) == 0

@@ -176,7 +176,7 @@ async def test_a_hint_in_a_game_against_dispatch_is_counted_and_the_game_is_not_
     hint = await manager.hints.ask(game_id, "alice")  # the game is assisted: more at any time
     assert hint.role == "secessionist" and len(hint.choices) == hints.HINT_CHOICES
     async with manager.store.read() as db:
-        assert await db.hints_used(game_id) == 2
+        assert await db.hints.hints_used(game_id) == 2
     await play_greedy(manager, game_id, "alice")
     assert end_post(front_end).outcome is not None
     assert not end_post(front_end).ratings
@@ -192,7 +192,7 @@ async def test_a_first_hint_after_a_decision_against_dispatch_is_refused_and_the
     with pytest.raises(errors.BadInput, match="before your first decision"):
         await manager.hints.ask(game_id, "alice")
     async with manager.store.read() as db:
-        assert await db.hints_used(game_id) == 0
+        assert await db.hints.hints_used(game_id) == 0
     await play_greedy(manager, game_id, "alice")
     assert end_post(front_end).outcome is not None
     assert end_post(front_end).ratings  # rated as any game against Dispatch
@@ -211,7 +211,7 @@ async def test_a_hint_is_refused_in_a_rated_game_between_people(manager: GameMan
         with pytest.raises(errors.BadInput, match="practice games only"):
             await manager.hints.ask(info.id, who)
     async with manager.store.read() as db:
-        assert await db.hints_used(info.id) == 0
+        assert await db.hints.hints_used(info.id) == 0
 
 
 async def test_a_hint_is_given_in_a_hot_seat_game_which_is_never_rated(
@@ -229,7 +229,7 @@ async def test_a_hint_is_given_in_a_hot_seat_game_which_is_never_rated(
     role = (await manager.view_for(info.id, "alice")).role
     assert (await manager.hints.ask(info.id, "alice")).role == role
     async with manager.store.read() as db:
-        assert await db.hints_used(info.id) == 1
+        assert await db.hints.hints_used(info.id) == 1
 
 
 @pytest.mark.source_only  # the toy game is a stand-in, not a rules Game
@@ -252,7 +252,7 @@ async def test_a_hint_is_refused_politely_when_there_is_nothing_to_ask(
     with pytest.raises(errors.GameNotActive):
         await manager.hints.ask(toy.id, "alice")
     async with manager.store.read() as db:
-        assert await db.hints_used(game_id) == await db.hints_used(toy.id) == 0
+        assert await db.hints.hints_used(game_id) == await db.hints.hints_used(toy.id) == 0
 
 
 async def test_the_hint_reads_the_askers_view_not_the_stored_state(manager: GameManager) -> None:

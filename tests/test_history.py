@@ -99,7 +99,7 @@ async def test_stats_count_sides_time_and_each_dispatch_level(
     won = await finish(manager, 2, opponent=bot_user("easy"))
     lost = await finish(manager, 3, user="bob", opponent="ann")  # bob wins as north
     async with manager.store.transaction() as db:
-        await db.record_result(lost, "north", "Time ran out.", {}, "timeout")
+        await db.records.record_result(lost, "north", "Time ran out.", {}, "timeout")
     clock.advance(60)
     stats = await manager.records.stats("ann")
     assert stats.games == 3

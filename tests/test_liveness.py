@@ -30,7 +30,7 @@ async def stores(db_path: Path, clock: FakeClock) -> AsyncIterator[tuple[Store, 
 
 async def _claim(store: Store, clock: FakeClock) -> list[int]:
     async with store.transaction() as db:
-        return [t.id for t in await db.claim_due_timers(clock(), store.instance, LEASE_S)]
+        return [t.id for t in await db.timers.claim_due_timers(clock(), store.instance, LEASE_S)]
 
 
 async def test_a_process_silent_for_two_beats_loses_its_claims_to_one_still_beating(
@@ -99,17 +99,17 @@ async def test_a_dead_worker_is_no_longer_counted_alive_and_its_jobs_are_free(
     game_id = await _game_with_timers(first, 0)
     async with first.transaction() as db:
         await db.set_status(game_id, "active")
-        await db.owe_bot_move(game_id, "r", 1, "easy")
-        await db.beat_worker(worker)
-        assert len(await db.claim_bot_jobs(worker, 60.0, max_attempts=3)) == 1
+        await db.bot_jobs.owe_bot_move(game_id, "r", 1, "easy")
+        await db.workers.beat_worker(worker)
+        assert len(await db.bot_jobs.claim_bot_jobs(worker, 60.0, max_attempts=3)) == 1
     await dead.beat()
     await alive.beat()
     for _ in range(3):
         clock.advance(BEAT_EVERY_S)
         await alive.beat()
     async with second.transaction() as db:
-        assert await db.workers_alive(60.0) == 0
-        jobs = await db.claim_bot_jobs(second.instance, 60.0, max_attempts=3)
+        assert await db.workers.workers_alive(60.0) == 0
+        jobs = await db.bot_jobs.claim_bot_jobs(second.instance, 60.0, max_attempts=3)
     assert [(j.game_id, j.version) for j in jobs] == [(game_id, 1)]
 
 

@@ -29,7 +29,7 @@ async def snapshot(manager: GameManager, game_id: int) -> dict[str, Any]:
         row = await db.game(game_id)
         actions = await db.actions(game_id)
         outbox = await db._all("SELECT id, delivered_at FROM outbox ORDER BY id")
-        timers = await db.timers(game_id)
+        timers = await db.timers.of_game(game_id)
     assert row is not None
     return {"row": row, "actions": actions, "outbox": [tuple(r) for r in outbox], "timers": timers}
 
@@ -309,8 +309,8 @@ async def test_play_to_the_end_records_result_and_replays(
     assert end.kind == "end" and end.outcome is not None
     assert end.headline.startswith("Game over")
     async with manager.store.read() as db:
-        result = await db.result(game.id)
-        assert await db.timers(game.id) == []
+        result = await db.records.result(game.id)
+        assert await db.timers.of_game(game.id) == []
     assert result is not None and result.reason == end.outcome["reason"]
     assert await manager.records.verify_replay(game.id)
     async with manager.store.read() as db:
@@ -433,7 +433,7 @@ async def test_closed_dms_marked_told_once_not_retried(
     # bob still reads his prompt and secrets through /game hand
     assert "Your new codeword" in (await manager.view_for(game.id, "bob")).view["private_log"][-1]
     async with manager.store.read() as db:
-        assert await db.undelivered() == []
+        assert await db.outbox.undelivered() == []
     assert await manager.prompts.dms_reopened("bob") == 1
 
 
@@ -447,7 +447,7 @@ async def test_transient_failures_retry_with_backoff(
     await manager.act(game.id, "alice", Move("done"))  # table post fails once, bob's DM once
     assert front_end.deliveries == []
     async with manager.store.read() as db:
-        pending = await db.undelivered()
+        pending = await db.outbox.undelivered()
     assert len(pending) == 2 and all(r.attempts == 1 for r in pending)
     assert all(r.next_attempt_at == clock.now + manager.tuning.retry_base_s for r in pending)
     assert await manager.deliver_due() == 0  # not due yet
@@ -455,7 +455,7 @@ async def test_transient_failures_retry_with_backoff(
     front_end.transient_failures = 1
     assert await manager.deliver_due() == 1  # one failed again (backing off), one delivered
     async with manager.store.read() as db:
-        [left] = await db.undelivered()
+        [left] = await db.outbox.undelivered()
     assert (
         left.attempts == 2 and left.next_attempt_at == clock.now + 2 * manager.tuning.retry_base_s
     )
@@ -504,7 +504,7 @@ async def test_reminders_fire_escalate_and_clear(
     assert await manager.background.fire_due_timers() == 1
     await manager.act(game.id, "alice", Move("done"))
     async with manager.store.read() as db:
-        timers = await db.timers(game.id)
+        timers = await db.timers.of_game(game.id)
     assert [(t.role, t.interval_s) for t in timers] == [("south", 2 * 3600)]
     with pytest.raises(errors.NotAllowed):
         await manager.settings.reminder_hours("c1", reminder_hours=0)

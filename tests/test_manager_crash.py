@@ -11,7 +11,7 @@ from conftest import FakeClock, RecordingFrontEnd
 
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.errors import SaveFailed
-from bot.storage.session import Session
+from bot.storage.statements.outbox import OutboxStatements
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame
 
@@ -131,17 +131,25 @@ async def test_failure_inside_the_transaction_changes_nothing(
         game = await start(manager)
         await manager.act(game.id, "alice", Move("add", 1))
         async with manager.store.read() as db:
-            before = (await db.game(game.id), await db.actions(game.id), await db.undelivered())
+            before = (
+                await db.game(game.id),
+                await db.actions(game.id),
+                await db.outbox.undelivered(),
+            )
 
-        async def disk_full(self: Session, *args: object, **kwargs: object) -> int:
+        async def disk_full(self: OutboxStatements, *args: object, **kwargs: object) -> int:
             raise OSError("disk full")
 
         # The player is told politely that nothing changed (no traceback).
         with monkeypatch.context() as patch, pytest.raises(SaveFailed, match="nothing changed"):
-            patch.setattr(Session, "queue", disk_full)
+            patch.setattr(OutboxStatements, "queue", disk_full)
             await manager.act(game.id, "alice", Move("done"))
         async with manager.store.read() as db:
-            after = (await db.game(game.id), await db.actions(game.id), await db.undelivered())
+            after = (
+                await db.game(game.id),
+                await db.actions(game.id),
+                await db.outbox.undelivered(),
+            )
         assert after == before
         # and the game goes on normally
         result = await manager.act(game.id, "alice", Move("done", expected_version=1))

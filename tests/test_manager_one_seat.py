@@ -35,7 +35,7 @@ async def test_clicks_post_nothing_more_and_set_no_reminders(
     assert any(line.startswith("Fate Die for Central Powers") for line in result.view["log"])
     assert len(front_end.posts) == 1 and front_end.privates() == []
     async with manager.store.read() as db:
-        assert await db.timers(info.id) == []
+        assert await db.timers.of_game(info.id) == []
     clock.advance(10 * 24 * 3600)
     assert await manager.background.fire_due_timers() == 0
     assert front_end.privates() == []

@@ -55,7 +55,7 @@ async def a_game_with_a_post_waiting(manager: GameManager) -> int:
     info = await manager.create_game("g", "c", "alice", NewGame("toy", opponent_id="bob"))
     post = TablePost(kind="notice", version=info.version, headline="The slow one.")
     async with manager.store.transaction() as db:
-        await db.queue(info.id, "table", None, post_payload(post))
+        await db.outbox.queue(info.id, "table", None, post_payload(post))
     return info.id
 
 
@@ -108,7 +108,7 @@ async def test_a_dead_process_claim_is_taken_over_after_the_lease(
     first, second = processes
     game = await a_game_with_a_post_waiting(first)
     async with first.store.transaction(game=game) as db:  # claimed, then the process died
-        assert await db.claim_outbox(game, first.store.instance, LEASE_S)
+        assert await db.outbox.claim_outbox(game, first.store.instance, LEASE_S)
     clock.advance(LEASE_S - 1)
     assert await second.deliver_due(game) == 0  # the lease still holds
     clock.advance(2)

@@ -36,7 +36,7 @@ async def deltas(manager: GameManager, game_id: int) -> dict[tuple[str, str], fl
     async with manager.store.read() as db:
         return {
             (c.role, c.player_id): c.points_now - c.points_was
-            for c in await db.rating_changes(game_id)
+            for c in await db.records.rating_changes(game_id)
         }
 
 

@@ -55,7 +55,7 @@ def end_post(front_end: RecordingFrontEnd) -> TablePost:
 
 async def changes_of(manager: GameManager, game_id: int) -> list[tuple[str, str]]:
     async with manager.store.read() as db:
-        return [(c.role, c.player_id) for c in await db.rating_changes(game_id)]
+        return [(c.role, c.player_id) for c in await db.records.rating_changes(game_id)]
 
 
 async def test_a_finished_game_changes_each_rating_once_and_the_end_post_says_so(

@@ -120,7 +120,7 @@ async def test_bad_offers_are_refused(
     with pytest.raises(error, match=why):
         await manager.seat_changes.offer(game, by, to)
     async with manager.store.read() as db:
-        assert await db.open_seat_offers(game) == []
+        assert await db.seat_changes.open_seat_offers(game) == []
 
 
 @pytest.mark.parametrize("offer_id", [0, -1, 2**70, "1", True, None, 99])
@@ -167,7 +167,7 @@ async def test_a_moderator_reseats_and_nobody_else_may(
     change = await manager.seat_changes.reseat(game, "north", "carol", "mod", is_moderator=True)
     assert change.line == "carol now plays the North, in place of alice."
     async with manager.store.read() as db:
-        (timer,) = await db.timers(game)
+        (timer,) = await db.timers.of_game(game)
     assert (timer.role, timer.user_id) == ("north", "carol")  # the reminder follows the seat
     assert await manager.records.verify_replay(game)
 

@@ -302,7 +302,9 @@ async def test_a_list_kept_before_the_strict_reading_is_refused_with_what_to_do(
     store = await Store.open(tmp_path / "s.sqlite3")
     try:
         async with store.transaction() as db:
-            await db.set_solo_card_list("g1", "caesar", "number,value\n3,1\n3,2\n", 2, "u1")
+            await db.settings.set_solo_card_list(
+                "g1", "caesar", "number,value\n3,1\n3,2\n", 2, "u1"
+            )
         with pytest.raises(errors.BadInput) as refused:
             await solo.card_list_for(store, "g1", "caesar")
         said = str(refused.value)

@@ -136,7 +136,7 @@ async def test_transaction_rolls_back_on_error(db_path: Path) -> None:
                 await _new_game(db, "c1")
                 raise RuntimeError("boom")
         async with store.read() as db:
-            assert await db.live_game_in_channel("c1") is None
+            assert await db.lobby.live_game_in_channel("c1") is None
     finally:
         await store.close()
 

@@ -28,7 +28,7 @@ async def _game_with_timers(store: Store, count: int) -> int:
             )
         )
         for n in range(count):
-            await db.set_timer(game_id, "remind", f"r{n}", "u", db.now - 1, 60.0)
+            await db.timers.set_timer(game_id, "remind", f"r{n}", "u", db.now - 1, 60.0)
     return game_id
 
 
@@ -40,23 +40,23 @@ async def test_a_dead_process_timers_are_taken_over_after_the_lease(
     try:
         await _game_with_timers(first, 3)
         async with first.transaction() as db:
-            mine = await db.claim_due_timers(clock(), first.instance, LEASE_S)
+            mine = await db.timers.claim_due_timers(clock(), first.instance, LEASE_S)
         assert len(mine) == 3
         # The first process dies here, mid-work, holding its claims.
         async with second.transaction() as db:
-            assert await db.claim_due_timers(clock(), second.instance, LEASE_S) == []
+            assert await db.timers.claim_due_timers(clock(), second.instance, LEASE_S) == []
         clock.advance(LEASE_S - 1)
         async with second.transaction() as db:
-            assert await db.claim_due_timers(clock(), second.instance, LEASE_S) == []
+            assert await db.timers.claim_due_timers(clock(), second.instance, LEASE_S) == []
         clock.advance(2)
         async with second.transaction() as db:
-            taken = await db.claim_due_timers(clock(), second.instance, LEASE_S)
+            taken = await db.timers.claim_due_timers(clock(), second.instance, LEASE_S)
         assert sorted(t.id for t in taken) == sorted(t.id for t in mine)
         # Released work is free at once (a rescheduled timer is not claimed by anyone).
         async with second.write() as db:
-            await db.reschedule_timer(taken[0].id, clock() - 1, 60.0)
+            await db.timers.reschedule_timer(taken[0].id, clock() - 1, 60.0)
         async with first.transaction() as db:
-            again = await db.claim_due_timers(clock(), first.instance, LEASE_S)
+            again = await db.timers.claim_due_timers(clock(), first.instance, LEASE_S)
         assert [t.id for t in again] == [taken[0].id]
     finally:
         await first.close()
@@ -72,7 +72,9 @@ async def test_two_claimers_never_get_the_same_timer(db_path: Path, clock: FakeC
             got: list[int] = []
             while True:
                 async with store.transaction() as db:
-                    rows = await db.claim_due_timers(clock(), store.instance, LEASE_S, limit=3)
+                    rows = await db.timers.claim_due_timers(
+                        clock(), store.instance, LEASE_S, limit=3
+                    )
                 if not rows:
                     return got
                 got.extend(r.id for r in rows)
@@ -92,26 +94,28 @@ async def test_clocks_and_outbox_claims(db_path: Path, clock: FakeClock) -> None
     try:
         game_id = await _game_with_timers(first, 0)
         async with first.transaction() as db:
-            await db.queue(game_id, "table", None, {"text": "hello"})
-            await db.set_game_clock(game_id, 60.0, 0.0, 60.0)
+            await db.outbox.queue(game_id, "table", None, {"text": "hello"})
+            await db.clocks.set_game_clock(game_id, 60.0, 0.0, 60.0)
             from bot.storage.rows import ClockRow
 
-            await db.save_clocks(game_id, [ClockRow("a", 60.0, db.now - 61, db.now - 1, None)])
+            await db.clocks.save_clocks(
+                game_id, [ClockRow("a", 60.0, db.now - 61, db.now - 1, None)]
+            )
         async with first.transaction(game=game_id) as db:
-            assert await db.claim_outbox(game_id, first.instance, LEASE_S)
-            assert await db.claim_expired_clocks(clock(), first.instance, LEASE_S) == [
+            assert await db.outbox.claim_outbox(game_id, first.instance, LEASE_S)
+            assert await db.clocks.claim_expired_clocks(clock(), first.instance, LEASE_S) == [
                 (game_id, "a")
             ]
         async with second.transaction(game=game_id) as db:
-            assert not await db.claim_outbox(game_id, second.instance, LEASE_S)
-            assert await db.claim_expired_clocks(clock(), second.instance, LEASE_S) == []
+            assert not await db.outbox.claim_outbox(game_id, second.instance, LEASE_S)
+            assert await db.clocks.claim_expired_clocks(clock(), second.instance, LEASE_S) == []
         # The first process finishes its work: its claims are released.
         async with first.transaction() as db:
-            await db.release_outbox(game_id, first.instance)
-            await db.release_clock(game_id, "a", first.instance)
+            await db.outbox.release_outbox(game_id, first.instance)
+            await db.clocks.release_clock(game_id, "a", first.instance)
         async with second.transaction(game=game_id) as db:
-            assert await db.claim_outbox(game_id, second.instance, LEASE_S)
-            assert await db.claim_expired_clocks(clock(), second.instance, LEASE_S) == [
+            assert await db.outbox.claim_outbox(game_id, second.instance, LEASE_S)
+            assert await db.clocks.claim_expired_clocks(clock(), second.instance, LEASE_S) == [
                 (game_id, "a")
             ]
     finally:

@@ -112,6 +112,6 @@ async def test_the_bulk_connection_is_postgresql_only(db_path: Path | str) -> No
                 async with store.bulk_connection():
                     pass  # pragma: no cover
         async with store.read() as db:
-            assert await db.game_statuses() == []
+            assert await db.upkeep.game_statuses() == []
     finally:
         await store.close()

@@ -14,7 +14,7 @@ from pg_proxy import PgProxy
 from bot import __main__ as cli
 from bot.delivery.port import GameInfo
 from bot.errors import SaveFailed
-from bot.storage.session import Session
+from bot.storage.statements.outbox import OutboxStatements
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame
 from bot.tables.store_check import check_store
@@ -44,16 +44,16 @@ async def test_a_connection_lost_during_delivery_leaves_the_game_healthy(
     manager = await GameManager.open(await proxy.start(), front_end, clock=clock)
     try:
         game = await _played(manager)
-        real = Session.mark_delivered
+        real = OutboxStatements.mark_delivered
         cuts = []
 
-        async def cut_once(self: Session, *args: Any, **kwargs: Any) -> None:
+        async def cut_once(self: OutboxStatements, *args: Any, **kwargs: Any) -> None:
             if not cuts:  # the connection dies under this one statement
                 cuts.append(1)
                 proxy.drop_all()
             await real(self, *args, **kwargs)
 
-        monkeypatch.setattr(Session, "mark_delivered", cut_once)
+        monkeypatch.setattr(OutboxStatements, "mark_delivered", cut_once)
         with contextlib.suppress(SaveFailed):
             await manager.deliver_due()
         assert cuts
@@ -61,7 +61,7 @@ async def test_a_connection_lost_during_delivery_leaves_the_game_healthy(
         # The next pass delivers what waited: the game was never taken out of it.
         await manager.deliver_due()
         async with manager.store.read() as db:
-            assert await db.undelivered(game.id) == []
+            assert await db.outbox.undelivered(game.id) == []
     finally:
         await manager.close()
 

@@ -80,7 +80,7 @@ async def test_a_lock_held_past_the_timeout_is_busy_and_changes_nothing(
     try:
         with pytest.raises(Busy, match="nothing changed"):
             async with store.write() as db:
-                await db.set_notify("alice", "dm")
+                await db.settings.set_notify("alice", "dm")
     finally:
         holder.execute("ROLLBACK")
         holder.close()

@@ -182,24 +182,24 @@ class Recorder:
 Call = Callable[[Session], Awaitable[Any]]
 
 CLAIMS: dict[str, Call] = {
-    "claim_bot_jobs": lambda s: s.claim_bot_jobs(OWNER, 60.0, max_attempts=3),
-    "claim_bot_jobs_of_game": lambda s: s.claim_bot_jobs(
+    "claim_bot_jobs": lambda s: s.bot_jobs.claim_bot_jobs(OWNER, 60.0, max_attempts=3),
+    "claim_bot_jobs_of_game": lambda s: s.bot_jobs.claim_bot_jobs(
         OWNER, 60.0, max_attempts=3, game_id=LIVE_GAME + 1
     ),
-    "claim_lapsed_bot_jobs": lambda s: s.claim_bot_jobs(
+    "claim_lapsed_bot_jobs": lambda s: s.bot_jobs.claim_bot_jobs(
         OWNER, 60.0, max_attempts=3, limit=5, lapsed_only=True
     ),
-    "extend_bot_jobs": lambda s: s.extend_bot_jobs(OWNER, 60.0),
-    "release_bot_jobs": lambda s: s.release_bot_jobs(OWNER),
-    "fail_exhausted_bot_jobs": lambda s: s.fail_exhausted_bot_jobs(3),
-    "settle_bot_jobs": lambda s: s.settle_bot_jobs(LIVE_GAME + 1, 14, "south"),
-    "claim_due_timers": lambda s: s.claim_due_timers(SHAPE.now, OWNER, 60.0),
-    "release_timer": lambda s: s.release_timer(5, OWNER),
-    "claim_expired_clocks": lambda s: s.claim_expired_clocks(SHAPE.now, OWNER, 60.0),
-    "claim_clock_warnings": lambda s: s.claim_clock_warnings(SHAPE.now, OWNER, 60.0),
-    "release_clock": lambda s: s.release_clock(LIVE_GAME, "north", OWNER),
-    "claim_outbox": lambda s: s.claim_outbox(LIVE_GAME, OWNER, 60.0),
-    "release_outbox": lambda s: s.release_outbox(LIVE_GAME, OWNER),
+    "extend_bot_jobs": lambda s: s.bot_jobs.extend_bot_jobs(OWNER, 60.0),
+    "release_bot_jobs": lambda s: s.bot_jobs.release_bot_jobs(OWNER),
+    "fail_exhausted_bot_jobs": lambda s: s.bot_jobs.fail_exhausted_bot_jobs(3),
+    "settle_bot_jobs": lambda s: s.bot_jobs.settle_bot_jobs(LIVE_GAME + 1, 14, "south"),
+    "claim_due_timers": lambda s: s.timers.claim_due_timers(SHAPE.now, OWNER, 60.0),
+    "release_timer": lambda s: s.timers.release_timer(5, OWNER),
+    "claim_expired_clocks": lambda s: s.clocks.claim_expired_clocks(SHAPE.now, OWNER, 60.0),
+    "claim_clock_warnings": lambda s: s.clocks.claim_clock_warnings(SHAPE.now, OWNER, 60.0),
+    "release_clock": lambda s: s.clocks.release_clock(LIVE_GAME, "north", OWNER),
+    "claim_outbox": lambda s: s.outbox.claim_outbox(LIVE_GAME, OWNER, 60.0),
+    "release_outbox": lambda s: s.outbox.release_outbox(LIVE_GAME, OWNER),
 }
 
 

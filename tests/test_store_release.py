@@ -53,7 +53,7 @@ async def test_a_delivered_row_drops_its_claim(manager: GameManager) -> None:
     game = await manager.join("c1", "bob")
     await manager.act(game.id, "alice", Move("add", 1))
     async with manager.store.read() as db:
-        assert await db.undelivered(game.id) == []
+        assert await db.outbox.undelivered(game.id) == []
         held = await db._one("SELECT COUNT(*) FROM outbox WHERE claimed_by IS NOT NULL")
     assert held is not None and held[0] == 0
 
@@ -64,10 +64,10 @@ async def test_the_rows_of_workers_silent_for_ten_beats_are_removed(
     worker = Worker(BotSeats(GameManager(manager.store, OutboxOnly()), workers="thread"))
     beat_s = worker.lease_s / 3
     async with manager.store.write() as db:
-        await db.beat_worker("dead-worker")
+        await db.workers.beat_worker("dead-worker")
     clock.advance(2 * beat_s)
     async with manager.store.write() as db:
-        await db.beat_worker("slow-worker")
+        await db.workers.beat_worker("slow-worker")
     clock.advance((DEAD_AFTER_BEATS - 1) * beat_s + 1)  # dead: 10 beats and more; slow: 9
 
     await worker.beat()

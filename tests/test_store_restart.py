@@ -200,7 +200,7 @@ async def until_delivered(
     for _ in range(1200):
         assert not background.done(), "the background loop ended"
         async with manager.store.read() as db:
-            if not await db.undelivered(game_id):
+            if not await db.outbox.undelivered(game_id):
                 return
         await asyncio.sleep(0.05)
     raise AssertionError("never delivered")

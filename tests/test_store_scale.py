@@ -67,7 +67,7 @@ async def test_every_hot_query_is_answered_from_an_index(
 async def test_the_store_runs_the_hot_queries_it_lists(db_path: Path) -> None:
     # The plans above are only worth something if the store runs these very strings.
     storage = Path(__file__).resolve().parents[1].joinpath("bot", "storage")
-    source = "".join(path.read_text() for path in storage.glob("*.py"))
+    source = "".join(path.read_text() for path in storage.rglob("*.py"))
     for name in HOT_QUERIES:
         assert f'hot_sql("{name}")' in source, f"{name} is listed but the store does not use it"
 
@@ -100,7 +100,7 @@ async def test_an_undelivered_row_keeps_its_payload_until_delivered(
             "g", "c", "alice", NewGame("toy", seed=1, opponent_id="bob")
         )
         async with manager.store.read() as db:
-            pending = await db.undelivered(info.id)
+            pending = await db.outbox.undelivered(info.id)
         assert pending and all(r.payload_json.startswith("{") for r in pending)
     finally:
         await manager.close()
@@ -200,7 +200,7 @@ async def test_finished_games_leave_a_packed_file_without_a_vacuum(tmp_path: Pat
     manager = await GameManager.open(path, RecordingFrontEnd())
     # The schema's own pages, one or two per table and index: checkpointed first, or the
     # migrations' pages still in the WAL would be counted as the games' growth.
-    await manager.store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    await manager.store.backend.sqlite.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     empty = path.stat().st_size
     names = sorted(name for name in rules.GAMES if name != "toy") * 2  # each game twice
     games = len(names)

@@ -26,7 +26,7 @@ async def _fast_game(manager: GameManager, guild: str = "g", channel: str = "cha
 
 async def _clock(manager: GameManager, game: int, role: str) -> object:
     async with manager.store.read() as db:
-        return next(r for r in await db.clock_rows(game) if r.role == role)
+        return next(r for r in await db.clocks.clock_rows(game) if r.role == role)
 
 
 # -- vacations ------------------------------------------------------------------------------
@@ -147,11 +147,11 @@ async def test_two_passes_racing_tell_a_vacations_end_once(
     await manager.clocks.vacation("g", "alice", 1)
     clock.advance(DAY)
     async with manager.store.read() as db:
-        (due,) = await db.vacations_back_due()
+        (due,) = await db.clocks.vacations_back_due()
     async with manager.store.transaction() as db:
-        assert await db.claim_vacation_back(due)
-        assert not await db.claim_vacation_back(due)  # the other pass finds it taken
-        assert await db.vacations_back_due() == []
+        assert await db.clocks.claim_vacation_back(due)
+        assert not await db.clocks.claim_vacation_back(due)  # the other pass finds it taken
+        assert await db.clocks.vacations_back_due() == []
     assert await manager.clocks.tell_vacations_over() == 0
     assert game not in _told_back(manager)
 
@@ -240,7 +240,7 @@ async def test_at_zero_the_opponent_is_offered_the_win_once(
     info = await manager.clocks.claim_win(game, "bob")
     assert info.status == "finished"
     async with manager.store.read() as db:
-        result = await db.result(game)
+        result = await db.records.result(game)
     assert result is not None and (result.code, result.winner) == ("timeout", "south")
     end = [p for p in fe.posts if p.kind == "end"]
     assert len(end) == 1 and "claimed" in end[0].headline

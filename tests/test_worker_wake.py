@@ -54,7 +54,7 @@ async def owe_a_move(url: str) -> tuple[GameManager, int]:
 
 async def job_status(manager: GameManager, game_id: int) -> list[str]:
     async with manager.store.read() as db:
-        return [j.status for j in await db.bot_jobs(game_id)]
+        return [j.status for j in await db.bot_jobs.of_game(game_id)]
 
 
 async def test_an_idle_worker_takes_a_queued_job_at_once_not_at_its_next_poll(

@@ -84,7 +84,7 @@ class Courier:
         if game_id is not None:
             return await self._deliver_game(game_id, ignore_backoff)
         async with self.store.read() as db:
-            pending = await db.games_with_undelivered()
+            pending = await db.outbox.games_with_undelivered()
         delivered = 0
         for gid in pending:
             try:
@@ -122,7 +122,7 @@ class Courier:
                         if n and not await self._claim(game_id, owner):
                             break
                         async with self.store.read() as db:
-                            rows = await db.undelivered(game_id)
+                            rows = await db.outbox.undelivered(game_id)
                         if not rows:
                             break
                         count, queued_more = await self._deliver_rows(game_id, rows, ignore_backoff)
@@ -132,13 +132,13 @@ class Courier:
             finally:
                 with contextlib.suppress(errors.SaveFailed):
                     async with self.store.write() as db:
-                        await db.release_outbox(game_id, owner)
+                        await db.outbox.release_outbox(game_id, owner)
         return delivered
 
     async def _claim(self, game_id: int, owner: str) -> bool:
         """Claim the game's undelivered rows, unless another process holds a live claim."""
         async with self.store.transaction(game=game_id) as db:
-            return await db.claim_outbox(game_id, owner, LEASE_S)
+            return await db.outbox.claim_outbox(game_id, owner, LEASE_S)
 
     @contextlib.asynccontextmanager
     async def _renewing(self, game_id: int, owner: str) -> AsyncIterator[None]:
@@ -153,7 +153,7 @@ class Courier:
                 # A failed renewal is tried again at the next tick; the lease is 3 ticks.
                 with contextlib.suppress(errors.SaveFailed):
                     async with self.store.write() as db:
-                        await db.renew_outbox(game_id, owner, LEASE_S)
+                        await db.outbox.renew_outbox(game_id, owner, LEASE_S)
 
         task = asyncio.get_running_loop().create_task(renew())
         try:
@@ -194,7 +194,7 @@ class Courier:
                 # from damage. Retrying would not help and must not block the stream.
                 log.error("outbox row %d is unreadable, dropped: %r", row.id, exc)
                 async with self.store.write() as db:
-                    await db.mark_delivered(row.id, f"unreadable: {exc!r}")
+                    await db.outbox.mark_delivered(row.id, f"unreadable: {exc!r}")
                 continue
             seat = info.seat_of(message.role) if message is not None else None
             skip = (
@@ -204,7 +204,7 @@ class Courier:
                 skip = "superseded"
             if skip:
                 async with self.store.write() as db:
-                    await db.mark_delivered(row.id, skip)
+                    await db.outbox.mark_delivered(row.id, skip)
                 continue
             try:
                 note = await self._send(info, row, seat, post or message)
@@ -222,7 +222,7 @@ class Courier:
                 blocked.add(stream)
                 continue
             async with self.store.write() as db:
-                await db.mark_delivered(row.id, note)
+                await db.outbox.mark_delivered(row.id, note)
             delivered += 1
         return delivered, queued_more
 
@@ -243,7 +243,7 @@ class Courier:
         """
         if row.sent_at is None:
             async with self.store.write() as db:
-                await db.mark_sending(row.id)
+                await db.outbox.mark_sending(row.id)
         elif self.clock() - row.sent_at > NONCE_WINDOW_S:
             front_end, nonce = self.front_end, what.nonce if what is not None else ""
             if (
@@ -271,7 +271,7 @@ class Courier:
             exc,
         )
         async with self.store.write() as db:
-            await db.mark_failed(row.id, repr(exc), db.now + delay)
+            await db.outbox.mark_failed(row.id, repr(exc), db.now + delay)
 
     async def _unreachable(
         self,
@@ -285,14 +285,14 @@ class Courier:
         told = any(r.kind == "table" and is_parked(r) for r in rows)
         log.warning("game=%d table post parked, the channel refuses it: %s", row.game_id, exc)
         async with self.store.transaction() as db:
-            await db.mark_failed(row.id, f"{UNREACHABLE}: {exc}", db.now + PARKED_S)
+            await db.outbox.mark_failed(row.id, f"{UNREACHABLE}: {exc}", db.now + PARKED_S)
             if told:
                 return False
             for seat in info.seats:
                 if seat.dm_failed or self.reader.is_bot(seat.user_id):
                     continue
                 message = unreachable_notice(info, seat.role, exc.cause, exc.missing)
-                await db.queue(row.game_id, "private", seat.role, message_payload(message))
+                await db.outbox.queue(row.game_id, "private", seat.role, message_payload(message))
             await self._turns_by_dm(db, info)
         return True
 
@@ -313,7 +313,7 @@ class Courier:
             and not s.dm_failed
             and not self.reader.is_bot(s.user_id)
         ]
-        prefs = await db.notify_prefs(s.user_id for s in waiting)
+        prefs = await db.settings.notify_prefs(s.user_id for s in waiting)
         for seat in waiting:
             if prefs.get(seat.user_id, DEFAULT_NOTIFY) != "channel":
                 continue
@@ -325,13 +325,13 @@ class Courier:
                 seat.role, version=game_row.version, view=view, new_lines=(), your_turn=True
             )
             if message is not None:
-                await db.queue(info.id, "private", seat.role, message_payload(message))
+                await db.outbox.queue(info.id, "private", seat.role, message_payload(message))
 
     async def _dm_closed(self, row: OutboxRow, info: GameInfo) -> bool:
         """Mark the seat, and tell the player once, at the table, where to look instead."""
         seat = info.seat_of(row.target or "")
         async with self.store.transaction() as db:
-            await db.mark_delivered(row.id, "dm closed")
+            await db.outbox.mark_delivered(row.id, "dm closed")
             if seat is None or seat.dm_failed:
                 return False
             await db.set_dm_failed(row.game_id, seat.role, True)
@@ -342,7 +342,7 @@ class Courier:
                 "hand and your prompt (only you will see it).",
                 mention_user_ids=(seat.user_id,),
             )
-            await db.queue(row.game_id, "table", None, post_payload(post))
+            await db.outbox.queue(row.game_id, "table", None, post_payload(post))
         log.info("game=%d seat %s refuses DMs; told at the table", row.game_id, seat.role)
         return True
 

@@ -44,34 +44,34 @@ async def queue_due_reminders(
     damaged and loses its timers, and the reminders of every other game still go out.
     """
     async with store.transaction() as db:  # claimed: no other process fires them too
-        due = await db.claim_due_timers(now, store.instance, LEASE_S)
+        due = await db.timers.claim_due_timers(now, store.instance, LEASE_S)
     fired = 0
     for timer in due:
         try:
             async with game_locks[timer.game_id], store.transaction(game=timer.game_id) as db:
                 fired += await _fire(db, timer, growth, reader)
-                await db.release_timer(timer.id, store.instance)
+                await db.timers.release_timer(timer.id, store.instance)
         except Exception as exc:
             await mark_damaged(store, timer.game_id, f"reminder failed: {exc!r}")
             with contextlib.suppress(Exception):
                 async with store.write() as db:
-                    await db.delete_timers(timer.game_id)
+                    await db.timers.delete_timers(timer.game_id)
     return fired
 
 
 async def _fire(db: Session, timer: TimerRow, growth: float, reader: GameReader) -> int:
     row = await db.game(timer.game_id)
     if row is None or row.status != "active" or timer.role not in row.active_roles:
-        await db.delete_timer(timer.id)
+        await db.timers.delete_timer(timer.id)
         return 0
     seats = await db.seats(row.id)
     seat = next((s for s in seats if s.role == timer.role), None)
     if seat is None:
-        await db.delete_timer(timer.id)
+        await db.timers.delete_timer(timer.id)
         return 0
     view = reader.view(row, seat.role)
-    prefs = await db.notify_prefs([seat.user_id])
-    parked = await db.table_parked(row.id)
+    prefs = await db.settings.notify_prefs([seat.user_id])
+    parked = await db.outbox.table_parked(row.id)
     by_channel, by_dm = notify_routes(seats, (seat.role,), prefs, table_parked=parked)
     if seat.role in by_dm:
         waited = waited_text(timer, db.now, growth)
@@ -82,7 +82,7 @@ async def _fire(db: Session, timer: TimerRow, growth: float, reader: GameReader)
             headline=f"Reminder: your game has been waiting for you for {waited}.",
             view=view,
         )
-        await db.queue(row.id, "private", seat.role, message_payload(message))
+        await db.outbox.queue(row.id, "private", seat.role, message_payload(message))
     # The table sees whom it waits for; only a player who asked for the channel is pinged.
     post = TablePost(
         kind="reminder",
@@ -91,9 +91,9 @@ async def _fire(db: Session, timer: TimerRow, growth: float, reader: GameReader)
         mention_user_ids=(seat.user_id,) if seat.role in by_channel else (),
         active_roles=(seat.role,),
     )
-    await db.queue(row.id, "table", None, post_payload(post))
+    await db.outbox.queue(row.id, "table", None, post_payload(post))
     interval = timer.interval_s * growth
-    await db.reschedule_timer(timer.id, db.now + interval, interval)
+    await db.timers.reschedule_timer(timer.id, db.now + interval, interval)
     return 1
 
 

@@ -32,7 +32,7 @@ async def prune_delivered(store: Store, now: float, keep_days: float) -> int:
     pruned = 0
     while True:
         async with store.write() as db:
-            deleted = await db.prune_delivered(before, PRUNE_BATCH)
+            deleted = await db.outbox.prune_delivered(before, PRUNE_BATCH)
         pruned += deleted
         if deleted < PRUNE_BATCH:
             break

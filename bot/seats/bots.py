@@ -576,12 +576,12 @@ class BotSeats:
         retry a failed move; returns how many were nudged."""
         await self.give_up_exhausted()
         async with self.manager.store.read() as db:
-            games = await db.games_awaiting(BOT_USERS.values())
+            games = await db.lobby.games_awaiting(BOT_USERS.values())
             # While a worker lives it takes every job queued or held: this process need
             # only write a missing job or take one a dead process held. Nudging every
             # game at every pass cost each process as much, however many there were.
-            workers = await db.workers_alive(JOB_LEASE_S)
-            theirs = await db.games_left_to_workers() if workers else set()
+            workers = await db.workers.workers_alive(JOB_LEASE_S)
+            theirs = await db.bot_jobs.games_left_to_workers() if workers else set()
         for gone in self._failed.keys() - set(games):  # over, or no longer the bot's move
             del self._failed[gone]
         now = self.manager.clock()
@@ -614,7 +614,7 @@ class BotSeats:
         await asyncio.gather(*(asyncio.to_thread(stop_worker_pool, pool) for pool in pools))
         try:
             async with self.manager.store.write() as db:
-                await db.release_bot_jobs(self.owner)
+                await db.bot_jobs.release_bot_jobs(self.owner)
         except StoreError:  # the store is gone: the leases lapse on their own
             log.warning("the bot's jobs could not be given back: the database is out of reach")
         log.info(
@@ -672,9 +672,9 @@ class BotSeats:
                 return True
             # Written with the turn; again here for a seat just handed to Dispatch or a
             # game from before the jobs (a second write changes nothing).
-            await db.owe_bot_move(game_id, seat.role, info.version, level_of(seat.user_id))
-            alive = await db.workers_alive(JOB_LEASE_S)
-            jobs = await db.claim_bot_jobs(
+            await db.bot_jobs.owe_bot_move(game_id, seat.role, info.version, level_of(seat.user_id))
+            alive = await db.workers.workers_alive(JOB_LEASE_S)
+            jobs = await db.bot_jobs.claim_bot_jobs(
                 self.owner,
                 JOB_LEASE_S,
                 max_attempts=JOB_MAX_ATTEMPTS,
@@ -689,7 +689,7 @@ class BotSeats:
             # Tried again after a growing wait (``_run``), as before the jobs: a failure
             # that this process saw is not counted; a claim lost with its process is.
             async with self.manager.store.write() as db:
-                await db.release_bot_job(jobs[0], self.owner, counted=False)
+                await db.bot_jobs.release_bot_job(jobs[0], self.owner, counted=False)
             raise
         return outcome != "over"
 
@@ -756,9 +756,9 @@ class BotSeats:
                 if await db.version_of(job.game_id) != job.version or isinstance(
                     refused, errors.GameNotActive
                 ):
-                    await db.finish_bot_job(job, "stale")
+                    await db.bot_jobs.finish_bot_job(job, "stale")
                 else:  # refused at the very version it owes: claimed again, uncounted
-                    await db.release_bot_job(job, self.owner, counted=False)
+                    await db.bot_jobs.release_bot_job(job, self.owner, counted=False)
             self.stale += 1
             return "over" if isinstance(refused, errors.GameNotActive) else "stale"
         # The verb only: the argument may be a hidden choice (a face-down card, the
@@ -790,7 +790,7 @@ class BotSeats:
 
     async def _finish(self, job: BotJobRow, status: str) -> None:
         async with self.manager.store.write() as db:
-            await db.finish_bot_job(job, status)
+            await db.bot_jobs.finish_bot_job(job, status)
         if status == "stale":
             self.stale += 1
 
@@ -802,7 +802,7 @@ class BotSeats:
             while True:
                 await asyncio.sleep(JOB_LEASE_S / 3)
                 async with self.manager.store.write() as db:
-                    await db.extend_bot_jobs(self.owner, JOB_LEASE_S)
+                    await db.bot_jobs.extend_bot_jobs(self.owner, JOB_LEASE_S)
 
         task = asyncio.get_running_loop().create_task(renew())
         try:
@@ -815,7 +815,7 @@ class BotSeats:
         """Jobs claimed :data:`JOB_MAX_ATTEMPTS` times without a move are given up: each
         is logged and its game flagged (a moderator can export or abandon it)."""
         async with self.manager.store.write() as db:
-            failed = await db.fail_exhausted_bot_jobs(JOB_MAX_ATTEMPTS)
+            failed = await db.bot_jobs.fail_exhausted_bot_jobs(JOB_MAX_ATTEMPTS)
             for job in failed:
                 await db.mark_damaged(
                     job.game_id, f"Dispatch could not make its move after {job.attempts} attempts"
@@ -840,13 +840,13 @@ class BotSeats:
             return None
         row = BotEstimateRow(game_id, version, role, estimate, "")
         async with self.manager.store.write() as db:
-            await db.add_bot_estimate(row)
+            await db.hints.add_bot_estimate(row)
         return row
 
     async def _drop_estimate(self, row: BotEstimateRow | None) -> None:
         if row is not None:
             async with self.manager.store.write() as db:
-                await db.drop_bot_estimate(row.game_id, row.version)
+                await db.hints.drop_bot_estimate(row.game_id, row.version)
 
     async def _name_move(self, row: BotEstimateRow, before: View, done: ActResult) -> None:
         """Keep the public words of the move beside its estimate: the log lines it added,
@@ -854,7 +854,7 @@ class BotSeats:
         move = " ".join(public_log(done.view)[len(public_log(before)) :])[:MOVE_TEXT_MAX]
         if move:
             async with self.manager.store.write() as db:
-                await db.name_bot_move(row.game_id, row.version, move)
+                await db.hints.name_bot_move(row.game_id, row.version, move)
 
     async def _decide(
         self, game_name: str, game_id: int, role: str, level: str, view: View, seat: SeatTurn

@@ -150,7 +150,7 @@ async def finished_games(
         seats = tuple((s.role, s.user_id) for s in await db.seats(r[0]))
         passed, how = None, ("", "")
         if mine and all(user != owner for _, user in seats):
-            change = await db.seat_passed(r[0], owner)
+            change = await db.seat_changes.seat_passed(r[0], owner)
             if change is not None:
                 passed = (change.role, change.to_user, change.at_version)
                 how = (change.how, change.by_user)

@@ -47,10 +47,10 @@ class Liveness:
         claims of every name silent for two beats. Returns the names taken over."""
         async with self.store.transaction() as db:
             judge = self.last_beat is not None and db.now - self.last_beat <= SILENT_AFTER_S
-            await db.beat_process(self.owners)
-            silent = await db.silent_processes(db.now - SILENT_AFTER_S) if judge else []
+            await db.processes.beat_process(self.owners)
+            silent = await db.processes.silent_processes(db.now - SILENT_AFTER_S) if judge else []
             if silent:
-                await db.take_claims_from(silent)
+                await db.processes.take_claims_from(silent)
             now = db.now
         self.last_beat = now
         if silent:

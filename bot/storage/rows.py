@@ -1,5 +1,5 @@
 """What the store hands back: a frozen dataclass for each kind of row, the readers that
-make one from a database row (``aiosqlite.Row``, or the PostgreSQL connection's rows,
+make one from a database row (``bot.storage.connection.Row``: either engine's rows,
 read alike), and ``dumps``, the one JSON encoding the store writes."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-import aiosqlite
+from bot.storage.connection import Row
 
 
 def dumps(data: Any) -> str:
@@ -131,7 +131,7 @@ def _roles(text: Any) -> tuple[str, ...]:
     return tuple(str(r) for r in value) if isinstance(value, list) else ()
 
 
-def read_game(r: aiosqlite.Row) -> GameRow:
+def read_game(r: Row) -> GameRow:
     return GameRow(
         id=r["id"],
         guild_id=r["guild_id"],
@@ -156,7 +156,7 @@ def read_game(r: aiosqlite.Row) -> GameRow:
     )
 
 
-def read_seat(r: aiosqlite.Row) -> SeatRow:
+def read_seat(r: Row) -> SeatRow:
     return SeatRow(
         game_id=r["game_id"],
         role=r["role"],
@@ -170,7 +170,7 @@ def read_seat(r: aiosqlite.Row) -> SeatRow:
     )
 
 
-def read_outbox(r: aiosqlite.Row) -> OutboxRow:
+def read_outbox(r: Row) -> OutboxRow:
     return OutboxRow(
         id=r["id"],
         game_id=r["game_id"],
@@ -185,7 +185,7 @@ def read_outbox(r: aiosqlite.Row) -> OutboxRow:
     )
 
 
-def read_timer(r: aiosqlite.Row) -> TimerRow:
+def read_timer(r: Row) -> TimerRow:
     return TimerRow(
         id=r["id"],
         game_id=r["game_id"],
@@ -232,7 +232,7 @@ class RatingChangeRow:
     points_now: float
 
 
-def read_rating(r: aiosqlite.Row) -> RatingRow:
+def read_rating(r: Row) -> RatingRow:
     return RatingRow(
         scope=r["scope"],
         game_name=r["game_name"],
@@ -312,11 +312,11 @@ class SeatOfferRow:
     status: str
 
 
-def read_seat_change(r: aiosqlite.Row) -> SeatChangeRow:
+def read_seat_change(r: Row) -> SeatChangeRow:
     return SeatChangeRow(**{k: r[k] for k in SeatChangeRow.__dataclass_fields__})
 
 
-def read_seat_offer(r: aiosqlite.Row) -> SeatOfferRow:
+def read_seat_offer(r: Row) -> SeatOfferRow:
     return SeatOfferRow(**{k: r[k] for k in SeatOfferRow.__dataclass_fields__})
 
 
@@ -335,7 +335,7 @@ class BotJobRow:
     created_at: float
 
 
-def read_bot_job(r: aiosqlite.Row) -> BotJobRow:
+def read_bot_job(r: Row) -> BotJobRow:
     return BotJobRow(
         int(r["game_id"]),
         str(r["role"]),

@@ -1,10 +1,12 @@
 """The store: SQLite (one aiosqlite connection, WAL; the default) or PostgreSQL (an asyncpg
-pool), schema through ``bot.storage.migrate``, engines in ``bot.storage.engines``.
+pool), schema through ``bot.storage.migrate``, each engine behind one seam
+(``bot.storage.backends``: a connection lent, a transaction's calls, closing), its
+connections in ``bot.storage.engines``.
 
 All access goes through ``Store.read()`` or ``Store.transaction()``, which hand out a
-``Session`` with the SQL. One connection is shared by every coroutine, so an open
-transaction would otherwise swallow another coroutine's writes; the store lock keeps each
-session whole. Sessions are short (no awaits on the network inside them).
+``Session`` with the SQL. On SQLite one connection is shared by every coroutine, so an
+open transaction would otherwise swallow another coroutine's writes; the backend's lock
+keeps each session whole. Sessions are short (no awaits on the network inside them).
 
 ``Store.open`` takes a file path (SQLite) or a ``postgresql://`` URL. On SQLite one process
 owns the file (``ProcessLock``) and its single writer serialises every game. On PostgreSQL
@@ -38,20 +40,19 @@ try:
 except ImportError:  # not on Windows: one process per file is then up to the admin
     fcntl = None  # type: ignore[assignment]
 
-from bot.storage.background_statements import CLAIMED_TABLES
-from bot.storage.batch import BatchedPgConnection
-from bot.storage.engines import PgConnection, is_postgres_url
+from bot.storage.backends import Backend, Lent, PostgresBackend, SqliteBackend, Step
+from bot.storage.engines import is_postgres_url
 from bot.storage.errors import (
     Busy,
     CommitUnknown,
     Conflict,
     Unavailable,
     classify,
-    connection_lost,
 )
 from bot.storage.migrate import migrate, migrate_postgres
 from bot.storage.reach import Reach
 from bot.storage.session import Session
+from bot.storage.statements.processes import CLAIMED_TABLES
 
 log = logging.getLogger("dispatch.store")
 
@@ -68,29 +69,20 @@ LEASE_S = 120.0
 class Store:
     """Owns the connection (SQLite) or the pool (PostgreSQL); open with ``Store.open``."""
 
-    def __init__(
-        self,
-        db: aiosqlite.Connection | None,
-        path: Path | str,
-        clock: Clock,
-        owner: ProcessLock | None,
-        pool: asyncpg.Pool | None = None,
-    ) -> None:
-        self._db = db
-        self._pool = pool
+    def __init__(self, backend: Backend, path: Path | str, clock: Clock, reach: Reach) -> None:
+        #: The engine under the store, spoken to through one seam (``bot.storage.backends``).
+        self.backend = backend
         #: The SQLite file, or the PostgreSQL URL.
         self.path = path
         self.clock = clock
-        self._lock = asyncio.Lock()
-        self._owner = owner
         #: This process's name in the claims it takes (migration 0018): host, pid, tag.
         self.instance = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         #: Whether the database answers, told once each way in the log.
-        self.reach = Reach()
+        self.reach = reach
 
     @property
     def dialect(self) -> str:
-        return "postgresql" if self._pool is not None else "sqlite"
+        return self.backend.dialect
 
     @classmethod
     async def open(
@@ -107,10 +99,11 @@ class Store:
         while (restarting, not up yet) is waited for, said once each way in the log; a
         refusal that waiting cannot mend (a wrong password, no such database) is raised.
         """
+        reach = Reach()
         if is_postgres_url(path):
             url = str(path)
             pool = await (_wait_for_postgres(url) if patient else _connect_postgres(url))
-            return cls(None, url, clock, None, pool)
+            return cls(PostgresBackend(pool, reach, POOL_WAIT_S), url, clock, reach)
         path = Path(path)
         try:
             if path.parent and not path.parent.exists():
@@ -126,76 +119,18 @@ class Store:
         except BaseException:
             owner.release()
             raise
-        return cls(db, path, clock, owner)
+        return cls(SqliteBackend(db, owner.release), path, clock, reach)
 
     async def close(self) -> None:
-        if self._pool is not None:
-            await self._pool.close()  # waits for the connections lent out to come back
-            return
-        async with self._lock:
-            assert self._db is not None
-            await self._db.close()
-            if self._owner is not None:
-                self._owner.release()
-                self._owner = None
+        await self.backend.close()
 
     @asynccontextmanager
-    async def _connection(
-        self, batched: bool = False
-    ) -> AsyncIterator[aiosqlite.Connection | PgConnection]:
-        """A connection for one session: SQLite's one, under the store lock (one session
-        at a time on it); or one of the PostgreSQL pool's, so that sessions run side by
-        side, as those of several processes do (a game's transactions are kept one at a
-        time by its advisory lock, ``Session.lock_game``; claims skip what is locked).
-
-        A pooled connection whose session failed for a transient fault, or was cancelled
-        mid-statement, is closed before it goes back: the pool opens a fresh one, and a
-        broken connection is never lent out again ("another operation is in progress")."""
-        if self._pool is None:
-            async with self._lock:
-                assert self._db is not None
-                yield self._db
-            self.reach.up()
-            return
-        try:
-            conn = await self._pool.acquire(timeout=POOL_WAIT_S)
-        except Exception as exc:
-            if classify(exc, networked=True) is None:
-                raise
-            # Whatever kept us from a connection (the server gone, starting, full; the
-            # pool exhausted past its wait), nothing was sent: a transient fault.
-            raise self.reach.down(exc) from None
-        broken = True
-        try:
-            yield BatchedPgConnection(conn) if batched else PgConnection(conn)
-            broken = False
-        except BaseException as exc:
-            # Busy: the server answered (a lock, a serialization failure); the
-            # connection is sound and goes back.
-            broken = isinstance(exc, asyncio.CancelledError | Unavailable) and not isinstance(
-                exc, Busy
-            )
-            raise
-        finally:
-            if broken:
-                # A connection the driver already closed has left the pool by itself.
-                with contextlib.suppress(asyncpg.InterfaceError):
-                    conn.terminate()
-            await self._give_back(conn)
+    async def _connection(self, batched: bool = False) -> AsyncIterator[Lent]:
+        """A connection for one session (``Backend.connection``); once it is given back
+        whole, the database answers again if it was out of reach."""
+        async with self.backend.connection(batched) as conn:
+            yield conn
         self.reach.up()
-
-    async def _give_back(self, conn: asyncpg.pool.PoolConnectionProxy) -> None:
-        """Return a connection to the pool. One that broke as it came back (the server
-        going away just after the session: its reset finds "another operation is in
-        progress") is closed by the pool, which opens a fresh one when next asked; the
-        session's own work stands, and the next session finds the database as it is."""
-        assert self._pool is not None
-        try:
-            await self._pool.release(conn)
-        except Exception as exc:
-            if classify(exc, networked=True) is None:
-                raise
-            log.debug("a connection broke as it went back to the pool: %r", exc)
 
     # The three kinds of session. The database failing under them becomes one of the
     # store's errors (``bot.storage.errors``): ``Unavailable`` for a transient fault,
@@ -239,7 +174,7 @@ class Store:
         ``CommitUnknown``: the server may have committed, and only a read says.
         """
         async with self._connection(batched) as db:
-            begin, commit, rollback = _transaction_calls(db)
+            begin, commit, rollback = self.backend.transaction_calls(db)
             try:
                 await begin()
             except Exception as exc:
@@ -256,7 +191,7 @@ class Store:
                 await commit()
             except Exception as exc:
                 await _quietly(rollback)
-                if isinstance(db, PgConnection) and connection_lost(exc):
+                if self.backend.commit_lost(exc):
                     self.reach.down(exc)
                     raise CommitUnknown() from None
                 raise self._failure(exc, "COMMIT failed", driver=True) from None
@@ -267,7 +202,7 @@ class Store:
 
         ``driver``: raised by asyncpg itself (BEGIN, COMMIT), where an OSError is the
         network's; a statement's are already the store's own (``PgConnection``)."""
-        failure = classify(exc, networked=driver and self._pool is not None)
+        failure = classify(exc, networked=driver and self.backend.networked)
         if failure is None or isinstance(failure, Conflict):
             return failure or exc
         if isinstance(failure, Unavailable) and not isinstance(failure, Busy):
@@ -280,16 +215,11 @@ class Store:
         another process takes them over at once rather than when their leases run out:
         on a clean stop. On SQLite there is no other process, and nothing is lost by it."""
         async with self.transaction() as db:
-            await db.release_claims(self.instance, PROCESS_CLAIMS)
+            await db.processes.release_claims(self.instance, PROCESS_CLAIMS)
 
     async def pragma(self, name: str) -> Any:
         """A SQLite pragma's value (None on PostgreSQL, which has none)."""
-        if self._db is None:
-            return None
-        async with self._lock:
-            rows = await self._db.execute_fetchall(f"PRAGMA {name}")
-        row = next(iter(rows), None)
-        return row[0] if row else None
+        return await self.backend.pragma(name)
 
     # -- bulk work on PostgreSQL (``dispatch store copy``) --------------------------------
     @asynccontextmanager
@@ -297,24 +227,11 @@ class Store:
         """A connection of the PostgreSQL pool, held for bulk work that sessions do not
         speak (``dispatch store copy``: COPY into tables, moving the id sequences on).
         Not on SQLite, which has no pool: ``StoreUnavailable`` says so."""
-        if self._pool is None:
+        pool = self.backend.pool
+        if pool is None:
             raise StoreUnavailable(self.path, "a bulk copy needs a PostgreSQL database")
-        async with self._pool.acquire() as conn:
+        async with pool.acquire() as conn:
             yield conn
-
-
-Step = Callable[[], Any]
-
-
-def _transaction_calls(db: aiosqlite.Connection | PgConnection) -> tuple[Step, Step, Step]:
-    """BEGIN, COMMIT and ROLLBACK on either engine's connection."""
-    if isinstance(db, PgConnection):
-        return db.begin, db.commit, db.rollback
-
-    async def begin() -> None:
-        await db.execute_fetchall("BEGIN IMMEDIATE")
-
-    return begin, db.commit, db.rollback
 
 
 async def _quietly(rollback: Step) -> None:

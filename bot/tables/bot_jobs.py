@@ -39,15 +39,15 @@ async def owe_moves(
 ) -> None:
     """The game is now at ``version``: settle its earlier jobs and, unless it is over,
     write one for each of Dispatch's seats that owes a decision."""
-    await db.settle_bot_jobs(game_id, version, acting)
+    await db.bot_jobs.settle_bot_jobs(game_id, version, acting)
     if over:
         return  # the game's end dropped its jobs
     # Whether anything settled is not asked: on PostgreSQL the answer would cost the
     # turn a round trip, where the prune goes with its other writes (bot.storage.batch).
-    await db.prune_bot_jobs(game_id, KEEP_FINISHED)
+    await db.bot_jobs.prune_bot_jobs(game_id, KEEP_FINISHED)
     user_of: Mapping[str, str] = {s.role: s.user_id for s in seats}
     for role in active_now:
         user = user_of.get(role)
         if is_bot(user):
             assert user is not None
-            await db.owe_bot_move(game_id, role, version, level_of(user))
+            await db.bot_jobs.owe_bot_move(game_id, role, version, level_of(user))

@@ -112,7 +112,7 @@ class Core:
         async with self.store.read() as db:
             row = await find_row(db, game, live=False)
             seats = await db.seats(row.id)
-            timed = await db.clock_rows(row.id) if row.status == "active" else []
+            timed = await db.clocks.clock_rows(row.id) if row.status == "active" else []
             away = await clock_pass.away(db, row, seats) if timed else {}
             passed = (
                 await why_not_seated(db, row.id, user_id)

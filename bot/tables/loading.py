@@ -109,7 +109,9 @@ async def find_row(db: Session, ref: GameRef, *, live: bool) -> GameRow:
         if row is None:
             raise errors.GameNotFound(f"Game #{ref}")
         return row
-    row = await (db.live_game_in_channel(ref) if live else db.latest_game_in_channel(ref))
+    row = await (
+        db.lobby.live_game_in_channel(ref) if live else db.lobby.latest_game_in_channel(ref)
+    )
     if row is None:
         raise errors.NoGameInChannel()
     return row

@@ -147,7 +147,7 @@ async def create_game(store: Store, request: CheckedGame, *, reminder_hours: flo
     except Conflict:
         # Another creator won the race for this channel (the partial unique index).
         async with store.read() as db:
-            busy = await db.live_game_in_channel(request.channel_id)
+            busy = await db.lobby.live_game_in_channel(request.channel_id)
         raise errors.ChannelBusy(busy.id if busy else 0) from None
 
 
@@ -192,7 +192,7 @@ class _Opening:
 async def _open(db: Session, opening: _Opening, reminder_hours: float) -> GameInfo:
     """Write the new game and its seats; start it when every role is seated."""
     request, seed = opening.request, opening.request.seed
-    busy = await db.live_game_in_channel(request.channel_id)
+    busy = await db.lobby.live_game_in_channel(request.channel_id)
     if busy is not None:
         raise errors.ChannelBusy(busy.id)
     game_id = await db.insert_game(
@@ -213,7 +213,9 @@ async def _open(db: Session, opening: _Opening, reminder_hours: float) -> GameIn
         await db.set_rematch_of(game_id, request.rematch_of)
     if request.clock is not None:
         control = request.clock
-        await db.set_game_clock(game_id, control.initial_s, control.increment_s, control.cap_s)
+        await db.clocks.set_game_clock(
+            game_id, control.initial_s, control.increment_s, control.cap_s
+        )
     for role, user in opening.seating:
         await db.add_seat(game_id, role, user)
     if len(opening.seating) == opening.role_count:

@@ -184,7 +184,7 @@ class GameManager(Core):
         async with self.store.read() as db:
             old = await find_row(db, game, live=False)
             seats = await db.seats(old.id)
-            live = await db.live_game_in_channel(old.channel_id)
+            live = await db.lobby.live_game_in_channel(old.channel_id)
             control = await clock_pass.control_of(db, old.id)
         if live is not None and live.rematch_of == old.id:
             return await self.get_game_info(live.id)
@@ -225,7 +225,7 @@ class GameManager(Core):
             )
         except errors.ChannelBusy:
             async with self.store.read() as db:
-                live = await db.live_game_in_channel(old.channel_id)
+                live = await db.lobby.live_game_in_channel(old.channel_id)
             if live is not None and live.rematch_of == old.id:  # the other player was quicker
                 return await self.get_game_info(live.id)
             raise
@@ -410,7 +410,7 @@ class GameManager(Core):
         """The channel's game being set up or played, if any."""
         channel_id = validate.channel_id(channel_id)
         async with self.store.read() as db:
-            row = await db.live_game_in_channel(channel_id)
+            row = await db.lobby.live_game_in_channel(channel_id)
             return game_info(row, await db.seats(row.id)) if row else None
 
     async def game_in_reach(self, game: int, user_id: str, guild_id: str | None) -> GameInfo:

@@ -59,7 +59,7 @@ async def game_in_reach(store: Store, game: int, user_id: str, guild_id: str | N
         seats = await db.seats(number) if row is not None else []
         passed = False
         if row is not None and guild_id is None:
-            passed = await db.seat_passed(number, user_id) is not None
+            passed = await db.seat_changes.seat_passed(number, user_id) is not None
     if row is None or not within_reach(
         row.guild_id, (s.user_id for s in seats), user_id, guild_id, passed=passed
     ):

@@ -195,7 +195,7 @@ async def import_card_list(
     of cards."""
     clean, count = check_card_list(playsheet, text)
     async with store.transaction() as db:
-        await db.set_solo_card_list(scope, playsheet, clean, count, user_id)
+        await db.settings.set_solo_card_list(scope, playsheet, clean, count, user_id)
     return count
 
 
@@ -203,7 +203,7 @@ async def delete_card_list(store: Store, scope: str, playsheet: str) -> bool:
     """Forget the card list of ``playsheet`` in ``scope`` (False: there was none). Running
     sessions keep theirs: a game holds its own copy, so its replay never changes."""
     async with store.transaction() as db:
-        return await db.delete_solo_card_list(scope, playsheet)
+        return await db.settings.delete_solo_card_list(scope, playsheet)
 
 
 async def card_list_for(store: Store, scope: str, playsheet: str) -> str:
@@ -211,7 +211,7 @@ async def card_list_for(store: Store, scope: str, playsheet: str) -> str:
     list kept before lists were read strictly, and wrong by today's reading, is refused
     here with what to do, rather than by the manager with a line number out of context."""
     async with store.read() as db:
-        found = await db.solo_card_list(scope, playsheet)
+        found = await db.settings.solo_card_list(scope, playsheet)
     if not found:
         return ""
     try:

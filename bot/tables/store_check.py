@@ -42,14 +42,14 @@ async def check_store(store: Store) -> CheckReport:
     """Re-check every flagged game of ``store``; unflag each that loads and replays."""
     report = CheckReport()
     async with store.read() as db:
-        flagged = await db.damaged_games()
+        flagged = await db.upkeep.damaged_games()
     for game_id in flagged:
         why = await damage_of(store, game_id)
         if why is not None:
             report.damaged[game_id] = why
             continue
         async with store.write() as db:
-            await db.clear_damaged(game_id)
+            await db.upkeep.clear_damaged(game_id)
         report.unflagged.append(game_id)
     return report
 

@@ -56,7 +56,7 @@ async def copy_store(source: Path, url: str) -> CopyReport:
 
 async def _replay_all(store: Store, report: CopyReport) -> None:
     async with store.read() as db:
-        games = await db.game_statuses()
+        games = await db.upkeep.game_statuses()
     for game_id, status in games:
         if status == "lobby":
             report.not_replayable += 1

@@ -98,7 +98,7 @@ async def _in_time(db: Session, table: Table, role: str) -> list[ClockRow] | Non
     """After the deadline a decision is refused and nothing is written,
     unless the server lets the opponent claim the win: then the win is offered now.
     Returns the clocks as read, for the turn to move on (None: changed since)."""
-    rows = await db.clock_rows(table.row.id)
+    rows = await db.clocks.clock_rows(table.row.id)
     if clock_pass.ran_out_of(rows, db.now, role):
         if not await clock_rules.claimed_here(db, table.row):
             raise errors.TimeRanOut()
@@ -166,7 +166,7 @@ async def _applied(
     if move.verb == "undo" or is_bot(move.user_id):
         return _apply(table, state, role, move, take_forced=False)
     applied, after, told = _apply(table, state, role, move, take_forced=True)
-    if told and await db.forced_setting(move.user_id) != forced.DEFAULT_FORCED:
+    if told and await db.settings.forced_setting(move.user_id) != forced.DEFAULT_FORCED:
         # The rules may have changed ``state`` in place: applied again on a fresh parse.
         return _apply(table, state_of(table.row), role, move, take_forced=False)
     return applied, after, told
@@ -384,8 +384,10 @@ async def end_by_decree(
         except Exception:  # a damaged record can still be ended: no board then
             public = None
     await db.set_status(row.id, "finished")
-    await db.record_result(row.id, outcome["winner"], outcome["reason"], {}, outcome["code"])
-    await db.delete_timers(row.id)
+    await db.records.record_result(
+        row.id, outcome["winner"], outcome["reason"], {}, outcome["code"]
+    )
+    await db.timers.delete_timers(row.id)
     await clock_pass.stop_all(db, row.id, loser=loser)
     post = TablePost(
         kind="end",
@@ -398,13 +400,13 @@ async def end_by_decree(
     )
     post = await ratings.rated_post(db, row, seats, roles, post)
     post = await estimates.with_turning_point(db, row.id, seats, post)
-    await db.queue(row.id, "table", None, post_payload(post))
+    await db.outbox.queue(row.id, "table", None, post_payload(post))
     for seat in seats:
         if not seat.dm_failed:
             end = notices.end_message(
                 rules_game, seat.role, version=row.version, view={"outcome": outcome}
             )
-            await db.queue(row.id, "private", seat.role, message_payload(end))
+            await db.outbox.queue(row.id, "private", seat.role, message_payload(end))
 
 
 #: How long Dispatch may owe a move before its game counts as stuck on its side: far
@@ -441,7 +443,7 @@ async def abandon(db: Session, game_id: int, user_id: str, is_moderator: bool) -
     done = is_moderator or not waiting
     if done:
         await db.set_status(game_id, "abandoned")
-        await db.delete_timers(game_id)
+        await db.timers.delete_timers(game_id)
         await clock_pass.stop_all(db, game_id)
         headline = (
             "A moderator abandoned this game."
@@ -456,7 +458,7 @@ async def abandon(db: Session, game_id: int, user_id: str, is_moderator: bool) -
             headline="A player asks to abandon this game; use /game abandon to agree.",
             mention_user_ids=waiting,
         )
-    await db.queue(game_id, "table", None, post_payload(post))
+    await db.outbox.queue(game_id, "table", None, post_payload(post))
     info = await info_in(db, game_id)
     return AbandonResult(info, done, () if done else waiting)
 
@@ -469,12 +471,13 @@ async def dispatch_agrees(db: Session, row: GameRow, seats: Sequence[SeatRow]) -
     if row.damaged is not None:
         return True
     if any(
-        j.status == "pending" and db.now - j.created_at > STUCK_S for j in await db.bot_jobs(row.id)
+        j.status == "pending" and db.now - j.created_at > STUCK_S
+        for j in await db.bot_jobs.of_game(row.id)
     ):
         return True
     game = rules_or_none(row.game_name)
     roles = game.roles if game is not None else tuple(s.role for s in seats)
-    decisions, hints = await db.decisions_by_role(row.id), await db.hints_used(row.id)
+    decisions, hints = await db.records.decisions_by_role(row.id), await db.hints.hints_used(row.id)
     return ratings.unrated_reason(row, seats, roles, decisions, hints) is not None
 
 
@@ -557,7 +560,7 @@ async def commit_turn(db: Session, table: Table, state: dict[str, Any], how: Com
             row.id, update.role, private_seen=update.private_seen, prompt=update.prompt
         )
     for ending in planned.endings:
-        await db.queue(row.id, "private", ending.role, message_payload(ending))
+        await db.outbox.queue(row.id, "private", ending.role, message_payload(ending))
     await _set_timers(db, table, notice_plan.timers(change, seats, is_bot), how)
     clock_lines = clock_pass.lines_for(ticked, seats, db.now, away_until=away)
     await _queue_turn_dms(db, row, planned.messages, clock_lines)
@@ -591,9 +594,11 @@ async def _routing(
     handed_to = change.handed_to()
     user_of = {s.role: s.user_id for s in seats}
     prefs = (
-        await db.notify_prefs(user_of[r] for r in handed_to if r in user_of) if handed_to else {}
+        await db.settings.notify_prefs(user_of[r] for r in handed_to if r in user_of)
+        if handed_to
+        else {}
     )
-    parked = bool(handed_to) and await db.table_parked(row.id)
+    parked = bool(handed_to) and await db.outbox.table_parked(row.id)
     return notice_plan.route(change, seats, prefs, table_parked=parked)
 
 
@@ -633,24 +638,26 @@ async def _post_turn(
     post = notices.turn_post(rules_game, row.game_name, news)
     post = await ratings.rated_post(db, row, seats, rules_game.roles, post)
     post = await estimates.with_turning_point(db, row.id, seats, post)
-    await db.queue(row.id, "table", None, post_payload(post))
+    await db.outbox.queue(row.id, "table", None, post_payload(post))
     await db.set_posted_turn(row.id, change.active_now, what.step)
 
 
 async def _set_timers(db: Session, table: Table, plan: notice_plan.TimerPlan, how: Commit) -> None:
     row = table.row
     if plan.clear_all:
-        await db.delete_timers(row.id)
+        await db.timers.delete_timers(row.id)
         return
     for role in plan.clear:
-        await db.delete_timers(row.id, role)
+        await db.timers.delete_timers(row.id, role)
     if not plan.start:
         return
-    hours = await db.reminder_hours(row.channel_id, how.default_reminder_hours)
+    hours = await db.settings.reminder_hours(row.channel_id, how.default_reminder_hours)
     seconds = hours * 3600
     user_of = {s.role: s.user_id for s in table.seats}
     for role in plan.start:
-        await db.set_timer(row.id, "reminder", role, user_of.get(role), db.now + seconds, seconds)
+        await db.timers.set_timer(
+            row.id, "reminder", role, user_of.get(role), db.now + seconds, seconds
+        )
 
 
 async def _save(
@@ -676,7 +683,7 @@ async def _save(
     outcome = progress.outcome
     if outcome is not None:
         await db.set_status(row.id, "finished")
-        await db.record_result(
+        await db.records.record_result(
             row.id,
             outcome.get("winner"),
             str(outcome.get("reason", "")),
@@ -695,4 +702,4 @@ async def _queue_turn_dms(
             message = dataclasses.replace(
                 message, view={**message.view, "clocks": list(clock_lines)}
             )
-        await db.queue(row.id, "private", message.role, message_payload(message))
+        await db.outbox.queue(row.id, "private", message.role, message_payload(message))

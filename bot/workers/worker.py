@@ -132,11 +132,13 @@ class Worker:
         await self.beat()
         while self._give_back:
             async with self.manager.store.write() as db:
-                await db.release_bot_job(self._give_back[0], self.id, counted=False)
+                await db.bot_jobs.release_bot_job(self._give_back[0], self.id, counted=False)
             self._give_back.pop(0)
         await self.bots.give_up_exhausted()
         async with self.manager.store.write() as db:
-            jobs = await db.claim_bot_jobs(self.id, self.lease_s, max_attempts=JOB_MAX_ATTEMPTS)
+            jobs = await db.bot_jobs.claim_bot_jobs(
+                self.id, self.lease_s, max_attempts=JOB_MAX_ATTEMPTS
+            )
         if not jobs:
             return False
         await self._play(jobs[0])
@@ -171,7 +173,7 @@ class Worker:
             )
             with contextlib.suppress(StoreError):  # out of reach: the lease lapses instead
                 async with self.manager.store.write() as db:
-                    await db.release_bot_job(job, self.id, counted=True)
+                    await db.bot_jobs.release_bot_job(job, self.id, counted=True)
             return
         finally:
             self._current = None
@@ -186,7 +188,7 @@ class Worker:
         the telling fails, their next background pass finds the posts anyway)."""
         try:
             async with self.manager.store.write() as db:
-                await db.posts_queued(game_id)
+                await db.outbox.posts_queued(game_id)
         except Exception as exc:
             log.warning("game=%d: could not tell the bot of its posts: %r", game_id, exc)
 
@@ -194,9 +196,9 @@ class Worker:
         """This worker is alive: its row, its leases renewed, and the rows of workers
         silent for ``DEAD_AFTER_BEATS`` beats removed (they died without a clean stop)."""
         async with self.manager.store.write() as db:
-            await db.beat_worker(self.id, done=self.bots.done, stale=self.bots.stale)
-            await db.extend_bot_jobs(self.id, self.lease_s)
-            await db.drop_dead_workers(DEAD_AFTER_BEATS * self.lease_s / 3)
+            await db.workers.beat_worker(self.id, done=self.bots.done, stale=self.bots.stale)
+            await db.bot_jobs.extend_bot_jobs(self.id, self.lease_s)
+            await db.workers.drop_dead_workers(DEAD_AFTER_BEATS * self.lease_s / 3)
         self.last_beat = time.monotonic()
 
     async def _beat_forever(self) -> None:
@@ -219,8 +221,8 @@ class Worker:
             await asyncio.gather(current, return_exceptions=True)
         try:
             async with self.manager.store.write() as db:
-                await db.release_bot_jobs(self.id)
-                await db.drop_worker(self.id)
+                await db.bot_jobs.release_bot_jobs(self.id)
+                await db.workers.drop_worker(self.id)
         except StoreError:
             # Out of reach: its leases lapse and its row goes after DEAD_AFTER_BEATS.
             log.warning("worker %s stopped without giving its leases back", self.id)

@@ -1,6 +1,6 @@
 """Clocks: each person at a game has a budget of time that runs only
 while they owe a decision. Pure: the time is handed in, nothing is read or written here
-(the store keeps the rows: ``Session.clock_rows``; ``turn.commit_turn`` saves what
+(the store keeps the rows: ``db.clocks.clock_rows``; ``turn.commit_turn`` saves what
 ``advance`` returns in the same transaction as the turn; ``timeouts`` ends the games
 whose clock ran out).
 

@@ -37,7 +37,7 @@ async def claim(db: Session, game_id: int, user_id: str) -> str:
     if not mine:
         raise errors.NotSeated()
     rules_game = rules_or_none(row.game_name)
-    clocks = await db.clock_rows(game_id)
+    clocks = await db.clocks.clock_rows(game_id)
     flagged = [c for c in clocks if c.flagged_at is not None and c.role not in mine]
     owing = [c for c in flagged if c.role in row.active_roles]
     if not owing:

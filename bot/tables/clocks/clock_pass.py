@@ -3,7 +3,7 @@ transaction; the refusal of a decision that comes after the deadline; the heartb
 keeps downtime from being charged; and the lines players read.
 
 The arithmetic is ``bot.tables.clocks`` (pure); this module reads and writes the rows.
-Expiry is found through the ``clocks_deadline`` index (``Session.expired_clocks``), never
+Expiry is found through the ``clocks_deadline`` index (``db.clocks.expired_clocks``), never
 by reading live games, and applied by ``bot.tables.clocks.timeouts`` under the game's lock in one
 transaction that checks the deadline again: a decision committed first moved or stopped
 the clock, so it stands; one arriving after is refused (``check_in_time``) and changes
@@ -29,7 +29,7 @@ log = logging.getLogger("dispatch.clocks")
 
 async def control_of(db: Session, game_id: int) -> clocks.Control | None:
     """The game's time control (None: no clock)."""
-    stored = await db.game_clock(game_id)
+    stored = await db.clocks.game_clock(game_id)
     return clocks.Control(*stored) if stored else None
 
 
@@ -54,7 +54,7 @@ async def tick(
         people = [s.role for s in seats if not is_bot(s.user_id)]
         rows = clocks.start_rows(control, people)
     else:
-        rows = list(known) if known is not None else await db.clock_rows(row.id)
+        rows = list(known) if known is not None else await db.clocks.clock_rows(row.id)
         control = await control_of(db, row.id) if rows else None
         if control is None:
             return [], {}
@@ -62,7 +62,7 @@ async def tick(
     if paused_until:  # a player on vacation: their clock starts when it ends
         change = dataclasses.replace(change, paused_until=paused_until)
     changed = clocks.advance(rows, control, change)
-    await db.save_clocks(row.id, changed)
+    await db.clocks.save_clocks(row.id, changed)
     return changed, paused_until
 
 
@@ -77,7 +77,7 @@ async def ran_out(db: Session, game_id: int, role: str) -> bool:
     """Whether ``role``'s clock ran out and nobody acted on it yet (its deadline passed;
     a clock already flagged for a claim does not count); refuses (``errors.TimeRanOut``)
     a decision at a game lost on time (a stopped clock with nothing left)."""
-    return ran_out_of(await db.clock_rows(game_id), db.now, role)
+    return ran_out_of(await db.clocks.clock_rows(game_id), db.now, role)
 
 
 def ran_out_of(rows: Sequence[ClockRow], now: float, role: str) -> bool:
@@ -98,7 +98,7 @@ async def refuse_if_lost_on_time(
     """Refuse (``errors.TimeRanOut``) a click of ``user_id`` at a game they lost on time:
     a clock of theirs stopped with nothing left."""
     mine = {s.role for s in seats if s.user_id == user_id}
-    for row in await db.clock_rows(game_id):
+    for row in await db.clocks.clock_rows(game_id):
         lost = row.deadline is None and row.remaining_s <= 0 and row.flagged_at is None
         if row.role in mine and lost:
             raise errors.TimeRanOut()
@@ -106,9 +106,9 @@ async def refuse_if_lost_on_time(
 
 async def stop_all(db: Session, game_id: int, *, loser: str | None = None) -> None:
     """Stop every clock of a game that ended (the loser on time keeps nothing)."""
-    rows = await db.clock_rows(game_id)
+    rows = await db.clocks.clock_rows(game_id)
     stopped = [ClockRow(r.role, 0.0 if r.role == loser else r.left(db.now)) for r in rows]
-    await db.save_clocks(game_id, stopped)
+    await db.clocks.save_clocks(game_id, stopped)
 
 
 #: How often the background loop writes the heartbeat: a restart after a downtime forgives
@@ -124,25 +124,25 @@ async def forgive_downtime(store: Store) -> float:
     """Start-up: give the clocks back the time since the last heartbeat when no bot was
     running (nobody could play), then beat. Returns the seconds forgiven."""
     async with store.transaction() as db:
-        last = await db.last_beat()
+        last = await db.processes.last_beat()
         forgiven = db.now - last if last is not None and db.now - last > DOWN_AFTER_S else 0.0
         if forgiven:
-            await db.shift_running_clocks(since=db.now - forgiven)
+            await db.clocks.shift_running_clocks(since=db.now - forgiven)
             log.info("clocks moved on by %.0f s of downtime", forgiven)
-        await db.beat()
+        await db.processes.beat()
     return forgiven
 
 
 async def beat(store: Store) -> None:
     """The bot is running now (``forgive_downtime`` reads it at the next start)."""
     async with store.write() as db:
-        await db.beat()
+        await db.processes.beat()
 
 
 async def expired(store: Store, now: float) -> list[tuple[int, str]]:
     """(game, role) of every running clock whose deadline has come, from the index."""
     async with store.transaction() as db:  # claimed: no other process ends them too
-        return await db.claim_expired_clocks(now, store.instance, LEASE_S)
+        return await db.clocks.claim_expired_clocks(now, store.instance, LEASE_S)
 
 
 def band(
@@ -196,7 +196,7 @@ async def away(db: Session, row: GameRow, seats: Sequence[SeatRow]) -> dict[str,
     for seat in seats:
         if is_bot(seat.user_id):
             continue
-        vacation = await db.current_vacation(seat.user_id, scope_of(row))
+        vacation = await db.clocks.current_vacation(seat.user_id, scope_of(row))
         if vacation is not None:
             found[seat.role] = vacation.ends_at
     return found

@@ -26,7 +26,7 @@ MAX_VACATION_DAYS = 90
 
 async def server_rules(db: Session, guild_id: str | None) -> tuple[str, int]:
     """A server's (on_time, vacation_days); games outside a server get the defaults."""
-    stored = await db.clock_rules(guild_id) if guild_id else None
+    stored = await db.clocks.clock_rules(guild_id) if guild_id else None
     return stored or ("lose", DEFAULT_VACATION_DAYS)
 
 
@@ -38,16 +38,16 @@ async def claimed_here(db: Session, row: GameRow) -> bool:
 async def flag(db: Session, row: GameRow, seats: Sequence[SeatRow], role: str) -> None:
     """``role``'s clock ran out where the win is claimed: flag it, and offer the win to
     the other players, once (DM or mention as each chose) and in a table post."""
-    rows = await db.clock_rows(row.id)
+    rows = await db.clocks.clock_rows(row.id)
     flagged = [
         ClockRow(c.role, 0.0, db.now, None, None, db.now) if c.role == role else c for c in rows
     ]
-    await db.save_clocks(row.id, flagged)
+    await db.clocks.save_clocks(row.id, flagged)
     rules_game = rules_or_none(row.game_name)
     late = role_name(rules_game, role)
     others = [s for s in seats if s.role != role and not is_bot(s.user_id)]
-    prefs = await db.notify_prefs(s.user_id for s in others)
-    parked = await db.table_parked(row.id)
+    prefs = await db.settings.notify_prefs(s.user_id for s in others)
+    parked = await db.outbox.table_parked(row.id)
     by_channel, by_dm = notify_routes(seats, [s.role for s in others], prefs, table_parked=parked)
     for seat in others:
         if seat.role in by_dm:
@@ -61,7 +61,7 @@ async def flag(db: Session, row: GameRow, seats: Sequence[SeatRow], role: str) -
                 ),
                 claim=True,
             )
-            await db.queue(row.id, "private", seat.role, message_payload(message))
+            await db.outbox.queue(row.id, "private", seat.role, message_payload(message))
     post = TablePost(
         kind="notice",
         version=row.version,
@@ -72,4 +72,4 @@ async def flag(db: Session, row: GameRow, seats: Sequence[SeatRow], role: str) -
         mention_user_ids=tuple(dict.fromkeys(s.user_id for s in others if s.role in by_channel)),
         claim=True,
     )
-    await db.queue(row.id, "table", None, post_payload(post))
+    await db.outbox.queue(row.id, "table", None, post_payload(post))

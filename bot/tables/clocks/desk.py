@@ -35,7 +35,7 @@ class ClockDesk:
             row = await find_row(db, game, live=False)
             if row.status != "active":
                 return []
-            rows, seats = await db.clock_rows(row.id), await db.seats(row.id)
+            rows, seats = await db.clocks.clock_rows(row.id), await db.seats(row.id)
             away = await clock_pass.away(db, row, seats) if rows else {}
         now = self._core.clock()
         return clock_pass.lines_for(rows, seats, now, plain=bool(plain), away_until=away)
@@ -46,7 +46,7 @@ class ClockDesk:
         if guild_id is None or game is None or game.one_seat:
             return None
         async with self._core.store.read() as db:
-            stored = await db.default_clock(guild_id)
+            stored = await db.settings.default_clock(guild_id)
         return parse(stored) if stored else None
 
     async def server_default(self, guild_id: str | None, clock: str | None = None) -> str:
@@ -58,12 +58,14 @@ class ClockDesk:
             raise errors.NotAllowed("A default clock is a server setting: set it in a server.")
         if clock is None:
             async with self._core.store.read() as db:
-                stored = await db.default_clock(guild_id)
+                stored = await db.settings.default_clock(guild_id)
             control = parse(stored) if stored else None
         else:
             control = validate.clock(clock)
             async with self._core.store.write() as db:
-                await db.set_default_clock(guild_id, control.written() if control else "none")
+                await db.settings.set_default_clock(
+                    guild_id, control.written() if control else "none"
+                )
         return control.written() if control else "none"
 
     async def rules(
@@ -94,7 +96,7 @@ class ClockDesk:
             if not changing:
                 return current
             chosen = (on_time or current[0], current[1] if vacation_days is None else vacation_days)
-            await db.set_clock_rules(guild_id, *chosen)
+            await db.clocks.set_clock_rules(guild_id, *chosen)
         return chosen
 
     # -- vacations and claims on time (``vacations``, ``claims``) ---------------------

@@ -40,7 +40,7 @@ async def expire_due(store: Store, game_locks: defaultdict[int, asyncio.Lock], n
         try:
             async with game_locks[game_id], store.transaction(game=game_id) as db:
                 ended += await _lose_on_time(db, game_id, role)
-                await db.release_clock(game_id, role, store.instance)
+                await db.clocks.release_clock(game_id, role, store.instance)
         except StoreError:
             raise  # the database, not the game: the next pass tries again
         except Exception as exc:
@@ -59,7 +59,7 @@ async def _lose_on_time(db: Session, game_id: int, role: str) -> int:
     if row is None or row.status != "active":
         await clock_pass.stop_all(db, game_id)  # ended another way: nothing to run
         return 0
-    clock = next((c for c in await db.clock_rows(game_id) if c.role == role), None)
+    clock = next((c for c in await db.clocks.clock_rows(game_id) if c.role == role), None)
     if clock is None or not clock.expired(db.now):
         return 0  # a decision came in time and moved the clock on
     seats = await db.seats(game_id)
@@ -86,36 +86,36 @@ async def warn_due(store: Store, game_locks: defaultdict[int, asyncio.Lock], now
     ``bot.delivery.routes.notify_routes``).
     Found through the ``clocks_warn_at`` index; returns how many were warned."""
     async with store.transaction() as db:  # claimed: no other process warns them too
-        due = await db.claim_clock_warnings(now, store.instance, LEASE_S)
+        due = await db.clocks.claim_clock_warnings(now, store.instance, LEASE_S)
     warned = 0
     for game_id, role in due:
         try:
             async with game_locks[game_id], store.transaction(game=game_id) as db:
                 warned += await _warn(db, game_id, role)
-                await db.release_clock(game_id, role, store.instance)
+                await db.clocks.release_clock(game_id, role, store.instance)
         except Exception:
             log.exception("game=%d the clock warning of %s failed", game_id, role)
             with contextlib.suppress(Exception):
                 async with store.write() as db:
-                    await db.set_clock_warning(game_id, role, None)
+                    await db.clocks.set_clock_warning(game_id, role, None)
     return warned
 
 
 async def _warn(db: Session, game_id: int, role: str) -> int:
-    clock = next((c for c in await db.clock_rows(game_id) if c.role == role), None)
+    clock = next((c for c in await db.clocks.clock_rows(game_id) if c.role == role), None)
     if clock is None or clock.warn_at is None or clock.warn_at > db.now:
         return 0  # moved on by a decision since it was read
     row = await db.game(game_id)
     if row is None or row.status != "active" or clock.deadline is None:
-        await db.set_clock_warning(game_id, role, None)
+        await db.clocks.set_clock_warning(game_id, role, None)
         return 0
-    await db.set_clock_warning(game_id, role, next_warning(clock.deadline, db.now))
+    await db.clocks.set_clock_warning(game_id, role, next_warning(clock.deadline, db.now))
     seats = await db.seats(game_id)
     seat = next((s for s in seats if s.role == role), None)
     if seat is None:
         return 0
-    prefs = await db.notify_prefs([seat.user_id])
-    parked = await db.table_parked(game_id)
+    prefs = await db.settings.notify_prefs([seat.user_id])
+    parked = await db.outbox.table_parked(game_id)
     by_channel, by_dm = notify_routes(seats, (role,), prefs, table_parked=parked)
     when = f"<t:{int(clock.deadline)}:R>"
     left = left_text(clock.left(db.now))
@@ -127,7 +127,7 @@ async def _warn(db: Session, game_id: int, role: str) -> int:
             headline=f"Your clock runs out {when} ({left} left): decide by then or lose on time.",
             view=safe_view(row, role),
         )
-        await db.queue(game_id, "private", role, message_payload(message))
+        await db.outbox.queue(game_id, "private", role, message_payload(message))
     name = role_name(rules_or_none(row.game_name), role)
     post = TablePost(
         kind="reminder",
@@ -136,5 +136,5 @@ async def _warn(db: Session, game_id: int, role: str) -> int:
         mention_user_ids=(seat.user_id,) if role in by_channel else (),
         active_roles=(role,),
     )
-    await db.queue(game_id, "table", None, post_payload(post))
+    await db.outbox.queue(game_id, "table", None, post_payload(post))
     return 1

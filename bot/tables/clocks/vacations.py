@@ -47,7 +47,7 @@ class Vacation:
 async def allowance(db: Session, user_id: str, scope: str) -> tuple[int, int]:
     """(days left in the rolling year, days a year on this server)."""
     yearly = (await clock_rules.server_rules(db, scope or None))[1]
-    used = await db.vacation_days_used(user_id, scope, db.now - YEAR_S)
+    used = await db.clocks.vacation_days_used(user_id, scope, db.now - YEAR_S)
     return max(0, yearly - used), yearly
 
 
@@ -57,7 +57,7 @@ async def take(db: Session, user_id: str, scope: str, days: int) -> Vacation:
     left, yearly = await allowance(db, user_id, scope)
     if yearly == 0:
         raise errors.NotAllowed("Vacations are turned off on this server.")
-    current = await db.current_vacation(user_id, scope)
+    current = await db.clocks.current_vacation(user_id, scope)
     if current is not None:
         raise errors.NotAllowed(
             f"You are on vacation until <t:{int(current.ends_at)}:f>. End it first "
@@ -69,7 +69,7 @@ async def take(db: Session, user_id: str, scope: str, days: int) -> Vacation:
             f"(of {yearly} in any 365 days): take at most that many."
         )
     until = db.now + days * DAY
-    await db.add_vacation(VacationRow(user_id, scope, db.now, until, days))
+    await db.clocks.add_vacation(VacationRow(user_id, scope, db.now, until, days))
     games = await _move_clocks(db, user_id, scope, until)
     for game_id, role in games:
         await _tell(
@@ -83,12 +83,12 @@ async def take(db: Session, user_id: str, scope: str, days: int) -> Vacation:
 
 async def end(db: Session, user_id: str, scope: str) -> Vacation:
     """End the player's vacation now, giving back the whole days not begun."""
-    current = await db.current_vacation(user_id, scope)
+    current = await db.clocks.current_vacation(user_id, scope)
     if current is None:
         raise errors.NotAllowed("You are not on vacation (take one with /game vacation days:).")
     unused = math.floor((current.ends_at - db.now) / DAY)
     counted = max(0, current.days - unused)
-    await db.cut_vacation(current, db.now, counted)
+    await db.clocks.cut_vacation(current, db.now, counted)
     games = await _move_clocks(db, user_id, scope, db.now)
     for game_id, role in games:
         await _tell(db, game_id, role, "is back from vacation: their clock runs again.")
@@ -101,10 +101,10 @@ async def tell_ended(db: Session) -> list[int]:
     back (as ``end`` tells it of one ended early), once per vacation; returns the games
     told. Their clocks need no change: each was set to start at the end."""
     told: list[int] = []
-    for row in await db.vacations_back_due():
-        if not await db.claim_vacation_back(row):
+    for row in await db.clocks.vacations_back_due():
+        if not await db.clocks.claim_vacation_back(row):
             continue
-        for game_id, role in await db.clocked_seats_of(row.user_id, row.scope):
+        for game_id, role in await db.clocks.clocked_seats_of(row.user_id, row.scope):
             await _tell(db, game_id, role, "is back from vacation: their clock runs again.")
             told.append(game_id)
     return told
@@ -115,12 +115,12 @@ async def _move_clocks(
 ) -> list[tuple[int, str]]:
     """Each of the player's running clocks in the scope's live games starts at ``until``
     (found through the seats' index); returns every (game, role) of theirs on a clock."""
-    seats = await db.clocked_seats_of(user_id, scope)
+    seats = await db.clocks.clocked_seats_of(user_id, scope)
     for game_id, role in seats:
-        rows = await db.clock_rows(game_id)
+        rows = await db.clocks.clock_rows(game_id)
         moved = [_restart(r, until, db.now) if r.role == role else r for r in rows]
         if moved != rows:
-            await db.save_clocks(game_id, moved)
+            await db.clocks.save_clocks(game_id, moved)
     return seats
 
 
@@ -137,4 +137,4 @@ async def _tell(db: Session, game_id: int, role: str, what: str) -> None:
         return
     name = role_name(rules_or_none(row.game_name), role)
     post = TablePost(kind="notice", version=row.version, headline=f"{name} {what}")
-    await db.queue(game_id, "table", None, post_payload(post))
+    await db.outbox.queue(game_id, "table", None, post_payload(post))

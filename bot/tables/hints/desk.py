@@ -47,8 +47,8 @@ class HintsDesk:
             refusal = hints.practice_refusal(
                 row,
                 await db.seats(row.id),
-                decided=(await db.decisions_by_role(row.id)).get(str(pv.role), 0),
-                assisted=await db.hints_used(row.id) > 0,
+                decided=(await db.records.decisions_by_role(row.id)).get(str(pv.role), 0),
+                assisted=await db.hints.hints_used(row.id) > 0,
             )
         if refusal:
             raise errors.BadInput(refusal)
@@ -72,7 +72,7 @@ class HintsDesk:
                     "The game changed while your hint was worked out: ask again for your "
                     "decision now."
                 )
-            await db.add_hint(row.id, pv.role)
+            await db.hints.add_hint(row.id, pv.role)
         log.info("game=%d user=%s role=%s asked for a hint", row.id, user_id, pv.role)
         return found
 
@@ -88,6 +88,6 @@ async def _still_owed(db: Session, game_id: int, pv: PlayerView, user_id: str) -
         return False
     if not any(s.role == pv.role and s.user_id == user_id for s in await db.seats(game_id)):
         return False
-    if now.version != pv.version and await db.acted_since(game_id, pv.role, pv.version):
+    if now.version != pv.version and await db.hints.acted_since(game_id, pv.role, pv.version):
         return False
     return bool(safe_view(now, pv.role).get("actions") == pv.view.get("actions"))

@@ -19,7 +19,7 @@ class PromptsDesk:
         it is superseded): ``{user_id: (channel_id, message_id)}``."""
         game_id = validate.game_id(game_id)
         async with self._core.store.read() as db:
-            return await db.live_prompts(game_id)  # none for a game there is not
+            return await db.prompts.live_prompts(game_id)  # none for a game there is not
 
     async def set_live(self, game_id: int, user_id: str, where: tuple[str, str] | None) -> None:
         """Remember the message now holding ``user_id``'s live prompt (None: none is live)."""
@@ -28,7 +28,7 @@ class PromptsDesk:
         async with self._core.store.write() as db:
             if await db.version_of(game_id) is None:
                 raise errors.GameNotFound(f"Game #{game_id}")
-            await db.set_live_prompt(game_id, user_id, where)
+            await db.prompts.set_live_prompt(game_id, user_id, where)
 
     async def dms_reopened(self, user_id: str) -> int:
         """The user opened their DMs again: send them private messages from now on."""

@@ -46,7 +46,7 @@ class RecordsDesk:
         if pv.game.status not in estimates.OVER:
             return shown
         async with self._core.store.read() as db:
-            rows = await db.bot_estimates(pv.game.id)
+            rows = await db.hints.bot_estimates(pv.game.id)
         names = {s.role: s.user_id for s in pv.game.seats}
         return shown + estimates.turning_lines(rows, names)
 
@@ -54,7 +54,7 @@ class RecordsDesk:
         """The user's games being set up or played, with whose turn it is and since when."""
         user_id = validate.user_id(user_id)
         async with self._core.store.read() as db:
-            rows = await db.games_of_user(user_id)
+            rows = await db.lobby.games_of_user(user_id)
             listed = [(row, await db.seats(row.id)) for row in rows]
         return [pages.user_game(row, seats, user_id) for row, seats in listed]
 
@@ -67,7 +67,7 @@ class RecordsDesk:
         game_name = ratings.rated_game(validate.game_name(game_name))
         limit = ratings.leaderboard_size(limit)
         async with self._core.store.read() as db:
-            rows = await db.leaderboard(ratings.scope_of(guild_id), game_name, limit)
+            rows = await db.records.leaderboard(ratings.scope_of(guild_id), game_name, limit)
         return [
             Standing(rank, r.player_id, round(r.points), r.games, r.wins)
             for rank, r in enumerate(rows, start=1)

@@ -117,5 +117,5 @@ async def with_turning_point(
     the end, when the estimates stay secret) as they are."""
     if post.kind != "end":
         return post
-    line = end_line(await db.bot_estimates(game_id), {s.role: s.user_id for s in seats})
+    line = end_line(await db.hints.bot_estimates(game_id), {s.role: s.user_id for s in seats})
     return dataclasses.replace(post, turned=line) if line else post

@@ -202,7 +202,7 @@ async def exportable(store: Store, game_id: int, user_id: str, guild_id: str | N
     async with store.read() as db:
         row = await db.game(game_id)
         seats = await db.seats(game_id) if row else []
-        passed = bool(row) and await db.seat_passed(game_id, user_id) is not None
+        passed = bool(row) and await db.seat_changes.seat_passed(game_id, user_id) is not None
     if row is None or not played_or_here(row, seats, user_id, guild_id, passed=passed):
         raise refused
     if row.status in ("lobby", "active"):

@@ -227,24 +227,27 @@ async def rate_game(
     Each player of each seat with :data:`MIN_DECISIONS` decisions at it is rated on the
     result, however the seat left them (docs/ratings.md). A game already rated keeps its
     first changes (they are returned, nothing is redone)."""
-    done = await db.rating_changes(row.id)
+    done = await db.records.rating_changes(row.id)
     if done:
         return tuple(
             RatingChange(c.role, c.player_id, round(c.points_was), round(c.points_now))
             for c in done
         )
-    by_holder, hints = await db.decisions_by_holder(row.id), await db.hints_used(row.id)
+    by_holder, hints = (
+        await db.records.decisions_by_holder(row.id),
+        await db.hints.hints_used(row.id),
+    )
     if unrated_reason(row, seats, roles, by_role(by_holder), hints) is not None:
         return ()
     held = {(s.role, s.user_id) for s in seats}
     # Only a decision made by someone no longer in the seat needs the seat's changes.
-    passes = await db.seat_changes(row.id) if set(by_holder) - held else []
+    passes = await db.seat_changes.of_game(row.id) if set(by_holder) - held else []
     found = holders(row, seats, by_holder, passes)
     scope = scope_of(row.guild_id)
     matches = [match_of(h, found, roles, winner) for h in rated_holders(found)]
     # Every rating as it stood before this game, read (once each) before any is saved.
     players = dict.fromkeys(h.player for entrants, _ in matches for h in entrants)
-    stored = {p: await db.rating(scope, row.game_name, p) for p in players}
+    stored = {p: await db.records.rating(scope, row.game_name, p) for p in players}
     changes: list[RatingChange] = []
     for entrants, ranks in matches:
         old = stored[entrants[0].player]
@@ -255,7 +258,7 @@ async def rate_game(
         change = RatingChange(
             entrants[0].role, player, round(points(before[0])), round(points(now))
         )
-        await db.save_rating(_updated(old, (scope, row.game_name, player), now, won))
+        await db.records.save_rating(_updated(old, (scope, row.game_name, player), now, won))
         await _record_change(db, row.id, change, points(before[0]), points(now))
         changes.append(change)
     return tuple(changes)
@@ -294,7 +297,9 @@ async def _record_change(
 ) -> None:
     # The primary key (game, role) refuses a second rating of the same seat: the whole
     # result would roll back rather than rate a game twice.
-    await db.add_rating_change(RatingChangeRow(game_id, change.role, change.player_id, was, now))
+    await db.records.add_rating_change(
+        RatingChangeRow(game_id, change.role, change.player_id, was, now)
+    )
 
 
 async def rated_post(

@@ -26,8 +26,8 @@ async def export_game(store: Store, game: GameRef) -> dict[str, Any]:
         row = await find_row(db, game, live=False)
         seats = await db.seats(row.id)
         actions = await db.actions(row.id)
-        result = await db.result(row.id)
-        changes = await db.seat_changes(row.id)
+        result = await db.records.result(row.id)
+        changes = await db.seat_changes.of_game(row.id)
         seed = stored_seed(row)
         key = await db.game_key(row.id) if seed is None or seed < 0 else None
     try:
@@ -152,7 +152,7 @@ def played_or_here(
 ) -> bool:
     """The one rule for a finished game's record (its replay, its export by number): a
     game ``user_id`` played, or one played on the server ``guild_id`` they ask on. A
-    player who played a seat and passed it on (``passed``: ``Session.seat_passed``)
+    player who played a seat and passed it on (``passed``: ``db.seat_changes.seat_passed``)
     played the game."""
     if passed or any(seat.user_id == user_id for seat in seats):
         return True
@@ -183,7 +183,7 @@ async def watchable_export(
         except errors.GameNotFound:
             raise refused from None
         seats = await db.seats(row.id)
-        passed = await db.seat_passed(row.id, user_id) is not None
+        passed = await db.seat_changes.seat_passed(row.id, user_id) is not None
     if not played_or_here(row, seats, user_id, guild_id, passed=passed):
         raise refused
     if row.status in ("lobby", "active"):

@@ -141,7 +141,9 @@ async def offer(db: Session, game_id: int, by: str, to: str, role: str | None) -
         )
     check_newcomer(row, seats, seat.role, to)
     expires = db.now + OFFER_HOURS * 3600
-    offer_id = await db.add_seat_offer(game_id, seat.role, (by, to), row.version, expires)
+    offer_id = await db.seat_changes.add_seat_offer(
+        game_id, seat.role, (by, to), row.version, expires
+    )
     return Offer(offer_id, game_id, seat.role, role_name(rules_game, seat.role), by, to, expires)
 
 
@@ -171,7 +173,7 @@ async def answer_offer(
 ) -> SeatChange | None:
     """The named user accepts (the seat is theirs: the change) or declines (None).
     ``hours``: the default reminder interval, for the seat's reminder."""
-    found = await db.seat_offer(offer_id)
+    found = await db.seat_changes.seat_offer(offer_id)
     if found is not None and found.game_id != game_id:
         found = None  # a forged button: another game's offer id
     row = await find_row(db, game_id, live=False)
@@ -182,14 +184,14 @@ async def answer_offer(
         raise errors.NotAllowed(refusal)
     assert found is not None
     if not accept:
-        await db.set_offer_status(offer_id, "declined")
+        await db.seat_changes.set_offer_status(offer_id, "declined")
         return None
     row, seats, rules_game = await running(db, game_id)
     holder = next(s.user_id for s in seats if s.role == found.role)
     if holder != found.from_user:
         raise errors.NotAllowed("This seat changed hands since the offer. Nothing changed.")
     check_newcomer(row, seats, found.role, user_id)
-    await db.set_offer_status(offer_id, "accepted")
+    await db.seat_changes.set_offer_status(offer_id, "accepted")
     passing = Passing(found.role, (holder, user_id, holder), "offer")
     return await change_seat(db, row, rules_game, passing, hours)
 
@@ -243,14 +245,14 @@ async def change_seat(
     role, users = passing.role, passing.users
     old, new, _by = users
     view = safe_view(row, role)
-    await db.set_seat_user(row.id, role, new, row.version)
+    await db.seat_changes.set_seat_user(row.id, role, new, row.version)
     await db.set_prompt(row.id, role, row.version, decision_digest(view))
-    await db.add_seat_change(row.id, role, users, passing.how, row.version)
-    await db.withdraw_seat_offers(row.id)
+    await db.seat_changes.add_seat_change(row.id, role, users, passing.how, row.version)
+    await db.seat_changes.withdraw_seat_offers(row.id)
     change = SeatChange(row.id, role, role_name(rules_game, role), old, new, row.version)
     await move_reminder(db, row, role, new, hours)
     if is_bot(new):  # Dispatch's seats have no clock; a person inherits it
-        await db.delete_clock(row.id, role)
+        await db.clocks.delete_clock(row.id, role)
     post = TablePost(
         kind="notice",
         version=row.version,
@@ -258,9 +260,9 @@ async def change_seat(
         # Both are pinged: one takes the seat over, the other learns it is gone.
         mention_user_ids=tuple(u for u in (new, old) if not is_bot(u)),
     )
-    await db.queue(row.id, "table", None, post_payload(post))
+    await db.outbox.queue(row.id, "table", None, post_payload(post))
     if not is_bot(new):
-        await db.queue(row.id, "private", role, message_payload(welcome(change, view)))
+        await db.outbox.queue(row.id, "private", role, message_payload(welcome(change, view)))
     return change
 
 
@@ -283,11 +285,11 @@ def welcome(change: SeatChange, view: dict[str, object]) -> PrivateMessage:
 
 async def move_reminder(db: Session, row: GameRow, role: str, new: str, default: float) -> None:
     """The seat's reminder now nudges its new holder, from now (none for Dispatch)."""
-    await db.delete_timers(row.id, role)
+    await db.timers.delete_timers(row.id, role)
     if is_bot(new) or role not in row.active_roles:
         return
-    hours = await db.reminder_hours(row.channel_id, default)
-    await db.set_timer(row.id, "reminder", role, new, db.now + hours * 3600, hours * 3600)
+    hours = await db.settings.reminder_hours(row.channel_id, default)
+    await db.timers.set_timer(row.id, "reminder", role, new, db.now + hours * 3600, hours * 3600)
 
 
 def offer_number(value: object) -> int:
@@ -299,7 +301,7 @@ def offer_number(value: object) -> int:
 
 async def open_offer_for(db: Session, game_id: int, user_id: str) -> Offer | None:
     """The latest open offer of a seat of the game to ``user_id`` (None: none)."""
-    found = [o for o in await db.open_seat_offers(game_id) if o.to_user == user_id]
+    found = [o for o in await db.seat_changes.open_seat_offers(game_id) if o.to_user == user_id]
     if not found:
         return None
     row = await find_row(db, game_id, live=False)
@@ -311,7 +313,7 @@ async def open_offer_for(db: Session, game_id: int, user_id: str) -> Offer | Non
 async def why_not_seated(db: Session, game_id: int, user_id: str) -> errors.NotSeated:
     """``SeatPassed`` for a user whose seat passed (with who holds it now), else the plain
     ``NotSeated``."""
-    passed = await db.seat_passed(game_id, user_id)
+    passed = await db.seat_changes.seat_passed(game_id, user_id)
     if passed is None:
         return errors.NotSeated()
     holders = {s.role: s.user_id for s in await db.seats(game_id)}

@@ -25,10 +25,12 @@ class SettingsDesk:
         store = self._core.store
         if hours is None:
             async with store.read() as db:
-                current = await db.reminder_hours(channel_id, self._core.default_reminder_hours)
+                current = await db.settings.reminder_hours(
+                    channel_id, self._core.default_reminder_hours
+                )
             return ChannelSettings(channel_id, current)
         async with store.transaction() as db:
-            await db.set_reminder_hours(channel_id, guild_id, hours)
+            await db.settings.set_reminder_hours(channel_id, guild_id, hours)
         return ChannelSettings(channel_id, hours)
 
     async def notify(self, user_id: str, notify: str | None = None) -> str:
@@ -37,12 +39,12 @@ class SettingsDesk:
         user_id = validate.user_id(user_id)
         if notify is None:
             async with self._core.store.read() as db:
-                prefs = await db.notify_prefs([user_id])
+                prefs = await db.settings.notify_prefs([user_id])
             return prefs.get(user_id, DEFAULT_NOTIFY)
         if notify not in ("dm", "channel", "both"):
             raise errors.BadInput("Turns can be announced by dm, in the channel, or both.")
         async with self._core.store.write() as db:
-            await db.set_notify(user_id, notify)
+            await db.settings.set_notify(user_id, notify)
         return notify
 
     async def forced(self, user_id: str, forced_choices: str | None = None) -> str:
@@ -51,11 +53,11 @@ class SettingsDesk:
         user_id = validate.user_id(user_id)
         if forced_choices is None:
             async with self._core.store.read() as db:
-                return await db.forced_setting(user_id)
+                return await db.settings.forced_setting(user_id)
         if forced_choices not in forced.FORCED_SETTINGS:
             raise errors.BadInput(
                 "Forced choices are taken for you (auto) or you are asked each time (ask)."
             )
         async with self._core.store.write() as db:
-            await db.set_forced(user_id, forced_choices)
+            await db.settings.set_forced(user_id, forced_choices)
         return forced_choices

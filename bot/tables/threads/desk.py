@@ -31,11 +31,11 @@ class ThreadsDesk:
             return False
         if on is None:
             async with self._core.store.read() as db:
-                stored = await db.threads_setting(guild_id)
+                stored = await db.settings.threads_setting(guild_id)
             return True if stored is None else stored
         on = validate.flag(on, "threads")
         async with self._core.store.write() as db:
-            await db.set_threads_setting(guild_id, on)
+            await db.settings.set_threads_setting(guild_id, on)
         return on
 
     async def set_lobby_post(self, game_id: int, channel_id: str, message_id: str | None) -> None:
@@ -45,17 +45,17 @@ class ThreadsDesk:
         if message_id is not None:
             message_id = validate.channel_id(message_id)
         async with self._core.store.write() as db:
-            await db.set_game_lobby(game_id, channel_id, message_id)
+            await db.lobby.set_game_lobby(game_id, channel_id, message_id)
 
     async def lobby_post(self, game_id: int) -> tuple[str, str | None] | None:
         async with self._core.store.read() as db:
-            return await db.game_lobby(game_id)
+            return await db.lobby.game_lobby(game_id)
 
     async def games_living_in(self, channel_id: str) -> list[GameInfo]:
         """The live games whose lobby is in ``channel_id``: they live in its threads."""
         channel_id = validate.channel_id(channel_id)
         async with self._core.store.read() as db:
-            rows = await db.live_games_from(channel_id)
+            rows = await db.lobby.live_games_from(channel_id)
             return [game_info(row, await db.seats(row.id)) for row in rows]
 
     async def move(
@@ -79,10 +79,10 @@ class ThreadsDesk:
                 )
             if row.channel_id == channel_id:
                 raise errors.BadInput(f"Game #{game_id} is already played there.")
-            busy = await db.live_game_in_channel(channel_id)
+            busy = await db.lobby.live_game_in_channel(channel_id)
             if busy is not None:
                 raise errors.ChannelBusy(busy.id)
-            await db.move_game(game_id, channel_id)
+            await db.lobby.move_game(game_id, channel_id)
             info = await info_in(db, game_id)
         log.info("game=%d moved to channel %s by %s", game_id, channel_id, user_id)
         await core.deliver_due(game_id, ignore_backoff=True)
