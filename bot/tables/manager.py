@@ -10,7 +10,8 @@ deliver); the work is done by its neighbours in ``bot.tables``:
 - ``validate``: every value handed in is checked first, so a bad one is refused politely
   before anything is read or written;
 - ``lobby``: creating a game, taking and leaving seats, the start;
-- ``turn``: applying a decision and committing it (``commit_turn``), resigning, abandoning;
+- ``turn``: applying a decision and committing it (``commit_turn``); ``endings``:
+  resigning, abandoning;
 - ``loading``: reading a game back from the store; ``replay``: export and replay;
 - ``seats``: seats that change hands in a running game (offer, reseat, hand-over);
 - ``game_locks``: the per-game locks, pruned of idle ones as they grow;
@@ -50,6 +51,7 @@ from bot.tables import (
     clock_pass,
     clock_rules,
     clocks,
+    endings,
     estimates,
     forced,
     hints,
@@ -59,6 +61,7 @@ from bot.tables import (
     reach,
     timeouts,
     turn,
+    turn_types,
     vacations,
     validate,
 )
@@ -383,7 +386,7 @@ class GameManager:
         game_id = await self._game_id(game)
         async with self._game_locks[game_id]:
             try:
-                checked = turn.CheckedMove(user_id, verb, arg, expected_version, role, extra)
+                checked = turn_types.CheckedMove(user_id, verb, arg, expected_version, role, extra)
                 result = await turn.act(
                     self.store, game_id, checked, reminder_hours=self.default_reminder_hours
                 )
@@ -443,7 +446,7 @@ class GameManager:
         user_id, role = validate.user_id(user_id), validate.role(role)
         game_id = await self._game_id(game)
         async with self._game_locks[game_id], self.store.transaction(game=game_id) as db:
-            role = await turn.resign(db, game_id, user_id, role)
+            role = await endings.resign(db, game_id, user_id, role)
             info = await info_in(db, game_id)
         log.info("game=%d user=%s resigned as %s", game_id, user_id, role)
         await self.deliver_due(game_id)
@@ -453,7 +456,7 @@ class GameManager:
         self, game: GameRef, user_id: str, is_moderator: bool = False
     ) -> AbandonResult:
         """End a game without a result: every seated player must ask (Dispatch's seats
-        agree unless the game counts for ratings: ``turn.dispatch_agrees``), or one
+        agree unless the game counts for ratings: ``endings.dispatch_agrees``), or one
         moderator.
 
         Works on a game whose saved state is damaged, so a channel is never stuck.
@@ -462,7 +465,7 @@ class GameManager:
         is_moderator = validate.flag(is_moderator, "is_moderator")
         game_id = await self._game_id(game)
         async with self._game_locks[game_id], self.store.transaction(game=game_id) as db:
-            result = await turn.abandon(db, game_id, user_id, is_moderator)
+            result = await endings.abandon(db, game_id, user_id, is_moderator)
         await self.deliver_due(game_id)
         return result
 
