@@ -10,6 +10,7 @@ from typing import Any
 import rules
 from bot import errors
 from bot.delivery.port import View
+from rules.core.events import EventGame
 
 Action = tuple[str, Any]
 
@@ -97,13 +98,15 @@ def game_verbs(name: str) -> frozenset[str]:
     at the wrong moment is told "not now" rather than "unknown": the ``on_<verb>``
     handlers of its steps (``Step.handlers``, see ``rules.core.flow``), the verbs its
     event ops declare (``Op.verbs``, see ``rules.core.events``), and ``undo``. A game built
-    otherwise (a test's toy) offers only ``undo`` here."""
+    otherwise (a test's toy, not a ``rules.Game``) offers only ``undo`` here."""
     game = rules.GAMES.get(name)
     verbs = {"undo"}
-    for step in (getattr(game, "steps", None) or {}).values():
-        verbs.update(getattr(step, "handlers", ()))
-    for op in (getattr(game, "event_ops", None) or {}).values():
-        verbs.update(getattr(op, "verbs", ()))
+    if isinstance(game, rules.Game):
+        for step in game.steps.values():
+            verbs.update(step.handlers)
+    if isinstance(game, EventGame):
+        for op in game.event_ops.values():
+            verbs.update(op.verbs)
     return frozenset(verbs)
 
 
