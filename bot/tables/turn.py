@@ -20,7 +20,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot import errors
-from bot.delivery.notices import public_log
 from bot.storage.errors import (
     MOVE_BUSY,
     MOVE_NOT_MADE,
@@ -29,7 +28,7 @@ from bot.storage.errors import (
     CommitUnknown,
     Unavailable,
 )
-from bot.storage.rows import GameRow
+from bot.storage.rows import ClockRow, GameRow
 from bot.storage.session import Session
 from bot.storage.store import Store
 from bot.tables import applying, bot_jobs, clock_pass, clocks, notice_plan, turn_notices
@@ -37,7 +36,7 @@ from bot.tables.bot_users import is_bot
 from bot.tables.loading import game_info
 from bot.tables.results import ActResult
 from bot.tables.turn_checks import checked, in_time
-from bot.tables.turn_post import TurnPost, post_turn
+from bot.tables.turn_post import TurnPost, post_if_passed
 from bot.tables.turn_types import CheckedMove, Commit, Progress, Table
 from rules.core.types import UNRECORDED
 
@@ -171,31 +170,42 @@ async def commit_turn(db: Session, table: Table, state: dict[str, Any], how: Com
     step = str(public.get("step", ""))
     passed = notice_plan.turn_passed(change, row.posted_active, step, row.posted_step)
     routing = await turn_notices.routing(db, row, seats, change)
-    # The clocks move in the same transaction as the turn (``clock_pass``).
-    moved = clocks.Change(how.active_before, change.active_now, db.now, how.undo, change.ended)
-    ticked, away = await clock_pass.tick(db, row, seats, moved, start=how.start, known=how.clocks)
-    public_lines = public_log(public)
-    posted = min(row.posted_log, len(public_lines))
-    if passed:
-        await post_turn(db, table, state, change, TurnPost(public, ticked, away, routing, step))
-        posted = len(public_lines)
+    ticked, away = await _tick_clocks(db, table, how, change)
+    what = TurnPost(public, ticked, away, routing, step)
+    posted = await post_if_passed(db, table, state, change, passed, what)
     planned = await turn_notices.tell_seats(db, table, state, change, routing)
     await turn_notices.set_timers(db, table, notice_plan.timers(change, seats, is_bot), how)
     clock_lines = clock_pass.lines_for(ticked, seats, db.now, away_until=away)
     await turn_notices.queue_turn_dms(db, row, planned.messages, clock_lines)
     progress = _progress(change, outcome, passed, planned, clock_lines)
     await _save(db, row, state, change, posted, progress)
-    # Dispatch's moves owed now, kept as jobs with the turn.
+    await _owe_dispatch_moves(db, table, change)
+    return progress
+
+
+async def _tick_clocks(
+    db: Session, table: Table, how: Commit, change: notice_plan.Change
+) -> tuple[Sequence[ClockRow], dict[str, float]]:
+    """The clocks move in the same transaction as the turn (``clock_pass``): the clocks
+    after the tick, and the roles whose player is on vacation, with its end."""
+    moved = clocks.Change(how.active_before, change.active_now, db.now, how.undo, change.ended)
+    return await clock_pass.tick(
+        db, table.row, table.seats, moved, start=how.start, known=how.clocks
+    )
+
+
+async def _owe_dispatch_moves(db: Session, table: Table, change: notice_plan.Change) -> None:
+    """Dispatch's moves owed now, kept as jobs with the turn (``bot_jobs``)."""
+    row = table.row
     await bot_jobs.owe_moves(
         db,
         row.id,
         row.version,
-        seats,
+        table.seats,
         change.active_now,
         acting=change.acting_role,
-        over=outcome is not None,
+        over=change.ended,
     )
-    return progress
 
 
 def _change(table: Table, state: dict[str, Any], how: Commit, *, ended: bool) -> notice_plan.Change:

@@ -27,6 +27,23 @@ class TurnPost:
     step: str
 
 
+async def post_if_passed(
+    db: Session,
+    table: Table,
+    state: dict[str, Any],
+    change: notice_plan.Change,
+    passed: bool,
+    what: TurnPost,
+) -> int:
+    """Queue the table post of a turn that passed; return how many public log lines the
+    table has been shown after it (all of them once a post went out)."""
+    public_lines = public_log(what.public)
+    if not passed:
+        return min(table.row.posted_log, len(public_lines))
+    await post_turn(db, table, state, change, what)
+    return len(public_lines)
+
+
 async def post_turn(
     db: Session, table: Table, state: dict[str, Any], change: notice_plan.Change, what: TurnPost
 ) -> None:
