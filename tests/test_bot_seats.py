@@ -18,7 +18,7 @@ from bot.config import PAYLOAD_LOGGERS, setup_logging
 from bot.delivery.courier import mark_damaged
 from bot.delivery.port import GameInfo
 from bot.seats.bots import RETRY_BASE_S, RETRY_CAP_S, BotSeats, SearchLimits, decide
-from bot.tables import turn
+from bot.tables import endings
 from bot.tables.bot_users import BOT_USERS, bot_user, is_bot
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame
@@ -223,7 +223,7 @@ async def test_dispatch_plays_on_in_a_rated_game_unless_it_is_stuck(
         BotSeats.of(manager).nudge = lambda game_id: None  # type: ignore[method-assign]
         async with manager.store.transaction() as db:
             await db.bot_jobs.owe_bot_move(info.id, "union", before.version + 1, "normal")
-        clock.advance(turn.STUCK_S - 1)
+        clock.advance(endings.STUCK_S - 1)
         with pytest.raises(errors.NotAllowed):
             await manager.abandon(info.id, "alice")
         clock.advance(2)

@@ -17,15 +17,10 @@ import rules
 from bot.delivery.port import GameInfo, TablePost
 from bot.seats.bots import BotSeats
 from bot.tables.manager import GameManager
+from bot.terminal.display import private_lines
 from bot.terminal.frontend import TerminalFrontEnd
-from bot.terminal.sandbox import (
-    Sandbox,
-    build_parser,
-    choices_text,
-    game_verbs,
-    private_lines,
-    run_sandbox,
-)
+from bot.terminal.menus import choices_text, game_verbs
+from bot.terminal.sandbox import Sandbox, build_parser, run_sandbox
 
 ROOT = Path(__file__).resolve().parents[1]
 

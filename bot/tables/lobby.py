@@ -32,7 +32,8 @@ from bot.storage.store import Store
 from bot.tables import clocks
 from bot.tables.bot_users import is_bot
 from bot.tables.loading import find_row, info_in, rules_of, rules_or_none, state_of
-from bot.tables.turn import Commit, Table, commit_turn
+from bot.tables.turn import commit_turn
+from bot.tables.turn_types import Commit, Table
 from rules.core.rng import new_key
 
 #: The seed column of a game set up from a secret key (the key is in the state and in

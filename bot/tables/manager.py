@@ -17,8 +17,8 @@ feature, mounted as an attribute and handed the core alone:
 - ``settings``, ``threads``, ``prompts``: a channel's and a player's settings, where a
   game lives, where its live prompts are;
 - ``background``: the loop of retries, clocks, reminders, heartbeat and pruning.
-The work of the lobby and the turn is done by ``lobby`` and ``turn``; every value handed
-in is checked first by ``validate``.
+The work is done by ``lobby``, ``turn`` (a decision applied and committed) and ``endings``
+(resign, abandon); every value handed in is checked first by ``validate``.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from bot.delivery.port import FrontEnd, GameInfo
 from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH
 from bot.delivery.retention import OUTBOX_KEEP_DAYS
 from bot.storage.store import Store
-from bot.tables import lobby, reach, turn, validate
+from bot.tables import endings, lobby, reach, turn, turn_types, validate
 from bot.tables.background.desk import BackgroundDesk
 from bot.tables.bot_users import bot_user
 from bot.tables.clocks import clock_pass
@@ -321,7 +321,7 @@ class GameManager(Core):
         game_id = await self.game_id(game)
         async with self.game_locks[game_id]:
             try:
-                checked = turn.CheckedMove(user_id, verb, arg, expected_version, role, extra)
+                checked = turn_types.CheckedMove(user_id, verb, arg, expected_version, role, extra)
                 result = await turn.act(
                     self.store, game_id, checked, reminder_hours=self.default_reminder_hours
                 )
@@ -381,7 +381,7 @@ class GameManager(Core):
         user_id, role = validate.user_id(user_id), validate.role(role)
         game_id = await self.game_id(game)
         async with self.game_locks[game_id], self.store.transaction(game=game_id) as db:
-            role = await turn.resign(db, game_id, user_id, role)
+            role = await endings.resign(db, game_id, user_id, role)
             info = await info_in(db, game_id)
         log.info("game=%d user=%s resigned as %s", game_id, user_id, role)
         await self.deliver_due(game_id)
@@ -400,7 +400,7 @@ class GameManager(Core):
         is_moderator = validate.flag(is_moderator, "is_moderator")
         game_id = await self.game_id(game)
         async with self.game_locks[game_id], self.store.transaction(game=game_id) as db:
-            result = await turn.abandon(db, game_id, user_id, is_moderator)
+            result = await endings.abandon(db, game_id, user_id, is_moderator)
         await self.deliver_due(game_id)
         return result
 

@@ -20,8 +20,8 @@ from typing import Any
 from bot import errors
 from bot.delivery.notices import role_name
 from bot.storage.session import Session
+from bot.tables.endings import end_by_decree
 from bot.tables.loading import find_row, rules_or_none
-from bot.tables.turn import end_by_decree
 from rules.core.types import TIMEOUT
 
 

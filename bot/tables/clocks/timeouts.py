@@ -4,7 +4,7 @@ player's clock ran out, exactly once.
 Only the expired clocks are read, from the deadline index (``clock_pass.expired``). Each
 is handled under its game's lock in one transaction that reads the clock again: a
 decision committed before the deadline moved or stopped it, so nothing happens; else
-the game ends with outcome code ``timeout``, told like any end (``turn.end_by_decree``).
+the game ends with outcome code ``timeout``, told like any end (``endings.end_by_decree``).
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from bot.storage.errors import Damaged, StoreError
 from bot.storage.session import Session
 from bot.storage.store import LEASE_S, Store
 from bot.tables.clocks import clock_pass, clock_rules, left_text, next_warning
+from bot.tables.endings import end_by_decree
 from bot.tables.loading import rules_or_none, safe_view
-from bot.tables.turn import end_by_decree
 from rules.core.types import TIMEOUT
 
 log = logging.getLogger("dispatch.clocks")

@@ -6,10 +6,11 @@ shown and ranked is the conservative estimate ``mu - 3 sigma``, scaled so that a
 stands at 1,500 (:func:`points`).
 
 A game is rated when its result is recorded, in that same transaction (``rated_post``,
-called by ``bot.tables.turn`` for the end post of a finished game and of a resignation),
-and the end post carries each seat's change. The ``rating_changes`` row of each seat is
-keyed by the game, so a game is rated once: replaying delivery or restarting re-sends
-the post that was stored, it never rates again.
+called by ``bot.tables.turn_post`` for the end post of a finished game and by
+``bot.tables.endings`` for that of a resignation), and the end post carries each seat's
+change. The ``rating_changes`` row of each seat is keyed by the game, so a game is rated
+once: replaying delivery or restarting re-sends the post that was stored, it never rates
+again.
 
 Rated: a finished game between different players, dealt from a secret key, after at
 least :data:`MIN_DECISIONS` decisions by each side. Not rated: a practice game (a chosen
