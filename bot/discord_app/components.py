@@ -37,6 +37,7 @@ from bot.discord_app.custom_ids import (
     solo_action_id,
     solo_select_id,
 )
+from bot.discord_app.room import stopping
 
 log = logging.getLogger("dispatch.discord")
 
@@ -55,11 +56,6 @@ UNHANDLED = "This button is not recognised. Use /game hand for your current prom
 #: The answer to anything that arrives while the bot is stopping (a restart or an update):
 #: a click handled then might not finish, so none is begun.
 RESTARTING = "Dispatch is restarting; nothing changed. Please try again in a minute."
-
-
-def stopping(interaction: discord.Interaction[Any]) -> bool:
-    """True once the bot has begun to stop: new interactions are turned away politely."""
-    return bool(getattr(interaction.client, "stopping", False))
 
 
 # ------------------------------------------------------------------ the one DynamicItem

@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Unpack
 
 import discord
@@ -36,6 +37,8 @@ from bot.errors import DeliveryRetry, DirectMessageClosed
 
 if TYPE_CHECKING:
     from discord.abc import Messageable
+
+    from bot.tables.manager import GameManager
 
 log = logging.getLogger("dispatch.discord.frontend")
 
@@ -185,8 +188,11 @@ async def private_payload(
 class DiscordFrontEnd:
     """Implements ``bot.delivery.port.FrontEnd`` for a running discord.py client."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: discord.Client, manager: Callable[[], GameManager | None]) -> None:
         self.client = client
+        #: The manager, once the client has opened it (None before, and once it closed):
+        #: where each player's live prompt is kept, and each game's lobby post.
+        self._manager = manager
         self._dm_channels: dict[int, discord.DMChannel] = {}
         #: The hand image each player's latest DM shows, per game (lost on restart: then
         #: the next DM simply shows the hand again).
@@ -233,7 +239,9 @@ class DiscordFrontEnd:
         log.debug("game=%d table post %s v%d delivered", game.id, post.kind, post.version)
         if post.kind in ("start", "end") or game.status in ("finished", "abandoned"):
             # The lobby post in the thread's parent channel says so.
-            await lobby_news(self.client, game, post)
+            manager = self._manager()
+            if manager is not None:
+                await lobby_news(self.client, manager, game, post)
         if game.status in ("finished", "abandoned", "cancelled"):
             await self.close_prompts(
                 game.id, CLOSED_ABANDONED if game.status == "abandoned" else CLOSED_OVER
@@ -297,9 +305,6 @@ class DiscordFrontEnd:
         self._last_board[game.id] = (hashlib.sha256(board).hexdigest(), link)
 
     # -- live prompts: one per player and game, every superseded one closed --------
-    def _manager(self) -> Any:
-        return getattr(self.client, "manager", None)
-
     async def _live(self, game_id: int, user_id: str) -> tuple[str, str] | None:
         manager = self._manager()
         if manager is None:

@@ -14,7 +14,7 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -38,6 +38,7 @@ from bot.discord_app.frontend import (
     private_payload,
 )
 from bot.discord_app.looks import LOOKS, Look, look_payload, shown_by
+from bot.discord_app.room import client_of
 from bot.tables.requests import Move
 from bot.tables.results import ActResult, PlayerView
 
@@ -68,19 +69,11 @@ def id_label(custom_id: object) -> str:
     return known.group(0) if known else "(not a Dispatch id)"
 
 
-@runtime_checkable
-class Tracking(Protocol):
-    """The bot's client, which counts the interactions in flight (``client.py``, which
-    imports this module: named here by what it does)."""
-
-    def track(self) -> contextlib.AbstractContextManager[None]: ...
-
-
 def manager_of(interaction: discord.Interaction[Any]) -> GameManager:
-    manager = getattr(interaction.client, "manager", None)
+    manager = client_of(interaction).manager
     if manager is None:
         raise errors.NotAllowed("Dispatch is still starting up; try again in a moment.")
-    return manager  # type: ignore[no-any-return]
+    return manager
 
 
 def user_id(interaction: discord.Interaction[Any]) -> str:
@@ -163,8 +156,7 @@ async def send_private_view(
 def in_flight(interaction: discord.Interaction[Any]) -> contextlib.AbstractContextManager[None]:
     """Counts the interaction as in flight until the block ends: a graceful stop waits for
     it, and so do tests (``wait_idle``) for work done after its first answer."""
-    client = interaction.client
-    return client.track() if isinstance(client, Tracking) else contextlib.nullcontext()
+    return client_of(interaction).track()
 
 
 @contextlib.asynccontextmanager
@@ -302,15 +294,15 @@ async def _answer(
     payload.setdefault("view", None)  # no actions left: remove the old buttons
     hand = payload.get("hand")
     shown = list(interaction.message.attachments) if interaction.message else []
-    frontend = getattr(interaction.client, "frontend", None)
+    frontend = client_of(interaction).frontend
     in_dm = interaction.message is not None and interaction.guild_id is None
-    above = frontend.picture_above(game_id, uid) if frontend is not None and in_dm else None
-    closeup = frontend.closeup_above(game_id, uid) if frontend is not None and in_dm else None
+    above = frontend.picture_above(game_id, uid) if in_dm else None
+    closeup = frontend.closeup_above(game_id, uid) if in_dm else None
     # A picture already on this message, or on the DM above it, is not uploaded again.
     pictures = await edited_pictures(
         result.game, result.view, payload, shown, above=above, closeup_above=closeup
     )
-    if frontend is not None and in_dm:
+    if in_dm:
         for picture in pictures or ():
             if picture.filename and picture.filename.startswith("closeup-"):
                 frontend.closeup_shown(game_id, uid, picture.filename)
@@ -322,8 +314,6 @@ async def _answer(
     # Where the player's live prompt is now: this DM if it still asks something; an
     # answer from an ephemeral prompt closes the DM one (no stale button looks live).
     message = interaction.message
-    if frontend is None:
-        return
     if message is not None and in_dm:
         where = (str(message.channel.id), str(message.id))
         live = payload.get("view") is not None
@@ -438,7 +428,7 @@ async def on_show_table(interaction: discord.Interaction[Any], game_id: int, wha
         try:
             # Acknowledge by promising to update the ephemeral message the button is on.
             await interaction.response.defer()
-            frontend = getattr(interaction.client, "frontend", None)
+            frontend = client_of(interaction).frontend
             look: Look = "board" if what == "board" else "status"
             payload = await look_payload(manager, info, look, frontend=frontend)
             payload = shown_by(payload, user_id(interaction))

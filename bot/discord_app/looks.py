@@ -18,6 +18,7 @@ from bot.discord_app import formatting
 from bot.discord_app.formatting import png_file
 
 if TYPE_CHECKING:
+    from bot.discord_app.room import Front
     from bot.tables.manager import GameManager
 
 Look = Literal["status", "board"]
@@ -25,7 +26,7 @@ LOOKS: tuple[Look, ...] = ("status", "board")
 
 
 async def look_payload(
-    manager: GameManager, info: GameInfo, what: Look, *, frontend: Any = None
+    manager: GameManager, info: GameInfo, what: Look, *, frontend: Front | None = None
 ) -> dict[str, Any]:
     """content/embed + files of a look at the board now (as an observer sees it)."""
     pv = await manager.view_for(info.id, None)

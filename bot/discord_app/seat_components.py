@@ -21,6 +21,7 @@ from bot.discord_app.components import DispatchComponent, button, handles
 from bot.discord_app.custom_ids import offer_id
 from bot.discord_app.formatting import ALLOWED_MENTIONS
 from bot.discord_app.interactions import game_in_reach, handling, manager_of, reply, user_id
+from bot.discord_app.room import client_of
 from bot.tables.seats import Offer, OfferClosed, SeatChange, who
 
 #: The note an old holder's live DM prompt is closed with.
@@ -85,11 +86,10 @@ async def on_offer_answer(
 async def seat_passed(interaction: discord.Interaction[Any], change: SeatChange) -> None:
     """After a change: the old holder's live DM prompt is closed, so none of its buttons
     looks live (a click on it would be refused anyway: ``SeatPassed``)."""
-    frontend = getattr(interaction.client, "frontend", None)
-    if frontend is None:
-        return
     note = CLOSED_PASSED.format(holder=who(change.to_user))
-    await frontend.prompt_now_at(change.game_id, change.from_user, None, note)
+    await client_of(interaction).frontend.prompt_now_at(
+        change.game_id, change.from_user, None, note
+    )
 
 
 async def answer_change(interaction: discord.Interaction[Any], change: SeatChange) -> None:

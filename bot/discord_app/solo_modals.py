@@ -17,8 +17,9 @@ import discord
 
 from bot import errors
 from bot.delivery.port import View
-from bot.discord_app.components import RESTARTING, DispatchComponent, handles, stopping
+from bot.discord_app.components import RESTARTING, DispatchComponent, handles
 from bot.discord_app.interactions import game_in_reach, handling, manager_of, reply, user_id
+from bot.discord_app.room import stopping
 from bot.discord_app.solo_components import apply_and_show
 from bot.discord_app.solo_message import asks_facts
 from rules.solo.sheets import SHEETS, sheet

@@ -28,6 +28,7 @@ from bot.discord_app.interactions import (
 )
 from bot.discord_app.looks import Look, look_payload
 from bot.discord_app.replays import post_replay
+from bot.discord_app.room import client_of
 from bot.tables import hints, validate
 from bot.tables.bot_users import bot_user
 from bot.tables.requests import Move, NewGame
@@ -197,11 +198,12 @@ class GameCog(
     @app_commands.command(name="cancel")
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         """Call off this channel's game before it starts"""
-        info = await manager_of(interaction).cancel(
+        manager = manager_of(interaction)
+        info = await manager.cancel(
             channel_ref(interaction), user_id(interaction), is_moderator(interaction)
         )
         await interaction.response.send_message(f"Game #{info.id} ({info.title}) was cancelled.")
-        await threads.lobby_news(interaction.client, info, None)
+        await threads.lobby_news(interaction.client, manager, info, None)
 
     # -- looking ------------------------------------------------------------------
     @app_commands.command(name="status")
@@ -607,8 +609,6 @@ async def setup(bot: commands.Bot) -> None:
 async def _refresh_dm_prompt(interaction: discord.Interaction[Any], result: ActResult) -> None:
     """A decision taken by command: the player's DM prompt now shows the current one (or is
     closed), so no stale button there looks live."""
-    frontend = getattr(interaction.client, "frontend", None)
-    if frontend is not None:
-        await frontend.refresh_prompt(
-            result.game, user_id(interaction), result.role, result.version, result.view
-        )
+    await client_of(interaction).frontend.refresh_prompt(
+        result.game, user_id(interaction), result.role, result.version, result.view
+    )
