@@ -23,19 +23,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
-
-# The modules that answer clicks register their handlers when imported (imported here
-# for that, though this module names none of their handlers).
 from bot.discord_app import (
     checks,
-    claim_components,  # noqa: F401
     components,
     custom_ids,
-    history_ui,  # noqa: F401
     interactions,
-    seat_components,  # noqa: F401
-    solo_components,  # noqa: F401
-    solo_modals,  # noqa: F401
     threads,
 )
 from bot.discord_app.cogs import EXTENSIONS
@@ -136,9 +128,9 @@ class DispatchBot(DispatchClient):
         # Dispatch's own seats listen to the manager; attached before ``deliver_pending``,
         # whose announcement has them make the moves a previous run left owed.
         self.bots = BotSeats.attach(self.manager)
+        # Each feature's cog registers the DynamicItems of its buttons and selects.
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*components.DYNAMIC_ITEMS)
         if self.sync_on_start:
             await self.sync_commands()
         # Redeliver what a previous run committed but did not send, then keep retrying

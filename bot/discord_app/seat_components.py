@@ -17,7 +17,7 @@ from typing import Any
 import discord
 
 from bot import errors
-from bot.discord_app.components import DispatchComponent, button, handles
+from bot.discord_app.components import DispatchComponent
 from bot.discord_app.custom_ids import offer_id
 from bot.discord_app.formatting import ALLOWED_MENTIONS
 from bot.discord_app.interactions import game_in_reach, handling, manager_of, reply, user_id
@@ -31,9 +31,9 @@ CLOSED_PASSED = "Closed: this seat is no longer yours ({holder} plays it now)."
 def build_offer_view(offer: Offer) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     accept = offer_id(offer.game_id, offer.id, "accept")
-    view.add_item(button(accept, "Accept", discord.ButtonStyle.success))
+    view.add_item(OfferButton.button(accept, "Accept", discord.ButtonStyle.success))
     decline = offer_id(offer.game_id, offer.id, "decline")
-    view.add_item(button(decline, "Decline", discord.ButtonStyle.secondary))
+    view.add_item(OfferButton.button(decline, "Decline", discord.ButtonStyle.secondary))
     return view
 
 
@@ -47,12 +47,18 @@ def offer_text(offer: Offer) -> str:
     )
 
 
-@handles("offer")
-async def offer_clicked(interaction: discord.Interaction[Any], item: DispatchComponent) -> None:
-    click = item.click
-    await on_offer_answer(
-        interaction, click.game_id, int(click.offer or 0), click.answer == "accept"
-    )
+class OfferButton(DispatchComponent, kind="offer"):
+    """An offer's Accept or Decline."""
+
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        click = self.click
+        await on_offer_answer(
+            interaction, click.game_id, int(click.offer or 0), click.answer == "accept"
+        )
+
+
+#: This module's kinds, registered by the seat commands' extension.
+ITEMS: tuple[type[DispatchComponent], ...] = (OfferButton,)
 
 
 async def on_offer_answer(

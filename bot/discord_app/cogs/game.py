@@ -14,21 +14,23 @@ from discord.ext import commands
 import rules
 from bot import errors
 from bot.delivery.port import GameInfo
-from bot.discord_app import autocomplete, formatting, threads
-from bot.discord_app.checks import is_moderator
-from bot.discord_app.components import build_show_view
-from bot.discord_app.custom_ids import parse_play_value
-from bot.discord_app.frontend import private_payload
-from bot.discord_app.interactions import (
-    answering,
-    lobby_payload,
-    manager_of,
-    reply,
-    send_private_view,
-    user_id,
+from bot.discord_app import (
+    autocomplete,
+    claim_components,
+    formatting,
+    lobby,
+    looks,
+    prompts,
+    rematch,
+    threads,
 )
-from bot.discord_app.looks import Look, look_payload
+from bot.discord_app.checks import is_moderator
+from bot.discord_app.custom_ids import parse_play_value
+from bot.discord_app.interactions import answering, manager_of, reply, user_id
+from bot.discord_app.lobby import lobby_payload
+from bot.discord_app.looks import Look, build_show_view, look_payload
 from bot.discord_app.new_tables import NewTable, create_at_new_table
+from bot.discord_app.prompts import private_payload, send_private_view
 from bot.discord_app.replays import post_replay
 from bot.discord_app.room import client_of
 from bot.tables import hints, validate
@@ -41,6 +43,10 @@ if TYPE_CHECKING:
     from bot.tables.manager import GameManager
 
 log = logging.getLogger("dispatch.discord")
+
+#: The buttons and selects of the ``/game`` family: a player's prompt and "My prompt",
+#: the lobby's, the end post's Rematch, "Show to the table", "Claim the win".
+ITEMS = (*prompts.ITEMS, *lobby.ITEMS, *rematch.ITEMS, *looks.ITEMS, *claim_components.ITEMS)
 
 
 #: The largest bound Discord takes on an integer option (2**53 - 1): one more and Discord
@@ -66,6 +72,12 @@ class GameCog(
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*ITEMS)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*ITEMS)
 
     # -- lobby ------------------------------------------------------------------
     @app_commands.command(name="new")
