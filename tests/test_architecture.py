@@ -492,3 +492,88 @@ def test_the_store_never_asks_which_engine_it_has() -> None:
     engine_types = {"PgConnection", "SqliteConnection", "BatchedPgConnection"}
     named = {n.id for n in ast.walk(store) if isinstance(n, ast.Name)}
     assert not named & engine_types, sorted(named & engine_types)
+
+
+def attribute_names(source: str) -> set[str]:
+    """The names the classes of ``source`` define: their methods, the fields of their
+    bodies (a dataclass's, a Protocol's), and what their methods set on ``self``/``cls``."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        for item in node.body:
+            if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                names.add(item.name)
+            elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                names.add(item.target.id)
+            elif isinstance(item, ast.Assign):
+                names.update(t.id for t in item.targets if isinstance(t, ast.Name))
+        for inner in ast.walk(node):
+            targets: list[ast.expr] = []
+            if isinstance(inner, ast.Assign):
+                targets = inner.targets
+            elif isinstance(inner, ast.AnnAssign | ast.AugAssign):
+                targets = [inner.target]
+            names.update(
+                found.attr
+                for target in targets
+                for found in ast.walk(target)
+                if isinstance(found, ast.Attribute)
+                and isinstance(found.value, ast.Name)
+                and found.value.id in ("self", "cls")
+            )
+    return names
+
+
+def own_attribute_names() -> set[str]:
+    """Every name a class of bot/, rules/ or render/ defines: a method, a field, or an
+    attribute its methods set."""
+    return {
+        name
+        for folder in ("bot", "rules", "render")
+        for path in (ROOT / folder).rglob("*.py")
+        for name in attribute_names(path.read_text())
+    }
+
+
+#: Names our classes define too, read by string from objects that are not ours, or
+#: that may lack them by design; each with why a string is right there.
+DUCK_TYPED = {
+    # A rules game's optional tables (``rules.core``): a game without side names, a
+    # renderer, flow steps or event ops simply has no such attribute.
+    "role_names": "a rules game may name its sides, or not",
+    "renderer": "a rules game may have a renderer, or not",
+    "steps": "a rules game may be written as flow steps, or not",
+    "handlers": "a flow step's verbs, on rules objects that may lack them",
+    "event_ops": "a rules game may have event operations, or not",
+    "verbs": "an event operation's verbs, on rules objects that may lack them",
+    # discord.py's duck-typed objects.
+    "playsheet": "interaction.namespace holds only the options typed so far",
+    "children": "a received component: an action row has children, a button none",
+    "id": "interaction.channel and interaction.message may be None",
+}
+
+
+def test_the_attribute_name_finder_sees_fields_and_what_methods_set() -> None:
+    source = (
+        "class A:\n    depth: int\n    kind = 'x'\n"
+        "    def __init__(self):\n        self.manager = None\n        self.n: int = 0\n"
+        "    def go(self):\n        self.count += 1\n        other.seen = 1\n"
+    )
+    assert attribute_names(source) == {"depth", "kind", "__init__", "manager", "n", "go", "count"}
+    assert {"manager", "frontend", "stopping"} <= own_attribute_names()
+
+
+def test_no_module_of_bot_reaches_our_own_attributes_by_string() -> None:
+    """``getattr(interaction.client, "manager", None)`` is a call that neither mypy nor
+    the import-cycle check sees: our own objects are reached through typed attributes
+    (``bot.discord_app.room.client_of``). Only the names of ``DUCK_TYPED`` may be read
+    by string, from the objects it says."""
+    ours = own_attribute_names() - set(DUCK_TYPED)
+    hits = [
+        f"{path.relative_to(ROOT)}:{line} {name}"
+        for path in bot_modules().values()
+        for line, name in attributes_by_string(path.read_text())
+        if name in ours
+    ]
+    assert hits == [], "\n".join(hits)

@@ -9,6 +9,7 @@ import pytest
 
 from bot.discord_app import components as c
 from bot.discord_app import custom_ids as ids
+from bot.discord_app import lobby, prompts
 from bot.discord_app.cogs.game import parse_options
 
 
@@ -82,7 +83,7 @@ def test_true_verbs_and_short_lists_become_buttons_with_labels() -> None:
         "actions": {"card": ["U01", "U02"], "done": True, "undo": True},
         "labels": {"card": {"U01": "Grant (3)", "U02": "Sherman (2)"}, "done": "Finish"},
     }
-    built = c.build_prompt_view(4, 2, view)
+    built = prompts.build_prompt_view(4, 2, view)
     rows = _rows(built.view)
     buttons = [b for row in rows for b in row]
     labels = [b["label"] for b in buttons]
@@ -94,9 +95,9 @@ def test_true_verbs_and_short_lists_become_buttons_with_labels() -> None:
 
 def test_only_listed_actions_get_components() -> None:
     view = {"actions": {"pass": True}, "labels": {"pass": "Pass", "card": {"U01": "Grant"}}}
-    rows = _rows(c.build_prompt_view(1, 1, view).view)
+    rows = _rows(prompts.build_prompt_view(1, 1, view).view)
     assert [b["label"] for row in rows for b in row] == ["Pass"]
-    assert c.build_prompt_view(1, 1, {"actions": {}}).view.children == []
+    assert prompts.build_prompt_view(1, 1, {"actions": {}}).view.children == []
 
 
 def test_more_than_25_options_split_into_several_selects() -> None:
@@ -105,7 +106,7 @@ def test_more_than_25_options_split_into_several_selects() -> None:
         "actions": {"space": args, "done": True},
         "labels": {"space": {str(a): f"Space {a}" for a in args}, "done": "Done"},
     }
-    built = c.build_prompt_view(8, 3, view)
+    built = prompts.build_prompt_view(8, 3, view)
     rows = _rows(built.view)
     assert len(rows) <= c.MAX_ROWS
     selects = [comp for row in rows for comp in row if comp["type"] == 3]
@@ -121,7 +122,7 @@ def test_more_than_25_options_split_into_several_selects() -> None:
 def test_five_row_limit_is_kept_and_overflow_reported() -> None:
     actions: dict[str, Any] = {f"v{i}": list(range(30)) for i in range(4)}
     actions["done"] = True
-    built = c.build_prompt_view(1, 1, {"actions": actions, "labels": {}})
+    built = prompts.build_prompt_view(1, 1, {"actions": actions, "labels": {}})
     rows = _rows(built.view)
     assert len(rows) == c.MAX_ROWS
     assert all(len(row) <= c.BUTTONS_PER_ROW for row in rows)
@@ -130,12 +131,12 @@ def test_five_row_limit_is_kept_and_overflow_reported() -> None:
 
 def test_long_labels_are_clipped() -> None:
     view = {"actions": {"go": True}, "labels": {"go": "x" * 200}}
-    [[button]] = _rows(c.build_prompt_view(1, 1, view).view)
+    [[button]] = _rows(prompts.build_prompt_view(1, 1, view).view)
     assert len(button["label"]) <= c.LABEL_MAX
 
 
 def test_lobby_view_has_a_join_button_per_open_seat() -> None:
-    rows = _rows(c.build_lobby_view(7, [("union", "Union"), ("confederate", "Confederacy")]))
+    rows = _rows(lobby.build_lobby_view(7, [("union", "Union"), ("confederate", "Confederacy")]))
     custom_ids = [b["custom_id"] for row in rows for b in row]
     assert [ids.parse(i).role for i in custom_ids] == ["union", "confederate"]
 
@@ -173,7 +174,7 @@ def test_two_long_objectives_are_buttons_with_the_whole_text_in_the_message() ->
         "O2": "Keep Ship to Sumter: Remove 1 Secessionist token from a space of your choice.",
     }
     view = {"actions": {"keep": ["O1", "O2"]}, "labels": {"keep": keep}}
-    built = c.build_prompt_view(3, 5, view)
+    built = prompts.build_prompt_view(3, 5, view)
     [row] = _rows(built.view)
     assert [b["type"] for b in row] == [2, 2]
     assert [b["label"] for b in row] == ["Keep Federal Arsenal", "Keep Ship to Sumter"]
@@ -187,7 +188,7 @@ def test_five_choices_alike_when_shortened_are_numbered() -> None:
         "actions": {"event": list(range(5))},
         "labels": {"event": {str(n): t for n, t in enumerate(texts)}},
     }
-    built = c.build_prompt_view(3, 5, view)
+    built = prompts.build_prompt_view(3, 5, view)
     [row] = _rows(built.view)
     labels = [b["label"] for b in row]
     assert all(b["type"] == 2 for b in row) and len(set(labels)) == 5
@@ -197,5 +198,5 @@ def test_five_choices_alike_when_shortened_are_numbered() -> None:
 
 def test_six_choices_are_still_a_menu() -> None:
     view = {"actions": {"space": list(range(6))}, "labels": {}}
-    [[menu]] = _rows(c.build_prompt_view(3, 5, view).view)
+    [[menu]] = _rows(prompts.build_prompt_view(3, 5, view).view)
     assert menu["type"] == 3 and len(menu["options"]) == 6

@@ -129,7 +129,7 @@ async def test_an_edited_prompt_keeps_the_pictures_it_has(monkeypatch):
     message (as the thumbnail while the board shows) and is never uploaded twice."""
     import discord
 
-    from bot.discord_app import frontend
+    from bot.discord_app import prompts as frontend
 
     async def same_hand(game_name, view):
         return b"hand"

@@ -9,6 +9,7 @@ import pytest
 import rules
 from bot.discord_app import components as c
 from bot.discord_app import custom_ids as ids
+from bot.discord_app import prompts
 from tests.discord_helpers import action_components, catch_errors, table
 from tests.test_discord_e2e_war import best_prompt
 
@@ -33,7 +34,7 @@ def test_plans_become_one_select_whose_options_carry_their_args() -> None:
         "labels": {"place": {"left:A": "A → Left", "centre:B": "B → Centre"}},
         "plans": {"place": [["left:A", "centre:B"], ["left:B", "centre:A"]]},
     }
-    rows = c.build_prompt_view(4, 2, view).view.to_components()
+    rows = prompts.build_prompt_view(4, 2, view).view.to_components()
     items = [item for row in rows for item in row["components"]]
     [plan] = [item for item in items if item["type"] == 3]
     assert ids.parse(plan["custom_id"]).part == c.PLAN_PART

@@ -14,7 +14,7 @@ import contextlib
 import hashlib
 import json
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -23,24 +23,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Config
-
-# The modules that answer clicks register their handlers when imported (imported here
-# for that, though this module names none of their handlers).
 from bot.discord_app import (
     checks,
-    claim_components,  # noqa: F401
     components,
     custom_ids,
-    history_ui,  # noqa: F401
     interactions,
-    seat_components,  # noqa: F401
-    solo_components,  # noqa: F401
-    solo_modals,  # noqa: F401
     threads,
 )
 from bot.discord_app.cogs import EXTENSIONS
 from bot.discord_app.failures import DevGuildUnusable
 from bot.discord_app.frontend import DiscordFrontEnd
+from bot.discord_app.room import DispatchClient, client_of, stopping
 from bot.process.lifecycle import release_claims
 from bot.seats.bots import BotSeats
 from bot.storage.engines import POSTS_QUEUED
@@ -66,7 +59,7 @@ def intents() -> discord.Intents:
 
 class DispatchTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        if components.stopping(interaction):
+        if stopping(interaction):
             with contextlib.suppress(discord.HTTPException):
                 await interaction.response.send_message(components.RESTARTING, ephemeral=True)
             return False
@@ -87,11 +80,13 @@ class DispatchTree(app_commands.CommandTree):
             return
         original = getattr(error, "original", error)
         # No game here, but some in threads of this channel: say which.
-        original = await threads.explain_no_game(interaction, original)
+        original = await threads.explain_no_game(
+            interaction, original, client_of(interaction).manager
+        )
         await interactions.report(interaction, original)
 
 
-class DispatchBot(commands.Bot):
+class DispatchBot(DispatchClient):
     def __init__(
         self,
         config: Config,
@@ -117,37 +112,12 @@ class DispatchBot(commands.Bot):
         self.delivery_interval = delivery_interval
         self.sync_on_start = sync_on_start
         self.manager_options = dict(manager_options or {})
-        self.manager: GameManager | None = None
+        self.manager = None
         #: Dispatch's own seats, listening to the manager (attached in ``setup_hook``).
         self.bots: BotSeats | None = None
-        self.frontend = DiscordFrontEnd(self)
+        self.frontend: DiscordFrontEnd = DiscordFrontEnd(self, lambda: self.manager)
         self._background: asyncio.Task[None] | None = None
         self._stop_background = asyncio.Event()
-        self._inflight = 0
-        #: Set when the bot begins to stop: new interactions are answered, not begun.
-        self.stopping = False
-        self._idle = asyncio.Event()
-        self._idle.set()
-
-    # -- interactions in flight (for a graceful stop, and for tests) -------------------
-    @contextlib.contextmanager
-    def track(self) -> Iterator[None]:
-        self._inflight += 1
-        self._idle.clear()
-        try:
-            yield
-        finally:
-            self._inflight -= 1
-            if self._inflight == 0:
-                self._idle.set()
-
-    async def wait_idle(self, timeout: float = 10.0) -> bool:
-        """Wait until no component handler is running; False on timeout."""
-        try:
-            await asyncio.wait_for(self._idle.wait(), timeout)
-        except TimeoutError:
-            return False
-        return True
 
     # -- start-up -----------------------------------------------------------------
     async def setup_hook(self) -> None:
@@ -158,9 +128,9 @@ class DispatchBot(commands.Bot):
         # Dispatch's own seats listen to the manager; attached before ``deliver_pending``,
         # whose announcement has them make the moves a previous run left owed.
         self.bots = BotSeats.attach(self.manager)
+        # Each feature's cog registers the DynamicItems of its buttons and selects.
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*components.DYNAMIC_ITEMS)
         if self.sync_on_start:
             await self.sync_commands()
         # Redeliver what a previous run committed but did not send, then keep retrying

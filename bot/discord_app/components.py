@@ -1,23 +1,22 @@
-"""Persistent buttons and selects: the one DynamicItem of them all, the registry of what a
-click does, and the builders of every message's components.
+"""Persistent buttons and selects: what every one of them is, and the layout of a
+prompt's choices.
 
-Every component Dispatch sends is a :class:`DispatchComponent`: its ``custom_id`` (one of
-the forms in ``bot.discord_app.custom_ids``, the one codec) carries all it needs, so a
-click still works after a restart and is refused when the game has moved on. Nothing is
-kept in memory per message. A click is decoded once, by that codec, and handed to the
-handler registered for its kind (:func:`handles`): the modules that answer clicks
-(``interactions``, ``solo_components``, ``solo_modals``, ``seat_components``,
-``history_ui``) register theirs when imported, so this module imports none of them.
+Every component Dispatch sends is a :class:`DispatchComponent` of one kind of
+``bot.discord_app.custom_ids.KINDS``: its ``custom_id`` carries all it needs, so a click
+still works after a restart and is refused when the game has moved on. Nothing is kept in
+memory per message. Each kind has its own subclass (``class JoinButton(DispatchComponent,
+kind="join")``), its template that kind's pattern in the frozen table, defined in the
+module of the feature whose click it is, and registered by that feature's cog; a click is
+decoded once, by that codec, and answered by its class's ``clicked``.
 """
 
 from __future__ import annotations
 
+import abc
 import dataclasses
-import logging
 import re
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Self
 
 import discord
 
@@ -25,20 +24,11 @@ from bot.discord_app.custom_ids import (
     ANY_ID,
     BadCustomId,
     Parsed,
-    action_id,
-    claim_id,
-    dispatch_id,
-    join_id,
+    encode,
     parse,
-    prompt_id,
-    rematch_id,
-    select_id,
-    show_id,
-    solo_action_id,
-    solo_select_id,
+    template,
 )
-
-log = logging.getLogger("dispatch.discord")
+from bot.discord_app.room import stopping
 
 MAX_OPTIONS = 25
 MAX_ROWS = 5
@@ -49,25 +39,27 @@ MAX_BUTTON_ARGS = 5
 LABEL_MAX = 80
 OPTION_LABEL_MAX = 100
 
-#: What a click whose kind no handler answers is told (never expected: a test holds every
-#: kind of ``custom_ids.KINDS`` to a handler).
-UNHANDLED = "This button is not recognised. Use /game hand for your current prompt."
 #: The answer to anything that arrives while the bot is stopping (a restart or an update):
 #: a click handled then might not finish, so none is begun.
 RESTARTING = "Dispatch is restarting; nothing changed. Please try again in a minute."
 
 
-def stopping(interaction: discord.Interaction[Any]) -> bool:
-    """True once the bot has begun to stop: new interactions are turned away politely."""
-    return bool(getattr(interaction.client, "stopping", False))
+# ------------------------------------------------------------- every DynamicItem
 
 
-# ------------------------------------------------------------------ the one DynamicItem
+class DispatchComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], abc.ABC, template=ANY_ID):
+    """A Dispatch button or select of one kind: the item as sent (or as read back from the
+    clicked message, labels and options included) and its decoded custom_id, ``click``.
 
+    Never sent itself: each kind's subclass names its ``kind``, which gives its template
+    (that kind's pattern in ``custom_ids.KINDS``), and says what a click does."""
 
-class DispatchComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=ANY_ID):
-    """Any Dispatch button or select: the item as sent (or as read back from the clicked
-    message, labels and options included) and its decoded custom_id, ``click``."""
+    #: The kind of ``custom_ids.KINDS`` this class answers.
+    kind: ClassVar[str]
+
+    def __init_subclass__(cls, *, kind: str) -> None:
+        super().__init_subclass__(template=template(kind))
+        cls.kind = kind
 
     def __init__(self, item: discord.ui.Button[Any] | discord.ui.Select[Any]) -> None:
         self.click: Parsed = parse(str(item.custom_id))
@@ -87,85 +79,60 @@ class DispatchComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=A
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> DispatchComponent:
+    ) -> Self:
         if not isinstance(item, discord.ui.Button | discord.ui.Select):
             raise BadCustomId("not a button or a select")
         return cls(item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handler = HANDLERS.get(self.click.kind)
         if stopping(interaction):
             await interaction.response.send_message(RESTARTING, ephemeral=True)
             return
-        if handler is None:
-            log.error("no handler for component kind %s", self.click.kind)
-            await interaction.response.send_message(UNHANDLED, ephemeral=True)
-            return
-        await handler(interaction, self)
+        await self.clicked(interaction)
+
+    @abc.abstractmethod
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        """What a click of this kind does (the bot is not stopping)."""
+
+    @classmethod
+    def button(
+        cls, custom_id: str, label: str, style: discord.ButtonStyle = discord.ButtonStyle.primary
+    ) -> Self:
+        """A button of this kind; ``BadCustomId`` if the id is not one of ours."""
+        return cls(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+
+    @classmethod
+    def select(
+        cls,
+        custom_id: str,
+        options: list[discord.SelectOption],
+        placeholder: str | None = None,
+        max_values: int = 1,
+    ) -> Self:
+        """A select of this kind, choosing one to ``max_values`` of its options."""
+        made: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=custom_id,
+            options=options or [discord.SelectOption(label="?", value="?")],
+            placeholder=placeholder,
+            min_values=1,
+            max_values=max(1, min(max_values, len(options or [0]))),
+        )
+        return cls(made)
 
 
-Handler = Callable[[discord.Interaction[Any], DispatchComponent], Awaitable[None]]
-#: What a click of each kind of ``custom_ids.KINDS`` does, registered by :func:`handles`.
-HANDLERS: dict[str, Handler] = {}
+@dataclass(frozen=True)
+class PromptItems:
+    """The kinds a prompt's choices are sent as: a player's (``dsp:a``/``dsp:s``) or a
+    solo session's (``dsp:o``/``dsp:q``), laid out by the very same rules."""
 
-
-def handles(kind: str) -> Callable[[Handler], Handler]:
-    """Register the decorated coroutine as what a click of ``kind`` does."""
-
-    def register(handler: Handler) -> Handler:
-        if kind in HANDLERS and HANDLERS[kind] is not handler:
-            raise ValueError(f"two handlers for {kind}")
-        HANDLERS[kind] = handler
-        return handler
-
-    return register
-
-
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (DispatchComponent,)
-
-
-def button(
-    custom_id: str, label: str, style: discord.ButtonStyle = discord.ButtonStyle.primary
-) -> DispatchComponent:
-    """A button of the family; ``BadCustomId`` if the id is not one of ours."""
-    return DispatchComponent(discord.ui.Button(label=label, style=style, custom_id=custom_id))
-
-
-def select(
-    custom_id: str,
-    options: list[discord.SelectOption],
-    placeholder: str | None = None,
-    max_values: int = 1,
-) -> DispatchComponent:
-    """A select of the family, choosing one to ``max_values`` of its options."""
-    made: discord.ui.Select[Any] = discord.ui.Select(
-        custom_id=custom_id,
-        options=options or [discord.SelectOption(label="?", value="?")],
-        placeholder=placeholder,
-        min_values=1,
-        max_values=max(1, min(max_values, len(options or [0]))),
-    )
-    return DispatchComponent(made)
-
-
-#: Dispatch's levels as the lobby offers them: (level, label, description).
-DISPATCH_LEVELS: tuple[tuple[str, str, str], ...] = (
-    ("easy", "Dispatch (easy)", "Moves at once, without looking ahead"),
-    ("normal", "Dispatch (normal)", "Thinks about 1 second a move"),
-    ("hard", "Dispatch (hard)", "Thinks about 5 seconds a move"),
-)
-
-REMATCH_LABELS: dict[str, str] = {
-    "same": "Rematch: same sides",
-    "swap": "Rematch: swap sides",
-    "random": "Rematch: random sides",
-}
+    button: type[DispatchComponent]
+    select: type[DispatchComponent]
 
 
 # --------------------------------------------------------------------- the builder
 
 
-def _clip(text: Any, limit: int) -> str:
+def clip(text: Any, limit: int) -> str:
     words = " ".join(str(text).split()) or "?"
     return words if len(words) <= limit else words[: limit - 1] + "…"
 
@@ -222,7 +189,7 @@ def _option(label: str, value: str) -> discord.SelectOption:
     description beneath it."""
     head, rest = _split_words(label, OPTION_LABEL_MAX)
     return discord.SelectOption(
-        label=head or "?", value=value, description=_clip(rest, 100) if rest else None
+        label=head or "?", value=value, description=clip(rest, 100) if rest else None
     )
 
 
@@ -284,12 +251,11 @@ def button_labels(texts: list[str]) -> list[tuple[str, str | None]]:
 
 @dataclass
 class _Layout:
-    """The components of one prompt while they are made: ``solo`` chooses the solo
-    session's ids (``dsp:o``/``dsp:q``) over a player's prompt's (``dsp:a``/``dsp:s``)."""
+    """The components of one prompt while they are made, of the kinds of ``items``."""
 
     game_id: int
     version: int
-    solo: bool
+    items: PromptItems
     labels: dict[str, Any]
     buttons: list[DispatchComponent] = dataclasses.field(default_factory=list)
     controls: list[DispatchComponent] = dataclasses.field(default_factory=list)
@@ -298,9 +264,10 @@ class _Layout:
     notes: list[str] = dataclasses.field(default_factory=list)
 
     def button(self, verb: str, arg: Any, label: str) -> DispatchComponent | None:
-        make_id = solo_action_id if self.solo else action_id
+        kind = self.items.button
         try:
-            return button(make_id(self.game_id, self.version, verb, arg), label, _style_for(verb))
+            custom_id = encode(kind.kind, self.game_id, self.version, verb, arg)
+            return kind.button(custom_id, label, _style_for(verb))
         except BadCustomId:
             self.overflow = True
             return None
@@ -308,13 +275,13 @@ class _Layout:
     def select(
         self, verb: str, part: int, options: list[discord.SelectOption], placeholder: str, most: int
     ) -> None:
-        make_id = solo_select_id if self.solo else select_id
+        kind = self.items.select
         try:
-            custom_id = make_id(self.game_id, self.version, verb, part)
+            custom_id = encode(kind.kind, self.game_id, self.version, verb, part)
         except BadCustomId:
             self.overflow = True
             return
-        self.selects.append(select(custom_id, options, placeholder, most))
+        self.selects.append(kind.select(custom_id, options, placeholder, most))
 
 
 def _add_true_verb(layout: _Layout, verb: str) -> None:
@@ -360,10 +327,10 @@ def _add_list_verb(
             continue
         if several >= 2:
             options += _repeat_options(args, texts, repeats, len(options))
-        placeholder = _clip(title, 150)
+        placeholder = clip(title, 150)
         if len(args) > MAX_OPTIONS:
             last = min(start + MAX_OPTIONS, len(args))
-            placeholder = _clip(f"{placeholder} ({start + 1}–{last} of {len(args)})", 150)
+            placeholder = clip(f"{placeholder} ({start + 1}–{last} of {len(args)})", 150)
         layout.select(verb, part, options, placeholder, several if start == 0 else 1)
 
 
@@ -387,7 +354,7 @@ def _add_plans(layout: _Layout, verb: str, plans: list[Any]) -> None:
         options.append(_option(text, value))
     if len(options) >= 2:
         title = f"{_verb_label(layout.labels, verb)}: all at once, in one choice"
-        layout.select(verb, PLAN_PART, options, _clip(title, 150), 1)
+        layout.select(verb, PLAN_PART, options, clip(title, 150), 1)
 
 
 def plan_args(value: str) -> list[str]:
@@ -418,8 +385,8 @@ def _laid_out(layout: _Layout) -> PromptComponents:
     return PromptComponents(ui, layout.overflow, layout.notes)
 
 
-def build_prompt_view(
-    game_id: int, version: int, view: dict[str, Any], *, solo: bool = False
+def lay_out_prompt(
+    game_id: int, version: int, view: dict[str, Any], items: PromptItems
 ) -> PromptComponents:
     """Buttons and selects for every legal action in ``view["actions"]``, and nothing else.
 
@@ -430,12 +397,12 @@ def build_prompt_view(
     several selects past 25 options. Done and Undo always sit alone in the last row, in
     that order, so they never move between prompts. At most five rows; ``overflow`` says
     when some actions did not fit.
-    With ``solo`` the ids are a solo session's, laid out by the very same rules.
+    The ids are of the kinds of ``items``: a player's, or a solo session's.
     """
     actions: dict[str, Any] = view.get("actions") or {}
     batch: dict[str, int] = view.get("batch") or {}
     repeats: dict[str, dict[str, int]] = view.get("repeats") or {}
-    layout = _Layout(game_id, version, solo, view.get("labels") or {})
+    layout = _Layout(game_id, version, items, view.get("labels") or {})
     for verb, plans in (view.get("plans") or {}).items():
         if isinstance(actions.get(verb), list) and isinstance(plans, list):
             _add_plans(layout, verb, plans)
@@ -446,67 +413,6 @@ def build_prompt_view(
             several = int(batch.get(verb, 1)) if len(args) <= MAX_OPTIONS else 1
             _add_list_verb(layout, verb, args, several, repeats.get(verb) or {})
     return _laid_out(layout)
-
-
-def build_lobby_view(
-    game_id: int, open_roles: list[tuple[str, str]], *, dispatch: tuple[str, str] | None = None
-) -> discord.ui.View:
-    """One join button per open seat (``open_roles`` is [(role, label)]), and with
-    ``dispatch`` (role, label) a select in a row of its own that gives that seat to
-    Dispatch at the level picked."""
-    ui = discord.ui.View(timeout=None)
-    rows = MAX_ROWS - (1 if dispatch else 0)
-    buttons = open_roles[: rows * BUTTONS_PER_ROW]
-    for index, (role, label) in enumerate(buttons):
-        join = button(
-            join_id(game_id, role),
-            _clip(f"Join as {label}", LABEL_MAX),
-            discord.ButtonStyle.success,
-        )
-        join.row = index // BUTTONS_PER_ROW
-        ui.add_item(join)
-    if dispatch:
-        role, label = dispatch
-        placeholder = _clip(f"Or let Dispatch (this bot) play {label}: choose its level", 150)
-        levels = [
-            discord.SelectOption(label=text, value=level, description=description)
-            for level, text, description in DISPATCH_LEVELS
-        ]
-        choose = select(dispatch_id(game_id, role), levels, placeholder)
-        choose.row = (len(buttons) + BUTTONS_PER_ROW - 1) // BUTTONS_PER_ROW
-        ui.add_item(choose)
-    return ui
-
-
-def build_end_view(game_id: int) -> discord.ui.View:
-    """The last post's buttons: a rematch with the same, swapped or random sides."""
-    ui = discord.ui.View(timeout=None)
-    for sides, label in REMATCH_LABELS.items():
-        style = discord.ButtonStyle.success if sides == "same" else discord.ButtonStyle.secondary
-        ui.add_item(button(rematch_id(game_id, sides), label, style))
-    return ui
-
-
-def with_claim(view: discord.ui.View | None, game_id: int) -> discord.ui.View:
-    """``view`` (or a new one) with the game's **Claim the win** button added (a clock ran
-    out on a server whose clocks are claimed)."""
-    view = view if view is not None else discord.ui.View(timeout=None)
-    view.add_item(button(claim_id(game_id), "Claim the win", discord.ButtonStyle.danger))
-    return view
-
-
-def build_table_view(game_id: int) -> discord.ui.View:
-    """The channel post's one button: open your own prompt (ephemeral, works without DMs)."""
-    ui = discord.ui.View(timeout=None)
-    ui.add_item(button(prompt_id(game_id), "My prompt", discord.ButtonStyle.secondary))
-    return ui
-
-
-def build_show_view(game_id: int, what: str) -> discord.ui.View:
-    """An ephemeral look's one button: show it to the table."""
-    ui = discord.ui.View(timeout=None)
-    ui.add_item(button(show_id(game_id, what), "Show to the table", discord.ButtonStyle.secondary))
-    return ui
 
 
 def component_ids(message: discord.Message) -> set[str]:

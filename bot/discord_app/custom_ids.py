@@ -149,8 +149,14 @@ KINDS: dict[str, Kind] = {
 
 _PATTERNS = {name: re.compile(kind.pattern()) for name, kind in KINDS.items()}
 
-#: One pattern that matches any id of the table (the DynamicItems' template).
+#: One pattern that matches any id of the table (the template of the abstract
+#: ``components.DispatchComponent``, which is never registered: each kind's own is).
 ANY_ID = "|".join(f"(?:{kind.pattern(named=False)})" for kind in KINDS.values())
+
+
+def template(kind: str) -> str:
+    """The pattern of every id of ``kind``: the template of that kind's DynamicItem."""
+    return KINDS[kind].pattern()
 
 
 @dataclass(frozen=True)

@@ -15,20 +15,23 @@ from __future__ import annotations
 import datetime
 import hashlib
 import logging
-from typing import TYPE_CHECKING, Any, Unpack
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.delivery.images import board_image, choices_image, closeup_image, hand_image
+from bot.delivery.images import board_image
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
 from bot.discord_app import formatting
-from bot.discord_app.components import (
-    build_end_view,
-    build_prompt_view,
-    build_table_view,
-    with_claim,
-)
+from bot.discord_app.claim_components import with_claim
 from bot.discord_app.formatting import ALLOWED_MENTIONS, png_file
+from bot.discord_app.prompts import (
+    CLOSED_ELSEWHERE,
+    SAME_AS_ABOVE,
+    build_table_view,
+    private_payload,
+)
+from bot.discord_app.rematch import build_end_view
 from bot.discord_app.solo_message import solo_payload
 from bot.discord_app.threads import lobby_news, reopen, seat_players
 from bot.discord_app.unreachable import ARCHIVED_THREAD, table_failure
@@ -36,6 +39,8 @@ from bot.errors import DeliveryRetry, DirectMessageClosed
 
 if TYPE_CHECKING:
     from discord.abc import Messageable
+
+    from bot.tables.manager import GameManager
 
 log = logging.getLogger("dispatch.discord.frontend")
 
@@ -46,13 +51,8 @@ CANNOT_DM = 50007
 UNKNOWN_MESSAGE = 10008
 #: What a closed prompt says above its (button-less) content.
 CLOSED_NEWER = "Closed: a newer message below has your current prompt."
-CLOSED_ELSEWHERE = "Closed: you answered elsewhere (see /game hand for your prompt)."
 CLOSED_OVER = "Closed: this game is over."
 CLOSED_ABANDONED = "Closed: this game was abandoned."
-
-#: Where a DM's hand is when the message above shows that very picture.
-SAME_AS_ABOVE = "Unchanged: as in your latest message with a picture."
-
 
 #: How many messages after a possibly sent row's first send are searched for its nonce.
 LOOK_BACK = 100
@@ -62,131 +62,14 @@ def _utc(epoch_s: float) -> datetime.datetime:
     return datetime.datetime.fromtimestamp(max(0.0, epoch_s), tz=datetime.UTC)
 
 
-def hand_name(png: bytes) -> str:
-    """A hand image's file name, from its content: the same picture, the same name."""
-    return f"hand-{hashlib.sha256(png).hexdigest()[:12]}.png"
-
-
-def choices_name(png: bytes) -> str:
-    """The name of a board with a prompt's choices marked, from its content."""
-    return f"board-{hashlib.sha256(png).hexdigest()[:12]}.png"
-
-
-def closeup_name(png: bytes) -> str:
-    """The name of a phone-sized close-up, from its content."""
-    return f"closeup-{hashlib.sha256(png).hexdigest()[:12]}.png"
-
-
-async def edited_pictures(
-    game: GameInfo,
-    view: dict[str, Any],
-    payload: dict[str, Any],
-    attachments: list[discord.Attachment],
-    *,
-    above: str | None = None,
-    closeup_above: str | None = None,
-) -> list[discord.Attachment | discord.File] | None:
-    """The pictures a prompt edited in place should carry (None: keep those it has), from
-    ``private_payload``'s ``files`` and ``hand`` (the picture it shows) and the message's
-    current ``attachments``. Nothing the message already has is uploaded again.
-
-    A prompt that turns from the hand to the board with its choices marked keeps the hand
-    it showed, as the embed's thumbnail, when that is still the player's hand: the next
-    prompt, back on the hand, then uploads nothing (in Lincoln the hand
-    went back and forth between every placement). A DM that showed no picture because the
-    one above shows the same (``above``, see ``send_private``) goes on saying so, and a
-    close-up the DM channel already shows (``closeup_above``) is not uploaded again.
-    """
-    current = {a.filename: a for a in attachments}
-    picture: str | None = payload.get("hand")
-    if picture is not None and picture not in current and picture == above:
-        payload["embed"].set_image(url=None)
-        payload["embed"].add_field(name="Your hand", value=SAME_AS_ABOVE)
-        return [] if current else None
-    kept = None
-    if picture is not None and picture.startswith("board-"):
-        shown_hand = next((n for n in current if n.startswith("hand-")), None)
-        if shown_hand is not None:
-            png = await hand_image(game.game_name, view)
-            if png is not None and hand_name(png) == shown_hand:
-                kept = shown_hand
-                payload["embed"].set_thumbnail(url=f"attachment://{kept}")
-    closeups = [
-        f.filename
-        for f in payload.get("files", [])
-        if f.filename.startswith("closeup-")
-        and (f.filename in current or f.filename != closeup_above)
-    ]
-    wanted = [n for n in (picture, kept, *closeups) if n is not None]
-    if sorted(wanted) == sorted(current):
-        return None
-    new = {f.filename: f for f in payload.get("files", [])}
-    out: list[discord.Attachment | discord.File] = []
-    for name in wanted:
-        if name in current:
-            out.append(current[name])
-        elif name in new:
-            out.append(new[name])
-    return out
-
-
-async def private_payload(
-    game: GameInfo,
-    role: str | None,
-    version: int,
-    view: dict[str, Any],
-    *,
-    with_hand: bool = True,
-    **words: Unpack[formatting.PromptWords],
-) -> dict[str, Any]:
-    """embed + files + view for a player's private prompt (DM, ephemeral, or an edit).
-
-    The hand image is named after its content (``hand-<digest>.png``, see ``hand_name``)
-    so that a caller can tell whether the player already has this very picture and skip
-    uploading it again.
-    """
-    # A prompt about places on the board shows the board with its choices marked; any
-    # other shows the hand (which has not changed while tokens are being placed).
-    choices = await choices_image(game.game_name, view) if role and with_hand else None
-    hand = (
-        None if choices else await hand_image(game.game_name, view) if role and with_hand else None
-    )
-    name = hand_name(hand) if hand else None
-    files: list[discord.File] = []
-    if choices:
-        hand, name = choices, choices_name(choices)
-        # Beside the marked board, the same choices close up: a phone shows the board a
-        # third of its size, too small to read the names of the places offered.
-        closeup = await closeup_image(game.game_name, view)
-        if closeup is not None:
-            alt = formatting.choices_alt(game, view, closeup=True)
-            files.append(png_file(closeup, closeup_name(closeup), alt))
-    components = build_prompt_view(game.id, version, view) if view.get("actions") else None
-    embed = formatting.prompt_embed(
-        game,
-        role,
-        view,
-        hand_file=name,
-        overflow=bool(components and components.overflow),
-        notes=components.notes if components else (),
-        **words,
-    )
-    alt = formatting.choices_alt(game, view) if choices else formatting.hand_alt(game, role, view)
-    payload: dict[str, Any] = {
-        "embed": embed,
-        "files": ([png_file(hand, name, alt)] if hand and name else []) + files,
-        "hand": name,
-    }
-    if components is not None:
-        payload["view"] = components.view
-    return payload
-
-
 class DiscordFrontEnd:
     """Implements ``bot.delivery.port.FrontEnd`` for a running discord.py client."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: discord.Client, manager: Callable[[], GameManager | None]) -> None:
         self.client = client
+        #: The manager, once the client has opened it (None before, and once it closed):
+        #: where each player's live prompt is kept, and each game's lobby post.
+        self._manager = manager
         self._dm_channels: dict[int, discord.DMChannel] = {}
         #: The hand image each player's latest DM shows, per game (lost on restart: then
         #: the next DM simply shows the hand again).
@@ -233,7 +116,9 @@ class DiscordFrontEnd:
         log.debug("game=%d table post %s v%d delivered", game.id, post.kind, post.version)
         if post.kind in ("start", "end") or game.status in ("finished", "abandoned"):
             # The lobby post in the thread's parent channel says so.
-            await lobby_news(self.client, game, post)
+            manager = self._manager()
+            if manager is not None:
+                await lobby_news(self.client, manager, game, post)
         if game.status in ("finished", "abandoned", "cancelled"):
             await self.close_prompts(
                 game.id, CLOSED_ABANDONED if game.status == "abandoned" else CLOSED_OVER
@@ -297,9 +182,6 @@ class DiscordFrontEnd:
         self._last_board[game.id] = (hashlib.sha256(board).hexdigest(), link)
 
     # -- live prompts: one per player and game, every superseded one closed --------
-    def _manager(self) -> Any:
-        return getattr(self.client, "manager", None)
-
     async def _live(self, game_id: int, user_id: str) -> tuple[str, str] | None:
         manager = self._manager()
         if manager is None:

@@ -22,8 +22,8 @@ import discord
 
 from bot import errors
 from bot.discord_app import formatting
-from bot.discord_app.components import DispatchComponent, handles
-from bot.discord_app.custom_ids import page_id
+from bot.discord_app.components import DispatchComponent
+from bot.discord_app.custom_ids import Parsed, page_id
 from bot.discord_app.interactions import handling, manager_of, reply, user_id
 from bot.storage.history import FinishedGame
 from bot.tables.records import pages
@@ -98,7 +98,7 @@ def page_view(page: Page) -> discord.ui.View:
             custom_id=page_id(page.scope, page.owner, older, key or 0),
             disabled=key is None,
         )
-        view.add_item(DispatchComponent(made))
+        view.add_item(PageButton(made))
     return view
 
 
@@ -125,10 +125,20 @@ async def send_first_page(interaction: discord.Interaction[Any], scope: str) -> 
     )
 
 
-@handles("page")
-async def page_clicked(interaction: discord.Interaction[Any], item: DispatchComponent) -> None:
+class PageButton(DispatchComponent, kind="page"):
     """Previous (newer games) or Next (older games) under a ``/games`` page."""
-    click = item.click
+
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        await on_page(interaction, self.click)
+
+
+#: This module's kinds, registered by the history cog.
+ITEMS: tuple[type[DispatchComponent], ...] = (PageButton,)
+
+
+async def on_page(interaction: discord.Interaction[Any], click: Parsed) -> None:
+    """Previous (newer games) or Next (older games) under a ``/games`` page: that page,
+    in place, for its asker (or in its server) alone."""
     scope, owner = str(click.scope), str(click.owner)
     async with handling(interaction, 0, "page"):
         if page_owner(interaction, scope) != owner:

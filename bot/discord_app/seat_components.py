@@ -17,10 +17,11 @@ from typing import Any
 import discord
 
 from bot import errors
-from bot.discord_app.components import DispatchComponent, button, handles
+from bot.discord_app.components import DispatchComponent
 from bot.discord_app.custom_ids import offer_id
 from bot.discord_app.formatting import ALLOWED_MENTIONS
 from bot.discord_app.interactions import game_in_reach, handling, manager_of, reply, user_id
+from bot.discord_app.room import client_of
 from bot.tables.seat_changes.changes import Offer, OfferClosed, SeatChange, who
 
 #: The note an old holder's live DM prompt is closed with.
@@ -30,9 +31,9 @@ CLOSED_PASSED = "Closed: this seat is no longer yours ({holder} plays it now)."
 def build_offer_view(offer: Offer) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     accept = offer_id(offer.game_id, offer.id, "accept")
-    view.add_item(button(accept, "Accept", discord.ButtonStyle.success))
+    view.add_item(OfferButton.button(accept, "Accept", discord.ButtonStyle.success))
     decline = offer_id(offer.game_id, offer.id, "decline")
-    view.add_item(button(decline, "Decline", discord.ButtonStyle.secondary))
+    view.add_item(OfferButton.button(decline, "Decline", discord.ButtonStyle.secondary))
     return view
 
 
@@ -46,12 +47,18 @@ def offer_text(offer: Offer) -> str:
     )
 
 
-@handles("offer")
-async def offer_clicked(interaction: discord.Interaction[Any], item: DispatchComponent) -> None:
-    click = item.click
-    await on_offer_answer(
-        interaction, click.game_id, int(click.offer or 0), click.answer == "accept"
-    )
+class OfferButton(DispatchComponent, kind="offer"):
+    """An offer's Accept or Decline."""
+
+    async def clicked(self, interaction: discord.Interaction[Any]) -> None:
+        click = self.click
+        await on_offer_answer(
+            interaction, click.game_id, int(click.offer or 0), click.answer == "accept"
+        )
+
+
+#: This module's kinds, registered by the seat commands' extension.
+ITEMS: tuple[type[DispatchComponent], ...] = (OfferButton,)
 
 
 async def on_offer_answer(
@@ -85,11 +92,10 @@ async def on_offer_answer(
 async def seat_passed(interaction: discord.Interaction[Any], change: SeatChange) -> None:
     """After a change: the old holder's live DM prompt is closed, so none of its buttons
     looks live (a click on it would be refused anyway: ``SeatPassed``)."""
-    frontend = getattr(interaction.client, "frontend", None)
-    if frontend is None:
-        return
     note = CLOSED_PASSED.format(holder=who(change.to_user))
-    await frontend.prompt_now_at(change.game_id, change.from_user, None, note)
+    await client_of(interaction).frontend.prompt_now_at(
+        change.game_id, change.from_user, None, note
+    )
 
 
 async def answer_change(interaction: discord.Interaction[Any], change: SeatChange) -> None:

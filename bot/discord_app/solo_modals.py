@@ -17,11 +17,7 @@ import discord
 
 from bot import errors
 from bot.delivery.port import View
-from bot.discord_app.components import RESTARTING, DispatchComponent, handles, stopping
-from bot.discord_app.interactions import game_in_reach, handling, manager_of, reply, user_id
-from bot.discord_app.solo_components import apply_and_show
-from bot.discord_app.solo_message import asks_facts
-from rules.solo.sheets import SHEETS, sheet
+from rules.solo.sheets import sheet
 
 YES = {"yes", "y", "true", "1", "x"}
 NO = {"no", "n", "false", "0", ""}
@@ -30,7 +26,8 @@ VALUE_RANGE = range(0, 7)
 
 
 class CardFactsModal(discord.ui.Modal):
-    """One form for the card the session asks about; built from the playsheet's questions."""
+    """One form for the card the session asks about; built from the playsheet's questions.
+    What a submitted form does is the session's (``solo_message.FactsForm``)."""
 
     def __init__(self, game_id: int, version: int, playsheet: str, prompt: str) -> None:
         data = sheet(playsheet)
@@ -108,38 +105,3 @@ class CardFactsModal(discord.ui.Modal):
                 raise errors.BadInput(f"The kind must be one of {', '.join(self.kinds)}.")
             moves.append(("kind", text))
         return moves
-
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        if stopping(interaction):
-            await interaction.response.send_message(RESTARTING, ephemeral=True)
-            return
-        async with handling(interaction, self.game_id, "solo facts"):
-            manager = manager_of(interaction)
-            pv = await manager.view_for(self.game_id, user_id(interaction))
-            if not asks_facts(pv.view) or pv.version != self.version:
-                await reply(interaction, "That card's facts were given already; nothing changed.")
-                return
-            moves = self.moves(pv.view)  # checked before anything is applied
-            await interaction.response.defer()
-            await apply_and_show(interaction, self.game_id, moves, self.version)
-
-
-async def open_facts_modal(
-    interaction: discord.Interaction[Any], game_id: int, version: int
-) -> None:
-    """The facts button: open the form for the card asked about now."""
-    async with handling(interaction, game_id, "solo facts form"):
-        await game_in_reach(interaction, game_id)
-        pv = await manager_of(interaction).view_for(game_id, user_id(interaction))
-        if pv.role is None:
-            raise errors.NotSeated()
-        playsheet = str(pv.view.get("playsheet") or "")
-        if playsheet not in SHEETS or not asks_facts(pv.view) or pv.version != version:
-            raise errors.NotAllowed("This question was answered already; use the newest message.")
-        modal = CardFactsModal(game_id, version, playsheet, str(pv.view.get("prompt") or ""))
-        await interaction.response.send_modal(modal)
-
-
-@handles("facts")
-async def facts_clicked(interaction: discord.Interaction[Any], item: DispatchComponent) -> None:
-    await open_facts_modal(interaction, item.click.game_id, int(item.click.version or 0))

@@ -20,13 +20,16 @@ unreachable: Dispatch reopens it and posts; only a locked one is.
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
 from bot import errors
 from bot.delivery.port import GameInfo, TablePost
 from bot.discord_app import formatting
+
+if TYPE_CHECKING:
+    from bot.tables.manager import GameManager
 
 log = logging.getLogger("dispatch.discord.threads")
 
@@ -250,12 +253,11 @@ def lobby_line(game: GameInfo, post: TablePost | None = None) -> str:
     return f"{over} Its table: {where}."
 
 
-async def lobby_news(client: discord.Client, game: GameInfo, post: TablePost | None) -> None:
+async def lobby_news(
+    client: discord.Client, manager: GameManager, game: GameInfo, post: TablePost | None
+) -> None:
     """Edit the game's lobby post in its parent channel (the game started or ended); a
     game played in the channel itself has none."""
-    manager = getattr(client, "manager", None)
-    if manager is None:
-        return
     where = await manager.threads.lobby_post(game.id)
     if where is None or where[1] is None or where[0] == game.channel_id:
         return
@@ -286,11 +288,10 @@ class GamesInThreads(errors.NoGameInChannel):
 
 
 async def explain_no_game(
-    interaction: discord.Interaction[Any], error: BaseException
+    interaction: discord.Interaction[Any], error: BaseException, manager: GameManager | None
 ) -> BaseException:
     """A command that found no game in this channel: if games live in threads of it, say
     which (the plain "no game" would mislead)."""
-    manager = getattr(interaction.client, "manager", None)
     if not isinstance(error, errors.NoGameInChannel) or manager is None:
         return error
     games = await manager.threads.games_living_in(str(interaction.channel_id))

@@ -13,21 +13,26 @@ from discord.ext import commands
 
 import rules
 from bot import errors
-from bot.discord_app import autocomplete, formatting, threads
-from bot.discord_app.checks import is_moderator
-from bot.discord_app.components import build_show_view
-from bot.discord_app.custom_ids import parse_play_value
-from bot.discord_app.frontend import private_payload
-from bot.discord_app.interactions import (
-    answering,
-    lobby_payload,
-    manager_of,
-    reply,
-    send_private_view,
-    user_id,
+from bot.delivery.port import GameInfo
+from bot.discord_app import (
+    autocomplete,
+    claim_components,
+    formatting,
+    lobby,
+    looks,
+    prompts,
+    rematch,
+    threads,
 )
-from bot.discord_app.looks import Look, look_payload
+from bot.discord_app.checks import is_moderator
+from bot.discord_app.custom_ids import parse_play_value
+from bot.discord_app.interactions import answering, manager_of, reply, user_id
+from bot.discord_app.lobby import lobby_payload
+from bot.discord_app.looks import Look, build_show_view, look_payload
+from bot.discord_app.new_tables import NewTable, create_at_new_table
+from bot.discord_app.prompts import private_payload, send_private_view
 from bot.discord_app.replays import post_replay
+from bot.discord_app.room import client_of
 from bot.tables import hints, validate
 from bot.tables.bot_users import bot_user
 from bot.tables.requests import Move, NewGame
@@ -38,6 +43,10 @@ if TYPE_CHECKING:
     from bot.tables.manager import GameManager
 
 log = logging.getLogger("dispatch.discord")
+
+#: The buttons and selects of the ``/game`` family: a player's prompt and "My prompt",
+#: the lobby's, the end post's Rematch, "Show to the table", "Claim the win".
+ITEMS = (*prompts.ITEMS, *lobby.ITEMS, *rematch.ITEMS, *looks.ITEMS, *claim_components.ITEMS)
 
 
 #: The largest bound Discord takes on an integer option (2**53 - 1): one more and Discord
@@ -63,6 +72,12 @@ class GameCog(
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*ITEMS)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*ITEMS)
 
     # -- lobby ------------------------------------------------------------------
     @app_commands.command(name="new")
@@ -116,25 +131,9 @@ class GameCog(
             raise errors.UnknownGame(game, rules.GAMES.keys())
         manager = manager_of(interaction)
         guild = str(interaction.guild_id) if interaction.guild_id else None
-        place = threads.place_for(interaction.channel, await manager.threads.enabled(guild))
-        where = "here" if place != "here" else "in this channel"
-        refused = threads.cannot_play(
-            interaction.channel, interaction.app_permissions, place, where
-        )
-        if refused:
-            raise errors.NotAllowed(refused)
-        roles = tuple(rules.GAMES[game].roles)
-        if side and side != "random" and side not in roles:
-            raise errors.UnknownRole(side[:40], roles)
-        if place == "here":  # a new thread or post holds one game, whatever the channel has
-            busy = await manager.game_in_channel(channel_ref(interaction))
-            if busy is not None:
-                raise errors.ChannelBusy(busy.id)
+        place = await _place_to_play(interaction, manager, guild, game, side)
         players = [interaction.user.display_name] + ([opponent.display_name] if opponent else [])
-        title = rules.GAMES[game].title
-        opponent_id = str(opponent.id) if opponent else None
-        if dispatch:
-            opponent_id = bot_user(level)
+        opponent_id = bot_user(level) if dispatch else str(opponent.id) if opponent else None
         request = NewGame(
             game,
             options=parsed,
@@ -148,28 +147,14 @@ class GameCog(
         async with answering(interaction):
             # Starting with an opponent renders and posts the board: may take a moment.
             await interaction.response.defer(thinking=True)
-            lobby, opened = await _open_table(interaction, place, title, players)
-            table_ref = str(opened.id) if opened is not None else channel_ref(interaction)
-            try:
-                info = await manager.create_game(guild, table_ref, user_id(interaction), request)
-            except Exception:
-                await _abandon_table(lobby, opened)
-                raise
-            payload = lobby_payload(info)
-            if opened is not None:
-                await threads.name_with_number(opened, info.title, players, info.id)
-                if info.status == "lobby":
-                    payload["content"] += f"\nThe game is played in its thread: {opened.jump_url}"
-            payload["content"] += _lobby_notes(control, style)
-            if seed is not None:
-                # The seed fixes every shuffle, so whoever knows it (and the open rules code)
-                # can work out hidden cards. Saying it openly keeps such a game fair: both
-                # sides know what the creator knows.
-                payload["content"] += (
-                    f"\nSeed {seed} was chosen at creation, so this is an open practice game: "
-                    "anyone who knows the seed can work out the hidden cards."
-                )
-            await _post_lobby(interaction, info.id, payload, lobby, opened)
+            table = await create_at_new_table(
+                interaction,
+                place,
+                (rules.GAMES[game].title, players),
+                lambda ref: manager.create_game(guild, ref, user_id(interaction), request),
+            )
+            payload = await _new_lobby_payload(table, players, control, style, seed)
+            await _post_lobby(interaction, table.made.id, payload, table.lobby, table.opened)
 
     @app_commands.command(name="join")
     @app_commands.autocomplete(side=autocomplete.sides)
@@ -197,11 +182,12 @@ class GameCog(
     @app_commands.command(name="cancel")
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         """Call off this channel's game before it starts"""
-        info = await manager_of(interaction).cancel(
+        manager = manager_of(interaction)
+        info = await manager.cancel(
             channel_ref(interaction), user_id(interaction), is_moderator(interaction)
         )
         await interaction.response.send_message(f"Game #{info.id} ({info.title}) was cancelled.")
-        await threads.lobby_news(interaction.client, info, None)
+        await threads.lobby_news(interaction.client, manager, info, None)
 
     # -- looking ------------------------------------------------------------------
     @app_commands.command(name="status")
@@ -486,6 +472,57 @@ def _against_dispatch(
     return dispatch
 
 
+async def _place_to_play(
+    interaction: discord.Interaction[Any],
+    manager: GameManager,
+    guild: str | None,
+    game: str,
+    side: str | None,
+) -> threads.Place:
+    """Where ``/game new`` plays the game, refused when Dispatch cannot post there, when
+    ``side`` is none of the game's, or when the channel itself already holds a game."""
+    place = threads.place_for(interaction.channel, await manager.threads.enabled(guild))
+    where = "here" if place != "here" else "in this channel"
+    refused = threads.cannot_play(interaction.channel, interaction.app_permissions, place, where)
+    if refused:
+        raise errors.NotAllowed(refused)
+    roles = tuple(rules.GAMES[game].roles)
+    if side and side != "random" and side not in roles:
+        raise errors.UnknownRole(side[:40], roles)
+    if place == "here":  # a new thread or post holds one game, whatever the channel has
+        busy = await manager.game_in_channel(channel_ref(interaction))
+        if busy is not None:
+            raise errors.ChannelBusy(busy.id)
+    return place
+
+
+async def _new_lobby_payload(
+    table: NewTable[GameInfo],
+    players: list[str],
+    control: Any,
+    style: str | None,
+    seed: int | None,
+) -> dict[str, Any]:
+    """A new game's lobby post: its seats, where it is played, its clock and Fate Die,
+    and its seed when one was chosen. A new thread is renamed with the game's number."""
+    info, opened = table.made, table.opened
+    payload = lobby_payload(info)
+    if opened is not None:
+        await threads.name_with_number(opened, info.title, players, info.id)
+        if info.status == "lobby":
+            payload["content"] += f"\nThe game is played in its thread: {opened.jump_url}"
+    payload["content"] += _lobby_notes(control, style)
+    if seed is not None:
+        # The seed fixes every shuffle, so whoever knows it (and the open rules code)
+        # can work out hidden cards. Saying it openly keeps such a game fair: both
+        # sides know what the creator knows.
+        payload["content"] += (
+            f"\nSeed {seed} was chosen at creation, so this is an open practice game: "
+            "anyone who knows the seed can work out the hidden cards."
+        )
+    return payload
+
+
 def _lobby_notes(control: Any, style: str | None) -> str:
     """The lines a new game's lobby post adds about its clock and the Fate Die."""
     notes = ""
@@ -510,32 +547,6 @@ def _threads_line(on: bool, *, changed: bool) -> str:
     return f"New games {verb} in the channel itself, one at a time (threads: off)."
 
 
-async def _open_table(
-    interaction: discord.Interaction[Any], place: threads.Place, title: str, players: list[str]
-) -> tuple[discord.WebhookMessage | None, discord.Thread | None]:
-    """Where a new game is played: (its lobby post, if already sent; its thread or post).
-
-    In a text channel the lobby post goes first and the thread starts from it, so the
-    channel holds one entry per game (a thread started without a message adds Discord's
-    "started a thread" line beside the lobby)."""
-    name = threads.thread_name(title, players, None)
-    if place == "forum":
-        opening = threads.post_opening(title, players, None)
-        return None, await threads.open_post(interaction.channel, name, opening)
-    if place == "here":
-        return None, None
-    lobby = await interaction.followup.send(
-        f"Opening a table for {formatting.escape(title)}...",
-        wait=True,
-        allowed_mentions=discord.AllowedMentions.none(),
-    )
-    try:
-        return lobby, await threads.open_table_from(interaction.channel, lobby, name)
-    except Exception:
-        await _withdraw(lobby)
-        raise
-
-
 async def _post_lobby(
     interaction: discord.Interaction[Any],
     game_id: int,
@@ -557,24 +568,6 @@ async def _post_lobby(
     sent = await interaction.followup.send(wait=True, **_without_none_view(payload))
     if opened is not None:
         await manager.threads.set_lobby_post(game_id, channel, str(sent.id))
-
-
-async def _abandon_table(
-    lobby: discord.WebhookMessage | None, opened: discord.Thread | None
-) -> None:
-    """The thread (or post) and lobby post of a game that could not be created go."""
-    if opened is not None:
-        await threads.discard(opened)
-    if lobby is not None:
-        await _withdraw(lobby)
-
-
-async def _withdraw(lobby: discord.WebhookMessage) -> None:
-    """The lobby post of a game that could not be opened goes again."""
-    try:
-        await lobby.delete()
-    except discord.HTTPException as exc:
-        log.info("could not delete the unused lobby post %s: %s", lobby.id, exc)
 
 
 def _without_none_view(payload: dict[str, Any]) -> dict[str, Any]:
@@ -607,8 +600,6 @@ async def setup(bot: commands.Bot) -> None:
 async def _refresh_dm_prompt(interaction: discord.Interaction[Any], result: ActResult) -> None:
     """A decision taken by command: the player's DM prompt now shows the current one (or is
     closed), so no stale button there looks live."""
-    frontend = getattr(interaction.client, "frontend", None)
-    if frontend is not None:
-        await frontend.refresh_prompt(
-            result.game, user_id(interaction), result.role, result.version, result.view
-        )
+    await client_of(interaction).frontend.refresh_prompt(
+        result.game, user_id(interaction), result.role, result.version, result.view
+    )

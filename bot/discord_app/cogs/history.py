@@ -18,6 +18,12 @@ class HistoryCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*history_ui.ITEMS)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*history_ui.ITEMS)
+
     @app_commands.command(name="games")
     async def games(
         self,

@@ -15,13 +15,8 @@ from bot import errors
 from bot.discord_app import autocomplete, formatting, threads
 from bot.discord_app.checks import is_moderator
 from bot.discord_app.cogs.game import MAX_GAME_NUMBER
-from bot.discord_app.interactions import (
-    game_in_reach,
-    lobby_payload,
-    manager_of,
-    reply,
-    user_id,
-)
+from bot.discord_app.interactions import game_in_reach, manager_of, reply, user_id
+from bot.discord_app.lobby import lobby_payload
 from bot.discord_app.looks import look_payload
 from bot.tables.bot_users import is_bot, level_of
 

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_app import autocomplete
+from bot.discord_app import autocomplete, seat_components
 from bot.discord_app.checks import is_moderator
 from bot.discord_app.interactions import manager_of, user_id
 from bot.discord_app.seat_components import (
@@ -99,3 +99,8 @@ async def setup(bot: commands.Bot) -> None:
         raise RuntimeError("the /game group must be loaded before its seat commands")
     for command in COMMANDS:
         group.add_command(command)
+    bot.add_dynamic_items(*seat_components.ITEMS)
+
+
+async def teardown(bot: commands.Bot) -> None:
+    bot.remove_dynamic_items(*seat_components.ITEMS)

@@ -2,7 +2,7 @@
 
 ``/solo new`` opens a one-seat game (``rules.solo``) for the caller; its message, with
 the Card Display and the buttons, is posted where the command was typed (see
-``bot.discord_app.solo_message``; its clicks: ``solo_components``). ``/solo show``
+``bot.discord_app.solo_message``, with what its clicks do). ``/solo show``
 posts it again, ``/solo log`` shows the session's log, ``/solo cards import`` keeps a
 CSV card list for a game that has no public one and ``/solo cards delete`` forgets it. A
 server's list serves every session there, so changing it takes Manage Server; in DMs each
@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import errors
-from bot.discord_app import autocomplete, formatting
+from bot.discord_app import autocomplete, formatting, solo_message
 from bot.discord_app.interactions import manager_of, reply, user_id
 from bot.discord_app.solo_message import solo_payload
 from bot.tables import solo
@@ -39,6 +39,12 @@ class SoloCog(commands.GroupCog, group_name="solo", group_description="CDG Solo 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(*solo_message.ITEMS)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*solo_message.ITEMS)
 
     async def _session_here(self, interaction: discord.Interaction[Any]) -> Any:
         """The live session here, or else the latest game here if it was a session."""
