@@ -33,6 +33,7 @@ from bot.discord_app.new_tables import NewTable, create_at_new_table
 from bot.discord_app.prompts import private_payload, send_private_view
 from bot.discord_app.replays import post_replay
 from bot.discord_app.room import client_of
+from bot.discord_app.settings_reply import SettingsAsked, settings_answer
 from bot.tables import hints, validate
 from bot.tables.bot_users import bot_user
 from bot.tables.requests import Move, NewGame
@@ -387,71 +388,16 @@ class GameCog(
         forced_choices:
             A choice with one option (War's last card): made for you (auto) or asked (ask)
         """
-        manager = manager_of(interaction)
-        rules_given = on_time is not None or vacation_days is not None
-        changing = (
-            reminder_hours is not None
-            or clock_default is not None
-            or rules_given
-            or threads is not None
-        )
-        if changing and not is_moderator(interaction):
-            raise errors.NotAllowed("Changing settings needs the Manage Channels permission.")
-        if clock_default is not None:
-            validate.clock(clock_default)  # refused before anything is changed
-        if rules_given and not interaction.guild_id:
-            raise errors.NotAllowed("Clock rules are a server setting: set them in a server.")
-        current = await manager.settings.reminder_hours(
-            channel_ref(interaction),
+        asked = SettingsAsked(
             reminder_hours,
-            str(interaction.guild_id) if interaction.guild_id else None,
+            notify,
+            clock_default,
+            on_time,
+            vacation_days,
+            threads,
+            forced_choices,
         )
-        mine = await manager.settings.notify(user_id(interaction), notify)
-        verb = "are now" if reminder_hours is not None else "are"
-        where = {
-            "dm": "by direct message",
-            "channel": "with a mention in the game's channel",
-            "both": "by direct message and with a mention in the channel",
-        }[mine]
-        told = "are now" if notify is not None else "are"
-        forced_line = await _forced_line(manager, user_id(interaction), forced_choices)
-        clock_line = ""
-        if interaction.guild_id:
-            clock = await manager.clocks.server_default(str(interaction.guild_id), clock_default)
-            clock_verb = "is now" if clock_default is not None else "is"
-            clock_line = (
-                f"\nThe clock of new games on this server {clock_verb} {clock} "
-                "(practice games with a seed and solo games: none)."
-            )
-            at_zero, days = await manager.clocks.rules(
-                str(interaction.guild_id), on_time, vacation_days
-            )
-            now = " now" if rules_given else ""
-            zero = "the opponent may claim the win" if at_zero == "claim" else "the player loses"
-            clock_line += (
-                f"\nWhen a clock runs out,{now} {zero}. Vacation days each player has a "
-                f"year:{now} {days or 'none'}."
-            )
-            on = await manager.threads.enabled(
-                str(interaction.guild_id), None if threads is None else threads == "on"
-            )
-            clock_line += "\n" + _threads_line(on, changed=threads is not None)
-        await reply(
-            interaction,
-            f"Reminders in this channel {verb} sent after {current.reminder_hours:g} hours.\n"
-            f"Your turns {told} announced {where} (while your DMs are closed: in the channel).\n"
-            + forced_line
-            + clock_line,
-        )
-
-
-async def _forced_line(manager: GameManager, user: str, forced_choices: str | None) -> str:
-    """The player's forced-choices setting, set first when given, in words."""
-    setting = await manager.settings.forced(user, forced_choices)
-    now = " now" if forced_choices is not None else ""
-    if setting == "ask":
-        return f"A choice with only one option is{now} asked of you."
-    return f"A choice with only one option that reveals nothing is{now} made for you."
+        await reply(interaction, await settings_answer(interaction, asked))
 
 
 def _against_dispatch(
@@ -535,16 +481,6 @@ def _lobby_notes(control: Any, style: str | None) -> str:
             "under the board."
         )
     return notes
-
-
-def _threads_line(on: bool, *, changed: bool) -> str:
-    verb = "now open" if changed else "open"
-    if on:
-        return (
-            f"New games in a text channel {verb} their own thread (threads: on), so a channel "
-            "holds any number of games."
-        )
-    return f"New games {verb} in the channel itself, one at a time (threads: off)."
 
 
 async def _post_lobby(
