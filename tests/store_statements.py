@@ -4,7 +4,7 @@ connection's ``execute``, ``execute_fetchall``, ``execute_insert`` called throug
 session's ``db``) under ``bot/storage``, worked out from the text it is built of (string
 constants, module constants, ``hot_sql`` names, f-strings, ``+``, ``.format``, a local
 variable's assignments in order, both sides of an ``if ... else``, a loop over a
-constant, a method of the same class that returns text), plus the named query lists.
+constant, a method of the same class or of the groups' base that returns text), plus the named query lists.
 
 A call whose statement cannot be worked out fails the gathering (``Unresolved``), so a new
 kind of statement cannot slip past the tests that prepare them all on PostgreSQL."""
@@ -21,6 +21,12 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 STORAGE = ROOT / "bot" / "storage"
+#: What every statement group inherits (``bot.storage.statements.base.Statements``).
+BASE = next(
+    node
+    for node in ast.parse((STORAGE / "statements" / "base.py").read_text()).body
+    if isinstance(node, ast.ClassDef) and node.name == "Statements"
+)
 
 SESSION_CALLS = {"_one", "_all", "_run", "_insert"}
 CONNECTION_CALLS = {"execute", "execute_fetchall", "execute_insert"}
@@ -131,8 +137,10 @@ class _Evaluator:
         raise Unresolved(ast.unparse(node))
 
     def _method(self, name: str) -> list[Any]:
-        """What a method of the same class without arguments returns (``_skip_locked``)."""
-        for item in self.cls.body if self.cls is not None else []:
+        """What a method of the same class, or of the groups' shared base, without
+        arguments returns (``_skip_locked``)."""
+        own = self.cls.body if self.cls is not None else []
+        for item in [*own, *BASE.body]:
             if isinstance(item, ast.FunctionDef) and item.name == name:
                 [ret] = [n for n in ast.walk(item) if isinstance(n, ast.Return)]
                 assert ret.value is not None
@@ -154,7 +162,7 @@ def _is_statement_call(node: ast.Call) -> bool:
 
 
 #: The functions that pass a statement on (their ``sql`` is their caller's).
-PLUMBING = {"engines.py", "batch.py", "statements.py"}
+PLUMBING = {"engines.py", "batch.py", "base.py"}
 
 
 def _functions(tree: ast.Module) -> Iterator[tuple[ast.ClassDef | None, ast.AST]]:
