@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 from conftest import FakeClock, RecordingFrontEnd
 
-from bot.seats import bots
-from bot.seats.bots import BotSeats, SearchLimits, decide, search_seed
+from bot.dispatch_players import bots
+from bot.dispatch_players.bots import BotSeats, SearchLimits, decide, search_seed
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager
 from bot.tables.requests import NewGame
@@ -212,7 +212,7 @@ async def test_a_cut_search_is_logged_without_the_move(
 DECISIONS = textwrap.dedent(
     """
     import json
-    from bot.seats.bots import _PLAYERS, SearchLimits, decide
+    from bot.dispatch_players.bots import _PLAYERS, SearchLimits, decide
     from rules import get_game
     out = {}
     for name in NAMES:

@@ -73,12 +73,25 @@ def imports_of(package: str) -> set[str]:
         ("render", ("bot", "discord", "aiosqlite")),
         (
             "bot.storage",
-            ("bot.tables", "bot.seats", "bot.delivery", "bot.discord_app", "bot.terminal", "rules"),
+            (
+                "bot.tables",
+                "bot.dispatch_players",
+                "bot.delivery",
+                "bot.discord_app",
+                "bot.terminal",
+                "rules",
+            ),
         ),
-        ("bot.tables", ("bot.seats", "bot.discord_app", "bot.terminal", "discord")),
-        ("bot.delivery", ("bot.tables", "bot.seats", "bot.discord_app", "bot.terminal", "discord")),
+        ("bot.tables", ("bot.dispatch_players", "bot.discord_app", "bot.terminal", "discord")),
+        (
+            "bot.delivery",
+            ("bot.tables", "bot.dispatch_players", "bot.discord_app", "bot.terminal", "discord"),
+        ),
         # Dispatch's seats listen to the manager (``bot.tables.listeners``), never name it.
-        ("bot.seats", ("bot.tables.manager", "bot.discord_app", "bot.terminal", "discord")),
+        (
+            "bot.dispatch_players",
+            ("bot.tables.manager", "bot.discord_app", "bot.terminal", "discord"),
+        ),
         ("bot.terminal", ("bot.discord_app", "discord")),
         ("bot.discord_app", ("bot.terminal",)),
         (
@@ -102,7 +115,7 @@ def test_the_tables_know_nothing_of_the_bot_seats() -> None:
         path.name
         for path in (ROOT / "bot" / "tables").glob("*.py")
         if any(
-            m == "bot.seats" or m.startswith("bot.seats.")
+            m == "bot.dispatch_players" or m.startswith("bot.dispatch_players.")
             for m in imports_of(f"bot.tables.{path.stem}")
         )
     )

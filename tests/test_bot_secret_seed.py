@@ -11,8 +11,8 @@ seed knows every card."""
 
 from __future__ import annotations
 
-from bot.seats import bots
-from bot.seats.bots import BotSeats, search_seed
+from bot.dispatch_players import bots
+from bot.dispatch_players.bots import BotSeats, search_seed
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager
 from bot.tables.requests import NewGame

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from conftest import FakeClock, RecordingFrontEnd
 
-from bot.seats import bots
-from bot.seats.bots import (
+from bot.dispatch_players import bots
+from bot.dispatch_players.bots import (
     BotSeats,
     Decision,
     Earlier,

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.seats import bots
+from bot.dispatch_players import bots
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,7 +31,7 @@ THINKING_BOT = textwrap.dedent(
     import multiprocessing.resource_tracker as tracker
 
     import rules
-    from bot.seats.bots import BotSeats, SeatTurn
+    from bot.dispatch_players.bots import BotSeats, SeatTurn
 
     async def main():
         game = rules.get_game("war")

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from bot.seats.bots import BotSeats
+from bot.dispatch_players.bots import BotSeats
 from bot.workers import compile_rules
 from rules import compiled
 

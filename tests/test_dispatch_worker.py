@@ -14,7 +14,7 @@ from conftest import FakeClock
 
 from bot import errors
 from bot.delivery.port import GameInfo
-from bot.seats.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
+from bot.dispatch_players.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
 from bot.storage.errors import Unavailable
 from bot.storage.rows import BotJobRow
 from bot.tables.bot_users import bot_user

@@ -1,7 +1,7 @@
 """Where the game turned: Dispatch's own estimates, shown at the end.
 
 Each searched decision of a bot seat keeps the search's estimate of its chance after the
-move (``bot.seats.bots``: the chosen action's mean result in its tree) and the public
+move (``bot.dispatch_players.bots``: the chosen action's mean result in its tree) and the public
 words of the move, in ``bot_estimates``. While the game runs they stay secret: a sudden
 fall would tell the table what Dispatch drew. Once the game is over, ``/game log`` lists
 where the game turned: the largest changes of a seat's estimate between two of its

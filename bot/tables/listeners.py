@@ -1,6 +1,6 @@
 """Who hears from the GameManager: listeners it announces what happened to.
 
-The manager does not know who listens (Dispatch's own seats, ``bot.seats.bots``, are one
+The manager does not know who listens (Dispatch's own seats, ``bot.dispatch_players.bots``, are one
 listener, added where the process is assembled). After a change is committed it says that
 a decision is now owed in a game (``Owed``); when it opens, and on each background pass,
 it says that decisions may be owed that no change announced (``resumed``: a previous run

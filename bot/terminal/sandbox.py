@@ -23,7 +23,7 @@ from typing import Any, TextIO
 import rules
 from bot import errors
 from bot.delivery.port import GameInfo, View
-from bot.seats.bots import BotSeats
+from bot.dispatch_players.bots import BotSeats
 from bot.storage.store import StoreUnavailable
 from bot.tables import clock_pass, hints, history, lobby, solo, validate
 from bot.tables.bot_users import bot_user, is_bot

@@ -25,8 +25,8 @@ import time
 from collections.abc import Mapping
 
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
+from bot.dispatch_players.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
 from bot.errors import withheld
-from bot.seats.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
 from bot.storage.errors import StoreError
 from bot.storage.liveness import Liveness
 from bot.storage.rows import BotJobRow

@@ -37,7 +37,7 @@ depends only on what its view shows (and the tree kept from earlier decisions of
 turn), never on how busy the machine is. A search that runs past
 ``rules.ai.safety_seconds`` (12 times the level's nominal time), widened by how much
 slower than the reference core the machine ran when the process first searched
-(``bot.seats.speed``), in CPU seconds of its own thread is cut as a safety, so that a
+(``bot.dispatch_players.speed``), in CPU seconds of its own thread is cut as a safety, so that a
 pathological position cannot hang a seat; each cut is logged with its game and level and
 counted (:attr:`BotSeats.cut`, in the summary logged when the seats close). CPU time of
 the thread, not wall time, so that other work on the machine brings the cap nearer only
@@ -70,7 +70,7 @@ import rules.ai.ismcts
 from bot import errors
 from bot.delivery.notices import public_log
 from bot.delivery.port import GameInfo
-from bot.seats.speed import machine_slowdown
+from bot.dispatch_players.speed import machine_slowdown
 from bot.storage.errors import StoreError
 from bot.storage.rows import ActionRow, BotEstimateRow, BotJobRow
 from bot.storage.store import Store
@@ -191,7 +191,7 @@ class SearchLimits:
     clock: Callable[[], float] | None = None
     #: How many times slower than the reference core this machine is: the level's
     #: ``safety_seconds`` is widened by it (None: this process's own probe,
-    #: ``bot.seats.speed.machine_slowdown``).
+    #: ``bot.dispatch_players.speed.machine_slowdown``).
     slowdown: float | None = None
 
 
