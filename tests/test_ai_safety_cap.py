@@ -20,8 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.dispatch_players import bots, speed
-from bot.dispatch_players.bots import SearchLimits, decide
+from bot.dispatch_players import decision as deciding
+from bot.dispatch_players import speed
+from bot.dispatch_players.decision import SearchLimits, decide
 from rules import get_game
 from rules.ai import LEVEL_ITERATIONS, LEVEL_SECONDS, safety_seconds
 
@@ -43,7 +44,7 @@ class TickingClock:
 @pytest.fixture(autouse=True)
 def fresh_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """No search tree kept by another test, and no probe figure left for the next one."""
-    monkeypatch.setattr(bots, "_PLAYERS", {})
+    monkeypatch.setattr(deciding, "_PLAYERS", {})
     speed._first_probe.cache_clear()
     yield
     speed._first_probe.cache_clear()
@@ -121,7 +122,8 @@ BUSY = textwrap.dedent(
     import rules.ai.ismcts
     from rules import compiled, get_game
     from rules.ai import SearchPlayer, level_iterations
-    from bot.dispatch_players.bots import decide, search_seed
+    from bot.dispatch_players.decision import decide
+    from bot.dispatch_players.seeding import search_seed
     from bot.dispatch_players.speed import machine_slowdown
     assert not compiled.is_compiled(rules.ai.ismcts)
     game = get_game("fort_sumter")

@@ -25,7 +25,8 @@ import time
 from collections.abc import Mapping
 
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
-from bot.dispatch_players.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
+from bot.dispatch_players.bots import BotSeats
+from bot.dispatch_players.jobs import JOB_LEASE_S, JOB_MAX_ATTEMPTS
 from bot.errors import withheld
 from bot.storage.errors import StoreError
 from bot.storage.liveness import Liveness

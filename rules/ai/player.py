@@ -23,7 +23,7 @@ from rules.core import Arg, Game, View
 #: The thinking time each search level is calibrated to, in CPU seconds of one quiet core
 #: per search. A level is not a time but a number of iterations (:data:`LEVEL_ITERATIONS`),
 #: so it plays the same however busy the machine; the caller may stop a search that runs
-#: far longer than this as a safety (``bot.dispatch_players.bots``: :data:`SAFETY_FACTOR`
+#: far longer than this as a safety (``bot.dispatch_players.decision``: :data:`SAFETY_FACTOR`
 #: times it, in CPU seconds), and ``rules`` reads no clock.
 LEVEL_SECONDS: dict[str, float] = {"normal": 1.0, "hard": 5.0}
 #: The search budget of each level in each game: iterations per search, calibrated by
