@@ -398,3 +398,45 @@ def test_no_comment_or_docstring_cites_an_issue_number() -> None:
         for line, citation in issue_citations(path.read_text(errors="replace"))
     ]
     assert hits == [], "\n".join(hits)
+
+
+#: The rooms of rules/ that any game may use; every other package of rules/ is a game.
+SHARED_RULES_ROOMS = ("core", "ai", "fate_die")
+
+
+def rules_packages() -> list[str]:
+    """Every package of rules/ by its folder's name (``core``, ``war``, ...)."""
+    return sorted(path.parent.name for path in (ROOT / "rules").glob("*/__init__.py"))
+
+
+def rules_games() -> list[str]:
+    return [name for name in rules_packages() if name not in SHARED_RULES_ROOMS]
+
+
+def imports_among(package: str, names: list[str]) -> list[str]:
+    """The modules of ``rules.<name>`` for ``names`` that ``package`` imports."""
+    rooms = [f"rules.{name}" for name in names]
+    return sorted(
+        m for m in imports_of(package) if any(m == r or m.startswith(r + ".") for r in rooms)
+    )
+
+
+def test_the_shared_rooms_of_rules_are_there() -> None:
+    assert set(SHARED_RULES_ROOMS) <= set(rules_packages())
+    assert {"war", "fort_sumter", "lincoln", "solo"} <= set(rules_games())
+
+
+@pytest.mark.parametrize("game", rules_games())
+def test_a_game_imports_no_other_games_package(game: str) -> None:
+    """A game uses its own modules and the shared rooms (the contract in ``rules.core``,
+    the Fate Die in ``rules.fate_die``), never another game's package, the CDG Solo
+    System's included: what two games share lives in a shared room, below them all."""
+    others = [name for name in rules_games() if name != game]
+    bad = imports_among(f"rules.{game}", others)
+    assert bad == [], f"rules.{game} imports {bad}"
+
+
+@pytest.mark.parametrize("room", SHARED_RULES_ROOMS)
+def test_a_shared_room_of_rules_imports_no_game(room: str) -> None:
+    bad = imports_among(f"rules.{room}", rules_games())
+    assert bad == [], f"rules.{room} imports {bad}"
