@@ -440,3 +440,25 @@ def test_a_game_imports_no_other_games_package(game: str) -> None:
 def test_a_shared_room_of_rules_imports_no_game(room: str) -> None:
     bad = imports_among(f"rules.{room}", rules_games())
     assert bad == [], f"rules.{room} imports {bad}"
+
+
+#: Modules of bot/ still longer than :data:`MAX_MODULE_LINES`, each to be split by
+#: concern; no other module may grow past it.
+LONG_MODULES = {
+    "bot/discord_app/cogs/game.py",
+    "bot/tables/manager.py",
+    "bot/tables/turn.py",
+    "bot/terminal/sandbox.py",
+}
+MAX_MODULE_LINES = 600
+
+
+def test_no_module_of_bot_is_longer_than_600_lines() -> None:
+    """A module that long mixes concerns (Dispatch's players were one 931-line module of
+    worker plumbing, seeding, decisions, job leases and estimates)."""
+    long = sorted(
+        str(path.relative_to(ROOT))
+        for path in bot_modules().values()
+        if len(path.read_text().splitlines()) > MAX_MODULE_LINES
+    )
+    assert [name for name in long if name not in LONG_MODULES] == []
