@@ -1,7 +1,7 @@
 """A ``dispatch worker``: claims the moves Dispatch owes and makes them.
 
 The loop claims one pending job at a time from ``bot_jobs`` (``FOR UPDATE SKIP LOCKED``
-on PostgreSQL, a lease of ``bots.JOB_LEASE_S``, the attempt counted), reads the bot
+on PostgreSQL, a lease of ``jobs.JOB_LEASE_S``, the attempt counted), reads the bot
 role's own view (nothing hidden: the same view a bot seat decides on in the bot), runs
 the level's search, and submits the move through the ``GameManager`` with the job's
 version, so a job the game has moved past is refused there and dropped (counted as
