@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from bench.bench_store_scale import grow, new_game, pct, play_games  # noqa: E402
 from bot import errors  # noqa: E402
 from bot.delivery.port import NullFrontEnd  # noqa: E402
-from bot.seats.bots import BotSeats  # noqa: E402
+from bot.dispatch_players.bots import BotSeats  # noqa: E402
 from bot.storage.queries import SEAT_QUERIES  # noqa: E402
 from bot.tables.manager import GameManager  # noqa: E402
 from bot.tables.requests import Move  # noqa: E402

@@ -50,7 +50,7 @@ sys.path.insert(0, str(ROOT))
 
 import rules  # noqa: E402
 from bot.delivery.port import NullFrontEnd  # noqa: E402
-from bot.seats.bots import BotSeats  # noqa: E402
+from bot.dispatch_players.bots import BotSeats  # noqa: E402
 from bot.storage.migrate import MIGRATIONS_DIR  # noqa: E402
 from bot.tables.bot_users import BOT_USERS, bot_user, is_bot  # noqa: E402
 from bot.tables.manager import GameManager  # noqa: E402

@@ -18,7 +18,7 @@ from bot.storage.store import Store, StoreUnavailable
 from bot.tables.store_check import CheckReport, check_store
 from bot.tables.store_copy import copy_store
 from bot.terminal import sandbox
-from bot.workers import compile_rules
+from bot.tools import compile_rules
 from bot.workers import main as workers
 from bot.workers.wake import listen_from
 from bot.workers.worker import iterations_from

@@ -1,6 +1,6 @@
 """The Fate Die opponent's Card Display, as a band under a game's board.
 
-When a side is run by the Fate Die (``view["fate"]``, see ``rules.solo.opponent``) the
+When a side is run by the Fate Die (``view["fate"]``, see ``rules.fate_die.opponent``) the
 table sees its display: slots A-E with face-up cards by name and face-down ones as
 identical backs, the last face rolled, and the cards that roll allows ringed. Only the
 public ``fate`` key is read, so a face-down card never changes a pixel.

@@ -1,6 +1,6 @@
 """The optional compiled build of ``rules``, and the guard that keeps it honest.
 
-``dispatch compile-rules`` (``bot/workers/compile_rules.py``) compiles the modules of this
+``dispatch compile-rules`` (``bot/tools/compile_rules.py``) compiles the modules of this
 package (all but this one and the packages' ``__init__.py`` files) with mypyc into native extension
 modules beside their sources, plus one shared library (``native__mypyc``), and writes
 :data:`MANIFEST`: a digest of each source compiled. Python then imports the native

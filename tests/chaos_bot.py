@@ -33,7 +33,7 @@ import yarl  # noqa: E402
 
 from bot.config import Config  # noqa: E402
 from bot.discord_app import create_bot, serve  # noqa: E402
-from bot.seats.bots import BotSeats  # noqa: E402
+from bot.dispatch_players.bots import BotSeats  # noqa: E402
 from bot.storage.engines import is_postgres_url  # noqa: E402
 
 

@@ -66,8 +66,8 @@ if str(ROOT) not in sys.path:
 
 import rules  # noqa: E402
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost  # noqa: E402
+from bot.dispatch_players.bots import BotSeats  # noqa: E402
 from bot.errors import DeliveryRetry, DirectMessageClosed  # noqa: E402
-from bot.seats.bots import BotSeats  # noqa: E402
 from bot.tables.manager import GameManager  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -1,4 +1,4 @@
-"""Shared checks for games with a Fate Die opponent (``rules.solo.opponent``): random
+"""Shared checks for games with a Fate Die opponent (``rules.fate_die.opponent``): random
 games with one side run by the die, and the hidden-card checks every such game owes."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 from rules.core import Game
 from rules.core.undo import copy_json
-from rules.solo import opponent as fate
+from rules.fate_die import opponent as fate
 
 State = dict[str, Any]
 

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from bot.seats import bots
+from bot.dispatch_players import bots
 from bot.terminal import sandbox
 
 _attach = bots.BotSeats.attach.__func__  # type: ignore[attr-defined]

@@ -4,7 +4,8 @@ connection's ``execute``, ``execute_fetchall``, ``execute_insert`` called throug
 session's ``db``) under ``bot/storage``, worked out from the text it is built of (string
 constants, module constants, ``hot_sql`` names, f-strings, ``+``, ``.format``, a local
 variable's assignments in order, both sides of an ``if ... else``, a loop over a
-constant, a method of the same class or of the groups' base that returns text), plus the named query lists.
+constant, a method of the same class or of the groups' base that returns text), plus
+the named query lists.
 
 A call whose statement cannot be worked out fails the gathering (``Unresolved``), so a new
 kind of statement cannot slip past the tests that prepare them all on PostgreSQL."""

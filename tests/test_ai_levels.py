@@ -22,8 +22,11 @@ from pathlib import Path
 import pytest
 from conftest import FakeClock, RecordingFrontEnd
 
-from bot.seats import bots
-from bot.seats.bots import BotSeats, SearchLimits, decide, search_seed
+from bot.dispatch_players import decision as deciding
+from bot.dispatch_players import searching
+from bot.dispatch_players.bots import BotSeats
+from bot.dispatch_players.decision import SearchLimits, decide
+from bot.dispatch_players.seeding import search_seed
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager
 from bot.tables.requests import NewGame
@@ -59,7 +62,7 @@ class TickingClock:
 @pytest.fixture(autouse=True)
 def fresh_players(monkeypatch: pytest.MonkeyPatch) -> None:
     """No search tree kept by another test's game of the same id."""
-    monkeypatch.setattr(bots, "_PLAYERS", {})
+    monkeypatch.setattr(deciding, "_PLAYERS", {})
 
 
 @pytest.mark.parametrize("name", SEARCHABLE)
@@ -92,11 +95,11 @@ def test_a_busy_machine_does_not_change_a_decision(monkeypatch: pytest.MonkeyPat
     decisions = {}
     visits = {}
     for label, clock in (("quiet", quiet), ("busy", busy)):
-        bots._PLAYERS.clear()
+        deciding._PLAYERS.clear()
         decisions[label] = decide(
             "fort_sumter", 7, "unionist", "normal", view, SearchLimits(clock=clock, slowdown=1.0)
         )
-        player = bots._PLAYERS[(7, "unionist", "normal")]
+        player = deciding._PLAYERS[(7, "unionist", "normal")]
         assert isinstance(player, SearchPlayer) and player.last is not None
         visits[label] = player.last.visits()
     assert decisions["quiet"] == decisions["busy"]
@@ -146,7 +149,7 @@ async def test_a_bot_seat_searches_its_levels_budget_of_iterations(
         made.append(kwargs.get("iterations"))  # type: ignore[arg-type]
         return real_make(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(bots, "make_player", spy)
+    monkeypatch.setattr(deciding, "make_player", spy)
     manager = await GameManager.open(db_path, front_end, clock=clock)
     try:
         seats = _seats(manager, TickingClock(2 * LEVEL_SECONDS["hard"] / 53))
@@ -160,7 +163,7 @@ async def test_a_bot_seat_searches_its_levels_budget_of_iterations(
     finally:
         await manager.close()
     assert made == [None]  # no budget of its own: the level's
-    player = bots._PLAYERS[(info.id, "unionist", "hard")]
+    player = deciding._PLAYERS[(info.id, "unionist", "hard")]
     assert isinstance(player, SearchPlayer)
     assert player.iterations == 53 and player.last is not None and player.last.iterations == 53
 
@@ -177,7 +180,7 @@ async def test_a_cut_search_is_logged_without_the_move(
     it chose (War: which card went to which column); the seats' summary at their close
     counts the cuts. The cap is the level's, widened by the machine's probed slowdown."""
     caplog.set_level(logging.INFO, logger="dispatch.bots")
-    monkeypatch.setattr(bots, "machine_slowdown", lambda: 2.0)
+    monkeypatch.setattr(searching, "machine_slowdown", lambda: 2.0)
     manager = await GameManager.open(db_path, front_end, clock=clock)
     moves: list[object] = []
     try:
@@ -212,7 +215,7 @@ async def test_a_cut_search_is_logged_without_the_move(
 DECISIONS = textwrap.dedent(
     """
     import json
-    from bot.seats.bots import _PLAYERS, SearchLimits, decide
+    from bot.dispatch_players.decision import _PLAYERS, SearchLimits, decide
     from rules import get_game
     out = {}
     for name in NAMES:

@@ -3,7 +3,7 @@
 A search level is a budget of iterations; the cap (in CPU seconds of the searching
 thread) is a safety. On a loaded host a CPU second does less work, so the cap is made
 far wider than a quiet search needs and widened again by a speed probe of the machine
-(``bot.seats.speed``). The fake clocks here advance a fixed amount each time they are
+(``bot.dispatch_players.speed``). The fake clocks here advance a fixed amount each time they are
 read; the last test runs real CPU hogs beside a real search.
 """
 
@@ -20,8 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.seats import bots, speed
-from bot.seats.bots import SearchLimits, decide
+from bot.dispatch_players import decision as deciding
+from bot.dispatch_players import speed
+from bot.dispatch_players.decision import SearchLimits, decide
 from rules import get_game
 from rules.ai import LEVEL_ITERATIONS, LEVEL_SECONDS, safety_seconds
 
@@ -43,7 +44,7 @@ class TickingClock:
 @pytest.fixture(autouse=True)
 def fresh_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """No search tree kept by another test, and no probe figure left for the next one."""
-    monkeypatch.setattr(bots, "_PLAYERS", {})
+    monkeypatch.setattr(deciding, "_PLAYERS", {})
     speed._first_probe.cache_clear()
     yield
     speed._first_probe.cache_clear()
@@ -121,8 +122,9 @@ BUSY = textwrap.dedent(
     import rules.ai.ismcts
     from rules import compiled, get_game
     from rules.ai import SearchPlayer, level_iterations
-    from bot.seats.bots import decide, search_seed
-    from bot.seats.speed import machine_slowdown
+    from bot.dispatch_players.decision import decide
+    from bot.dispatch_players.seeding import search_seed
+    from bot.dispatch_players.speed import machine_slowdown
     assert not compiled.is_compiled(rules.ai.ismcts)
     game = get_game("fort_sumter")
     view = game.view(game.setup(seed=4), "unionist")

@@ -74,12 +74,25 @@ def imports_of(package: str) -> set[str]:
         ("render", ("bot", "discord", "aiosqlite")),
         (
             "bot.storage",
-            ("bot.tables", "bot.seats", "bot.delivery", "bot.discord_app", "bot.terminal", "rules"),
+            (
+                "bot.tables",
+                "bot.dispatch_players",
+                "bot.delivery",
+                "bot.discord_app",
+                "bot.terminal",
+                "rules",
+            ),
         ),
-        ("bot.tables", ("bot.seats", "bot.discord_app", "bot.terminal", "discord")),
-        ("bot.delivery", ("bot.tables", "bot.seats", "bot.discord_app", "bot.terminal", "discord")),
+        ("bot.tables", ("bot.dispatch_players", "bot.discord_app", "bot.terminal", "discord")),
+        (
+            "bot.delivery",
+            ("bot.tables", "bot.dispatch_players", "bot.discord_app", "bot.terminal", "discord"),
+        ),
         # Dispatch's seats listen to the manager (``bot.tables.listeners``), never name it.
-        ("bot.seats", ("bot.tables.manager", "bot.discord_app", "bot.terminal", "discord")),
+        (
+            "bot.dispatch_players",
+            ("bot.tables.manager", "bot.discord_app", "bot.terminal", "discord"),
+        ),
         ("bot.terminal", ("bot.discord_app", "discord")),
         ("bot.discord_app", ("bot.terminal",)),
         (
@@ -103,7 +116,7 @@ def test_the_tables_know_nothing_of_the_bot_seats() -> None:
         path.name
         for path in (ROOT / "bot" / "tables").glob("*.py")
         if any(
-            m == "bot.seats" or m.startswith("bot.seats.")
+            m == "bot.dispatch_players" or m.startswith("bot.dispatch_players.")
             for m in imports_of(f"bot.tables.{path.stem}")
         )
     )
@@ -577,3 +590,67 @@ def test_no_module_of_bot_reaches_our_own_attributes_by_string() -> None:
         if name in ours
     ]
     assert hits == [], "\n".join(hits)
+
+
+#: The rooms of rules/ that any game may use; every other package of rules/ is a game.
+SHARED_RULES_ROOMS = ("core", "ai", "fate_die")
+
+
+def rules_packages() -> list[str]:
+    """Every package of rules/ by its folder's name (``core``, ``war``, ...)."""
+    return sorted(path.parent.name for path in (ROOT / "rules").glob("*/__init__.py"))
+
+
+def rules_games() -> list[str]:
+    return [name for name in rules_packages() if name not in SHARED_RULES_ROOMS]
+
+
+def imports_among(package: str, names: list[str]) -> list[str]:
+    """The modules of ``rules.<name>`` for ``names`` that ``package`` imports."""
+    rooms = [f"rules.{name}" for name in names]
+    return sorted(
+        m for m in imports_of(package) if any(m == r or m.startswith(r + ".") for r in rooms)
+    )
+
+
+def test_the_shared_rooms_of_rules_are_there() -> None:
+    assert set(SHARED_RULES_ROOMS) <= set(rules_packages())
+    assert {"war", "fort_sumter", "lincoln", "solo"} <= set(rules_games())
+
+
+@pytest.mark.parametrize("game", rules_games())
+def test_a_game_imports_no_other_games_package(game: str) -> None:
+    """A game uses its own modules and the shared rooms (the contract in ``rules.core``,
+    the Fate Die in ``rules.fate_die``), never another game's package, the CDG Solo
+    System's included: what two games share lives in a shared room, below them all."""
+    others = [name for name in rules_games() if name != game]
+    bad = imports_among(f"rules.{game}", others)
+    assert bad == [], f"rules.{game} imports {bad}"
+
+
+@pytest.mark.parametrize("room", SHARED_RULES_ROOMS)
+def test_a_shared_room_of_rules_imports_no_game(room: str) -> None:
+    bad = imports_among(f"rules.{room}", rules_games())
+    assert bad == [], f"rules.{room} imports {bad}"
+
+
+#: Modules of bot/ still longer than :data:`MAX_MODULE_LINES`, each to be split by
+#: concern; no other module may grow past it.
+LONG_MODULES = {
+    "bot/discord_app/cogs/game.py",
+    "bot/tables/manager.py",
+    "bot/tables/turn.py",
+    "bot/terminal/sandbox.py",
+}
+MAX_MODULE_LINES = 600
+
+
+def test_no_module_of_bot_is_longer_than_600_lines() -> None:
+    """A module that long mixes concerns (Dispatch's players were one 931-line module of
+    worker plumbing, seeding, decisions, job leases and estimates)."""
+    long = sorted(
+        str(path.relative_to(ROOT))
+        for path in bot_modules().values()
+        if len(path.read_text().splitlines()) > MAX_MODULE_LINES
+    )
+    assert [name for name in long if name not in LONG_MODULES] == []

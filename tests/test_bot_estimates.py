@@ -9,7 +9,8 @@ from conftest import RecordingFrontEnd
 from test_ratings import end_post, play_greedy
 
 from bot import errors
-from bot.seats.bots import BotSeats, SearchLimits, decide
+from bot.dispatch_players.bots import BotSeats
+from bot.dispatch_players.decision import SearchLimits, decide
 from bot.storage.rows import BotEstimateRow
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager

@@ -16,7 +16,7 @@ from job_history import job_history, keep_job_history
 
 from bot import errors
 from bot.delivery.port import GameInfo
-from bot.seats.bots import BotSeats
+from bot.dispatch_players.bots import BotSeats
 from bot.storage.store import Store
 from bot.tables.bot_jobs import KEEP_FINISHED
 from bot.tables.bot_users import bot_user

@@ -14,7 +14,7 @@ import pytest
 from conftest import FakeClock, RecordingFrontEnd
 from test_bot_seats import _leave_a_bot_move_owed
 
-from bot.seats.bots import BotSeats
+from bot.dispatch_players.bots import BotSeats
 from bot.tables.manager import GameManager
 
 

@@ -17,7 +17,8 @@ from bot import errors
 from bot.config import PAYLOAD_LOGGERS, setup_logging
 from bot.delivery.courier import mark_damaged
 from bot.delivery.port import GameInfo
-from bot.seats.bots import RETRY_BASE_S, RETRY_CAP_S, BotSeats, SearchLimits, decide
+from bot.dispatch_players.bots import RETRY_BASE_S, RETRY_CAP_S, BotSeats
+from bot.dispatch_players.decision import SearchLimits, decide
 from bot.tables import endings
 from bot.tables.bot_users import BOT_USERS, bot_user, is_bot
 from bot.tables.manager import GameManager
@@ -364,14 +365,14 @@ async def test_bot_games_decide_in_separate_workers_each_keeping_its_own(
 
 
 def test_the_bot_leaves_a_core_to_the_event_loop(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bot.seats import bots
+    from bot.dispatch_players import processes
 
     for cores, expected in [(1, 1), (2, 1), (3, 2), (8, 4), (64, 4)]:
-        monkeypatch.setattr(bots, "usable_cores", lambda cores=cores: cores)
-        assert bots.default_processes() == expected
+        monkeypatch.setattr(processes, "usable_cores", lambda cores=cores: cores)
+        assert processes.default_processes() == expected
     # The cores the process may use, not every core of the machine.
     monkeypatch.undo()
-    assert 1 <= bots.usable_cores() <= (os.cpu_count() or 1)
+    assert 1 <= processes.usable_cores() <= (os.cpu_count() or 1)
 
 
 async def test_the_background_pass_nudges_only_games_where_a_bot_owes_a_move(

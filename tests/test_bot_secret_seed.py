@@ -11,8 +11,9 @@ seed knows every card."""
 
 from __future__ import annotations
 
-from bot.seats import bots
-from bot.seats.bots import BotSeats, search_seed
+from bot.dispatch_players import decision
+from bot.dispatch_players.bots import BotSeats
+from bot.dispatch_players.seeding import search_seed
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager
 from bot.tables.requests import NewGame
@@ -32,7 +33,7 @@ def test_the_seed_of_a_keyed_game_takes_its_secret_key() -> None:
 
 async def _dispatch_seed(manager: GameManager, **kwargs: object) -> tuple[int, int, str]:
     """Dispatch (normal) plays unionist against alice; the seed its search was given."""
-    bots._PLAYERS.clear()  # players kept by another test's game of the same number
+    decision._PLAYERS.clear()  # players kept by another test's game of the same number
     BotSeats.attach(manager, workers="thread", iterations=20)
     info = await manager.create_game(
         "g1",
@@ -41,8 +42,8 @@ async def _dispatch_seed(manager: GameManager, **kwargs: object) -> tuple[int, i
         NewGame("fort_sumter", seat="secessionist", opponent_id=bot_user("normal"), **kwargs),
     )
     await BotSeats.of(manager).idle()
-    player = bots._PLAYERS[(info.id, "unionist", "normal")]
-    assert isinstance(player, bots.SearchPlayer) and player.searches >= 1
+    player = decision._PLAYERS[(info.id, "unionist", "normal")]
+    assert isinstance(player, decision.SearchPlayer) and player.searches >= 1
     return info.id, player.seed, "unionist"
 
 

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from conftest import FakeClock, RecordingFrontEnd
 
-from bot.seats import bots
-from bot.seats.bots import (
-    BotSeats,
+from bot.dispatch_players import decision, searching
+from bot.dispatch_players.bots import BotSeats
+from bot.dispatch_players.decision import (
     Decision,
     Earlier,
     NeedsHistory,
@@ -61,7 +61,7 @@ def kept_then_restarted(seed: int) -> tuple[list[Decision], Decision, Decision]:
     turn, by a new player grown from the turn's first two decisions, and by a new player
     that knows nothing of them."""
     role, state = value_play(seed)
-    bots._PLAYERS.clear()
+    decision._PLAYERS.clear()
     kept, views = [], []
     for turn in range(3):
         views.append(GAME.view(state, role))
@@ -69,7 +69,7 @@ def kept_then_restarted(seed: int) -> tuple[list[Decision], Decision, Decision]:
         kept.append(decide("fort_sumter", 1, role, "normal", views[-1], LIMITS, seat))
         GAME.act(state, role, kept[-1].verb, kept[-1].arg)
         assert GAME.active_roles(state) == (role,), "the value play goes on"
-    bots._PLAYERS.clear()
+    decision._PLAYERS.clear()
     third = SeatTurn(SEED, 2, played=PLAYED + 2, tail=moves(kept[:2]))
     with pytest.raises(NeedsHistory):
         decide("fort_sumter", 1, role, "normal", views[2], LIMITS, third)
@@ -83,7 +83,7 @@ def kept_then_restarted(seed: int) -> tuple[list[Decision], Decision, Decision]:
         LIMITS,
         dataclasses.replace(third, earlier=earlier),
     )
-    bots._PLAYERS.clear()
+    decision._PLAYERS.clear()
     afresh = decide("fort_sumter", 1, role, "normal", views[2], LIMITS, SeatTurn(SEED, 0))
     return kept, grown, afresh
 
@@ -100,7 +100,7 @@ def test_a_turn_that_begins_starts_afresh_whatever_the_player_kept() -> None:
     """A kept player carries nothing into a new turn: it decides as a new one does."""
     role, state = value_play(seed=5)
     view = GAME.view(state, role)
-    bots._PLAYERS.clear()
+    decision._PLAYERS.clear()
     new = decide("fort_sumter", 1, role, "normal", view, LIMITS, SeatTurn(SEED, 0))
     decide("fort_sumter", 1, role, "normal", view, LIMITS, SeatTurn(SEED, 0))  # kept now
     again = decide("fort_sumter", 1, role, "normal", view, LIMITS, SeatTurn(SEED, 0))
@@ -113,14 +113,14 @@ async def play_against_dispatch(tmp_path: Path, forgetful: bool) -> tuple[list[A
     the worker drops every player before each of Dispatch's decisions, as a restart
     before every move would."""
     tmp_path.mkdir()
-    bots._PLAYERS.clear()  # players another test kept for its own game of the same number
+    decision._PLAYERS.clear()  # players another test kept for its own game of the same number
     manager = await GameManager.open(tmp_path / "g.sqlite3", RecordingFrontEnd(), clock=FakeClock())
     try:
         seats = BotSeats.attach(manager, workers="thread", iterations=40)
         asked = seats._decide
 
         async def decide_after_a_restart(*args: Any) -> Decision:
-            bots._PLAYERS.clear()
+            decision._PLAYERS.clear()
             return await asked(*args)
 
         if forgetful:
@@ -146,7 +146,7 @@ async def play_against_dispatch(tmp_path: Path, forgetful: bool) -> tuple[list[A
         return exported["actions"], [(e.version, e.estimate) for e in estimates]
     finally:
         await manager.close()
-        bots._PLAYERS.clear()
+        decision._PLAYERS.clear()
 
 
 async def test_a_restart_before_every_move_changes_none_of_dispatchs_moves(
@@ -174,7 +174,7 @@ def test_a_kept_player_is_used_only_if_it_made_the_turns_last_decision(
     decided_at: int | None, tail: tuple[tuple[str, Any], ...], kept: bool
 ) -> None:
     seat = SeatTurn(SEED, len(tail), played=PLAYED + len(tail), tail=tail)
-    assert bots._made_the_last(decided_at, seat) is kept
+    assert decision._made_the_last(decided_at, seat) is kept
 
 
 async def test_a_turn_that_does_not_replay_is_searched_afresh_and_logs_no_card(
@@ -187,7 +187,7 @@ async def test_a_turn_that_does_not_replay_is_searched_afresh_and_logs_no_card(
     def damaged(*args: Any) -> tuple[Earlier, ...]:
         raise ValueError("S12 is not in the secessionist hand")  # a rules message, a card
 
-    monkeypatch.setattr(bots, "earlier_decisions", damaged)
+    monkeypatch.setattr(searching, "earlier_decisions", damaged)
     seats = BotSeats.of(manager)
     with caplog.at_level("WARNING", logger="dispatch.bots"):
         assert await seats._earlier(info.id, "secessionist", [], 1, None) == ()

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.seats import bots
+from bot.dispatch_players import processes
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,7 +31,8 @@ THINKING_BOT = textwrap.dedent(
     import multiprocessing.resource_tracker as tracker
 
     import rules
-    from bot.seats.bots import BotSeats, SeatTurn
+    from bot.dispatch_players.bots import BotSeats
+    from bot.dispatch_players.decision import SeatTurn
 
     async def main():
         game = rules.get_game("war")
@@ -95,8 +96,8 @@ def test_a_worker_ends_when_its_parent_id_changes(monkeypatch: pytest.MonkeyPatc
     parents = iter([100, 100, 1])
     monkeypatch.setattr(os, "getppid", lambda: next(parents))
     monkeypatch.setattr(os, "_exit", ended.append)
-    monkeypatch.setattr(bots.threading, "Thread", InlineThread)
-    bots.watch_parent(100, interval=0.0)
+    monkeypatch.setattr(processes.threading, "Thread", InlineThread)
+    processes.watch_parent(100, interval=0.0)
     assert ended == [0]
 
 

@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
-from bot.seats.bots import BotSeats
-from bot.workers import compile_rules
+from bot.dispatch_players.bots import BotSeats
+from bot.tools import compile_rules
 from rules import compiled
 
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.seats.bots import BotSeats
+from bot.dispatch_players.bots import BotSeats
 from bot.tables.bot_users import bot_user
 from bot.tables.requests import Move
 from tests.discord_helpers import catch_errors, poll, table, wait_until

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from bot.seats.bots import BotSeats
+from bot.dispatch_players.bots import BotSeats
 from bot.storage.rows import dumps
 from bot.tables import hints
 from bot.tables.requests import Move

@@ -8,7 +8,7 @@ import pytest
 
 from bot.delivery.port import GameInfo, SeatInfo, TablePost
 from bot.discord_app import formatting
-from bot.seats.bots import BotSeats
+from bot.dispatch_players.bots import BotSeats
 from bot.tables.bot_users import bot_user
 from rules.war import GAME
 from tests.discord_helpers import catch_errors, choices_of, table

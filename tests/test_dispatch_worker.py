@@ -14,7 +14,8 @@ from conftest import FakeClock
 
 from bot import errors
 from bot.delivery.port import GameInfo
-from bot.seats.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
+from bot.dispatch_players.bots import BotSeats
+from bot.dispatch_players.jobs import JOB_LEASE_S, JOB_MAX_ATTEMPTS
 from bot.storage.errors import Unavailable
 from bot.storage.rows import BotJobRow
 from bot.tables.bot_users import bot_user

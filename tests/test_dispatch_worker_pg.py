@@ -16,7 +16,8 @@ from chaos import moves_not_once
 from conftest import FakeClock, RecordingFrontEnd
 from job_history import job_history, keep_job_history
 
-from bot.seats.bots import JOB_LEASE_S, BotSeats
+from bot.dispatch_players.bots import BotSeats
+from bot.dispatch_players.jobs import JOB_LEASE_S
 from bot.storage.rows import BotJobRow
 from bot.storage.store import Store
 from bot.tables.bot_users import bot_user

@@ -15,7 +15,7 @@ import pytest
 from conftest import RecordingFrontEnd
 
 from bot.__main__ import main
-from bot.seats.bots import BotSeats
+from bot.dispatch_players.bots import BotSeats
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager
 from bot.tables.requests import NewGame

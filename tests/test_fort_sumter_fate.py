@@ -1,5 +1,5 @@
 """The Fate Die opponent in Fort Sumter: one side's hand is a Card Display
-(``rules.solo.opponent``, playsheet ``rules/solo/data/fort_sumter.json``); before each of
+(``rules.fate_die.opponent``, playsheet ``rules/fate_die/data/fort_sumter.json``); before each of
 its card plays the die is rolled and only the cards it allows may be played."""
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ from conftest import FakeClock, RecordingFrontEnd
 
 import render
 from bot import errors
-from bot.seats.bots import BotSeats
+from bot.dispatch_players.bots import BotSeats
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager
 from bot.tables.requests import NewGame
 from rules import IllegalAction, get_game
 from rules.ai import SearchPlayer
-from rules.solo import opponent as fate
+from rules.fate_die import opponent as fate
 from tests.fate_helpers import (
     assert_determinize_keeps_the_face_up_cards,
     assert_face_down_cards_unseen,

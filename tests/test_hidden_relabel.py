@@ -19,7 +19,7 @@ import pytest
 
 from rules import get_game
 from rules.core import Game, State
-from rules.solo.opponent import face_up
+from rules.fate_die.opponent import face_up
 
 #: View keys that tell what was once seen, not where the cards are now.
 _HISTORY = ("log", "private_log", "last_battle")

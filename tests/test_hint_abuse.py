@@ -16,7 +16,7 @@ import pytest
 from test_hints import ITERATIONS, play_to_cards
 
 from bot import errors
-from bot.seats.bots import BotSeats
+from bot.dispatch_players.bots import BotSeats
 from bot.tables.bot_users import bot_user
 from bot.tables.listeners import SearchRunner
 from bot.tables.manager import GameManager

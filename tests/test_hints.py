@@ -12,7 +12,7 @@ from conftest import RecordingFrontEnd
 from test_ratings import changes_of, end_post, new_game, play_greedy
 
 from bot import errors
-from bot.seats.bots import BotSeats
+from bot.dispatch_players.bots import BotSeats
 from bot.storage.rows import dumps
 from bot.tables import hints
 from bot.tables.bot_users import bot_user

@@ -10,6 +10,7 @@ import random
 import pytest
 
 from rules import get_game
+from rules.fate_die import opponent as fate
 from rules.lincoln import board, events, hidden, steps
 from rules.lincoln.common import naval_cards, run_by_die, train_cards
 from rules.lincoln.data import (
@@ -21,7 +22,6 @@ from rules.lincoln.data import (
     cards_of,
     opponent,
 )
-from rules.solo import opponent as fate
 from tests.fate_helpers import random_fate_game
 
 GAME = get_game("lincoln")

@@ -1,5 +1,5 @@
 """The Fate Die opponent in Lincoln: one side's hand is a Card Display
-(``rules.solo.opponent``, playsheet ``rules/solo/data/lincoln.json``); before each of its
+(``rules.fate_die.opponent``, playsheet ``rules/fate_die/data/lincoln.json``); before each of its
 two actions a turn the die is rolled, and the card an action is built on must be one it
 allows. Costs, battle cards and free actions stay the side's own choice."""
 
@@ -17,7 +17,7 @@ import render
 from rules import IllegalAction, get_game
 from rules.ai import SearchPlayer
 from rules.core.undo import copy_json
-from rules.solo import opponent as fate
+from rules.fate_die import opponent as fate
 from tests.fate_helpers import (
     assert_determinize_keeps_the_face_up_cards,
     assert_face_down_cards_unseen,

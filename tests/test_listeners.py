@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import FakeClock, RecordingFrontEnd
 
-from bot.seats.bots import BotSeats
+from bot.dispatch_players.bots import BotSeats
 from bot.tables.bot_users import bot_user
 from bot.tables.listeners import InThread, Owed
 from bot.tables.manager import GameManager

@@ -12,7 +12,7 @@ import asyncpg
 from conftest import RecordingFrontEnd
 
 from bot.discord_app import create_bot
-from bot.seats.bots import BotSeats
+from bot.dispatch_players.bots import BotSeats
 from bot.storage.engines import POSTS_QUEUED
 from bot.storage.store import Store
 from bot.tables.bot_users import bot_user

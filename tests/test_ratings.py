@@ -12,7 +12,7 @@ from conftest import FakeClock, RecordingFrontEnd
 
 from bot import errors
 from bot.delivery.port import GameInfo, TablePost
-from bot.seats.bots import BotSeats
+from bot.dispatch_players.bots import BotSeats
 from bot.storage.queries import RATING_QUERIES
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager

@@ -15,7 +15,7 @@ import pytest
 
 import rules
 from bot.delivery.port import GameInfo, TablePost
-from bot.seats.bots import BotSeats
+from bot.dispatch_players.bots import BotSeats
 from bot.tables.manager import GameManager
 from bot.terminal.display import private_lines
 from bot.terminal.frontend import TerminalFrontEnd

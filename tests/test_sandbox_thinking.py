@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.seats.bots import BotSeats
+from bot.dispatch_players.bots import BotSeats
 from bot.tables.manager import GameManager
 from bot.terminal.frontend import TerminalFrontEnd
 from bot.terminal.sandbox import Sandbox

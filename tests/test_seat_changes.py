@@ -10,7 +10,7 @@ import pytest
 from conftest import FakeClock, RecordingFrontEnd
 
 from bot import errors
-from bot.seats.bots import BotSeats
+from bot.dispatch_players.bots import BotSeats
 from bot.storage.queries import HOT_QUERIES
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager

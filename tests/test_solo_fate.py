@@ -7,8 +7,9 @@ from collections import Counter
 import pytest
 
 from rules.core.rng import generator
+from rules.fate_die.faces import FACES
 from rules.solo.display import chart_pick, random_face_up
-from rules.solo.fate import FACES, roll_face
+from rules.solo.fate import roll_face
 from tests.solo_helpers import act, actions, arrange, clean, force_faces, known, session, slot
 
 # The Fate Die is forced by replacing its roll (monkeypatch), which compiled rules

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from conftest import FakeClock
 
+from bot.dispatch_players.bots import BotSeats
+from bot.dispatch_players.processes import new_worker_pool
 from bot.process.lifecycle import release_claims
-from bot.seats.bots import BotSeats, new_worker_pool
 from bot.storage.store import PROCESS_CLAIMS
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame

@@ -9,7 +9,7 @@ import asyncio
 import pytest
 from conftest import POSTGRES_ENV, PostgresDatabases, RecordingFrontEnd
 
-from bot.seats.bots import BotSeats
+from bot.dispatch_players.bots import BotSeats
 from bot.storage.store import Store
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager

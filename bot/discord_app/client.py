@@ -34,8 +34,8 @@ from bot.discord_app.cogs import EXTENSIONS
 from bot.discord_app.failures import DevGuildUnusable
 from bot.discord_app.frontend import DiscordFrontEnd
 from bot.discord_app.room import DispatchClient, client_of, stopping
+from bot.dispatch_players.bots import BotSeats
 from bot.process.lifecycle import release_claims
-from bot.seats.bots import BotSeats
 from bot.storage.engines import POSTS_QUEUED
 from bot.storage.liveness import Liveness
 from bot.tables.manager import GameManager

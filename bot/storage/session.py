@@ -170,7 +170,7 @@ class Session(Statements):
 
     async def game_key(self, game_id: int) -> str | None:
         """For the export (after the end, or a moderator's rescue) and the seed of
-        Dispatch's searches (``bot.seats.bots.search_seed``): never shown."""
+        Dispatch's searches (``bot.dispatch_players.seeding.search_seed``): never shown."""
         row = await self._one("SELECT key FROM game_keys WHERE game_id = ?", (game_id,))
         return str(row[0]) if row else None
 

@@ -3,7 +3,8 @@
 A seat held by one of :data:`BOT_USERS` (``"Dispatch (easy)"``, ``"Dispatch (normal)"``,
 ``"Dispatch (hard)"``) is an ordinary seat to the lobby, the turn, the table posts and the
 records; the name says the level. Who makes that seat's moves is another room's business
-(``bot.seats.bots``, which listens to the manager): this module only names the seats.
+(``bot.dispatch_players.bots``, which listens to the manager): this module only names
+the seats.
 """
 
 from __future__ import annotations

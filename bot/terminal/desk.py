@@ -12,7 +12,7 @@ import random
 import rules
 from bot import errors
 from bot.delivery.port import GameInfo, View
-from bot.seats.bots import BotSeats
+from bot.dispatch_players.bots import BotSeats
 from bot.tables.bot_users import is_bot
 from bot.tables.manager import GameManager
 from bot.terminal.display import dispatch_owes, side_label

@@ -25,7 +25,7 @@ from typing import TextIO
 
 import rules
 from bot import errors
-from bot.seats.bots import BotSeats
+from bot.dispatch_players.bots import BotSeats
 from bot.storage.store import StoreUnavailable
 from bot.tables.clocks import clock_pass
 from bot.tables.manager import GameManager

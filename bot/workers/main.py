@@ -8,9 +8,9 @@ import os
 import time
 from pathlib import Path
 
+from bot.dispatch_players.bots import BotSeats
 from bot.process import health
 from bot.process.lifecycle import graceful
-from bot.seats.bots import BotSeats
 from bot.storage.store import Store
 from bot.tables.manager import GameManager
 from bot.workers.wake import listen_from

@@ -1,7 +1,7 @@
 """A ``dispatch worker``: claims the moves Dispatch owes and makes them.
 
 The loop claims one pending job at a time from ``bot_jobs`` (``FOR UPDATE SKIP LOCKED``
-on PostgreSQL, a lease of ``bots.JOB_LEASE_S``, the attempt counted), reads the bot
+on PostgreSQL, a lease of ``jobs.JOB_LEASE_S``, the attempt counted), reads the bot
 role's own view (nothing hidden: the same view a bot seat decides on in the bot), runs
 the level's search, and submits the move through the ``GameManager`` with the job's
 version, so a job the game has moved past is refused there and dropped (counted as
@@ -25,8 +25,9 @@ import time
 from collections.abc import Mapping
 
 from bot.delivery.port import GameInfo, PrivateMessage, SeatInfo, TablePost
+from bot.dispatch_players.bots import BotSeats
+from bot.dispatch_players.jobs import JOB_LEASE_S, JOB_MAX_ATTEMPTS
 from bot.errors import withheld
-from bot.seats.bots import JOB_LEASE_S, JOB_MAX_ATTEMPTS, BotSeats
 from bot.storage.errors import StoreError
 from bot.storage.liveness import Liveness
 from bot.storage.rows import BotJobRow

@@ -21,7 +21,7 @@ playouts then stop after that many actions and take the game's judgement of who 
 winning (Lincoln: a logistic model fitted to self-play, ``rules/lincoln/estimate.py``).
 
 The Fate Die opponent is not a player here but a rules variant: a game's ``fate`` option
-(Fort Sumter and Lincoln, ``rules.solo.opponent``) makes one side's hand a CDG Solo
+(Fort Sumter and Lincoln, ``rules.fate_die.opponent``) makes one side's hand a CDG Solo
 System Card Display, and that side's card choices list only what the die allows. Any
 player above then decides within them (``/game new ... style: fate`` seats Dispatch at a
 level on such a side), and the search samples the display's face-down cards like the

@@ -23,8 +23,8 @@ from rules.core import Arg, Game, View
 #: The thinking time each search level is calibrated to, in CPU seconds of one quiet core
 #: per search. A level is not a time but a number of iterations (:data:`LEVEL_ITERATIONS`),
 #: so it plays the same however busy the machine; the caller may stop a search that runs
-#: far longer than this as a safety (``bot.seats.bots``: :data:`SAFETY_FACTOR` times it,
-#: in CPU seconds), and ``rules`` reads no clock.
+#: far longer than this as a safety (``bot.dispatch_players.decision``: :data:`SAFETY_FACTOR`
+#: times it, in CPU seconds), and ``rules`` reads no clock.
 LEVEL_SECONDS: dict[str, float] = {"normal": 1.0, "hard": 5.0}
 #: The search budget of each level in each game: iterations per search, calibrated by
 #: ``bench/calibrate_levels.py`` so that one quiet core takes about ``LEVEL_SECONDS``
@@ -40,8 +40,9 @@ DEFAULT_ITERATIONS: dict[str, int] = {"normal": 1_000, "hard": 5_000}
 #: A caller's safety cap on one search: this many times the level's nominal seconds. It
 #: only stops a runaway, so it stays well clear of what a search of the budget costs on a
 #: busy host: there a CPU second does less work (shared caches), and a normal Fort Sumter
-#: search took 4.2 to 5.5 CPU s, more than 5 times its quiet second (``bot.seats.speed``
-#: widens the cap again on a machine that probes slower than the reference).
+#: search took 4.2 to 5.5 CPU s, more than 5 times its quiet second
+#: (``bot.dispatch_players.speed`` widens the cap again on a machine that probes slower
+#: than the reference).
 SAFETY_FACTOR = 12.0
 #: Every level, weakest first.
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")

@@ -12,6 +12,7 @@ from rules.core import EventGame, IllegalAction, State, Step, View, goto, shuffl
 from rules.core.events import current_frame, frames_from_version_1
 from rules.core.flow import main_frame
 from rules.core.rng import upgrade_generator
+from rules.fate_die import opponent as fate
 from rules.fort_sumter import board, hidden
 from rules.fort_sumter.cards import (
     DIMENSIONS,
@@ -26,7 +27,6 @@ from rules.fort_sumter.cards import (
 from rules.fort_sumter.events import EVENT_VOCABULARY, EVENTS, source_title
 from rules.fort_sumter.steps import STEPS
 from rules.fort_sumter.tracks import ROLE_NAMES, initial_tracks, track_view
-from rules.solo import opponent as fate
 
 TOKENS_PER_SIDE = 25
 
@@ -39,7 +39,7 @@ class FortSumter(EventGame):
     outcome_codes = frozenset({"vp", "tie_fort_sumter", "tie_spaces", "tie_unionist"})
     role_names: ClassVar[Mapping[str, str]] = ROLE_NAMES
     #: ``fate``: the side whose hand is a Card Display run by the Fate Die (playsheet
-    #: ``rules/solo/data/fort_sumter.json``, designed by Dispatch); empty for none.
+    #: ``rules/fate_die/data/fort_sumter.json``, designed by Dispatch); empty for none.
     default_options: ClassVar[Mapping[str, Any]] = {"event_discard": False, "fate": ""}
     #: 2: procedures (breaches, events, pivotal bonuses, objective events) moved from
     #: top-level keys to the flow's call stack.

@@ -27,9 +27,9 @@ from typing import Any
 from rules.core import State, View, choice, shuffle
 from rules.core.rng import generator
 from rules.core.undo import copy_json
+from rules.fate_die import opponent as fate
 from rules.fort_sumter.board import opponent
 from rules.fort_sumter.cards import OBJECTIVES, ROLES, STRATEGY
-from rules.solo import opponent as fate
 
 #: State keys never part of what a side knows, and what stands in their place.
 _BLANK: dict[str, Any] = {"rng": None, "seed": None, "log": [], "private_log": {}, "undo": []}

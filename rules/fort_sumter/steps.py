@@ -40,6 +40,7 @@ from rules.core import (
     shuffle,
     telling,
 )
+from rules.fate_die import opponent as fate
 from rules.fort_sumter import board
 from rules.fort_sumter.board import first_player, in_order, opponent
 from rules.fort_sumter.cards import (
@@ -60,7 +61,6 @@ from rules.fort_sumter.tracks import (
     breach_due,
     process_breaches,
 )
-from rules.solo import opponent as fate
 
 if TYPE_CHECKING:
     from rules.core import Game

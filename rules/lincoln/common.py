@@ -44,7 +44,7 @@ TRAIN_CARDS: frozenset[str] = frozenset(c for c, data in CARDS.items() if data["
 
 
 def run_by_die(state: State, role: str) -> bool:
-    """Whether the Fate Die runs ``role`` (``rules.solo.opponent.fate_role(state) ==
+    """Whether the Fate Die runs ``role`` (``rules.fate_die.opponent.fate_role(state) ==
     role``). Asked at every card drawn or discarded and every action spent, so the
     die's record is read here directly."""
     fate = state.get("fate")

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from mypy_extensions import mypyc_attr
 
 from rules.core import Arg, Game, IllegalAction, State, Step, View, goto, heading, log
+from rules.fate_die import opponent as fate
 from rules.lincoln import board, estimate, hidden, piles
 from rules.lincoln.combat import battle_view
 from rules.lincoln.data import (
@@ -25,7 +26,6 @@ from rules.lincoln.data import (
     card_facts,
 )
 from rules.lincoln.steps import ACTIONS_PER_TURN, STEPS
-from rules.solo import opponent as fate
 
 TOTAL_CARDS = len(CARDS)
 
@@ -50,7 +50,7 @@ class Lincoln(Game):
     #: over 97 games at normal@150; docs/ai.md has the figures).
     policy_margin = 0.10
     #: ``fate``: the side whose hand is a Card Display run by the Fate Die (playsheet
-    #: ``rules/solo/data/lincoln.json``, designed by Dispatch); empty for none.
+    #: ``rules/fate_die/data/lincoln.json``, designed by Dispatch); empty for none.
     default_options: ClassVar[Mapping[str, Any]] = {"fate": ""}
     summary = (
         "Two players, Union and Confederate, each with their own deck. A turn is two "

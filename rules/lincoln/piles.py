@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rules.core import State, log, plural, private_log, seal, shuffle, telling
+from rules.fate_die import opponent as fate
 from rules.lincoln.board import union_vp
 from rules.lincoln.common import run_by_die
 from rules.lincoln.data import BLOCKADE, CARDS, ROLE_NAMES, ROLES, card_name, cards_of
-from rules.solo import opponent as fate
 
 if TYPE_CHECKING:
     from rules.core import Game
@@ -146,7 +146,7 @@ def display_cards(state: State, role: str) -> list[str]:
 def follow_hand(state: State, role: str) -> None:
     """A side run by the Fate Die keeps its Card Display equal to :func:`display_cards`:
     cards that left go, new ones fill empty slots face down
-    (``rules.solo.opponent.sync``)."""
+    (``rules.fate_die.opponent.sync``)."""
     if run_by_die(state, role):
         fate.sync(state, display_cards(state, role))
 

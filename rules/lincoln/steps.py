@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.core import Actions, Arg, State, Step, goto, heading, log, telling
 from rules.core.log import plural
+from rules.fate_die import opponent as fate
 from rules.lincoln import board, combat, events, piles
 from rules.lincoln.board import describe, unit_key
 from rules.lincoln.common import (
@@ -38,7 +39,6 @@ from rules.lincoln.data import (
     name,
     opponent,
 )
-from rules.solo import opponent as fate
 
 if TYPE_CHECKING:
     from rules.core import Game

@@ -6,7 +6,7 @@ system). Seven playsheets, kept as data in ``data/``:
 Washington's War, Caesar: Rome vs Gaul, Paths of Glory, Illusions of Glory, For The
 People, Commands & Colors: Ancients, Commands & Colors: Samurai. Two more, designed by
 Dispatch in the same form, run a side of our own Fort Sumter and Lincoln as the Fate Die
-opponent (``opponent.py``; they are not offered to the assistant).
+opponent (``rules.fate_die.opponent``; they are not offered to the assistant).
 
 One role, ``solo``: the player at the table. A side run by the system keeps its "hand"
 as a Card Display of five slots A-E (``display``); the Fate Die (``fate``) says which

@@ -18,21 +18,10 @@ orders fewest units now.
 from __future__ import annotations
 
 from rules.core import State, randbelow
+from rules.fate_die.faces import FACES, FLIPS
 from rules.solo import cards
 from rules.solo.display import SLOTS, entries, face_up
 from rules.solo.sheets import of
-
-FACES = ("c_low", "event_low", "abc", "ab", "cde", "de")
-
-#: The slots a face flips (``event_low`` flips by choice instead).
-FLIPS: dict[str, tuple[str, ...]] = {
-    "c_low": ("C",),
-    "event_low": (),
-    "abc": ("A", "B", "C"),
-    "ab": ("A", "B"),
-    "cde": ("C", "D", "E"),
-    "de": ("D", "E"),
-}
 
 #: The lettered slots a face names (Caesar's surprise/reaction check; ruling 12).
 LETTERS: dict[str, tuple[str, ...]] = {**FLIPS, "c_low": ("C",), "event_low": ()}

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rules.core import IllegalAction, State, goto, heading, log, roll, shuffle
+from rules.fate_die.faces import FACES
 from rules.solo import cards
 from rules.solo.display import (
     SLOTS,
@@ -429,8 +430,6 @@ def do_reshuffle(state: State, deck_name: str) -> None:
 
 def fate_letters_roll(state: State) -> tuple[str, int]:
     """A Fate Die roll for a reaction check (Caesar): the face and the d6 behind it."""
-    from rules.solo.fate import FACES
-
     die = roll(state, 6)
     return FACES[die - 1], die
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.core import State, goto, log
+from rules.fate_die.faces import FLIPS
 from rules.solo import cards, honor
 from rules.solo.display import (
     SLOTS,
@@ -23,7 +24,7 @@ from rules.solo.display import (
     slot_of,
     take,
 )
-from rules.solo.fate import FLIPS, LETTERS, allowed, face_title, roll_face
+from rules.solo.fate import LETTERS, allowed, face_title, roll_face
 from rules.solo.session import (
     cards_remaining_down,
     flip_whole_display,

@@ -1,15 +1,15 @@
 """Where the game turned: Dispatch's own estimates, shown at the end.
 
 Each searched decision of a bot seat keeps the search's estimate of its chance after the
-move (``bot.seats.bots``: the chosen action's mean result in its tree) and the public
-words of the move, in ``bot_estimates``. While the game runs they stay secret: a sudden
-fall would tell the table what Dispatch drew. Once the game is over, ``/game log`` lists
-where the game turned: the largest changes of a seat's estimate between two of its
-consecutive decisions. Each is told as what happened between them (the other side's
-moves and the draws), not as the fault of the bot's earlier move: the estimate kept at
-a decision is already the chance after that move. It is told in coarse words ("behind",
-"undecided", "ahead"), not as a percentage, which the reliability table over self-play
-games does not back (``bench/bench_calibration.py``, ``docs/ai.md``).
+move (``bot.dispatch_players.decision``: the chosen action's mean result in its tree)
+and the public words of the move, in ``bot_estimates``. While the game runs they stay
+secret: a sudden fall would tell the table what Dispatch drew. Once the game is over,
+``/game log`` lists where the game turned: the largest changes of a seat's estimate
+between two of its consecutive decisions. Each is told as what happened between them
+(the other side's moves and the draws), not as the fault of the bot's earlier move: the
+estimate kept at a decision is already the chance after that move. It is told in coarse
+words ("behind", "undecided", "ahead"), not as a percentage, which the reliability table
+over self-play games does not back (``bench/bench_calibration.py``, ``docs/ai.md``).
 """
 
 from __future__ import annotations

@@ -45,14 +45,14 @@ from typing import Any
 
 from rules.core import State, log, randbelow
 from rules.core.paths import data_dir
-from rules.solo.fate import FACES, FLIPS
+from rules.fate_die.faces import FACES, FLIPS
 
 SLOTS = ("A", "B", "C", "D", "E")
 #: Which slots take a second card, in order, once a hand has more than five cards.
 DOUBLING = ("A", "D", "B", "E", "C")
 #: Rolls of the die before a face that allows nothing gives way (ruling 3).
 MAX_ROLLS = 3
-DATA = data_dir("solo")
+DATA = data_dir("fate_die")
 #: The playsheets Dispatch designed for its own games.
 DESIGNED: tuple[str, ...] = ("fort_sumter", "lincoln")
 
