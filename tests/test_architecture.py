@@ -577,3 +577,68 @@ def test_no_module_of_bot_reaches_our_own_attributes_by_string() -> None:
         if name in ours
     ]
     assert hits == [], "\n".join(hits)
+
+
+#: The longest a cell of the architecture page's tables may be: one sentence a reader
+#: takes in at a glance (a path or a name in backticks counts too).
+CELL_MAX_CHARS = 200
+#: A sentence's end: a full stop, question or exclamation mark followed by a space or
+#: the end of the cell (``ai.md`` or ``e.g`` inside a word is no end).
+SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+
+
+def table_cells(text: str) -> list[str]:
+    """Every cell of every Markdown table in ``text``, outside fenced code: the header
+    and separator rows left out; a ``|`` inside backticks does not split a cell."""
+    cells: list[str] = []
+    fenced = False
+    lines = text.splitlines()
+    for number, line in enumerate(lines):
+        if line.startswith("```"):
+            fenced = not fenced
+        header = number + 1 < len(lines) and re.fullmatch(r"\|[|:\- ]+", lines[number + 1])
+        if fenced or header or not line.startswith("|") or re.fullmatch(r"\|[|:\- ]+", line):
+            continue
+        parts = re.findall(r"(?:`[^`]*`|[^|`])+", line.strip().strip("|"))
+        cells += [part.strip() for part in parts]
+    return cells
+
+
+def overlong_cells(text: str) -> list[str]:
+    """The table cells that hold more than one sentence. The rule: a cell is at most
+    ``CELL_MAX_CHARS`` characters, and outside its code spans (`...`) and its links'
+    targets (``](...)``) it has at most one sentence end (``SENTENCE_END``), which may
+    only close the cell."""
+    found = []
+    for cell in table_cells(text):
+        prose = re.sub(r"\]\([^)]*\)", "]", re.sub(r"`[^`]*`", "code", cell))
+        ends = [m.end() for m in SENTENCE_END.finditer(prose)]
+        closes = not ends or (len(ends) == 1 and not prose[ends[0] :].strip(" )*_"))
+        if len(cell) > CELL_MAX_CHARS or not closes:
+            found.append(cell)
+    return found
+
+
+def test_the_long_cell_finder_finds_them() -> None:
+    page = (
+        "| folder | what it holds |\n|---|---|\n"
+        "| `bot/a/` | One thing ([a.md](a.md)), at `a.b.c`. |\n"
+        "| `bot/b/` | Two things. Then a second sentence |\n"
+        "| `bot/c/` | Ends mid-cell! And goes on. |\n"
+        "| `bot/d/` | " + "a word " * 40 + "|\n"
+        "```\n| not. a. table. | in code. |\n```\n"
+    )
+    assert table_cells(page)[:2] == ["`bot/a/`", "One thing ([a.md](a.md)), at `a.b.c`."]
+    assert overlong_cells(page) == [
+        "Two things. Then a second sentence",
+        "Ends mid-cell! And goes on.",
+        ("a word " * 40).strip(),
+    ]
+    assert overlong_cells("| `x | y.` | z |\n") == []
+
+
+def test_each_cell_of_the_architecture_page_is_one_sentence() -> None:
+    """The page is a map a newcomer can hold: a table cell that grows past a sentence
+    belongs in the module's docstring or the topic's page (docs/*.md)."""
+    assert len(table_cells(DOC)) > 50  # the finder reads the page's tables
+    assert overlong_cells(DOC) == []
