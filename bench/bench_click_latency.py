@@ -16,7 +16,7 @@ Three figures, each as median and p99 in milliseconds:
    target holds for action buttons too, the ones a player clicks most).
 
 The target, the bot acknowledging a click as fast as a bare client does (the ratio
-docs/architecture.md gives under *The path of a click*), is about a player's click: "as a
+docs/discord.md gives under *A click's acknowledgement, measured*), is about a player's click: "as a
 player" clicks wait until the bot has finished what the previous click started, as a
 person's next click does. "Back to back" clicks arrive while the bot is still sending the
 previous click's prompt; they measure the queue, not the acknowledgement. At well under a

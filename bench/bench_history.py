@@ -1,4 +1,4 @@
-"""History and records at scale (docs/architecture.md), on SQLite and on PostgreSQL: each query of
+"""History and records at scale (docs/storage.md), on SQLite and on PostgreSQL: each query of
 ``/games show:finished``, ``/games show:server``, ``/stats`` and ``/game export game:``
 with 10,000 finished games on one server, 1,000 of them one player's.
 

@@ -634,14 +634,7 @@ def test_a_shared_room_of_rules_imports_no_game(room: str) -> None:
     assert bad == [], f"rules.{room} imports {bad}"
 
 
-#: Modules of bot/ still longer than :data:`MAX_MODULE_LINES`, each to be split by
-#: concern; no other module may grow past it.
-LONG_MODULES = {
-    "bot/discord_app/cogs/game.py",
-    "bot/tables/manager.py",
-    "bot/tables/turn.py",
-    "bot/terminal/sandbox.py",
-}
+#: The longest a module of bot/ may be.
 MAX_MODULE_LINES = 600
 
 
@@ -653,4 +646,69 @@ def test_no_module_of_bot_is_longer_than_600_lines() -> None:
         for path in bot_modules().values()
         if len(path.read_text().splitlines()) > MAX_MODULE_LINES
     )
-    assert [name for name in long if name not in LONG_MODULES] == []
+    assert long == []
+
+
+#: The longest a cell of the architecture page's tables may be: one sentence a reader
+#: takes in at a glance (a path or a name in backticks counts too).
+CELL_MAX_CHARS = 200
+#: A sentence's end: a full stop, question or exclamation mark followed by a space or
+#: the end of the cell (``ai.md`` or ``e.g`` inside a word is no end).
+SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+
+
+def table_cells(text: str) -> list[str]:
+    """Every cell of every Markdown table in ``text``, outside fenced code: the header
+    and separator rows left out; a ``|`` inside backticks does not split a cell."""
+    cells: list[str] = []
+    fenced = False
+    lines = text.splitlines()
+    for number, line in enumerate(lines):
+        if line.startswith("```"):
+            fenced = not fenced
+        header = number + 1 < len(lines) and re.fullmatch(r"\|[|:\- ]+", lines[number + 1])
+        if fenced or header or not line.startswith("|") or re.fullmatch(r"\|[|:\- ]+", line):
+            continue
+        parts = re.findall(r"(?:`[^`]*`|[^|`])+", line.strip().strip("|"))
+        cells += [part.strip() for part in parts]
+    return cells
+
+
+def overlong_cells(text: str) -> list[str]:
+    """The table cells that hold more than one sentence. The rule: a cell is at most
+    ``CELL_MAX_CHARS`` characters, and outside its code spans (`...`) and its links'
+    targets (``](...)``) it has at most one sentence end (``SENTENCE_END``), which may
+    only close the cell."""
+    found = []
+    for cell in table_cells(text):
+        prose = re.sub(r"\]\([^)]*\)", "]", re.sub(r"`[^`]*`", "code", cell))
+        ends = [m.end() for m in SENTENCE_END.finditer(prose)]
+        closes = not ends or (len(ends) == 1 and not prose[ends[0] :].strip(" )*_"))
+        if len(cell) > CELL_MAX_CHARS or not closes:
+            found.append(cell)
+    return found
+
+
+def test_the_long_cell_finder_finds_them() -> None:
+    page = (
+        "| folder | what it holds |\n|---|---|\n"
+        "| `bot/a/` | One thing ([a.md](a.md)), at `a.b.c`. |\n"
+        "| `bot/b/` | Two things. Then a second sentence |\n"
+        "| `bot/c/` | Ends mid-cell! And goes on. |\n"
+        "| `bot/d/` | " + "a word " * 40 + "|\n"
+        "```\n| not. a. table. | in code. |\n```\n"
+    )
+    assert table_cells(page)[:2] == ["`bot/a/`", "One thing ([a.md](a.md)), at `a.b.c`."]
+    assert overlong_cells(page) == [
+        "Two things. Then a second sentence",
+        "Ends mid-cell! And goes on.",
+        ("a word " * 40).strip(),
+    ]
+    assert overlong_cells("| `x | y.` | z |\n") == []
+
+
+def test_each_cell_of_the_architecture_page_is_one_sentence() -> None:
+    """The page is a map a newcomer can hold: a table cell that grows past a sentence
+    belongs in the module's docstring or the topic's page (docs/*.md)."""
+    assert len(table_cells(DOC)) > 50  # the finder reads the page's tables
+    assert overlong_cells(DOC) == []

@@ -1,7 +1,19 @@
 """Dispatch on Discord: the client, the front end, components and cogs.
 
 ``run(config)`` is the entry point ``bot.__main__`` calls; ``create_bot(config)`` builds
-the client without starting it (tests start it against the emulator).
+the client without starting it (tests start it against the emulator). Its modules are
+layered so that none imports back up:
+
+- ``client``, ``shards``, ``failures``: the bot, its shards, and why it could not start;
+- ``room``: the client as the features see it (``DispatchClient``, ``client_of``);
+- ``cogs/``: the slash commands, each cog registering its feature's ``DynamicItem``s;
+- ``custom_ids`` and ``components``: every custom id's kind, and what every button is;
+- each feature's messages and clicks: ``prompts``, ``lobby``, ``rematch``, ``looks``,
+  ``claim_components``, ``seat_components``, ``solo_message`` and ``solo_modals``,
+  ``history_ui``, ``replays``, ``settings_reply``, ``threads`` and ``new_tables``;
+- ``interactions``, ``checks``, ``autocomplete``: what every handler shares;
+- ``frontend``, ``formatting``, ``unreachable``: posts and DMs, their text, and why a
+  table refused a post.
 """
 
 from __future__ import annotations

@@ -1,6 +1,10 @@
 """History and records: finished games a page at a time, a player's record,
 and which finished game's export a user may have. No discord import: both front ends
-(the Discord cogs and the sandbox) use it through the ``GameManager``."""
+(the Discord cogs and the sandbox) use it through the ``GameManager``.
+
+A player's games include the seats they passed on (``seat_changes_by_passer``), and their
+record counts a seat's result for its holder at the end and for each former holder, a
+moderator's reseat as the former holder's loss on time (docs/ratings.md)."""
 
 from __future__ import annotations
 

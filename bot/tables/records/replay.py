@@ -1,7 +1,8 @@
 """The action log as the game's record: export it, and replay it to check the stored state.
 
 A game is fully described by its name, options, seed and actions: ``setup(seed)`` and
-every action applied in order must give exactly the state the store holds.
+every action applied in order must give exactly the state the store holds. Who may see a
+finished game's record (its export, its replay) is decided here too (``may_see_finished``).
 """
 
 from __future__ import annotations
