@@ -150,6 +150,105 @@ class BadInput(NotAllowed):
     """
 
 
+# The common refusals, each its own kind so that callers and tests can tell them apart
+# by type; the message is still the one sentence shown to the player.
+
+
+class ModeratorOnly(NotAllowed):
+    """The action is for a moderator (a Discord permission such as Manage Channels or
+    Manage Server), or for the game's players and a moderator, and the user is neither."""
+
+
+class ServerOnly(NotAllowed):
+    """A server's setting or list asked for in a direct message, where there is no server."""
+
+
+class SeatNotHeld(NotAllowed):
+    """The user acts, or gives up, a seat of this game that is not theirs (a side named
+    by hand, or a choice made for a seat that another player holds)."""
+
+    def __init__(self, role: str) -> None:
+        super().__init__(f"You do not hold the {role} seat in this game.")
+        self.role = role
+
+
+class SeatRefused(NotAllowed):
+    """A seat cannot be taken or change hands that way: one player holds one seat,
+    Dispatch takes a seat only by hand-over, the Fate Die's side only by Dispatch, and
+    only the user an offer names may answer it."""
+
+
+class WrongStage(NotAllowed):
+    """The action belongs to another stage of the game: a lobby's (its seats, cancelling
+    it) once the game has started, or a finished game's (its export, replay or rematch)
+    while it is still played or after it was cancelled."""
+
+
+class NothingToDecide(NotAllowed):
+    """The user owes no decision now, so there is nothing to play, hint or claim."""
+
+
+class Outdated(BadInput):
+    """A button, page, claim or answer made for an earlier state: the game, the seat or
+    the question changed since it was shown, so it is refused and changes nothing."""
+
+
+class PlayedAlone(BadInput):
+    """Something only games between players have (a clock, an opponent, ratings, a seat
+    passed on) asked of a game played alone."""
+
+
+class NotYours(NotAllowed):
+    """A game's record, replay or pages that are not the user's to see: the same words
+    whether the game exists or not, so nothing is learnt from the refusal."""
+
+
+class VacationRefused(NotAllowed):
+    """A vacation the server's rules or the player's own do not allow now: vacations
+    turned off, one already running, or none to end."""
+
+
+class HintRefused(BadInput):
+    """A hint asked for where none is given: a rated game, a game with no search, before
+    the player's first decision, with nothing to decide now, or while their last hint is
+    still being worked out."""
+
+
+class BadNumber(BadInput):
+    """A number refused: text where a whole number belongs, or a value outside the range
+    the setting allows (the message names the range)."""
+
+
+class UnknownWord(BadInput):
+    """A word that is none of the few a setting or option takes (a level, lose or claim,
+    dm, channel or both, a clock's name...); the message names those it takes."""
+
+
+class NotOffered(BadInput):
+    """A choice or action that is none of those offered now: a mistyped number, or a
+    forged or outdated button or select value."""
+
+
+class Malformed(BadInput):
+    """A value of the wrong shape (an id, a message's place, a request, a page key),
+    refused before anything is looked up."""
+
+
+class NotInPlaysheet(BadInput):
+    """A solo session's playsheet, side, scenario or word that the playsheets do not
+    have; the message lists those they do."""
+
+
+class CardListRefused(BadInput):
+    """A solo session's card list that is not accepted (too large, not UTF-8 CSV, a bad
+    line, or not wanted by the playsheet); the message names the first fault."""
+
+
+class Usage(BadInput):
+    """A command of the text sandbox typed with words it does not take; the message
+    shows how it is typed."""
+
+
 class CorruptGame(DispatchError):
     """A stored game cannot be loaded; only that game is affected."""
 
