@@ -20,6 +20,8 @@ class DispatchError(Exception):
 
 
 class UnknownGame(DispatchError):
+    """A game asked for by a name that is none of the games Dispatch plays."""
+
     def __init__(self, name: str, available: Iterable[str]) -> None:
         names = ", ".join(sorted(available)) or "none yet"
         super().__init__(f"There is no game called “{name}”. Available games: {names}.")
@@ -27,16 +29,22 @@ class UnknownGame(DispatchError):
 
 
 class GameNotFound(DispatchError):
+    """A game number, channel or record that names no game the user can reach."""
+
     def __init__(self, what: str = "That game") -> None:
         super().__init__(f"{what} was not found.")
 
 
 class NoGameInChannel(GameNotFound):
+    """A game command in a channel that holds no game."""
+
     def __init__(self) -> None:
         DispatchError.__init__(self, "There is no game in this channel yet.")
 
 
 class ChannelBusy(DispatchError):
+    """A new game asked for in a channel that already holds one."""
+
     def __init__(self, game_id: int) -> None:
         super().__init__(
             f"This channel already has a game (#{game_id}). Finish or cancel it first, "
@@ -46,41 +54,58 @@ class ChannelBusy(DispatchError):
 
 
 class UnknownRole(DispatchError):
+    """A side named that is none of this game's; the message lists them."""
+
     def __init__(self, role: str, roles: Iterable[str]) -> None:
         super().__init__(f"“{role}” is not a side in this game; choose one of: {', '.join(roles)}.")
 
 
 class SeatTaken(DispatchError):
+    """A seat asked for that another player (or Dispatch) already holds."""
+
     def __init__(self, role: str) -> None:
         super().__init__(f"The {role} seat is already taken.")
 
 
 class NoFreeSeat(DispatchError):
+    """A join to a game whose every seat is taken."""
+
     def __init__(self) -> None:
         super().__init__("Every seat in this game is already taken.")
 
 
 class AlreadySeated(DispatchError):
+    """A join by a user who already holds a seat of this game."""
+
     def __init__(self, role: str) -> None:
         super().__init__(f"You are already seated in this game as {role}.")
 
 
 class NotSeated(DispatchError):
+    """An action of a player by a user who holds no seat of this game."""
+
     def __init__(self) -> None:
         super().__init__("You are not playing in this game.")
 
 
 class NotCreator(DispatchError):
+    """An action for the game's creator (in its lobby) by another user."""
+
     def __init__(self) -> None:
         super().__init__("Only the player who created this game can do that.")
 
 
 class BadOptions(DispatchError):
+    """A new game's options that the game does not accept; the message says which."""
+
     def __init__(self, detail: str) -> None:
         super().__init__(f"Those game options were not accepted: {detail}")
 
 
 class GameNotActive(DispatchError):
+    """An action that needs the game in another status (waiting, under way, over):
+    the message says which it is in."""
+
     _WHY: ClassVar[dict[str, str]] = {
         "lobby": "This game has not started yet: it is waiting for players.",
         "finished": "This game is over.",
@@ -95,6 +120,8 @@ class GameNotActive(DispatchError):
 
 
 class NotYourTurn(DispatchError):
+    """A decision from a seat the game is not waiting for; the message names those it is."""
+
     def __init__(self, waiting_for: Iterable[str] = ()) -> None:
         who = ", ".join(waiting_for)
         tail = f" The game is waiting for {who}." if who else ""
@@ -113,6 +140,8 @@ class IllegalMove(DispatchError):
 
 
 class NothingToUndo(DispatchError):
+    """An undo with no decision of the player's that can still be taken back."""
+
     def __init__(self) -> None:
         super().__init__("There is nothing you can undo right now.")
 
@@ -140,7 +169,8 @@ class StalePrompt(DispatchError):
 
 
 class NotAllowed(DispatchError):
-    pass
+    """An action the user may not take, here or now: the base of the refusals below, raised
+    bare only where none of them fits."""
 
 
 class BadInput(NotAllowed):
