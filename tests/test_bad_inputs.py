@@ -222,9 +222,8 @@ async def test_the_largest_allowed_values_still_work(manager: GameManager) -> No
     ],
 )
 def test_play_text_that_is_not_an_offered_action_is_refused(text: str) -> None:
-    with pytest.raises(errors.BadInput) as refused:
+    with pytest.raises(errors.NotOffered):
         parse_play_value(text)
-    assert "offered actions" in str(refused.value) or "too large" in str(refused.value)
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,7 @@ HEAD = "number,name,value,event,kind\n"
     ],
 )
 def test_a_formula_cell_is_refused_naming_its_line(name: str) -> None:
-    with pytest.raises(errors.BadInput) as refused:
+    with pytest.raises(errors.CardListRefused) as refused:
         solo.check_card_list("caesar", HEAD + "1,Senate,1,no,plain\n" + f"2,{name},1,no,plain\n")
     said = str(refused.value)
     assert "Line 3: the name" in said and "runs as a formula" in said
@@ -39,7 +39,7 @@ def test_a_formula_cell_is_refused_naming_its_line(name: str) -> None:
 
 def test_a_formula_is_refused_in_a_column_no_playsheet_lists() -> None:
     # Read with no playsheet known (a typed option): kinds and sides are not listed.
-    with pytest.raises(errors.BadInput, match=r"Line 2: the kind .* runs as a formula"):
+    with pytest.raises(errors.CardListRefused, match=r"Line 2: the kind .* runs as a formula"):
         card_csv.rows_of(HEAD + "1,Senate,1,no,=cmd\n")
 
 

@@ -80,9 +80,9 @@ async def test_a_person_cannot_take_the_dies_open_seat_but_dispatch_can(
         "alice",
         NewGame("fort_sumter", options={"fate": "secessionist"}, seat="unionist"),
     )
-    with pytest.raises(errors.NotAllowed, match="Fate Die runs this side"):
+    with pytest.raises(errors.SeatRefused):
         await fate_manager.join(lobby.id, "bob", "secessionist")
-    with pytest.raises(errors.NotAllowed, match="Fate Die runs this side"):
+    with pytest.raises(errors.SeatRefused):
         await fate_manager.join(lobby.id, "bob", None)
     info = await fate_manager.get_game_info(lobby.id)
     assert info.status == "lobby" and [s.user_id for s in info.seats] == ["alice"]

@@ -228,15 +228,15 @@ async def test_refused_politely_while_played_elsewhere_or_unknown(manager: GameM
     live = await manager.create_game(
         "g1", "c1", "alice", NewGame(GAME, seat="union", opponent_id="bob")
     )
-    with pytest.raises(errors.NotAllowed, match="still being played"):
+    with pytest.raises(errors.WrongStage):
         await manager.records.check_replay("c1", "alice", "g1")
-    with pytest.raises(errors.NotAllowed, match="still being played"):
+    with pytest.raises(errors.WrongStage):
         await manager.records.watch_replay(live.id, "alice", "g1")
     await manager.resign(live.id, "bob")
     assert await manager.records.check_replay("c1", "carol", "g1") == live.id
-    with pytest.raises(errors.NotAllowed, match="not a game you played or one played on this"):
+    with pytest.raises(errors.NotYours):
         await manager.records.check_replay(live.id, "carol", "g2")
-    with pytest.raises(errors.NotAllowed, match="not a game you played"):
+    with pytest.raises(errors.NotYours):
         await manager.records.watch_replay(live.id, "carol", None)
     assert (
         await manager.records.check_replay(live.id, "bob", None) == live.id
@@ -247,7 +247,7 @@ async def test_refused_politely_while_played_elsewhere_or_unknown(manager: GameM
     )
     answers = []
     for number in (other.id, other.id + 50, 2**63):
-        with pytest.raises(errors.NotAllowed) as refused:
+        with pytest.raises(errors.NotYours) as refused:
             await manager.records.check_replay(number, "carol", "g1")
         answers.append(str(refused.value).replace(str(number), "N"))
     assert len(set(answers)) == 1, answers
@@ -262,7 +262,7 @@ async def test_refused_politely_while_played_elsewhere_or_unknown(manager: GameM
 async def test_a_cancelled_game_has_nothing_to_replay(manager: GameManager) -> None:
     lobby = await manager.create_game("g1", "c1", "alice", NewGame(GAME))
     await manager.cancel(lobby.id, "alice")
-    with pytest.raises(errors.NotAllowed, match="cancelled"):
+    with pytest.raises(errors.WrongStage):
         await manager.records.check_replay(lobby.id, "alice", "g1")
 
 

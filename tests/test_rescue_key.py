@@ -59,7 +59,7 @@ async def test_a_moderators_rescue_export_of_a_damaged_game_has_its_key_and_repl
     expected = await manager.records.replay(info.id)
     await damage(manager, info.id)
 
-    with pytest.raises(errors.NotAllowed):  # a player: still nothing before the end
+    with pytest.raises(errors.WrongStage):  # a player: still nothing before the end
         await manager.records.export_for_player(info.id)
     rescued = await manager.records.export_for_player(info.id, is_moderator=True)
     assert rescued["seed"] == key
@@ -104,7 +104,7 @@ async def test_a_moderator_who_plays_gets_no_rescue_export(manager: GameManager)
     info = await manager.create_game("g1", "c1", "alice", NewGame("war", opponent_id="bob"))
     await played(manager, info.id, 2)
     await damage(manager, info.id)
-    with pytest.raises(errors.NotAllowed, match="You play in this game"):
+    with pytest.raises(errors.ModeratorOnly):
         await manager.records.export_for_player(info.id, is_moderator=True, user_id="alice")
     rescued = await manager.records.export_for_player(info.id, is_moderator=True, user_id="carol")
     assert is_key(rescued["seed"])

@@ -268,7 +268,7 @@ async def test_the_key_of_a_game_reaches_no_player_until_the_game_is_over(
             result = await manager.act(info.id, user, Move(verb, arg, pv.version, role=role))
             seen.append(json.dumps(result.view))
             if len(seen) == 20:
-                with pytest.raises(errors.NotAllowed, match="once the game is over"):
+                with pytest.raises(errors.WrongStage):
                     await manager.records.export_for_player(info.id)
         assert info.status == "finished"
         seen += [json.dumps(dataclasses.asdict(d), default=str) for d in front_end.deliveries]

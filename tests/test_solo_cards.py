@@ -229,14 +229,14 @@ HEAD = "number,name,value,event,kind\n"
 def test_a_card_number_listed_twice_is_refused_naming_both_lines() -> None:
     """The later row used to win silently."""
     text = HEAD + "3,Senate,1,no,plain\n5,Legion,2,no,plain\n3,Revolt,2,yes,plain\n"
-    with pytest.raises(errors.BadInput) as refused:
+    with pytest.raises(errors.CardListRefused) as refused:
         solo.check_card_list("caesar", text)
     assert "Line 4: card #3 is listed already on line 2" in str(refused.value)
     assert "lines 2 and 4" in str(refused.value)
     # One number per side where each side has its own deck.
     dual = "number,side,value\n3,allied_powers,2\n3,central_powers,4\n"
     assert solo.check_card_list("illusions_of_glory", dual)[1] == 2
-    with pytest.raises(errors.BadInput, match="Line 4: card #3 is listed already on line 2"):
+    with pytest.raises(errors.CardListRefused, match="Line 4: card #3 is listed already on line 2"):
         solo.check_card_list("illusions_of_glory", dual + "3,Allied Powers,1\n")
 
 
@@ -264,7 +264,7 @@ def test_a_card_number_listed_twice_is_refused_naming_both_lines() -> None:
 )
 def test_an_imported_list_is_read_strictly(text: str, message: str) -> None:
     """Each of these was taken (or escaped as a raw ``_csv.Error``)."""
-    with pytest.raises(errors.BadInput) as refused:
+    with pytest.raises(errors.CardListRefused) as refused:
         solo.check_card_list("caesar", text)
     said = str(refused.value)
     assert said.startswith("The card list was not imported: ") and message in said
@@ -288,7 +288,7 @@ def test_a_card_list_passed_as_an_option_is_read_strictly_at_the_front_door() ->
     length (the 200-character cap is for typed option texts)."""
     rows = "\n".join(f"{n},Card {n},1,no,plain" for n in range(1, 111))
     assert len(validate.options({"card_list": HEAD + rows})["card_list"]) > 2000
-    with pytest.raises(errors.BadInput, match="Line 3: card #3 is listed already on line 2"):
+    with pytest.raises(errors.CardListRefused, match="Line 3: card #3 is listed already on line 2"):
         validate.options({"card_list": "number\n3\n3\n"})
     with pytest.raises(errors.BadOptions, match="a short text"):
         validate.options({"colour": "x" * 201})
@@ -305,7 +305,7 @@ async def test_a_list_kept_before_the_strict_reading_is_refused_with_what_to_do(
             await db.settings.set_solo_card_list(
                 "g1", "caesar", "number,value\n3,1\n3,2\n", 2, "u1"
             )
-        with pytest.raises(errors.BadInput) as refused:
+        with pytest.raises(errors.CardListRefused) as refused:
             await solo.card_list_for(store, "g1", "caesar")
         said = str(refused.value)
         assert "card list imported here for Caesar: Rome vs Gaul does not pass" in said

@@ -291,18 +291,18 @@ def parse_play_value(text: str) -> tuple[int, str, int | str | None]:
     The arg is written as in a custom_id (see ``encode_arg``), so a picked value round-trips.
     """
     if not isinstance(text, str) or len(text) > PLAY_TEXT_MAX:
-        raise errors.BadInput(PICK_FROM_LIST)
+        raise errors.NotOffered(PICK_FROM_LIST)
     version_text, _, rest = text.partition(":")
     verb, sep, arg_text = rest.partition(":")
     if not sep or not verb:
-        raise errors.BadInput(PICK_FROM_LIST)
+        raise errors.NotOffered(PICK_FROM_LIST)
     if not re.fullmatch(NUM, version_text):
-        raise errors.BadInput(
+        raise errors.NotOffered(
             f"“{version_text[:20]}” is not a prompt number (it is written in digits 0-9). "
             + PICK_FROM_LIST
         )
     if not re.fullmatch(VERB, verb):
-        raise errors.BadInput(f"“{verb[:40]}” is not an action. " + PICK_FROM_LIST)
+        raise errors.NotOffered(f"“{verb[:40]}” is not an action. " + PICK_FROM_LIST)
     if _INT.fullmatch(arg_text) and not is_int_text(arg_text):
-        raise errors.BadInput("That number is too large to be one of your choices.")
+        raise errors.NotOffered("That number is too large to be one of your choices.")
     return int(version_text), verb, decode_arg(arg_text)

@@ -142,12 +142,12 @@ async def on_page(interaction: discord.Interaction[Any], click: Parsed) -> None:
     scope, owner = str(click.scope), str(click.owner)
     async with handling(interaction, 0, "page"):
         if page_owner(interaction, scope) != owner:
-            raise errors.NotAllowed("These pages are someone else's; run /games yourself.")
+            raise errors.NotYours("These pages are someone else's; run /games yourself.")
         page = await manager_of(interaction).records.finished_page(
             scope, owner, older=bool(click.older), key=int(click.key or 0)
         )
         if not page.games:
-            raise errors.NotAllowed(STALE)
+            raise errors.Outdated(STALE)
         await interaction.response.edit_message(
             embed=page_embed(page, user_id(interaction)),
             view=page_view(page),

@@ -148,7 +148,7 @@ async def on_show_table(interaction: discord.Interaction[Any], game_id: int, wha
             raise errors.NotAllowed(ANOTHER_CHANNEL)
         message_id = getattr(interaction.message, "id", None)
         if not first_show(message_id):
-            raise errors.NotAllowed("This look was already shown to the table.")
+            raise errors.Outdated("This look was already shown to the table.")
         try:
             # Acknowledge by promising to update the ephemeral message the button is on.
             await interaction.response.defer()

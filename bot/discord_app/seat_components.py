@@ -107,8 +107,8 @@ async def answer_change(interaction: discord.Interaction[Any], change: SeatChang
 def refuse_member(member: discord.abc.User, me: discord.abc.User | None, *, what: str) -> None:
     """A Discord bot cannot hold a seat; Dispatch itself takes one by hand-over."""
     if me is not None and member.id == me.id:
-        raise errors.NotAllowed(
+        raise errors.SeatRefused(
             f"Dispatch does not take a seat by {what}: its player gives it with /game hand-over."
         )
     if member.bot:
-        raise errors.NotAllowed("Bots cannot be seated (Dispatch takes a seat by hand-over).")
+        raise errors.SeatRefused("Bots cannot be seated (Dispatch takes a seat by hand-over).")

@@ -42,11 +42,11 @@ async def settings_answer(interaction: discord.Interaction[Any], asked: Settings
         or asked.threads is not None
     )
     if changing and not is_moderator(interaction):
-        raise errors.NotAllowed("Changing settings needs the Manage Channels permission.")
+        raise errors.ModeratorOnly("Changing settings needs the Manage Channels permission.")
     if asked.clock_default is not None:
         validate.clock(asked.clock_default)  # refused before anything is changed
     if rules_given and not interaction.guild_id:
-        raise errors.NotAllowed("Clock rules are a server setting: set them in a server.")
+        raise errors.ServerOnly("Clock rules are a server setting: set them in a server.")
     current = await manager.settings.reminder_hours(
         str(interaction.channel_id),
         asked.reminder_hours,

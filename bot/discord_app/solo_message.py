@@ -315,6 +315,6 @@ async def open_facts_modal(
             raise errors.NotSeated()
         playsheet = str(pv.view.get("playsheet") or "")
         if playsheet not in SHEETS or not asks_facts(pv.view) or pv.version != version:
-            raise errors.NotAllowed("This question was answered already; use the newest message.")
+            raise errors.Outdated("This question was answered already; use the newest message.")
         modal = FactsForm(game_id, version, playsheet, str(pv.view.get("prompt") or ""))
         await interaction.response.send_modal(modal)

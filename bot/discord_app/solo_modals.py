@@ -81,10 +81,10 @@ class CardFactsModal(discord.ui.Modal):
                 moves.append(("unnumbered", None))
             else:
                 if not (text.isascii() and text.isdigit()):
-                    raise errors.BadInput(f"The card number “{text[:10]}” is not a number.")
+                    raise errors.BadNumber(f"The card number “{text[:10]}” is not a number.")
                 offered = [str(n) for n in actions.get("number") or []]
                 if text.lstrip("0") not in offered:
-                    raise errors.BadInput(
+                    raise errors.NotOffered(
                         f"Card #{text[:10]} cannot be this card: it is outside the deck or "
                         "already face up. Check the number and try again."
                     )
@@ -92,16 +92,16 @@ class CardFactsModal(discord.ui.Modal):
         if "value" in self.inputs:
             text = self.inputs["value"].value.strip()
             if not (text.isascii() and text.isdigit()) or int(text) not in VALUE_RANGE:
-                raise errors.BadInput("The value must be a whole number from 0 to 6.")
+                raise errors.BadNumber("The value must be a whole number from 0 to 6.")
             moves.append(("value", int(text)))
         if "event" in self.inputs:
             text = self.inputs["event"].value.strip().lower()
             if text not in YES | NO:
-                raise errors.BadInput("Answer yes or no to whether it has an event.")
+                raise errors.UnknownWord("Answer yes or no to whether it has an event.")
             moves.append(("event", "yes" if text in YES else "no"))
         if "kind" in self.inputs:
             text = self.inputs["kind"].value.strip().lower().replace(" ", "_")
             if text not in self.kinds:
-                raise errors.BadInput(f"The kind must be one of {', '.join(self.kinds)}.")
+                raise errors.UnknownWord(f"The kind must be one of {', '.join(self.kinds)}.")
             moves.append(("kind", text))
         return moves

@@ -21,7 +21,7 @@ def bot_user(level: str | None = None) -> str:
     """The user id that seats Dispatch at ``level`` (the default level when None)."""
     level = (level or DEFAULT_LEVEL).strip().lower()
     if level not in BOT_USERS:
-        raise errors.BadInput(f"Dispatch plays at levels {', '.join(LEVELS)}, not {level!r}.")
+        raise errors.UnknownWord(f"Dispatch plays at levels {', '.join(LEVELS)}, not {level!r}.")
     return BOT_USERS[level]
 
 

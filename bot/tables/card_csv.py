@@ -51,8 +51,8 @@ _DIRECTION = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u
 Row = dict[str, str]
 
 
-def _refuse(line: int, why: str) -> errors.BadInput:
-    return errors.BadInput(f"Line {line}: {why}")
+def _refuse(line: int, why: str) -> errors.CardListRefused:
+    return errors.CardListRefused(f"Line {line}: {why}")
 
 
 #: Signs that make a spreadsheet read a cell as a formula.
@@ -68,7 +68,7 @@ def lines_of(text: str) -> list[str]:
     """The physical lines (``\\r\\n`` or ``\\n`` ends); a lone CR or a control character is
     refused on its line. A byte-order mark at the start is dropped."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
-        raise errors.BadInput(f"That card list is too large (at most {MAX_BYTES} bytes).")
+        raise errors.CardListRefused(f"That card list is too large (at most {MAX_BYTES} bytes).")
     lines = text.removeprefix("\ufeff").split("\n")
     for number, line in enumerate(lines, start=1):
         body = line.removesuffix("\r")
@@ -105,7 +105,9 @@ def fields_of(line: str, number: int) -> list[str]:
 def header_of(fields: Sequence[str], number: int) -> list[str]:
     names = [field.lower() for field in fields]
     if "number" not in names:
-        raise errors.BadInput("A card list needs a header row with at least a 'number' column.")
+        raise errors.CardListRefused(
+            "A card list needs a header row with at least a 'number' column."
+        )
     for name in names:
         if name not in COLUMNS:
             raise _refuse(
@@ -185,9 +187,11 @@ def rows_of(
         seen[key] = number
         rows.append((number, row))
     if header is None:
-        raise errors.BadInput("A card list needs a header row with at least a 'number' column.")
+        raise errors.CardListRefused(
+            "A card list needs a header row with at least a 'number' column."
+        )
     if not rows:
-        raise errors.BadInput("The card list has no cards in it.")
+        raise errors.CardListRefused("The card list has no cards in it.")
     return rows
 
 

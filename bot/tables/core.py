@@ -123,7 +123,7 @@ class Core:
             raise errors.GameNotActive(row.status)
         mine = [s.role for s in seats if s.user_id == user_id]
         if role is not None and role not in mine:
-            raise errors.NotAllowed(f"You do not hold the {role} seat in this game.")
+            raise errors.SeatNotHeld(role)
         if isinstance(passed, errors.SeatPassed):
             raise passed
         if role is None and mine:

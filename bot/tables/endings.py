@@ -41,7 +41,7 @@ async def resign(db: Session, game_id: int, user_id: str, role: str | None) -> s
             raise errors.ChooseRole(mine)
         role = mine[0]
     elif role not in mine:
-        raise errors.NotAllowed(f"You do not hold the {role} seat in this game.")
+        raise errors.SeatNotHeld(role)
     rules_game = rules_or_none(row.game_name)
     roles = tuple(rules_game.roles) if rules_game else tuple(s.role for s in seats)
     others = [r for r in roles if r != role]

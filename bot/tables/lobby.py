@@ -125,7 +125,7 @@ async def create_game(store: Store, request: CheckedGame, *, reminder_hours: flo
         options["fate"] = seating[1][0]
     check_fate_side(options, seating, request)
     if request.clock is not None and game.one_seat:
-        raise errors.BadInput(
+        raise errors.PlayedAlone(
             f"{game.title} is played alone: nobody waits for you, so it takes no clock."
         )
     # No seed chosen: a secret key nobody at the table can guess or work back from the
@@ -171,7 +171,7 @@ def seating_of(game: rules.Game, request: CheckedGame) -> list[tuple[str, str]]:
             raise errors.AlreadySeated(creator_role)
         free = [r for r in roles if r != creator_role]
         if game.one_seat:
-            raise errors.BadInput(f"{game.title} has one seat, yours: it takes no opponent.")
+            raise errors.PlayedAlone(f"{game.title} has one seat, yours: it takes no opponent.")
         if not free:
             raise errors.NoFreeSeat()
         seating.append((free[0], opponent_id))
@@ -255,7 +255,7 @@ async def take_seat(
     elif role in taken:
         raise errors.SeatTaken(role)
     if role == die_only:
-        raise errors.NotAllowed(
+        raise errors.SeatRefused(
             "The Fate Die runs this side: only Dispatch can take it (a seated player can "
             "give it to Dispatch from the lobby). Take another side, or open your own game."
         )
@@ -284,7 +284,7 @@ async def seat_dispatch(
         raise errors.GameNotActive(row.status)
     seated = {s.user_id for s in await db.seats(game_id)}
     if by not in seated and not is_moderator:
-        raise errors.NotAllowed(
+        raise errors.ModeratorOnly(
             "Only a player seated in this game (or a moderator) can give its open seat "
             "to Dispatch. To play it yourself, take a seat."
         )
@@ -295,7 +295,7 @@ async def leave_seats(db: Session, game_id: int, user_id: str) -> None:
     """Give up every seat ``user_id`` holds in a lobby; an empty lobby is cancelled."""
     row = await find_row(db, game_id, live=True)
     if row.status != "lobby":
-        raise errors.NotAllowed(
+        raise errors.WrongStage(
             "The game has started, so seats are fixed: use resign to concede it."
         )
     seats = await db.seats(game_id)
@@ -312,7 +312,7 @@ async def call_off(db: Session, game_id: int, user_id: str, is_moderator: bool) 
     """Cancel a game still in its lobby, for its creator or a moderator."""
     row = await find_row(db, game_id, live=True)
     if row.status != "lobby":
-        raise errors.NotAllowed(
+        raise errors.WrongStage(
             "Only a game still waiting for players can be cancelled; "
             "a running game can be resigned or abandoned."
         )

@@ -137,7 +137,7 @@ class GameManager(Core):
         every role is seated.
         """
         if not isinstance(game, NewGame):
-            raise errors.BadInput("A new game is asked for with its name and options.")
+            raise errors.Malformed("A new game is asked for with its name and options.")
         guild_id = validate.guild_id(guild_id)
         channel_id = validate.channel_id(channel_id)
         creator_id = validate.user_id(creator_id)
@@ -180,7 +180,7 @@ class GameManager(Core):
         second (or twice) is given the rematch already made, never a second one."""
         game, user_id = validate.game_ref(game), validate.user_id(user_id)
         if sides not in ("same", "swap", "random"):
-            raise errors.BadInput("A rematch keeps the sides (same), swaps them, or draws them.")
+            raise errors.UnknownWord("A rematch keeps the sides (same), swaps them, or draws them.")
         async with self.store.read() as db:
             old = await find_row(db, game, live=False)
             seats = await db.seats(old.id)
@@ -189,7 +189,7 @@ class GameManager(Core):
         if live is not None and live.rematch_of == old.id:
             return await self.get_game_info(live.id)
         if old.status not in ("finished", "abandoned"):
-            raise errors.NotAllowed("A rematch can be asked for once the game is over.")
+            raise errors.WrongStage("A rematch can be asked for once the game is over.")
         if user_id not in {s.user_id for s in seats}:
             raise errors.NotSeated()
         players = [s.user_id for s in sorted(seats, key=lambda s: s.joined_at)]
@@ -263,7 +263,7 @@ class GameManager(Core):
         user_id, role = validate.user_id(user_id), validate.role(role)
         is_moderator = validate.flag(is_moderator, "is_moderator")
         if level is not None and not isinstance(level, str):
-            raise errors.BadInput(f"Dispatch plays at levels {', '.join(LEVELS)}.")
+            raise errors.UnknownWord(f"Dispatch plays at levels {', '.join(LEVELS)}.")
         bot = bot_user(level)
         game_id = await self.game_id(game)
         async with self.game_locks[game_id], self.store.transaction(game=game_id) as db:
@@ -313,7 +313,7 @@ class GameManager(Core):
         """
         started = time.perf_counter()
         if not isinstance(move, Move):
-            raise errors.BadInput("A decision is sent as a verb and what it acts on.")
+            raise errors.Malformed("A decision is sent as a verb and what it acts on.")
         user_id = validate.user_id(user_id)
         verb, arg = validate.verb(move.verb), validate.arg(move.arg)
         expected_version = validate.version(move.expected_version)

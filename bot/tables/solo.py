@@ -57,13 +57,15 @@ def session_options(playsheet: str, side: str | None, scenario: str | None) -> d
     playsheet = (playsheet or "").strip().lower()
     if playsheet not in SHEETS:
         known = ", ".join(SHEETS)
-        raise errors.BadInput(f"There is no playsheet “{playsheet[:40]}”; choose one of {known}.")
+        raise errors.NotInPlaysheet(
+            f"There is no playsheet “{playsheet[:40]}”; choose one of {known}."
+        )
     side = (side or "").strip().lower()
     if side in ("both", "all"):
         side = ""
     names = side_ids(playsheet)
     if side and side not in names:
-        raise errors.BadInput(
+        raise errors.NotInPlaysheet(
             f"{sheet(playsheet)['title']} has the sides {', '.join(names)} "
             f"(or leave it empty for both), not “{side[:40]}”."
         )
@@ -71,7 +73,7 @@ def session_options(playsheet: str, side: str | None, scenario: str | None) -> d
     known_scenarios = scenarios(playsheet)
     if scenario and scenario not in known_scenarios:
         listed = ", ".join(known_scenarios) or "none"
-        raise errors.BadInput(
+        raise errors.NotInPlaysheet(
             f"{sheet(playsheet)['title']} has no scenario “{scenario[:40]}” (scenarios: {listed})."
         )
     options: dict[str, Any] = {"playsheet": playsheet, "side": side}
@@ -121,10 +123,10 @@ def options_from_words(words: list[str]) -> tuple[dict[str, Any], int | None]:
         elif playsheet and low in scenarios(playsheet):
             scenario = low
         else:
-            raise errors.BadInput(_unknown_word(word, playsheet))
+            raise errors.NotInPlaysheet(_unknown_word(word, playsheet))
     if not playsheet:
         # Asked, not guessed: a session of a game the player does not own helps nobody.
-        raise errors.BadInput(which_playsheet())
+        raise errors.NotInPlaysheet(which_playsheet())
     options = session_options(playsheet, side, scenario)
     options.update(extra_options(", ".join(typed)))
     return options, seed
@@ -172,7 +174,7 @@ def check_card_list(playsheet: str, text: str) -> tuple[str, int]:
     """A CSV card list for ``playsheet`` read strictly (``card_csv``): the text as it is
     kept and its number of cards, or a polite refusal naming the line."""
     if playsheet not in SHEETS:
-        raise errors.BadInput(f"There is no playsheet “{playsheet[:40]}”.")
+        raise errors.NotInPlaysheet(f"There is no playsheet “{playsheet[:40]}”.")
     data = sheet(playsheet)
     if has_card_list(playsheet):
         raise errors.NotAllowed(
@@ -183,7 +185,7 @@ def check_card_list(playsheet: str, text: str) -> tuple[str, int]:
         clean, count = card_csv.clean_text(text, list(data["kinds"]), sides)
         cards.parse_card_list(clean, data)  # the engine reads it as a session will
     except (errors.BadInput, IllegalAction) as exc:
-        raise errors.BadInput(f"The card list was not imported: {exc}") from None
+        raise errors.CardListRefused(f"The card list was not imported: {exc}") from None
     return clean, count
 
 
@@ -218,7 +220,7 @@ async def card_list_for(store: Store, scope: str, playsheet: str) -> str:
         clean, _count = check_card_list(playsheet, found[0])
     except errors.BadInput as exc:
         why = str(exc).removeprefix("The card list was not imported: ")
-        raise errors.BadInput(
+        raise errors.CardListRefused(
             f"The card list imported here for {sheet(playsheet)['title']} does not pass "
             f"the checks any more ({why}). Import a corrected list, or delete it with "
             "/solo cards delete; nothing was started."

@@ -54,7 +54,7 @@ def acting_role(
         raise errors.NotSeated()
     if role is not None:
         if role not in mine:
-            raise errors.NotAllowed(f"You do not hold the {role} seat in this game.")
+            raise errors.SeatNotHeld(role)
         return role
     if len(mine) == 1:
         return mine[0]

@@ -94,12 +94,12 @@ def message_place(value: Any) -> tuple[str, str] | None:
         channel, message = value
         if all(isinstance(v, str) and _SNOWFLAKE.fullmatch(v) for v in (channel, message)):
             return str(channel), str(message)
-    raise errors.BadInput("That is not a message's place (a channel id and a message id).")
+    raise errors.Malformed("That is not a message's place (a channel id and a message id).")
 
 
 def user_id(value: Any, what: str = "player") -> str:
     if not _short_text(value, MAX_ID_LENGTH):
-        raise errors.BadInput(f"That {what} is not recognised (a {what} id is a short text).")
+        raise errors.Malformed(f"That {what} is not recognised (a {what} id is a short text).")
     return str(value)
 
 
@@ -109,7 +109,7 @@ def optional_user_id(value: Any, what: str = "player") -> str | None:
 
 def channel_id(value: Any) -> str:
     if not _short_text(value, MAX_ID_LENGTH):
-        raise errors.BadInput("That channel is not recognised (a channel id is a short text).")
+        raise errors.Malformed("That channel is not recognised (a channel id is a short text).")
     return str(value)
 
 
@@ -117,13 +117,13 @@ def guild_id(value: Any) -> str | None:
     if value is None:
         return None
     if not _short_text(value, MAX_ID_LENGTH):
-        raise errors.BadInput("That server is not recognised (a server id is a short text).")
+        raise errors.Malformed("That server is not recognised (a server id is a short text).")
     return str(value)
 
 
 def game_name(value: Any) -> str:
     if not _short_text(value, MAX_WORD_LENGTH):
-        raise errors.BadInput("Name the game by its short name, e.g. war.")
+        raise errors.Malformed("Name the game by its short name, e.g. war.")
     return str(value)
 
 
@@ -132,13 +132,13 @@ def role(value: Any, what: str = "side") -> str | None:
     if value is None:
         return None
     if not _short_text(value, MAX_WORD_LENGTH):
-        raise errors.BadInput(f"That is not a {what} in this game: name it, e.g. north.")
+        raise errors.Malformed(f"That is not a {what} in this game: name it, e.g. north.")
     return str(value)
 
 
 def flag(value: Any, name: str) -> bool:
     if not isinstance(value, bool):
-        raise errors.BadInput(f"“{name}” must be true or false.")
+        raise errors.UnknownWord(f"“{name}” must be true or false.")
     return value
 
 
@@ -147,7 +147,7 @@ def seed(value: Any) -> int | None:
     if value is None:
         return None
     if not _is_int(value) or not 0 <= value <= MAX_SEED:
-        raise errors.BadInput(f"The seed must be a whole number from 0 to {MAX_SEED}.")
+        raise errors.BadNumber(f"The seed must be a whole number from 0 to {MAX_SEED}.")
     return int(value)
 
 
@@ -230,7 +230,7 @@ def _option_value_ok(item: Any) -> bool:
 
 def verb(value: Any) -> str:
     if not _short_text(value, MAX_WORD_LENGTH):
-        raise errors.BadInput("That is not an action: choose one of the actions offered to you.")
+        raise errors.NotOffered("That is not an action: choose one of the actions offered to you.")
     return str(value)
 
 
@@ -240,13 +240,13 @@ def arg(value: Any) -> int | str | None:
         return None
     if _is_int(value):
         if abs(value) > MAX_INT:
-            raise errors.BadInput("That number is too large for any action.")
+            raise errors.NotOffered("That number is too large for any action.")
         return int(value)
     if isinstance(value, str):
         if len(value) > MAX_ARG_LENGTH or not _storable(value):
-            raise errors.BadInput("That is not one of the choices offered to you.")
+            raise errors.NotOffered("That is not one of the choices offered to you.")
         return value
-    raise errors.BadInput("That is not one of the choices offered to you.")
+    raise errors.NotOffered("That is not one of the choices offered to you.")
 
 
 #: The most choices one interaction may carry (Discord's selects hold 25 options).
@@ -257,9 +257,9 @@ def more_args(values: Any) -> tuple[int | str | None, ...]:
     """Further args of one multi-choice decision: each checked like ``arg``; no repeats
     (a select returns each option once, so a repeat was not sent by a select)."""
     if isinstance(values, str | bytes) or not isinstance(values, list | tuple):
-        raise errors.BadInput("That is not one of the choices offered to you.")
+        raise errors.NotOffered("That is not one of the choices offered to you.")
     if len(values) > MAX_BATCH - 1:
-        raise errors.BadInput(f"At most {MAX_BATCH} choices can be made at once.")
+        raise errors.BadNumber(f"At most {MAX_BATCH} choices can be made at once.")
     return tuple(arg(value) for value in values)
 
 
@@ -279,7 +279,7 @@ def version(value: Any) -> int | None:
 
 def count(value: Any) -> int:
     if not _is_int(value):
-        raise errors.BadInput("The number of lines must be a whole number.")
+        raise errors.BadNumber("The number of lines must be a whole number.")
     return int(value)
 
 
@@ -288,13 +288,13 @@ def reminder_hours(value: Any) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise errors.BadInput("Reminder hours must be a number, e.g. 24 or 1.5.")
+        raise errors.BadNumber("Reminder hours must be a number, e.g. 24 or 1.5.")
     try:
         hours = float(value)
     except OverflowError:  # an int beyond any float
         hours = math.inf
     if not (math.isfinite(hours) and MIN_REMINDER_HOURS <= hours <= MAX_REMINDER_HOURS):
-        raise errors.NotAllowed(
+        raise errors.BadNumber(
             f"Reminders can be set between {MIN_REMINDER_HOURS:g} hours (6 minutes) "
             f"and {MAX_REMINDER_HOURS:g} hours (30 days)."
         )

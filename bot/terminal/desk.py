@@ -111,7 +111,7 @@ class Desk:
     async def current(self) -> GameInfo:
         if self.game_id is None:
             names = ", ".join(sorted(rules.GAMES)) or "none registered"
-            raise errors.NotAllowed(f"No game yet: type `new <game>` (games: {names}).")
+            raise errors.Usage(f"No game yet: type `new <game>` (games: {names}).")
         return await self.manager.get_game_info(self.game_id)
 
     # -- showing ----------------------------------------------------------------------

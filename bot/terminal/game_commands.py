@@ -17,10 +17,10 @@ from bot.terminal.words import GUILD, PLAYERS, count_arg, number
 
 async def cmd_as(desk: Desk, args: list[str]) -> None:
     if not args:
-        raise errors.NotAllowed(f"Who? `as {PLAYERS[0]}` or `as {PLAYERS[1]}`.")
+        raise errors.Usage(f"Who? `as {PLAYERS[0]}` or `as {PLAYERS[1]}`.")
     who = args[0].strip().lower()
     if not who or len(args) > 1:
-        raise errors.BadInput(f"Who? `as {PLAYERS[0]}` or `as {PLAYERS[1]}` (one name).")
+        raise errors.Usage(f"Who? `as {PLAYERS[0]}` or `as {PLAYERS[1]}` (one name).")
     desk.fe.current_user = validate.user_id(who)
     for pending in desk.fe.take_pending(desk.user):
         if pending.game_id == desk.game_id or desk.game_id is None:
@@ -65,7 +65,7 @@ async def cmd_log(desk: Desk, args: list[str]) -> None:
 
 async def cmd_hint(desk: Desk, args: list[str]) -> None:
     if args:
-        raise errors.BadInput("`hint` takes nothing: it answers for your decision now.")
+        raise errors.Usage("`hint` takes nothing: it answers for your decision now.")
     info = await desk.current()
     found = await desk.manager.hints.ask(info.id, desk.user)
     for line in hints.hint_text(found).replace("**", "").splitlines():
@@ -74,7 +74,7 @@ async def cmd_hint(desk: Desk, args: list[str]) -> None:
 
 async def cmd_replay(desk: Desk, args: list[str]) -> None:
     if len(args) > 1 or (args and number(args[0]) is None):
-        raise errors.BadInput("Which game? `replay` (the current one) or `replay <number>`.")
+        raise errors.Usage("Which game? `replay` (the current one) or `replay <number>`.")
     game_id = number(args[0]) if args else (await desk.current()).id
     assert game_id is not None
     movie = await desk.manager.records.watch_replay(game_id, desk.user, GUILD)
@@ -99,7 +99,7 @@ async def cmd_resign(desk: Desk, args: list[str]) -> None:
     info = await desk.current()
     if args:
         # Conceding cannot be undone: only the bare word does it, never a typo.
-        raise errors.BadInput(
+        raise errors.Usage(
             f"`resign` takes nothing after it: type `resign` alone to concede game #{info.id}."
         )
     await desk.manager.resign(info.id, desk.user)
@@ -159,7 +159,7 @@ async def cmd_stats(desk: Desk, args: list[str]) -> None:
 async def cmd_use(desk: Desk, args: list[str]) -> None:
     game_id = number(args[0] if args else None)
     if game_id is None:
-        raise errors.NotAllowed("Which game? `use <id>` (see `games`).")
+        raise errors.Usage("Which game? `use <id>` (see `games`).")
     info = await desk.manager.get_game_info(game_id)
     desk.game_id = info.id
     desk.say(f"   Now at game #{info.id} ({info.title}, {info.status}).")
@@ -168,7 +168,7 @@ async def cmd_use(desk: Desk, args: list[str]) -> None:
 
 async def cmd_leaderboard(desk: Desk, args: list[str]) -> None:
     if not args:
-        raise errors.BadInput("Which game? `leaderboard <game> [n]`, e.g. `leaderboard war`.")
+        raise errors.Usage("Which game? `leaderboard <game> [n]`, e.g. `leaderboard war`.")
     size = count_arg(args[1:], "How many? `leaderboard <game> [n]`, n from 1 to 25.")
     board = await desk.manager.records.leaderboard(
         GUILD, args[0], LEADERBOARD_SIZE if size is None else size

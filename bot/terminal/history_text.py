@@ -22,9 +22,9 @@ def page_key(args: list[str]) -> tuple[bool, int]:
     if not args:
         return True, pages.FIRST
     if len(args) != 2 or args[0] not in ("older", "newer") or not args[1].isascii():
-        raise errors.BadInput(f"Type {USAGE}.")
+        raise errors.Usage(f"Type {USAGE}.")
     if not args[1].isdigit() or len(args[1]) > 18:
-        raise errors.BadInput(f"“{args[1][:20]}” is not a game number ({USAGE}).")
+        raise errors.Usage(f"“{args[1][:20]}” is not a game number ({USAGE}).")
     return args[0] == "older", int(args[1])
 
 
@@ -85,7 +85,7 @@ async def stats(
     is a game if a game has that name, else a player: one of ``players`` or anyone with a
     finished game; any other word is neither, and is answered so."""
     if len(args) > 2:
-        raise errors.BadInput(STATS_USAGE)
+        raise errors.Usage(STATS_USAGE)
     if len(args) == 2:
         return stats_lines(await manager.records.stats(args[0], _game(args[1])))
     if not args:
@@ -95,12 +95,12 @@ async def stats(
         return stats_lines(await manager.records.stats(user, word))
     found = await manager.records.stats(word)
     if word not in players and not found.games:
-        raise errors.BadInput(f"There is no player or game called {word[:40]}. {STATS_USAGE}")
+        raise errors.Usage(f"There is no player or game called {word[:40]}. {STATS_USAGE}")
     return stats_lines(found)
 
 
 def _game(word: str) -> str:
     if word.strip().lower() not in rules.GAMES:
         names = ", ".join(sorted(rules.GAMES))
-        raise errors.BadInput(f"There is no game called {word[:40]} (games: {names}).")
+        raise errors.Usage(f"There is no game called {word[:40]} (games: {names}).")
     return word

@@ -132,17 +132,17 @@ def named_action(view: View, words: list[str], verbs: frozenset[str]) -> Action:
     if verb not in listed:
         if verb in verbs:
             now = ", ".join(f"`{v}`" for v in listed)
-            raise errors.NotAllowed(f"`{verb}` is not possible now; you may: {now}, or a number.")
-        raise errors.NotAllowed(
+            raise errors.NotOffered(f"`{verb}` is not possible now; you may: {now}, or a number.")
+        raise errors.Usage(
             f"Unknown command or action “{words[0][:40]}”. Type a number, or `help`."
         )
     args = listed[verb]
     if not isinstance(args, list):
         if typed:
-            raise errors.NotAllowed(f"`{verb}` takes nothing after it: type `{verb}` alone.")
+            raise errors.Usage(f"`{verb}` takes nothing after it: type `{verb}` alone.")
         return verb, None
     if not typed:
-        raise errors.NotAllowed(f"`{verb}` needs one of: {choices_text(args)}.")
+        raise errors.Usage(f"`{verb}` needs one of: {choices_text(args)}.")
     for arg in args:
         if str(arg) == typed:
             return verb, arg
@@ -151,7 +151,7 @@ def named_action(view: View, words: list[str], verbs: frozenset[str]) -> Action:
     near = [arg for arg in args if str(arg).lower() == key]
     if len(near) == 1:
         return verb, near[0]
-    raise errors.NotAllowed(
+    raise errors.NotOffered(
         f"“{typed[:40]}” is not one of the choices for `{verb}` now; "
         f"you may choose: {choices_text(args)}."
     )

@@ -21,7 +21,7 @@ async def cmd_wait(desk: Desk, args: list[str]) -> None:
     """Until Dispatch's seats have moved: what a script reads next no longer depends
     on how fast the machine searched."""
     if args:
-        raise errors.BadInput("`wait` takes nothing after it.")
+        raise errors.Usage("`wait` takes nothing after it.")
     await desk.bots.idle()
     desk.say("   Dispatch owes no move now.")
 
@@ -47,7 +47,7 @@ async def cmd_auto(desk: Desk, args: list[str]) -> None:
             # undo would let a random player dither forever; it adds nothing to a demo
             choices = [a for a in legal_actions(pv.view) if a[0] != "undo"]
             if not choices:
-                raise errors.NotAllowed(f"{role} is to act but has no legal action.")
+                raise errors.NothingToDecide(f"{role} is to act but has no legal action.")
             verb, arg = desk.rng.choice(choices)
             desk.say(f"   auto: {seat.user_id} ({role}) {describe(pv.view, (verb, arg))}")
             result = await desk.manager.act(
@@ -93,16 +93,16 @@ async def play(desk: Desk, words: list[str], *, waited: bool = False) -> None:
             raise errors.GameNotActive(info.status)
         waiting = ", ".join(f"@{u}" for u in info.waiting_on)
         if words[0].lower() in game_verbs(info.game_name):
-            raise errors.NotAllowed(
+            raise errors.NothingToDecide(
                 f"`{words[0].lower()}` is not possible now: {desk.user} has no move "
                 f"(waiting for {waiting}). Type `as <player>` to play for them, or `help`."
             )
-        raise errors.NotAllowed(
+        raise errors.NothingToDecide(
             f"“{' '.join(words)[:40]}” is not a command, and {desk.user} has no move now "
             f"(waiting for {waiting}). Type `help`, or `as <player>`."
         )
     if len(words) > 1 and number(words[0]) is not None:
-        raise errors.BadInput(f"One number at a time: type `{words[0][:40]}` alone.")
+        raise errors.Usage(f"One number at a time: type `{words[0][:40]}` alone.")
     n = number(words[0]) if len(words) == 1 else None
     if n is not None:
         shown = desk.shown
@@ -122,7 +122,7 @@ async def play(desk: Desk, words: list[str], *, waited: bool = False) -> None:
             return
         picked = shown.pick(str(n))
         if picked is None:
-            raise errors.NotAllowed(shown.refusal(n))
+            raise errors.NotOffered(shown.refusal(n))
         verb, arg = picked
     else:
         verb, arg = named_action(pv.view, words, game_verbs(info.game_name))

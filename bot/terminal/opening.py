@@ -20,13 +20,13 @@ from bot.terminal.words import GUILD, PLAYERS, new_game_words, number
 async def cmd_new(desk: Desk, args: list[str]) -> None:
     name = (args[0] if args else desk.default_game or "").lower()
     if not name:
-        raise errors.NotAllowed("Say which game: `new <game> [seed]`.")
+        raise errors.Usage("Say which game: `new <game> [seed]`.")
     if name in rules.GAMES and rules.get_game(name).one_seat:
         await new_one_seat(desk, name, args[1:])
         return
     clock_words = [w for w in args[1:] if w.lower().startswith("clock=")]
     if len(clock_words) > 1:
-        raise errors.BadInput("Give one clock: `clock=fast`, for example.")
+        raise errors.Usage("Give one clock: `clock=fast`, for example.")
     clock = clock_words[0].split("=", 1)[1] if clock_words else None
     validate.clock(clock)  # refused before the new game is announced
     seed, opponent, fate = new_game_words([w for w in args[1:] if w not in clock_words])
@@ -104,7 +104,7 @@ async def new_one_seat(desk: Desk, name: str, words: list[str]) -> None:
 async def cmd_join(desk: Desk, args: list[str]) -> None:
     info = await desk.current()
     if len(args) > 1:
-        raise errors.BadInput("`join` takes at most a side: `join` or `join <side>`.")
+        raise errors.Usage("`join` takes at most a side: `join` or `join <side>`.")
     info = await desk.manager.join(info.id, desk.user, args[0].lower() if args else None)
     await seated(desk, info, desk.user)
 
@@ -112,11 +112,11 @@ async def cmd_join(desk: Desk, args: list[str]) -> None:
 async def cmd_dispatch(desk: Desk, args: list[str]) -> None:
     info = await desk.current()
     if "fate" in (a.lower() for a in args):
-        raise errors.BadInput(
+        raise errors.Usage(
             "The Fate Die is chosen when a game is opened: `new fort_sumter dispatch easy fate`."
         )
     if len(args) > 1:
-        raise errors.BadInput("`dispatch` takes at most a level: easy, normal or hard.")
+        raise errors.Usage("`dispatch` takes at most a level: easy, normal or hard.")
     level = args[0].lower() if args else None
     info = await desk.manager.seat_dispatch(info.id, desk.user, level)
     await seated(desk, info, bot_user(level))

@@ -11,7 +11,7 @@ from bot.terminal.desk import Desk
 async def cmd_offer(desk: Desk, args: list[str]) -> None:
     info = await desk.current()
     if len(args) != 1:
-        raise errors.BadInput("Offer your seat to whom? `offer <player>` (one name).")
+        raise errors.Usage("Offer your seat to whom? `offer <player>` (one name).")
     made = await desk.manager.seat_changes.offer(info.id, desk.user, args[0].strip().lower())
     desk.say(
         f"   {made.from_user} offers the {made.seat} seat to {made.to_user}: "
@@ -30,11 +30,11 @@ async def cmd_decline(desk: Desk, args: list[str]) -> None:
 async def answer(desk: Desk, args: list[str], *, accept: bool) -> None:
     word = "accept" if accept else "decline"
     if args:
-        raise errors.BadInput(f"`{word}` takes nothing: it answers the offer made to you.")
+        raise errors.Usage(f"`{word}` takes nothing: it answers the offer made to you.")
     info = await desk.current()
     made = await desk.manager.seat_changes.open_offer_for(info.id, desk.user)
     if made is None:
-        raise errors.NotAllowed(f"No seat of game #{info.id} is offered to {desk.user}.")
+        raise errors.SeatRefused(f"No seat of game #{info.id} is offered to {desk.user}.")
     change = await desk.manager.seat_changes.answer(info.id, made.id, desk.user, accept=accept)
     if change is None:
         desk.say(f"   {desk.user} declined the {made.seat} seat.")
@@ -45,7 +45,7 @@ async def answer(desk: Desk, args: list[str], *, accept: bool) -> None:
 async def cmd_reseat(desk: Desk, args: list[str]) -> None:
     info = await desk.current()
     if len(args) != 2:
-        raise errors.BadInput("Give which seat to whom? `reseat <side> <player>`.")
+        raise errors.Usage("Give which seat to whom? `reseat <side> <player>`.")
     # The sandbox's keyboard is its owner's: a moderator of every table.
     side, player = args[0].lower(), args[1].strip().lower()
     await desk.manager.seat_changes.reseat(info.id, side, player, desk.user, is_moderator=True)
@@ -55,6 +55,6 @@ async def cmd_reseat(desk: Desk, args: list[str]) -> None:
 async def cmd_handover(desk: Desk, args: list[str]) -> None:
     info = await desk.current()
     if len(args) > 1:
-        raise errors.BadInput("`handover` takes at most a level: easy, normal or hard.")
+        raise errors.Usage("`handover` takes at most a level: easy, normal or hard.")
     await desk.manager.seat_changes.hand_over(info.id, desk.user, args[0].lower() if args else None)
     await desk.show_turn()

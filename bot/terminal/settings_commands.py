@@ -13,7 +13,7 @@ from rules.core.log import plural
 async def cmd_vacation(desk: Desk, args: list[str]) -> None:
     days = number(args[0]) if len(args) == 1 else None
     if len(args) > 1 or (args and days is None):
-        raise errors.BadInput("`vacation` takes a whole number of days, or none to come back.")
+        raise errors.BadNumber("`vacation` takes a whole number of days, or none to come back.")
     news = await desk.manager.clocks.vacation(GUILD, desk.user, days or None)
     if news.ended:
         counted = plural(news.days, "day")
@@ -27,7 +27,7 @@ async def cmd_vacation(desk: Desk, args: list[str]) -> None:
 
 async def cmd_ontime(desk: Desk, args: list[str]) -> None:
     if len(args) > 1:
-        raise errors.BadInput("`ontime` takes lose or claim.")
+        raise errors.UnknownWord("`ontime` takes lose or claim.")
     rule, _ = await desk.manager.clocks.rules(GUILD, args[0].lower() if args else None)
     told = "the player loses" if rule == "lose" else "the opponent may claim the win"
     desk.say(f"   When a clock runs out, {told}.")
@@ -35,7 +35,7 @@ async def cmd_ontime(desk: Desk, args: list[str]) -> None:
 
 async def cmd_forced(desk: Desk, args: list[str]) -> None:
     if len(args) > 1:
-        raise errors.BadInput("`forced` takes auto or ask.")
+        raise errors.UnknownWord("`forced` takes auto or ask.")
     setting = await desk.manager.settings.forced(desk.user, args[0].lower() if args else None)
     if setting == "ask":
         desk.say(f"   A choice with only one option is asked of {desk.user}.")

@@ -30,7 +30,7 @@ def count_arg(args: list[str], usage: str) -> int | None:
         return None
     count = number(args[0])
     if count is None or count < 1 or len(args) > 1:
-        raise errors.BadInput(usage)
+        raise errors.Usage(usage)
     return count
 
 
@@ -55,7 +55,7 @@ def new_game_words(words: list[str]) -> tuple[int | None, str | None, bool]:
         elif word == "dispatch" and not seated and opponent is not None:
             seated = True
         elif word in ("open", "dispatch"):
-            raise errors.BadInput(
+            raise errors.Usage(
                 "`open` leaves the second side for later and `dispatch` gives it to "
                 f"Dispatch now: one or the other, once ({NEW_USAGE})."
             )
@@ -66,17 +66,17 @@ def new_game_words(words: list[str]) -> tuple[int | None, str | None, bool]:
         elif not seated and seed is None and number(word) is not None:
             seed = number(word)
         elif word == "fate" and not seated:
-            raise errors.BadInput(
+            raise errors.Usage(
                 "The Fate Die runs Dispatch's cards, so `fate` comes after `dispatch`: "
                 "`new fort_sumter 7 dispatch easy fate`."
             )
         elif not seated and seed is None:
-            raise errors.BadInput(
+            raise errors.BadNumber(
                 f"The seed must be a whole number from 0 to {validate.MAX_SEED}, "
                 f"not “{word[:40]}” ({NEW_USAGE})."
             )
         else:
-            raise errors.BadInput(f"“{word[:40]}” is not understood here: {NEW_USAGE}.")
+            raise errors.Usage(f"“{word[:40]}” is not understood here: {NEW_USAGE}.")
     if seated:
         opponent = bot_user(level)
     return seed, opponent, fate

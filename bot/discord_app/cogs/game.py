@@ -410,7 +410,7 @@ def _against_dispatch(
     style without Dispatch."""
     dispatch = opponent is not None and me is not None and opponent.id == me.id
     if opponent is not None and opponent.bot and not dispatch:
-        raise errors.NotAllowed("Bots cannot be seated (choose Dispatch itself to play it).")
+        raise errors.SeatRefused("Bots cannot be seated (choose Dispatch itself to play it).")
     if level is not None and not dispatch:
         raise errors.BadInput("A level is for games against Dispatch (opponent: Dispatch).")
     if style is not None and not dispatch:

@@ -40,7 +40,7 @@ async def move(
     manager = manager_of(interaction)
     guild = interaction.guild
     if guild is None:
-        raise errors.NotAllowed("Games are moved within a server.")
+        raise errors.ServerOnly("Games are moved within a server.")
     if game is None:
         info = await manager.get_game_info(str(interaction.channel_id))
     else:  # a number reaches this server's games only, whoever moderates here
@@ -49,7 +49,7 @@ async def move(
         raise errors.GameNotActive(info.status)
     moderator = is_moderator(interaction)
     if not moderator and not info.roles_of(user_id(interaction)):
-        raise errors.NotAllowed(
+        raise errors.ModeratorOnly(
             f"Only a player of game #{info.id} or a moderator (Manage Channels) can move it."
         )
     target = guild.get_channel_or_thread(channel.id)

@@ -160,7 +160,7 @@ class SoloCog(commands.GroupCog, group_name="solo", group_description="CDG Solo 
         """
         playsheet = _list_playsheet(interaction, playsheet)
         if file.size > MAX_ATTACHMENT_BYTES:
-            raise errors.BadInput(
+            raise errors.CardListRefused(
                 f"That file is too large for a card list (at most {MAX_ATTACHMENT_BYTES} bytes)."
             )
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -171,7 +171,9 @@ class SoloCog(commands.GroupCog, group_name="solo", group_description="CDG Solo 
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise errors.BadInput("The card list must be a CSV text file in UTF-8.") from None
+            raise errors.CardListRefused(
+                "The card list must be a CSV text file in UTF-8."
+            ) from None
         scope = solo.scope_of(_guild(interaction), user_id(interaction))
         with fields_as_plain_text():
             count = await solo.import_card_list(
@@ -230,10 +232,10 @@ def _list_playsheet(interaction: discord.Interaction[Any], playsheet: str | None
     Administrator) to import, replace or delete it; in DMs the list is the caller's own."""
     playsheet = (playsheet or "").strip().lower()
     if playsheet not in [n for n, _t in solo.playsheets()]:
-        raise errors.BadInput(f"There is no playsheet “{playsheet[:40]}”.")
+        raise errors.NotInPlaysheet(f"There is no playsheet “{playsheet[:40]}”.")
     perms = interaction.permissions
     if _guild(interaction) and not (perms and (perms.manage_guild or perms.administrator)):
-        raise errors.NotAllowed(
+        raise errors.ModeratorOnly(
             "A server's card list is shared by every session here, so importing, replacing "
             "or deleting it needs the Manage Server permission. Ask a server manager, or "
             "import your own list in a direct message with me for your sessions there."

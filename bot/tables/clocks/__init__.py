@@ -66,19 +66,19 @@ def parse(value: object) -> Control | None:
     """A preset name or a written control, checked (None: no clock); bad input is
     refused politely, as ``errors.BadInput``."""
     if not isinstance(value, str) or len(value) > 40:
-        raise errors.BadInput(WHAT_CLOCKS_ARE)
+        raise errors.UnknownWord(WHAT_CLOCKS_ARE)
     text = value.strip().lower().replace(" ", "")
     if text in PRESETS:
         return PRESETS[text]
     match = _WRITTEN.match(text)
     if match is None:
-        raise errors.BadInput(WHAT_CLOCKS_ARE)
+        raise errors.UnknownWord(WHAT_CLOCKS_ARE)
     parts = match.groups()
     initial, increment, cap = (int(parts[i]) * _UNITS[parts[i + 1]] for i in (0, 2, 4))
     if initial < MIN_INITIAL_S:
-        raise errors.BadInput("A clock starts with at least an hour.")
+        raise errors.BadNumber("A clock starts with at least an hour.")
     if not initial <= cap <= MAX_CAP_S:
-        raise errors.BadInput(
+        raise errors.BadNumber(
             "A clock's cap is at least its start and at most 60 days (e.g. 3d+1d/7d)."
         )
     return Control(initial, increment, cap)

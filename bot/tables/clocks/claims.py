@@ -43,11 +43,11 @@ async def claim(db: Session, game_id: int, user_id: str) -> str:
     if not owing:
         if flagged:
             late = role_name(rules_game, flagged[0].role)
-            raise errors.NotAllowed(
+            raise errors.Outdated(
                 f"{late} moved before the win was claimed, so the game goes on. You may "
                 f"claim it whenever {late} next owes a decision."
             )
-        raise errors.NotAllowed("No clock of your opponent's has run out: nothing to claim.")
+        raise errors.NothingToDecide("No clock of your opponent's has run out: nothing to claim.")
     loser = owing[0].role
     roles = tuple(rules_game.roles) if rules_game else tuple(s.role for s in seats)
     others = [r for r in roles if r != loser]

@@ -55,7 +55,7 @@ class ClockDesk:
         Practice games (a chosen seed) and games played alone never get it."""
         guild_id = validate.guild_id(guild_id)
         if guild_id is None:
-            raise errors.NotAllowed("A default clock is a server setting: set it in a server.")
+            raise errors.ServerOnly("A default clock is a server setting: set it in a server.")
         if clock is None:
             async with self._core.store.read() as db:
                 stored = await db.settings.default_clock(guild_id)
@@ -76,20 +76,22 @@ class ClockDesk:
         ``claim`` (the opponent may claim the win); ``vacation_days``: 0 to 90 a year."""
         guild_id = validate.guild_id(guild_id)
         if on_time is not None and on_time not in clock_rules.ON_TIME:
-            raise errors.BadInput("At zero a player can lose on time (lose) or be claimed (claim).")
+            raise errors.UnknownWord(
+                "At zero a player can lose on time (lose) or be claimed (claim)."
+            )
         if vacation_days is not None and (
             isinstance(vacation_days, bool)
             or not isinstance(vacation_days, int)
             or not 0 <= vacation_days <= clock_rules.MAX_VACATION_DAYS
         ):
-            raise errors.BadInput(
+            raise errors.BadNumber(
                 "Vacation days are a whole number from 0 (none) to "
                 f"{clock_rules.MAX_VACATION_DAYS}."
             )
         changing = on_time is not None or vacation_days is not None
         if guild_id is None:
             if changing:
-                raise errors.NotAllowed("Clock rules are a server setting: set them in a server.")
+                raise errors.ServerOnly("Clock rules are a server setting: set them in a server.")
             return "lose", clock_rules.DEFAULT_VACATION_DAYS
         async with self._core.store.transaction() as db:
             current = await clock_rules.server_rules(db, guild_id)
@@ -111,7 +113,7 @@ class ClockDesk:
         if days is not None and (
             isinstance(days, bool) or not isinstance(days, int) or not 0 <= days <= 366
         ):
-            raise errors.BadInput("A vacation is a whole number of days (0 ends yours).")
+            raise errors.BadNumber("A vacation is a whole number of days (0 ends yours).")
         async with self._core.store.transaction() as db:
             if days:
                 news = await vacations.take(db, user_id, guild_id or "", days)

@@ -56,15 +56,15 @@ async def take(db: Session, user_id: str, scope: str, days: int) -> Vacation:
     when vacations are off, the player is on one already, or it is more than is left."""
     left, yearly = await allowance(db, user_id, scope)
     if yearly == 0:
-        raise errors.NotAllowed("Vacations are turned off on this server.")
+        raise errors.VacationRefused("Vacations are turned off on this server.")
     current = await db.clocks.current_vacation(user_id, scope)
     if current is not None:
-        raise errors.NotAllowed(
+        raise errors.VacationRefused(
             f"You are on vacation until <t:{int(current.ends_at)}:f>. End it first "
             "(/game vacation with no days), and the days you did not use come back."
         )
     if days > left:
-        raise errors.BadInput(
+        raise errors.BadNumber(
             f"You have {left} vacation day{'s' if left != 1 else ''} left "
             f"(of {yearly} in any 365 days): take at most that many."
         )
@@ -85,7 +85,9 @@ async def end(db: Session, user_id: str, scope: str) -> Vacation:
     """End the player's vacation now, giving back the whole days not begun."""
     current = await db.clocks.current_vacation(user_id, scope)
     if current is None:
-        raise errors.NotAllowed("You are not on vacation (take one with /game vacation days:).")
+        raise errors.VacationRefused(
+            "You are not on vacation (take one with /game vacation days:)."
+        )
     unused = math.floor((current.ends_at - db.now) / DAY)
     counted = max(0, current.days - unused)
     await db.clocks.cut_vacation(current, db.now, counted)

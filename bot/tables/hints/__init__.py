@@ -132,7 +132,7 @@ def searchable(game_name: str) -> None:
     """Refuse a game the search cannot play (no hidden-information hooks)."""
     game = rules.get_game(game_name)
     if not supports_search(game):
-        raise errors.BadInput(f"{game.title or game.name} has no search to give hints with.")
+        raise errors.HintRefused(f"{game.title or game.name} has no search to give hints with.")
 
 
 def compute_hint(

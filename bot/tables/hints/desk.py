@@ -38,7 +38,7 @@ class HintsDesk:
         if pv.game.status != "active":
             raise errors.GameNotActive(pv.game.status)
         if not pv.view.get("actions"):
-            raise errors.BadInput("You have nothing to decide right now, so there is no hint.")
+            raise errors.HintRefused("You have nothing to decide right now, so there is no hint.")
         # First whether the search plays the game at all: a game played alone is no game
         # between players, whatever its seed.
         hints.searchable(pv.game.game_name)
@@ -51,7 +51,7 @@ class HintsDesk:
                 assisted=await db.hints.hints_used(row.id) > 0,
             )
         if refusal:
-            raise errors.BadInput(refusal)
+            raise errors.HintRefused(refusal)
         call = functools.partial(
             hints.compute_hint,
             row.game_name,
@@ -68,7 +68,7 @@ class HintsDesk:
         # for the decision still owed, and counted before any later end rates the game.
         async with core.game_locks[row.id], core.store.transaction(game=row.id) as db:
             if not await _still_owed(db, row.id, pv, user_id):
-                raise errors.BadInput(
+                raise errors.Outdated(
                     "The game changed while your hint was worked out: ask again for your "
                     "decision now."
                 )

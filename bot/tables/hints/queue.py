@@ -43,7 +43,7 @@ class HintQueue:
             self._found.move_to_end(key)
             return found
         if self._waiting.get(user_id, key) != key:
-            raise errors.BadInput(
+            raise errors.HintRefused(
                 "Your last hint is still being worked out: ask again once it has come."
             )
         task = self._running.get(key)

@@ -106,13 +106,13 @@ class RecordsDesk:
         live = info.status in ("lobby", "active")
         if live and is_moderator and await self.damage(info.id):
             if user_id is not None and info.roles_of(str(user_id)):
-                raise errors.NotAllowed(
+                raise errors.ModeratorOnly(
                     "You play in this game, so its rescue export (which holds the key to "
                     "every shuffle) is for a moderator who does not; nothing was exported."
                 )
             live = False
         if live:
-            raise errors.NotAllowed(
+            raise errors.WrongStage(
                 "The export holds the key to every shuffle and every action, which would "
                 "reveal hidden cards, so it is available once the game is over."
             )

@@ -66,12 +66,12 @@ async def page(
     """One page of a user's live or finished games, or a server's finished games (newest
     first), from the keyset ``key``: the games below it (``older``) or above it."""
     if scope not in sql.SCOPES:
-        raise errors.BadInput(
+        raise errors.UnknownWord(
             "Choose your games being played, your finished games or this server's."
         )
     owner = validate.user_id(owner, "player or server")
     if not 0 <= key <= FIRST:
-        raise errors.BadInput("That page is not one Dispatch made; run /games again.")
+        raise errors.Malformed("That page is not one Dispatch made; run /games again.")
     async with store.read() as db:
         games = await _load(db, scope, owner, older=older, key=key, limit=PAGE_SIZE + 1)
         more = len(games) > PAGE_SIZE
@@ -200,7 +200,7 @@ async def exportable(store: Store, game_id: int, user_id: str, guild_id: str | N
     one played on ``guild_id``. Any other number (unknown, live, a stranger's game of
     another server) is refused with the same words, so nothing is learnt from them."""
     user_id = validate.user_id(user_id)
-    refused = errors.NotAllowed(NOT_YOURS.format(n=game_id))
+    refused = errors.NotYours(NOT_YOURS.format(n=game_id))
     if not isinstance(game_id, int) or not 1 <= game_id <= validate.MAX_GAME_ID:
         raise refused
     async with store.read() as db:
@@ -210,7 +210,7 @@ async def exportable(store: Store, game_id: int, user_id: str, guild_id: str | N
     if row is None or not played_or_here(row, seats, user_id, guild_id, passed=passed):
         raise refused
     if row.status in ("lobby", "active"):
-        raise errors.NotAllowed(
+        raise errors.WrongStage(
             f"Game #{row.id} is still being played: its export holds the key to every "
             "shuffle, so it is available once the game is over."
         )

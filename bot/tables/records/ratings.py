@@ -75,7 +75,7 @@ def rated_game(name: str) -> str:
     if game is None:
         raise errors.UnknownGame(name, rules.GAMES.keys())
     if game.one_seat:
-        raise errors.BadInput(
+        raise errors.PlayedAlone(
             f"{game.title or game.name} is played alone, so it has no ratings or leaderboard."
         )
     return str(game.name)
@@ -83,9 +83,9 @@ def rated_game(name: str) -> str:
 
 def leaderboard_size(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise errors.BadInput(f"A leaderboard shows from 1 to {LEADERBOARD_MAX} players.")
+        raise errors.BadNumber(f"A leaderboard shows from 1 to {LEADERBOARD_MAX} players.")
     if not 1 <= value <= LEADERBOARD_MAX:
-        raise errors.BadInput(f"A leaderboard shows from 1 to {LEADERBOARD_MAX} players.")
+        raise errors.BadNumber(f"A leaderboard shows from 1 to {LEADERBOARD_MAX} players.")
     return value
 
 

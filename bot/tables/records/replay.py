@@ -160,11 +160,11 @@ def played_or_here(
     return guild_id is not None and row.guild_id == guild_id
 
 
-def not_yours(game: Any) -> errors.NotAllowed:
+def not_yours(game: Any) -> errors.NotYours:
     """The one refusal for a game number one may not see, whether it exists or not."""
     plain = isinstance(game, int) and not isinstance(game, bool) and 0 < game < 10**20
     name = f"Game #{game}" if plain else "That game"
-    return errors.NotAllowed(
+    return errors.NotYours(
         f"{name} is not a game you played or one played on this server, so its replay "
         "is not yours to see."
     )
@@ -188,9 +188,9 @@ async def watchable_export(
     if not played_or_here(row, seats, user_id, guild_id, passed=passed):
         raise refused
     if row.status in ("lobby", "active"):
-        raise errors.NotAllowed(
+        raise errors.WrongStage(
             f"Game #{row.id} is still being played: its replay is ready once it is over."
         )
     if not may_see_finished(row, seats, user_id, guild_id, passed=passed):
-        raise errors.NotAllowed(f"Game #{row.id} was cancelled before it began: nothing to replay.")
+        raise errors.WrongStage(f"Game #{row.id} was cancelled before it began: nothing to replay.")
     return await export_game(store, row.id)

@@ -83,7 +83,7 @@ def upload_limit(limit: Any) -> int:
     if limit is None:
         return DEFAULT_UPLOAD_LIMIT
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < MIN_UPLOAD_LIMIT:
-        raise errors.BadInput(
+        raise errors.BadNumber(
             f"The upload limit must be a whole number of bytes, at least {MIN_UPLOAD_LIMIT}."
         )
     return limit

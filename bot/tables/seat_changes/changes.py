@@ -95,7 +95,7 @@ async def running(db: Session, game_id: int) -> tuple[GameRow, list[SeatRow], ru
         raise errors.GameNotActive(row.status)
     rules_game = rules_of(row)
     if rules_game.one_seat:
-        raise errors.NotAllowed("A solo session is its player's own: its seat does not pass.")
+        raise errors.PlayedAlone("A solo session is its player's own: its seat does not pass.")
     return row, await db.seats(game_id), rules_game
 
 
@@ -107,7 +107,7 @@ def own_seat(seats: list[SeatRow], user_id: str, role: str | None) -> SeatRow:
     if role is not None:
         found = [s for s in mine if s.role == role]
         if not found:
-            raise errors.NotAllowed(f"You do not hold the {role} seat in this game.")
+            raise errors.SeatNotHeld(role)
         return found[0]
     if len(mine) > 1:
         raise errors.ChooseRole([s.role for s in mine])
@@ -119,12 +119,12 @@ def check_newcomer(row: GameRow, seats: list[SeatRow], role: str, user_id: str) 
     held = [s.role for s in seats if s.user_id == user_id]
     if held and not row.hotseat:
         seat = role_name(rules_or_none(row.game_name), held[0])
-        raise errors.NotAllowed(
+        raise errors.SeatRefused(
             f"{who(user_id)} already plays the {seat} seat of this game: one player, one "
             "seat. Nothing changed."
         )
     if not is_bot(user_id) and fate_side(row.options_json) == role:
-        raise errors.NotAllowed(
+        raise errors.SeatRefused(
             "The Fate Die runs this side: it can only be handed over to Dispatch."
         )
 
@@ -136,7 +136,7 @@ async def offer(db: Session, game_id: int, by: str, to: str, role: str | None) -
     if to == by:
         raise errors.BadInput("That seat is already yours: offer it to someone else.")
     if is_bot(to):
-        raise errors.NotAllowed(
+        raise errors.SeatRefused(
             "Dispatch takes a seat by hand-over, not by offer: use /game hand-over."
         )
     check_newcomer(row, seats, seat.role, to)
@@ -181,7 +181,7 @@ async def answer_offer(
     if refusal and found is not None and user_id == found.to_user:
         raise OfferClosed(refusal)  # answered, lapsed or expired: for everyone
     if refusal:
-        raise errors.NotAllowed(refusal)
+        raise errors.SeatRefused(refusal)
     assert found is not None
     if not accept:
         await db.seat_changes.set_offer_status(offer_id, "declined")
@@ -189,7 +189,7 @@ async def answer_offer(
     row, seats, rules_game = await running(db, game_id)
     holder = next(s.user_id for s in seats if s.role == found.role)
     if holder != found.from_user:
-        raise errors.NotAllowed("This seat changed hands since the offer. Nothing changed.")
+        raise errors.Outdated("This seat changed hands since the offer. Nothing changed.")
     check_newcomer(row, seats, found.role, user_id)
     await db.seat_changes.set_offer_status(offer_id, "accepted")
     passing = Passing(found.role, (holder, user_id, holder), "offer")
@@ -209,7 +209,7 @@ async def reseat(
         seat = role_name(rules_game, role)
         raise errors.BadInput(f"{who(to)} already plays the {seat} seat. Nothing changed.")
     if is_bot(to):
-        raise errors.NotAllowed("To give a seat to Dispatch, its player hands it over.")
+        raise errors.SeatRefused("To give a seat to Dispatch, its player hands it over.")
     check_newcomer(row, seats, role, to)
     passing = Passing(role, (holder, to, by), "reseat")
     return await change_seat(db, row, rules_game, passing, hours)
@@ -295,7 +295,7 @@ async def move_reminder(db: Session, row: GameRow, role: str, new: str, default:
 def offer_number(value: object) -> int:
     """An offer's id as a front end hands it in: a whole number."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**63:
-        raise errors.BadInput("That is not an offer of a seat. Nothing changed.")
+        raise errors.Malformed("That is not an offer of a seat. Nothing changed.")
     return value
 
 

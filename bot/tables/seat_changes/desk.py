@@ -62,7 +62,7 @@ class SeatChangeDesk:
         by, to_user = validate.user_id(by), validate.user_id(to_user)
         seat = validate.role(role)
         if not validate.flag(is_moderator, "is_moderator"):
-            raise errors.NotAllowed("Only a moderator (Manage Channels) can reseat a game.")
+            raise errors.ModeratorOnly("Only a moderator (Manage Channels) can reseat a game.")
         if seat is None:
             raise errors.BadInput("Name the seat to give: its side.")
         core = self._core
@@ -81,7 +81,7 @@ class SeatChangeDesk:
         (easy, normal or hard; None for the default), which then takes its moves."""
         user_id, role = validate.user_id(user_id), validate.role(role)
         if level is not None and not isinstance(level, str):
-            raise errors.BadInput(f"Dispatch plays at levels {', '.join(LEVELS)}.")
+            raise errors.UnknownWord(f"Dispatch plays at levels {', '.join(LEVELS)}.")
         bot = bot_user(level)
         core = self._core
         game_id = await core.game_id(game, live=False)

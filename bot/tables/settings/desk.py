@@ -42,7 +42,7 @@ class SettingsDesk:
                 prefs = await db.settings.notify_prefs([user_id])
             return prefs.get(user_id, DEFAULT_NOTIFY)
         if notify not in ("dm", "channel", "both"):
-            raise errors.BadInput("Turns can be announced by dm, in the channel, or both.")
+            raise errors.UnknownWord("Turns can be announced by dm, in the channel, or both.")
         async with self._core.store.write() as db:
             await db.settings.set_notify(user_id, notify)
         return notify
@@ -55,7 +55,7 @@ class SettingsDesk:
             async with self._core.store.read() as db:
                 return await db.settings.forced_setting(user_id)
         if forced_choices not in forced.FORCED_SETTINGS:
-            raise errors.BadInput(
+            raise errors.UnknownWord(
                 "Forced choices are taken for you (auto) or you are asked each time (ask)."
             )
         async with self._core.store.write() as db:

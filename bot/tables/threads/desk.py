@@ -27,7 +27,7 @@ class ThreadsDesk:
         guild_id = validate.guild_id(guild_id)
         if guild_id is None:
             if on is not None:
-                raise errors.NotAllowed("Threads are a server setting: set it in a server.")
+                raise errors.ServerOnly("Threads are a server setting: set it in a server.")
             return False
         if on is None:
             async with self._core.store.read() as db:
@@ -73,7 +73,7 @@ class ThreadsDesk:
                 raise errors.GameNotActive(row.status)
             seats = await db.seats(game_id)
             if not is_moderator and all(s.user_id != user_id for s in seats):
-                raise errors.NotAllowed(
+                raise errors.ModeratorOnly(
                     f"Only a player of game #{game_id} or a moderator (Manage Channels) can "
                     "move it."
                 )
