@@ -24,9 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tests.discord.test_discord_crash import kill_9, outbox, posts_in, spawn
 from tests.discord_helpers import register_test_game, wait_until
 from tests.emulator import Emulator
-from tests.test_discord_crash import kill_9, outbox, posts_in, spawn
 
 START_TIMEOUT = 60.0
 

@@ -190,7 +190,7 @@ def _worker(args: list[str]) -> int:
 
 
 #: Every subcommand: its word and what runs it with the words after it. ``USAGE`` names
-#: each one (held so by tests/test_docs_commands.py).
+#: each one (held so by tests/project/test_docs_commands.py).
 SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
     "sandbox": sandbox.main,
     "health": _health,

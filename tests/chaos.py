@@ -2,7 +2,7 @@
 end to end through the loopback Discord emulator, killed with SIGKILL at random and
 restarted, then checked.
 
-Used by tests/test_chaos.py (bounded) and bench/bench_chaos.py (longer, with figures).
+Used by tests/chaos/test_chaos.py (bounded) and bench/bench_chaos.py (longer, with figures).
 The emulator runs in this process. Each bot process is the real bot
 (tests/chaos_bot.py: ``create_bot`` on its own shard of ``plan.bots``, one guild per
 shard); each worker is ``python -m bot worker``. A guild holds a share of the games,

@@ -9,7 +9,7 @@ one it is skipped, saying so. Each test's database is copied from a template mig
 once per worker process, and named after that process, so xdist workers never collide.
 A test about the SQLite file itself is marked ``sqlite_only``, with a comment saying why:
 its pragmas, its file lock, and SQLite's query planner (PostgreSQL's plans are checked at
-10,000 games by tests/test_store_plans_pg.py).
+10,000 games by tests/storage/test_store_plans_pg.py).
 
 The Discord end-to-end tests take the engine the same way: a test that asks for
 ``db_path`` hands it to ``table(tmp_path, ..., store=db_path)`` (tests/discord_helpers.py)

@@ -1,4 +1,5 @@
-"""The Dispatch bot as its own process, for tests/test_discord_crash.py to kill with SIGKILL.
+"""The Dispatch bot as its own process, for tests/discord/test_discord_crash.py to kill
+with SIGKILL.
 
     python tests/crash_bot.py API_BASE WS_URL TOKEN DB DEV_GUILD_ID [--no-nonce] [--graceful]
         [--files=DIR] [--lease=SECONDS]
@@ -7,7 +8,7 @@ The real bot (``create_bot``) with the test game registered, pointed at a loopba
 emulator that runs in the test's process. Nothing here cleans up: it is meant to die.
 ``--no-nonce`` (for bench/bench_crash_repeats.py) sends without the outbox row's nonce,
 as the bot did before, so the two can be compared. ``--graceful`` runs it as ``dispatch``
-does (``bot.discord_app.serve``), so tests/test_graceful_stop.py can stop it with SIGTERM.
+does (``bot.discord_app.serve``), so tests/process/test_graceful_stop.py can stop it with SIGTERM.
 ``DB`` is the SQLite file, or a ``postgresql://`` URL; then ``--files=DIR`` is where the
 bot keeps its files beside the database (the synced commands' digest). ``--lease`` makes
 the claims' lease that short: on PostgreSQL a killed process's claims are taken over only
@@ -37,7 +38,7 @@ from bot.storage.engines import is_postgres_url  # noqa: E402
 from tests.discord_helpers import register_test_game  # noqa: E402
 
 #: The module and name whose nonce ``--no-nonce`` blanks: the name the courier calls for
-#: each row. ``tests/test_delivery_nonce.py`` fails if the courier stops reading it, so the
+#: each row. ``tests/delivery/test_delivery_nonce.py`` fails if the courier stops reading it, so the
 #: comparison in bench/bench_crash_repeats.py cannot silently compare the bot with itself.
 NONCE_TARGET = ("bot.delivery.courier", "delivery_nonce")
 

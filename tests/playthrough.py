@@ -29,7 +29,7 @@ class Step:
 
 def legal_moves(game: Game, state: dict[str, Any]) -> list[Action]:
     """Every action an active role's view offers now: its ``legal_actions``, which is what
-    ``view`` lists as ``actions`` (tests/test_contract.py holds the two equal at every step)
+    ``view`` lists as ``actions`` (tests/rules/test_contract.py holds the two equal at every step)
     without drawing the rest of the view, two thirds of a random game's time."""
     moves: list[Action] = []
     for role in game.active_roles(state):

@@ -1,7 +1,7 @@
 """What Dispatch's players use of the manager they listen to, named rather than imported.
 
 The players sit above ``bot/tables`` and call the manager like any front end, but never
-import ``bot.tables.manager`` (``tests/test_architecture.py``): this protocol says which of
+import ``bot.tables.manager`` (``tests/project/test_architecture.py``): this protocol says which of
 its members they use.
 """
 

@@ -34,7 +34,7 @@ from bot.storage.engines import PgConnection, one_round_trip
 #: trigger that deletes a delivered row's payload (migration 0009) and the foreign keys
 #: with ON DELETE CASCADE from ``outbox``. A deleted game cascades to most tables: a
 #: statement deleting from ``games`` is sent before any read. Held to the schema by
-#: tests/test_store_batch.py.
+#: tests/storage/test_store_batch.py.
 ALSO_CHANGES: dict[str, tuple[str, ...]] = {"outbox": ("outbox_payloads",)}
 
 #: Tables whose deletes cascade too widely to follow: sent before any read.

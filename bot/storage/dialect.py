@@ -23,12 +23,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 #: How many statement texts the translations are kept for. The store sends a few hundred
-#: different texts (tests/test_dialect_statements.py counts them and holds this to them).
+#: different texts (tests/storage/test_dialect_statements.py counts them and holds this to them).
 CACHE_SIZE = 2048
 
 #: The tables whose rows have an ``id`` identity column: an insert into one returns its
 #: new id on PostgreSQL with ``RETURNING id``. Held to the migrated schema by
-#: tests/test_dialect_statements.py.
+#: tests/storage/test_dialect_statements.py.
 TABLES_WITH_ID = frozenset({"games", "outbox", "timers", "seat_changes", "seat_offers"})
 
 _TOKEN = re.compile(

@@ -1,7 +1,7 @@
 """History and records: finished games a page at a time, and a player's record.
 
 Every query here is listed in ``HISTORY_QUERIES`` with example parameters, and
-``tests/test_history.py`` asserts that SQLite answers each from an index (EXPLAIN QUERY
+``tests/tables/test_history.py`` asserts that SQLite answers each from an index (EXPLAIN QUERY
 PLAN), never a scan of games: pages are keyset pages on the game number (``id < ?`` or
 ``id > ?`` on ``seats_by_user`` or ``games_finished_by_guild``), not OFFSET.
 """

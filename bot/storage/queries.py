@@ -1,6 +1,6 @@
 """The statements the store runs most, by name, with example parameters. Each must be
-answered from an index (``tests/test_store_scale.py`` reads their plans on SQLite,
-``tests/test_store_plans_pg.py`` on PostgreSQL at 10,000 games), so none slows down as
+answered from an index (``tests/storage/test_store_scale.py`` reads their plans on SQLite,
+``tests/storage/test_store_plans_pg.py`` on PostgreSQL at 10,000 games), so none slows down as
 finished games pile up; a session runs one through :func:`hot_sql`."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ PARKED_ERROR = "table unreachable"
 
 
 #: The queries run on every action, delivery pass or listing, by name, with example
-#: parameters. ``tests/test_store_scale.py`` asserts that SQLite answers each through an
+#: parameters. ``tests/storage/test_store_scale.py`` asserts that SQLite answers each through an
 #: index (EXPLAIN QUERY PLAN), so none of them slows down as finished games pile up.
 HOT_QUERIES: dict[str, tuple[str, tuple[Any, ...]]] = {
     "game": ("SELECT * FROM games WHERE id = ?", (1,)),

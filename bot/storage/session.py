@@ -6,7 +6,7 @@ everything else is in a group of statements named after what it is about, an att
 of the session (``db.clocks.save_clocks(...)``, ``db.outbox.queue(...)``), each a small
 class of ``bot.storage.statements``. The groups share the session's one context (its
 connection and clock reading), made once per session. ``Session``'s own public names stay
-few (``tests/test_architecture.py`` holds them to 30): a new kind of row gets a group."""
+few (``tests/project/test_architecture.py`` holds them to 30): a new kind of row gets a group."""
 
 from __future__ import annotations
 

@@ -63,7 +63,7 @@ def _occupant(state: State, location: str) -> str | None:
     Outside a battle all units in a half are of one side, so the first unit of each half
     tells; the battle's own location may hold both sides in a half and is read unit by
     unit. Control is asked for every location at every legal-action listing, so this is
-    the shortcut (``tests/test_lincoln_fast_paths.py`` holds it to the definition)."""
+    the shortcut (``tests/rules/test_lincoln_fast_paths.py`` holds it to the definition)."""
     first, second = state["board"][location]
     battle = state["battle"]
     if battle is not None and battle["location"] == location:
@@ -218,7 +218,7 @@ def army_places(state: State, side: str) -> list[tuple[str, bool, int]]:
     attack), so one pass reads each half's first unit instead of asking control, contest
     and armies location by location: outside a battle a half holds one side only. While
     a battle is fought its location may mix a half, and the definitions are asked
-    (``tests/test_lincoln_fast_paths.py`` holds the pass to them)."""
+    (``tests/rules/test_lincoln_fast_paths.py`` holds the pass to them)."""
     return list(iter_army_places(state, side))
 
 
@@ -371,7 +371,7 @@ def passable(
     Supply and every move trace paths here, so the search keeps halves as bit masks and
     reads each location's passable halves once (nothing moves meanwhile); the locations
     come out in the order a plain search of sets finds them
-    (``tests/test_lincoln_fast_paths.py`` holds it to that form)."""
+    (``tests/rules/test_lincoln_fast_paths.py`` holds it to that form)."""
     masked = [(location, _mask_of(halves)) for location, halves in starts]
     reached = _reach(side, own_masks(state, side), masked)
     return {location: _HALF_SETS[mask] for location, mask in reached.items()}
@@ -528,7 +528,7 @@ def adjacent_arrivals(state: State, side: str, start: str) -> dict[str, tuple[in
     also asked for the halves its units stand in when that gave none, which never adds
     one). A move asks this when it lists its destinations and again when it takes one,
     so the halves are a bit mask and the links come sorted by side
-    (``tests/test_lincoln_fast_paths.py`` holds it to the first form)."""
+    (``tests/rules/test_lincoln_fast_paths.py`` holds it to the first form)."""
     leave = _own_mask(state, start, side)
     found: dict[str, tuple[int, int]] = {}
     for here_bit, there, arrive, index in _ADJACENT_BY_SIDE[side][start]:
@@ -557,7 +557,7 @@ def move_destinations(state: State, side: str, start: str) -> tuple[str, ...]:
     not among them (one army goes further), each once. The move lists them at every
     step of a move, so the list is kept per reading of the board: the halves
     ``adjacent_arrivals`` leaves by are ``own_masks``' entry for ``start``
-    (``tests/test_lincoln_fast_paths.py`` holds it to the definition)."""
+    (``tests/rules/test_lincoln_fast_paths.py`` holds it to the definition)."""
     return _move_destinations(side, own_masks(state, side), start)
 
 

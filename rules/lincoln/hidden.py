@@ -109,7 +109,7 @@ class Dealer:
     iteration from the same view): what the view alone decides is read once here (the
     known state, ready to be copied; the cards each side has not located), and each call
     deals from it with its key. ``determinize`` is one dealer used once, so a dealer used
-    many times gives what each key would give alone (``tests/test_lincoln_fast_paths.py``
+    many times gives what each key would give alone (``tests/rules/test_lincoln_fast_paths.py``
     holds it to that)."""
 
     def __init__(self, view: View, role: str) -> None:

@@ -155,7 +155,7 @@ def deployable_cards(state: State, role: str, cards: list[str]) -> list[str]:
 
     The turn lists every card of the hand, so whether the side holds a supply source or
     a port, and how many naval cards it holds, are read at most once for all of them, and
-    only when a card needs them (``tests/test_lincoln_fast_paths.py`` holds it to the
+    only when a card needs them (``tests/rules/test_lincoln_fast_paths.py`` holds it to the
     definition)."""
     hand = _hand(state, role)
     others = len(hand) - 1

@@ -1,0 +1,128 @@
+"""A dead process's claims are taken over within seconds, not when their lease lapses
+(bot.storage.liveness): a name silent for two beats loses its claims to a process still
+beating; a process back from an outage judges nobody until it has beaten again; living
+processes keep theirs. Each "process" is a Store of its own on the same database."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.storage.liveness import BEAT_EVERY_S, SILENT_AFTER_S, Liveness
+from bot.storage.store import LEASE_S, Store
+from tests.conftest import FakeClock
+from tests.storage.test_store_claims import _game_with_timers
+
+
+@pytest.fixture
+async def stores(db_path: Path, clock: FakeClock) -> AsyncIterator[tuple[Store, Store]]:
+    first = await Store.open(db_path, clock=clock)
+    second = await Store.open(db_path, clock=clock)
+    try:
+        yield first, second
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def _claim(store: Store, clock: FakeClock) -> list[int]:
+    async with store.transaction() as db:
+        return [t.id for t in await db.timers.claim_due_timers(clock(), store.instance, LEASE_S)]
+
+
+async def test_a_process_silent_for_two_beats_loses_its_claims_to_one_still_beating(
+    stores: tuple[Store, Store], clock: FakeClock
+) -> None:
+    first, second = stores
+    dead, alive = Liveness(first, [first.instance]), Liveness(second, [second.instance])
+    await _game_with_timers(first, 3)
+    await dead.beat()
+    await alive.beat()
+    mine = await _claim(first, clock)
+    assert len(mine) == 3
+    # The first process dies here, right after its beat, holding its claims.
+    waited = 0.0
+    taken: list[str] = []
+    while not taken:
+        clock.advance(BEAT_EVERY_S)
+        waited += BEAT_EVERY_S
+        taken = await alive.beat()
+        if not taken:
+            assert await _claim(second, clock) == [], "taken before the process was judged"
+    assert taken == [first.instance]
+    assert waited <= SILENT_AFTER_S + BEAT_EVERY_S < LEASE_S
+    assert sorted(await _claim(second, clock)) == sorted(mine)
+
+
+async def test_processes_that_keep_beating_keep_their_claims(
+    stores: tuple[Store, Store], clock: FakeClock
+) -> None:
+    first, second = stores
+    one, other = Liveness(first, [first.instance]), Liveness(second, [second.instance])
+    await _game_with_timers(first, 2)
+    await one.beat()
+    await other.beat()
+    assert len(await _claim(first, clock)) == 2
+    for _ in range(6):
+        clock.advance(BEAT_EVERY_S)
+        assert await other.beat() == []
+        assert await one.beat() == []
+    assert await _claim(second, clock) == []
+
+
+async def test_the_first_process_back_from_an_outage_takes_no_claim_from_the_others(
+    stores: tuple[Store, Store], clock: FakeClock
+) -> None:
+    first, second = stores
+    one, other = Liveness(first, [first.instance]), Liveness(second, [second.instance])
+    await _game_with_timers(first, 2)
+    await one.beat()
+    await other.beat()
+    assert len(await _claim(first, clock)) == 2
+    clock.advance(60.0)  # the database was away: nobody could beat
+    assert await other.beat() == []  # back first: its own beat is old, it judges nobody
+    await one.beat()
+    clock.advance(BEAT_EVERY_S)
+    assert await other.beat() == []
+    assert await _claim(second, clock) == []
+
+
+async def test_a_dead_worker_is_no_longer_counted_alive_and_its_jobs_are_free(
+    stores: tuple[Store, Store], clock: FakeClock
+) -> None:
+    first, second = stores
+    worker = "host:1:abc"
+    dead, alive = Liveness(first, [worker, first.instance]), Liveness(second, [second.instance])
+    game_id = await _game_with_timers(first, 0)
+    async with first.transaction() as db:
+        await db.set_status(game_id, "active")
+        await db.bot_jobs.owe_bot_move(game_id, "r", 1, "easy")
+        await db.workers.beat_worker(worker)
+        assert len(await db.bot_jobs.claim_bot_jobs(worker, 60.0, max_attempts=3)) == 1
+    await dead.beat()
+    await alive.beat()
+    for _ in range(3):
+        clock.advance(BEAT_EVERY_S)
+        await alive.beat()
+    async with second.transaction() as db:
+        assert await db.workers.workers_alive(60.0) == 0
+        jobs = await db.bot_jobs.claim_bot_jobs(second.instance, 60.0, max_attempts=3)
+    assert [(j.game_id, j.version) for j in jobs] == [(game_id, 1)]
+
+
+async def test_a_process_beats_before_its_block_runs_on_postgresql_only(
+    db_path: Path, clock: FakeClock
+) -> None:
+    """A process killed right after its first claim is known by its beat already."""
+    store = await Store.open(db_path, clock=clock)
+    try:
+        beats = Liveness(store, [store.instance])
+        async with beats.running(asyncio.Event()):
+            beaten = beats.last_beat
+        # On SQLite one process owns the file: there is no one to take claims over.
+        assert beaten == (clock() if store.dialect == "postgresql" else None)
+    finally:
+        await store.close()
