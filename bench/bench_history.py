@@ -37,7 +37,7 @@ from bench.bench_store_scale import pct  # noqa: E402
 from bot.delivery.port import NullFrontEnd  # noqa: E402
 from bot.storage.dialect import to_postgres  # noqa: E402
 from bot.storage.engines import PgConnection  # noqa: E402
-from bot.storage.history import HISTORY_QUERIES  # noqa: E402
+from bot.storage.finished_pages import HISTORY_QUERIES  # noqa: E402
 from bot.storage.store import Store  # noqa: E402
 from bot.tables.manager import GameManager  # noqa: E402
 from tests.scale_fill import DISPATCH, PLAYER, SERVER, Shape, fill  # noqa: E402

@@ -212,7 +212,7 @@ def _statements_of(evaluator: _Evaluator, call: ast.Call, where: str) -> Iterato
 
 def named_queries() -> Iterator[Statement]:
     """The named query lists, with their example values (each also run through a call)."""
-    from bot.storage.history import HISTORY_QUERIES
+    from bot.storage.finished_pages import HISTORY_QUERIES
     from bot.storage.queries import HOT_QUERIES
 
     for source, queries in (("HOT_QUERIES", HOT_QUERIES), ("HISTORY_QUERIES", HISTORY_QUERIES)):

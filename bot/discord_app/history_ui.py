@@ -25,7 +25,7 @@ from bot.discord_app import formatting
 from bot.discord_app.components import DispatchComponent
 from bot.discord_app.custom_ids import Parsed, page_id
 from bot.discord_app.interactions import handling, manager_of, reply, user_id
-from bot.storage.history import FinishedGame
+from bot.storage.finished_pages import FinishedGame
 from bot.tables.records import pages
 from bot.tables.records.pages import Page, Stats
 from rules.core.log import plural

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import rules
 from bot import errors
-from bot.storage.history import FinishedGame
+from bot.storage.finished_pages import FinishedGame
 from bot.tables.manager import GameManager
 from bot.tables.records import pages
 from bot.tables.records.pages import Page, Stats

@@ -26,7 +26,7 @@ import pytest
 from conftest import PostgresDatabases
 
 from bot.storage.dialect import to_postgres
-from bot.storage.history import HISTORY_QUERIES
+from bot.storage.finished_pages import HISTORY_QUERIES
 from bot.storage.queries import HOT_QUERIES
 from bot.storage.session import Session
 from bot.storage.store import Store

@@ -10,7 +10,7 @@ import pytest
 from conftest import FakeClock, RecordingFrontEnd
 
 from bot import errors
-from bot.storage.history import HISTORY_QUERIES
+from bot.storage.finished_pages import HISTORY_QUERIES
 from bot.tables.bot_users import bot_user
 from bot.tables.manager import GameManager
 from bot.tables.records import pages

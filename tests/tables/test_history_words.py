@@ -4,7 +4,7 @@ that ends with neither a winner nor a draw (it has no opponent)."""
 from __future__ import annotations
 
 from bot.discord_app import history_ui
-from bot.storage.history import FinishedGame
+from bot.storage.finished_pages import FinishedGame
 from bot.tables.records.pages import Stats, Tally
 
 

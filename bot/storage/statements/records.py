@@ -1,6 +1,6 @@
 """The statements of what a game leaves behind: its result, the ratings it moved
 (migration 0012) and the decisions each seat took (``db.records`` of a session). The
-pages of finished games and a player's record are in ``bot.storage.history``."""
+pages of finished games and a player's record are in ``bot.storage.finished_pages``."""
 
 from __future__ import annotations
 

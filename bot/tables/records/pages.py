@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import rules
 from bot import errors
-from bot.storage import history as sql
+from bot.storage import finished_pages as sql
 from bot.storage.rows import GameRow, SeatRow
 from bot.storage.session import Session
 from bot.storage.store import Store
