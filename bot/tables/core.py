@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
+from typing import TypedDict, Unpack
 
 from bot import errors
 from bot.delivery.courier import RETRY_BASE_S, RETRY_CAP_S, Courier, mark_damaged
@@ -32,25 +33,28 @@ from bot.tables.seat_changes.changes import why_not_seated
 READER = GameReader(info=game_info, view=safe_view, is_bot=is_bot)
 
 
-class Tuning:
-    """How often players are reminded, how deliveries are retried and how long
-    delivered rows are kept; the defaults suit a server, tests shorten them."""
+class TuningArgs(TypedDict, total=False):
+    """How often players are reminded, how deliveries are retried and how long delivered
+    rows are kept; each left out takes the default that suits a server (tests shorten
+    them)."""
 
-    def __init__(
-        self,
-        *,
-        default_reminder_hours: float = DEFAULT_REMINDER_HOURS,
-        reminder_growth: float = REMINDER_GROWTH,
-        retry_base_s: float = RETRY_BASE_S,
-        retry_cap_s: float = RETRY_CAP_S,
-        outbox_keep_days: float = OUTBOX_KEEP_DAYS,
-    ) -> None:
-        self.default_reminder_hours = default_reminder_hours
-        self.reminder_growth = reminder_growth
-        self.retry_base_s = retry_base_s
-        self.retry_cap_s = retry_cap_s
-        #: How long delivered outbox rows are kept (``bot.delivery.retention``).
-        self.outbox_keep_days = outbox_keep_days
+    default_reminder_hours: float
+    reminder_growth: float
+    retry_base_s: float
+    retry_cap_s: float
+    #: How long delivered outbox rows are kept (``bot.delivery.retention``).
+    outbox_keep_days: float
+
+
+class Tuning:
+    """The figures of ``TuningArgs``, each given or its default."""
+
+    def __init__(self, **given: Unpack[TuningArgs]) -> None:
+        self.default_reminder_hours = given.get("default_reminder_hours", DEFAULT_REMINDER_HOURS)
+        self.reminder_growth = given.get("reminder_growth", REMINDER_GROWTH)
+        self.retry_base_s = given.get("retry_base_s", RETRY_BASE_S)
+        self.retry_cap_s = given.get("retry_cap_s", RETRY_CAP_S)
+        self.outbox_keep_days = given.get("outbox_keep_days", OUTBOX_KEEP_DAYS)
 
 
 class Core:

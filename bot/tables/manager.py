@@ -29,20 +29,18 @@ import secrets
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Unpack
 
 from bot import errors
-from bot.delivery.courier import RETRY_BASE_S, RETRY_CAP_S, mark_damaged
+from bot.delivery.courier import mark_damaged
 from bot.delivery.port import FrontEnd, GameInfo
-from bot.delivery.reminders import DEFAULT_REMINDER_HOURS, REMINDER_GROWTH
-from bot.delivery.retention import OUTBOX_KEEP_DAYS
 from bot.storage.store import Store
 from bot.tables import endings, lobby, reach, turn, turn_types, validate
 from bot.tables.background.desk import BackgroundDesk
 from bot.tables.bot_users import bot_user
 from bot.tables.clocks import clock_pass
 from bot.tables.clocks.desk import ClockDesk
-from bot.tables.core import Core, Tuning
+from bot.tables.core import Core, Tuning, TuningArgs
 from bot.tables.hints.desk import HintsDesk
 from bot.tables.loading import GameRef, find_row, game_info, info_in
 from bot.tables.prompts.desk import PromptsDesk
@@ -60,25 +58,8 @@ log = logging.getLogger("dispatch.manager")
 class GameManager(Core):
     """Runs every game of one store. Front ends call it; it calls the front end back."""
 
-    def __init__(
-        self,
-        store: Store,
-        front_end: FrontEnd,
-        *,
-        default_reminder_hours: float = DEFAULT_REMINDER_HOURS,
-        reminder_growth: float = REMINDER_GROWTH,
-        retry_base_s: float = RETRY_BASE_S,
-        retry_cap_s: float = RETRY_CAP_S,
-        outbox_keep_days: float = OUTBOX_KEEP_DAYS,
-    ) -> None:
-        tuning = Tuning(
-            default_reminder_hours=default_reminder_hours,
-            reminder_growth=reminder_growth,
-            retry_base_s=retry_base_s,
-            retry_cap_s=retry_cap_s,
-            outbox_keep_days=outbox_keep_days,
-        )
-        super().__init__(store, front_end, tuning)
+    def __init__(self, store: Store, front_end: FrontEnd, **tuning: Unpack[TuningArgs]) -> None:
+        super().__init__(store, front_end, Tuning(**tuning))
         self.clocks = ClockDesk(self)
         self.records = RecordsDesk(self)
         self.seat_changes = SeatChangeDesk(self)
@@ -97,7 +78,7 @@ class GameManager(Core):
         clock: Callable[[], float] = time.time,
         deliver: bool = True,
         patient: bool = False,
-        **tuning: Any,
+        **tuning: Unpack[TuningArgs],
     ) -> GameManager:
         """Open the store (running migrations) and deliver what a previous run left;
         ``patient``: wait for a PostgreSQL server out of reach for now (``Store.open``).
