@@ -40,6 +40,8 @@ class ToyGame:
     role_names: ClassVar[dict[str, str]] = {"north": "North", "south": "South"}
     #: What the bot asks of every game (``rules.Game``), declared as a real game does.
     one_seat = False
+    #: No board of its own, so there is no replay of it to watch.
+    renderer: ClassVar[str | None] = None
     outcome_codes = frozenset({"target", "level", "higher"})
 
     def setup(self, seed: int | str, options: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -38,7 +38,7 @@ def private_log(view: View) -> list[str]:
 def role_name(game: rules.Game | None, role: str | None) -> str:
     if role is None:
         return "nobody"
-    names = getattr(game, "role_names", None) or {}
+    names = game.role_names if game is not None else {}
     return str(names.get(role, role.title()))
 
 

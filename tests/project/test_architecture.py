@@ -552,14 +552,6 @@ def own_attribute_names() -> set[str]:
 #: Names our classes define too, read by string from objects that are not ours, or
 #: that may lack them by design; each with why a string is right there.
 DUCK_TYPED = {
-    # A rules game's optional tables (``rules.core``): a game without side names, a
-    # renderer, flow steps or event ops simply has no such attribute.
-    "role_names": "a rules game may name its sides, or not",
-    "renderer": "a rules game may have a renderer, or not",
-    "steps": "a rules game may be written as flow steps, or not",
-    "handlers": "a flow step's verbs, on rules objects that may lack them",
-    "event_ops": "a rules game may have event operations, or not",
-    "verbs": "an event operation's verbs, on rules objects that may lack them",
     # discord.py's duck-typed objects.
     "playsheet": "interaction.namespace holds only the options typed so far",
     "children": "a received component: an action row has children, a button none",

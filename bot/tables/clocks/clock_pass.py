@@ -17,6 +17,7 @@ import datetime
 import logging
 from collections.abc import Mapping, Sequence
 
+import rules
 from bot import errors
 from bot.storage.rows import ClockRow, GameRow, SeatRow
 from bot.storage.session import Session
@@ -147,7 +148,7 @@ async def expired(store: Store, now: float) -> list[tuple[int, str]]:
 
 def band(
     rows: Sequence[ClockRow],
-    rules_game: object,
+    rules_game: rules.Game,
     now: float,
     away_until: Mapping[str, float] | None = None,
 ) -> str:
@@ -155,7 +156,7 @@ def band(
     image cannot hold a Discord timestamp, so the time left when it was drawn. A player
     on vacation is shown so, with the day it ends (``on vacation until Dec 3``), and a
     clock run out whose win may be claimed as ``out of time``."""
-    names = getattr(rules_game, "role_names", None) or {}
+    names = rules_game.role_names
     parts = []
     for r in rows:
         name = names.get(r.role, r.role.title())

@@ -91,7 +91,8 @@ def upload_limit(limit: Any) -> int:
 
 def drawable(data: dict[str, Any]) -> dict[str, Any]:
     """``data`` (an exported game), or a polite refusal when its game draws no board."""
-    if getattr(rules_or_none(data["game"]), "renderer", None) is None:
+    game = rules_or_none(data["game"])
+    if game is None or game.renderer is None:
         raise errors.NotAllowed(f"Game #{data['id']} has no board to replay.")
     return data
 
