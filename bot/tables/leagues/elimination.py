@@ -57,7 +57,10 @@ def bracket_order(size: int) -> list[int]:
 
 
 def first_stage(entrants: Sequence[Entrant], games_per_tie: int = 1) -> Stage:
-    """The first round: every seed in its place, the top seeds given the byes."""
+    """The first round: every seed in its place, the top seeds given the byes.
+
+    ``ValueError`` for fewer than two players or a tie of other than one or two games: a
+    caller's mistake, since whoever sets up the event refuses those politely first."""
     if games_per_tie not in (1, 2):
         raise ValueError("a tie is one game or two")
     seeded = seeds(entrants)

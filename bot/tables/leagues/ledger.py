@@ -45,4 +45,4 @@ def ledger(results: Iterable[Result], byes: Iterable[Bye]) -> dict[PlayerId, lis
 
 def points(book: dict[PlayerId, list[PlayerRound]]) -> dict[PlayerId, float]:
     """Each player's points: a win or a bye 1, a draw 1/2, a loss 0."""
-    return {player: sum(r.points for r in rounds) for player, rounds in book.items()}
+    return {player: sum((r.points for r in rounds), 0.0) for player, rounds in book.items()}

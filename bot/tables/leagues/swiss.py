@@ -57,7 +57,10 @@ Pairs = list[tuple[Facts, Facts]]
 def swiss_round(
     entrants: Sequence[Entrant], results: Sequence[Result], byes: Sequence[Bye], number: int
 ) -> Round:
-    """Round ``number`` of a Swiss, after ``results`` and ``byes`` of the rounds before."""
+    """Round ``number`` of a Swiss, after ``results`` and ``byes`` of the rounds before.
+
+    A field of fewer than two players raises ``ValueError``: a caller's mistake, since
+    whoever starts a round refuses that politely first."""
     field = standing(entrants, results, byes)
     if len(field) < 2:
         raise ValueError("a round needs two players")

@@ -32,7 +32,7 @@ def buchholz(
     player: PlayerId, rounds: Sequence[PlayerRound], scored: Mapping[PlayerId, float]
 ) -> float:
     """Buchholz: the sum of the opponents' points, how hard a player's field was."""
-    return sum(_opponent_points(player, r, scored) for r in rounds)
+    return sum((_opponent_points(player, r, scored) for r in rounds), 0.0)
 
 
 def sonneborn_berger(
@@ -41,7 +41,7 @@ def sonneborn_berger(
     """Sonneborn-Berger: the points of each opponent times what the player scored against
     them (all of a beaten opponent's, half of a drawn one's, none of a winner's), so a win
     against the strong weighs more than a win against the weak."""
-    return sum(r.points * _opponent_points(player, r, scored) for r in rounds)
+    return sum((r.points * _opponent_points(player, r, scored) for r in rounds), 0.0)
 
 
 def head_to_head(
@@ -61,6 +61,6 @@ def head_to_head(
     if any(frozenset(pair) not in met for pair in itertools.combinations(group, 2)):
         return dict.fromkeys(group, 0.0)
     return {
-        player: sum(r.points for r in book.get(player, []) if r.opponent in members)
+        player: sum((r.points for r in book.get(player, []) if r.opponent in members), 0.0)
         for player in group
     }
