@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.tables.leagues import swiss
-from bot.tables.leagues.entrants import Bye, Entrant, Outcome, Pairing, Result, Round
+from bot.tables.leagues.entrants import Bye, Entrant, Outcome, Pairing, Result, Round, Side
 from bot.tables.leagues.swiss import swiss_round
+from bot.tables.leagues.swiss_weights import Facts, assign_sides
 
 SIX = [Entrant(f"P{i}", 2100.0 - 100 * i) for i in range(1, 7)]
 
@@ -209,3 +210,51 @@ def test_a_big_field_is_paired_in_blocks_of_neighbours() -> None:
     assert len(first.pairings) == 2 * swiss.BLOCK
     for p in first.pairings:
         assert abs(int(p.first[1:]) - int(p.second[1:])) < swiss.BLOCK
+
+
+def test_settled_sides_are_the_due_ones_evened_from_the_bottom() -> None:
+    """After round 1 (each first side won), P2 and P4 withdraw: P1, P3 and P5 are a first
+    side ahead (due the second), P6 behind (due the first), and the newcomers P7 and P8,
+    unplayed, alternate by rank (first, second). That is two firsts to four seconds, so
+    the lowest level player, P8, moves to the first side; without P7 and P8 nobody level
+    could move, and there are no settled sides."""
+    eight = [*SIX, Entrant("P7", 1400.0), Entrant("P8", 1300.0)]
+    eight[1] = Entrant("P2", 1900.0, withdrawn=True)
+    eight[3] = Entrant("P4", 1700.0, withdrawn=True)
+    results = [
+        Result(Pairing(1, "P1", "P2"), Outcome.FIRST_WINS),
+        Result(Pairing(1, "P3", "P4"), Outcome.FIRST_WINS),
+        Result(Pairing(1, "P5", "P6"), Outcome.FIRST_WINS),
+    ]
+    settled = assign_sides(swiss.standing(eight, results, []))
+    assert settled is not None
+    firsts = sorted(p for p, side in settled.items() if side is Side.FIRST)
+    assert firsts == ["P6", "P7", "P8"]
+    assert assign_sides(swiss.standing(eight[:6], results, [])) is None
+
+
+def test_a_big_field_stays_in_small_blocks_when_the_sides_run_uneven(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Round 2 of an odd field: everyone is a side ahead or behind but the player who had
+    the bye, so the one level player must meet the side more players are ahead on.
+    Matching the blocks as they fall spends that player early; settling the sides first
+    pairs the round in blocks of 16 instead of doubling them towards the whole field."""
+    sizes: list[int] = []
+    by_blocks = swiss._by_blocks
+
+    def counted(field: list[Facts], size: int, settled: object) -> object:
+        sizes.append(size)
+        return by_blocks(field, size, settled)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(swiss, "_by_blocks", counted)
+    deal = random.Random(2)
+    entrants = [Entrant(f"c{i:03d}", deal.gauss(1500, 200)) for i in range(65)]
+    results: list[Result] = []
+    byes: list[Bye] = []
+    decided = [Outcome.FIRST_WINS, Outcome.SECOND_WINS, Outcome.DRAW]
+    for number in (1, 2, 3):
+        paired = swiss_round(entrants, results, byes, number)
+        results += [Result(p, deal.choice(decided)) for p in paired.pairings]
+        byes += paired.bye_records()
+    assert set(sizes) == {swiss.BLOCK}

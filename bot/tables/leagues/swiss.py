@@ -11,9 +11,14 @@ odd count, the bye goes to the lowest-ranked player among those with the fewest 
 Speed: a complete graph of 1,000 players is half a million edges and the blossom
 algorithm is cubic, so the fast pass connects each player only to the nearest players by
 standing: the standing is cut into blocks of :data:`BLOCK` players, each block is matched
-on its own, and a player left unpaired moves down into the next block. When the last
-block leaves someone unpaired, the blocks double, up to the whole field. The fast pass
-pairs nobody against a rule (a rematch, a bye out of turn, a side out of balance).
+on its own, and a player left unpaired moves down into the next block. Matching block by
+block can spend early a player the end needed (one level on sides, the only partner left
+for two players ahead on the same side), so when the last block leaves someone unpaired
+the blocks are matched again with every player's side settled first (``assign_sides``:
+half the field each side, so whoever a block leaves over finds a partner further down).
+While both fail, the blocks double, up to the whole field. The fast pass pairs nobody
+against a rule (a rematch, a bye out of turn, a side out of balance); with an odd count
+it tries the bye on the :data:`BYE_TRIES` lowest-ranked players who may have it.
 
 When no such pairing exists (the late rounds of a small event), the complete pass weighs
 every pairing of the field with the rules as levels of penalty, so the round has the
@@ -25,14 +30,15 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import networkx as nx
 
-from bot.tables.leagues.entrants import Bye, Entrant, Pairing, Result, Round
+from bot.tables.leagues.entrants import Bye, Entrant, Pairing, Result, Round, Side
 from bot.tables.leagues.ledger import ledger, points
 from bot.tables.leagues.swiss_weights import (
     Facts,
+    assign_sides,
     bounds_for,
     breaks_a_rule,
     bye_levels,
@@ -44,6 +50,10 @@ from bot.tables.leagues.swiss_weights import (
 
 #: Players per block of the fast pass: a block of 16 matches in a few milliseconds.
 BLOCK = 16
+
+#: The largest block of the first tries, which let any two players meet (the sides
+#: decided after); past it, the sides are settled before pairing (``assign_sides``).
+FREE_BLOCKS = 4 * BLOCK
 
 #: How many bye candidates the fast pass tries before the complete pass.
 BYE_TRIES = 4
@@ -101,37 +111,59 @@ def _bye_candidates(field: list[Facts]) -> list[Facts | None]:
 
 
 def _fast_pass(field: list[Facts]) -> Pairs | None:
-    """Pairs by blocks of neighbours, doubling the blocks until everyone is paired."""
-    size = BLOCK
-    while True:
-        pairs = _by_blocks(field, size)
-        if pairs is not None or size >= len(field):
-            return pairs
-        size *= 2
+    """Pairs by blocks of neighbours, first letting any two players meet (the sides are
+    given after), then with each player's side settled first (``assign_sides``), which
+    rarely leaves anyone over at the end; the blocks double while both fail."""
+    settled = assign_sides(field)
+    for size in _sizes(len(field)):
+        for sides_first in _tries(size, settled):
+            pairs = _by_blocks(field, size, sides_first)
+            if pairs is not None:
+                return pairs
+    return None
 
 
-def _by_blocks(field: list[Facts], size: int) -> Pairs | None:
+def _tries(size: int, settled: Mapping[str, Side] | None) -> list[Mapping[str, Side] | None]:
+    """Free blocks up to :data:`FREE_BLOCKS` players, then blocks with sides settled."""
+    tries: list[Mapping[str, Side] | None] = [None] if size <= FREE_BLOCKS else []
+    return tries if settled is None else [*tries, settled]
+
+
+def _sizes(limit: int) -> list[int]:
+    """The block sizes to try, doubling from :data:`BLOCK` until one holds ``limit``."""
+    sizes = [BLOCK]
+    while sizes[-1] < limit:
+        sizes.append(2 * sizes[-1])
+    return sizes
+
+
+def _by_blocks(field: list[Facts], size: int, settled: Mapping[str, Side] | None) -> Pairs | None:
     count = max(1, len(field) // size)
     cuts = [len(field) * i // count for i in range(count + 1)]
     pairs: Pairs = []
     carried: list[Facts] = []
     for start, end in itertools.pairwise(cuts):
         block = carried + field[start:end]
-        matched = _match(block, strict=True)
+        matched = _match(block, strict=True, settled=settled)
         pairs.extend(matched)
         paired = {p.player for pair in matched for p in pair}
         carried = [p for p in block if p.player not in paired]
     return None if carried else pairs
 
 
-def _match(block: list[Facts], *, strict: bool) -> Pairs:
+def _match(block: list[Facts], *, strict: bool, settled: Mapping[str, Side] | None = None) -> Pairs:
+    """The block's best matching; ``strict``: without the pairings that break a rule;
+    ``settled``: only between players settled on different sides."""
     bounds = bounds_for(block)
     graph: nx.Graph[str] = nx.Graph()
     for i, a in enumerate(block):
         for b in block[i + 1 :]:
             levels = pair_levels(a, b)
-            if not (strict and breaks_a_rule(levels)):
-                graph.add_edge(a.player, b.player, weight=weigh(levels, bounds))
+            if strict and breaks_a_rule(levels):
+                continue
+            if settled is not None and settled[a.player] is settled[b.player]:
+                continue
+            graph.add_edge(a.player, b.player, weight=weigh(levels, bounds))
     by_id = {p.player: p for p in block}
     return [_ordered(by_id[x], by_id[y]) for x, y in nx.max_weight_matching(graph, True)]
 

@@ -129,6 +129,26 @@ def bounds_for(players: Sequence[Facts]) -> tuple[int, ...]:
     )
 
 
+def assign_sides(players: Sequence[Facts]) -> dict[PlayerId, Side] | None:
+    """A side for each player before pairing, half of them each: the side each is due
+    (the better ranked of two unplayed players alternately first and second), then as
+    many of the lowest-ranked players level on sides moved to the other side as it takes
+    to make the halves even; ``None`` when too few are level on sides to move.
+
+    The fast pass pairs by these when its blocks of neighbours leave players unpaired: a
+    player ahead on one side can then meet only one who is not, and with the two halves
+    even, whoever a block leaves over can be paired further down."""
+    wanted = {p.player: due(p) or (Side.FIRST if p.rank % 2 == 0 else Side.SECOND) for p in players}
+    excess = sum(1 if side is Side.FIRST else -1 for side in wanted.values()) // 2
+    away, to = (Side.FIRST, Side.SECOND) if excess > 0 else (Side.SECOND, Side.FIRST)
+    movable = [p.player for p in reversed(players) if p.balance == 0 and wanted[p.player] is away]
+    if len(movable) < abs(excess):
+        return None
+    for player in movable[: abs(excess)]:
+        wanted[player] = to
+    return wanted
+
+
 def sides(a: Facts, b: Facts, board: int) -> tuple[PlayerId, PlayerId]:
     """``(first, second)`` for ``a`` (the better ranked) and ``b`` on ``board`` (from 0).
 
