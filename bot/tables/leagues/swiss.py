@@ -58,7 +58,7 @@ FREE_BLOCKS = 4 * BLOCK
 #: How many bye candidates the fast pass tries before the complete pass.
 BYE_TRIES = 4
 
-#: The bye's place in the complete pass's graph (a player id is never empty).
+#: The bye's place in the complete pass's graph (a seat's user id is never empty).
 _BYE = ""
 
 Pairs = list[tuple[Facts, Facts]]

@@ -5,7 +5,8 @@ The levels, most important first (a lower level never outweighs one above it):
 
 1. a rematch;
 2. a bye to a player who has had more byes than someone else still playing;
-3. a side out of balance: two players due the same side, so one ends two ahead;
+3. a side out of balance: two players both ahead on the same side (or both behind), so
+   one of them ends two ahead;
 4. a bye to a player ranked higher than the lowest who could take it;
 5. the square of the score gap (in half points), so two small gaps beat one large;
 6. how high a pair with a score gap stands, so players float from as low in the
@@ -22,9 +23,6 @@ from dataclasses import dataclass
 
 from bot.tables.leagues.entrants import PlayerId, Side
 from bot.tables.leagues.ledger import PlayerRound
-
-#: The number of levels of a penalty (see the module's docstring).
-LEVELS = 8
 
 
 @dataclass(frozen=True)
