@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
 
 import pytest
 from hypothesis import given, settings
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from bot.tables.leagues import swiss
 from bot.tables.leagues.entrants import Bye, Entrant, Outcome, Pairing, Result, Round, Side
-from bot.tables.leagues.swiss import swiss_round
+from bot.tables.leagues.swiss import Pairs, swiss_round
 from bot.tables.leagues.swiss_weights import Facts, assign_sides
 
 SIX = [Entrant(f"P{i}", 2100.0 - 100 * i) for i in range(1, 7)]
@@ -243,9 +244,9 @@ def test_a_big_field_stays_in_small_blocks_when_the_sides_run_uneven(
     sizes: list[int] = []
     by_blocks = swiss._by_blocks
 
-    def counted(field: list[Facts], size: int, settled: object) -> object:
+    def counted(field: list[Facts], size: int, settled: Mapping[str, Side] | None) -> Pairs | None:
         sizes.append(size)
-        return by_blocks(field, size, settled)  # type: ignore[arg-type]
+        return by_blocks(field, size, settled)
 
     monkeypatch.setattr(swiss, "_by_blocks", counted)
     deal = random.Random(2)
