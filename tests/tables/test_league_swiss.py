@@ -149,15 +149,16 @@ def test_a_round_that_cannot_avoid_rematches_has_the_fewest(
 
 
 def play_swiss(
-    entrants: list[Entrant], rounds: int, deal: random.Random
+    entrants: list[Entrant], rounds: int, deal: random.Random, *, withdrawals: bool
 ) -> list[tuple[Round, list[Entrant]]]:
-    """A Swiss with random results, now and then a player withdrawing between rounds:
-    each round with the entrants as they stood when it was paired."""
+    """A Swiss with random results (and with ``withdrawals``, now and then a player
+    withdrawing between rounds): each round with the entrants as they stood when it was
+    paired."""
     results: list[Result] = []
     byes: list[Bye] = []
     played = []
     for number in range(1, rounds + 1):
-        if number > 1 and deal.random() < 0.2:
+        if withdrawals and number > 1 and deal.random() < 0.2:
             who = deal.randrange(len(entrants))
             entrants = [
                 Entrant(e.player, e.rating, withdrawn=e.withdrawn or i == who)
@@ -173,22 +174,24 @@ def play_swiss(
 
 
 @settings(max_examples=20, deadline=None)
-@given(st.integers(2, 64), st.integers(1, 6), st.randoms(use_true_random=False))
+@given(st.integers(2, 64), st.integers(1, 6), st.booleans(), st.randoms(use_true_random=False))
 def test_swiss_rounds_keep_every_rule_while_the_field_allows(
-    count: int, wanted: int, deal: random.Random
+    count: int, wanted: int, withdrawals: bool, deal: random.Random
 ) -> None:
     """Round ``r`` of ``n`` players can always avoid a rematch while ``r <= (n - 1) / 2``
     (each player has met fewer than half the others, so by Dirac's theorem the players
     who have not met form a graph with a perfect matching, a bye taken out); the event
     is held to that many rounds and must then have no rematch, no second bye before
-    everyone still in has had one, every side balance within one, and nobody withdrawn
-    paired."""
+    everyone still in has had one, and nobody withdrawn paired. Every side balance stays
+    within one too, unless players withdrew: those who leave can leave more players
+    ahead on one side than the rest can even out, and then no pairing keeps them all
+    within one."""
     rounds = min(wanted, max(1, (count - 1) // 2))
     entrants = [Entrant(f"w{i:02d}", deal.gauss(1500, 200)) for i in range(count)]
     met: set[frozenset[str]] = set()
     byes = Counter[str]()
     balance = Counter[str]()
-    for paired, standing in play_swiss(entrants, rounds, deal):
+    for paired, standing in play_swiss(entrants, rounds, deal, withdrawals=withdrawals):
         active = {e.player for e in standing if not e.withdrawn}
         seated = [p for pair in pairs(paired) for p in pair] + list(paired.byes)
         assert sorted(seated) == sorted(active)
@@ -200,7 +203,7 @@ def test_swiss_rounds_keep_every_rule_while_the_field_allows(
         for p in paired.pairings:
             balance[p.first] += 1
             balance[p.second] -= 1
-        assert all(abs(v) <= 1 for v in balance.values()), balance
+        assert withdrawals or all(abs(v) <= 1 for v in balance.values()), balance
 
 
 def test_a_big_field_is_paired_in_blocks_of_neighbours() -> None:
