@@ -165,7 +165,7 @@ def _tally_lines(stats: Stats) -> list[str]:
     if stats.median_turn_s is not None:
         lines.append(
             f"Median time per turn: {pages.duration(stats.median_turn_s)}"
-            f" (over {stats.turns} turns)"
+            f" (over {stats.turns} turn{'s' if stats.turns != 1 else ''})"
         )
     for level, tally in stats.against_levels.items():
         lines.append(f"Against Dispatch ({level}): {tally.text()}")

@@ -15,6 +15,7 @@ from bot.delivery.port import GameInfo, View
 from bot.dispatch_players.bots import BotSeats
 from bot.tables.bot_users import is_bot
 from bot.tables.manager import GameManager
+from bot.tables.prompts import decision_digest
 from bot.terminal.display import dispatch_owes, side_label
 from bot.terminal.frontend import TerminalFrontEnd
 from bot.terminal.menus import Shown, describe, menu_of
@@ -144,7 +145,7 @@ class Desk:
             waiting = ", ".join(f"@{u}" for u in info.waiting_on) or "nobody"
             self.say(f"   Waiting for {waiting}.")
             return
-        self.shown = Shown(info.id, self.user, pv.version, menu)
+        self.shown = Shown(info.id, self.user, pv.version, menu, decision_digest(pv.view))
         self.say_block(f"{self.user} ({pv.role}): {view.get('prompt') or 'Your move.'}")
         for line in await self.manager.clocks.lines(info.id, plain=True):
             if line.endswith("(running)"):

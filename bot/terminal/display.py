@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.delivery.port import GameInfo
 from bot.tables.bot_users import is_bot
-from bot.tables.records import pages as history
+from bot.tables.records import pages
 
 
 def card_line(card: Any) -> str:
@@ -44,7 +44,7 @@ def side_label(game_name: str, role: str) -> str:
     """A side as the table names it ("Confederacy"), with the word the commands take
     ("confederate") where that differs: a status line that says "confederate" above
     "Waiting for Union and Confederacy" reads as two different sides."""
-    name = history.role_name(game_name, role)
+    name = pages.role_name(game_name, role)
     return name if name.lower() == role.lower() else f"{name} ({role})"
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot import errors
 from bot.delivery.port import GameInfo
 from bot.tables import hints, validate
-from bot.tables.records import pages as history
+from bot.tables.records import pages
 from bot.tables.records.ratings import LEADERBOARD_SIZE
 from bot.terminal import history_text
 from bot.terminal.desk import Desk
@@ -121,7 +121,7 @@ async def cmd_status(desk: Desk, args: list[str]) -> None:
         result = exported["result"] or {}
         winner = result.get("winner")
         # By the game's name for the side, as the table post says it.
-        name = history.role_name(info.game_name, winner) if winner else ""
+        name = pages.role_name(info.game_name, winner) if winner else ""
         said = f"{name} wins" if winner else "A draw"
         desk.say_block(f"Result: {said} — {result.get('reason', '')}")
     elif info.status == "active":
@@ -174,7 +174,7 @@ async def cmd_leaderboard(desk: Desk, args: list[str]) -> None:
         GUILD, args[0], LEADERBOARD_SIZE if size is None else size
     )
     if not board:
-        desk.say(f"   No rated game of {args[0]} yet.")
+        desk.say(f"   No rated game of {pages.game_title(args[0])} yet.")
     for s in board:
         games = f"{s.games} game" + ("" if s.games == 1 else "s")
         wins = f"{s.wins} win" + ("" if s.wins == 1 else "s")

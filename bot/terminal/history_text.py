@@ -72,7 +72,8 @@ def stats_lines(stats: Stats) -> list[str]:
     lines.append(f"   On time: {stats.on_time.text()}")
     if stats.median_turn_s is not None:
         median = pages.duration(stats.median_turn_s)
-        lines.append(f"   Median time per turn: {median} (over {stats.turns} turns)")
+        turns = f"{stats.turns} turn{'s' if stats.turns != 1 else ''}"
+        lines.append(f"   Median time per turn: {median} (over {turns})")
     for level, tally in stats.against_levels.items():
         lines.append(f"   Against Dispatch ({level}): {tally.text()}")
     return lines

@@ -10,6 +10,7 @@ from typing import Any
 import rules
 from bot import errors
 from bot.delivery.port import View
+from bot.tables.prompts import decision_digest
 from rules.core.events import EventGame
 
 Action = tuple[str, Any]
@@ -62,12 +63,21 @@ def menu_of(view: View, game_name: str) -> Menu:
 @dataclass(frozen=True)
 class Shown:
     """The list last shown to a player: a number typed means what it said, and only while
-    the game is still at the version it was shown for (nothing shifts under the fingers)."""
+    the player's decision is still the one it was shown for (nothing shifts under the
+    fingers). Another side's move meanwhile (Dispatch's face-down choice in a step both
+    sides take at once) moves the game on without changing the list: ``digest`` tells."""
 
     game_id: int
     user: str
     version: int
     menu: Menu
+    #: ``prompts.decision_digest`` of the view the list was drawn from.
+    digest: str
+
+    def still_stands(self, game_id: int, user: str, view: View) -> bool:
+        """Whether a number typed now still means what this list said."""
+        same_place = (self.game_id, self.user) == (game_id, user)
+        return same_place and decision_digest(view) == self.digest
 
     def pick(self, key: str) -> Action | None:
         return next((action for k, action in self.menu if k == key), None)

@@ -61,7 +61,8 @@ async def cmd_auto(desk: Desk, args: list[str]) -> None:
     for user, queue in desk.fe.pending.items():
         mine = [p for p in queue if p.game_id == info.id]
         if mine and user != desk.user:
-            desk.say(f"   ({len(mine)} private messages for {user} — type `as {user}`)")
+            plural = "s" if len(mine) != 1 else ""
+            desk.say(f"   ({len(mine)} private message{plural} for {user} — type `as {user}`)")
     desk.say(f"   Played {played} move{'s' if played != 1 else ''}.")
     if played:
         # The board as it stands now (the last table post may be older: a solo
@@ -106,13 +107,9 @@ async def play(desk: Desk, words: list[str], *, waited: bool = False) -> None:
     n = number(words[0]) if len(words) == 1 else None
     if n is not None:
         shown = desk.shown
-        if shown is None or (shown.game_id, shown.user, shown.version) != (
-            info.id,
-            desk.user,
-            pv.version,
-        ):
-            # The list the player has in mind is not the game's any more (a bot moved,
-            # another game or player was shown since): say so, and show the new one.
+        if shown is None or not shown.still_stands(info.id, desk.user, pv.view):
+            # The list the player has in mind is not the game's any more (their decision
+            # changed, another game or player was shown since): say so, show the new one.
             desk.say_block(
                 "! The choices changed since this list was shown; nothing was done. "
                 "Here they are now:",

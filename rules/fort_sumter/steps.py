@@ -40,6 +40,7 @@ from rules.core import (
     shuffle,
     telling,
 )
+from rules.core.log import a_or_an
 from rules.fate_die import opponent as fate
 from rules.fort_sumter import board
 from rules.fort_sumter.board import first_player, in_order, opponent
@@ -912,8 +913,8 @@ class FinalCrisisMatch(_FinalCrisisStep):
         if state["final_crisis"]["removed"]:
             return "Final Crisis: remove your second token from any space."
         return (
-            f"Final Crisis, same dimension: remove 1 of your tokens from a {dimension} space, "
-            "or 2 of your tokens from any spaces."
+            "Final Crisis, same dimension: remove 1 of your tokens from "
+            f"{a_or_an(dimension)} space, or 2 of your tokens from any spaces."
         )
 
     def label(self, game: Game, state: State, role: str, verb: str, arg: Arg) -> str:
@@ -946,7 +947,7 @@ class FinalCrisisMove(_FinalCrisisStep):
         fc = state["final_crisis"]
         dimension = DIMENSIONS[_dimension_of(_fc_card(state, role))].name
         if fc["moving"] is not None:
-            return f"Final Crisis: move that token to a {dimension} space:"
+            return f"Final Crisis: move that token to {a_or_an(dimension)} space:"
         return (
             f"Final Crisis, different dimensions: you may move up to {_tokens(fc['left'])} from "
             f"your pool or any spaces into {dimension} spaces, one at a time, then Done."

@@ -35,7 +35,7 @@ async def test_a_practice_game_is_not_rated_and_bad_input_is_refused(tmp_path: P
         "2",
     )
     assert "Game over:" in text and "rating of" not in text
-    assert "No rated game of toy yet." in text
+    assert "No rated game of Toy Twenty-One yet." in text
     assert "! Which game? `leaderboard <game> [n]`" in text
     assert "! There is no game called “chess”" in text
     assert "! How many? `leaderboard <game> [n]`, n from 1 to 25." in text
