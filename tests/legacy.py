@@ -7,6 +7,7 @@ multi-choice verbs, their ``repeats`` and ``done_implied``, and the viewer's
 longer says "one at a time, then Done" (front ends pick several spaces at once and send
 the Done). In War, an Event that enters a column late says it is ignored and counts 0
 (it used to read only "(event)"), and so does one drawn or placed as a reinforcement.
+Fort Sumter's Final Crisis prompts say "an Armaments space" (they read "a Armaments").
 ``as_old`` rewrites a
 document of today in the old wording and without the new keys, so everything else of it
 must match the old record exactly.
@@ -30,6 +31,11 @@ _OLD_WORDING = [
         "more, one at a time, then Done (",
     ),
     (re.compile(r" \(event: ignored, counts 0\)"), " (event)"),
+    (re.compile(r"tokens from an Armaments space, or 2"), "tokens from a Armaments space, or 2"),
+    (
+        re.compile(r"move that token to an Armaments space:"),
+        "move that token to a Armaments space:",
+    ),
 ]
 
 #: Keys views gained after the fixtures were frozen (``known_state``: the state
