@@ -96,8 +96,12 @@ class SearchPlayer:
         seed: int,
         iterations: int | None = None,
         reuse_visits: int = REUSE_VISITS,
+        guide_epsilon: float | None = None,
     ) -> None:
         self.game = game
+        #: Epsilon-greedy playouts by the game's automated player (``rules.ai.ismcts``);
+        #: None, the default and what every level ships, plays them out at random.
+        self.guide_epsilon = guide_epsilon
         self.role = role
         self.seed = seed
         self.iterations = iterations
@@ -141,6 +145,7 @@ class SearchPlayer:
             iterations=self.iterations,
             should_stop=should_stop,
             root=node,
+            guide_epsilon=self.guide_epsilon,
         )
         self.searches += 1
         self.last = result
