@@ -28,8 +28,9 @@ two games (win 1, draw 1/2, loss 0), which also cancels the first side's advanta
 score is the mean of the pair scores and its 95% interval Student's t on them
 (:func:`pair_interval`): the pair means are independent and bounded, so their mean is
 close to normal, and t rather than z because their spread is estimated from the pairs
-themselves, a few dozen at most here. Only whole pairs count: a deal with one game played
-waits for its other.
+themselves, a few dozen at most here (pairs that all scored alike leave t nothing to
+estimate: Wilson's interval on the pairs stands in). Only whole pairs count: a deal with
+one game played waits for its other.
 
 **Resumable.** Every finished game is appended to ``--results`` (one JSON line: row,
 deal, seed, the measured level's side, winner, score, CPU seconds, the budgets and whether
@@ -62,6 +63,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import rules.core.game
 from bench.bench_ai_strength import play
+from bench.bench_sprt import wilson_interval
 from rules import GAMES
 from rules.ai import level_iterations
 from rules.compiled import is_compiled
@@ -170,7 +172,9 @@ def t_quantile(probability: float, df: int) -> float:
 def pair_interval(pair_scores: list[float], confidence: float = 0.95) -> tuple[float, float, float]:
     """The mean of the pairs' scores and its Student t interval, clipped to [0, 1]. Fewer
     than two pairs say nothing of the spread: the interval is then (0, 1). Pairs that all
-    scored alike have no spread to estimate: the interval is the mean alone."""
+    scored alike show no spread for t to work with (it would give the mean alone): the
+    interval is then Wilson's on the pairs as a proportion, which takes the most spread a
+    score in [0, 1] with that mean can have, p(1 - p)."""
     n = len(pair_scores)
     if n == 0:
         return 0.0, 0.0, 1.0
@@ -178,6 +182,8 @@ def pair_interval(pair_scores: list[float], confidence: float = 0.95) -> tuple[f
     if n == 1:
         return mean, 0.0, 1.0
     variance = sum((score - mean) ** 2 for score in pair_scores) / (n - 1)
+    if variance == 0:
+        return mean, *wilson_interval(mean * n, n)
     half = t_quantile(0.5 + confidence / 2, n - 1) * math.sqrt(variance / n)
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 

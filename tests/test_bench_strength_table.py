@@ -85,6 +85,14 @@ def test_draws_count_half_and_a_lone_game_waits_for_its_pair() -> None:
     assert pair_interval([0.75]) == (0.75, 0.0, 1.0)
 
 
+def test_pairs_all_alike_get_wilsons_interval_not_a_point() -> None:
+    # Three deals won both ways: t has no spread to use; Wilson's 3 of 3 is 43.9-100%.
+    mean, low, high = pair_interval([1.0, 1.0, 1.0])
+    assert mean == 1.0
+    assert (low, high) == pytest.approx((0.4385, 1.0), abs=1e-4)
+    assert pair_interval([0.5] * 4)[1:] == pytest.approx((0.1500, 0.8500), abs=1e-4)
+
+
 def test_no_two_rows_share_a_seed() -> None:
     ranges = [range(first_seed(row), first_seed(row) + SEEDS_PER_ROW) for row in ROWS]
     for one, other in itertools.combinations(ranges, 2):
