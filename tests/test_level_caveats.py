@@ -1,4 +1,4 @@
-"""A level measured no stronger than the one below it says so where it is offered: War's
+"""A level not shown stronger than the one below it says so where it is offered: War's
 hard level (War is mostly luck) in the lobby's level select on Discord, in the lobby post
 once Dispatch holds a seat at it, and in the sandbox's help and seating lines. Such a
 seat still plays at its own level."""
@@ -23,7 +23,7 @@ from rules.ai import (
 )
 from tests.discord_helpers import catch_errors, table
 
-WAR_HARD = "no stronger than normal: War is mostly luck"
+WAR_HARD = "not shown stronger than normal: War is mostly luck"
 
 
 def test_only_the_declared_levels_carry_a_caveat() -> None:
@@ -73,9 +73,9 @@ def war_info(user: str) -> GameInfo:
 
 def test_the_lobby_post_says_so_of_a_war_seat_at_hard() -> None:
     hard = lobby.lobby_payload(war_info(bot_user("hard")))["content"]
-    assert f"Dispatch (hard) plays {WAR_HARD}." in hard
+    assert f"Dispatch (hard) is {WAR_HARD}." in hard
     normal = lobby.lobby_payload(war_info(bot_user("normal")))["content"]
-    assert "no stronger" not in normal
+    assert "not shown stronger" not in normal
 
 
 async def test_a_war_lobby_offers_hard_with_its_caveat_on_discord(tmp_path: Path) -> None:
@@ -104,9 +104,9 @@ async def test_the_sandbox_says_so_in_its_help_and_when_it_seats_war_hard(
     script = "help\nnew war 7 open\ndispatch hard\n"
     assert await run_sandbox(args, stdin=io.StringIO(script), stdout=out) == 0
     text = out.getvalue()
-    assert f"In war, Dispatch's hard level plays {WAR_HARD}." in text
+    assert f"In war, Dispatch's hard level is {WAR_HARD}." in text
     assert "In fort_sumter" not in text and "In lincoln" not in text
     seated = text[text.index("dispatch hard") :]
-    assert f"Dispatch (hard) plays {WAR_HARD}." in seated
+    assert f"Dispatch (hard) is {WAR_HARD}." in seated
     assert "Dispatch (hard) plays Confederacy (confederate) in game #1." in seated
     assert "Traceback" not in text and "Something went wrong" not in text

@@ -51,7 +51,7 @@ DISPATCH_LEVELS: tuple[tuple[str, str, str], ...] = (
 
 
 def level_options(game: str | None) -> list[tuple[str, str, str]]:
-    """:data:`DISPATCH_LEVELS` as offered for ``game``: a level measured no stronger than
+    """:data:`DISPATCH_LEVELS` as offered for ``game``: a level not shown stronger than
     the one below it there says so, rather than promise what its name means."""
     found = rules.GAMES.get(game) if game else None
     options = []
@@ -64,7 +64,7 @@ def level_options(game: str | None) -> list[tuple[str, str, str]]:
 
 
 def level_notes(info: GameInfo) -> str:
-    """A line for each Dispatch seat of ``info`` at a level measured no stronger than the
+    """A line for each Dispatch seat of ``info`` at a level not shown stronger than the
     one below it in that game, so the seat's name promises nothing it does not keep."""
     game = rules.GAMES.get(info.game_name)
     notes = ""
@@ -73,7 +73,7 @@ def level_notes(info: GameInfo) -> str:
             level_caveat(game, level_of(seat.user_id)) if game and is_bot(seat.user_id) else None
         )
         if caveat:
-            notes += f"\n{seat.user_id} plays {caveat}."
+            notes += f"\n{seat.user_id} is {caveat}."
     return notes
 
 

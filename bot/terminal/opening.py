@@ -126,11 +126,11 @@ async def cmd_dispatch(desk: Desk, args: list[str]) -> None:
 
 
 def say_level_caveat(desk: Desk, game: rules.Game, user: str | None) -> None:
-    """Says so when ``user`` is Dispatch at a level measured no stronger than the one
+    """Says so when ``user`` is Dispatch at a level not shown stronger than the one
     below it in ``game``: the level's name alone would promise more."""
     caveat = level_caveat(game, level_of(user)) if user and is_bot(user) else None
     if caveat:
-        desk.say(f"   {user} plays {caveat}.")
+        desk.say(f"   {user} is {caveat}.")
 
 
 async def seated(desk: Desk, info: GameInfo, user: str) -> None:

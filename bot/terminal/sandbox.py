@@ -112,7 +112,7 @@ async def cmd_help(desk: Desk, args: list[str]) -> None:
         for level in LEVELS:
             caveat = level_caveat(rules.GAMES[name], level)
             if caveat:
-                desk.say(f"In {name}, Dispatch's {level} level plays {caveat}.")
+                desk.say(f"In {name}, Dispatch's {level} level is {caveat}.")
 
 
 async def cmd_quit(desk: Desk, args: list[str]) -> None:
