@@ -65,7 +65,10 @@ class RandomPlayer:
 
 #: The game settings a search player may change for its own searches (:func:`variant`),
 #: and how each reads its value.
-TWEAKS: dict[str, Any] = {"playout_horizon": int, "policy_margin": float}
+TWEAKS: dict[str, Any] = {"playout_horizon": int, "policy_margin": float, "guide": float}
+#: The tweaks that are options of the search, not settings of the game: ``guide`` is the
+#: epsilon of playouts guided by the game's automated player (``rules.ai.ismcts``).
+SEARCH_TWEAKS = frozenset({"guide"})
 
 
 def parse_tweaks(text: str) -> dict[str, Any]:
@@ -82,7 +85,9 @@ def parse_tweaks(text: str) -> dict[str, Any]:
 def variant(game: Game, tweaks: str) -> Game:
     """``game`` with the class settings of ``tweaks`` changed, for one player's searches
     (the game both players play stays as it is)."""
-    settings = parse_tweaks(tweaks)
+    settings = {
+        name: value for name, value in parse_tweaks(tweaks).items() if name not in SEARCH_TWEAKS
+    }
     for name in settings:
         if getattr(game, name, None) is None:
             raise ValueError(f"{game.name} has no setting {name} to change")
@@ -100,7 +105,8 @@ def make(game: Game, role: str, level: str, seed: int, budgets: dict[str, int]) 
         return GreedyPlayer(game)
     _, _, tweaks = level.partition(":")
     searched = variant(game, tweaks) if tweaks else game
-    return SearchPlayer(searched, role, seed=seed, iterations=budgets[level])
+    guide = parse_tweaks(tweaks).get("guide")
+    return SearchPlayer(searched, role, seed=seed, iterations=budgets[level], guide_epsilon=guide)
 
 
 def play(

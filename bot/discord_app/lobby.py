@@ -17,6 +17,7 @@ from typing import Any
 
 import discord
 
+import rules
 from bot.delivery.port import GameInfo
 from bot.discord_app import formatting
 from bot.discord_app.checks import is_moderator
@@ -36,13 +37,44 @@ from bot.discord_app.interactions import (
     reply,
     user_id,
 )
+from bot.tables.bot_users import is_bot, level_of
+from rules.ai import level_caveat
 
+#: Discord's limit on a select option's description.
+DESCRIPTION_MAX = 100
 #: Dispatch's levels as the lobby offers them: (level, label, description).
 DISPATCH_LEVELS: tuple[tuple[str, str, str], ...] = (
     ("easy", "Dispatch (easy)", "Moves at once, without looking ahead"),
     ("normal", "Dispatch (normal)", "Thinks about 1 second a move"),
     ("hard", "Dispatch (hard)", "Thinks about 5 seconds a move"),
 )
+
+
+def level_options(game: str | None) -> list[tuple[str, str, str]]:
+    """:data:`DISPATCH_LEVELS` as offered for ``game``: a level not shown stronger than
+    the one below it there says so, rather than promise what its name means."""
+    found = rules.GAMES.get(game) if game else None
+    options = []
+    for level, text, description in DISPATCH_LEVELS:
+        caveat = level_caveat(found, level) if found else None
+        if caveat:
+            description = f"{description}, yet {caveat}"
+        options.append((level, text, clip(description, DESCRIPTION_MAX)))
+    return options
+
+
+def level_notes(info: GameInfo) -> str:
+    """A line for each Dispatch seat of ``info`` at a level not shown stronger than the
+    one below it in that game, so the seat's name promises nothing it does not keep."""
+    game = rules.GAMES.get(info.game_name)
+    notes = ""
+    for seat in info.seats:
+        caveat = (
+            level_caveat(game, level_of(seat.user_id)) if game and is_bot(seat.user_id) else None
+        )
+        if caveat:
+            notes += f"\n{seat.user_id} is {caveat}."
+    return notes
 
 
 class JoinButton(DispatchComponent, kind="join"):
@@ -70,11 +102,15 @@ ITEMS: tuple[type[DispatchComponent], ...] = (JoinButton, LevelSelect)
 
 
 def build_lobby_view(
-    game_id: int, open_roles: list[tuple[str, str]], *, dispatch: tuple[str, str] | None = None
+    game_id: int,
+    open_roles: list[tuple[str, str]],
+    *,
+    dispatch: tuple[str, str] | None = None,
+    game: str | None = None,
 ) -> discord.ui.View:
     """One join button per open seat (``open_roles`` is [(role, label)]), and with
     ``dispatch`` (role, label) a select in a row of its own that gives that seat to
-    Dispatch at the level picked."""
+    Dispatch at the level picked (the levels as offered for ``game``)."""
     ui = discord.ui.View(timeout=None)
     rows = MAX_ROWS - (1 if dispatch else 0)
     buttons = open_roles[: rows * BUTTONS_PER_ROW]
@@ -91,7 +127,7 @@ def build_lobby_view(
         placeholder = clip(f"Or let Dispatch (this bot) play {label}: choose its level", 150)
         levels = [
             discord.SelectOption(label=text, value=level, description=description)
-            for level, text, description in DISPATCH_LEVELS
+            for level, text, description in level_options(game)
         ]
         choose = LevelSelect.select(dispatch_id(game_id, role), levels, placeholder)
         choose.row = (len(buttons) + BUTTONS_PER_ROW - 1) // BUTTONS_PER_ROW
@@ -104,7 +140,7 @@ def lobby_payload(info: GameInfo) -> dict[str, Any]:
     open_roles = [
         (r, formatting.role_label(info, r)) for r in info.roles if info.seat_of(r) is None
     ]
-    content = formatting.lobby_text(info)
+    content = formatting.lobby_text(info) + level_notes(info)
     if info.status == "active":
         content += f"\nEvery seat is taken: the game is on, in <#{info.channel_id}>."
     elif info.status == "cancelled":
@@ -113,7 +149,7 @@ def lobby_payload(info: GameInfo) -> dict[str, Any]:
     if info.status == "lobby" and open_roles:
         # Whoever sits here may give the first open seat to Dispatch instead of waiting.
         dispatch = open_roles[0] if info.seats else None
-        view = build_lobby_view(info.id, open_roles, dispatch=dispatch)
+        view = build_lobby_view(info.id, open_roles, dispatch=dispatch, game=info.game_name)
     return {"content": content, "view": view, "allowed_mentions": discord.AllowedMentions.none()}
 
 

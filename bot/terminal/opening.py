@@ -10,11 +10,12 @@ import rules
 from bot import errors
 from bot.delivery.port import GameInfo
 from bot.tables import lobby, solo, validate
-from bot.tables.bot_users import bot_user
+from bot.tables.bot_users import bot_user, is_bot, level_of
 from bot.tables.requests import NewGame
 from bot.terminal.desk import Desk
 from bot.terminal.display import side_label
 from bot.terminal.words import GUILD, PLAYERS, new_game_words, number
+from rules.ai import level_caveat
 
 
 async def cmd_new(desk: Desk, args: list[str]) -> None:
@@ -45,6 +46,7 @@ async def cmd_new(desk: Desk, args: list[str]) -> None:
         if fate:
             dice = " (the Fate Die picks Dispatch's cards)"
         desk.say(f"New game of {game.title}: {seats}{dice}.")
+        say_level_caveat(desk, game, opponent)
     info = None
     for table in range(1, 1000):
         try:
@@ -119,7 +121,16 @@ async def cmd_dispatch(desk: Desk, args: list[str]) -> None:
         raise errors.Usage("`dispatch` takes at most a level: easy, normal or hard.")
     level = args[0].lower() if args else None
     info = await desk.manager.seat_dispatch(info.id, desk.user, level)
+    say_level_caveat(desk, rules.get_game(info.game_name), bot_user(level))
     await seated(desk, info, bot_user(level))
+
+
+def say_level_caveat(desk: Desk, game: rules.Game, user: str | None) -> None:
+    """Says so when ``user`` is Dispatch at a level not shown stronger than the one
+    below it in ``game``: the level's name alone would promise more."""
+    caveat = level_caveat(game, level_of(user)) if user and is_bot(user) else None
+    if caveat:
+        desk.say(f"   {user} is {caveat}.")
 
 
 async def seated(desk: Desk, info: GameInfo, user: str) -> None:

@@ -33,6 +33,7 @@ from bot.terminal import game_commands, moves, opening, seat_commands, settings_
 from bot.terminal.desk import Desk
 from bot.terminal.frontend import TerminalFrontEnd
 from bot.terminal.words import PLAYERS
+from rules.ai import LEVELS, level_caveat
 
 log = logging.getLogger("dispatch.sandbox")
 
@@ -107,6 +108,11 @@ Commands:
 async def cmd_help(desk: Desk, args: list[str]) -> None:
     desk.say(HELP)
     desk.say(f"Games: {', '.join(sorted(rules.GAMES)) or 'none registered'}.")
+    for name in sorted(rules.GAMES):
+        for level in LEVELS:
+            caveat = level_caveat(rules.GAMES[name], level)
+            if caveat:
+                desk.say(f"In {name}, Dispatch's {level} level is {caveat}.")
 
 
 async def cmd_quit(desk: Desk, args: list[str]) -> None:

@@ -4,7 +4,10 @@ Dispatch."""
 
 from __future__ import annotations
 
+import rules
 from bot import errors
+from bot.tables.bot_users import bot_user
+from bot.terminal import opening
 from bot.terminal.desk import Desk
 
 
@@ -56,5 +59,7 @@ async def cmd_handover(desk: Desk, args: list[str]) -> None:
     info = await desk.current()
     if len(args) > 1:
         raise errors.Usage("`handover` takes at most a level: easy, normal or hard.")
-    await desk.manager.seat_changes.hand_over(info.id, desk.user, args[0].lower() if args else None)
+    level = args[0].lower() if args else None
+    await desk.manager.seat_changes.hand_over(info.id, desk.user, level)
+    opening.say_level_caveat(desk, rules.get_game(info.game_name), bot_user(level))
     await desk.show_turn()

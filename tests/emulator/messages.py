@@ -100,6 +100,9 @@ def validate(body: dict[str, Any], *, creating: bool, n_uploads: int) -> None:
             raise ApiError(400, 50035, "Invalid Form Body (label: Must be 80 or fewer in length.)")
         if comp.get("type") == 3 and not 1 <= len(comp.get("options", [])) <= 25:
             raise ApiError(400, 50035, "Invalid Form Body (select options: between 1 and 25)")
+        for option in comp.get("options", []) if comp.get("type") == 3 else []:
+            if len(option.get("label", "")) > 100 or len(option.get("description") or "") > 100:
+                raise ApiError(400, 50035, "Invalid Form Body (select option: 100 or fewer)")
     if creating and not (
         content or body.get("embeds") or components or n_uploads or body.get("poll")
     ):
