@@ -56,7 +56,7 @@ def level_options(game: str | None) -> list[tuple[str, str, str]]:
     found = rules.GAMES.get(game) if game else None
     options = []
     for level, text, description in DISPATCH_LEVELS:
-        caveat = level_caveat(found, level) if found else None
+        caveat = level_caveat(found.name, level) if found else None
         if caveat:
             description = f"{description}, yet {caveat}"
         options.append((level, text, clip(description, DESCRIPTION_MAX)))
@@ -70,7 +70,9 @@ def level_notes(info: GameInfo) -> str:
     notes = ""
     for seat in info.seats:
         caveat = (
-            level_caveat(game, level_of(seat.user_id)) if game and is_bot(seat.user_id) else None
+            level_caveat(game.name, level_of(seat.user_id))
+            if game and is_bot(seat.user_id)
+            else None
         )
         if caveat:
             notes += f"\n{seat.user_id} is {caveat}."

@@ -128,7 +128,7 @@ async def cmd_dispatch(desk: Desk, args: list[str]) -> None:
 def say_level_caveat(desk: Desk, game: rules.Game, user: str | None) -> None:
     """Says so when ``user`` is Dispatch at a level not shown stronger than the one
     below it in ``game``: the level's name alone would promise more."""
-    caveat = level_caveat(game, level_of(user)) if user and is_bot(user) else None
+    caveat = level_caveat(game.name, level_of(user)) if user and is_bot(user) else None
     if caveat:
         desk.say(f"   {user} is {caveat}.")
 

@@ -110,7 +110,7 @@ async def cmd_help(desk: Desk, args: list[str]) -> None:
     desk.say(f"Games: {', '.join(sorted(rules.GAMES)) or 'none registered'}.")
     for name in sorted(rules.GAMES):
         for level in LEVELS:
-            caveat = level_caveat(rules.GAMES[name], level)
+            caveat = level_caveat(name, level)
             if caveat:
                 desk.say(f"In {name}, Dispatch's {level} level is {caveat}.")
 

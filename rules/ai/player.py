@@ -210,11 +210,12 @@ def level_iterations(game: Game, level: str) -> int:
     return LEVEL_ITERATIONS.get(game.name, DEFAULT_ITERATIONS)[level]
 
 
-def level_caveat(game: Game, level: str) -> str | None:
-    """What a player offered ``level`` in ``game`` should know, when it has not been
-    shown stronger than the level below it there (:data:`NOT_STRONGER`): "not shown stronger
-    than normal: War is mostly luck"; None otherwise."""
-    reason = NOT_STRONGER.get(game.name, {}).get(level)
+def level_caveat(game_name: str, level: str) -> str | None:
+    """What a player offered ``level`` in the game ``game_name`` should know, when it has
+    not been shown stronger than the level below it there (:data:`NOT_STRONGER`): "not
+    shown stronger than normal: War is mostly luck"; None otherwise. It takes the game's
+    name, not the game: a compiled build checks a ``Game`` argument's class."""
+    reason = NOT_STRONGER.get(game_name, {}).get(level)
     if reason is None or level not in LEVELS[1:]:
         return None
     return f"not shown stronger than {LEVELS[LEVELS.index(level) - 1]}: {reason}"
