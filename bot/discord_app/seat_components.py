@@ -98,9 +98,13 @@ async def seat_passed(interaction: discord.Interaction[Any], change: SeatChange)
     )
 
 
-async def answer_change(interaction: discord.Interaction[Any], change: SeatChange) -> None:
-    """Tell whoever made a change (reseat, hand-over) that it is done, then tidy up."""
-    await reply(interaction, f"Done: {change.line}", allowed_mentions=ALLOWED_MENTIONS)
+async def answer_change(
+    interaction: discord.Interaction[Any], change: SeatChange, notes: str = ""
+) -> None:
+    """Tell whoever made a change (reseat, hand-over) that it is done, with ``notes``
+    (lines that follow it), then tidy up."""
+    text = f"Done: {change.line}{notes}"
+    await reply(interaction, text, allowed_mentions=ALLOWED_MENTIONS)
     await seat_passed(interaction, change)
 
 

@@ -182,6 +182,22 @@ async def test_a_hand_over_to_dispatch_and_the_bot_moves(tmp_path, db_path):
         assert "not playing" in again.text or "no longer yours" in again.text
 
 
+async def test_a_hand_over_says_when_its_level_is_not_shown_stronger(tmp_path, db_path):
+    # War's hard level is not shown stronger than normal: the hand-over's answer says so,
+    # as the lobby's level list does, and a level that is stronger says nothing of it.
+    async with table(tmp_path, "alice", "bob", store=db_path) as t:
+        await _start(t, "war")
+        done = await t.slash("bob", "game hand-over", level="hard")
+        assert "Dispatch (hard) now plays" in done.text, done.text
+        assert "not shown stronger than normal: War is mostly luck" in done.text, done.text
+    (tmp_path / "normal").mkdir()
+    async with table(tmp_path / "normal", "alice", "bob") as t:
+        await _start(t, "war")
+        done = await t.slash("bob", "game hand-over", level="normal")
+        assert "Dispatch (normal) now plays" in done.text, done.text
+        assert "not shown stronger" not in done.text, done.text
+
+
 async def test_bad_offers_of_every_kind_are_refused(tmp_path):
     async with table(tmp_path, "alice", "bob", "carol") as t:
         helper = t.emu.add_user("helperbot", bot=True)

@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.discord_app import autocomplete, seat_components
 from bot.discord_app.checks import is_moderator
 from bot.discord_app.interactions import manager_of, user_id
+from bot.discord_app.lobby import level_notes
 from bot.discord_app.seat_components import (
     answer_change,
     build_offer_view,
@@ -84,10 +85,14 @@ async def hand_over(
         How well Dispatch plays: easy, normal (about 1 s a move) or hard (5 s)
     """
     await interaction.response.defer(ephemeral=True, thinking=True)
-    change = await manager_of(interaction).seat_changes.hand_over(
+    manager = manager_of(interaction)
+    change = await manager.seat_changes.hand_over(
         _game_ref(interaction), user_id(interaction), level
     )
-    await answer_change(interaction, change)
+    # A level not shown stronger than the one below it in this game says so here too,
+    # as it does wherever levels are offered.
+    notes = level_notes(await manager.get_game_info(change.game_id))
+    await answer_change(interaction, change, notes)
 
 
 COMMANDS: tuple[app_commands.Command[Any, Any, None], ...] = (offer, reseat, hand_over)
