@@ -21,7 +21,9 @@ def card_line(card: Any) -> str:
     value = card.get("value")
     head = f"[{value}] {name}" if value is not None else str(name)
     text = card.get("text")
-    return f"{head} — {text}" if text else head
+    line = f"{head} — {text}" if text else head
+    note = card.get("note")
+    return f"{line} ({note})" if note else line
 
 
 #: Headings for private view keys whose plain name would mislead.

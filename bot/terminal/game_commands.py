@@ -35,8 +35,9 @@ async def cmd_hand(desk: Desk, args: list[str]) -> None:
     if pv.role is None:
         raise errors.NotSeated()
     public = (await desk.manager.view_for(info.id, None)).view
-    # known_state is the view as the search reads it, not for a person.
-    skip = {"prompt", "actions", "labels", "role", "private_log", "log", "known_state"}
+    # known_state is the view as the search reads it, not for a person; War's plans
+    # (every whole placement at once) only help a menu, and the numbered list has them.
+    skip = {"prompt", "actions", "labels", "role", "private_log", "log", "known_state", "plans"}
     private = {k: v for k, v in pv.view.items() if k not in skip and public.get(k) != v}
     desk.say(f"── {desk.user}'s side: {pv.role} ──")
     for key, value in private.items():

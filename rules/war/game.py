@@ -57,6 +57,21 @@ def battle_plans(state: State, role: str) -> dict[str, list[list[str]]]:
     return {"place": [[f"{c}:{cid}" for c, cid in zip(COLUMNS, way, strict=True)] for way in ways]}
 
 
+#: What an Event in hand is worth: a hand holds reinforcements, and a reinforcement that
+#: is an Event is ignored and counts 0 (rule 4 note). Its printed text stays as printed, so
+#: the hand says why that text will not happen.
+EVENT_IN_HAND = "as a reinforcement it is ignored and counts 0: an event acts only when flipped"
+
+
+def hand_facts(cid: str) -> dict[str, Any]:
+    """A card of a side's hand as its private view shows it (``Card.facts``), with
+    :data:`EVENT_IN_HAND` as its ``note`` when it is an Event."""
+    facts = card(cid).facts()
+    if card(cid).is_event:
+        facts["note"] = EVENT_IN_HAND
+    return facts
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class WarBetweenTheStates(EventGame):
     name = "war"
@@ -164,7 +179,7 @@ class WarBetweenTheStates(EventGame):
     def private_view(self, state: State, role: str) -> View:
         here = side(state, role)
         return {
-            "hand": [card(cid).facts() for cid in here["hand"]],
+            "hand": [hand_facts(cid) for cid in here["hand"]],
             "placements": [
                 {"column": column, "card": card(cid).facts()} for column, cid in here["placed"]
             ],

@@ -453,6 +453,28 @@ def test_a_hand_limit_is_not_shown_as_the_hand_it_limits() -> None:
     assert private_lines("objective", "O3") == ["objective: O3"]
 
 
+async def test_a_war_hand_shows_no_menu_helper_and_says_why_an_event_is_ignored(
+    tmp_path: Path,
+) -> None:
+    """Found by a newcomer: War's ``hand`` printed its menu helper as "plans: ?", and an
+    Event drawn as a reinforcement showed its printed text with no word that it is
+    ignored. Seed 5 deals alice US Sanitary Commission, an Event, in her first hand."""
+    out = await run_script(tmp_path, "new war 5\nas alice\nhand\n")
+    section = out[out.index("side:") :]
+    assert "plans" not in section and ": ?" not in section, section
+    event = next(line for line in section.splitlines() if "US Sanitary Commission —" in line)
+    assert "ignored and counts 0" in event, event
+
+
+def test_an_event_in_a_war_hand_carries_the_note_and_nothing_else_does() -> None:
+    game = rules.get_game("war")
+    state = game.setup(seed=5, options={})
+    hand = game.view(state, "union")["hand"]
+    notes = {card["name"]: card.get("note") for card in hand}
+    assert notes["US Sanitary Commission"], notes
+    assert [name for name, note in notes.items() if note] == ["US Sanitary Commission"]
+
+
 @pytest.mark.usefixtures("toy_game")
 async def test_finished_games_and_stats_in_the_sandbox(tmp_path: Path) -> None:
     text = await run_script(
