@@ -6,7 +6,8 @@ multi-choice verbs, their ``repeats`` and ``done_implied``, and the viewer's
 ``known_state``, the Fate Die's ``fate`` display and option; a value play's prompt no
 longer says "one at a time, then Done" (front ends pick several spaces at once and send
 the Done). In War, an Event that enters a column late says it is ignored and counts 0
-(it used to read only "(event)"), and so does one drawn or placed as a reinforcement.
+(it used to read only "(event)"), and so does one drawn or placed as a reinforcement;
+an Event in a War hand carries a ``note`` saying so.
 Fort Sumter's Final Crisis prompts say "an Armaments space" (they read "a Armaments").
 ``as_old`` rewrites a
 document of today in the old wording and without the new keys, so everything else of it
@@ -51,8 +52,14 @@ def old_line(text: str) -> str:
     return text
 
 
+#: Keys a card of a view gained, at any depth (``note``: War's Event in hand).
+NEW_CARD_KEYS = ("note",)
+
+
 def as_old(document: Any, *, view: bool = False) -> Any:
     """``document`` (a state or a view) in the old engine's wording and shape."""
+    if view:
+        document = _without_card_keys(document)
     if isinstance(document, str):
         return old_line(document)
     if isinstance(document, list):
@@ -62,6 +69,16 @@ def as_old(document: Any, *, view: bool = False) -> Any:
             k: _old_options(v) if k == "options" else as_old(v)
             for k, v in document.items()
             if not (view and k in NEW_VIEW_KEYS)
+        }
+    return document
+
+
+def _without_card_keys(document: Any) -> Any:
+    if isinstance(document, list):
+        return [_without_card_keys(x) for x in document]
+    if isinstance(document, dict):
+        return {
+            k: _without_card_keys(v) for k, v in document.items() if k not in NEW_CARD_KEYS
         }
     return document
 
