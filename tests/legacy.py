@@ -8,7 +8,9 @@ longer says "one at a time, then Done" (front ends pick several spaces at once a
 the Done). In War, an Event that enters a column late says it is ignored and counts 0
 (it used to read only "(event)"), and so does one drawn or placed as a reinforcement;
 an Event in a War hand carries a ``note`` saying so.
-Fort Sumter's Final Crisis prompts say "an Armaments space" (they read "a Armaments").
+Fort Sumter's Final Crisis prompts say "an Armaments space" (they read "a Armaments"), and
+its last line names the winner's points first ("wins with 7 VP to 3", where it read "wins,
+3-7", Unionist first).
 ``as_old`` rewrites a
 document of today in the old wording and without the new keys, so everything else of it
 must match the old record exactly.
@@ -46,10 +48,19 @@ _OLD_WORDING = [
 NEW_VIEW_KEYS = ("score", "batch", "done_implied", "repeats", "known_state", "fate", "plans")
 
 
+_FORT_SUMTER_RESULT = re.compile(r"(Unionist|Secessionist) wins with (\d+) VP to (\d+) \(")
+
+
+def _old_result(found: re.Match[str]) -> str:
+    winner, won, lost = found.groups()
+    unionist, secessionist = (won, lost) if winner == "Unionist" else (lost, won)
+    return f"{winner} wins, {unionist}-{secessionist} ("
+
+
 def old_line(text: str) -> str:
     for pattern, old in _OLD_WORDING:
         text = pattern.sub(old, text)
-    return text
+    return _FORT_SUMTER_RESULT.sub(_old_result, text)
 
 
 #: Keys a card of a view gained, at any depth (``note``: War's Event in hand).
@@ -77,9 +88,7 @@ def _without_card_keys(document: Any) -> Any:
     if isinstance(document, list):
         return [_without_card_keys(x) for x in document]
     if isinstance(document, dict):
-        return {
-            k: _without_card_keys(v) for k, v in document.items() if k not in NEW_CARD_KEYS
-        }
+        return {k: _without_card_keys(v) for k, v in document.items() if k not in NEW_CARD_KEYS}
     return document
 
 

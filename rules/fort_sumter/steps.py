@@ -1017,8 +1017,9 @@ class FinalScoring(Step):
         winner, code, reason = decide_winner(state)
         state["phase"] = "over"
         if told:
-            score = f"{vp['unionist']}-{vp['secessionist']}"
-            log(state, f"{_name(winner)} wins, {score} ({reason}).")
+            # The winner's points first: "wins, 3-7" read as if the winner scored 3.
+            won, lost = vp[winner], vp[opponent(winner)]
+            log(state, f"{_name(winner)} wins with {won} VP to {lost} ({reason}).")
         game.finish(state, winner, reason, {r: vp[r] for r in ROLES}, code=code)
 
 
