@@ -21,7 +21,10 @@ def bot_user(level: str | None = None) -> str:
     """The user id that seats Dispatch at ``level`` (the default level when None)."""
     level = (level or DEFAULT_LEVEL).strip().lower()
     if level not in BOT_USERS:
-        raise errors.UnknownWord(f"Dispatch plays at levels {', '.join(LEVELS)}, not {level!r}.")
+        # Typed quotes and a clipped word, as every refusal quotes what it was given.
+        raise errors.UnknownWord(
+            f"Dispatch plays at levels {', '.join(LEVELS)}, not “{level[:20]}”."
+        )
     return BOT_USERS[level]
 
 

@@ -191,7 +191,7 @@ async def test_alice_plays_against_dispatch_in_the_sandbox(tmp_path: Path) -> No
 
 async def test_an_unknown_dispatch_level_is_refused_politely(tmp_path: Path) -> None:
     text = await run_script(tmp_path, "new war dispatch grandmaster\n")
-    assert "Dispatch plays at levels easy, normal, hard" in text
+    assert "Dispatch plays at levels easy, normal, hard, not “grandmaster”." in text
     assert "Traceback" not in text
 
 
