@@ -1,16 +1,16 @@
 """A league as the sandbox prints it: the standings as a text table, a round's boards,
-a player's games, and a league's own posts (lobby, round, final) with Discord's mention
-markup written as plain names."""
+a player's games, and a league's own posts (lobby, round, final) with Discord's markup
+written out (``frontend.plain_markup``)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import rules
 from bot.tables.leagues.records import LeagueGameInfo, LeagueInfo, LeaguePost, RoundInfo
 from bot.tables.leagues.standings import Standing
 from bot.tables.records import pages
+from bot.terminal.frontend import plain_markup
 
 
 def score(value: float) -> str:
@@ -92,18 +92,10 @@ def league_lines(league: LeagueInfo) -> list[str]:
     ]
 
 
-_MENTION = re.compile(r"<[@#][!&]?([^<>]+)>")
-
-
-def plain(text: str) -> str:
-    """Discord's mention markup (``<@alice>``, ``<#thread>``) as the name it stands for."""
-    return _MENTION.sub(lambda found: found.group(1), text)
-
-
 def post_lines(league: LeagueInfo, post: LeaguePost) -> list[str]:
     """A league's post as the terminal prints it: its headline, its lines, its table."""
-    lines = [f"── league #{league.id} · {plain(post.headline)} ──"]
-    lines.extend(f"   {plain(line)}" for line in post.lines)
+    lines = [f"── league #{league.id} · {plain_markup(post.headline)} ──"]
+    lines.extend(f"   {plain_markup(line)}" for line in post.lines)
     if post.standings:
         lines.extend(f"   {row}" for row in standings_table(league.spec.game_name, post.standings))
     return lines

@@ -213,6 +213,13 @@ class Sandbox(Desk):
         if leagues:
             self.league_id = leagues[0].id  # the newest, as `league use` would choose it
 
+    async def leagues_catch_up(self) -> None:
+        """What the Discord bot's background loop does for leagues: the deadlines passed
+        (an entry closed, a round's games ended by their clocks), then the games of a
+        round paired meanwhile opened and the league posts printed."""
+        await self.manager.leagues.pass_deadlines()
+        await self.manager.leagues.open_pending()
+
     # -- the loop ---------------------------------------------------------------------
 
     async def run(self, stdin: TextIO, interactive: bool) -> None:
@@ -260,11 +267,13 @@ class Sandbox(Desk):
                 await self.manager.clocks.expire()  # a loss on time is told first
                 await self.manager.clocks.warn()
                 await self.manager.clocks.tell_vacations_over()
+                await self.leagues_catch_up()
             command = COMMANDS.get(words[0].lower())
             if command is not None:
                 await command(self, words[1:])
             else:
                 await moves.play(self, words)
+            await self.manager.leagues.open_pending()  # a round the command ended opens now
         except errors.DispatchError as exc:
             self.say_block(f"! {exc}", indent="")
         except Exception as exc:  # the sandbox must never die on a bad command

@@ -4,10 +4,20 @@ refused with one clear line that changes nothing."""
 
 from __future__ import annotations
 
+import io
+import random
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from bot.dispatch_players.bots import BotSeats
+from bot.tables import lobby
+from bot.tables.manager import GameManager
+from bot.terminal.frontend import TerminalFrontEnd
+from bot.terminal.sandbox import Sandbox
+from rules.core import rng
+from tests.conftest import FakeClock
 from tests.terminal.test_sandbox import run_script
 
 pytestmark = pytest.mark.usefixtures("toy_game")
@@ -69,3 +79,103 @@ async def test_bad_league_words_are_refused_and_change_nothing(tmp_path: Path) -
     assert "Entrants (0): none yet" in text
     assert "entered league" not in text
     assert "Traceback" not in text and "Something went wrong" not in text
+
+
+# -- a whole league, run at the sandbox with fake time -----------------------------------
+
+DAY_S = 86_400.0
+
+
+class Typing:
+    """A sandbox built as ``dispatch sandbox`` builds it, on a fake clock: each script
+    is read as standard input is, and what it printed returned."""
+
+    def __init__(self, sandbox: Sandbox, out: io.StringIO) -> None:
+        self.sandbox = sandbox
+        self.out = out
+
+    async def type(self, script: str) -> str:
+        start = len(self.out.getvalue())
+        await self.sandbox.run(io.StringIO(script), interactive=False)
+        return self.out.getvalue()[start:]
+
+    async def decisions_of(self, game_id: int, player: str) -> int:
+        async with self.sandbox.manager.store.read() as db:
+            made = await db.records.decisions_by_holder(game_id)
+        return sum(count for (_role, holder), count in made.items() if holder == player)
+
+
+@pytest.fixture
+async def typing(
+    tmp_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[Typing]:
+    # A league's games are dealt from secret keys: here from a fixed seed, so every run
+    # deals the same cards (and the same side is to move at a round's deadline).
+    deal = random.Random(36)
+    monkeypatch.setattr(lobby, "new_key", lambda: deal.randbytes(rng.KEY_BYTES).hex())
+    out = io.StringIO()
+    front_end = TerminalFrontEnd(out=out, out_dir=tmp_path / "out")
+    manager = await GameManager.open(tmp_path / "s.sqlite3", front_end, clock=clock, deliver=False)
+    # Dispatch's seats as the sandbox has them, searching in a thread on a small budget.
+    BotSeats.attach(manager, workers="thread", iterations=40)
+    sandbox = Sandbox(manager, front_end, seed=7)
+    await manager.deliver_pending()
+    yield Typing(sandbox, out)
+    await manager.close()
+
+
+async def test_a_round_robin_of_four_with_dispatch_runs_to_its_final_standings(
+    typing: Typing, clock: FakeClock, tmp_path: Path
+) -> None:
+    """Four entrants (alice, bob, carol and Dispatch's easy level), a round robin of
+    three rounds of War, each game ended another way: Dispatch's win over alice once it
+    has moved, a forfeit at the round's deadline, a resignation, a moderator's decision,
+    a withdrawal. The final table is the one computed by hand."""
+    entry = await typing.type(
+        'league new war round_robin name="Winter cup" dispatch=yes round=1\n'
+        "league join alice bob carol\nleague dispatch easy\nleague start\nleague round\n"
+    )
+    assert "League #1 started: round 1 is paired." in entry, entry
+    # The round robin in entry order: alice v Dispatch and bob v carol in round 1.
+    assert "Board 1: alice (Union) v Dispatch (easy) (Confederacy) · game #1 · playing" in entry
+    assert "Board 2: bob (Union) v carol (Confederacy) · game #2 · playing" in entry
+
+    # Round 1, board 1: Dispatch moves through its seat's worker, then alice resigns.
+    first = await typing.type("league play 1\nwait\nauto 1\nwait\n")
+    assert "Now at game #1: alice v Dispatch (easy)." in first, first
+    assert await typing.decisions_of(1, "Dispatch (easy)") > 0, first
+    await typing.type("resign\n")
+    # Board 2 was never played: at the round's deadline the side to move forfeits.
+    clock.advance(DAY_S + 60)
+    second = await typing.type("league round 1\nas carol\nleague play\nresign\n")
+    assert "Board 2: bob (Union) v carol (Confederacy) · game #2 · Union forfeits" in second, second
+    assert "Now at game #3: carol v alice." in second
+
+    # Round 2, board 2: Dispatch v bob, set as a draw by the moderator at the keyboard.
+    third = await typing.type("league decide 2 2 draw agreed by both players\nleague round 2\n")
+    assert "round 2, board 2: Dispatch (easy) (Union) v bob (Confederacy)" in third, third
+    assert "draw (decided by carol)" in third
+
+    # Round 3: bob resigns to alice; carol withdraws, forfeiting to Dispatch.
+    last = await typing.type("as bob\nleague play\nresign\nas carol\nleague leave\n")
+    assert "carol withdrew from league #1: their games are forfeited." in last, last
+    table = await typing.type("league standings\nleague\n")
+    assert table.splitlines()[1:6] == [
+        "   #  player             pts  Buch    SB  as Union  as Confederacy",
+        "   1  Dispatch (easy)    2.5     5  4.75     0-1-0           2-0-0",
+        "   2  alice                2     4   1.5     1-0-1           1-0-0",
+        "   3  carol (withdrawn)    1     4     1     0-0-2           1-0-0",
+        "   4  bob                0.5     5  1.25     0-0-1           0-1-1",
+    ], table
+    assert "finished" in table
+    exported = await typing.type(f"league export {tmp_path / 'winter'}\n")
+    assert "exported" in exported, exported
+    audit = (tmp_path / "winter.json").read_text(encoding="utf-8")
+    assert "decided" in audit and "agreed by both players" in audit
+    assert (tmp_path / "winter.csv").read_text(encoding="utf-8").count("\n") >= 6
+    everything = typing.out.getvalue()
+    assert "Traceback" not in everything and "Something went wrong" not in everything
+    # Discord's markup (a ping, a timestamp) is written out for the terminal.
+    assert "<@" not in everything and "<t:" not in everything
+    assert "Entries close 2023-11-21 22:13 UTC." in everything
+    assert "Game over: Confederacy wins (carol withdrew from the league)." in everything
