@@ -123,7 +123,7 @@ async def cmd_standings(desk: Desk, args: list[str]) -> None:
     league = await current(desk)
     _no_words(args, "standings")
     table = await desk.manager.leagues.standings(league.id, GUILD)
-    for line in league_text.standings_table(league.spec.game_name, table):
+    for line in league_text.standings_table(league, table):
         desk.say(f"   {line}")
 
 

@@ -18,15 +18,17 @@ def score(value: float) -> str:
     return f"{value:g}"
 
 
-def standings_table(game_name: str, table: Sequence[Standing]) -> list[str]:
+def standings_table(league: LeagueInfo, table: Sequence[Standing]) -> list[str]:
     """Rank, player, points, Buchholz, Sonneborn-Berger and the record (wins-draws-losses)
-    at each side, named as the game names it, in aligned columns."""
-    roles = _roles(game_name)
+    at each side, named as the game names it, in aligned columns; a player no longer in
+    is marked withdrawn or disqualified."""
+    roles = _roles(league.spec.game_name)
+    out = {e.player: e.status for e in league.entrants if e.status != "in"}
     head = ("#", "player", "pts", "Buch", "SB", f"as {roles[0]}", f"as {roles[1]}")
     rows = [
         (
             str(s.rank),
-            s.player + (" (withdrawn)" if s.withdrawn else ""),
+            s.player + (f" ({out.get(s.player, 'withdrawn')})" if s.withdrawn else ""),
             score(s.points),
             score(s.buchholz),
             score(s.sonneborn_berger),
@@ -97,5 +99,5 @@ def post_lines(league: LeagueInfo, post: LeaguePost) -> list[str]:
     lines = [f"── league #{league.id} · {plain_markup(post.headline)} ──"]
     lines.extend(f"   {plain_markup(line)}" for line in post.lines)
     if post.standings:
-        lines.extend(f"   {row}" for row in standings_table(league.spec.game_name, post.standings))
+        lines.extend(f"   {row}" for row in standings_table(league, post.standings))
     return lines

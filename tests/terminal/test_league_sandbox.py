@@ -179,3 +179,47 @@ async def test_a_round_robin_of_four_with_dispatch_runs_to_its_final_standings(
     assert "<@" not in everything and "<t:" not in everything
     assert "Entries close 2023-11-21 22:13 UTC." in everything
     assert "Game over: Confederacy wins (carol withdrew from the league)." in everything
+
+
+async def test_a_moderators_acts_and_their_slips_at_the_sandbox(tmp_path: Path) -> None:
+    text = await run_script(
+        tmp_path,
+        "league new toy swiss rounds=3 round=1\nleague join alice bob carol\nleague start\n"
+        "league round\n"
+        # Each slip is refused in one line, and changes nothing.
+        "league decide\nleague decide 1 x first why\nleague decide 1 1 sideways why\n"
+        "league decide 1 1 first\nleague decide 9 1 first why\nleague play 5\n"
+        "league play 1 2 3\nleague round x\nleague export\n"
+        f"league export {tmp_path / 'nowhere' / 'x'}\nleague cancel now\n"
+        "league replace alice\nleague disqualify bob\nleague join dave\nleague round\n"
+        # Then the acts themselves.
+        "league decide 1 1 north-forfeits never moved\nleague replace bob dave\n"
+        "league disqualify carol left the server\nleague cancel\nleague\n",
+    )
+    for refusal in (
+        "! Which game, what result and why? `league decide <round> <board> <result> <reason>`",
+        "! The round and the board are whole numbers",
+        "! “sideways” is not a result",
+        "! Round 1 has no board 5.",
+        "! Which game? `league play` (yours), `league play <board>`",
+        "! Which round? `league round` (the current one) or `league round <n>`.",
+        "! Where to? `league export <file>`",
+        "! There is no folder",
+        "! `league cancel` takes nothing after it: type it alone to cancel league #1.",
+        "! Who takes whose place? `league replace <player> <new player>`.",
+        "! Whom, and why? `league disqualify <player> <reason>`.",
+        "has started: its entries are closed.",
+    ):
+        assert refusal in text, (refusal, text)
+    before_acts = text.split("league decide 1 1 north-forfeits")[0]
+    assert before_acts.count("Board 1: alice (North) v bob (South) · game #1 · playing") == 2
+    assert "Bye: carol (1 point)" in before_acts
+    assert "decided" not in before_acts and "cancelled" not in before_acts
+    acts = text.split("league decide 1 1 north-forfeits")[1]
+    assert "round 1, board 1: alice (North) v bob (South) · game #1 · North forfeits" in acts
+    assert "dave takes bob's place in league #1." in acts, acts
+    assert "carol is disqualified from league #1" in acts
+    assert "carol (disqualified)" in acts  # in the standings of round 3's post
+    assert "League #1 is cancelled." in acts
+    assert "· cancelled" in acts
+    assert "Traceback" not in text and "Something went wrong" not in text
