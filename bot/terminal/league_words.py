@@ -106,9 +106,9 @@ class Decision:
 
 
 DECIDE_USAGE = (
-    "`league decide <round> <board> <result> <reason>`, the result one of first, second "
-    "(that side wins), draw, first-forfeits, second-forfeits, or a side's own word "
-    "(north, north-forfeits)"
+    "`league decide <round> <board> <result> <reason>`, the result one of first-wins, "
+    "second-wins, draw, first-forfeits, second-forfeits, or by a side's own word "
+    "(north-wins, north-forfeits)"
 )
 
 _OUTCOMES = {
@@ -122,7 +122,7 @@ _OUTCOMES = {
 
 def outcome_word(word: str, roles: tuple[str, ...]) -> Outcome:
     """A result as typed: by place (``first``) or by the side's own word (``north``)."""
-    word = word.lower().replace("_", "-")
+    word = word.lower().replace("_", "-").removesuffix("-wins")
     for place, role in zip(("first", "second"), roles, strict=False):
         if word == role:
             word = place

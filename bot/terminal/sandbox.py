@@ -131,8 +131,9 @@ Commands:
   league play [[round] board]
                       switch to a league game: your own being played, or a board's
   league decide <round> <board> <result> <reason>
-                      set a game's result: first, second, draw, first-forfeits,
-                      second-forfeits, or a side's word (north, north-forfeits); logged
+                      set a game's result: first-wins, second-wins, draw,
+                      first-forfeits, second-forfeits, or by a side's own word
+                      (union-wins, union-forfeits); logged with the reason
   league replace <player> <new player> | league disqualify <player> <reason>
   league cancel | league export <file>
                       the export: <file>.json and <file>.csv, the audit list in each

@@ -11,10 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from bot import errors
 from bot.dispatch_players.bots import BotSeats
 from bot.tables import lobby
+from bot.tables.leagues.entrants import Outcome
 from bot.tables.manager import GameManager
 from bot.terminal.frontend import TerminalFrontEnd
+from bot.terminal.league_words import outcome_word
 from bot.terminal.sandbox import Sandbox
 from rules.core import rng
 from tests.conftest import FakeClock
@@ -223,3 +226,26 @@ async def test_a_moderators_acts_and_their_slips_at_the_sandbox(tmp_path: Path) 
     assert "League #1 is cancelled." in acts
     assert "· cancelled" in acts
     assert "Traceback" not in text and "Something went wrong" not in text
+
+
+@pytest.mark.parametrize(
+    ("typed", "outcome"),
+    [
+        ("first", Outcome.FIRST_WINS),
+        ("first-wins", Outcome.FIRST_WINS),
+        ("north_wins", Outcome.FIRST_WINS),
+        ("SOUTH", Outcome.SECOND_WINS),
+        ("second-wins", Outcome.SECOND_WINS),
+        ("draw", Outcome.DRAW),
+        ("first-forfeits", Outcome.FIRST_FORFEITS),
+        ("south-forfeits", Outcome.SECOND_FORFEITS),
+    ],
+)
+def test_a_decided_result_is_typed_by_place_or_by_side(typed: str, outcome: Outcome) -> None:
+    assert outcome_word(typed, ("north", "south")) is outcome
+
+
+@pytest.mark.parametrize("typed", ["north-loses", "east", "forfeits", "wins", ""])
+def test_a_result_not_understood_is_refused(typed: str) -> None:
+    with pytest.raises(errors.UnknownWord, match="is not a result"):
+        outcome_word(typed, ("north", "south"))
