@@ -42,6 +42,19 @@ async def test_a_league_is_opened_and_entered_at_the_sandbox(tmp_path: Path) -> 
     assert "Traceback" not in text and "Something went wrong" not in text
 
 
+async def test_the_newest_league_is_in_hand_after_a_restart(tmp_path: Path) -> None:
+    await run_script(
+        tmp_path,
+        "league new toy round_robin name=Autumn\nleague new toy swiss rounds=2 name=Spring\n"
+        "league join alice bob\n",
+    )
+    text = await run_script(tmp_path, "league\nleague use 1\nleague list\n")
+    assert "League #2 “Spring”: Toy Twenty-One, swiss, 2 rounds, rated · entry" in text, text
+    assert "Entrants (2): alice, bob" in text
+    assert "#1 Autumn · entry ←" in text and "#2 Spring · entry\n" in text
+    assert "!" not in text
+
+
 async def test_bad_league_words_are_refused_and_change_nothing(tmp_path: Path) -> None:
     text = await run_script(
         tmp_path,
