@@ -175,11 +175,10 @@ class LeagueDesk:
             league = await reading.league_here(db, league_id, guild)
             rounds = {r.number: r for r in await db.leagues.rounds(league_id)}
             wanted = league.round_number if number is None else number
+            if not rounds:
+                raise errors.LeagueRefused(f"{league.name} has not started: no round yet.")
             if wanted not in rounds:
-                raise errors.LeagueRefused(
-                    f"{league.name} has no round {wanted}"
-                    + (" yet: it has not started." if not rounds else ".")
-                )
+                raise errors.LeagueRefused(f"{league.name} has no round {wanted}.")
             games = await db.leagues.games_of_round(league_id, wanted)
             byes = await db.leagues.byes(league_id)
         return reading.round_info(rounds[wanted], games, byes)
