@@ -19,7 +19,7 @@ from bot.storage.session import Session
 from bot.tables import validate
 from bot.tables.bot_users import bot_user
 from bot.tables.core import Core
-from bot.tables.leagues import deadlines, entry, moderation, opening, play, posts, reading
+from bot.tables.leagues import deadlines, entry, moderation, opening, play, reading, table
 from bot.tables.leagues import export as exporting
 from bot.tables.leagues.entrants import Outcome
 from bot.tables.leagues.port import LeagueRoom, LocalRoom
@@ -163,8 +163,7 @@ class LeagueDesk:
         """The table as it stands: points, then the tiebreaks (docs/leagues.md)."""
         league_id, guild = _league_id(league_id), _guild(guild_id)
         async with self._core.store.read() as db:
-            await reading.league_here(db, league_id, guild)
-            return await posts.ranked(db, league_id)
+            return await table.ranked(db, await reading.league_here(db, league_id, guild))
 
     async def round(self, league_id: int, guild_id: str, number: int | None = None) -> RoundInfo:
         """Round ``number``, or the round being played (the last one, once over)."""
