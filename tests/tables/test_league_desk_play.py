@@ -179,3 +179,16 @@ async def test_a_moderator_decides_replaces_disqualifies_and_cancels(
     whats = [a["what"] for a in audit]
     for what in ("decided", "replaced", "disqualified", "cancelled"):
         assert what in whats
+
+
+async def test_standings_kept_between_looks_follow_every_result(manager: GameManager) -> None:
+    league = await _league(manager, LeagueSpec("Looks", "toy", "round_robin"))
+    await manager.leagues.start(league.id, "g", "mod", may_run=True)
+    before = await manager.leagues.standings(league.id, "g")
+    assert before == await manager.leagues.standings(league.id, "g")  # kept: the same
+    game = (await manager.leagues.round(league.id, "g")).games[0]
+    assert game.game_id is not None
+    await manager.resign(game.game_id, game.second)
+    after = await manager.leagues.standings(league.id, "g")
+    assert [s.points for s in before] == [0.0] * 4
+    assert {s.player: s.points for s in after}[game.first] == 1.0
