@@ -98,6 +98,7 @@ def post_lines(league: LeagueInfo, post: LeaguePost) -> list[str]:
     """A league's post as the terminal prints it: its headline, its lines, its table."""
     lines = [f"── league #{league.id} · {plain_markup(post.headline)} ──"]
     lines.extend(f"   {plain_markup(line)}" for line in post.lines)
-    if post.standings:
+    # A round's table once anyone has scored (a table of noughts says nothing), as on Discord.
+    if post.kind == "final" or any(s.points for s in post.standings):
         lines.extend(f"   {row}" for row in standings_table(league, post.standings))
     return lines

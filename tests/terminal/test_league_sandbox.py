@@ -191,6 +191,9 @@ async def test_a_round_robin_of_four_with_dispatch_runs_to_its_final_standings(
     assert (tmp_path / "winter.csv").read_text(encoding="utf-8").count("\n") >= 6
     everything = typing.out.getvalue()
     assert "Traceback" not in everything and "Something went wrong" not in everything
+    # The table comes with the posts of rounds 2 and 3 and the final one (round 1's
+    # would be all noughts), and once for `league standings`.
+    assert everything.count("#  player") == 4
     # Discord's markup (a ping, a timestamp) is written out for the terminal.
     assert "<@" not in everything and "<t:" not in everything
     assert "Entries close 2023-11-21 22:13 UTC." in everything
