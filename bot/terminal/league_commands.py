@@ -123,6 +123,9 @@ async def cmd_standings(desk: Desk, args: list[str]) -> None:
     league = await current(desk)
     _no_words(args, "standings")
     table = await desk.manager.leagues.standings(league.id, GUILD)
+    if not table:
+        desk.say("   Nobody has entered yet: the table is empty.")
+        return
     for line in league_text.standings_table(league, table):
         desk.say(f"   {line}")
 

@@ -66,7 +66,8 @@ async def test_bad_league_words_are_refused_and_change_nothing(tmp_path: Path) -
         "league new toy round_robin rounds=3\nleague new toy round_robin name=\n"
         "league new toy round_robin\n"
         "league frob\nleague join alice alice\nleague dispatch easy\nleague dispatch a b\n"
-        "league use\nleague use 9\nleague standings now\nleague list\nleague\n",
+        "league use\nleague use 9\nleague standings now\nleague standings\nleague list\n"
+        "league\n",
     )
     for refusal in (
         "! No league yet: type `league new <game> <format>`",
@@ -94,6 +95,8 @@ async def test_bad_league_words_are_refused_and_change_nothing(tmp_path: Path) -
     assert "#2" not in text
     assert "Entrants (0): none yet" in text
     assert "entered league" not in text
+    assert "Nobody has entered yet: the table is empty." in text
+    assert "#  player" not in text
     assert "Traceback" not in text and "Something went wrong" not in text
 
 
