@@ -16,6 +16,7 @@ feature, mounted as an attribute and handed the core alone:
 - ``hints``: ``/game hint`` in practice games;
 - ``settings``, ``threads``, ``prompts``: a channel's and a player's settings, where a
   game lives, where its live prompts are;
+- ``leagues``: leagues and tournaments, their rounds, results and moderators' acts;
 - ``background``: the loop of retries, clocks, reminders, heartbeat and pruning.
 The work is done by ``lobby``, ``turn`` (a decision applied and committed) and ``endings``
 (resign, abandon); every value handed in is checked first by ``validate``.
@@ -42,6 +43,7 @@ from bot.tables.clocks import clock_pass
 from bot.tables.clocks.desk import ClockDesk
 from bot.tables.core import Core, Tuning, TuningArgs
 from bot.tables.hints.desk import HintsDesk
+from bot.tables.leagues.desk import LeagueDesk
 from bot.tables.loading import GameRef, find_row, game_info, info_in
 from bot.tables.prompts.desk import PromptsDesk
 from bot.tables.records.desk import RecordsDesk
@@ -67,7 +69,8 @@ class GameManager(Core):
         self.settings = SettingsDesk(self)
         self.threads = ThreadsDesk(self)
         self.prompts = PromptsDesk(self)
-        self.background = BackgroundDesk(self, self.clocks)
+        self.leagues = LeagueDesk(self)
+        self.background = BackgroundDesk(self, self.clocks, self.leagues)
 
     @classmethod
     async def open(
@@ -331,6 +334,8 @@ class GameManager(Core):
         # Outside the game lock: a slow delivery must not hold up the next player.
         if deliver:
             await self.deliver_due(game_id)
+        if result.game.status != "active":  # a league game's end may pair a round
+            await self.leagues.after_game(game_id)
         await self.listening.owed(result.game)
         return result
 
@@ -366,6 +371,7 @@ class GameManager(Core):
             info = await info_in(db, game_id)
         log.info("game=%d user=%s resigned as %s", game_id, user_id, role)
         await self.deliver_due(game_id)
+        await self.leagues.after_game(game_id)
         return info
 
     async def abandon(
@@ -383,6 +389,8 @@ class GameManager(Core):
         async with self.game_locks[game_id], self.store.transaction(game=game_id) as db:
             result = await endings.abandon(db, game_id, user_id, is_moderator)
         await self.deliver_due(game_id)
+        if result.abandoned:
+            await self.leagues.after_game(game_id)
         return result
 
     # -- queries ------------------------------------------------------------------

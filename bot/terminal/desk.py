@@ -18,6 +18,7 @@ from bot.tables.manager import GameManager
 from bot.tables.prompts import decision_digest
 from bot.terminal.display import dispatch_owes, side_label
 from bot.terminal.frontend import TerminalFrontEnd
+from bot.terminal.league_room import SandboxRoom
 from bot.terminal.menus import Shown, describe, menu_of
 
 
@@ -44,10 +45,14 @@ class Desk:
         self.manager = manager
         #: Dispatch's seats listening to the manager (attached here if none were).
         self.bots = _seats_of(manager)
+        # League games open in channels of the terminal, league posts print here.
+        manager.leagues.attach_room(SandboxRoom(front_end))
         self.fe = front_end
         self.rng = random.Random(seed)
         self.default_game = default_game
         self.game_id: int | None = None
+        #: The league in hand (``league use``); its games are played by switching to them.
+        self.league_id: int | None = None
         self.shown: Shown | None = None
         self.running = True
         #: Typed at a terminal (not a script): a move typed while Dispatch thinks is

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
@@ -26,8 +27,25 @@ _DISCORD_COMMAND = re.compile("|".join(re.escape(c) + r"\b" for c in SANDBOX_COM
 
 
 def in_sandbox_words(text: str) -> str:
-    """``text`` with each Discord command it names replaced by the sandbox's own."""
-    return _DISCORD_COMMAND.sub(lambda found: SANDBOX_COMMANDS[found.group(0)], text)
+    """``text`` with each Discord command it names replaced by the sandbox's own, and
+    Discord's markup written out (``plain_markup``)."""
+    return plain_markup(_DISCORD_COMMAND.sub(lambda found: SANDBOX_COMMANDS[found.group(0)], text))
+
+
+_MENTION = re.compile(r"<[@#][!&]?([^<>]+)>")
+_TIMESTAMP = re.compile(r"<t:([0-9]{1,11})(?::[tTdDfFR])?>")
+
+
+def _when(found: re.Match[str]) -> str:
+    return datetime.fromtimestamp(int(found.group(1)), UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def plain_markup(text: str) -> str:
+    """``text`` with Discord's markup as a terminal reads it: a mention (``<@carol>``,
+    ``<#thread>``) as the name it stands for, a timestamp (``<t:1700000000:R>``) as the
+    date and time in UTC. The league's texts are shared with Discord, where the markup
+    pings and links."""
+    return _MENTION.sub(lambda found: found.group(1), _TIMESTAMP.sub(_when, text))
 
 
 @dataclass

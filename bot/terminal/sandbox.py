@@ -8,8 +8,9 @@ commands are read from stdin, and ``auto`` plays seeded random moves.
 The commands are functions of a ``Desk`` (``bot.terminal.desk``), grouped by concern:
 ``opening`` (new, join, dispatch), ``moves`` (a move typed, auto, wait), ``game_commands``
 (what a player looks at and the games kept), ``seat_commands`` (seats that change hands),
-``settings_commands`` (clocks and settings). :data:`COMMANDS` names each one; anything
-else typed is a move.
+``settings_commands`` (clocks and settings), ``league_commands`` (a league run with the
+local players and Dispatch's levels). :data:`COMMANDS` names each one; anything else
+typed is a move.
 """
 
 from __future__ import annotations
@@ -29,10 +30,17 @@ from bot.dispatch_players.bots import BotSeats
 from bot.storage.store import StoreUnavailable
 from bot.tables.clocks import clock_pass
 from bot.tables.manager import GameManager
-from bot.terminal import game_commands, moves, opening, seat_commands, settings_commands
+from bot.terminal import (
+    game_commands,
+    league_commands,
+    moves,
+    opening,
+    seat_commands,
+    settings_commands,
+)
 from bot.terminal.desk import Desk
 from bot.terminal.frontend import TerminalFrontEnd
-from bot.terminal.words import PLAYERS
+from bot.terminal.words import GUILD, PLAYERS
 from rules.ai import LEVELS, level_caveat
 
 log = logging.getLogger("dispatch.sandbox")
@@ -102,6 +110,35 @@ Commands:
   stats [player] [game]
                       a record: wins and losses by side, on time, time per turn,
                       against each Dispatch level
+  league new <game> <format> [name=<name>] [rounds=<n>] [games=1|2] [clock=<clock>]
+             [entry=<days>] [round=<days>] [rated=yes|no] [cap=<n>] [dispatch=yes|no]
+                      a league run from here (the keyboard runs it, as a moderator):
+                      round_robin, double_round_robin, swiss (rounds= required) or
+                      elimination (games=2: a tie is a game on each side); entry= and
+                      round= are the deadlines in days (7 and 14); dispatch=yes lets
+                      Dispatch's levels enter
+  league join [player ...]
+                      enter the players named (or the one at the keyboard)
+  league dispatch [level]
+                      enter Dispatch at a level: easy, normal (the default) or hard
+  league leave        the player at the keyboard leaves: before the start, off the
+                      list; after it, withdrawn, their running games forfeited
+  league start        pair round 1 and open its games
+  league standings    rank, player, points, Buchholz, SB, record at each side
+  league round [n] | league games [player]
+                      a round's boards and byes (the current round by default); the
+                      league's games (or a player's), with their game numbers
+  league play [[round] board]
+                      switch to a league game: your own being played, or a board's
+  league decide <round> <board> <result> <reason>
+                      set a game's result: first-wins, second-wins, draw,
+                      first-forfeits, second-forfeits, or by a side's own word
+                      (union-wins, union-forfeits); logged with the reason
+  league replace <player> <new player> | league disqualify <player> <reason>
+  league cancel | league export <file>
+                      the export: <file>.json and <file>.csv, the audit list in each
+  league | league list | league use <id>
+                      the league in hand, the leagues kept, switch to one
   help | quit"""
 
 
@@ -153,6 +190,7 @@ COMMANDS: dict[str, Command] = {
     "stats": game_commands.cmd_stats,
     "use": game_commands.cmd_use,
     "leaderboard": game_commands.cmd_leaderboard,
+    "league": league_commands.cmd_league,
     "quit": cmd_quit,
     "exit": cmd_quit,
 }
@@ -172,6 +210,16 @@ class Sandbox(Desk):
             except errors.DispatchError as exc:
                 # A damaged game must not stop the sandbox: say why, as any command would.
                 self.say(f"! {exc}")
+        leagues = await self.manager.leagues.leagues_here(GUILD)
+        if leagues:
+            self.league_id = leagues[0].id  # the newest, as `league use` would choose it
+
+    async def leagues_catch_up(self) -> None:
+        """What the Discord bot's background loop does for leagues: the deadlines passed
+        (an entry closed, a round's games ended by their clocks), then the games of a
+        round paired meanwhile opened and the league posts printed."""
+        await self.manager.leagues.pass_deadlines()
+        await self.manager.leagues.open_pending()
 
     # -- the loop ---------------------------------------------------------------------
 
@@ -220,11 +268,13 @@ class Sandbox(Desk):
                 await self.manager.clocks.expire()  # a loss on time is told first
                 await self.manager.clocks.warn()
                 await self.manager.clocks.tell_vacations_over()
+                await self.leagues_catch_up()
             command = COMMANDS.get(words[0].lower())
             if command is not None:
                 await command(self, words[1:])
             else:
                 await moves.play(self, words)
+            await self.manager.leagues.open_pending()  # a round the command ended opens now
         except errors.DispatchError as exc:
             self.say_block(f"! {exc}", indent="")
         except Exception as exc:  # the sandbox must never die on a bad command
