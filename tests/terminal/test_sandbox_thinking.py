@@ -8,6 +8,7 @@ import io
 import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -38,11 +39,20 @@ def test_input_ending_mid_search_stops_the_sandbox_and_leaves_nothing(tmp_path: 
     # mid-search waited for the search to end (never, here).
     sandbox.stdin.write("new war 7 dispatch hard\nhelp\n")
     sandbox.stdin.flush()
+    # Read until the search began and help answered, in whichever order a busy machine
+    # prints them (help waiting for the search would never come: the watchdog's kill
+    # then ends the reading, and the check below fails).
     seen = []
-    for line in sandbox.stdout:
-        seen.append(line)
-        if "SEARCH BEGINS" in line:
-            break
+    watchdog = threading.Timer(HANG_S, sandbox.kill)
+    watchdog.start()
+    try:
+        for line in sandbox.stdout:
+            seen.append(line)
+            text = "".join(seen)
+            if "SEARCH BEGINS" in text and "Commands:" in text:
+                break
+    finally:
+        watchdog.cancel()
     try:
         _out, err = sandbox.communicate("", timeout=HANG_S)  # the input ends, mid-search
     except subprocess.TimeoutExpired:
