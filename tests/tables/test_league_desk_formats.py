@@ -148,3 +148,40 @@ async def test_the_background_loop_starts_a_league_at_its_entry_deadline(
     assert started.number == 1 and all(g.game_id is not None for g in started.games)
     assert (await manager.leagues.info(lonely, "g")).status == "cancelled"
     assert [p.kind for p in room.posts].count("round") == 1
+
+
+async def test_a_player_disqualified_before_the_start_is_left_out_of_the_bracket(
+    manager: GameManager,
+) -> None:
+    league_id = await _league(manager, LeagueSpec("Seeds", "toy", "elimination"), ("a", "b", "c"))
+    await manager.leagues.disqualify(league_id, "g", "b", "mod", "", may_run=True)
+    await manager.leagues.start(league_id, "g", "mod", may_run=True)
+    info = await manager.leagues.info(league_id, "g")
+    assert [e.player for e in info.entrants] == ["a", "c"]
+    (final,) = (await manager.leagues.round(league_id, "g")).games
+    assert {final.first, final.second} == {"a", "c"}
+    await _resign_all(manager, league_id, "c")
+    assert (await manager.leagues.info(league_id, "g")).status == "finished"
+
+
+async def test_a_room_that_fails_leaves_the_pairing_to_be_opened_after_its_lease(
+    manager: GameManager, clock: FakeClock
+) -> None:
+    class Failing(LocalRoom):
+        down = True
+
+        async def open_table(self, league: LeagueInfo, game: object, name: str) -> str:  # type: ignore[override]
+            if self.down:
+                raise RuntimeError("no permission to open threads")
+            return await super().open_table(league, game, name)  # type: ignore[arg-type]
+
+    room = Failing()
+    manager.leagues.attach_room(room)
+    league_id = await _league(manager, LeagueSpec("Down", "toy", "round_robin"), ("a", "b"))
+    await manager.leagues.start(league_id, "g", "mod", may_run=True)
+    assert await manager.leagues.open_pending() == 0  # claimed, failed: not tried at once
+    room.down = False
+    assert await manager.leagues.open_pending() == 0  # its claim holds until the lease ends
+    clock.advance(121.0)
+    assert await manager.leagues.open_pending() == 1
+    assert [p.kind for p in room.posts] == ["lobby", "round"]  # the round post waited
