@@ -185,3 +185,24 @@ async def test_a_room_that_fails_leaves_the_pairing_to_be_opened_after_its_lease
     clock.advance(121.0)
     assert await manager.leagues.open_pending() == 1
     assert [p.kind for p in room.posts] == ["lobby", "round"]  # the round post waited
+
+
+async def test_at_the_round_deadline_the_side_with_less_time_left_loses_even_when_waiting(
+    manager: GameManager, clock: FakeClock
+) -> None:
+    spec = LeagueSpec("Clocks", "toy", "round_robin", clock="relaxed", round_days=1.0)
+    league_id = await _league(manager, spec, ("a", "b"))
+    await manager.leagues.start(league_id, "g", "mod", may_run=True)
+    (game,) = (await manager.leagues.round(league_id, "g")).games
+    assert (game.first, game.second) == ("a", "b") and game.game_id is not None
+    hour = 3600.0
+    clock.advance(1 * hour)  # a (north) spends an hour
+    await manager.act(game.game_id, "a", Move("add", 1))
+    await manager.act(game.game_id, "a", Move("done"))
+    clock.advance(20 * hour)  # b (south) spends twenty
+    await manager.act(game.game_id, "b", Move("add", 1))
+    await manager.act(game.game_id, "b", Move("done"))
+    clock.advance(3 * hour + 1)  # the deadline passes while a is to move
+    assert await manager.leagues.pass_deadlines() == 1
+    (after,) = (await manager.leagues.round(league_id, "g", 1)).games
+    assert after.outcome is Outcome.SECOND_FORFEITS  # b had less time left
