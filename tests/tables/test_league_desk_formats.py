@@ -148,3 +148,61 @@ async def test_the_background_loop_starts_a_league_at_its_entry_deadline(
     assert started.number == 1 and all(g.game_id is not None for g in started.games)
     assert (await manager.leagues.info(lonely, "g")).status == "cancelled"
     assert [p.kind for p in room.posts].count("round") == 1
+
+
+async def test_a_player_disqualified_before_the_start_is_left_out_of_the_bracket(
+    manager: GameManager,
+) -> None:
+    league_id = await _league(manager, LeagueSpec("Seeds", "toy", "elimination"), ("a", "b", "c"))
+    await manager.leagues.disqualify(league_id, "g", "b", "mod", "", may_run=True)
+    await manager.leagues.start(league_id, "g", "mod", may_run=True)
+    info = await manager.leagues.info(league_id, "g")
+    assert [e.player for e in info.entrants] == ["a", "c"]
+    (final,) = (await manager.leagues.round(league_id, "g")).games
+    assert {final.first, final.second} == {"a", "c"}
+    await _resign_all(manager, league_id, "c")
+    assert (await manager.leagues.info(league_id, "g")).status == "finished"
+
+
+async def test_a_room_that_fails_leaves_the_pairing_to_be_opened_after_its_lease(
+    manager: GameManager, clock: FakeClock
+) -> None:
+    class Failing(LocalRoom):
+        down = True
+
+        async def open_table(self, league: LeagueInfo, game: object, name: str) -> str:  # type: ignore[override]
+            if self.down:
+                raise RuntimeError("no permission to open threads")
+            return await super().open_table(league, game, name)  # type: ignore[arg-type]
+
+    room = Failing()
+    manager.leagues.attach_room(room)
+    league_id = await _league(manager, LeagueSpec("Down", "toy", "round_robin"), ("a", "b"))
+    await manager.leagues.start(league_id, "g", "mod", may_run=True)
+    assert await manager.leagues.open_pending() == 0  # claimed, failed: not tried at once
+    room.down = False
+    assert await manager.leagues.open_pending() == 0  # its claim holds until the lease ends
+    clock.advance(121.0)
+    assert await manager.leagues.open_pending() == 1
+    assert [p.kind for p in room.posts] == ["lobby", "round"]  # the round post waited
+
+
+async def test_at_the_round_deadline_the_side_with_less_time_left_loses_even_when_waiting(
+    manager: GameManager, clock: FakeClock
+) -> None:
+    spec = LeagueSpec("Clocks", "toy", "round_robin", clock="relaxed", round_days=1.0)
+    league_id = await _league(manager, spec, ("a", "b"))
+    await manager.leagues.start(league_id, "g", "mod", may_run=True)
+    (game,) = (await manager.leagues.round(league_id, "g")).games
+    assert (game.first, game.second) == ("a", "b") and game.game_id is not None
+    hour = 3600.0
+    clock.advance(1 * hour)  # a (north) spends an hour
+    await manager.act(game.game_id, "a", Move("add", 1))
+    await manager.act(game.game_id, "a", Move("done"))
+    clock.advance(20 * hour)  # b (south) spends twenty
+    await manager.act(game.game_id, "b", Move("add", 1))
+    await manager.act(game.game_id, "b", Move("done"))
+    clock.advance(3 * hour + 1)  # the deadline passes while a is to move
+    assert await manager.leagues.pass_deadlines() == 1
+    (after,) = (await manager.leagues.round(league_id, "g", 1)).games
+    assert after.outcome is Outcome.SECOND_FORFEITS  # b had less time left

@@ -139,7 +139,8 @@ class LeagueDesk:
             league = await self._lock(db, league_id)
             if league.status != "entry":
                 raise errors.LeagueRefused(f"{league.name} has already started.")
-            if len(await db.leagues.entrants(league_id)) < 2:
+            playing = [e for e in await db.leagues.entrants(league_id) if e.status == "in"]
+            if len(playing) < 2:
                 raise errors.LeagueRefused(f"{league.name} needs two players to start.")
             await play.start(db, league, by)
         log.info("league=%d started by %s", league_id, by)
