@@ -10,6 +10,7 @@ from conftest import FakeClock
 from bot import errors
 from bot.tables.bot_users import bot_user
 from bot.tables.leagues.entrants import Outcome
+from bot.tables.leagues.posts import result_words
 from bot.tables.leagues.records import LeagueSpec
 from bot.tables.manager import GameManager
 
@@ -166,3 +167,27 @@ async def test_a_league_needs_two_entrants_to_start(manager: GameManager) -> Non
     with pytest.raises(errors.LeagueRefused, match="needs two players"):
         await manager.leagues.start(league.id, "g", "mod", may_run=True)
     assert (await manager.leagues.info(league.id, "g")).status == "entry"
+
+
+async def test_entering_a_league_that_is_over_says_why(manager: GameManager) -> None:
+    # A cancelled league's entries are closed because it was cancelled, not "started".
+    desk = manager.leagues
+    league = await desk.create("g", "chan", "mod", SPEC, may_run=True)
+    await desk.cancel(league.id, "g", "mod", may_run=True)
+    with pytest.raises(errors.LeagueRefused, match="Autumn cup was cancelled: its entries"):
+        await desk.join(league.id, "g", "alice")
+    assert (await desk.info(league.id, "g")).entrants == ()
+
+
+def test_a_result_is_told_as_a_sentence_about_the_players() -> None:
+    told = {outcome: result_words("1", "2", outcome) for outcome in Outcome}
+    assert told == {
+        Outcome.FIRST_WINS: "<@1> beat <@2>.",
+        Outcome.SECOND_WINS: "<@2> beat <@1>.",
+        Outcome.DRAW: "<@1> and <@2> drew.",
+        Outcome.FIRST_FORFEITS: "<@1> forfeited to <@2>.",
+        Outcome.SECOND_FORFEITS: "<@2> forfeited to <@1>.",
+    }
+    assert result_words("1", bot_user("easy"), Outcome.SECOND_WINS) == (
+        "Dispatch (easy) beat <@1>."
+    )

@@ -200,7 +200,7 @@ async def test_a_round_robin_of_four_with_dispatch_runs_to_its_final_standings(
     # Discord's markup (a ping, a timestamp) is written out for the terminal.
     assert "<@" not in everything and "<t:" not in everything
     assert "Entries close 2023-11-21 22:13 UTC." in everything
-    assert "Game over: Confederacy wins (carol withdrew from the league)." in everything
+    assert "Game over: Confederacy wins (Union withdrew from the league)." in everything
 
 
 async def test_a_moderators_acts_and_their_slips_at_the_sandbox(tmp_path: Path) -> None:

@@ -57,7 +57,10 @@ async def rating_at_entry(db: Session, league: LeagueRow, player: str) -> float:
 async def join(db: Session, league: LeagueRow, player: str, by: str) -> None:
     """Enter ``player`` (``by`` asked: themself, or a moderator entering Dispatch)."""
     if league.status != "entry":
-        raise errors.LeagueRefused(f"{league.name} has started: its entries are closed.")
+        state = {"cancelled": "was cancelled", "finished": "is over"}.get(
+            league.status, "has started"
+        )
+        raise errors.LeagueRefused(f"{league.name} {state}: its entries are closed.")
     if db.now >= league.entry_deadline:
         raise errors.LeagueRefused(f"The entry deadline of {league.name} has passed.")
     if is_bot(player) and not league.dispatch_may_enter:

@@ -20,6 +20,7 @@ from typing import Any
 
 import rules
 from bot import errors
+from bot.delivery.notices import role_name
 from bot.storage.league_rows import LeagueGameRow, LeagueRow
 from bot.storage.rows import GameRow
 from bot.storage.session import Session
@@ -81,7 +82,9 @@ async def _forfeit(
     ending: dict[str, Any] = {
         "winner": roles[1] if first else roles[0],
         "code": RESIGNED,
-        "reason": f"{who(player)} {word} the league",
+        # The side, not the player's mention: a game's result is kept and exported as
+        # text, where a mention is markup, and every other ending names the side.
+        "reason": f"{role_name(rules_game, roles[0] if first else roles[1])} {word} the league",
     }
     # Recorded in the league by the game-end hook as a forfeit (the player is not "in").
     await end_by_decree(db, row, seats, rules_game, ending)
@@ -137,7 +140,7 @@ async def decide(
         db,
         league.id,
         f"{league.name}: round {game.round}, board {game.board} decided by a moderator",
-        (f"{who(game.first)} v {who(game.second)}: {outcome.value}.",),
+        (posts.result_words(game.first, game.second, outcome),),
     )
     if game.game_id is not None:
         await _end_decided(db, game.game_id, outcome, reason)

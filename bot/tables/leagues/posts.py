@@ -17,6 +17,7 @@ from bot.delivery.notices import role_name
 from bot.storage.league_rows import LeagueGameRow, LeagueRow
 from bot.storage.session import Session
 from bot.tables.bot_users import is_bot
+from bot.tables.leagues.entrants import Outcome
 from bot.tables.leagues.records import LeaguePost
 from bot.tables.leagues.table import ranked
 
@@ -31,6 +32,18 @@ FORMAT_WORDS = {
 def who(player: str) -> str:
     """A player as a post names them: a mention, or a Dispatch level by its name."""
     return player if is_bot(player) else f"<@{player}>"
+
+
+def result_words(first: str, second: str, outcome: Outcome) -> str:
+    """A pairing's result as a sentence: who beat whom, a draw, or who forfeited."""
+    if outcome is Outcome.DRAW:
+        return f"{who(first)} and {who(second)} drew."
+    if outcome is Outcome.FIRST_WINS:
+        return f"{who(first)} beat {who(second)}."
+    if outcome is Outcome.SECOND_WINS:
+        return f"{who(second)} beat {who(first)}."
+    loser, winner = (first, second) if outcome is Outcome.FIRST_FORFEITS else (second, first)
+    return f"{who(loser)} forfeited to {who(winner)}."
 
 
 def pinged(players: Iterable[str]) -> tuple[str, ...]:
