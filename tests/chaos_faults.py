@@ -36,6 +36,8 @@ OPEN_WORK = {
     "timers": "TRUE",
     "clocks": "TRUE",
     "bot_jobs": "status = 'pending'",
+    "league_games": "game_id IS NULL AND outcome IS NULL",
+    "league_posts": "delivered_at IS NULL",
 }
 
 Rows = Callable[[str], Awaitable[list[Any]]]

@@ -211,9 +211,10 @@ class Store:
         return failure
 
     async def release_claims(self) -> None:
-        """Give back every claim this process holds (outbox rows, timers, clocks), so
-        another process takes them over at once rather than when their leases run out:
-        on a clean stop. On SQLite there is no other process, and nothing is lost by it."""
+        """Give back every claim this process holds (outbox rows, timers, clocks, league
+        pairings to open and league posts), so another process takes them over at once
+        rather than when their leases run out: on a clean stop. On SQLite there is no
+        other process, and nothing is lost by it."""
         async with self.transaction() as db:
             await db.processes.release_claims(self.instance, PROCESS_CLAIMS)
 
@@ -396,7 +397,7 @@ class StoreInUse(StoreUnavailable):
 #: The tables whose rows background work claims with a lease (migrations 0018, 0019).
 #: Those a store claims in its process's own name (``Store.instance``): Dispatch's jobs
 #: are claimed by its seats in theirs, and given back by them when they stop.
-PROCESS_CLAIMS = ("outbox", "timers", "clocks")
+PROCESS_CLAIMS = ("outbox", "timers", "clocks", "league_games", "league_posts")
 
 
 async def _forget_claims(db: aiosqlite.Connection) -> None:

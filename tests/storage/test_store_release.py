@@ -15,6 +15,7 @@ from bot.dispatch_players.bots import BotSeats
 from bot.dispatch_players.processes import new_worker_pool
 from bot.process.lifecycle import release_claims
 from bot.storage.store import PROCESS_CLAIMS
+from bot.tables.leagues.records import LeagueSpec
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame
 from bot.workers.worker import DEAD_AFTER_BEATS, OutboxOnly, Worker
@@ -35,6 +36,12 @@ async def test_a_clean_stop_releases_every_claim_of_the_process(manager: GameMan
     await manager.create_game("g1", "c1", "alice", NewGame("toy", seed=5, clock="fast"))
     game = await manager.join("c1", "bob")
     await manager.act(game.id, "alice", Move("add", 1), deliver=False)
+    # A league started: its pairings and its posts are claimed work too.
+    spec = LeagueSpec("Cup", "toy", "round_robin")
+    league = await manager.leagues.create("g1", "lc", "mod", spec, may_run=True)
+    for player in ("carol", "dave"):
+        await manager.leagues.join(league.id, "g1", player)
+    await manager.leagues.start(league.id, "g1", "mod", may_run=True)
     mine, other = manager.store.instance, "another-host:1:abc"
     async with manager.store.write() as db:
         for table in PROCESS_CLAIMS:  # as a pass cut short by the stop leaves them

@@ -14,8 +14,9 @@ from collections.abc import Sequence
 
 from bot.storage.statements.base import Statements
 
-#: The tables whose rows are claimed with a lease (``claimed_by``, ``lease_until``).
-CLAIMED_TABLES = ("outbox", "timers", "clocks", "bot_jobs")
+#: The tables whose rows are claimed with a lease (``claimed_by``, ``lease_until``):
+#: a dead process's claims in each go back at once, not when their leases lapse.
+CLAIMED_TABLES = ("outbox", "timers", "clocks", "bot_jobs", "league_games", "league_posts")
 
 
 class ProcessStatements(Statements):
