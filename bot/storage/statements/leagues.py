@@ -206,6 +206,16 @@ class LeagueStatements(Statements):
         )
         return [read_league_game(r) for r in rows]
 
+    async def results(self, league_id: int) -> list[tuple[int, str, str, str]]:
+        """Every result so far, as (round, first, second, outcome): all the standings read
+        of a game, so a season of 10,000 games is read without its other columns."""
+        rows = await self._all(
+            "SELECT round, first_player, second_player, outcome FROM league_games"
+            " WHERE league_id = ? AND outcome IS NOT NULL ORDER BY round, board",
+            (league_id,),
+        )
+        return [(int(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows]
+
     async def games_of_round(self, league_id: int, number: int) -> list[LeagueGameRow]:
         rows = await self._all(
             f"SELECT {GAME_COLUMNS} FROM league_games WHERE league_id = ? AND round = ?"

@@ -4,15 +4,17 @@ knows what a round was worth to whom, for the pairing and for the standings alik
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.tables.leagues.entrants import Bye, PlayerId, Result, Side
 
 
-@dataclass(frozen=True)
-class PlayerRound:
+class PlayerRound(NamedTuple):
     """One player's round: ``opponent`` and ``side`` are ``None`` for a bye; ``played`` is
-    false for a bye and for a forfeit either way (no game was played out)."""
+    false for a bye and for a forfeit either way (no game was played out). A named tuple,
+    immutable like the core's other values: a season of 10,000 games makes 20,000 of
+    them at every ranking, and a tuple is made several times faster than a frozen
+    dataclass."""
 
     number: int
     opponent: PlayerId | None
@@ -25,22 +27,25 @@ def ledger(results: Iterable[Result], byes: Iterable[Bye]) -> dict[PlayerId, lis
     """Every player's rounds, in round order. A bye scores 1, as a win."""
     book: dict[PlayerId, list[PlayerRound]] = {}
     for result in results:
-        pairing, played = result.pairing, result.outcome.played
-        for player in pairing.players():
-            book.setdefault(player, []).append(
-                PlayerRound(
-                    pairing.round,
-                    pairing.opponent_of(player),
-                    pairing.side_of(player),
-                    result.points(player),
-                    played,
-                )
-            )
+        pairing, outcome = result.pairing, result.outcome
+        played, first_points = outcome.played, outcome.points(Side.FIRST)
+        number, first, second = pairing.round, pairing.first, pairing.second
+        # A game's two players share one point: a win and a loss, or a draw.
+        book.setdefault(first, []).append(
+            PlayerRound(number, second, Side.FIRST, first_points, played)
+        )
+        book.setdefault(second, []).append(
+            PlayerRound(number, first, Side.SECOND, 1.0 - first_points, played)
+        )
     for bye in byes:
         book.setdefault(bye.player, []).append(PlayerRound(bye.round, None, None, 1.0, False))
     for rounds in book.values():
-        rounds.sort(key=lambda r: r.number)
+        rounds.sort(key=_number)
     return book
+
+
+def _number(r: PlayerRound) -> int:
+    return r.number
 
 
 def points(book: dict[PlayerId, list[PlayerRound]]) -> dict[PlayerId, float]:

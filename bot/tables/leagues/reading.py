@@ -91,6 +91,11 @@ def core_results(games: Sequence[LeagueGameRow]) -> list[Result]:
     ]
 
 
+def results_of(rows: Sequence[tuple[int, str, str, str]]) -> list[Result]:
+    """The results read lean (``db.leagues.results``), as the pure core reads them."""
+    return [Result(Pairing(r, first, second), Outcome(o)) for r, first, second, o in rows]
+
+
 def core_byes(byes: Sequence[tuple[int, str]]) -> list[Bye]:
     return [Bye(number, player) for number, player in byes]
 

@@ -36,10 +36,9 @@ async def ranked(db: Session, league: LeagueRow) -> tuple[Standing, ...]:
     kept = await db.leagues.saved_standings(league.id, league.version)
     if kept is not None:
         return tuple(_standing(line) for line in json.loads(kept))
-    entrants, games, byes = await db.leagues.standings_rows(league.id)
-    table = standings(
-        reading.core_entrants(entrants), reading.core_results(games), reading.core_byes(byes)
-    )
+    entrants = reading.core_entrants(await db.leagues.entrants(league.id))
+    results = reading.results_of(await db.leagues.results(league.id))
+    table = standings(entrants, results, reading.core_byes(await db.leagues.byes(league.id)))
     lines = json.dumps([_line(s) for s in table], separators=(",", ":"))
     await db.leagues.save_standings(league.id, league.version, lines)
     return table
