@@ -279,6 +279,21 @@ class Usage(BadInput):
     shows how it is typed."""
 
 
+class UnknownLeague(NotAllowed):
+    """A league number that names no league of the server the command was typed in (a
+    league of another server is refused in the same words)."""
+
+    def __init__(self, league_id: object) -> None:
+        super().__init__(f"There is no league #{league_id} on this server.")
+        self.league_id = league_id
+
+
+class LeagueRefused(NotAllowed):
+    """A league's entry or act refused as things stand: the league is full, past its
+    entry deadline, already started or over, the player already in it (or not in it),
+    Dispatch not allowed to enter, too few entrants to start, a result already set."""
+
+
 class CorruptGame(DispatchError):
     """A stored game cannot be loaded; only that game is affected."""
 

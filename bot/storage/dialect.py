@@ -29,7 +29,19 @@ CACHE_SIZE = 2048
 #: The tables whose rows have an ``id`` identity column: an insert into one returns its
 #: new id on PostgreSQL with ``RETURNING id``. Held to the migrated schema by
 #: tests/storage/test_dialect_statements.py.
-TABLES_WITH_ID = frozenset({"games", "outbox", "timers", "seat_changes", "seat_offers"})
+TABLES_WITH_ID = frozenset(
+    {
+        "games",
+        "outbox",
+        "timers",
+        "seat_changes",
+        "seat_offers",
+        "leagues",
+        "league_games",
+        "league_audit",
+        "league_posts",
+    }
+)
 
 _TOKEN = re.compile(
     r"""

@@ -32,6 +32,7 @@ from bot.storage.statements.base import SessionContext, Statements
 from bot.storage.statements.bot_jobs import BotJobStatements
 from bot.storage.statements.clocks import ClockStatements
 from bot.storage.statements.hints import HintStatements
+from bot.storage.statements.leagues import LeagueStatements
 from bot.storage.statements.lobby import LobbyStatements
 from bot.storage.statements.outbox import OutboxStatements
 from bot.storage.statements.processes import ProcessStatements
@@ -51,6 +52,7 @@ class Session(Statements):
         "bot_jobs",
         "clocks",
         "hints",
+        "leagues",
         "lobby",
         "outbox",
         "processes",
@@ -66,6 +68,7 @@ class Session(Statements):
     bot_jobs: BotJobStatements
     clocks: ClockStatements
     hints: HintStatements
+    leagues: LeagueStatements
     lobby: LobbyStatements
     outbox: OutboxStatements
     processes: ProcessStatements
@@ -88,6 +91,7 @@ class Session(Statements):
         self.bot_jobs = BotJobStatements(context)
         self.clocks = ClockStatements(context)
         self.hints = HintStatements(context)
+        self.leagues = LeagueStatements(context)
         self.lobby = LobbyStatements(context)
         self.outbox = OutboxStatements(context)
         self.processes = ProcessStatements(context)

@@ -16,6 +16,7 @@ feature, mounted as an attribute and handed the core alone:
 - ``hints``: ``/game hint`` in practice games;
 - ``settings``, ``threads``, ``prompts``: a channel's and a player's settings, where a
   game lives, where its live prompts are;
+- ``leagues``: leagues and tournaments, their rounds, results and moderators' acts;
 - ``background``: the loop of retries, clocks, reminders, heartbeat and pruning.
 The work is done by ``lobby``, ``turn`` (a decision applied and committed) and ``endings``
 (resign, abandon); every value handed in is checked first by ``validate``.
@@ -42,6 +43,7 @@ from bot.tables.clocks import clock_pass
 from bot.tables.clocks.desk import ClockDesk
 from bot.tables.core import Core, Tuning, TuningArgs
 from bot.tables.hints.desk import HintsDesk
+from bot.tables.leagues.desk import LeagueDesk
 from bot.tables.loading import GameRef, find_row, game_info, info_in
 from bot.tables.prompts.desk import PromptsDesk
 from bot.tables.records.desk import RecordsDesk
@@ -67,6 +69,7 @@ class GameManager(Core):
         self.settings = SettingsDesk(self)
         self.threads = ThreadsDesk(self)
         self.prompts = PromptsDesk(self)
+        self.leagues = LeagueDesk(self)
         self.background = BackgroundDesk(self, self.clocks)
 
     @classmethod
