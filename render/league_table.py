@@ -7,7 +7,9 @@ Discord previews an image at most about 550 pixels wide, so the table is drawn
 says how many more there are: a 1,000-player Swiss would otherwise be an image taller
 than any screen (the full table is in ``/league export``).
 
-Only standings and display names come in, so the picture shows nothing hidden.
+Only standings and display names come in, so the picture shows nothing hidden. A row is
+anything shaped as the league core's ``Standing`` (``Row``): render draws, it does not
+import the bot.
 """
 
 from __future__ import annotations
@@ -15,10 +17,10 @@ from __future__ import annotations
 import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from PIL import Image, ImageDraw
 
-from bot.tables.leagues.standings import Standing
 from render.common import COLOURS, Colour, canvas, fit, text, text_width
 
 #: The picture's width, and the width Discord previews an image at (at most).
@@ -40,6 +42,28 @@ STRIPE: Colour = COLOURS["paper_dark"]
 HEAD: Colour = COLOURS["banner"]
 NAME_WIDTH = 300
 WITHDRAWN = "withdrawn"
+
+
+class Row(Protocol):
+    """A player's line of the table, as ``bot.tables.leagues.standings.Standing`` has it
+    (a side's record prints as wins-draws-losses)."""
+
+    @property
+    def rank(self) -> int: ...
+    @property
+    def player(self) -> str: ...
+    @property
+    def points(self) -> float: ...
+    @property
+    def buchholz(self) -> float: ...
+    @property
+    def sonneborn_berger(self) -> float: ...
+    @property
+    def first(self) -> object: ...
+    @property
+    def second(self) -> object: ...
+    @property
+    def withdrawn(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -78,7 +102,7 @@ def player_cell(name: str, withdrawn: bool, width: int) -> str:
     return fit(name, SIZE, width - text_width(mark, SIZE)) + mark
 
 
-def row_cells(standing: Standing, name: str) -> tuple[str, ...]:
+def row_cells(standing: Row, name: str) -> tuple[str, ...]:
     """What a player's row says, column by column."""
     return (
         str(standing.rank),
@@ -108,7 +132,7 @@ def _cell(draw: ImageDraw.ImageDraw, column: Column, y: int, content: str, colou
 
 def draw_table(
     title: str,
-    standings: Sequence[Standing],
+    standings: Sequence[Row],
     names: Mapping[str, str],
     sides: tuple[str, str],
 ) -> Image.Image:
@@ -139,7 +163,7 @@ def draw_table(
 
 def table_png(
     title: str,
-    standings: Sequence[Standing],
+    standings: Sequence[Row],
     names: Mapping[str, str],
     sides: tuple[str, str],
 ) -> bytes:

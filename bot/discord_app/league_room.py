@@ -1,0 +1,127 @@
+"""Where a league plays on Discord (``LeagueRoom``): each game gets a public thread of the
+league's channel (a post, in a forum channel), and the league's posts (a round's games,
+the final standings, notices) go to that channel.
+
+A round post pings exactly the players its post names to ping, each once, never a
+Dispatch level (``league_posts.messages``); the standings go as an embed with the table's
+picture. A failure raises: the desk retries the post, and opening a game, later.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import discord
+
+import rules
+from bot.discord_app import formatting, threads
+from bot.discord_app.league_lobby import edit_lobby, game_title
+from bot.discord_app.league_posts import TABLE_FILE, messages, standings_embed
+from bot.tables.bot_users import is_bot
+from bot.tables.leagues.records import LeagueGameInfo, LeagueInfo, LeaguePost
+from bot.tables.leagues.standings import Standing
+from render.league_table import MAX_ROWS, table_png
+
+log = logging.getLogger("dispatch.discord.leagues")
+
+
+def sides_of(game_name: str) -> tuple[str, str]:
+    """The two sides' names, as the standings head their records."""
+    game = rules.GAMES.get(game_name)
+    if game is None or len(game.roles) != 2:
+        return ("First", "Second")
+    return (game.role_name(game.roles[0]), game.role_name(game.roles[1]))
+
+
+async def display_names(
+    client: discord.Client, guild_id: str, players: Iterable[str]
+) -> dict[str, str]:
+    """Each player's name on the server (a Dispatch level's own name; a member who left
+    is shown by their id), for the table's picture, which cannot show a mention."""
+    guild = client.get_guild(int(guild_id))
+    names: dict[str, str] = {}
+    for player in players:
+        if is_bot(player) or not player.isdigit():
+            names[player] = player
+            continue
+        member = guild.get_member(int(player)) if guild else None
+        if member is None and guild is not None:
+            try:
+                member = await guild.fetch_member(int(player))
+            except discord.HTTPException:
+                member = None
+        names[player] = member.display_name if member else f"user {player}"
+    return names
+
+
+async def standings_message(
+    client: discord.Client, league: LeagueInfo, standings: tuple[Standing, ...], title: str
+) -> dict[str, Any]:
+    """The standings as an embed with the table's picture attached: the kwargs of a send."""
+    sides = sides_of(league.spec.game_name)
+    shown = [s.player for s in standings[:MAX_ROWS]]
+    names = await display_names(client, league.guild_id, shown)
+    picture = table_png(title, standings, names, sides)
+    alt = f"The standings of {league.spec.name}, a row per player"
+    return {
+        "embed": standings_embed(title, standings, sides, picture=True),
+        "file": formatting.png_file(picture, TABLE_FILE, alt),
+    }
+
+
+class DiscordLeagueRoom:
+    """The ``LeagueRoom`` of the Discord client (attached to the desk at start-up)."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+
+    async def _channel(self, channel_id: str) -> Any:
+        channel = self.client.get_channel(int(channel_id))
+        if channel is None:
+            channel = await self.client.fetch_channel(int(channel_id))
+        return channel
+
+    async def open_table(self, league: LeagueInfo, game: LeagueGameInfo, name: str) -> str:
+        """A public thread of the league's channel for one game (a post, in a forum),
+        named after the game, its round and board, and its players."""
+        channel = await self._channel(league.channel_id)
+        title = f"{game_title(league.spec.game_name)} · R{game.round} B{game.board}"
+        names = await display_names(self.client, league.guild_id, (game.first, game.second))
+        thread_name = threads.thread_name(title, [names[game.first], names[game.second]], None)
+        if threads.is_forum(channel):
+            starter = threads.post_opening(title, [names[game.first], names[game.second]], None)
+            opened = await threads.open_post(channel, thread_name, starter)
+        else:
+            opened = await channel.create_thread(
+                name=thread_name,
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=threads.AUTO_ARCHIVE_MIN,
+            )
+        log.info(
+            "league=%d round %d board %d opened in %s", league.id, game.round, game.board, opened.id
+        )
+        return str(opened.id)
+
+    async def post(self, league: LeagueInfo, post: LeaguePost) -> None:
+        """Say ``post`` in the league's channel: its lines cut into messages that ping
+        exactly its players, the standings (if any) on the first."""
+        if post.kind == "lobby" and league.lobby_message_id is not None:
+            await edit_lobby(self.client, league)
+            return
+        channel = await self._channel(league.channel_id)
+        extra: Mapping[str, Any] = {}
+        if post.standings:
+            title = f"{league.spec.name}: standings after round {league.round_number}"
+            if post.kind == "final":
+                title = f"{league.spec.name}: final standings"
+            extra = await standings_message(self.client, league, post.standings, title)
+        for index, message in enumerate(messages(post.headline, post.lines, post.mention_user_ids)):
+            await channel.send(
+                content=message.content,
+                allowed_mentions=message.allowed_mentions(),
+                **(extra if index == 0 else {}),
+            )
+        if post.kind in ("final", "notice") and league.lobby_message_id is not None:
+            await edit_lobby(self.client, league)

@@ -1,0 +1,120 @@
+"""``/league`` on Discord, before a league starts: a moderator (Manage Server, or the
+server's league role) creates one and its answer is the lobby post with a Join button;
+the post follows its entrants; a Join forged in another server is refused politely and
+changes nothing; autocomplete offers this server's leagues only."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.discord_app.custom_ids import league_join_id
+from tests.discord_helpers import catch_errors, table
+
+pytestmark = pytest.mark.usefixtures("discord_guard")
+
+MANAGE_GUILD = 1 << 5
+
+
+async def _create(t, who: str = "owner", **options):  # type: ignore[no-untyped-def]
+    options = {"name": "Autumn Swiss", "game": "skirmish", "format": "swiss", "rounds": 3} | options
+    return await t.slash(
+        who, "league create", **{k: v for k, v in options.items() if v is not None}
+    )
+
+
+async def test_a_moderator_opens_a_league_whose_lobby_post_takes_entrants(tmp_path):
+    with catch_errors() as errors:
+        async with table(tmp_path, "alice", "bob") as t:
+            t.players["owner"] = t.emu.owner
+            await t.start()
+            await t.emu.wait_for_commands("league")
+            refused = await _create(t, "alice")
+            assert refused.ephemeral and "league" in refused.text.lower()
+            assert await t.bot.manager.leagues.leagues_here(str(t.guild.id)) == []
+
+            made = await _create(t)
+            lobby = made.original
+            assert not made.ephemeral and "**League #1: Autumn Swiss**" in lobby.text()
+            assert "Swiss of 3 rounds" in lobby.text() and "Entrants: 0" in lobby.text()
+            [league] = await t.bot.manager.leagues.leagues_here(str(t.guild.id))
+            await t.settle()
+            league = await t.bot.manager.leagues.info(league.id, str(t.guild.id))
+            assert league.lobby_message_id == str(lobby.id)
+
+            joined = await t.press("alice", lobby, league_join_id(league.id))
+            assert joined.ephemeral is False or "You are in" in joined.text
+            alice = f"<@{t.players['alice'].id}>"
+            assert "Entrants: 1: " + alice in t.emu.message(lobby.id).text()
+            again = await t.press("alice", lobby, league_join_id(league.id))
+            assert again.ephemeral  # already in: refused, the post unchanged
+            assert "Entrants: 1: " in t.emu.message(lobby.id).text()
+
+            by_command = await t.slash("bob", "league join", league=league.id)
+            assert by_command.ephemeral and "You are in **Autumn Swiss**" in by_command.text
+            await t.settle()
+            assert "Entrants: 2" in t.emu.message(lobby.id).text()
+            left = await t.slash("bob", "league leave", league=league.id)
+            assert "You have left" in left.text
+            await t.settle()
+            assert "Entrants: 1" in t.emu.message(lobby.id).text()
+            assert not lobby.pinged and not t.emu.message(lobby.id).pinged
+    assert errors.discord_errors() == []
+
+
+async def test_a_join_forged_in_another_server_changes_nothing(tmp_path):
+    with catch_errors():
+        async with table(tmp_path, "alice", "bob") as t:
+            t.players["owner"] = t.emu.owner
+            elsewhere = t.emu.add_guild("Elsewhere")
+            far = t.emu.add_text_channel(elsewhere, "far")
+            t.emu.add_member(elsewhere, t.players["alice"])
+            await t.start()
+            await t.emu.wait_for_commands("league")
+            await _create(t)
+            [league] = await t.bot.manager.leagues.leagues_here(str(t.guild.id))
+            button = {
+                "type": 2,
+                "style": 3,
+                "label": "Join",
+                "custom_id": league_join_id(league.id),
+            }
+            row = [{"type": 1, "components": [button]}]
+            forged = t.emu.inject_message(far, "forged", components=row)
+            result = await t.emu.click(t.players["alice"], forged, league_join_id(league.id))
+            await result.response()
+            await t.settle()
+            assert f"There is no league #{league.id} on this server." in result.text
+            info = await t.bot.manager.leagues.info(league.id, str(t.guild.id))
+            assert info.entrants == ()
+            assert forged.text() == "forged"
+
+
+async def test_the_league_role_lets_its_members_run_leagues_and_autocomplete_stays_here(
+    tmp_path,
+):
+    with catch_errors():
+        async with table(tmp_path) as t:
+            t.players["owner"] = t.emu.owner
+            runners = t.emu.add_role(t.guild, "league runners")
+            t.players["carol"] = t.emu.add_member(t.guild, "carol", roles=[runners])
+            elsewhere = t.emu.add_guild("Elsewhere")
+            t.emu.add_text_channel(elsewhere, "far")
+            await t.start()
+            await t.emu.wait_for_commands("league")
+            assert "league" in (await _create(t, "carol")).text.lower()
+            assert await t.bot.manager.leagues.leagues_here(str(t.guild.id)) == []
+            said = await t.slash("owner", "league role", role=runners)
+            assert "may now run leagues here" in said.text
+            made = await _create(t, "carol", name="Carol's Cup", format="round_robin", rounds=None)
+            assert "Carol's Cup" in made.original.text()
+            await t.bot.manager.leagues.create(
+                str(elsewhere.id),
+                str(t.emu.add_text_channel(elsewhere, "other").id),
+                str(t.emu.owner.id),
+                (await t.bot.manager.leagues.leagues_here(str(t.guild.id)))[0].spec,
+                may_run=True,
+            )
+            offered = await t.emu.autocomplete(
+                t.players["carol"], t.channel, "league join", league=""
+            )
+            assert [c["name"] for c in offered] == ["#1 Carol's Cup (entry)"]
