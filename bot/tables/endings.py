@@ -21,6 +21,7 @@ from bot.storage.rows import GameRow, SeatRow
 from bot.storage.session import Session
 from bot.tables.bot_users import is_bot
 from bot.tables.clocks import clock_pass
+from bot.tables.leagues import play as league_play
 from bot.tables.loading import find_row, info_in, rules_or_none, state_of
 from bot.tables.records import estimates, ratings
 from bot.tables.results import AbandonResult
@@ -80,6 +81,7 @@ async def end_by_decree(
     await db.records.record_result(
         row.id, outcome["winner"], outcome["reason"], {}, outcome["code"]
     )
+    await league_play.game_ended(db, row.id, roles, outcome["winner"], outcome["code"])
     await db.timers.delete_timers(row.id)
     await clock_pass.stop_all(db, row.id, loser=loser)
     post = TablePost(
@@ -136,6 +138,8 @@ async def abandon(db: Session, game_id: int, user_id: str, is_moderator: bool) -
     done = is_moderator or not waiting
     if done:
         await db.set_status(game_id, "abandoned")
+        # A league game abandoned (by agreement or by a moderator) is a draw in its league.
+        await league_play.game_ended(db, game_id, (), None, "abandoned")
         await db.timers.delete_timers(game_id)
         await clock_pass.stop_all(db, game_id)
         headline = (
@@ -171,4 +175,8 @@ async def dispatch_agrees(db: Session, row: GameRow, seats: Sequence[SeatRow]) -
     game = rules_or_none(row.game_name)
     roles = game.roles if game is not None else tuple(s.role for s in seats)
     decisions, hints = await db.records.decisions_by_role(row.id), await db.hints.hints_used(row.id)
-    return ratings.unrated_reason(row, seats, roles, decisions, hints) is not None
+    unrated_league = await db.leagues.in_unrated_league(row.id)
+    reason = ratings.unrated_reason(
+        row, seats, roles, decisions, hints, unrated_league=unrated_league
+    )
+    return reason is not None

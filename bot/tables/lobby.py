@@ -113,6 +113,25 @@ def fate_side(options_json: str | None) -> str:
 
 async def create_game(store: Store, request: CheckedGame, *, reminder_hours: float) -> GameInfo:
     """Open a game in a channel and seat its creator (see ``GameManager.create_game``)."""
+    opening = prepare(request)
+    try:
+        async with store.transaction() as db:
+            return await _open(db, opening, reminder_hours)
+    except Conflict:
+        # Another creator won the race for this channel (the partial unique index).
+        async with store.read() as db:
+            busy = await db.lobby.live_game_in_channel(request.channel_id)
+        raise errors.ChannelBusy(busy.id if busy else 0) from None
+
+
+async def open_in(db: Session, request: CheckedGame, *, reminder_hours: float) -> GameInfo:
+    """Open a game in the caller's transaction (a league opens its games so, with the
+    pairing they play in the same transaction)."""
+    return await _open(db, prepare(request), reminder_hours)
+
+
+def prepare(request: CheckedGame) -> _Opening:
+    """The game ``request`` asks for, checked and set up, ready to be written."""
     game = rules_or_none(request.game_name)
     if game is None:
         raise errors.UnknownGame(request.game_name, rules.GAMES.keys())
@@ -141,15 +160,7 @@ async def create_game(store: Store, request: CheckedGame, *, reminder_hours: flo
         raise errors.BadOptions(str(exc)) from None
     except (TypeError, ValueError, KeyError) as exc:
         raise errors.BadOptions(str(exc) or type(exc).__name__) from None
-    opening = _Opening(request, options, state, key, tuple(seating), len(game.roles))
-    try:
-        async with store.transaction() as db:
-            return await _open(db, opening, reminder_hours)
-    except Conflict:
-        # Another creator won the race for this channel (the partial unique index).
-        async with store.read() as db:
-            busy = await db.lobby.live_game_in_channel(request.channel_id)
-        raise errors.ChannelBusy(busy.id if busy else 0) from None
+    return _Opening(request, options, state, key, tuple(seating), len(game.roles))
 
 
 def seating_of(game: rules.Game, request: CheckedGame) -> list[tuple[str, str]]:

@@ -70,7 +70,7 @@ class GameManager(Core):
         self.threads = ThreadsDesk(self)
         self.prompts = PromptsDesk(self)
         self.leagues = LeagueDesk(self)
-        self.background = BackgroundDesk(self, self.clocks)
+        self.background = BackgroundDesk(self, self.clocks, self.leagues)
 
     @classmethod
     async def open(
@@ -334,6 +334,8 @@ class GameManager(Core):
         # Outside the game lock: a slow delivery must not hold up the next player.
         if deliver:
             await self.deliver_due(game_id)
+        if result.game.status != "active":  # a league game's end may pair a round
+            await self.leagues.after_game(game_id)
         await self.listening.owed(result.game)
         return result
 
@@ -369,6 +371,7 @@ class GameManager(Core):
             info = await info_in(db, game_id)
         log.info("game=%d user=%s resigned as %s", game_id, user_id, role)
         await self.deliver_due(game_id)
+        await self.leagues.after_game(game_id)
         return info
 
     async def abandon(
@@ -386,6 +389,8 @@ class GameManager(Core):
         async with self.game_locks[game_id], self.store.transaction(game=game_id) as db:
             result = await endings.abandon(db, game_id, user_id, is_moderator)
         await self.deliver_due(game_id)
+        if result.abandoned:
+            await self.leagues.after_game(game_id)
         return result
 
     # -- queries ------------------------------------------------------------------

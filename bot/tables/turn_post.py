@@ -16,6 +16,7 @@ from bot.storage.rows import ClockRow
 from bot.storage.session import Session
 from bot.tables import notice_plan
 from bot.tables.clocks import clock_pass
+from bot.tables.leagues import play as league_play
 from bot.tables.records import estimates, ratings
 from bot.tables.turn_types import Table
 
@@ -71,6 +72,13 @@ async def post_turn(
         acting=change.acting_role,
     )
     post = notices.turn_post(rules_game, row.game_name, news)
+    if change.start and await db.leagues.game_of(row.id) is not None:
+        # A league game's start pings nobody: the round's post pinged its players once.
+        post = dataclasses.replace(post, mention_user_ids=())
+    if change.ended:  # a league's game records its result and may advance its round
+        outcome: dict[str, Any] = dict(rules_game.outcome(state) or {})
+        winner, code = outcome.get("winner"), str(outcome.get("code") or "")
+        await league_play.game_ended(db, row.id, rules_game.roles, winner, code)
     post = await ratings.rated_post(db, row, seats, rules_game.roles, post)
     post = await estimates.with_turning_point(db, row.id, seats, post)
     await db.outbox.queue(row.id, "table", None, post_payload(post))

@@ -221,6 +221,15 @@ class LeagueStatements(Statements):
         )
         return read_league_game(r) if r is not None else None
 
+    async def in_unrated_league(self, game_id: int) -> bool:
+        """Whether game ``game_id`` is a game of an unrated league (it is not rated)."""
+        r = await self._one(
+            "SELECT 1 FROM league_games JOIN leagues ON leagues.id = league_games.league_id"
+            " WHERE league_games.game_id = ? AND leagues.rated = 0",
+            (game_id,),
+        )
+        return r is not None
+
     async def board(self, league_id: int, number: int, board: int) -> LeagueGameRow | None:
         r = await self._one(
             f"SELECT {GAME_COLUMNS} FROM league_games WHERE league_id = ? AND round = ?"
@@ -245,6 +254,7 @@ class LeagueStatements(Statements):
             "UPDATE league_games SET claimed_by = ?, lease_until = ?"
             " WHERE id IN (SELECT id FROM league_games WHERE game_id IS NULL"
             " AND outcome IS NULL AND (lease_until IS NULL OR lease_until <= ?)"
+            " AND league_id IN (SELECT id FROM leagues WHERE status = 'running')"
             f" ORDER BY id LIMIT ?{self._skip_locked()}) RETURNING {GAME_COLUMNS}",
             (owner, self.now + lease_s, self.now, limit),
         )

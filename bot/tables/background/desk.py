@@ -1,5 +1,5 @@
 """The background desk (``manager.background``): the loop every bot process runs beside
-the clicks, and each of its passes."""
+the clicks, and each of its passes (the clocks' and the leagues' among them)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from bot.storage.errors import StoreError
 from bot.tables.clocks import clock_pass
 from bot.tables.clocks.desk import ClockDesk
 from bot.tables.core import READER, Core
+from bot.tables.leagues.port import LeaguePasses
 
 log = logging.getLogger("dispatch.manager")
 
@@ -20,9 +21,11 @@ log = logging.getLogger("dispatch.manager")
 class BackgroundDesk:
     """Retries, clocks, reminders, the heartbeat and pruning for the core's store."""
 
-    def __init__(self, core: Core, clocks: ClockDesk) -> None:
+    def __init__(self, core: Core, clocks: ClockDesk, leagues: LeaguePasses) -> None:
         self._core = core
         self._clocks = clocks
+        #: The league desk's passes (named by a protocol: this desk imports no other).
+        self._leagues = leagues
         #: When this process last wrote the heartbeat (``clock_pass.forgive_downtime``).
         self._last_beat = float("-inf")
         self._last_prune = float("-inf")
@@ -51,6 +54,8 @@ class BackgroundDesk:
         await self._clocks.tell_vacations_over()
         await self.fire_due_timers()
         await self._prune_hourly()
+        await self._leagues.pass_deadlines()
+        await self._leagues.open_pending()  # a round's games left unopened by a crash
         await self._core.listening.resumed()  # a bot move that failed is tried again
 
     async def fire_due_timers(self) -> int:

@@ -11,12 +11,16 @@ delivered."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from bot import errors
+from bot.storage.league_rows import LeagueRow
+from bot.storage.session import Session
 from bot.tables import validate
 from bot.tables.bot_users import bot_user
 from bot.tables.core import Core
-from bot.tables.leagues import entry, reading
+from bot.tables.leagues import deadlines, entry, moderation, opening, play, posts, reading
+from bot.tables.leagues import export as exporting
 from bot.tables.leagues.entrants import Outcome
 from bot.tables.leagues.port import LeagueRoom, LocalRoom
 from bot.tables.leagues.records import (
@@ -34,7 +38,8 @@ log = logging.getLogger("dispatch.leagues")
 #: How many leagues a server's list shows (newest first).
 LIST_SIZE = 25
 
-NOT_YET = "This league act is not available yet."
+#: The longest reason a moderator gives for a decision or a disqualification.
+REASON_MAX = 300
 
 
 class LeagueDesk:
@@ -65,6 +70,7 @@ class LeagueDesk:
             league_id = await entry.create(db, (guild, channel), by, spec)
             info = await reading.info_of(db, await reading.league_here(db, league_id, guild))
         log.info("league=%d created by %s", league_id, by)
+        await self._after()
         return info
 
     async def join(self, league_id: int, guild_id: str, user_id: str) -> LeagueInfo:
@@ -100,20 +106,44 @@ class LeagueDesk:
         forfeited, never paired again."""
         league_id, guild = _league_id(league_id), _guild(guild_id)
         user_id = validate.user_id(user_id)
-        async with self._core.store.transaction() as db:
+        await self._withdraw(league_id, guild, user_id, ("withdrawn", user_id, ""))
+        return await self.info(league_id, guild)
+
+    async def _withdraw(
+        self, league_id: int, guild: str, player: str, how: tuple[str, str, str]
+    ) -> None:
+        """``how``: (status, by, reason)."""
+        status, by, reason = how
+        async with self._core.store.read() as db:
             await reading.league_here(db, league_id, guild)
-            league = await db.leagues.lock_league(league_id)
-            assert league is not None
-            await entry.entrant_status(db, league, user_id)
-            if league.status != "entry":
-                raise errors.LeagueRefused(NOT_YET)
-            await entry.leave_before_start(db, league, user_id)
-            info = await reading.info_of(db, league)
-        return info
+            running = await moderation.games_to_lock(db, league_id, player)
+        async with self._core.store.transaction() as db:
+            for game_id in running:  # a game's lock before the league's
+                await db.lock_game(game_id)
+            league = await self._lock(db, league_id)
+            await entry.entrant_status(db, league, player)
+            if league.status == "entry" and status == "withdrawn":
+                await entry.leave_before_start(db, league, player)
+            else:
+                await moderation.withdraw(db, league, player, status, by, reason)
+        log.info("league=%d %s %s", league_id, player, status)
+        await self._after(running)
 
     async def start(self, league_id: int, guild_id: str, by: str, *, may_run: bool) -> RoundInfo:
         """Close the entries and pair round 1 (two entrants at least)."""
-        raise errors.LeagueRefused(NOT_YET)
+        league_id, guild, by = _league_id(league_id), _guild(guild_id), validate.user_id(by)
+        entry.require_may_run(validate.flag(may_run, "may_run"), "start a league")
+        async with self._core.store.transaction() as db:
+            await reading.league_here(db, league_id, guild)
+            league = await self._lock(db, league_id)
+            if league.status != "entry":
+                raise errors.LeagueRefused(f"{league.name} has already started.")
+            if len(await db.leagues.entrants(league_id)) < 2:
+                raise errors.LeagueRefused(f"{league.name} needs two players to start.")
+            await play.start(db, league, by)
+        log.info("league=%d started by %s", league_id, by)
+        await self._after()
+        return await self.round(league_id, guild)
 
     # -- reading -----------------------------------------------------------------------
 
@@ -130,15 +160,42 @@ class LeagueDesk:
             return [await reading.info_of(db, row) for row in rows]
 
     async def standings(self, league_id: int, guild_id: str) -> tuple[Standing, ...]:
-        raise errors.LeagueRefused(NOT_YET)
+        """The table as it stands: points, then the tiebreaks (docs/leagues.md)."""
+        league_id, guild = _league_id(league_id), _guild(guild_id)
+        async with self._core.store.read() as db:
+            await reading.league_here(db, league_id, guild)
+            return await posts.ranked(db, league_id)
 
     async def round(self, league_id: int, guild_id: str, number: int | None = None) -> RoundInfo:
-        raise errors.LeagueRefused(NOT_YET)
+        """Round ``number``, or the round being played (the last one, once over)."""
+        league_id, guild = _league_id(league_id), _guild(guild_id)
+        if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
+            raise errors.BadNumber("A round is named by its number, e.g. 2.")
+        async with self._core.store.read() as db:
+            league = await reading.league_here(db, league_id, guild)
+            rounds = {r.number: r for r in await db.leagues.rounds(league_id)}
+            wanted = league.round_number if number is None else number
+            if wanted not in rounds:
+                raise errors.LeagueRefused(
+                    f"{league.name} has no round {wanted}"
+                    + (" yet: it has not started." if not rounds else ".")
+                )
+            games = await db.leagues.games_of_round(league_id, wanted)
+            byes = await db.leagues.byes(league_id)
+        return reading.round_info(rounds[wanted], games, byes)
 
     async def games(
         self, league_id: int, guild_id: str, player: str | None = None
     ) -> tuple[LeagueGameInfo, ...]:
-        raise errors.LeagueRefused(NOT_YET)
+        """Every game of the league (``player``'s only, when named), round by round."""
+        league_id, guild = _league_id(league_id), _guild(guild_id)
+        player = validate.optional_user_id(player)
+        async with self._core.store.read() as db:
+            await reading.league_here(db, league_id, guild)
+            rows = await db.leagues.games(league_id)
+        return tuple(
+            reading.game_info(g) for g in rows if player is None or player in (g.first, g.second)
+        )
 
     # -- a moderator's acts ------------------------------------------------------------
 
@@ -152,7 +209,24 @@ class LeagueDesk:
         *,
         may_run: bool,
     ) -> LeagueInfo:
-        raise errors.LeagueRefused(NOT_YET)
+        """``new_player`` takes ``player``'s place, score and remaining games (their
+        running games' seats handed over)."""
+        league_id, guild = _league_id(league_id), _guild(guild_id)
+        old, new = validate.user_id(player), validate.user_id(new_player, "new player")
+        by = validate.user_id(by)
+        entry.require_may_run(validate.flag(may_run, "may_run"), "replace a player")
+        async with self._core.store.read() as db:
+            await reading.league_here(db, league_id, guild)
+            running = await moderation.games_to_lock(db, league_id, old)
+        hours = self._core.default_reminder_hours
+        async with self._core.store.transaction() as db:
+            for game_id in running:
+                await db.lock_game(game_id)
+            league = await self._lock(db, league_id)
+            handed = await moderation.replace(db, league, (old, new), by, hours)
+        log.info("league=%d %s replaced by %s", league_id, old, new)
+        await self._after(handed)
+        return await self.info(league_id, guild)
 
     # The contract's signature: where, which game, what result, who and why.
     async def decide(  # noqa: PLR0913
@@ -167,18 +241,60 @@ class LeagueDesk:
         *,
         may_run: bool,
     ) -> LeagueGameInfo:
-        raise errors.LeagueRefused(NOT_YET)
+        """A moderator sets the result of a game without one (logged, with the reason);
+        a running game ends with it."""
+        league_id, guild, by = _league_id(league_id), _guild(guild_id), validate.user_id(by)
+        if not isinstance(outcome, Outcome):
+            raise errors.UnknownWord("A result is first wins, second wins, a draw or a forfeit.")
+        reason = _reason(reason)
+        entry.require_may_run(validate.flag(may_run, "may_run"), "decide a result")
+        async with self._core.store.read() as db:
+            await reading.league_here(db, league_id, guild)
+            found = await db.leagues.board(league_id, _number(round), _number(board))
+        if found is None:
+            raise errors.LeagueRefused(
+                f"League #{league_id} has no board {board} in round {round}."
+            )
+        running = [found.game_id] if found.game_id is not None else []
+        async with self._core.store.transaction() as db:
+            for game_id in running:
+                await db.lock_game(game_id)
+            league = await self._lock(db, league_id)
+            game = await db.leagues.board(league_id, found.round, found.board)
+            assert game is not None
+            await moderation.decide(db, league, game, outcome, by, reason)
+            decided = await db.leagues.board(league_id, found.round, found.board)
+        assert decided is not None
+        log.info("league=%d round %d board %d decided by %s", league_id, game.round, game.board, by)
+        await self._after(running)
+        return reading.game_info(decided)
 
     async def disqualify(
         self, league_id: int, guild_id: str, player: str, by: str, reason: str, *, may_run: bool
     ) -> LeagueInfo:
-        raise errors.LeagueRefused(NOT_YET)
+        """``player`` is out: their running games forfeited, never paired again."""
+        league_id, guild = _league_id(league_id), _guild(guild_id)
+        player, by, reason = validate.user_id(player), validate.user_id(by), _reason(reason)
+        entry.require_may_run(validate.flag(may_run, "may_run"), "disqualify a player")
+        await self._withdraw(league_id, guild, player, ("disqualified", by, reason))
+        return await self.info(league_id, guild)
 
     async def cancel(self, league_id: int, guild_id: str, by: str, *, may_run: bool) -> LeagueInfo:
-        raise errors.LeagueRefused(NOT_YET)
+        """The league stops; its running games are left to be played as games."""
+        league_id, guild, by = _league_id(league_id), _guild(guild_id), validate.user_id(by)
+        entry.require_may_run(validate.flag(may_run, "may_run"), "cancel a league")
+        async with self._core.store.transaction() as db:
+            await reading.league_here(db, league_id, guild)
+            await moderation.cancel(db, await self._lock(db, league_id), by)
+        log.info("league=%d cancelled by %s", league_id, by)
+        await self._after()
+        return await self.info(league_id, guild)
 
     async def export(self, league_id: int, guild_id: str) -> LeagueExport:
-        raise errors.LeagueRefused(NOT_YET)
+        """The league as JSON and CSV, with its audit list (docs/leagues.md)."""
+        league_id, guild = _league_id(league_id), _guild(guild_id)
+        async with self._core.store.read() as db:
+            return await exporting.export(db, await reading.league_here(db, league_id, guild))
 
     # -- the front end's bookkeeping ---------------------------------------------------
 
@@ -200,16 +316,71 @@ class LeagueDesk:
         entry.require_may_run(validate.flag(may_run, "may_run"), "set the league role")
         async with self._core.store.transaction() as db:
             await db.leagues.set_league_role(guild, role)
+            for row in await db.leagues.leagues_of_guild(guild, LIST_SIZE):
+                if row.status in ("entry", "running"):  # each league it now runs
+                    await db.leagues.audit(row.id, "moderator", "role set", role or "none")
 
     # -- background --------------------------------------------------------------------
 
     async def open_pending(self) -> int:
-        """Open every paired game not yet opened, then deliver the league posts."""
-        raise errors.LeagueRefused(NOT_YET)
+        """Open every paired game not yet opened, then deliver the league posts; how
+        many games were opened. Safe in any process, any number of times."""
+        opened = 0
+        while True:
+            more = await opening.open_games(self._core, self._room)
+            opened += more
+            if more < opening.BATCH:
+                break
+        await opening.deliver_posts(self._core, self._room)
+        return opened
+
+    async def after_game(self, game_id: int) -> None:
+        """Game ``game_id`` ended: if it was a league's, open the games its result paired
+        and say the league's posts (the background pass would, a few seconds later)."""
+        async with self._core.store.read() as db:
+            found = await db.leagues.game_of(game_id)
+        if found is not None:
+            await self.open_pending()
 
     async def pass_deadlines(self) -> int:
-        """Entry deadlines (start or cancel) and round deadlines (the clock decides)."""
-        raise errors.LeagueRefused(NOT_YET)
+        """Entry deadlines (start or cancel) and round deadlines (the clock decides);
+        how many leagues and games were moved on."""
+        store = self._core.store
+        moved = await deadlines.pass_entry_deadlines(store)
+        moved += await deadlines.pass_round_deadlines(store)
+        if moved:
+            await self._core.deliver_due()
+            await self.open_pending()
+        return moved
+
+    # -- shared ------------------------------------------------------------------------
+
+    @staticmethod
+    async def _lock(db: Session, league_id: int) -> LeagueRow:
+        league = await db.leagues.lock_league(league_id)
+        if league is None:
+            raise errors.UnknownLeague(league_id)
+        return league
+
+    async def _after(self, games: Sequence[int] = ()) -> None:
+        """After a commit: the games it changed told, the new round's games opened and
+        the league's posts said."""
+        for game_id in games:
+            await self._core.deliver_due(game_id)
+            await self._core.listening.owed(await self._core.get_game_info(game_id))
+        await self.open_pending()
+
+
+def _reason(value: object) -> str:
+    if not isinstance(value, str) or len(value) > REASON_MAX:
+        raise errors.BadInput(f"A reason is a line of at most {REASON_MAX} characters.")
+    return " ".join(value.split())
+
+
+def _number(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise errors.BadNumber("Rounds and boards are numbered from 1.")
+    return value
 
 
 def _guild(guild_id: object) -> str:

@@ -8,6 +8,7 @@ from bot import errors
 from bot.storage.league_rows import LeagueRow, NewLeagueRow
 from bot.storage.session import Session
 from bot.tables.bot_users import is_bot
+from bot.tables.leagues import posts
 from bot.tables.leagues.records import LeagueSpec
 from bot.tables.records.ratings import NEWCOMER_POINTS, scope_of
 
@@ -43,6 +44,7 @@ async def create(db: Session, place: tuple[str, str], by: str, spec: LeagueSpec)
     )
     league_id = await db.leagues.insert_league(new)
     await db.leagues.audit(league_id, by, "created", f"{spec.format} of {spec.game_name}")
+    await posts.queue(db, league_id, "lobby")
     return league_id
 
 

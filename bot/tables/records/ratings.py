@@ -13,7 +13,8 @@ once: replaying delivery or restarting re-sends the post that was stored, it nev
 again.
 
 Rated: a finished game between different players, dealt from a secret key, after at
-least :data:`MIN_DECISIONS` decisions by each side. Not rated: a practice game (a chosen
+least :data:`MIN_DECISIONS` decisions by each side. Not rated: a game of an unrated
+league (``bot.tables.leagues``), a practice game (a chosen
 seed: its cards are known to whoever knows the seed), a hot-seat game (one person in
 several seats), a one-seat game (the CDG Solo System), an assisted game (a player asked
 ``/game hint``: ``bot.tables.hints``), and any game that never records a
@@ -125,11 +126,16 @@ def unrated_reason(
     roles: Sequence[str],
     decisions: dict[str, int],
     hints: int = 0,
+    *,
+    unrated_league: bool = False,
 ) -> str | None:
     """Why this finished game is not rated, or None when it is. ``hints``: how many times
-    a player asked the search for a hint (``bot.tables.hints``)."""
+    a player asked the search for a hint (``bot.tables.hints``); ``unrated_league``: the
+    game was played in a league created unrated (``db.leagues.in_unrated_league``)."""
     if len(roles) < 2 or len(seats) < 2:
         return "a one-seat game"
+    if unrated_league:
+        return "a game of an unrated league"
     if row.seed != KEYED:
         return "a practice game (chosen seed)"
     if hints:
@@ -238,7 +244,8 @@ async def rate_game(
         await db.records.decisions_by_holder(row.id),
         await db.hints.hints_used(row.id),
     )
-    if unrated_reason(row, seats, roles, by_role(by_holder), hints) is not None:
+    unrated_league = await db.leagues.in_unrated_league(row.id)
+    if unrated_reason(row, seats, roles, by_role(by_holder), hints, unrated_league=unrated_league):
         return ()
     held = {(s.role, s.user_id) for s in seats}
     # Only a decision made by someone no longer in the seat needs the seat's changes.
