@@ -17,8 +17,9 @@ import discord
 
 import rules
 from bot.discord_app import formatting, threads
-from bot.discord_app.league_lobby import edit_lobby, game_title
+from bot.discord_app.league_lobby import edit_lobby, game_title, lobby_payload
 from bot.discord_app.league_posts import TABLE_FILE, messages, standings_embed
+from bot.discord_app.room import DispatchClient
 from bot.tables.bot_users import is_bot
 from bot.tables.leagues.records import LeagueGameInfo, LeagueInfo, LeaguePost
 from bot.tables.leagues.standings import Standing
@@ -74,7 +75,7 @@ async def standings_message(
 class DiscordLeagueRoom:
     """The ``LeagueRoom`` of the Discord client (attached to the desk at start-up)."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: DispatchClient) -> None:
         self.client = client
 
     async def _channel(self, channel_id: str) -> Any:
@@ -106,22 +107,43 @@ class DiscordLeagueRoom:
 
     async def post(self, league: LeagueInfo, post: LeaguePost) -> None:
         """Say ``post`` in the league's channel: its lines cut into messages that ping
-        exactly its players, the standings (if any) on the first."""
-        if post.kind == "lobby" and league.lobby_message_id is not None:
-            await edit_lobby(self.client, league)
+        exactly its players, the standings (if any) on the first. The lobby post is the
+        one message with the Join button, edited from then on."""
+        if post.kind == "lobby":
+            await self._lobby(league)
             return
         channel = await self._channel(league.channel_id)
         extra: Mapping[str, Any] = {}
-        if post.standings:
-            title = f"{league.spec.name}: standings after round {league.round_number}"
-            if post.kind == "final":
-                title = f"{league.spec.name}: final standings"
-            extra = await standings_message(self.client, league, post.standings, title)
+        if any(s.points for s in post.standings):
+            extra = await standings_message(
+                self.client, league, post.standings, _title(post, league)
+            )
         for index, message in enumerate(messages(post.headline, post.lines, post.mention_user_ids)):
             await channel.send(
                 content=message.content,
                 allowed_mentions=message.allowed_mentions(),
                 **(extra if index == 0 else {}),
             )
-        if post.kind in ("final", "notice") and league.lobby_message_id is not None:
+        if league.status != "entry":  # its Join button goes once entries close
             await edit_lobby(self.client, league)
+
+    async def _lobby(self, league: LeagueInfo) -> None:
+        """The lobby post, sent once and kept: said again (a retry after a crash), it is
+        brought up to date rather than sent twice."""
+        if league.lobby_message_id is not None:
+            await edit_lobby(self.client, league)
+            return
+        channel = await self._channel(league.channel_id)
+        sent = await channel.send(**lobby_payload(league))
+        manager = self.client.manager
+        if manager is None:  # closing: the post is said again, and found, next time
+            raise RuntimeError("the manager closed while the lobby post was said")
+        await manager.leagues.set_lobby_post(league.id, str(sent.id))
+
+
+def _title(post: LeaguePost, league: LeagueInfo) -> str:
+    if post.kind == "final":
+        return f"{league.spec.name}: final standings"
+    if post.round is not None:
+        return f"{league.spec.name}: standings before round {post.round}"
+    return f"{league.spec.name}: standings"

@@ -1,7 +1,8 @@
-"""``/league`` on Discord, before a league starts: a moderator (Manage Server, or the
-server's league role) creates one and its answer is the lobby post with a Join button;
-the post follows its entrants; a Join forged in another server is refused politely and
-changes nothing; autocomplete offers this server's leagues only."""
+"""``/league`` on Discord, before and at the start: a moderator (Manage Server, or the
+server's league role) creates a league, whose lobby post has a Join button; the post
+follows its entrants and loses its button at the start; a Join forged in another server,
+or pressed once the league started, is refused politely and changes nothing; autocomplete
+offers this server's leagues only."""
 
 from __future__ import annotations
 
@@ -22,6 +23,10 @@ async def _create(t, who: str = "owner", **options):  # type: ignore[no-untyped-
     )
 
 
+def lobby_posts(t):  # type: ignore[no-untyped-def]
+    return [m for m in t.emu.channel_messages(t.channel.id) if m.content.startswith("**League #")]
+
+
 async def test_a_moderator_opens_a_league_whose_lobby_post_takes_entrants(tmp_path):
     with catch_errors() as errors:
         async with table(tmp_path, "alice", "bob") as t:
@@ -33,12 +38,12 @@ async def test_a_moderator_opens_a_league_whose_lobby_post_takes_entrants(tmp_pa
             assert await t.bot.manager.leagues.leagues_here(str(t.guild.id)) == []
 
             made = await _create(t)
-            lobby = made.original
-            assert not made.ephemeral and "**League #1: Autumn Swiss**" in lobby.text()
+            assert made.ephemeral and "its lobby post (with a Join button)" in made.text
+            await t.settle()
+            [lobby] = lobby_posts(t)
+            assert "**League #1: Autumn Swiss**" in lobby.text()
             assert "Swiss of 3 rounds" in lobby.text() and "Entrants: 0" in lobby.text()
             [league] = await t.bot.manager.leagues.leagues_here(str(t.guild.id))
-            await t.settle()
-            league = await t.bot.manager.leagues.info(league.id, str(t.guild.id))
             assert league.lobby_message_id == str(lobby.id)
 
             joined = await t.press("alice", lobby, league_join_id(league.id))
@@ -61,9 +66,9 @@ async def test_a_moderator_opens_a_league_whose_lobby_post_takes_entrants(tmp_pa
     assert errors.discord_errors() == []
 
 
-async def test_a_join_forged_in_another_server_changes_nothing(tmp_path):
+async def test_a_join_forged_in_another_server_or_after_the_start_changes_nothing(tmp_path):
     with catch_errors():
-        async with table(tmp_path, "alice", "bob") as t:
+        async with table(tmp_path, "alice", "bob", "carol") as t:
             t.players["owner"] = t.emu.owner
             elsewhere = t.emu.add_guild("Elsewhere")
             far = t.emu.add_text_channel(elsewhere, "far")
@@ -88,6 +93,20 @@ async def test_a_join_forged_in_another_server_changes_nothing(tmp_path):
             assert info.entrants == ()
             assert forged.text() == "forged"
 
+            # Once the league started, a Join (a copy of the old button) takes no one.
+            for name in ("alice", "bob"):
+                await t.slash(name, "league join", league=league.id)
+            started = await t.slash("owner", "league start", league=league.id)
+            assert "has started" in started.text, started.text
+            await t.settle()
+            [lobby] = lobby_posts(t)
+            assert not lobby.components and "round 1 is being played" in lobby.text()
+            stale = t.emu.inject_message(t.channel, "old lobby", components=row)
+            result = await t.press("carol", stale, league_join_id(league.id))
+            assert "entries are closed" in result.text and result.ephemeral
+            info = await t.bot.manager.leagues.info(league.id, str(t.guild.id))
+            assert len(info.entrants) == 2
+
 
 async def test_the_league_role_lets_its_members_run_leagues_and_autocomplete_stays_here(
     tmp_path,
@@ -105,8 +124,9 @@ async def test_the_league_role_lets_its_members_run_leagues_and_autocomplete_sta
             assert await t.bot.manager.leagues.leagues_here(str(t.guild.id)) == []
             said = await t.slash("owner", "league role", role=runners)
             assert "may now run leagues here" in said.text
-            made = await _create(t, "carol", name="Carol's Cup", format="round_robin", rounds=None)
-            assert "Carol's Cup" in made.original.text()
+            await _create(t, "carol", name="Carol's Cup", format="round_robin", rounds=None)
+            await t.settle()
+            assert "Carol's Cup" in lobby_posts(t)[0].text()
             await t.bot.manager.leagues.create(
                 str(elsewhere.id),
                 str(t.emu.add_text_channel(elsewhere, "other").id),

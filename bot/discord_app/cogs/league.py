@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot import errors
 from bot.discord_app import autocomplete, league_lobby, league_room
 from bot.discord_app.interactions import answering, guild_of, manager_of, reply, user_id
-from bot.discord_app.league_lobby import edit_lobby, lobby_payload
+from bot.discord_app.league_lobby import edit_lobby
 from bot.discord_app.league_views import games_text, round_text
 from bot.discord_app.room import client_of
 from bot.tables.bot_users import bot_user
@@ -150,17 +150,22 @@ class LeagueCog(
             dispatch_may_enter=dispatch_may_enter,
         )
         allowed = await may_run(interaction)
-        league = await desk_of(interaction).create(
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        desk = desk_of(interaction)
+        league = await desk.create(
             guild(interaction),
             str(interaction.channel_id),
             user_id(interaction),
             spec,
             may_run=allowed,
         )
-        await interaction.response.send_message(**lobby_payload(league))
+        await reply(
+            interaction,
+            f"League #{league.id}, **{league.spec.name}**, is open: its lobby post (with "
+            "a Join button) is in this channel.",
+        )
         async with answering(interaction):
-            message = await interaction.original_response()
-            await desk_of(interaction).set_lobby_post(league.id, str(message.id))
+            await desk.open_pending()  # says the lobby post now, not at the next pass
 
     @app_commands.command(name="join")
     @app_commands.autocomplete(league=league_choices)
@@ -193,7 +198,6 @@ class LeagueCog(
         await reply(interaction, f"You have left **{info.spec.name}** (league #{info.id}).")
         async with answering(interaction):
             await edit_lobby(client_of(interaction), info)
-            await desk_of(interaction).open_pending()
 
     @app_commands.command(name="enter-dispatch")
     @app_commands.autocomplete(league=league_choices)
@@ -242,7 +246,6 @@ class LeagueCog(
             f"{len(started.games)} games are opening in this channel's threads.",
         )
         async with answering(interaction):
-            await desk.open_pending()
             await edit_lobby(client_of(interaction), await desk.info(league, guild(interaction)))
 
     # -- reading --------------------------------------------------------------------
@@ -360,7 +363,9 @@ class LeagueCog(
             may_run=allowed,
         )
         await reply(
-            interaction, f"<@{new_player.id}> plays on for <@{player.id}> in {info.spec.name}."
+            interaction,
+            f"<@{new_player.id}> plays on for <@{player.id}> in {info.spec.name}.",
+            allowed_mentions=NO_PINGS,
         )
 
     @app_commands.command(name="decide")
@@ -403,8 +408,6 @@ class LeagueCog(
             may_run=allowed,
         )
         await reply(interaction, f"Round {game.round}, board {game.board}: {outcome}.")
-        async with answering(interaction):
-            await desk.open_pending()
 
     @app_commands.command(name="disqualify")
     @app_commands.autocomplete(league=league_choices)
@@ -437,9 +440,11 @@ class LeagueCog(
             reason,
             may_run=allowed,
         )
-        await reply(interaction, f"<@{player.id}> is disqualified from league #{league}.")
-        async with answering(interaction):
-            await desk.open_pending()
+        await reply(
+            interaction,
+            f"<@{player.id}> is disqualified from league #{league}.",
+            allowed_mentions=NO_PINGS,
+        )
 
     @app_commands.command(name="cancel")
     @app_commands.autocomplete(league=league_choices)
