@@ -9,6 +9,7 @@ from conftest import FakeClock
 
 from bot import errors
 from bot.tables.bot_users import bot_user
+from bot.tables.leagues.entrants import Outcome
 from bot.tables.leagues.records import LeagueSpec
 from bot.tables.manager import GameManager
 
@@ -109,3 +110,59 @@ async def test_the_league_role_is_set_by_a_moderator(manager: GameManager) -> No
     assert await desk.league_role("g") == "r1"
     await desk.set_league_role("g", None, may_run=True)
     assert await desk.league_role("g") is None
+
+
+async def test_every_league_act_refuses_another_servers_league_and_non_moderators(
+    manager: GameManager,
+) -> None:
+    desk = manager.leagues
+    league = await desk.create("g", "chan", "mod", SPEC, may_run=True)
+    for player in ("alice", "bob"):
+        await desk.join(league.id, "g", player)
+    n = league.id
+    elsewhere = [
+        desk.join(n, "x", "carol"),
+        desk.enter_dispatch(n, "x", "easy", "mod", may_run=True),
+        desk.leave(n, "x", "alice"),
+        desk.start(n, "x", "mod", may_run=True),
+        desk.info(n, "x"),
+        desk.standings(n, "x"),
+        desk.round(n, "x"),
+        desk.games(n, "x"),
+        desk.replace(n, "x", "alice", "carol", "mod", may_run=True),
+        desk.decide(n, "x", 1, 1, Outcome.DRAW, "mod", "", may_run=True),
+        desk.disqualify(n, "x", "alice", "mod", "", may_run=True),
+        desk.cancel(n, "x", "mod", may_run=True),
+        desk.export(n, "x"),
+    ]
+    for call in elsewhere:
+        with pytest.raises(errors.UnknownLeague):
+            await call
+    not_a_moderator = [
+        desk.start(n, "g", "alice", may_run=False),
+        desk.replace(n, "g", "alice", "carol", "bob", may_run=False),
+        desk.decide(n, "g", 1, 1, Outcome.DRAW, "bob", "", may_run=False),
+        desk.disqualify(n, "g", "alice", "bob", "", may_run=False),
+        desk.cancel(n, "g", "bob", may_run=False),
+    ]
+    for call in not_a_moderator:
+        with pytest.raises(errors.ModeratorOnly):
+            await call
+    with pytest.raises(errors.LeagueRefused, match="has not started: no round yet"):
+        await desk.round(n, "g")
+    info = await desk.info(n, "g")
+    assert (info.status, [e.player for e in info.entrants]) == ("entry", ["alice", "bob"])
+    started = await desk.start(n, "g", "mod", may_run=True)
+    with pytest.raises(errors.LeagueRefused, match="already started"):
+        await desk.start(n, "g", "mod", may_run=True)
+    with pytest.raises(errors.LeagueRefused, match="has started"):
+        await desk.join(n, "g", "carol")
+    assert started.number == 1
+
+
+async def test_a_league_needs_two_entrants_to_start(manager: GameManager) -> None:
+    league = await manager.leagues.create("g", "chan", "mod", SPEC, may_run=True)
+    await manager.leagues.join(league.id, "g", "alice")
+    with pytest.raises(errors.LeagueRefused, match="needs two players"):
+        await manager.leagues.start(league.id, "g", "mod", may_run=True)
+    assert (await manager.leagues.info(league.id, "g")).status == "entry"

@@ -10,12 +10,14 @@ import pytest
 from conftest import FakeClock, RecordingFrontEnd
 
 from bot import errors
+from bot.tables.bot_users import bot_user
 from bot.tables.leagues.entrants import Outcome
 from bot.tables.leagues.port import LocalRoom
 from bot.tables.leagues.records import LeagueInfo, LeagueSpec
 from bot.tables.manager import GameManager
 
 PLAYERS = ("alice", "bob", "carol", "dave")
+BOT = bot_user("easy")
 
 
 async def _league(
@@ -179,3 +181,43 @@ async def test_a_moderator_decides_replaces_disqualifies_and_cancels(
     whats = [a["what"] for a in audit]
     for what in ("decided", "replaced", "disqualified", "cancelled"):
         assert what in whats
+
+
+async def test_standings_kept_between_looks_follow_every_result(manager: GameManager) -> None:
+    league = await _league(manager, LeagueSpec("Looks", "toy", "round_robin"))
+    await manager.leagues.start(league.id, "g", "mod", may_run=True)
+    before = await manager.leagues.standings(league.id, "g")
+    assert before == await manager.leagues.standings(league.id, "g")  # kept: the same
+    game = (await manager.leagues.round(league.id, "g")).games[0]
+    assert game.game_id is not None
+    await manager.resign(game.game_id, game.second)
+    after = await manager.leagues.standings(league.id, "g")
+    assert [s.points for s in before] == [0.0] * 4
+    assert {s.player: s.points for s in after}[game.first] == 1.0
+
+
+async def test_a_player_out_cannot_leave_again_and_dispatch_plays_its_league_games(
+    manager: GameManager,
+) -> None:
+    spec = LeagueSpec("Bots", "toy", "swiss", rounds=2, dispatch_may_enter=True)
+    league = await _league(manager, spec, ("alice", "bob", "carol"))
+    await manager.leagues.enter_dispatch(league.id, "g", "easy", "mod", may_run=True)
+    await manager.leagues.start(league.id, "g", "mod", may_run=True)
+    await manager.leagues.disqualify(league.id, "g", "carol", "mod", "no show", may_run=True)
+    with pytest.raises(errors.LeagueRefused, match="already out"):
+        await manager.leagues.leave(league.id, "g", "carol")
+    with pytest.raises(errors.LeagueRefused, match="already out"):
+        await manager.leagues.disqualify(league.id, "g", "carol", "mod", "", may_run=True)
+    played = await manager.leagues.round(league.id, "g", 1)
+    bot_game = next(g for g in played.games if BOT in (g.first, g.second))
+    assert bot_game.game_id is not None
+    async with manager.store.read() as db:
+        jobs = await db.bot_jobs.of_game(bot_game.game_id)
+    info = await manager.get_game_info(bot_game.game_id)
+    bot_seat = next(s for s in info.seats if s.user_id == BOT)
+    # Dispatch's seat is played like any Dispatch seat: its move is owed as a job.
+    assert jobs or bot_seat.role not in info.active_roles
+    room = manager.leagues.room
+    assert isinstance(room, LocalRoom)
+    round_post = next(p for p in room.posts if p.kind == "round")
+    assert BOT not in round_post.mention_user_ids

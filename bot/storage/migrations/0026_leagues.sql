@@ -125,3 +125,13 @@ CREATE TABLE league_roles (
     guild_id TEXT PRIMARY KEY,
     role_id  TEXT NOT NULL
 );
+
+-- A league's standings as last ranked, with the league's version they were ranked at:
+-- every change to a league bumps its version, so a copy of the same version is the
+-- standings still, and a season of thousands of games is ranked once per change rather
+-- than at every look (``bot.tables.leagues.table``).
+CREATE TABLE league_standings (
+    league_id INTEGER PRIMARY KEY REFERENCES leagues (id) ON DELETE CASCADE,
+    version   INTEGER NOT NULL,
+    lines     TEXT    NOT NULL
+);

@@ -364,6 +364,23 @@ class LeagueStatements(Statements):
                 "INSERT INTO league_roles (guild_id, role_id) VALUES (?, ?)", (guild_id, role_id)
             )
 
+    async def saved_standings(self, league_id: int, version: int) -> str | None:
+        """The standings ranked at ``version`` of the league, if they were kept."""
+        r = await self._one(
+            "SELECT lines FROM league_standings WHERE league_id = ? AND version = ?",
+            (league_id, version),
+        )
+        return str(r[0]) if r is not None else None
+
+    async def save_standings(self, league_id: int, version: int, lines: str) -> None:
+        """Keep the standings ranked at ``version`` (never over a later version's)."""
+        await self._run(
+            "INSERT INTO league_standings (league_id, version, lines) VALUES (?, ?, ?)"
+            " ON CONFLICT (league_id) DO UPDATE SET version = excluded.version,"
+            " lines = excluded.lines WHERE league_standings.version < excluded.version",
+            (league_id, version, lines),
+        )
+
     async def standings_rows(
         self, league_id: int
     ) -> tuple[list[LeagueEntrantRow], list[LeagueGameRow], list[tuple[int, str]]]:

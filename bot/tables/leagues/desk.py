@@ -19,7 +19,7 @@ from bot.storage.session import Session
 from bot.tables import validate
 from bot.tables.bot_users import bot_user
 from bot.tables.core import Core
-from bot.tables.leagues import deadlines, entry, moderation, opening, play, posts, reading
+from bot.tables.leagues import deadlines, entry, moderation, opening, play, reading, table
 from bot.tables.leagues import export as exporting
 from bot.tables.leagues.entrants import Outcome
 from bot.tables.leagues.port import LeagueRoom, LocalRoom
@@ -121,7 +121,8 @@ class LeagueDesk:
             for game_id in running:  # a game's lock before the league's
                 await db.lock_game(game_id)
             league = await self._lock(db, league_id)
-            await entry.entrant_status(db, league, player)
+            if await entry.entrant_status(db, league, player) != "in":
+                raise errors.LeagueRefused(f"<@{player}> is already out of {league.name}.")
             if league.status == "entry" and status == "withdrawn":
                 await entry.leave_before_start(db, league, player)
             else:
@@ -138,7 +139,8 @@ class LeagueDesk:
             league = await self._lock(db, league_id)
             if league.status != "entry":
                 raise errors.LeagueRefused(f"{league.name} has already started.")
-            if len(await db.leagues.entrants(league_id)) < 2:
+            playing = [e for e in await db.leagues.entrants(league_id) if e.status == "in"]
+            if len(playing) < 2:
                 raise errors.LeagueRefused(f"{league.name} needs two players to start.")
             await play.start(db, league, by)
         log.info("league=%d started by %s", league_id, by)
@@ -163,8 +165,7 @@ class LeagueDesk:
         """The table as it stands: points, then the tiebreaks (docs/leagues.md)."""
         league_id, guild = _league_id(league_id), _guild(guild_id)
         async with self._core.store.read() as db:
-            await reading.league_here(db, league_id, guild)
-            return await posts.ranked(db, league_id)
+            return await table.ranked(db, await reading.league_here(db, league_id, guild))
 
     async def round(self, league_id: int, guild_id: str, number: int | None = None) -> RoundInfo:
         """Round ``number``, or the round being played (the last one, once over)."""
@@ -175,11 +176,10 @@ class LeagueDesk:
             league = await reading.league_here(db, league_id, guild)
             rounds = {r.number: r for r in await db.leagues.rounds(league_id)}
             wanted = league.round_number if number is None else number
+            if not rounds:
+                raise errors.LeagueRefused(f"{league.name} has not started: no round yet.")
             if wanted not in rounds:
-                raise errors.LeagueRefused(
-                    f"{league.name} has no round {wanted}"
-                    + (" yet: it has not started." if not rounds else ".")
-                )
+                raise errors.LeagueRefused(f"{league.name} has no round {wanted}.")
             games = await db.leagues.games_of_round(league_id, wanted)
             byes = await db.leagues.byes(league_id)
         return reading.round_info(rounds[wanted], games, byes)

@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.storage.league_rows import LeagueRow
 from bot.storage.session import Session
-from bot.tables.leagues import posts, reading
+from bot.tables.leagues import reading, table
 from bot.tables.leagues.records import LeagueExport
 
 
@@ -59,11 +59,11 @@ async def export(db: Session, league: LeagueRow) -> LeagueExport:
             }
             for g in games
         ],
-        "standings": [_standing(s) for s in await posts.ranked(db, league.id)],
+        "standings": [_standing(s) for s in await table.ranked(db, league)],
         "audit": [dataclasses.asdict(a) for a in audit],
     }
-    table = io.StringIO()
-    out = csv.writer(table, lineterminator="\n")
+    sheet = io.StringIO()
+    out = csv.writer(sheet, lineterminator="\n")
     out.writerow(["round", "board", "first", "second", "game_id", "outcome", "decided_by"])
     for g in games:
         out.writerow([g.round, g.board, g.first, g.second, g.game_id, g.outcome, g.decided_by])
@@ -71,7 +71,7 @@ async def export(db: Session, league: LeagueRow) -> LeagueExport:
     out.writerow(["at", "by", "what", "detail"])
     for a in audit:
         out.writerow([a.at, a.by_user, a.what, a.detail])
-    return LeagueExport(json.dumps(data, indent=2, sort_keys=True), table.getvalue())
+    return LeagueExport(json.dumps(data, indent=2, sort_keys=True), sheet.getvalue())
 
 
 def _standing(line: Any) -> dict[str, Any]:

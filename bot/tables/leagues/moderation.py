@@ -21,6 +21,7 @@ from typing import Any
 import rules
 from bot import errors
 from bot.storage.league_rows import LeagueGameRow, LeagueRow
+from bot.storage.rows import GameRow
 from bot.storage.session import Session
 from bot.tables.bot_users import is_bot
 from bot.tables.endings import end_by_decree
@@ -71,8 +72,8 @@ async def _forfeit(
         outcome = Outcome.FIRST_FORFEITS if first else Outcome.SECOND_FORFEITS
         await play.record(db, league, game, outcome, None)
         return
-    row = await db.game(game.game_id)
-    if row is None or row.status != "active":
+    row = await _running(db, game.game_id)
+    if row is None:
         return
     seats = await db.seats(row.id)
     rules_game = rules.GAMES.get(row.game_name)
@@ -113,6 +114,7 @@ async def replace(
 
 async def _hand_seat(db: Session, game_id: int, users: tuple[str, str, str], hours: float) -> None:
     old, new, _by = users
+    await db.lock_game(game_id)
     row, seats, rules_game = await changes.running(db, game_id)
     role = next(s.role for s in seats if s.user_id == old)
     changes.check_newcomer(row, seats, role, new)
@@ -141,9 +143,18 @@ async def decide(
         await _end_decided(db, game.game_id, outcome, reason)
 
 
-async def _end_decided(db: Session, game_id: int, outcome: Outcome, reason: str) -> None:
+async def _running(db: Session, game_id: int) -> GameRow | None:
+    """The game, if it still runs, under its lock: the caller took it before the league's
+    unless the game was opened since it looked (then it is taken now; a deadlock with
+    the game's own end, PostgreSQL breaks by refusing one, to be tried again)."""
+    await db.lock_game(game_id)
     row = await db.game(game_id)
-    if row is None or row.status != "active":
+    return row if row is not None and row.status == "active" else None
+
+
+async def _end_decided(db: Session, game_id: int, outcome: Outcome, reason: str) -> None:
+    row = await _running(db, game_id)
+    if row is None:
         return
     seats = await db.seats(game_id)
     rules_game = rules.GAMES.get(row.game_name)

@@ -48,11 +48,15 @@ async def open_games(core: Core, room: LeagueRoom) -> int:
             info = await _open_one(core, room, game)
         except StoreError:
             raise  # the database, not the pairing: the next pass tries again
-        except Exception:
+        except Exception:  # the room failed: its claim lapses, and it is tried again then
             log.exception(
-                "league=%d round %d board %d was not opened", game.league_id, game.round, game.board
+                "league=%d round %d board %d was not opened; tried again in %d s",
+                game.league_id,
+                game.round,
+                game.board,
+                LEASE_S,
             )
-            info = None
+            continue
         if info is None:
             async with store.write() as db:
                 await db.leagues.release_claim(game.id, store.instance)

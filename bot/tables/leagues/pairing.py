@@ -5,7 +5,8 @@ A round robin's schedule is the circle method over every entrant in entry order,
 the same schedule each time it is worked out: a withdrawn player's games stay in it, and
 are forfeits (``forfeit_of``). An elimination's bracket is worked out again from its first
 stage: its seeds are the entry places, which ``seed_places`` sets at the start from the
-ratings, so a replaced player keeps their place in the bracket whatever their name."""
+ratings, so a replaced player keeps their place in the bracket whatever their name; each
+stage is worked out from the results of the rounds before it, as it was paired."""
 
 from __future__ import annotations
 
@@ -59,11 +60,13 @@ def _elimination_round(
     # Ratings that order the seeds as the places do (set from the ratings at the start).
     seeded = [Entrant(e.player, float(len(ordered) - i)) for i, e in enumerate(ordered)]
     seeds = [e.player for e in seeded]
-    results = {r.pairing: r.outcome for r in core_results(games)}
+    results = core_results(games)
     stage: elimination.Stage | None = elimination.first_stage(seeded, league.games_per_tie)
-    for _ in range(number - 1):
+    for played in range(1, number):
         assert stage is not None
-        stage = elimination.next_stage(stage, results, seeds, league.games_per_tie)
+        # As it was paired: from the results of the rounds before it (the sides follow them).
+        known = {r.pairing: r.outcome for r in results if r.pairing.round <= played}
+        stage = elimination.next_stage(stage, known, seeds, league.games_per_tie)
         if stage is None:
             return None
     assert stage is not None

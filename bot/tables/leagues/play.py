@@ -133,6 +133,9 @@ async def finish(db: Session, league: LeagueRow) -> None:
 async def start(db: Session, league: LeagueRow, by: str) -> int:
     """Close the entries and pair round 1 (the caller checked there are two entrants);
     an elimination's places become its seeds. Return the round being played (0: over)."""
+    for entrant in await db.leagues.entrants(league.id):
+        if entrant.status != "in":  # disqualified before the start: out of the list
+            await db.leagues.remove_entrant(league.id, entrant.player)
     if league.format == "elimination":
         seeds = pairing.seed_places(await db.leagues.entrants(league.id))
         for place, player in enumerate(seeds, 1):

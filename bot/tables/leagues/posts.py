@@ -17,9 +17,8 @@ from bot.delivery.notices import role_name
 from bot.storage.league_rows import LeagueGameRow, LeagueRow
 from bot.storage.session import Session
 from bot.tables.bot_users import is_bot
-from bot.tables.leagues import reading
 from bot.tables.leagues.records import LeaguePost
-from bot.tables.leagues.standings import Standing, standings
+from bot.tables.leagues.table import ranked
 
 FORMAT_WORDS = {
     "round_robin": "round robin",
@@ -54,13 +53,6 @@ async def notice(
     )
 
 
-async def ranked(db: Session, league_id: int) -> tuple[Standing, ...]:
-    entrants, games, byes = await db.leagues.standings_rows(league_id)
-    return standings(
-        reading.core_entrants(entrants), reading.core_results(games), reading.core_byes(byes)
-    )
-
-
 async def worded(db: Session, league: LeagueRow, payload: str) -> LeaguePost | None:
     """The post as it is said now; ``None`` while a round's games are still being opened."""
     data = json.loads(payload)
@@ -68,7 +60,7 @@ async def worded(db: Session, league: LeagueRow, payload: str) -> LeaguePost | N
     if kind == "round":
         return await _round_post(db, league, int(data["round"]))
     if kind == "final":
-        table = await ranked(db, league.id)
+        table = await ranked(db, league)
         lines = tuple(f"{s.rank}. {who(s.player)}: {s.points:g}" for s in table)
         return LeaguePost(
             "final",
@@ -120,7 +112,7 @@ async def _round_post(db: Session, league: LeagueRow, number: int) -> LeaguePost
         tuple(lines),
         pinged(p for g in played for p in (g.first, g.second)),
         round=number,
-        standings=await ranked(db, league.id),
+        standings=await ranked(db, league),
     )
 
 
