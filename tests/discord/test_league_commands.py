@@ -1,5 +1,6 @@
 """``/league`` on Discord, before and at the start: a moderator (Manage Server, or the
-server's league role) creates a league, whose lobby post has a Join button; the post
+server's league role) creates a league in a channel where Dispatch can open its games'
+threads (not in a thread), and bad values are refused; its lobby post has a Join button; the post
 follows its entrants and loses its button at the start; a Join forged in another server,
 or pressed once the league started, is refused politely and changes nothing; autocomplete
 offers this server's leagues only."""
@@ -10,6 +11,7 @@ import pytest
 
 from bot.discord_app.custom_ids import league_join_id
 from tests.discord_helpers import catch_errors, table
+from tests.emulator.state import CREATE_PUBLIC_THREADS
 
 pytestmark = pytest.mark.usefixtures("discord_guard")
 
@@ -34,7 +36,20 @@ async def test_a_moderator_opens_a_league_whose_lobby_post_takes_entrants(tmp_pa
             await t.start()
             await t.emu.wait_for_commands("league")
             refused = await _create(t, "alice")
-            assert refused.ephemeral and "league" in refused.text.lower()
+            assert refused.ephemeral and "Manage Server" in refused.text
+            nonsense = await _create(t, clock="soon")
+            assert nonsense.ephemeral and "A clock is none, relaxed" in nonsense.text
+            thread = t.emu.add_thread(t.channel, "a thread")
+            result = await t.emu.slash(
+                t.emu.owner, thread, "league create", name="In a thread", game="skirmish",
+                format="round_robin",
+            )  # fmt: skip
+            await result.response()
+            assert "run /league create in a text channel or a forum" in result.text
+            t.emu.deny_bot(t.channel, CREATE_PUBLIC_THREADS)
+            cannot = await _create(t)
+            assert "Create Public Threads" in cannot.text and cannot.ephemeral
+            t.emu.deny_bot(t.channel, 0)
             assert await t.bot.manager.leagues.leagues_here(str(t.guild.id)) == []
 
             made = await _create(t)

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import errors
-from bot.discord_app import autocomplete, league_lobby, league_room
+from bot.discord_app import autocomplete, league_lobby, league_room, threads
 from bot.discord_app.interactions import answering, guild_of, manager_of, reply, user_id
 from bot.discord_app.league_lobby import edit_lobby
 from bot.discord_app.league_views import games_text, round_text
@@ -70,6 +70,25 @@ async def league_choices(
         if typed in f"#{league.id} {league.spec.name}".lower()
     ]
     return [app_commands.Choice(name=name[:100], value=value) for name, value in found[:25]]
+
+
+#: Where a league can be run: its games each need a thread (or a post) of its channel.
+NOT_IN_A_THREAD = (
+    "A league's games each get a thread of its channel, so run /league create in a text "
+    "channel or a forum, not in a thread."
+)
+
+
+def refuse_place(interaction: discord.Interaction[Any]) -> None:
+    """A league is refused in a thread (no thread opens in a thread), or in a channel
+    where Dispatch could not open its games' threads (the permission is named)."""
+    channel = interaction.channel
+    if threads.is_thread(channel):
+        raise errors.NotAllowed(NOT_IN_A_THREAD)
+    place: threads.Place = "forum" if threads.is_forum(channel) else "thread"
+    missing = threads.cannot_play(channel, interaction.app_permissions, place, "here")
+    if missing:
+        raise errors.NotAllowed(missing)
 
 
 def _player(user: discord.User | discord.Member) -> str:
@@ -150,6 +169,7 @@ class LeagueCog(
             dispatch_may_enter=dispatch_may_enter,
         )
         allowed = await may_run(interaction)
+        refuse_place(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         desk = desk_of(interaction)
         league = await desk.create(
