@@ -10,11 +10,11 @@ Sumter, a quick game whose sides both keep an objective at once to begin). The r
 follow a fixed rule: Dispatch beats everyone, and between two people the lower number
 wins. Every game is dealt from a fixed key, so the test depends on no deal.
 
-Checked: the pairings of each round, the final standings against a table worked out by
-hand below (points, Buchholz, Sonneborn-Berger, each side's record, byes), the final post
-with its standings embed and picture, and the pings: each person once per new game (in
-the round's post; nothing in a game's thread pings before its end post), and once by the
-final post.
+On SQLite and on PostgreSQL. Checked: the pairings of each round, the final standings
+against a table worked out by hand below (points, Buchholz, Sonneborn-Berger, each side's
+record, byes), the final post with its standings embed and picture, and the pings: each
+person once per new game (in the round's post; nothing in a game's thread pings before
+its end post), and once by the final post.
 """
 
 from __future__ import annotations
@@ -233,12 +233,12 @@ def _pings(s: Swiss) -> tuple[Counter[str], Counter[str]]:
 
 
 async def test_a_swiss_of_nine_with_dispatch_a_bye_a_loss_on_time_and_a_withdrawal(
-    tmp_path, monkeypatch
+    tmp_path, db_path, monkeypatch
 ):
     keys = (hashlib.sha256(f"league {n}".encode()).hexdigest() for n in itertools.count())
     monkeypatch.setattr("bot.tables.lobby.new_key", lambda: next(keys))
     with catch_errors() as errors:
-        async with table(tmp_path, *PEOPLE) as t:
+        async with table(tmp_path, *PEOPLE, store=db_path) as t:
             t.players["owner"] = t.emu.owner
             await t.start()
             await t.emu.wait_for_commands("league")
