@@ -18,7 +18,7 @@ from typing import Any
 import discord
 
 import rules
-from bot.discord_app import formatting
+from bot.discord_app import formatting, threads
 from bot.discord_app.components import DispatchComponent
 from bot.discord_app.custom_ids import league_join_id
 from bot.discord_app.interactions import guild_of, handling, manager_of, reply, user_id
@@ -113,14 +113,36 @@ def lobby_payload(league: LeagueInfo) -> dict[str, Any]:
     }
 
 
+async def channel_of(client: discord.Client, channel_id: str) -> Any:
+    """A channel by id, from the cache or else from Discord."""
+    channel = client.get_channel(int(channel_id))
+    if channel is None:
+        channel = await client.fetch_channel(int(channel_id))
+    return channel
+
+
+async def lobby_message(client: discord.Client, league: LeagueInfo) -> Any:
+    """The lobby post as a message to edit. In a forum the lobby is a post of its own (a
+    thread, whose id is kept) and its first message is the one with the Join button."""
+    assert league.lobby_message_id is not None
+    channel = await channel_of(client, league.channel_id)
+    if not threads.is_forum(channel):
+        messageable = client.get_partial_messageable(int(league.channel_id))
+        return messageable.get_partial_message(int(league.lobby_message_id))
+    post = await channel_of(client, league.lobby_message_id)
+    async for first in post.history(limit=1, oldest_first=True):
+        return first
+    return None
+
+
 async def edit_lobby(client: discord.Client, league: LeagueInfo) -> None:
     """Bring the league's lobby post up to date (it may be gone: nothing to edit then)."""
     if league.lobby_message_id is None:
         return
-    channel = client.get_partial_messageable(int(league.channel_id))
-    message = channel.get_partial_message(int(league.lobby_message_id))
     try:
-        await message.edit(**lobby_payload(league))
+        message = await lobby_message(client, league)
+        if message is not None:
+            await message.edit(**lobby_payload(league))
     except discord.HTTPException as exc:
         log.info("league=%d could not edit its lobby post: %s", league.id, exc)
 

@@ -17,7 +17,7 @@ import discord
 
 import rules
 from bot.discord_app import formatting, threads
-from bot.discord_app.league_lobby import edit_lobby, game_title, lobby_payload
+from bot.discord_app.league_lobby import channel_of, edit_lobby, game_title, lobby_payload
 from bot.discord_app.league_posts import TABLE_FILE, messages, standings_embed
 from bot.discord_app.room import DispatchClient
 from bot.tables.bot_users import is_bot
@@ -79,9 +79,15 @@ class DiscordLeagueRoom:
         self.client = client
 
     async def _channel(self, channel_id: str) -> Any:
-        channel = self.client.get_channel(int(channel_id))
-        if channel is None:
-            channel = await self.client.fetch_channel(int(channel_id))
+        return await channel_of(self.client, channel_id)
+
+    async def _posts_place(self, league: LeagueInfo) -> Any:
+        """Where the league's posts go: its channel, or in a forum its lobby's post."""
+        channel = await self._channel(league.channel_id)
+        if threads.is_forum(channel):
+            if league.lobby_message_id is None:  # said first, in order: not yet said
+                raise RuntimeError(f"league {league.id}'s forum post is not open yet")
+            return await self._channel(league.lobby_message_id)
         return channel
 
     async def open_table(self, league: LeagueInfo, game: LeagueGameInfo, name: str) -> str:
@@ -112,7 +118,7 @@ class DiscordLeagueRoom:
         if post.kind == "lobby":
             await self._lobby(league)
             return
-        channel = await self._channel(league.channel_id)
+        channel = await self._posts_place(league)
         extra: Mapping[str, Any] = {}
         if any(s.points for s in post.standings):
             extra = await standings_message(
@@ -134,7 +140,16 @@ class DiscordLeagueRoom:
             await edit_lobby(self.client, league)
             return
         channel = await self._channel(league.channel_id)
-        sent = await channel.send(**lobby_payload(league))
+        if threads.is_forum(channel):  # a post of its own, where the league's posts go
+            title = f"League #{league.id}: {league.spec.name}"
+            made = await channel.create_thread(
+                name=title[: threads.NAME_MAX],
+                auto_archive_duration=threads.AUTO_ARCHIVE_MIN,
+                **lobby_payload(league),
+            )
+            sent = made.thread
+        else:
+            sent = await channel.send(**lobby_payload(league))
         manager = self.client.manager
         if manager is None:  # closing: the post is said again, and found, next time
             raise RuntimeError("the manager closed while the lobby post was said")

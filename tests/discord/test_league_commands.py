@@ -3,7 +3,8 @@ server's league role) creates a league in a channel where Dispatch can open its 
 threads (not in a thread), and bad values are refused; its lobby post has a Join button; the post
 follows its entrants and loses its button at the start; a Join forged in another server,
 or pressed once the league started, is refused politely and changes nothing; autocomplete
-offers this server's leagues only."""
+offers this server's leagues only. In a forum the lobby is a post of its own, under which
+the league's posts go."""
 
 from __future__ import annotations
 
@@ -153,3 +154,39 @@ async def test_the_league_role_lets_its_members_run_leagues_and_autocomplete_sta
                 t.players["carol"], t.channel, "league join", league=""
             )
             assert [c["name"] for c in offered] == ["#1 Carol's Cup (entry)"]
+
+
+async def test_a_league_in_a_forum_has_its_own_post_for_its_lobby_and_rounds(tmp_path):
+    with catch_errors() as errors:
+        async with table(tmp_path, "alice", "bob") as t:
+            t.players["owner"] = t.emu.owner
+            forum = t.emu.add_forum_channel(t.guild, "leagues")
+            await t.start()
+            await t.emu.wait_for_commands("league")
+            made = await t.emu.slash(
+                t.emu.owner, forum, "league create", name="Forum Cup", game="skirmish",
+                format="round_robin",
+            )  # fmt: skip
+            await made.response()
+            await t.settle()
+            [league] = await t.bot.manager.leagues.leagues_here(str(t.guild.id))
+            league = await t.bot.manager.leagues.info(league.id, str(t.guild.id))
+            post = t.emu.world.channels[int(league.lobby_message_id or 0)]
+            assert post.parent_id == forum.id and post.name == "League #1: Forum Cup"
+            [lobby] = t.emu.channel_messages(post.id)
+            for name in ("alice", "bob"):
+                await t.press(name, lobby, league_join_id(league.id))
+            assert "Entrants: 2" in t.emu.message(lobby.id).text()
+            started = await t.emu.slash(t.emu.owner, forum, "league start", league=league.id)
+            await started.response()
+            await t.settle()
+            [game] = (await t.bot.manager.leagues.round(league.id, str(t.guild.id))).games
+            assert t.emu.world.channels[int(game.channel_id or 0)].parent_id == forum.id
+            said = [
+                m
+                for m in t.emu.channel_messages(post.id)
+                if m.content.startswith("Forum Cup: round 1")
+            ]
+            assert said and f"<#{game.channel_id}>" in said[0].content
+            assert not t.emu.message(lobby.id).components
+    assert errors.discord_errors() == []
