@@ -86,9 +86,11 @@ async def test_a_round_robin_of_four_is_played_out_by_resignations(
         "started",
     ]
     assert sum(1 for a in data["audit"] if a["what"] == "round done") == 3
-    assert (
-        exported.csv_text.splitlines()[0] == "round,board,first,second,game_id,outcome,decided_by"
-    )
+    sheet = exported.csv_text.splitlines()
+    assert sheet[0] == "round,board,first,second,game_id,outcome,decided_by"
+    assert sheet[7] == "" and sheet[8] == "at,by,what,detail"  # six games, then the audit
+    assert len(sheet) == 9 + len(data["audit"])
+    assert sheet[9].split(",")[1:3] == ["mod", "created"]
     assert len(data["games"]) == 6 and data["standings"][0]["player"] == "alice"
 
 

@@ -35,6 +35,8 @@ CREATE TABLE leagues (
 CREATE INDEX leagues_by_guild ON leagues (guild_id, id);
 -- The entry deadlines passed (the background pass): only leagues still taking entries.
 CREATE INDEX leagues_entry_open ON leagues (entry_deadline) WHERE status = 'entry';
+-- The leagues running, whose pairings are opened (``claim_unopened``).
+CREATE INDEX leagues_running ON leagues (id) WHERE status = 'running';
 
 -- Who entered, in entry order (``place``: the round robin's order), with the rating that
 -- seeds them, read at entry from the records' ratings of that game on that server.
