@@ -209,6 +209,10 @@ async def _round_3(s: Swiss) -> None:
     """p7 leaves while their game runs: it is forfeited; the others end by the rule, the
     last one ending the league."""
     shown = await s.round_games(3)
+    [post] = s.round_posts(3)  # the table so far comes with the round's games
+    [embed] = post.embeds
+    assert embed["title"] == f"{NAME}: standings before round 3"
+    assert [a.filename for a in post.attachments] == ["standings.png"]
     left = await s.t.slash("p7", "league leave", league=s.league_id)
     assert "You have left" in left.text, left.text
     for game in shown.games:
