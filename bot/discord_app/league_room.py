@@ -18,7 +18,7 @@ import discord
 import rules
 from bot.discord_app import formatting, threads
 from bot.discord_app.league_lobby import channel_of, edit_lobby, game_title, lobby_payload
-from bot.discord_app.league_posts import TABLE_FILE, messages, standings_embed
+from bot.discord_app.league_posts import TABLE_FILE, Message, messages, standings_embed
 from bot.discord_app.room import DispatchClient
 from bot.tables.bot_users import is_bot
 from bot.tables.leagues.records import LeagueGameInfo, LeagueInfo, LeaguePost
@@ -26,6 +26,9 @@ from bot.tables.leagues.standings import Standing
 from render.league_table import MAX_ROWS, table_png
 
 log = logging.getLogger("dispatch.discord.leagues")
+
+#: Messages looked at past a long post's own count for the parts of it already said.
+HISTORY_SLACK = 20
 
 
 def sides_of(game_name: str) -> tuple[str, str]:
@@ -124,7 +127,11 @@ class DiscordLeagueRoom:
             extra = await standings_message(
                 self.client, league, post.standings, _title(post, league)
             )
-        for index, message in enumerate(messages(post.headline, post.lines, post.mention_user_ids)):
+        parts = messages(post.headline, post.lines, post.mention_user_ids)
+        said = await self._already_said(channel, parts)
+        for index, message in enumerate(parts):
+            if message.content in said:
+                continue
             await channel.send(
                 content=message.content,
                 allowed_mentions=message.allowed_mentions(),
@@ -132,6 +139,18 @@ class DiscordLeagueRoom:
             )
         if league.status != "entry":  # its Join button goes once entries close
             await edit_lobby(self.client, league)
+
+    async def _already_said(self, channel: Any, parts: list[Message]) -> set[str]:
+        """The parts of a long post already in the channel: a post that failed part way
+        is said again whole, and a part said twice would ping its players twice."""
+        if len(parts) < 2 or self.client.user is None:
+            return set()
+        mine, wanted = self.client.user.id, {part.content for part in parts}
+        try:
+            recent = [m async for m in channel.history(limit=len(parts) + HISTORY_SLACK)]
+        except discord.HTTPException:  # no Read Message History: say it all again
+            return set()
+        return {m.content for m in recent if m.author.id == mine and m.content in wanted}
 
     async def _lobby(self, league: LeagueInfo) -> None:
         """The lobby post, sent once and kept: said again (a retry after a crash), it is

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 
+import discord
 import pytest
 from PIL import Image
 
@@ -102,3 +103,39 @@ async def test_a_forum_league_opens_posts_and_the_final_post_shows_the_table(tmp
             assert picture.filename == "standings.png"
             assert Image.open(io.BytesIO(picture.data)).width == 820
     assert errors.discord_errors() == []
+
+
+async def test_a_long_post_that_failed_part_way_is_finished_without_a_second_ping(
+    tmp_path, monkeypatch
+):
+    """A post too long for one message goes out as several; when one fails, the desk says
+    the post again (it raises), and the parts already said are not said twice."""
+    with catch_errors():
+        async with table(tmp_path, "alice", "bob") as t:
+            await t.start()
+            room = DiscordLeagueRoom(t.bot)
+            alice, bob = (str(t.players[n].id) for n in ("alice", "bob"))
+            league = _league(t, t.channel.id)
+            lines = tuple(
+                f"Board {b}: <@{alice if b == 1 else bob}> v someone who plays a long name {b}"
+                for b in range(1, 80)
+            )
+            post = LeaguePost("round", 3, "Round 1 of Winter Swiss", lines, (alice, bob), 1)
+            send = discord.TextChannel.send
+            calls = []
+
+            async def second_fails(channel, *args, **kwargs):  # type: ignore[no-untyped-def]
+                calls.append(kwargs["content"])
+                if len(calls) == 2:
+                    raise RuntimeError("Discord is down")
+                return await send(channel, *args, **kwargs)
+
+            monkeypatch.setattr(discord.TextChannel, "send", second_fails)
+            with pytest.raises(RuntimeError):
+                await room.post(league, post)
+            await room.post(league, post)  # the retry
+            said = [m for m in t.emu.channel_messages(t.channel.id) if "Board" in m.content]
+            assert "\n".join(m.content for m in said) == "\n".join([post.headline, *lines])
+            assert len(said) == len({m.content for m in said}) >= 3
+            pinged = [u for m in said for u in m.pinged]
+            assert sorted(pinged) == sorted([int(alice), int(bob)])
