@@ -10,6 +10,7 @@ picture. A failure raises: the desk retries the post, and opening a game, later.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -50,14 +51,38 @@ async def display_names(
         if is_bot(player) or not player.isdigit():
             names[player] = player
             continue
-        member = guild.get_member(int(player)) if guild else None
-        if member is None and guild is not None:
-            try:
-                member = await guild.fetch_member(int(player))
-            except discord.HTTPException:
-                member = None
-        names[player] = member.display_name if member else f"user {player}"
+        names[player] = _kept_name(guild_id, player) or await _fetched_name(guild, guild_id, player)
     return names
+
+
+#: Players' server names, kept a while: without the members intent Discord sends no
+#: member list, so a table of 40 rows would otherwise cost 40 requests each time it is
+#: shown, and a round of 500 games 1,000 as its threads are named.
+NAME_TTL_S = 3600.0
+NAMES_MAX = 10_000
+_names: dict[tuple[str, str], tuple[str, float]] = {}
+
+
+def _kept_name(guild_id: str, player: str) -> str | None:
+    kept = _names.get((guild_id, player))
+    if kept is None or time.monotonic() - kept[1] > NAME_TTL_S:
+        return None
+    return kept[0]
+
+
+async def _fetched_name(guild: discord.Guild | None, guild_id: str, player: str) -> str:
+    member = guild.get_member(int(player)) if guild else None
+    if member is None and guild is not None:
+        try:
+            member = await guild.fetch_member(int(player))
+        except discord.HTTPException:
+            member = None
+    if member is None:
+        return f"user {player}"
+    if len(_names) >= NAMES_MAX:
+        _names.clear()
+    _names[(guild_id, player)] = (member.display_name, time.monotonic())
+    return member.display_name
 
 
 async def standings_message(

@@ -75,6 +75,10 @@ async def test_a_running_leagues_reads_and_a_moderators_decision(tmp_path):
             assert embed["fields"][0]["value"].startswith(f"**1.** <@{first.first}>: **1**")
             [picture] = message.attachments
             assert Image.open(io.BytesIO(picture.data)).size[0] == 820
+            members = [r for r in t.emu.world.requests if "/members/" in r.path]
+            await t.slash("erin", "league standings", league=league)
+            again = [r for r in t.emu.world.requests if "/members/" in r.path]
+            assert members and again == members  # names are kept: Discord is not asked again
 
             exported = await t.slash("erin", "league export", league=league)
             files = {a.filename: a.data for m in exported.messages for a in m.attachments}
