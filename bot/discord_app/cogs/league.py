@@ -3,7 +3,8 @@ its options and asks the league desk (``manager.leagues``), which checks every l
 is this server's own and that moderator acts come from someone who may run leagues here
 (Manage Server, or the server's league role); its typed refusals reach the user as every
 other command's do. What a league says in its channel goes through its room
-(``league_room``); its lobby post is the answer to ``/league create``."""
+(``league_room``), its lobby post included: ``/league create`` answers only its creator,
+and the lobby is said from the league's outbox, once."""
 
 from __future__ import annotations
 
