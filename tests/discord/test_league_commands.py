@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 
 from bot.discord_app.custom_ids import league_join_id
-from tests.discord_helpers import catch_errors, table
+from bot.tables.clocks import DAY
+from tests.discord_helpers import catch_errors, table, wait_until
 from tests.emulator.state import CREATE_PUBLIC_THREADS
 
 pytestmark = pytest.mark.usefixtures("discord_guard")
@@ -189,4 +190,33 @@ async def test_a_league_in_a_forum_has_its_own_post_for_its_lobby_and_rounds(tmp
             ]
             assert said and f"<#{game.channel_id}>" in said[0].content
             assert not t.emu.message(lobby.id).components
+    assert errors.discord_errors() == []
+
+
+async def test_a_league_starts_by_itself_at_its_entry_deadline_and_its_lobby_closes(tmp_path):
+    with catch_errors() as errors:
+        async with table(tmp_path, "alice", "bob") as t:
+            t.players["owner"] = t.emu.owner
+            await t.start()
+            await t.emu.wait_for_commands("league")
+            await _create(t, entry_days=0.5, name="Quick", format="round_robin", rounds=None)
+            await t.settle()
+            [lobby] = lobby_posts(t)
+            [league] = await t.bot.manager.leagues.leagues_here(str(t.guild.id))
+            for name in ("alice", "bob"):
+                await t.press(name, lobby, league_join_id(league.id))
+            t.clock_offset += DAY / 2 + 60  # past the entry deadline: the background starts it
+            said = await wait_until(
+                lambda: [
+                    m
+                    for m in t.emu.channel_messages(t.channel.id)
+                    if m.content.startswith("Quick: round 1")
+                ],
+                what="round 1's post",
+            )
+            assert sorted(said[0].pinged) == sorted(t.players[n].id for n in ("alice", "bob"))
+            await wait_until(
+                lambda: not t.emu.message(lobby.id).components, what="the lobby's button gone"
+            )
+            assert "round 1 is being played" in t.emu.message(lobby.id).text()
     assert errors.discord_errors() == []
