@@ -33,6 +33,7 @@ from bot.discord_app import (
 from bot.discord_app.cogs import EXTENSIONS
 from bot.discord_app.failures import DevGuildUnusable
 from bot.discord_app.frontend import DiscordFrontEnd
+from bot.discord_app.league_room import DiscordLeagueRoom
 from bot.discord_app.room import DispatchClient, client_of, stopping
 from bot.dispatch_players.bots import BotSeats
 from bot.process.lifecycle import release_claims
@@ -128,6 +129,8 @@ class DispatchBot(DispatchClient):
         # Dispatch's own seats listen to the manager; attached before ``deliver_pending``,
         # whose announcement has them make the moves a previous run left owed.
         self.bots = BotSeats.attach(self.manager)
+        # Leagues open their games' threads and say their rounds in Discord's channels.
+        self.manager.leagues.attach_room(DiscordLeagueRoom(self))
         # Each feature's cog registers the DynamicItems of its buttons and selects.
         for extension in EXTENSIONS:
             await self.load_extension(extension)

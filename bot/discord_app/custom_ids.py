@@ -17,6 +17,7 @@ still works after a restart and is refused when the game has moved on. Forms (al
     dsp:q:<game>:<version>:<verb>:<part>  a select for one verb of a solo session
     dsp:f:<game>:<version>                "Tell the card's facts": the solo facts form
     dsp:x:<game>:<offer>:<accept|decline> answer the offer of a seat (``x``: eXchange)
+    dsp:l:<league>                        Join a league, from its lobby post
     dsp:y:<live|mine|server>:<owner>:<o|n>:<key>
                                           a ``/games`` page older (o) or newer (n) than
                                           game <key>, of a user's or a server's games
@@ -136,6 +137,7 @@ KINDS: dict[str, Kind] = {
         "x", (GAME, Field("offer", NUM, int_text, int), Field("answer", "accept|decline"))
     ),
     "claim": Kind("w", (GAME,)),
+    "league_join": Kind("l", (Field("league", NUM, int_text, int),)),
     "page": Kind(
         "y",
         (
@@ -178,6 +180,7 @@ class Parsed:
     owner: str | None = None
     older: bool | None = None
     key: int | None = None
+    league: int | None = None
 
 
 def encode(kind: str, *values: Any) -> str:
@@ -267,6 +270,10 @@ def offer_id(game_id: int, offer: int, answer: str) -> str:
 
 def claim_id(game_id: int) -> str:
     return encode("claim", game_id)
+
+
+def league_join_id(league_id: int) -> str:
+    return encode("league_join", league_id)
 
 
 def page_id(scope: str, owner: str, older: bool, key: int) -> str:

@@ -11,7 +11,7 @@ import pytest
 
 from bot.discord_app import components as c
 from bot.discord_app import custom_ids as ids
-from bot.discord_app import history_ui, seat_components, solo_message
+from bot.discord_app import history_ui, league_lobby, seat_components, solo_message
 from bot.discord_app.cogs import game as game_cog
 from bot.discord_app.prompts import ActionSelect
 from bot.discord_app.seat_components import OfferButton
@@ -49,6 +49,7 @@ SENT_BEFORE: list[tuple[str, str, tuple[Any, ...]]] = [
     ("dsp:y:server:42:n:3", "page", ("server", "42", False, 3)),
     ("dsp:y:live:42:o:0", "page", ("live", "42", True, 0)),
     ("dsp:w:8", "claim", (8,)),  # made by the first Claim the win buttons
+    ("dsp:l:12", "league_join", (12,)),  # a league lobby's Join
 ]
 
 
@@ -86,6 +87,7 @@ def test_the_named_builders_make_the_same_ids() -> None:
     assert ids.facts_id(3, 9) == "dsp:f:3:9"
     assert ids.offer_id(4, 17, "decline") == "dsp:x:4:17:decline"
     assert ids.page_id("mine", "123456789012345678", True, 1 << 40) == SENT_BEFORE[22][0]
+    assert ids.league_join_id(12) == "dsp:l:12"
 
 
 @pytest.mark.parametrize(
@@ -133,7 +135,13 @@ def test_the_one_template_matches_every_kind_and_only_them() -> None:
 
 
 def test_every_kind_has_a_handler() -> None:
-    cogs = (game_cog.ITEMS, solo_message.ITEMS, history_ui.ITEMS, seat_components.ITEMS)
+    cogs = (
+        game_cog.ITEMS,
+        solo_message.ITEMS,
+        history_ui.ITEMS,
+        seat_components.ITEMS,
+        league_lobby.ITEMS,
+    )
     assert {item.kind for items in cogs for item in items} == set(ids.KINDS)
 
 

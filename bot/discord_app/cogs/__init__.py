@@ -10,4 +10,5 @@ EXTENSIONS = (
     "bot.discord_app.cogs.admin",
     "bot.discord_app.cogs.solo",
     "bot.discord_app.cogs.leaderboard",
+    "bot.discord_app.cogs.league",
 )
