@@ -93,7 +93,12 @@ def core_results(games: Sequence[LeagueGameRow]) -> list[Result]:
 
 def results_of(rows: Sequence[tuple[int, str, str, str]]) -> list[Result]:
     """The results read lean (``db.leagues.results``), as the pure core reads them."""
-    return [Result(Pairing(r, first, second), Outcome(o)) for r, first, second, o in rows]
+    return [Result(Pairing(r, first, second), _OUTCOMES[o]) for r, first, second, o in rows]
+
+
+#: Each outcome by its stored word: a dict lookup, where ``Outcome(word)`` goes through
+#: the enum's machinery 10,000 times a season.
+_OUTCOMES = {outcome.value: outcome for outcome in Outcome}
 
 
 def core_byes(byes: Sequence[tuple[int, str]]) -> list[Bye]:
