@@ -37,8 +37,9 @@ from bot.storage.engines import PgConnection, one_round_trip
 #: tests/storage/test_store_batch.py.
 ALSO_CHANGES: dict[str, tuple[str, ...]] = {"outbox": ("outbox_payloads",)}
 
-#: Tables whose deletes cascade too widely to follow: sent before any read.
-CASCADES_EVERYWHERE = frozenset({"games"})
+#: Tables whose deletes cascade too widely to follow: sent before any read (a league's
+#: delete takes its entrants, rounds, games, byes, audit list, posts and standings).
+CASCADES_EVERYWHERE = frozenset({"games", "leagues"})
 
 _WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|WITH)\b", re.IGNORECASE)
 _WRITTEN = re.compile(r"\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)", re.IGNORECASE)
