@@ -80,10 +80,12 @@ async def test_a_page_opened_after_a_move_is_sent_it_at_once(
         base = f"http://127.0.0.1:{server.port}"
         info = await manager.get_game_info(game_id)
         await manager.act(game_id, "alice", Move("add", 3, info.version))
-        async with aiohttp.ClientSession() as http:
-            async with http.get(f"{base}{path}events?v={info.version}") as stream:
-                kind, data = await next_event(stream.content)
-                assert (kind, data["version"]) == ("turn", info.version + 1)
+        async with (
+            aiohttp.ClientSession() as http,
+            http.get(f"{base}{path}events?v={info.version}") as stream,
+        ):
+            kind, data = await next_event(stream.content)
+            assert (kind, data["version"]) == ("turn", info.version + 1)
     finally:
         await server.close()
 
