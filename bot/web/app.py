@@ -19,17 +19,18 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
-from bot.storage.errors import StoreError
+from bot.storage.errors import Damaged, StoreError
 from bot.storage.statements.web import WebServer
 from bot.storage.store import Store
 from bot.web import assets, pages
 from bot.web.changes import Spectators
 from bot.web.limits import RateLimit
-from bot.web.reading import Boards, PublicGame, TurnsCache, read_public
+from bot.web.reading import Boards, PublicGame, Turns, TurnsCache, read_public
 from bot.web.tokens import make_token, read_token
 
 #: Seconds between two comments on an idle event stream, so that proxies keep it open.
 KEEPALIVE_S = 25.0
+NO_REPLAY = "This game's record does not replay, so it has no step-through."
 NOT_OVER = "The step-through of every turn opens once the game is over."
 TOO_MANY = "Too many requests from your address; wait a moment."
 OUT_OF_REACH = "The games' records are out of reach for now; try again in a minute."
@@ -223,39 +224,42 @@ def step_of(raw: str, last: int) -> int:
     return int(text)
 
 
+async def _turns_of(request: web.Request, found: Opened) -> Turns:
+    """The finished game's turns; a polite 404 before the end, or for a record that does
+    not replay (the page says so rather than that the store is out of reach)."""
+    room = request.app[ROOM]
+    try:
+        turns = await room.turns.turns(room.store, found.game)
+    except Damaged:
+        raise refusal(web.HTTPNotFound, "No step-through", NO_REPLAY) from None
+    if turns is None:
+        raise refusal(web.HTTPNotFound, "Not yet", NOT_OVER)
+    return turns
+
+
 async def turn(request: web.Request) -> web.Response:
     found = await opened(request)
-    room = request.app[ROOM]
-    turns = await room.turns.turns(room.store, found.game)
-    if turns is None:
-        raise _not_over()
+    turns = await _turns_of(request, found)
     step = step_of(request.match_info["step"], len(turns.views) - 1)
     return _html(pages.turn_page(found.game, turns, step))
 
 
 async def turn_board(request: web.Request) -> web.Response:
     found = await opened(request)
-    room = request.app[ROOM]
-    turns = await room.turns.turns(room.store, found.game)
-    if turns is None or not found.game.has_board:
-        raise _not_over()
+    turns = await _turns_of(request, found)
+    if not found.game.has_board:
+        raise not_found()
     step = step_of(request.match_info["step"], len(turns.views) - 1)
-    png = await room.boards.png((found.game.id, f"t{step}"), turns.game_name, turns.views[step])
+    boards = request.app[ROOM].boards
+    png = await boards.png((found.game.id, f"t{step}"), turns.game_name, turns.views[step])
     return _png(png)
 
 
 async def jump(request: web.Request) -> web.Response:
     found = await opened(request)
-    room = request.app[ROOM]
-    turns = await room.turns.turns(room.store, found.game)
-    if turns is None:
-        raise _not_over()
+    turns = await _turns_of(request, found)
     step = step_of(request.query.get("turn", ""), len(turns.views) - 1)
     raise web.HTTPFound(str(step))
-
-
-def _not_over() -> web.HTTPException:
-    return refusal(web.HTTPNotFound, "Not yet", NOT_OVER)
 
 
 async def events(request: web.Request) -> web.StreamResponse:
