@@ -50,6 +50,10 @@ SCRIPT = r"""
   function apply() { if (img) img.style.transform = `translate(${x}px, ${y}px) scale(${scale})`; }
   function fit() {
     if (!view || !img || !img.naturalWidth) return;
+    // As tall as the board at the page's width (a phone shows no empty band), at most
+    // three quarters of the screen.
+    const tall = view.clientWidth * img.naturalHeight / img.naturalWidth;
+    view.style.height = `${Math.round(Math.min(window.innerHeight * 0.75, tall))}px`;
     scale = Math.min(view.clientWidth / img.naturalWidth, view.clientHeight / img.naturalHeight);
     x = (view.clientWidth - img.naturalWidth * scale) / 2;
     y = (view.clientHeight - img.naturalHeight * scale) / 2;
