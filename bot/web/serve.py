@@ -69,13 +69,16 @@ class WebServer:
         *,
         manager: Announcer | None = None,
         clock: Callable[[], float] = time.monotonic,
+        limit: RateLimit | None = None,
     ) -> WebServer:
         """Open the read-only store on ``target``, hear of turns the best way there is,
-        and listen on ``settings.host``:``port`` (0: any free port, for tests)."""
+        and listen on ``settings.host``:``port`` (0: any free port, for tests). ``limit``:
+        another rate limit than each address's default (a bench's many pages from one
+        address)."""
         store = await open_read_only(target)
         room = Room(
             store,
-            RateLimit(RATE, BURST, clock),
+            limit or RateLimit(RATE, BURST, clock),
             secret=settings.secret,
             trust_proxy=settings.trust_proxy,
         )
