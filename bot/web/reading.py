@@ -17,7 +17,7 @@ from typing import Any
 import render
 from bot.delivery.notices import public_log, result_line, role_name
 from bot.storage.errors import Damaged
-from bot.storage.rows import GameRow
+from bot.storage.rows import GameRow, ResultRow
 from bot.storage.store import Store
 from bot.tables.clocks import clock_pass
 from bot.tables.loading import rules_or_none, safe_view
@@ -56,12 +56,17 @@ class PublicGame:
         return f"{self.title}, game #{self.id}, the board after: {latest}"
 
 
-def turn_words(row: GameRow, view: dict[str, Any], active: tuple[str, ...]) -> str:
+def turn_words(
+    row: GameRow, view: dict[str, Any], active: tuple[str, ...], result: ResultRow | None
+) -> str:
     game = rules_or_none(row.game_name)
     if row.status == "lobby":
         return "Waiting for players to join."
     if row.status == "finished":
+        # The recorded result: a resignation or a loss on time is not in the rules' view.
         outcome = view.get("outcome")
+        if result is not None:
+            outcome = {"winner": result.winner, "reason": result.reason}
         return result_line(game, outcome) if isinstance(outcome, dict) else "Game over."
     if row.status != "active":
         return "The game was abandoned, without a result."
@@ -81,6 +86,7 @@ async def read_public(store: Store, game_id: int) -> PublicGame | None:
         seats = await db.seats(row.id)
         clock_rows = await db.clocks.clock_rows(row.id) if row.status == "active" else []
         away = await clock_pass.away(db, row, seats) if clock_rows else {}
+        result = await db.records.result(row.id) if row.status == "finished" else None
     try:
         view = safe_view(row, None)
     except Damaged:
@@ -97,7 +103,7 @@ async def read_public(store: Store, game_id: int) -> PublicGame | None:
         guild_id=row.guild_id,
         view=view,
         log=tuple(public_log(view)[-LOG_LINES:]),
-        turn=turn_words(row, view, active),
+        turn=turn_words(row, view, active, result),
         clocks=tuple(clocks),
         has_board=bool(game and game.renderer is not None),
     )

@@ -158,6 +158,8 @@ async def test_a_bad_turn_number_is_refused_politely(
     answer = await client.get(path + "turns/0")
     assert answer.status == 404 and "once the game is over" in await answer.text()
     await manager.resign(game_id, "bob")
+    page = await (await client.get(path)).text()
+    assert "Game over: North wins (South resigned)." in page
     for bad in ("jump?turn=x", "jump?turn=-1", "jump?turn=99999", "99999"):
         answer = await client.get(path + "turns/" + bad)
         assert answer.status == 400, bad
