@@ -2,6 +2,7 @@
 turn, and whether the bot's click acknowledgement notices them.
 
 Run:  python bench/bench_web.py [--spectators 200] [--turns 20] [--clicks 150] [--rounds 5]
+          [--beside-every 0.05]
 
 1. Fan-out: one live Fort Sumter game, its page served by the bot's process (the
    manager's listener on SQLite), ``--spectators`` event streams open on it; a turn is
@@ -11,7 +12,8 @@ Run:  python bench/bench_web.py [--spectators 200] [--turns 20] [--clicks 150] [
    process as the server, so the figures include the clients' own reading.
 2. The bot's click acknowledgement (the real bot in the loopback emulator, a
    "My prompt" click on a game's table post, clicks as a player) while a second game
-   beside it has a turn committed every 50 ms, with and without ``--spectators`` pages
+   beside it has a turn committed every ``--beside-every`` seconds (50 ms: far more
+   often than people play, so that clicks meet the fan-out), with and without ``--spectators`` pages
    open on that second game (read by a child process, so their reading is not charged
    to the bot's process). ``--rounds`` paired rounds: each round measures both, and its
    ratio (with / without) is printed beside the others, then the median of the rounds.
@@ -26,7 +28,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import statistics
 import subprocess
 import sys
@@ -59,7 +60,7 @@ SETTINGS = WebSettings(url="http://bench.invalid", secret="the bench's own secre
 #: Every page of the bench comes from one address: the per-address limit is lifted.
 UNLIMITED = RateLimit(1e9, 10**9, time.monotonic)
 #: A turn of the game beside the clicks, every this many seconds (part 2).
-BESIDE_EVERY_S = 0.05
+BESIDE_EVERY_S = [0.05]
 
 
 class Nowhere:
@@ -274,7 +275,7 @@ async def keep_playing(manager: GameManager, game_id: int) -> None:
     with contextlib.suppress(Exception):
         while (move := await first_move(manager, game_id)) is not None:
             await manager.act(game_id, SEATS[move.role or ""], move)
-            await asyncio.sleep(BESIDE_EVERY_S)
+            await asyncio.sleep(BESIDE_EVERY_S[0])
 
 
 def load() -> str:
@@ -307,7 +308,8 @@ async def run(spectators: int, turns: int, clicks: int, rounds: int) -> None:
     medians = [w["median_ms"] / o["median_ms"] for o, w in pairs]
     p99s = [w["p99_ms"] / o["p99_ms"] for o, w in pairs]
     print(
-        f"click ack with / without {spectators} pages on the game beside, {rounds} rounds: "
+        f"click ack with / without {spectators} pages on the game beside (a turn every "
+        f"{BESIDE_EVERY_S[0] * 1000:.0f} ms), {rounds} rounds: "
         f"median ratio {statistics.median(medians):.2f}x (range {min(medians):.2f}-"
         f"{max(medians):.2f}), p99 ratio {statistics.median(p99s):.2f}x"
     )
@@ -320,6 +322,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=20)
     parser.add_argument("--clicks", type=int, default=150)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--beside-every", type=float, default=0.05)
     parser.add_argument("--spectate", help=argparse.SUPPRESS)
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
@@ -327,7 +330,7 @@ def main() -> None:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(spectate_main(args.spectate, args.spectators))
         return
-    os.environ.setdefault("PYTHONHASHSEED", "0")
+    BESIDE_EVERY_S[0] = args.beside_every
     asyncio.run(run(args.spectators, args.turns, args.clicks, args.rounds))
 
 

@@ -30,6 +30,8 @@ log = logging.getLogger("dispatch.web")
 #: The updates a slow page may have waiting; past it the oldest is dropped (the newest
 #: update carries the whole public state, so nothing is lost by skipping one).
 QUEUE_SIZE = 4
+#: Pages handed an update before the loop lets other work run (``Spectators._send``).
+BATCH = 16
 #: The LISTEN channel migration 0027's trigger notifies.
 GAMES_CHANNEL = "dispatch_games"
 
@@ -83,18 +85,24 @@ class Spectators:
                     log.exception("game=%d: the page's update could not be built", game_id)
                     data = None
                 if data is not None:
-                    self._send(game_id, data)
+                    await self._send(game_id, data)
                 if game_id not in self._pending:
                     return
         finally:
             self._running.pop(game_id, None)
 
-    def _send(self, game_id: int, data: bytes) -> None:
-        for queue in tuple(self._queues.get(game_id, ())):
+    async def _send(self, game_id: int, data: bytes) -> None:
+        """Hand ``data`` to every page, a few at a time: each page handed it is a task
+        ready to write, and the event loop runs ready tasks in turn, so a click that
+        comes in while two hundred pages are handed an update waits behind ``BATCH`` of
+        them, not all of them."""
+        for number, queue in enumerate(tuple(self._queues.get(game_id, ())), 1):
             if queue.full():
                 with contextlib.suppress(asyncio.QueueEmpty):
                     queue.get_nowait()
             queue.put_nowait(data)
+            if number % BATCH == 0:
+                await asyncio.sleep(0)
 
     async def close(self) -> None:
         """Stop: every open stream is handed an empty update, which ends it."""
