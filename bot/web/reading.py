@@ -88,7 +88,8 @@ async def read_public(store: Store, game_id: int) -> PublicGame | None:
         away = await clock_pass.away(db, row, seats) if clock_rows else {}
         result = await db.records.result(row.id) if row.status == "finished" else None
     try:
-        view = safe_view(row, None)
+        # A lobby has no deal yet: nothing to draw, its page says it waits for players.
+        view = {} if row.status == "lobby" else safe_view(row, None)
     except Damaged:
         return None
     active = tuple(row.active_roles) if row.status == "active" else ()
@@ -105,7 +106,7 @@ async def read_public(store: Store, game_id: int) -> PublicGame | None:
         log=tuple(public_log(view)[-LOG_LINES:]),
         turn=turn_words(row, view, active, result),
         clocks=tuple(clocks),
-        has_board=bool(game and game.renderer is not None),
+        has_board=bool(game and game.renderer is not None and row.status != "lobby"),
     )
 
 

@@ -18,7 +18,7 @@ from bot.storage.errors import StoreError
 from bot.storage.read_only import open_read_only
 from bot.storage.statements.web import WebServer
 from bot.tables.manager import GameManager
-from bot.tables.requests import Move
+from bot.tables.requests import Move, NewGame
 from bot.web.app import NOT_FOUND, Room
 from bot.web.links import give_link, revoke_links, server_page
 from bot.web.tokens import make_token, new_nonce, read_token
@@ -197,3 +197,13 @@ async def test_a_move_shows_on_the_page_when_it_is_read_again(
     text = await (await client.get(path)).text()
     assert "North to play." in text  # the turn waits for north's done
     assert BASE not in text  # the page names no address of its own but relative ones
+
+
+async def test_a_lobbys_page_says_it_waits_for_players(
+    manager: GameManager, client: TestClient
+) -> None:
+    info = await manager.create_game("g1", "c1", "alice", NewGame("fort_sumter", seed=3))
+    page = await client.get(await link_path(manager, info.id))
+    text = await page.text()
+    assert page.status == 200, text
+    assert "Waiting for players to join." in text and "board/" not in text
