@@ -123,6 +123,8 @@ SCRIPT = r"""
   }
   function applyTurn(data) {
     if (Number(data.version) < Number(document.body.dataset.version)) return;
+    // A lobby's page has no board yet: the first turn's page is drawn whole.
+    if (!img && data.board) { window.location.reload(); return; }
     document.body.dataset.version = String(data.version);
     document.getElementById("turn").textContent = data.turn;
     list(document.getElementById("clocks"), "ul", data.clocks, "No clock.");
