@@ -19,6 +19,7 @@ from bot.tables.store_check import CheckReport, check_store
 from bot.tables.store_copy import copy_store
 from bot.terminal import sandbox
 from bot.tools import compile_rules
+from bot.web import serve as web_page
 from bot.workers import main as workers
 from bot.workers.wake import listen_from
 from bot.workers.worker import iterations_from
@@ -39,6 +40,8 @@ usage: dispatch                 run the Discord bot (needs DISCORD_TOKEN)
                                 empty PostgreSQL database and check every game replays
        dispatch store check     look again at every game flagged damaged: unflag those
                                 that load and replay (exit 1 while any is still damaged)
+       dispatch web [--port N]  serve the read-only spectator page alone (docs/web.md;
+                                port: N, else DISPATCH_WEB_PORT, else 8080)
 
 exit codes: 0 stopped, 2 usage, no token or a wrong setting, 3 the database file cannot be used
             (damaged, not a database, read-only, disk full, locked), 4 another
@@ -197,6 +200,7 @@ SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
     "worker": _worker,
     "store": store_main,
     "compile-rules": compile_rules.main,
+    "web": web_page.main,
 }
 
 

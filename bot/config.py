@@ -17,6 +17,14 @@ DISPATCH_HEALTH_FILE  a file the running process keeps fresh for ``dispatch heal
                     (container healthchecks; unset: none is written)
 DISPATCH_OUTBOX_KEEP_DAYS  how many days delivered messages are kept in the outbox before
                     the background pass deletes them (default 30; fractions allowed)
+DISPATCH_WEB_PORT   serve the spectator page (docs/web.md) inside the bot's process on
+                    this port (unset: not served there; ``dispatch web`` serves it alone)
+DISPATCH_WEB_HOST   the address the page listens on (default 127.0.0.1: behind a proxy)
+DISPATCH_WEB_URL    the page's public address, such as https://dispatch.example.org:
+                    ``/game link`` answers with links under it (unset: no links)
+DISPATCH_WEB_SECRET  the secret links are signed with (unset: one kept in the store)
+DISPATCH_WEB_TRUST_PROXY  ``1``: the page is behind a reverse proxy, and a client's
+                    address (for the rate limit) is the last one of X-Forwarded-For
 """
 
 from __future__ import annotations
@@ -33,6 +41,20 @@ DEFAULT_DB = "dispatch.sqlite3"
 DEFAULT_OUTBOX_KEEP_DAYS = 30.0
 #: A Discord id (a snowflake): a positive number of at most 20 digits.
 SNOWFLAKE = re.compile(r"[0-9]{1,20}")
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    """The spectator page's settings (docs/web.md)."""
+
+    #: Where the bot's own process serves the page (None: it does not).
+    port: int | None = None
+    host: str = "127.0.0.1"
+    #: The page's public address, without a trailing slash (None: no links are given).
+    url: str | None = None
+    #: The links' signing secret (None: one kept in the store).
+    secret: str | None = None
+    trust_proxy: bool = False
 
 
 class ConfigError(ValueError):
@@ -58,6 +80,8 @@ class Config:
     database_url: str | None = None
     #: Days delivered outbox rows are kept (``DISPATCH_OUTBOX_KEEP_DAYS``).
     outbox_keep_days: float = DEFAULT_OUTBOX_KEEP_DAYS
+    #: The spectator page's settings (``DISPATCH_WEB_*``): off unless set.
+    web: WebSettings = WebSettings()
 
     @property
     def sharded(self) -> bool:
@@ -103,6 +127,7 @@ class Config:
             health_file=health_file(env),
             database_url=url,
             outbox_keep_days=outbox_keep_days(env),
+            web=web_settings(env),
         )
 
 
@@ -195,3 +220,29 @@ def outbox_keep_days(env: Mapping[str, str]) -> float:
             f"(got {raw[:40]!r})."
         )
     return days
+
+
+def web_settings(env: Mapping[str, str]) -> WebSettings:
+    """``DISPATCH_WEB_*``: the spectator page's settings, each checked."""
+    port = web_port(env)
+    host = (env.get("DISPATCH_WEB_HOST") or "").strip() or "127.0.0.1"
+    url = (env.get("DISPATCH_WEB_URL") or "").strip().rstrip("/") or None
+    if url is not None and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", url):
+        raise ConfigError(
+            "DISPATCH_WEB_URL must be the page's address such as https://dispatch.example.org "
+            f"(got {url[:60]!r})."
+        )
+    secret = (env.get("DISPATCH_WEB_SECRET") or "").strip() or None
+    if secret is not None and len(secret) < 16:
+        raise ConfigError("DISPATCH_WEB_SECRET must be at least 16 characters long.")
+    trust = (env.get("DISPATCH_WEB_TRUST_PROXY") or "").strip().lower() in ("1", "yes", "true")
+    return WebSettings(port=port, host=host, url=url, secret=secret, trust_proxy=trust)
+
+
+def web_port(env: Mapping[str, str]) -> int | None:
+    raw = (env.get("DISPATCH_WEB_PORT") or "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or not 0 < int(raw) < 65536:
+        raise ConfigError(f"DISPATCH_WEB_PORT must be a port from 1 to 65535, not {raw[:20]!r}.")
+    return int(raw)

@@ -40,6 +40,7 @@ from bot.process.lifecycle import release_claims
 from bot.storage.engines import POSTS_QUEUED
 from bot.storage.liveness import Liveness
 from bot.tables.manager import GameManager
+from bot.web.serve import WebServer
 from bot.workers.wake import Bell
 
 log = logging.getLogger("dispatch.discord")
@@ -110,6 +111,9 @@ class DispatchBot(DispatchClient):
             **client_options,
         )
         self.config = config
+        self.web = config.web
+        #: The spectator page served in this process (``DISPATCH_WEB_PORT``), if any.
+        self.web_server: WebServer | None = None
         self.delivery_interval = delivery_interval
         self.sync_on_start = sync_on_start
         self.manager_options = dict(manager_options or {})
@@ -131,6 +135,12 @@ class DispatchBot(DispatchClient):
         self.bots = BotSeats.attach(self.manager)
         # Leagues open their games' threads and say their rounds in Discord's channels.
         self.manager.leagues.attach_room(DiscordLeagueRoom(self))
+        web = self.config.web
+        if web.port is not None:
+            # The page's own read-only store, told of turns by this manager (or LISTEN).
+            self.web_server = await WebServer.start(
+                self.config.store_target, web, web.port, manager=self.manager
+            )
         # Each feature's cog registers the DynamicItems of its buttons and selects.
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -291,6 +301,9 @@ class DispatchBot(DispatchClient):
                 await asyncio.wait_for(self._background, 3.0)
             self._background = None
         await super().close()
+        if self.web_server is not None:
+            web_server, self.web_server = self.web_server, None
+            await web_server.close()
         if self.manager is not None:
             manager, self.manager = self.manager, None
             await release_claims(manager.store)

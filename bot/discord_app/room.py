@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 import discord
 from discord.ext import commands
 
+from bot.config import WebSettings
+
 if TYPE_CHECKING:
     from bot.delivery.port import GameInfo, View
     from bot.tables.manager import GameManager
@@ -65,6 +67,8 @@ class DispatchClient(commands.Bot):
     manager: GameManager | None
     #: Posts and DMs (``frontend.DiscordFrontEnd``).
     frontend: Front
+    #: The spectator page's settings, for ``/game link`` (off unless configured).
+    web: WebSettings = WebSettings()
 
     def __init__(self, *args: Any, **options: Any) -> None:
         super().__init__(*args, **options)

@@ -17,5 +17,6 @@ not games; nothing above it names a database driver (docs/storage.md).
 - ``reach``: whether the database answers, logged once each way;
 - ``liveness``: a dead process's claims taken over within seconds;
 - ``notify``: PostgreSQL's LISTEN on a connection of its own;
-- ``bulk_copy``: a SQLite store's tables copied into PostgreSQL.
+- ``bulk_copy``: a SQLite store's tables copied into PostgreSQL;
+- ``read_only``: the store opened for reading only, for the spectator page.
 """

@@ -42,6 +42,7 @@ from bot.storage.statements.seat_changes import SeatChangeStatements
 from bot.storage.statements.settings import SettingStatements
 from bot.storage.statements.timers import TimerStatements
 from bot.storage.statements.upkeep import UpkeepStatements
+from bot.storage.statements.web import WebStatements
 from bot.storage.statements.workers import WorkerStatements
 
 
@@ -62,6 +63,7 @@ class Session(Statements):
         "settings",
         "timers",
         "upkeep",
+        "web",
         "workers",
     )
 
@@ -78,6 +80,7 @@ class Session(Statements):
     settings: SettingStatements
     timers: TimerStatements
     upkeep: UpkeepStatements
+    web: WebStatements
     workers: WorkerStatements
 
     def __init__(
@@ -101,6 +104,7 @@ class Session(Statements):
         self.settings = SettingStatements(context)
         self.timers = TimerStatements(context)
         self.upkeep = UpkeepStatements(context)
+        self.web = WebStatements(context)
         self.workers = WorkerStatements(context)
 
     async def lock_game(self, game_id: int) -> None:

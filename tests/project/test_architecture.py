@@ -94,6 +94,8 @@ def imports_of(package: str) -> set[str]:
             ("bot.tables.manager", "bot.discord_app", "bot.terminal", "discord"),
         ),
         ("bot.terminal", ("bot.discord_app", "discord")),
+        # The page reads games and never speaks to Discord; the front ends may use it.
+        ("bot.web", ("bot.discord_app", "bot.terminal", "bot.dispatch_players", "discord")),
         ("bot.discord_app", ("bot.terminal",)),
         (
             "bot.process",

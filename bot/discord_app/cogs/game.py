@@ -34,6 +34,7 @@ from bot.discord_app.prompts import private_payload, send_private_view
 from bot.discord_app.replays import post_replay
 from bot.discord_app.room import client_of
 from bot.discord_app.settings_reply import SettingsAsked, settings_answer
+from bot.discord_app.web_links import answer_link
 from bot.tables import hints, validate
 from bot.tables.bot_users import bot_user
 from bot.tables.requests import Move, NewGame
@@ -354,6 +355,27 @@ class GameCog(
             The game's number (default: this channel's latest), one you played or one played here
         """
         await post_replay(interaction, game)
+
+    @app_commands.command(name="link")
+    async def link(
+        self,
+        interaction: discord.Interaction[Any],
+        revoke: bool = False,
+        page: Literal["on", "off"] | None = None,
+        indexing: Literal["on", "off"] | None = None,
+    ) -> None:
+        """This game's page on the web, for spectators: its board, log and clocks, live
+
+        Parameters
+        ----------
+        revoke:
+            Turn the game's link away (its players or a moderator); ask again for a new one
+        page:
+            Moderators: the page on or off for every game of this server
+        indexing:
+            Moderators: let search engines index this server's game pages (off by default)
+        """
+        await answer_link(interaction, revoke=revoke, page=page, indexing=indexing)
 
     @app_commands.command(name="settings")
     @app_commands.autocomplete(clock_default=autocomplete.clock_controls)

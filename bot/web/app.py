@@ -1,0 +1,368 @@
+"""The page's aiohttp application: its routes, and the rules every answer keeps.
+
+- A game's page opens only from a live link (``bot.web.tokens``; recorded, not revoked,
+  of a server that has not turned the page off). Anything else is the same 404, so a
+  link tells nothing of a game it does not open (not even that it exists).
+- Nothing is indexable unless the game's server allows it: ``X-Robots-Tag: noindex`` on
+  every answer, and ``robots.txt`` disallows everything else.
+- Each address is held to a token bucket (``bot.web.limits``), the clock handed in.
+- The pages name no referrer (the link is the key), allow no inline script or style,
+  and a board or page is drawn from the public view alone (``bot.web.reading``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from aiohttp import web
+
+from bot.storage.errors import Damaged, StoreError
+from bot.storage.statements.web import WebServer
+from bot.storage.store import Store
+from bot.web import assets, pages
+from bot.web.changes import Spectators
+from bot.web.limits import RateLimit
+from bot.web.reading import Boards, PublicGame, Turns, TurnsCache, read_public
+from bot.web.tokens import make_token, read_token
+
+#: Seconds between two comments on an idle event stream, so that proxies keep it open.
+KEEPALIVE_S = 25.0
+NO_REPLAY = "This game's record does not replay, so it has no step-through."
+NOT_OVER = "The step-through of every turn opens once the game is over."
+TOO_MANY = "Too many requests from your address; wait a moment."
+OUT_OF_REACH = "The games' records are out of reach for now; try again in a minute."
+NOT_FOUND = "This link does not open a game's page: it may have been revoked, or mistyped."
+SECURITY_HEADERS = {
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": (
+        "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; "
+        "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Update:
+    """What a change of a game sends its live pages: the event's bytes, the links that
+    still open it, and whether its server still shows it."""
+
+    data: bytes
+    nonces: frozenset[str]
+    shown: bool
+
+
+@dataclass
+class Room:
+    """What the application serves from: a read-only store, and how it hears of turns."""
+
+    store: Store
+    limit: RateLimit
+    #: The links' secret when ``DISPATCH_WEB_SECRET`` gives it; else read from the store.
+    secret: str | None = None
+    #: Whether the pages are told of committed turns (else they say to reload).
+    live: bool = False
+    #: Take the client's address from X-Forwarded-For (behind a reverse proxy).
+    trust_proxy: bool = False
+    boards: Boards = field(default_factory=Boards)
+    turns: TurnsCache = field(default_factory=TurnsCache)
+    spectators: Spectators = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.spectators = Spectators(self.update)
+
+    async def signing_secret(self) -> str | None:
+        if self.secret is None:
+            async with self.store.read() as db:
+                self.secret = await db.web.secret()
+        return self.secret
+
+    async def update(self, game_id: int) -> bytes | None:
+        """An update's bytes with what decides who may still receive it, packed for the
+        spectators' queues (``Spectators`` passes the bytes on as they are)."""
+        found = await self.fresh(game_id)
+        return None if found is None else _pack(found)
+
+    async def fresh(self, game_id: int) -> Update | None:
+        game = await read_public(self.store, game_id)
+        if game is None:
+            return None
+        async with self.store.read() as db:
+            nonces = await db.web.live_nonces(game_id)
+            server = await db.web.server(game.guild_id) if game.guild_id else WebServer()
+        data = pages.event("turn", pages.update(game))
+        return Update(data, frozenset(nonces), not server.page_off)
+
+
+def _pack(update: Update) -> bytes:
+    # The nonces ride ahead of the event, one line; a stream strips them off.
+    head = ("+" if update.shown else "-") + ",".join(sorted(update.nonces))
+    return head.encode() + b"\n" + update.data
+
+
+def _unpack(packed: bytes) -> Update:
+    head, _, data = packed.partition(b"\n")
+    text = head.decode()
+    return Update(data, frozenset(filter(None, text[1:].split(","))), text[:1] == "+")
+
+
+ROOM: web.AppKey[Room] = web.AppKey("room", Room)
+#: Whether the answer may be indexed (its game's server allows it).
+INDEXABLE: web.RequestKey[bool] = web.RequestKey("indexable", bool)
+
+
+@dataclass(frozen=True)
+class Opened:
+    game: PublicGame
+    nonce: str
+    server: WebServer
+
+
+async def opened(request: web.Request) -> Opened:
+    """The game a request's link opens, or the one 404 for every link that does not."""
+    room = request.app[ROOM]
+    secret = await room.signing_secret()
+    token = read_token(secret, request.match_info["token"]) if secret else None
+    if token is None:
+        raise not_found()
+    async with room.store.read() as db:
+        opens = await db.web.link_opens(token.game_id, token.nonce)
+        row = await db.game(token.game_id) if opens else None
+        server = await db.web.server(row.guild_id) if row and row.guild_id else WebServer()
+    if row is None or server.page_off:
+        raise not_found()
+    game = await read_public(room.store, token.game_id)
+    if game is None:
+        raise not_found()
+    request[INDEXABLE] = server.indexable
+    return Opened(game, token.nonce, server)
+
+
+def refusal(kind: type[web.HTTPException], title: str, text: str) -> web.HTTPException:
+    """An answer of ``kind`` (404, 400...) as a short page saying why."""
+    return kind(text=pages.plain_page(title, text), content_type="text/html")
+
+
+def not_found() -> web.HTTPException:
+    return refusal(web.HTTPNotFound, "Not found", NOT_FOUND)
+
+
+def _html(text: str) -> web.Response:
+    response = web.Response(text=text, content_type="text/html", charset="utf-8")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+async def home(request: web.Request) -> web.Response:
+    return _html(
+        pages.plain_page(
+            "Dispatch",
+            "A game's page opens from its link: ask for it with /game link in the game's channel.",
+        )
+    )
+
+
+async def robots(request: web.Request) -> web.Response:
+    """Everything disallowed, but the live links of servers that allow indexing."""
+    room = request.app[ROOM]
+    secret = await room.signing_secret()
+    async with room.store.read() as db:
+        allowed = await db.web.indexable_links() if secret else []
+    lines = ["User-agent: *"]
+    lines += [f"Allow: /g/{make_token(secret or '', g, n)}/" for g, n in allowed]
+    lines.append("Disallow: /")
+    if allowed:
+        request[INDEXABLE] = True  # robots.txt itself says what may be indexed
+    return web.Response(text="\n".join(lines) + "\n", content_type="text/plain")
+
+
+async def style(request: web.Request) -> web.Response:
+    return web.Response(text=assets.STYLE, content_type="text/css")
+
+
+async def script(request: web.Request) -> web.Response:
+    return web.Response(text=assets.SCRIPT, content_type="text/javascript")
+
+
+async def to_live(request: web.Request) -> web.Response:
+    raise web.HTTPFound(f"/g/{request.match_info['token']}/")
+
+
+async def live(request: web.Request) -> web.Response:
+    found = await opened(request)
+    return _html(pages.live_page(found.game, request.app[ROOM].live))
+
+
+async def board(request: web.Request) -> web.Response:
+    found = await opened(request)
+    game = found.game
+    if not game.has_board:
+        raise not_found()
+    png = await request.app[ROOM].boards.png(
+        (game.id, f"v{game.version}"), game.game_name, game.view
+    )
+    return _png(png)
+
+
+def _png(png: bytes) -> web.Response:
+    response = web.Response(body=png, content_type="image/png")
+    response.headers["Cache-Control"] = "private, max-age=60"
+    return response
+
+
+def step_of(raw: str, last: int) -> int:
+    """A turn's number from the address or the jump form: a whole number from 0 to
+    ``last``, else a polite 400 that changes nothing."""
+    text = raw.strip()
+    if not text.isdigit() or int(text) > last:
+        raise refusal(
+            web.HTTPBadRequest, "No such turn", f"A turn is a whole number from 0 to {last}."
+        )
+    return int(text)
+
+
+async def _turns_of(request: web.Request, found: Opened) -> Turns:
+    """The finished game's turns; a polite 404 before the end, or for a record that does
+    not replay (the page says so rather than that the store is out of reach)."""
+    room = request.app[ROOM]
+    try:
+        turns = await room.turns.turns(room.store, found.game)
+    except Damaged:
+        raise refusal(web.HTTPNotFound, "No step-through", NO_REPLAY) from None
+    if turns is None:
+        raise refusal(web.HTTPNotFound, "Not yet", NOT_OVER)
+    return turns
+
+
+async def turn(request: web.Request) -> web.Response:
+    found = await opened(request)
+    turns = await _turns_of(request, found)
+    step = step_of(request.match_info["step"], len(turns.views) - 1)
+    return _html(pages.turn_page(found.game, turns, step))
+
+
+async def turn_board(request: web.Request) -> web.Response:
+    found = await opened(request)
+    turns = await _turns_of(request, found)
+    if not found.game.has_board:
+        raise not_found()
+    step = step_of(request.match_info["step"], len(turns.views) - 1)
+    boards = request.app[ROOM].boards
+    png = await boards.png((found.game.id, f"t{step}"), turns.game_name, turns.views[step])
+    return _png(png)
+
+
+async def jump(request: web.Request) -> web.Response:
+    found = await opened(request)
+    turns = await _turns_of(request, found)
+    step = step_of(request.query.get("turn", ""), len(turns.views) - 1)
+    raise web.HTTPFound(str(step))
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    """The live page's stream: each committed turn's update, while its link opens."""
+    found = await opened(request)
+    room = request.app[ROOM]
+    game = found.game
+    response = web.StreamResponse(
+        headers={
+            "Content-Type": "text/event-stream",
+            "Cache-Control": "no-cache",
+            # nginx: pass each event on at once rather than buffer the stream.
+            "X-Accel-Buffering": "no",
+        }
+    )
+    queue = room.spectators.join(game.id)
+    try:
+        await response.prepare(request)
+        await response.write(b"retry: 3000\n\n")
+        if request.query.get("v") != str(game.version):
+            # Opened (or reconnected) after a turn the page does not show yet.
+            await response.write(pages.event("turn", pages.update(game)))
+        await _stream(response, queue, found.nonce)
+    except (ConnectionResetError, asyncio.CancelledError):
+        pass
+    finally:
+        room.spectators.leave(game.id, queue)
+    return response
+
+
+async def _stream(response: web.StreamResponse, queue: asyncio.Queue[bytes], nonce: str) -> None:
+    while True:
+        try:
+            packed = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
+        except TimeoutError:
+            await response.write(b": still here\n\n")
+            continue
+        if not packed:
+            return  # the server is stopping
+        update = _unpack(packed)
+        if nonce not in update.nonces or not update.shown:
+            await response.write(pages.event("gone", {}))
+            return
+        await response.write(update.data)
+
+
+def address_of(request: web.Request, trust_proxy: bool) -> str:
+    """The client's address: behind a trusted reverse proxy, the last address it added
+    to X-Forwarded-For (the one it saw; those before it are the client's to forge)."""
+    if trust_proxy:
+        forwarded = request.headers.get("X-Forwarded-For", "")
+        last = forwarded.rsplit(",", 1)[-1].strip()
+        if last:
+            return last
+    return request.remote or "unknown"
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@web.middleware
+async def guarded(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """The rate limit before anything; the store out of reach is one polite 503."""
+    room = request.app[ROOM]
+    wait = room.limit.allow(address_of(request, room.trust_proxy))
+    if wait > 0:
+        raise web.HTTPTooManyRequests(
+            text=pages.plain_page("Too many requests", TOO_MANY),
+            content_type="text/html",
+            headers={"Retry-After": str(max(1, round(wait)))},
+        )
+    try:
+        return await handler(request)
+    except StoreError:
+        raise refusal(web.HTTPServiceUnavailable, "Try again soon", OUT_OF_REACH) from None
+
+
+async def _on_prepare(request: web.Request, response: web.StreamResponse) -> None:
+    """The headers every answer carries, an event stream's too (sent as it begins)."""
+    response.headers.update(SECURITY_HEADERS)
+    if not request.get(INDEXABLE):
+        response.headers["X-Robots-Tag"] = "noindex, nofollow"
+
+
+def make_app(room: Room) -> web.Application:
+    app = web.Application(middlewares=[guarded])
+    app[ROOM] = room
+    app.on_response_prepare.append(_on_prepare)
+    app.on_shutdown.append(_stop_streams)
+    app.router.add_get("/", home)
+    app.router.add_get("/robots.txt", robots)
+    app.router.add_get("/static/web.css", style)
+    app.router.add_get("/static/web.js", script)
+    app.router.add_get("/g/{token}", to_live)
+    app.router.add_get("/g/{token}/", live)
+    app.router.add_get("/g/{token}/events", events)
+    app.router.add_get(r"/g/{token}/board/{version:\d+}.png", board)
+    app.router.add_get("/g/{token}/turns/jump", jump)
+    app.router.add_get(r"/g/{token}/turns/{step}.png", turn_board)
+    app.router.add_get("/g/{token}/turns/{step}", turn)
+    return app
+
+
+async def _stop_streams(app: web.Application) -> None:
+    with contextlib.suppress(Exception):
+        await app[ROOM].spectators.close()

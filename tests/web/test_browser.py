@@ -1,0 +1,181 @@
+"""The page in a real browser: Debian's headless chromium driven by Selenium, the page
+served by the bot's own process (``WebServer`` told of turns by the manager). A page
+loads and draws its board; a turn committed in the test appears without a reload within
+a second; the step-through goes back, forward and jumps; a revoked link is not found.
+
+Selenium's calls block, so each runs in a thread while the event loop serves the page;
+every wait is a wait on the DOM with a timeout, never a sleep. With
+``DISPATCH_WEB_SCREENSHOTS=docs/web`` the phone and desktop screenshots of docs/web.md
+are written there (else into the test's temporary folder)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from web_helpers import SETTINGS, link_path
+
+from bot.tables.manager import GameManager
+from bot.tables.requests import Move, NewGame
+from bot.web.links import revoke_links
+from bot.web.serve import WebServer
+
+try:
+    from selenium import webdriver
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError:  # the test extra not installed
+    webdriver = None  # type: ignore[assignment]
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver")
+MISSING = (
+    "selenium is not installed (pip install -e '.[test]')"
+    if webdriver is None
+    else "no chromium or chromedriver (apt-get install chromium chromium-driver)"
+    if not (CHROMIUM and DRIVER)
+    else ""
+)
+pytestmark = [pytest.mark.skipif(bool(MISSING), reason=MISSING), pytest.mark.sqlite_only]
+
+PHONE = (390, 844)
+DESKTOP = (1280, 900)
+#: A committed turn must show within this long, without a reload.
+LIVE_S = 1.0
+#: Loading a page and its board in a loaded machine's browser.
+LOAD_S = 15.0
+SEATS = {"unionist": "alice", "secessionist": "bob"}
+
+
+def browser(size: tuple[int, int]) -> Any:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM or ""
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        options.add_argument(argument)
+    options.add_argument(f"--window-size={size[0]},{size[1]}")
+    return webdriver.Chrome(service=Service(DRIVER), options=options)
+
+
+@pytest.fixture
+def chrome() -> Iterator[Any]:
+    driver = browser(DESKTOP)
+    yield driver
+    driver.quit()
+
+
+async def run(call: Callable[..., Any], *args: Any) -> Any:
+    """A blocking Selenium call in a thread, the event loop free to serve the page."""
+    return await asyncio.to_thread(call, *args)
+
+
+def wait_for(driver: Any, seconds: float, check: Callable[[Any], Any]) -> Any:
+    # A page being replaced by the next one leaves the elements just read stale: read again.
+    return WebDriverWait(
+        driver, seconds, poll_frequency=0.02, ignored_exceptions=(StaleElementReferenceException,)
+    ).until(check)
+
+
+def board_drawn(driver: Any) -> bool:
+    return bool(
+        driver.execute_script(
+            "const i = document.getElementById('board');"
+            " return i && i.complete && i.naturalWidth > 0;"
+        )
+    )
+
+
+def body(driver: Any, name: str) -> str:
+    return str(driver.find_element(By.TAG_NAME, "body").get_attribute(f"data-{name}"))
+
+
+def shots() -> Path | None:
+    folder = os.environ.get("DISPATCH_WEB_SCREENSHOTS")
+    return Path(folder) if folder else None
+
+
+async def screenshot(driver: Any, url: str, size: tuple[int, int], name: str, tmp: Path) -> None:
+    await run(driver.set_window_size, *size)
+    await run(driver.get, url)
+    await run(wait_for, driver, LOAD_S, board_drawn)
+    folder = shots() or tmp
+    folder.mkdir(parents=True, exist_ok=True)
+    await run(driver.save_screenshot, str(folder / name))
+
+
+async def fort_sumter(manager: GameManager) -> int:
+    info = await manager.create_game(
+        "g1", "c1", "alice", NewGame("fort_sumter", seat="unionist", opponent_id="bob", seed=1861)
+    )
+    return info.id
+
+
+async def play_one(manager: GameManager, game_id: int) -> int:
+    """The first action the active side is offered; the new version."""
+    info = await manager.get_game_info(game_id)
+    role = info.active_roles[0]
+    view = await manager.view_for(game_id, SEATS[role])
+    actions = view.view["actions"]
+    verb = sorted(actions)[0]
+    arg = None if actions[verb] is True else actions[verb][0]
+    result = await manager.act(game_id, SEATS[role], Move(verb, arg, info.version, role=role))
+    return int(result.version)
+
+
+async def test_the_page_in_a_browser_live_then_stepped_through_then_revoked(
+    manager: GameManager, db_path: Path | str, chrome: Any, tmp_path: Path
+) -> None:
+    game_id = await fort_sumter(manager)
+    path = await link_path(manager, game_id)
+    server = await WebServer.start(db_path, SETTINGS, 0, manager=manager)
+    url = f"http://127.0.0.1:{server.port}{path}"
+    try:
+        await run(chrome.get, url)
+        assert "Fort Sumter" in chrome.title
+        await run(wait_for, chrome, LOAD_S, board_drawn)
+        alt = chrome.find_element(By.ID, "board").get_attribute("alt")
+        assert alt.startswith("Fort Sumter") and ", the board after: Each side is dealt" in alt
+        # The event stream is open before a move is made (its first line has come).
+        await run(wait_for, chrome, LOAD_S, lambda d: d.execute_script("return true"))
+        for _ in range(3):
+            before = int(body(chrome, "version"))
+            version = await play_one(manager, game_id)
+            assert version > before
+            await run(wait_for, chrome, LIVE_S, lambda d, v=version: body(d, "version") == str(v))
+            await run(wait_for, chrome, LOAD_S, board_drawn)
+        log = chrome.find_element(By.ID, "log").text
+        assert log.strip(), "the log is shown"
+        await screenshot(chrome, url, PHONE, "live-phone.png", tmp_path)
+        await screenshot(chrome, url, DESKTOP, "live-desktop.png", tmp_path)
+
+        await manager.resign(game_id, "bob")
+        await run(chrome.get, url + "turns/0")
+        await run(wait_for, chrome, LOAD_S, board_drawn)
+        assert body(chrome, "step") == "0"
+        await run(chrome.find_element(By.ID, "forward").click)
+        await run(wait_for, chrome, LOAD_S, lambda d: body(d, "step") == "1")
+        await run(chrome.find_element(By.ID, "forward").click)
+        await run(wait_for, chrome, LOAD_S, lambda d: body(d, "step") == "2")
+        await run(chrome.find_element(By.ID, "back").click)
+        await run(wait_for, chrome, LOAD_S, lambda d: body(d, "step") == "1")
+        last = body(chrome, "last")
+        field = chrome.find_element(By.NAME, "turn")
+        await run(field.clear)
+        await run(field.send_keys, last + "\n")
+        await run(wait_for, chrome, LOAD_S, lambda d: body(d, "step") == last)
+        await run(wait_for, chrome, LOAD_S, board_drawn)
+        await screenshot(chrome, url + "turns/1", PHONE, "steps-phone.png", tmp_path)
+        await screenshot(chrome, url + "turns/1", DESKTOP, "steps-desktop.png", tmp_path)
+
+        await revoke_links(manager.store, game_id, "alice", is_moderator=False)
+        await run(chrome.get, url)
+        assert chrome.title == "Not found"
+        assert "does not open a game's page" in chrome.find_element(By.TAG_NAME, "body").text
+    finally:
+        await server.close()

@@ -1,0 +1,115 @@
+"""Live updates: a committed move reaches an open page's event stream, heard from the
+store (PostgreSQL's NOTIFY, from the trigger of migration 0027) or, on SQLite inside the
+bot's process, from the manager's listeners; alone on SQLite the page says to reload."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import aiohttp
+import pytest
+from web_helpers import SETTINGS, link_path, toy_game
+
+from bot.tables.manager import GameManager
+from bot.tables.requests import Move
+from bot.web.links import revoke_links
+from bot.web.serve import WebServer
+
+#: How long a test waits for an event before it fails (never a sleep: a wait on the stream).
+WAIT_S = 5.0
+
+
+async def next_event(stream: aiohttp.StreamReader) -> tuple[str, dict[str, object]]:
+    """The next event of a server-sent stream (its kind and JSON data)."""
+    kind, data = "", ""
+    while True:
+        line = (await asyncio.wait_for(stream.readline(), WAIT_S)).decode().rstrip("\n")
+        if line.startswith("event: "):
+            kind = line.removeprefix("event: ")
+        elif line.startswith("data: "):
+            data = line.removeprefix("data: ")
+        elif line == "" and kind:
+            return kind, json.loads(data)
+
+
+async def test_a_committed_move_reaches_an_open_page(
+    manager: GameManager, db_path: Path | str
+) -> None:
+    game_id = await toy_game(manager)
+    path = await link_path(manager, game_id)
+    server = await WebServer.start(db_path, SETTINGS, 0, manager=manager)
+    try:
+        assert server.room.live
+        base = f"http://127.0.0.1:{server.port}"
+        async with aiohttp.ClientSession() as http:
+            page = await (await http.get(base + path)).text()
+            info = await manager.get_game_info(game_id)
+            assert f'data-events="events?v={info.version}"' in page
+            async with http.get(f"{base}{path}events?v={info.version}") as stream:
+                assert stream.headers["Content-Type"] == "text/event-stream"
+                assert stream.headers["X-Robots-Tag"] == "noindex, nofollow"
+                await asyncio.wait_for(stream.content.readline(), WAIT_S)  # retry: ...
+                await manager.act(game_id, "alice", Move("add", 2, info.version))
+                kind, data = await next_event(stream.content)
+                assert kind == "turn"
+                assert data["version"] == info.version + 1
+                assert data["log"][-1] == "North adds 2: the counter is 2."  # type: ignore[index]
+                await manager.act(game_id, "alice", Move("done", None, info.version + 1))
+                kind, data = await next_event(stream.content)
+                assert (kind, data["turn"]) == ("turn", "South to play.")
+                # Revoked: the next update tells the open page its link no longer opens.
+                await revoke_links(manager.store, game_id, "alice", is_moderator=False)
+                await manager.act(game_id, "bob", Move("add", 1, info.version + 2))
+                kind, _ = await next_event(stream.content)
+                assert kind == "gone"
+    finally:
+        await server.close()
+
+
+async def test_a_page_opened_after_a_move_is_sent_it_at_once(
+    manager: GameManager, db_path: Path | str
+) -> None:
+    """An update missed between drawing the page and opening its stream (or while a
+    stream reconnected) is sent as soon as the stream opens."""
+    game_id = await toy_game(manager)
+    path = await link_path(manager, game_id)
+    server = await WebServer.start(db_path, SETTINGS, 0, manager=manager)
+    try:
+        base = f"http://127.0.0.1:{server.port}"
+        info = await manager.get_game_info(game_id)
+        await manager.act(game_id, "alice", Move("add", 3, info.version))
+        async with (
+            aiohttp.ClientSession() as http,
+            http.get(f"{base}{path}events?v={info.version}") as stream,
+        ):
+            kind, data = await next_event(stream.content)
+            assert (kind, data["version"]) == ("turn", info.version + 1)
+    finally:
+        await server.close()
+
+
+@pytest.mark.sqlite_only
+async def test_alone_on_sqlite_the_page_is_not_live_and_says_to_reload(
+    manager: GameManager, db_path: Path | str
+) -> None:
+    """``dispatch web`` beside the bot on its SQLite file: no listener can tell it of a
+    move, so its pages open no stream and say that a reload shows the latest turn, and a
+    reload does."""
+    game_id = await toy_game(manager)
+    path = await link_path(manager, game_id)
+    server = await WebServer.start(db_path, SETTINGS, 0)
+    try:
+        assert not server.room.live
+        base = f"http://127.0.0.1:{server.port}"
+        async with aiohttp.ClientSession() as http:
+            page = await (await http.get(base + path)).text()
+            assert "data-events" not in page
+            assert "Reload the page to see the latest turn" in page
+            info = await manager.get_game_info(game_id)
+            await manager.act(game_id, "alice", Move("add", 2, info.version))
+            page = await (await http.get(base + path)).text()
+            assert f'data-version="{info.version + 1}"' in page
+    finally:
+        await server.close()
