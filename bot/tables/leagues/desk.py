@@ -138,7 +138,9 @@ class LeagueDesk:
             await reading.league_here(db, league_id, guild)
             league = await self._lock(db, league_id)
             if league.status != "entry":
-                raise errors.LeagueRefused(f"{league.name} has already started.")
+                running = league.status == "running"
+                state = "has already started" if running else entry.past_entry(league)
+                raise errors.LeagueRefused(f"{league.name} {state}.")
             playing = [e for e in await db.leagues.entrants(league_id) if e.status == "in"]
             if len(playing) < 2:
                 raise errors.LeagueRefused(f"{league.name} needs two players to start.")

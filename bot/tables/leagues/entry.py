@@ -54,13 +54,15 @@ async def rating_at_entry(db: Session, league: LeagueRow, player: str) -> float:
     return stored.points if stored is not None else NEWCOMER_POINTS
 
 
+def past_entry(league: LeagueRow) -> str:
+    """What became of a league past its entries: "has started", "was cancelled"..."""
+    return {"cancelled": "was cancelled", "finished": "is over"}.get(league.status, "has started")
+
+
 async def join(db: Session, league: LeagueRow, player: str, by: str) -> None:
     """Enter ``player`` (``by`` asked: themself, or a moderator entering Dispatch)."""
     if league.status != "entry":
-        state = {"cancelled": "was cancelled", "finished": "is over"}.get(
-            league.status, "has started"
-        )
-        raise errors.LeagueRefused(f"{league.name} {state}: its entries are closed.")
+        raise errors.LeagueRefused(f"{league.name} {past_entry(league)}: its entries are closed.")
     if db.now >= league.entry_deadline:
         raise errors.LeagueRefused(f"The entry deadline of {league.name} has passed.")
     if is_bot(player) and not league.dispatch_may_enter:
