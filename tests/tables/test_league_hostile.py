@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot import errors
+from bot.tables.leagues.entrants import Outcome
 from bot.tables.leagues.records import LeagueSpec
 from bot.tables.manager import GameManager
 
@@ -23,3 +24,25 @@ async def test_a_cancelled_league_is_not_said_to_have_started(manager: GameManag
     with pytest.raises(errors.LeagueRefused, match="Winter cup was cancelled"):
         await desk.start(league.id, "g", "mod", may_run=True)
     assert (await desk.info(league.id, "g")).status == "cancelled"
+
+
+async def test_a_number_past_any_stored_league_round_or_board_names_none(
+    manager: GameManager,
+) -> None:
+    """A forged Join button or a typed number too large to store is no league at all,
+    in the same words as any other unknown number, never a fault of the store."""
+    desk = manager.leagues
+    with pytest.raises(errors.UnknownLeague, match=f"no league #{PAST_ANY_ID} on this server"):
+        await desk.join(PAST_ANY_ID, "g", "alice")
+    with pytest.raises(errors.UnknownLeague):
+        await desk.info(PAST_ANY_ID, "g")
+    league = await desk.create("g", "chan", "mod", SPEC, may_run=True)
+    for player in ("alice", "bob"):
+        await desk.join(league.id, "g", player)
+    await desk.start(league.id, "g", "mod", may_run=True)
+    for round_, board in ((PAST_ANY_ID, 1), (1, PAST_ANY_ID)):
+        with pytest.raises(errors.LeagueRefused, match=f"no board {board} in round {round_}"):
+            await desk.decide(
+                league.id, "g", round_, board, Outcome.DRAW, "mod", "late", may_run=True
+            )
+    assert [g.outcome for g in (await desk.round(league.id, "g")).games] == [None]

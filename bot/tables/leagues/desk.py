@@ -380,9 +380,11 @@ def _reason(value: object) -> str:
 
 
 def _number(value: object) -> int:
+    """A round's or a board's number; one past what the store holds is kept out of it
+    (no such round or board: the caller's look-up finds none)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise errors.BadNumber("Rounds and boards are numbered from 1.")
-    return value
+    return min(value, validate.MAX_INT)
 
 
 def _guild(guild_id: object) -> str:
@@ -395,4 +397,6 @@ def _guild(guild_id: object) -> str:
 def _league_id(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise errors.BadNumber("A league is named by its number, e.g. 3.")
+    if value > validate.MAX_INT:  # past what the store holds (a forged Join button)
+        raise errors.UnknownLeague(value)
     return value
