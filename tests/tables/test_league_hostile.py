@@ -4,6 +4,9 @@ and a refusal that must say what the league's state really is."""
 
 from __future__ import annotations
 
+import csv
+import io
+
 import pytest
 
 from bot import errors
@@ -46,3 +49,21 @@ async def test_a_number_past_any_stored_league_round_or_board_names_none(
                 league.id, "g", round_, board, Outcome.DRAW, "mod", "late", may_run=True
             )
     assert [g.outcome for g in (await desk.round(league.id, "g")).games] == [None]
+
+
+async def test_the_csv_export_runs_no_formula_a_moderator_typed(manager: GameManager) -> None:
+    """A reason is written by a moderator and kept whole; opened in a spreadsheet, a cell
+    that starts with = + - or @ would run as a formula, so it is quoted as text."""
+    desk = manager.leagues
+    league = await desk.create("g", "chan", "mod", SPEC, may_run=True)
+    for player in ("alice", "bob", "carol"):
+        await desk.join(league.id, "g", player)
+    await desk.start(league.id, "g", "mod", may_run=True)
+    board = (await desk.round(league.id, "g")).games[0]
+    attack = "=cmd|' /C calc'!A0"
+    await desk.decide(league.id, "g", 1, board.board, Outcome.DRAW, "mod", attack, may_run=True)
+    await desk.disqualify(league.id, "g", "alice", "mod", "@SUM(1+1)", may_run=True)
+    made = await desk.export(league.id, "g")
+    cells = [cell for row in csv.reader(io.StringIO(made.csv_text)) for cell in row]
+    assert not [cell for cell in cells if cell.startswith(("=", "+", "-", "@"))]
+    assert "'" + attack in cells  # kept, as text

@@ -2,7 +2,8 @@
 
 The CSV is two tables one after the other, each with its header row: one row per league
 game (round, board, first, second, game, outcome, decided by), a blank row, then the
-audit list (at, by, what, detail). Times are epoch seconds. Nothing in it is hidden
+audit list (at, by, what, detail). Times are epoch seconds; a text cell that a
+spreadsheet would run as a formula starts with an apostrophe. Nothing in it is hidden
 information: a league's rows hold who played whom and how it ended, never a card."""
 
 from __future__ import annotations
@@ -66,12 +67,24 @@ async def export(db: Session, league: LeagueRow) -> LeagueExport:
     out = csv.writer(sheet, lineterminator="\n")
     out.writerow(["round", "board", "first", "second", "game_id", "outcome", "decided_by"])
     for g in games:
-        out.writerow([g.round, g.board, g.first, g.second, g.game_id, g.outcome, g.decided_by])
+        out.writerow(
+            _cells([g.round, g.board, g.first, g.second, g.game_id, g.outcome, g.decided_by])
+        )
     out.writerow([])
     out.writerow(["at", "by", "what", "detail"])
     for a in audit:
-        out.writerow([a.at, a.by_user, a.what, a.detail])
+        out.writerow(_cells([a.at, a.by_user, a.what, a.detail]))
     return LeagueExport(json.dumps(data, indent=2, sort_keys=True), sheet.getvalue())
+
+
+#: Signs that make a spreadsheet read a cell as a formula (a tab or a return before one).
+FORMULA_SIGNS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cells(row: list[Any]) -> list[Any]:
+    """A CSV row whose typed texts (a moderator's reason) a spreadsheet shows as text:
+    one that starts like a formula is quoted with an apostrophe, as spreadsheets do."""
+    return [f"'{c}" if isinstance(c, str) and c.startswith(FORMULA_SIGNS) else c for c in row]
 
 
 def _standing(line: Any) -> dict[str, Any]:
