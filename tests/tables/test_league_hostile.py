@@ -67,3 +67,28 @@ async def test_the_csv_export_runs_no_formula_a_moderator_typed(manager: GameMan
     cells = [cell for row in csv.reader(io.StringIO(made.csv_text)) for cell in row]
     assert not [cell for cell in cells if cell.startswith(("=", "+", "-", "@"))]
     assert "'" + attack in cells  # kept, as text
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\u200b\u200b",  # zero-width spaces only: a league with no name to see
+        "Cup\u202eevil",  # a direction override turns the rest of a post backwards
+        "Cup\x00",  # a NUL, which PostgreSQL's text cannot hold
+        "Cup\udc80",  # a lone surrogate, which neither store can encode
+    ],
+)
+async def test_a_league_name_that_hides_itself_or_cannot_be_kept_is_refused(
+    manager: GameManager, name: str
+) -> None:
+    spec = LeagueSpec(name=name, game_name="toy", format="round_robin")
+    with pytest.raises(errors.BadInput, match="A league's name"):
+        await manager.leagues.create("g", "chan", "mod", spec, may_run=True)
+    assert await manager.leagues.leagues_here("g") == []
+
+
+async def test_an_odd_but_visible_league_name_is_kept_as_typed(manager: GameManager) -> None:
+    name = "👨\u200d👩\u200d👧 **cup** @everyone دوري"
+    spec = LeagueSpec(name=name, game_name="toy", format="round_robin")
+    league = await manager.leagues.create("g", "chan", "mod", spec, may_run=True)
+    assert league.spec.name == name

@@ -4,6 +4,7 @@ refusal that says what it takes, before anything is written."""
 from __future__ import annotations
 
 import math
+import unicodedata
 from typing import Any
 
 import rules
@@ -38,11 +39,29 @@ def checked(spec: Any) -> LeagueSpec:
     )
 
 
+#: Characters a name may not hold: they hide, or turn the rest of a post backwards
+#: (a joiner inside an emoji is kept: it draws one picture of several).
+HIDING = frozenset("\u200b\u2060\ufeff\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def _name(value: Any) -> str:
     text = value.strip() if isinstance(value, str) else ""
-    if not 1 <= len(text) <= NAME_MAX or any(c in text for c in "\r\n\t"):
+    if not 1 <= len(text) <= NAME_MAX or any(_category(c) == "Cc" for c in text):
         raise errors.BadInput(f"A league's name is one line of 1 to {NAME_MAX} characters.")
+    if any(c in HIDING or _category(c) == "Cs" for c in text):
+        raise errors.BadInput(
+            "A league's name is shown in every post: write it without invisible or "
+            "direction-changing characters."
+        )
+    if all(c.isspace() or _category(c) == "Cf" for c in text):
+        raise errors.BadInput("A league's name needs a letter, a digit or a sign to be seen.")
     return text
+
+
+def _category(char: str) -> str:
+    """Its Unicode category: Cc a control code (a line end, a NUL), Cs a lone surrogate
+    (which no store can encode), Cf a character drawn as nothing."""
+    return unicodedata.category(char)
 
 
 def _game(value: Any) -> str:
