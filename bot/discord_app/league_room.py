@@ -152,7 +152,7 @@ class DiscordLeagueRoom:
             extra = await standings_message(
                 self.client, league, post.standings, _title(post, league)
             )
-        parts = messages(post.headline, post.lines, post.mention_user_ids)
+        parts = messages(plain_name(post.headline, league), post.lines, post.mention_user_ids)
         said = await self._already_said(channel, parts)
         for index, message in enumerate(parts):
             if message.content in said:
@@ -198,6 +198,14 @@ class DiscordLeagueRoom:
         if manager is None:  # closing: the post is said again, and found, next time
             raise RuntimeError("the manager closed while the lobby post was said")
         await manager.leagues.set_lobby_post(league.id, str(sent.id))
+
+
+def plain_name(headline: str, league: LeagueInfo) -> str:
+    """``headline`` with the league's name as plain text: a moderator may name a league
+    anything visible, and its public posts must not turn that into a masked link, a
+    heading or a mention (the headline's own mentions of players are kept)."""
+    name = league.spec.name
+    return headline.replace(name, formatting.escape(name))
 
 
 def _title(post: LeaguePost, league: LeagueInfo) -> str:

@@ -1,0 +1,56 @@
+"""Leagues on Discord against a hostile league name: a moderator may name a league
+anything visible, and its public posts show that name as plain text, never as a link,
+a heading or another user's mention. Everything sent passes the emulator's checks."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from bot.discord_app.league_room import DiscordLeagueRoom
+from bot.tables.leagues.records import EntrantInfo, LeagueInfo, LeaguePost, LeagueSpec
+from tests.discord_helpers import catch_errors, table
+
+pytestmark = pytest.mark.usefixtures("discord_guard")
+
+#: A masked link to a look-alike page, a heading and the markup of a mention.
+ODD_NAME = "# [Rules](https://evil.example) **<@{carol}>**"
+
+
+async def test_a_league_name_is_plain_text_in_its_public_posts(tmp_path):
+    with catch_errors() as errors:
+        async with table(tmp_path, "alice", "bob", "carol") as t:
+            await t.start()
+            room = DiscordLeagueRoom(t.bot)
+            alice, bob, carol = (str(t.players[n].id) for n in ("alice", "bob", "carol"))
+            name = ODD_NAME.format(carol=carol)
+            spec = LeagueSpec(name=name, game_name="skirmish", format="swiss", rounds=3)
+            league = LeagueInfo(
+                id=3,
+                guild_id=str(t.guild.id),
+                channel_id=str(t.channel.id),
+                spec=spec,
+                status="running",
+                round_number=1,
+                created_by=str(t.emu.owner.id),
+                entry_deadline=0.0,
+                lobby_message_id=None,
+                entrants=tuple(EntrantInfo(p, 1500.0, "in") for p in (alice, bob)),
+            )
+            lines = (f"Board 1: <@{alice}> v <@{bob}>",)
+            post = LeaguePost("round", 3, f"{name}: round 1", lines, (alice, bob), 1)
+            await room.post(league, post)
+            notice = LeaguePost("notice", 3, f"<@{bob}> withdrew from {name}.", (), (), None)
+            await room.post(dataclasses.replace(league, status="running"), notice)
+            said = [m for m in t.emu.channel_messages(t.channel.id) if "evil" in m.content]
+            assert len(said) == 2
+            for message in said:
+                assert "\\[Rules]" in message.content  # no masked link: its [ is escaped
+                assert not message.content.startswith("#")  # no heading
+                assert f"<@{carol}>" not in message.content  # no mention markup
+                assert int(carol) not in message.pinged
+            assert said[0].content.startswith("\\# \\[Rules]")
+            assert sorted(said[0].pinged) == sorted([int(alice), int(bob)])
+            assert said[1].content.startswith(f"<@{bob}> withdrew from ")
+    assert errors.discord_errors() == []
