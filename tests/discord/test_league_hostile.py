@@ -54,3 +54,34 @@ async def test_a_league_name_is_plain_text_in_its_public_posts(tmp_path):
             assert sorted(said[0].pinged) == sorted([int(alice), int(bob)])
             assert said[1].content.startswith(f"<@{bob}> withdrew from ")
     assert errors.discord_errors() == []
+
+
+async def test_a_discord_bot_or_dispatch_itself_cannot_replace_a_league_player(tmp_path):
+    """A bot account never moves: put in a player's place, it would lose each game on
+    time. Dispatch plays a league only as one of its levels, entered before the start."""
+    with catch_errors() as errors:
+        async with table(tmp_path, "alice", "bob") as t:
+            helper = t.emu.add_user("helperbot", bot=True)
+            t.emu.add_member(t.guild, helper)
+            t.players["owner"] = t.emu.owner
+            await t.start()
+            await t.emu.wait_for_commands("league")
+            await t.slash(
+                "owner", "league create", name="Duel", game="skirmish", format="round_robin"
+            )
+            [league] = await t.bot.manager.leagues.leagues_here(str(t.guild.id))
+            for name in ("alice", "bob"):
+                await t.slash(name, "league join", league=league.id)
+            await t.slash("owner", "league start", league=league.id)
+            await t.settle()
+            for bot in (helper, t.emu.bot_user):
+                refused = await t.slash(
+                    "owner", "league replace", league=league.id,
+                    player=t.players["alice"], new_player=bot,
+                )  # fmt: skip
+                assert refused.ephemeral and "bot cannot play in a league" in refused.text
+            after = await t.bot.manager.leagues.info(league.id, str(t.guild.id))
+            assert {e.player for e in after.entrants} == {
+                str(t.players[n].id) for n in ("alice", "bob")
+            }
+    assert errors.discord_errors() == []

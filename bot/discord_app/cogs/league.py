@@ -92,6 +92,16 @@ def refuse_place(interaction: discord.Interaction[Any]) -> None:
         raise errors.NotAllowed(missing)
 
 
+def refuse_bot(member: discord.User | discord.Member) -> None:
+    """A bot account never moves (Dispatch itself is one): in a player's place it would
+    lose every game on time. Dispatch plays a league as one of its levels."""
+    if member.bot:
+        raise errors.LeagueRefused(
+            "A bot cannot play in a league: Dispatch plays one as a level entered before "
+            "the start, with /league enter-dispatch."
+        )
+
+
 def _player(user: discord.User | discord.Member) -> str:
     return str(user.id)
 
@@ -374,6 +384,7 @@ class LeagueCog(
             Who plays on in their place
         """
         allowed = await may_run(interaction)
+        refuse_bot(new_player)
         await interaction.response.defer(ephemeral=True, thinking=True)
         info = await desk_of(interaction).replace(
             league,
