@@ -92,3 +92,19 @@ async def test_an_odd_but_visible_league_name_is_kept_as_typed(manager: GameMana
     spec = LeagueSpec(name=name, game_name="toy", format="round_robin")
     league = await manager.leagues.create("g", "chan", "mod", spec, may_run=True)
     assert league.spec.name == name
+
+
+async def test_a_player_disqualified_before_the_start_is_told_so_when_joining_again(
+    manager: GameManager,
+) -> None:
+    desk = manager.leagues
+    league = await desk.create("g", "chan", "mod", SPEC, may_run=True)
+    await desk.join(league.id, "g", "alice")
+    await desk.disqualify(league.id, "g", "alice", "mod", "abuse", may_run=True)
+    with pytest.raises(errors.LeagueRefused, match="You were disqualified from Winter cup"):
+        await desk.join(league.id, "g", "alice")
+    await desk.join(league.id, "g", "bob")
+    with pytest.raises(errors.LeagueRefused, match="Already entered in Winter cup"):
+        await desk.join(league.id, "g", "bob")
+    statuses = {e.player: e.status for e in (await desk.info(league.id, "g")).entrants}
+    assert statuses == {"alice": "disqualified", "bob": "in"}

@@ -68,8 +68,12 @@ async def join(db: Session, league: LeagueRow, player: str, by: str) -> None:
     if is_bot(player) and not league.dispatch_may_enter:
         raise errors.LeagueRefused(f"Dispatch's levels may not enter {league.name}.")
     entrants = await db.leagues.entrants(league.id)
-    if any(e.player == player for e in entrants):
-        raise errors.LeagueRefused(f"Already entered in {league.name}.")
+    for entrant in entrants:
+        if entrant.player == player and entrant.status == "disqualified":
+            was = "You were" if by == player else f"{posts.who(player)} was"
+            raise errors.LeagueRefused(f"{was} disqualified from {league.name}.")
+        if entrant.player == player:
+            raise errors.LeagueRefused(f"Already entered in {league.name}.")
     if league.cap is not None and len(entrants) >= league.cap:
         raise errors.LeagueRefused(f"{league.name} is full ({league.cap} players).")
     await db.leagues.add_entrant(league.id, player, await rating_at_entry(db, league, player))
