@@ -85,3 +85,30 @@ async def test_a_discord_bot_or_dispatch_itself_cannot_replace_a_league_player(t
                 str(t.players[n].id) for n in ("alice", "bob")
             }
     assert errors.discord_errors() == []
+
+
+async def test_league_replies_show_its_name_as_plain_text(tmp_path):
+    """The lobby's Join already shows the name as typed; the commands answer the same."""
+    with catch_errors() as errors:
+        async with table(tmp_path, "alice", "bob", "carol") as t:
+            t.players["owner"] = t.emu.owner
+            await t.start()
+            await t.emu.wait_for_commands("league")
+            carol = t.players["carol"].id
+            name = f"**Big** ||cup|| <@{carol}>"
+            made = await t.slash(
+                "owner", "league create", name=name, game="skirmish", format="round_robin"
+            )
+            [league] = await t.bot.manager.leagues.leagues_here(str(t.guild.id))
+            assert league.spec.name == name  # kept as typed
+            said = [
+                made,
+                await t.slash("alice", "league join", league=league.id),
+                await t.slash("alice", "league leave", league=league.id),
+                await t.slash("owner", "league cancel", league=league.id),
+            ]
+            for result in said:
+                assert "\\*\\*Big\\*\\* \\|\\|cup\\|\\|" in result.text, result.text
+                assert f"<@{carol}>" not in result.text
+                assert not result.original.pinged
+    assert errors.discord_errors() == []

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import errors
-from bot.discord_app import autocomplete, league_lobby, league_room, threads
+from bot.discord_app import autocomplete, formatting, league_lobby, league_room, threads
 from bot.discord_app.interactions import answering, guild_of, manager_of, reply, user_id
 from bot.discord_app.league_lobby import edit_lobby
 from bot.discord_app.league_views import games_text, round_text
@@ -24,7 +24,7 @@ from bot.discord_app.room import client_of
 from bot.tables.bot_users import bot_user
 from bot.tables.leagues.desk import LeagueDesk
 from bot.tables.leagues.entrants import Outcome
-from bot.tables.leagues.records import LeagueSpec
+from bot.tables.leagues.records import LeagueInfo, LeagueSpec
 
 #: A league's number as an option: Discord's largest integer bound is 2**53 - 1.
 LeagueNumber = app_commands.Range[int, 1, 2**53 - 1]
@@ -100,6 +100,11 @@ def refuse_bot(member: discord.User | discord.Member) -> None:
             "A bot cannot play in a league: Dispatch plays one as a level entered before "
             "the start, with /league enter-dispatch."
         )
+
+
+def named(league: LeagueInfo) -> str:
+    """The league's name as plain text: a moderator may name it anything visible."""
+    return formatting.escape(league.spec.name)
 
 
 def _player(user: discord.User | discord.Member) -> str:
@@ -192,7 +197,7 @@ class LeagueCog(
         )
         await reply(
             interaction,
-            f"League #{league.id}, **{league.spec.name}**, is open: its lobby post (with "
+            f"League #{league.id}, **{named(league)}**, is open: its lobby post (with "
             "a Join button) is in this channel.",
         )
         async with answering(interaction):
@@ -209,7 +214,7 @@ class LeagueCog(
             Which league
         """
         info = await desk_of(interaction).join(league, guild(interaction), user_id(interaction))
-        await reply(interaction, f"You are in **{info.spec.name}** (league #{info.id}).")
+        await reply(interaction, f"You are in **{named(info)}** (league #{info.id}).")
         async with answering(interaction):
             await edit_lobby(client_of(interaction), info)
 
@@ -226,7 +231,7 @@ class LeagueCog(
         """
         await interaction.response.defer(ephemeral=True, thinking=True)
         info = await desk_of(interaction).leave(league, guild(interaction), user_id(interaction))
-        await reply(interaction, f"You have left **{info.spec.name}** (league #{info.id}).")
+        await reply(interaction, f"You have left **{named(info)}** (league #{info.id}).")
         async with answering(interaction):
             await edit_lobby(client_of(interaction), info)
 
@@ -251,7 +256,7 @@ class LeagueCog(
         info = await desk_of(interaction).enter_dispatch(
             league, guild(interaction), level, user_id(interaction), may_run=allowed
         )
-        await reply(interaction, f"{bot_user(level)} is in **{info.spec.name}**.")
+        await reply(interaction, f"{bot_user(level)} is in **{named(info)}**.")
         async with answering(interaction):
             await edit_lobby(client_of(interaction), info)
 
@@ -396,7 +401,7 @@ class LeagueCog(
         )
         await reply(
             interaction,
-            f"<@{new_player.id}> plays on for <@{player.id}> in {info.spec.name}.",
+            f"<@{new_player.id}> plays on for <@{player.id}> in {named(info)}.",
             allowed_mentions=NO_PINGS,
         )
 
@@ -492,7 +497,7 @@ class LeagueCog(
         info = await desk_of(interaction).cancel(
             league, guild(interaction), user_id(interaction), may_run=allowed
         )
-        await reply(interaction, f"**{info.spec.name}** (league #{info.id}) is cancelled.")
+        await reply(interaction, f"**{named(info)}** (league #{info.id}) is cancelled.")
         async with answering(interaction):
             await edit_lobby(client_of(interaction), info)
 
