@@ -112,3 +112,22 @@ async def test_league_replies_show_its_name_as_plain_text(tmp_path):
                 assert f"<@{carol}>" not in result.text
                 assert not result.original.pinged
     assert errors.discord_errors() == []
+
+
+async def test_everyone_cannot_be_made_the_league_role(tmp_path):
+    """@everyone as the league role would let every member decide results and disqualify
+    players: a slip of the picker, refused in a sentence, the role left as it was."""
+    with catch_errors() as errors:
+        async with table(tmp_path, "alice") as t:
+            t.players["owner"] = t.emu.owner
+            await t.start()
+            await t.emu.wait_for_commands("league")
+            everyone = t.guild.roles[t.guild.id]
+            said = await t.slash("owner", "league role", role=everyone)
+            assert said.ephemeral and "@everyone cannot be the league role" in said.text
+            assert await t.bot.manager.leagues.league_role(str(t.guild.id)) is None
+            made = await t.slash(
+                "alice", "league create", name="Mine", game="skirmish", format="round_robin"
+            )
+            assert "Manage Server" in made.text
+    assert errors.discord_errors() == []

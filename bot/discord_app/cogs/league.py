@@ -513,6 +513,11 @@ class LeagueCog(
             The league role (leave out to remove it)
         """
         allowed = await may_run(interaction)
+        if allowed and role is not None and role.is_default():
+            raise errors.NotAllowed(
+                "@everyone cannot be the league role: every member could then decide "
+                "results and disqualify players. Pick a role of the league's runners."
+            )
         role_id = str(role.id) if role else None
         await desk_of(interaction).set_league_role(guild(interaction), role_id, may_run=allowed)
         said = (
