@@ -244,14 +244,33 @@ async def cmd_export(desk: Desk, args: list[str]) -> None:
         raise errors.Usage(
             "Where to? `league export <file>`: the JSON goes to <file>.json, the CSV to <file>.csv."
         )
-    base = Path(args[0]).expanduser()
+    json_path, csv_path = _export_paths(args[0])
+    exported = await desk.manager.leagues.export(league.id, GUILD)
+    _write(json_path, exported.json_text)
+    _write(csv_path, exported.csv_text)
+    desk.say(f"   League #{league.id} exported: {json_path} and {csv_path}.")
+
+
+def _export_paths(word: str) -> tuple[Path, Path]:
+    """Where ``league export <word>`` writes its JSON and its CSV."""
+    base = Path(word).expanduser()
+    if base.name in ("", ".", ".."):  # a folder alone: no file's name to give the two
+        raise errors.Usage(
+            f"`league export {word[:40]}` names no file: name one, e.g. `league export winter`."
+        )
     json_path, csv_path = base.with_suffix(".json"), base.with_suffix(".csv")
     if not json_path.parent.is_dir():
         raise errors.NotAllowed(f"There is no folder {json_path.parent} to write the export in.")
-    exported = await desk.manager.leagues.export(league.id, GUILD)
-    json_path.write_text(exported.json_text, encoding="utf-8")
-    csv_path.write_text(exported.csv_text, encoding="utf-8")
-    desk.say(f"   League #{league.id} exported: {json_path} and {csv_path}.")
+    return json_path, csv_path
+
+
+def _write(path: Path, text: str) -> None:
+    """One file of the export; a place that cannot be written is said in a sentence."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        raise errors.NotAllowed(f"The export could not be written to {path}: {why}.") from None
 
 
 #: A ``league`` command: what it does with the words typed after its own word.
