@@ -108,3 +108,24 @@ async def test_a_player_disqualified_before_the_start_is_told_so_when_joining_ag
         await desk.join(league.id, "g", "bob")
     statuses = {e.player: e.status for e in (await desk.info(league.id, "g")).entrants}
     assert statuses == {"alice": "disqualified", "bob": "in"}
+
+
+async def test_a_player_who_leaves_what_they_are_not_in_is_spoken_to_as_you(
+    manager: GameManager,
+) -> None:
+    """Their own mention read back to them ("<@you> is not entered") reads like a fault
+    of someone else's; a moderator's act names the player."""
+    desk = manager.leagues
+    league = await desk.create("g", "chan", "mod", SPEC, may_run=True)
+    with pytest.raises(errors.LeagueRefused, match=r"^You are not entered in Winter cup"):
+        await desk.leave(league.id, "g", "zed")
+    with pytest.raises(errors.LeagueRefused, match=r"^<@zed> is not entered in Winter cup"):
+        await desk.disqualify(league.id, "g", "zed", "mod", "no show", may_run=True)
+    for player in ("alice", "bob", "carol"):
+        await desk.join(league.id, "g", player)
+    await desk.start(league.id, "g", "mod", may_run=True)
+    await desk.leave(league.id, "g", "alice")
+    with pytest.raises(errors.LeagueRefused, match=r"^You are already out of Winter cup"):
+        await desk.leave(league.id, "g", "alice")
+    with pytest.raises(errors.LeagueRefused, match=r"^<@alice> is already out of Winter cup"):
+        await desk.disqualify(league.id, "g", "alice", "mod", "twice", may_run=True)

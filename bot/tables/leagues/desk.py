@@ -121,8 +121,9 @@ class LeagueDesk:
             for game_id in running:  # a game's lock before the league's
                 await db.lock_game(game_id)
             league = await self._lock(db, league_id)
-            if await entry.entrant_status(db, league, player) != "in":
-                raise errors.LeagueRefused(f"<@{player}> is already out of {league.name}.")
+            if await entry.entrant_status(db, league, player, by) != "in":
+                out = entry.subject(player, by)
+                raise errors.LeagueRefused(f"{out} already out of {league.name}.")
             if league.status == "entry" and status == "withdrawn":
                 await entry.leave_before_start(db, league, player)
             else:

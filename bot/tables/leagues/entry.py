@@ -86,9 +86,15 @@ async def leave_before_start(db: Session, league: LeagueRow, player: str) -> Non
     await db.leagues.audit(league.id, player, "left", "before the start")
 
 
-async def entrant_status(db: Session, league: LeagueRow, player: str) -> str:
-    """The player's status in the league; refused when they never entered it."""
+async def entrant_status(db: Session, league: LeagueRow, player: str, by: str) -> str:
+    """The player's status in the league; refused when they never entered it (in words
+    to ``by``, who asked: the player themself, or a moderator)."""
     for entrant in await db.leagues.entrants(league.id):
         if entrant.player == player:
             return entrant.status
-    raise errors.LeagueRefused(f"<@{player}> is not entered in {league.name}.")
+    raise errors.LeagueRefused(f"{subject(player, by)} not entered in {league.name}.")
+
+
+def subject(player: str, by: str) -> str:
+    """How a refusal names the player: as "You are" to themself, else by mention."""
+    return "You are" if player == by else f"{posts.who(player)} is"
