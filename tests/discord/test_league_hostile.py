@@ -131,3 +131,21 @@ async def test_everyone_cannot_be_made_the_league_role(tmp_path):
             )
             assert "Manage Server" in made.text
     assert errors.discord_errors() == []
+
+
+async def test_the_start_reply_counts_its_games_as_a_person_would(tmp_path):
+    with catch_errors() as errors:
+        async with table(tmp_path, "alice", "bob") as t:
+            t.players["owner"] = t.emu.owner
+            await t.start()
+            await t.emu.wait_for_commands("league")
+            await t.slash(
+                "owner", "league create", name="Duel", game="skirmish", format="round_robin"
+            )
+            [league] = await t.bot.manager.leagues.leagues_here(str(t.guild.id))
+            for name in ("alice", "bob"):
+                await t.slash(name, "league join", league=league.id)
+            started = await t.slash("owner", "league start", league=league.id)
+            assert "1 games" not in started.text, started.text
+            assert "Round 1 has 1 game, opening in threads of this channel." in started.text
+    assert errors.discord_errors() == []

@@ -25,6 +25,7 @@ from bot.tables.bot_users import bot_user
 from bot.tables.leagues.desk import LeagueDesk
 from bot.tables.leagues.entrants import Outcome
 from bot.tables.leagues.records import LeagueInfo, LeagueSpec
+from rules.core.log import plural
 
 #: A league's number as an option: Discord's largest integer bound is 2**53 - 1.
 LeagueNumber = app_commands.Range[int, 1, 2**53 - 1]
@@ -276,10 +277,12 @@ class LeagueCog(
         started = await desk.start(
             league, guild(interaction), user_id(interaction), may_run=allowed
         )
+        forum = threads.is_forum(interaction.channel)
+        where = "posts of this forum" if forum else "threads of this channel"
         await reply(
             interaction,
-            f"League #{league} has started: round {started.number}'s "
-            f"{len(started.games)} games are opening in this channel's threads.",
+            f"League #{league} has started. Round {started.number} has "
+            f"{plural(len(started.games), 'game')}, opening in {where}.",
         )
         async with answering(interaction):
             await edit_lobby(client_of(interaction), await desk.info(league, guild(interaction)))
