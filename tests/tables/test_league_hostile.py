@@ -129,3 +129,19 @@ async def test_a_player_who_leaves_what_they_are_not_in_is_spoken_to_as_you(
         await desk.leave(league.id, "g", "alice")
     with pytest.raises(errors.LeagueRefused, match=r"^<@alice> is already out of Winter cup"):
         await desk.disqualify(league.id, "g", "alice", "mod", "twice", may_run=True)
+
+
+async def test_a_decision_on_a_league_that_ended_says_it_is_over(
+    manager: GameManager,
+) -> None:
+    """A double-clicked decision that ended the league must not read 'not running' as if
+    the league had stalled."""
+    desk = manager.leagues
+    league = await desk.create("g", "chan", "mod", SPEC, may_run=True)
+    for player in ("alice", "bob"):
+        await desk.join(league.id, "g", player)
+    await desk.start(league.id, "g", "mod", may_run=True)
+    await desk.decide(league.id, "g", 1, 1, Outcome.DRAW, "mod", "agreed", may_run=True)
+    assert (await desk.info(league.id, "g")).status == "finished"
+    with pytest.raises(errors.LeagueRefused, match="Winter cup is over: nothing changes now"):
+        await desk.decide(league.id, "g", 1, 1, Outcome.DRAW, "mod", "agreed", may_run=True)

@@ -128,6 +128,8 @@ async def decide(
     db: Session, league: LeagueRow, game: LeagueGameRow, outcome: Outcome, by: str, reason: str
 ) -> None:
     """A moderator's result for a game without one; a running game ends with it."""
+    if league.status in OVER:  # e.g. a second click, after the first decided the final
+        raise errors.LeagueRefused(f"{league.name} is over: nothing changes now.")
     if league.status != "running":
         raise errors.LeagueRefused(f"{league.name} is not running: there is nothing to decide.")
     if not await play.record(db, league, game, outcome, by):
