@@ -261,6 +261,33 @@ class LeagueCog(
         async with answering(interaction):
             await edit_lobby(client_of(interaction), info)
 
+    @app_commands.command(name="withdraw-dispatch")
+    @app_commands.autocomplete(league=league_choices)
+    async def withdraw_dispatch(
+        self,
+        interaction: discord.Interaction[Any],
+        league: LeagueNumber,
+        level: Literal["easy", "normal", "hard"],
+    ) -> None:
+        """Moderators: take one of Dispatch's levels out (after the start it withdraws,
+        forfeiting its unfinished games)
+
+        Parameters
+        ----------
+        league:
+            Which league
+        level:
+            Which of Dispatch's levels
+        """
+        allowed = await may_run(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        info = await desk_of(interaction).withdraw_dispatch(
+            league, guild(interaction), level, user_id(interaction), may_run=allowed
+        )
+        await reply(interaction, f"{bot_user(level)} is out of **{named(info)}**.")
+        async with answering(interaction):
+            await edit_lobby(client_of(interaction), info)
+
     @app_commands.command(name="start")
     @app_commands.autocomplete(league=league_choices)
     async def start(self, interaction: discord.Interaction[Any], league: LeagueNumber) -> None:

@@ -109,6 +109,21 @@ class LeagueDesk:
         await self._withdraw(league_id, guild, user_id, ("withdrawn", user_id, ""))
         return await self.info(league_id, guild)
 
+    async def withdraw_dispatch(
+        self, league_id: int, guild_id: str, level: str, by: str, *, may_run: bool
+    ) -> LeagueInfo:
+        """A moderator takes Dispatch's ``level`` out (entered by mistake, say): before
+        the start off the list, after it withdrawn as a player who leaves. A level has no
+        account to leave with, nor a member to name in a replacement or disqualification."""
+        league_id, guild = _league_id(league_id), _guild(guild_id)
+        by = validate.user_id(by)
+        if not isinstance(level, str):
+            raise errors.UnknownWord("Name Dispatch's level: easy, normal or hard.")
+        player = bot_user(level)
+        entry.require_may_run(validate.flag(may_run, "may_run"), "withdraw Dispatch")
+        await self._withdraw(league_id, guild, player, ("withdrawn", by, "by a moderator"))
+        return await self.info(league_id, guild)
+
     async def _withdraw(
         self, league_id: int, guild: str, player: str, how: tuple[str, str, str]
     ) -> None:
@@ -125,7 +140,7 @@ class LeagueDesk:
                 out = entry.subject(player, by)
                 raise errors.LeagueRefused(f"{out} already out of {league.name}.")
             if league.status == "entry" and status == "withdrawn":
-                await entry.leave_before_start(db, league, player)
+                await entry.leave_before_start(db, league, player, by)
             else:
                 await moderation.withdraw(db, league, player, status, by, reason)
         log.info("league=%d %s %s", league_id, player, status)

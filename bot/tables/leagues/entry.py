@@ -80,10 +80,12 @@ async def join(db: Session, league: LeagueRow, player: str, by: str) -> None:
     await db.leagues.audit(league.id, by, "joined", player)
 
 
-async def leave_before_start(db: Session, league: LeagueRow, player: str) -> None:
-    """Out of the list before the start."""
+async def leave_before_start(db: Session, league: LeagueRow, player: str, by: str) -> None:
+    """Out of the list before the start (``by``: themself, or a moderator taking a
+    Dispatch level out)."""
     await db.leagues.remove_entrant(league.id, player)
-    await db.leagues.audit(league.id, player, "left", "before the start")
+    detail = "before the start" if by == player else f"{player} before the start"
+    await db.leagues.audit(league.id, by, "left", detail)
 
 
 async def entrant_status(db: Session, league: LeagueRow, player: str, by: str) -> str:

@@ -149,3 +149,40 @@ async def test_the_start_reply_counts_its_games_as_a_person_would(tmp_path):
             assert "1 games" not in started.text, started.text
             assert "Round 1 has 1 game, opening in threads of this channel." in started.text
     assert errors.discord_errors() == []
+
+
+async def test_a_dispatch_level_entered_by_mistake_can_be_taken_out(tmp_path):
+    """A level has no account to leave with and no member to name in /league replace or
+    /league disqualify: without its own command, a level entered by mistake stayed."""
+    with catch_errors() as errors:
+        async with table(tmp_path, "alice", "bob") as t:
+            t.players["owner"] = t.emu.owner
+            await t.start()
+            await t.emu.wait_for_commands("league")
+            await t.slash(
+                "owner", "league create", name="Bots", game="skirmish", format="round_robin",
+                dispatch_may_enter=True,
+            )  # fmt: skip
+            [league] = await t.bot.manager.leagues.leagues_here(str(t.guild.id))
+            desk, guild, n = t.bot.manager.leagues, str(t.guild.id), league.id
+            await t.slash("owner", "league enter-dispatch", league=n, level="hard")
+            refused = await t.slash("alice", "league withdraw-dispatch", league=n, level="hard")
+            assert refused.ephemeral and "Manage Server" in refused.text
+            assert [e.player for e in (await desk.info(n, guild)).entrants] == ["Dispatch (hard)"]
+            out = await t.slash("owner", "league withdraw-dispatch", league=n, level="hard")
+            assert "Dispatch (hard) is out of **Bots**." in out.text
+            assert (await desk.info(n, guild)).entrants == ()
+            again = await t.slash("owner", "league withdraw-dispatch", league=n, level="hard")
+            assert "Dispatch (hard) is not entered in Bots." in again.text
+
+            for name in ("alice", "bob"):
+                await t.slash(name, "league join", league=n)
+            await t.slash("owner", "league enter-dispatch", league=n, level="easy")
+            await t.slash("owner", "league start", league=n)
+            await t.settle()
+            await t.slash("owner", "league withdraw-dispatch", league=n, level="easy")
+            status = {e.player: e.status for e in (await desk.info(n, guild)).entrants}
+            assert status["Dispatch (easy)"] == "withdrawn"
+            games = await desk.games(n, guild, "Dispatch (easy)")
+            assert games and all(g.outcome is not None for g in games if g.round == 1)
+    assert errors.discord_errors() == []
