@@ -106,10 +106,10 @@ async def test_the_league_role_is_set_by_a_moderator(manager: GameManager) -> No
     desk = manager.leagues
     assert await desk.league_role("g") is None
     with pytest.raises(errors.ModeratorOnly):
-        await desk.set_league_role("g", "r1", may_run=False)
-    await desk.set_league_role("g", "r1", may_run=True)
+        await desk.set_league_role("g", "r1", by="alice", may_run=False)
+    await desk.set_league_role("g", "r1", by="mod", may_run=True)
     assert await desk.league_role("g") == "r1"
-    await desk.set_league_role("g", None, may_run=True)
+    await desk.set_league_role("g", None, by="mod", may_run=True)
     assert await desk.league_role("g") is None
 
 

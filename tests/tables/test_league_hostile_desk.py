@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
 import pytest
 
@@ -145,3 +146,15 @@ async def test_a_decision_on_a_league_that_ended_says_it_is_over(
     assert (await desk.info(league.id, "g")).status == "finished"
     with pytest.raises(errors.LeagueRefused, match="Winter cup is over: nothing changes now"):
         await desk.decide(league.id, "g", 1, 1, Outcome.DRAW, "mod", "agreed", may_run=True)
+
+
+async def test_the_audit_list_names_who_set_the_league_role(manager: GameManager) -> None:
+    """Every change to a league is in its audit list with who made it: the role that
+    lets members decide results is the last one to record as a nameless 'moderator'."""
+    desk = manager.leagues
+    league = await desk.create("g", "chan", "mod", SPEC, may_run=True)
+    await desk.set_league_role("g", "r1", by="owner", may_run=True)
+    audit = json.loads((await desk.export(league.id, "g")).json_text)["audit"]
+    assert [(a["by_user"], a["detail"]) for a in audit if a["what"] == "role set"] == [
+        ("owner", "r1")
+    ]

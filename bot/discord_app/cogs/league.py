@@ -549,7 +549,9 @@ class LeagueCog(
                 "results and disqualify players. Pick a role of the league's runners."
             )
         role_id = str(role.id) if role else None
-        await desk_of(interaction).set_league_role(guild(interaction), role_id, may_run=allowed)
+        await desk_of(interaction).set_league_role(
+            guild(interaction), role_id, by=user_id(interaction), may_run=allowed
+        )
         said = (
             f"Members of <@&{role.id}> may now run leagues here."
             if role

@@ -328,15 +328,19 @@ class LeagueDesk:
         async with self._core.store.read() as db:
             return await db.leagues.league_role(guild)
 
-    async def set_league_role(self, guild_id: str, role_id: str | None, *, may_run: bool) -> None:
-        guild = _guild(guild_id)
+    async def set_league_role(
+        self, guild_id: str, role_id: str | None, *, by: str, may_run: bool
+    ) -> None:
+        """The role whose members may run leagues here; each league it now runs has
+        who set it in its audit list."""
+        guild, by = _guild(guild_id), validate.user_id(by)
         role = None if role_id is None else validate.channel_id(role_id)
         entry.require_may_run(validate.flag(may_run, "may_run"), "set the league role")
         async with self._core.store.transaction() as db:
             await db.leagues.set_league_role(guild, role)
             for row in await db.leagues.leagues_of_guild(guild, LIST_SIZE):
                 if row.status in ("entry", "running"):  # each league it now runs
-                    await db.leagues.audit(row.id, "moderator", "role set", role or "none")
+                    await db.leagues.audit(row.id, by, "role set", role or "none")
 
     # -- background --------------------------------------------------------------------
 
