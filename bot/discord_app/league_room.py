@@ -95,7 +95,8 @@ async def standings_message(
     picture = table_png(title, standings, names, sides)
     alt = f"The standings of {league.spec.name}, a row per player"
     return {
-        "embed": standings_embed(title, standings, sides, picture=True),
+        # The picture draws the name as typed; the embed's title would render its markup.
+        "embed": standings_embed(formatting.escape(title), standings, sides, picture=True),
         "file": formatting.png_file(picture, TABLE_FILE, alt),
     }
 

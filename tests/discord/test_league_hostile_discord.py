@@ -10,6 +10,7 @@ import pytest
 
 from bot.discord_app.league_room import DiscordLeagueRoom
 from bot.tables.leagues.records import EntrantInfo, LeagueInfo, LeaguePost, LeagueSpec
+from bot.tables.leagues.standings import SideRecord, Standing
 from tests.discord_helpers import catch_errors, table
 
 pytestmark = pytest.mark.usefixtures("discord_guard")
@@ -185,4 +186,35 @@ async def test_a_dispatch_level_entered_by_mistake_can_be_taken_out(tmp_path):
             assert status["Dispatch (easy)"] == "withdrawn"
             games = await desk.games(n, guild, "Dispatch (easy)")
             assert games and all(g.outcome is not None for g in games if g.round == 1)
+    assert errors.discord_errors() == []
+
+
+async def test_a_league_name_is_plain_text_in_its_standings_embed(tmp_path):
+    with catch_errors() as errors:
+        async with table(tmp_path, "alice", "bob") as t:
+            await t.start()
+            room = DiscordLeagueRoom(t.bot)
+            alice, bob = (str(t.players[n].id) for n in ("alice", "bob"))
+            name = "**Big** __cup__"
+            league = LeagueInfo(
+                id=3,
+                guild_id=str(t.guild.id),
+                channel_id=str(t.channel.id),
+                spec=LeagueSpec(name=name, game_name="skirmish", format="round_robin"),
+                status="finished",
+                round_number=1,
+                created_by=str(t.emu.owner.id),
+                entry_deadline=0.0,
+                lobby_message_id=None,
+                entrants=tuple(EntrantInfo(p, 1500.0, "in") for p in (alice, bob)),
+            )
+            record = SideRecord(1, 0, 0)
+            rows = (
+                Standing(1, alice, 1.0, 0.0, 0.0, 0.0, 1500.0, record, record, 0, False),
+                Standing(2, bob, 0.0, 0.0, 0.0, 0.0, 1500.0, record, record, 0, False),
+            )
+            final = LeaguePost("final", 3, f"{name} is over", (), (alice, bob), standings=rows)
+            await room.post(league, final)
+            [said] = [m for m in t.emu.channel_messages(t.channel.id) if m.embeds]
+            assert said.embeds[0]["title"] == "\\*\\*Big\\*\\* \\_\\_cup\\_\\_: final standings"
     assert errors.discord_errors() == []
