@@ -101,6 +101,21 @@ async def cmd_dispatch(desk: Desk, args: list[str]) -> None:
     desk.say(f"   {entrant} entered league #{league.id} ({_entrants(league)}).")
 
 
+async def cmd_withdraw_dispatch(desk: Desk, args: list[str]) -> None:
+    """A level entered by mistake has no keyboard of its own to leave with."""
+    league = await current(desk)
+    if len(args) > 1:
+        raise errors.Usage(
+            "`league withdraw-dispatch` takes at most a level: easy, normal or hard."
+        )
+    level = args[0].lower() if args else "normal"
+    entrant = bot_user(level)  # an unknown level refused before anything is asked
+    league = await desk.manager.leagues.withdraw_dispatch(
+        league.id, GUILD, level, desk.user, may_run=True
+    )
+    desk.say(f"   {entrant} is out of league #{league.id}.")
+
+
 async def cmd_leave(desk: Desk, args: list[str]) -> None:
     league = await current(desk)
     _no_words(args, "leave")
@@ -283,6 +298,7 @@ LEAGUE_COMMANDS: dict[str, LeagueCommand] = {
     "use": cmd_use,
     "join": cmd_join,
     "dispatch": cmd_dispatch,
+    "withdraw-dispatch": cmd_withdraw_dispatch,
     "leave": cmd_leave,
     "start": cmd_start,
     "standings": cmd_standings,

@@ -119,8 +119,9 @@ Commands:
                       Dispatch's levels enter
   league join [player ...]
                       enter the players named (or the one at the keyboard)
-  league dispatch [level]
-                      enter Dispatch at a level: easy, normal (the default) or hard
+  league dispatch [level] | league withdraw-dispatch [level]
+                      enter Dispatch at a level: easy, normal (the default) or hard;
+                      take it out (off the list, or withdrawn after the start)
   league leave        the player at the keyboard leaves: before the start, off the
                       list; after it, withdrawn, their running games forfeited
   league start        pair round 1 and open its games
