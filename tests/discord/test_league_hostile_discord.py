@@ -218,3 +218,28 @@ async def test_a_league_name_is_plain_text_in_its_standings_embed(tmp_path):
             [said] = [m for m in t.emu.channel_messages(t.channel.id) if m.embeds]
             assert said.embeds[0]["title"] == "\\*\\*Big\\*\\* \\_\\_cup\\_\\_: final standings"
     assert errors.discord_errors() == []
+
+
+async def test_leaving_after_the_start_says_the_games_are_forfeited(tmp_path):
+    """Before the start a player leaving is off the list; after it, the same command
+    forfeits their unfinished games, and the answer must say so."""
+    with catch_errors() as errors:
+        async with table(tmp_path, "alice", "bob", "carol") as t:
+            t.players["owner"] = t.emu.owner
+            await t.start()
+            await t.emu.wait_for_commands("league")
+            await t.slash(
+                "owner", "league create", name="Trio", game="skirmish", format="round_robin"
+            )
+            [league] = await t.bot.manager.leagues.leagues_here(str(t.guild.id))
+            for name in ("alice", "bob", "carol"):
+                await t.slash(name, "league join", league=league.id)
+            before = await t.slash("carol", "league leave", league=league.id)
+            assert "You have left **Trio**" in before.text and "forfeit" not in before.text
+            await t.slash("carol", "league join", league=league.id)
+            await t.slash("owner", "league start", league=league.id)
+            await t.settle()
+            after = await t.slash("carol", "league leave", league=league.id)
+            assert "You have withdrawn from **Trio**" in after.text, after.text
+            assert "your unfinished games are forfeited" in after.text
+    assert errors.discord_errors() == []

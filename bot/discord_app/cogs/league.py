@@ -232,7 +232,13 @@ class LeagueCog(
         """
         await interaction.response.defer(ephemeral=True, thinking=True)
         info = await desk_of(interaction).leave(league, guild(interaction), user_id(interaction))
-        await reply(interaction, f"You have left **{named(info)}** (league #{info.id}).")
+        said = (
+            f"You have left **{named(info)}** (league #{info.id})."
+            if info.status == "entry"
+            else f"You have withdrawn from **{named(info)}** (league #{info.id}): your "
+            "unfinished games are forfeited, and you are not paired again."
+        )
+        await reply(interaction, said)
         async with answering(interaction):
             await edit_lobby(client_of(interaction), info)
 
