@@ -214,7 +214,8 @@ async def _round_3(s: Swiss) -> None:
     assert embed["title"] == f"{NAME}: standings before round 3"
     assert [a.filename for a in post.attachments] == ["standings.png"]
     left = await s.t.slash("p7", "league leave", league=s.league_id)
-    assert "You have left" in left.text, left.text
+    assert "You have withdrawn from" in left.text, left.text
+    assert "unfinished games are forfeited" in left.text, left.text
     for game in shown.games:
         if (s.names[game.first], s.names[game.second]) != WITHDRAWS[1]:
             await s.end(game)
