@@ -10,8 +10,8 @@ Where it hears from, never by polling the store:
   ``dispatch_games``, which a trigger NOTIFYs at every commit that changes a game's
   version or status (migration 0027), whichever process committed it.
 - SQLite inside the bot's process: the manager's listeners (``ManagerHeard``), told
-  after each committed move, seat or new game. A resignation, an undo or a loss on time
-  is not announced there: it shows with the next move, or on a reload.
+  after each committed change of a game (a move or an undo, a seat, a new game, a
+  resignation, an abandon, a loss on time, a claimed win, a league's round deadline).
 - SQLite alone (``dispatch web`` beside the bot): nothing can tell it, so its pages are
   not live and say to reload (``bot.web.app``, ``live=False``).
 """
