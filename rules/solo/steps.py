@@ -210,14 +210,13 @@ class Table(SoloStep):
             log(state, f"Max Hand Size rises to {growth}.")
         limit = sheet.get("set_aside_offensive_until_turn")
         if limit and state["turn"] == limit + 1:
-            for side in shown_sides(state):
-                display = state["displays"][side]
+            for side, display in state["displays"].items():
                 for entry in [e for e in display["aside"] if e["card"] == "offensive"]:
                     display["aside"].remove(entry)
                     discard(state, side, "offensive", removed=True)
                     log(state, "The unused set-aside offensive is removed from the game.")
         if sheet["draw_phase"]:
-            state["flow"] = {"sides": shown_sides(state), "index": 0, "discarded": 0}
+            state["flow"] = {"sides": list(state["displays"]), "index": 0, "discarded": 0}
             goto(game, state, "draw_phase")
             return
         for side, display in state["displays"].items():
@@ -392,14 +391,6 @@ class Table(SoloStep):
         game.finish(
             state, None, "the solo session was closed", {"turn": state["turn"]}, code="closed"
         )
-
-
-def shown_sides(state: State) -> list[str]:
-    """The sides with a display, in the one order a stored state keeps: the store writes a
-    state with its keys sorted, so a dict's own order is not the same once a session is
-    read back, and a replay (which never reads it back) would take the sides in another
-    order than the session did. Sorted, as every stored session has always taken them."""
-    return sorted(state["displays"])
 
 
 def honor_actions(state: State) -> Actions:

@@ -1,7 +1,7 @@
-"""A solo session's record replays: the draw phase a new turn opens takes the sides in the
-order a stored session has them (its keys sorted by the store), not in the order a dict
-built in memory has them, so a replay from the set-up, which never reads a state back,
-deals the same draw phase as the session did."""
+"""A solo session's record replays: the session is set up with its dicts in the order
+the store gives them back (keys sorted), so a session read back from the store between
+moves acts exactly as its replay from the set-up, which never reads a state back. Found
+where a discard follows a new turn: the draw phase took the sides in the dict's order."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ async def test_a_discard_after_a_new_turn_replays(manager: GameManager) -> None:
     assert dumps(replayed_state(data)) == await stored_state(manager.store, info.id)
 
 
-def test_the_draw_phase_takes_the_sides_alike_read_back_or_not() -> None:
+def test_a_session_acts_alike_read_back_or_not() -> None:
     """The rules alone: the same actions, with the state read back from its stored
     (sorted) form before each or never, reach the same state."""
     in_memory = GAME.setup(seed=4242, options={})
