@@ -372,6 +372,7 @@ class GameManager(Core):
         log.info("game=%d user=%s resigned as %s", game_id, user_id, role)
         await self.deliver_due(game_id)
         await self.leagues.after_game(game_id)
+        await self.listening.owed(info)  # an open page shows the result at once
         return info
 
     async def abandon(
@@ -391,6 +392,7 @@ class GameManager(Core):
         await self.deliver_due(game_id)
         if result.abandoned:
             await self.leagues.after_game(game_id)
+            await self.listening.owed(result.game)  # an open page shows the end at once
         return result
 
     # -- queries ------------------------------------------------------------------

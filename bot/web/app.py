@@ -15,26 +15,33 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from aiohttp import web
 
 from bot.storage.errors import Damaged, StoreError
 from bot.storage.statements.web import WebServer
-from bot.storage.store import Store
-from bot.web import assets, pages
-from bot.web.changes import Spectators
-from bot.web.limits import RateLimit
-from bot.web.reading import Boards, PublicGame, Turns, TurnsCache, read_public
-from bot.web.tokens import make_token, read_token
+from bot.web import assets, league_routes, pages
+from bot.web.reading import PublicGame, Turns, read_public
+from bot.web.room import (
+    KEEPALIVE_S,
+    NOT_FOUND,
+    ROOM,
+    Room,
+    Update,
+    _html,
+    _stream,
+    not_found,
+    refusal,
+)
+from bot.web.tokens import game_nonce, make_token, read_token
 
-#: Seconds between two comments on an idle event stream, so that proxies keep it open.
-KEEPALIVE_S = 25.0
+__all__ = ["KEEPALIVE_S", "NOT_FOUND", "ROOM", "Room", "Update", "make_app", "refusal"]
+
 NO_REPLAY = "This game's record does not replay, so it has no step-through."
 NOT_OVER = "The step-through of every turn opens once the game is over."
 TOO_MANY = "Too many requests from your address; wait a moment."
 OUT_OF_REACH = "The games' records are out of reach for now; try again in a minute."
-NOT_FOUND = "This link does not open a game's page: it may have been revoked, or mistyped."
 SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
@@ -45,71 +52,6 @@ SECURITY_HEADERS = {
 }
 
 
-@dataclass(frozen=True)
-class Update:
-    """What a change of a game sends its live pages: the event's bytes, the links that
-    still open it, and whether its server still shows it."""
-
-    data: bytes
-    nonces: frozenset[str]
-    shown: bool
-
-
-@dataclass
-class Room:
-    """What the application serves from: a read-only store, and how it hears of turns."""
-
-    store: Store
-    limit: RateLimit
-    #: The links' secret when ``DISPATCH_WEB_SECRET`` gives it; else read from the store.
-    secret: str | None = None
-    #: Whether the pages are told of committed turns (else they say to reload).
-    live: bool = False
-    #: Take the client's address from X-Forwarded-For (behind a reverse proxy).
-    trust_proxy: bool = False
-    boards: Boards = field(default_factory=Boards)
-    turns: TurnsCache = field(default_factory=TurnsCache)
-    spectators: Spectators = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.spectators = Spectators(self.update)
-
-    async def signing_secret(self) -> str | None:
-        if self.secret is None:
-            async with self.store.read() as db:
-                self.secret = await db.web.secret()
-        return self.secret
-
-    async def update(self, game_id: int) -> bytes | None:
-        """An update's bytes with what decides who may still receive it, packed for the
-        spectators' queues (``Spectators`` passes the bytes on as they are)."""
-        found = await self.fresh(game_id)
-        return None if found is None else _pack(found)
-
-    async def fresh(self, game_id: int) -> Update | None:
-        game = await read_public(self.store, game_id)
-        if game is None:
-            return None
-        async with self.store.read() as db:
-            nonces = await db.web.live_nonces(game_id)
-            server = await db.web.server(game.guild_id) if game.guild_id else WebServer()
-        data = pages.event("turn", pages.update(game))
-        return Update(data, frozenset(nonces), not server.page_off)
-
-
-def _pack(update: Update) -> bytes:
-    # The nonces ride ahead of the event, one line; a stream strips them off.
-    head = ("+" if update.shown else "-") + ",".join(sorted(update.nonces))
-    return head.encode() + b"\n" + update.data
-
-
-def _unpack(packed: bytes) -> Update:
-    head, _, data = packed.partition(b"\n")
-    text = head.decode()
-    return Update(data, frozenset(filter(None, text[1:].split(","))), text[:1] == "+")
-
-
-ROOM: web.AppKey[Room] = web.AppKey("room", Room)
 #: Whether the answer may be indexed (its game's server allows it).
 INDEXABLE: web.RequestKey[bool] = web.RequestKey("indexable", bool)
 
@@ -130,6 +72,10 @@ async def opened(request: web.Request) -> Opened:
         raise not_found()
     async with room.store.read() as db:
         opens = await db.web.link_opens(token.game_id, token.nonce)
+        if not opens and secret:  # a link a league's page made for one of its games
+            leagues = await db.web.league_nonces_of_game(token.game_id)
+            made = {game_nonce(secret, nonce, token.game_id) for nonce in leagues}
+            opens = token.nonce in made
         row = await db.game(token.game_id) if opens else None
         server = await db.web.server(row.guild_id) if row and row.guild_id else WebServer()
     if row is None or server.page_off:
@@ -139,21 +85,6 @@ async def opened(request: web.Request) -> Opened:
         raise not_found()
     request[INDEXABLE] = server.indexable
     return Opened(game, token.nonce, server)
-
-
-def refusal(kind: type[web.HTTPException], title: str, text: str) -> web.HTTPException:
-    """An answer of ``kind`` (404, 400...) as a short page saying why."""
-    return kind(text=pages.plain_page(title, text), content_type="text/html")
-
-
-def not_found() -> web.HTTPException:
-    return refusal(web.HTTPNotFound, "Not found", NOT_FOUND)
-
-
-def _html(text: str) -> web.Response:
-    response = web.Response(text=text, content_type="text/html", charset="utf-8")
-    response.headers["Cache-Control"] = "no-store"
-    return response
 
 
 async def home(request: web.Request) -> web.Response:
@@ -188,7 +119,7 @@ async def script(request: web.Request) -> web.Response:
 
 
 async def to_live(request: web.Request) -> web.Response:
-    raise web.HTTPFound(f"/g/{request.match_info['token']}/")
+    raise web.HTTPFound(f"{request.path}/")
 
 
 async def live(request: web.Request) -> web.Response:
@@ -290,22 +221,6 @@ async def events(request: web.Request) -> web.StreamResponse:
     return response
 
 
-async def _stream(response: web.StreamResponse, queue: asyncio.Queue[bytes], nonce: str) -> None:
-    while True:
-        try:
-            packed = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
-        except TimeoutError:
-            await response.write(b": still here\n\n")
-            continue
-        if not packed:
-            return  # the server is stopping
-        update = _unpack(packed)
-        if nonce not in update.nonces or not update.shown:
-            await response.write(pages.event("gone", {}))
-            return
-        await response.write(update.data)
-
-
 def address_of(request: web.Request, trust_proxy: bool) -> str:
     """The client's address: behind a trusted reverse proxy, the last address it added
     to X-Forwarded-For (the one it saw; those before it are the client's to forge)."""
@@ -360,6 +275,9 @@ def make_app(room: Room) -> web.Application:
     app.router.add_get("/g/{token}/turns/jump", jump)
     app.router.add_get(r"/g/{token}/turns/{step}.png", turn_board)
     app.router.add_get("/g/{token}/turns/{step}", turn)
+    app.router.add_get("/l/{token}", to_live)
+    app.router.add_get("/l/{token}/", league_routes.league_live)
+    app.router.add_get("/l/{token}/events", league_routes.league_events)
     return app
 
 

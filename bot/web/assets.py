@@ -139,9 +139,13 @@ SCRIPT = r"""
   if (events && window.EventSource) {
     const source = new EventSource(events);
     source.addEventListener("turn", (e) => applyTurn(JSON.parse(e.data)));
+    // A league's page is redrawn by its server: a change it does not show reloads it.
+    source.addEventListener("league", (e) => {
+      if (JSON.parse(e.data).digest !== document.body.dataset.digest) window.location.reload();
+    });
     source.addEventListener("gone", () => {
       source.close();
-      document.getElementById("note").textContent = "This link no longer opens the game's page.";
+      document.getElementById("note").textContent = "This link no longer opens this page.";
     });
   }
   document.addEventListener("keydown", (e) => {

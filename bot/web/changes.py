@@ -10,8 +10,8 @@ Where it hears from, never by polling the store:
   ``dispatch_games``, which a trigger NOTIFYs at every commit that changes a game's
   version or status (migration 0027), whichever process committed it.
 - SQLite inside the bot's process: the manager's listeners (``ManagerHeard``), told
-  after each committed move, seat or new game. A resignation, an undo or a loss on time
-  is not announced there: it shows with the next move, or on a reload.
+  after each committed change of a game (a move or an undo, a seat, a new game, a
+  resignation, an abandon, a loss on time, a claimed win, a league's round deadline).
 - SQLite alone (``dispatch web`` beside the bot): nothing can tell it, so its pages are
   not live and say to reload (``bot.web.app``, ``live=False``).
 """
@@ -38,16 +38,20 @@ GAMES_CHANNEL = "dispatch_games"
 #: What a change of a game becomes for its pages: the update's bytes, or None when the
 #: game is gone or its record cannot be read.
 Build = Callable[[int], Awaitable[bytes | None]]
+#: The league a game is played in, if any (a league's page is told of its games).
+LeagueOf = Callable[[int], Awaitable[int | None]]
 
 
 class Spectators:
     """The live pages open on each game, and the one update per change they share."""
 
-    def __init__(self, build: Build) -> None:
+    def __init__(self, build: Build, league_of: LeagueOf | None = None) -> None:
         self._build = build
+        self._league_of = league_of
         self._queues: dict[int, set[asyncio.Queue[bytes]]] = {}
         self._pending: set[int] = set()
         self._running: dict[int, asyncio.Task[None]] = {}
+        self._looking: set[asyncio.Task[None]] = set()
 
     def join(self, game_id: int) -> asyncio.Queue[bytes]:
         queue: asyncio.Queue[bytes] = asyncio.Queue(QUEUE_SIZE)
@@ -65,8 +69,32 @@ class Spectators:
         return len(self._queues.get(game_id, ()))
 
     def heard(self, game_id: int) -> None:
-        """A change of ``game_id`` was committed. Changes heard while an update is being
-        built are coalesced into one more build after it."""
+        """A change of ``game_id`` was committed: its pages are sent it, and, when a
+        league's page is open, the page of the league it is played in."""
+        self._heard(game_id)
+        if self._league_of is not None and any(key < 0 for key in self._queues):
+            task = asyncio.get_running_loop().create_task(self._heard_league(game_id))
+            self._looking.add(task)
+            task.add_done_callback(self._looking.discard)
+
+    def heard_league(self, league_id: int) -> None:
+        """A change of league ``league_id`` was committed (its pages are kept under
+        ``-league_id``, apart from games' numbers)."""
+        self._heard(-league_id)
+
+    async def _heard_league(self, game_id: int) -> None:
+        assert self._league_of is not None
+        try:
+            league_id = await self._league_of(game_id)
+        except Exception:
+            log.exception("game=%d: its league could not be read", game_id)
+            return
+        if league_id is not None:
+            self.heard_league(league_id)
+
+    def _heard(self, game_id: int) -> None:
+        """Changes heard while an update is being built are coalesced into one more
+        build after it."""
         if game_id not in self._queues:
             return
         if game_id in self._running:

@@ -61,3 +61,28 @@ def read_token(secret: str, text: str) -> Token | None:
     if not hmac.compare_digest(signature, _signature(secret, game_id, nonce)):
         return None
     return Token(game_id, nonce)
+
+
+def make_league_token(secret: str, league_id: int, nonce: str) -> str:
+    """A league page's token: signed over other words than a game's, so a league's token
+    never opens the game of the same number (nor the reverse)."""
+    return make_token(secret, -league_id, nonce).removeprefix("-")
+
+
+def read_league_token(secret: str, text: str) -> Token | None:
+    """The league (as ``Token.game_id``) and nonce of a well-made league token."""
+    match = TOKEN.fullmatch(text)
+    if match is None:
+        return None
+    league_id, nonce, signature = int(match[1]), match[2], match[3]
+    if not hmac.compare_digest(signature, _signature(secret, -league_id, nonce)):
+        return None
+    return Token(league_id, nonce)
+
+
+def game_nonce(secret: str, league_nonce: str, game_id: int) -> str:
+    """The nonce a league's page links game ``game_id`` with: drawn from the league's live
+    link, so the link is made on demand without a write (the page's store is read-only),
+    opens only while the league's link does, and cannot be guessed without the secret."""
+    mac = hmac.new(secret.encode(), f"league-game:{league_nonce}:{game_id}".encode(), "sha256")
+    return _b64(mac.digest()[:NONCE_BYTES])

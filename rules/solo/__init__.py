@@ -123,6 +123,7 @@ Ambiguities of the text and our rulings:
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any, ClassVar
 
@@ -172,11 +173,20 @@ class SoloSystem(Game):
 
     def initialise(self, state: State) -> None:
         initialise(self, state)
+        # Every dict of the session in the order the store gives it back (its keys
+        # sorted): the rules take the sides, slots and decks in their dicts' order, and a
+        # session read back from the store must act exactly as one replayed in memory
+        # from its set-up, or its record would not replay.
+        in_stored_order = json.loads(json.dumps(state, sort_keys=True))
+        state.clear()
+        state.update(in_stored_order)
 
     def public_view(self, state: State) -> View:
         sheet = of(state)
         displays = {}
-        for side, display in state["displays"].items():
+        # The playsheet's order of sides, whatever order the state's dict keeps.
+        for side in [s for s in sheet["sides"] if s in state["displays"]]:
+            display = state["displays"][side]
             slots = {}
             for slot in SLOTS:
                 slots[slot] = [_shown(state, e) for e in entries(state, side, slot)]

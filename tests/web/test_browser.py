@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from league_helpers import ANN, league_path, toy_league
 from web_helpers import SETTINGS, link_path
 
 from bot.tables.manager import GameManager
@@ -177,5 +178,33 @@ async def test_the_page_in_a_browser_live_then_stepped_through_then_revoked(
         await run(chrome.get, url)
         assert chrome.title == "Not found"
         assert "does not open a game's page" in chrome.find_element(By.TAG_NAME, "body").text
+    finally:
+        await server.close()
+
+
+async def test_a_leagues_standings_update_live_when_one_of_its_games_ends(
+    manager: GameManager, db_path: Path | str, chrome: Any
+) -> None:
+    """The league's page, open in the browser, shows the result and the next round by
+    itself (its stream tells it the league changed; it reloads)."""
+    league = await toy_league(manager)
+    path = await league_path(manager, league.id)
+    server = await WebServer.start(db_path, SETTINGS, 0, manager=manager)
+    try:
+        await run(chrome.get, f"http://127.0.0.1:{server.port}{path}")
+        assert chrome.title == "Winter Cup"
+        before = body(chrome, "digest")
+        table = chrome.find_element(By.ID, "standings").text
+        assert "Round 2" not in chrome.find_element(By.TAG_NAME, "main").text
+        played = (await manager.leagues.round(league.id, "g1")).games[0]
+        assert played.game_id is not None
+        winner = "Ann the Bold" if played.first == ANN else "Entrant 2"
+        await manager.resign(played.game_id, played.second)
+        await run(wait_for, chrome, LOAD_S, lambda d: body(d, "digest") != before)
+        now = chrome.find_element(By.ID, "standings").text
+        assert now != table
+        first_row = chrome.find_elements(By.CSS_SELECTOR, "#standings tbody tr")[0].text
+        assert first_row.startswith(f"1 {winner} ")
+        assert "Round 2" in chrome.find_element(By.TAG_NAME, "main").text
     finally:
         await server.close()

@@ -25,6 +25,7 @@ from bot.tables.bot_users import bot_user
 from bot.tables.leagues.desk import LeagueDesk
 from bot.tables.leagues.entrants import Outcome
 from bot.tables.leagues.records import LeagueInfo, LeagueSpec
+from bot.web import league_links
 from rules.core.log import plural
 
 #: A league's number as an option: Discord's largest integer bound is 2**53 - 1.
@@ -403,6 +404,38 @@ class LeagueCog(
         ]
         await reply(interaction, f"League #{league}'s record.", files=files)
 
+    @app_commands.command(name="link")
+    @app_commands.autocomplete(league=league_choices)
+    async def link(
+        self, interaction: discord.Interaction[Any], league: LeagueNumber, revoke: bool = False
+    ) -> None:
+        """The address of a league's web page (standings and rounds, each game linked)
+
+        Parameters
+        ----------
+        league:
+            Which league
+        revoke:
+            Turn the league's link away (its creator or a moderator); ask again for a new one
+        """
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        store, here = manager_of(interaction).store, guild(interaction)
+        if revoke:
+            count = await league_links.revoke_league_links(
+                store, league, here, user_id(interaction), is_moderator=await may_run(interaction)
+            )
+            await reply(interaction, _revoked_words(league, count), ephemeral=True)
+            return
+        info = await desk_of(interaction).info(league, here)
+        players = [e.player for e in info.entrants]
+        names = await league_room.display_names(client_of(interaction), here, players)
+        # A member who left is named by their id: the page shows their place instead.
+        kept = {p: n for p, n in names.items() if n != f"user {p}"}
+        url = await league_links.give_league_link(
+            store, client_of(interaction).web, league, here, user_id(interaction), kept
+        )
+        await reply(interaction, f"{info.spec.name}'s page, for anyone you give it to: {url}")
+
     # -- moderators -------------------------------------------------------------------
     @app_commands.command(name="replace")
     @app_commands.autocomplete(league=league_choices)
@@ -564,6 +597,15 @@ class LeagueCog(
             else ("Only members with Manage Server may now run leagues here.")
         )
         await reply(interaction, said)
+
+
+def _revoked_words(league: int, count: int) -> str:
+    if not count:
+        return f"League #{league} has no link to revoke."
+    return (
+        f"League #{league}'s link is revoked: it now answers “not found”. "
+        "/league link gives a new one."
+    )
 
 
 async def setup(bot: commands.Bot) -> None:

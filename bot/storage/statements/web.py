@@ -99,3 +99,77 @@ class WebStatements(Statements):
             " indexable = excluded.indexable",
             (guild_id, int(setting.page_off), int(setting.indexable)),
         )
+
+    # -- a league's page (migration 0028) ----------------------------------------------
+
+    async def league_live_link(self, league_id: int) -> str | None:
+        """The nonce of the league's link that is not revoked, if any (the newest)."""
+        row = await self._one(
+            "SELECT nonce FROM web_league_links WHERE league_id = ? AND revoked_at IS NULL"
+            " ORDER BY created_at DESC LIMIT 1",
+            (league_id,),
+        )
+        return str(row[0]) if row else None
+
+    async def add_league_link(self, league_id: int, nonce: str, by_user: str) -> None:
+        await self._run(
+            "INSERT INTO web_league_links (nonce, league_id, created_by, created_at)"
+            " VALUES (?, ?, ?, ?)",
+            (nonce, league_id, by_user, self.now),
+        )
+
+    async def league_link_opens(self, league_id: int, nonce: str) -> bool:
+        """Whether ``nonce`` is a link of ``league_id`` that was not revoked."""
+        row = await self._one(
+            "SELECT 1 FROM web_league_links"
+            " WHERE nonce = ? AND league_id = ? AND revoked_at IS NULL",
+            (nonce, league_id),
+        )
+        return row is not None
+
+    async def live_league_nonces(self, league_id: int) -> list[str]:
+        rows = await self._all(
+            "SELECT nonce FROM web_league_links WHERE league_id = ? AND revoked_at IS NULL",
+            (league_id,),
+        )
+        return [str(r[0]) for r in rows]
+
+    async def league_nonces_of_game(self, game_id: int) -> list[str]:
+        """The live links of the league game ``game_id`` is played in (a league's page
+        links each of its games with a nonce drawn from its own, ``tokens.game_nonce``)."""
+        rows = await self._all(
+            "SELECT l.nonce FROM web_league_links l"
+            " JOIN league_games g ON g.league_id = l.league_id"
+            " WHERE g.game_id = ? AND l.revoked_at IS NULL",
+            (game_id,),
+        )
+        return [str(r[0]) for r in rows]
+
+    async def league_of_game(self, game_id: int) -> int | None:
+        row = await self._one(
+            "SELECT league_id FROM league_games WHERE game_id = ? LIMIT 1", (game_id,)
+        )
+        return int(row[0]) if row else None
+
+    async def revoke_league_links(self, league_id: int) -> int:
+        rows = await self._all(
+            "UPDATE web_league_links SET revoked_at = ? WHERE league_id = ?"
+            " AND revoked_at IS NULL RETURNING nonce",
+            (self.now, league_id),
+        )
+        return len(rows)
+
+    async def keep_names(self, league_id: int, names: dict[str, str]) -> None:
+        """The names the league shows its players by, kept for its page."""
+        for player, name in names.items():
+            await self._run(
+                "INSERT INTO web_league_names (league_id, player, name) VALUES (?, ?, ?)"
+                " ON CONFLICT (league_id, player) DO UPDATE SET name = excluded.name",
+                (league_id, player, name),
+            )
+
+    async def names(self, league_id: int) -> dict[str, str]:
+        rows = await self._all(
+            "SELECT player, name FROM web_league_names WHERE league_id = ?", (league_id,)
+        )
+        return {str(r[0]): str(r[1]) for r in rows}

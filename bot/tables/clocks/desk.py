@@ -137,6 +137,7 @@ class ClockDesk:
             await claims.claim(db, game_id, user_id)
             info = await info_in(db, game_id)
         await self._core.deliver_due(game_id)
+        await self._core.listening.owed(info)  # an open page shows the end at once
         return info
 
     # -- the background passes --------------------------------------------------------
@@ -148,7 +149,9 @@ class ClockDesk:
         ended = await timeouts.expire_due(core.store, core.game_locks, core.clock())
         if ended:
             await core.deliver_due()
-        return ended
+        for game_id in ended:  # an open page shows the end at once
+            await core.listening.owed(await core.get_game_info(game_id))
+        return len(ended)
 
     async def warn(self) -> int:
         """Warn the players with 24 h, then 2 h, left on their clock (``timeouts``)."""

@@ -32,14 +32,18 @@ from rules.core.types import TIMEOUT
 log = logging.getLogger("dispatch.clocks")
 
 
-async def expire_due(store: Store, game_locks: defaultdict[int, asyncio.Lock], now: float) -> int:
+async def expire_due(
+    store: Store, game_locks: defaultdict[int, asyncio.Lock], now: float
+) -> list[int]:
     """End every game whose player's clock has run out by ``now`` (or, on a server where
-    the win is claimed, offer it: ``clock_rules.flag``); return how many."""
-    ended = 0
+    the win is claimed, offer it: ``clock_rules.flag``); return the games ended or offered
+    (their listeners are told: an open spectator page shows the change at once)."""
+    ended: list[int] = []
     for game_id, role in await clock_pass.expired(store, now):
         try:
             async with game_locks[game_id], store.transaction(game=game_id) as db:
-                ended += await _lose_on_time(db, game_id, role)
+                if await _lose_on_time(db, game_id, role):
+                    ended.append(game_id)
                 await db.clocks.release_clock(game_id, role, store.instance)
         except StoreError:
             raise  # the database, not the game: the next pass tries again

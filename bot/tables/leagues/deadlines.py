@@ -49,8 +49,8 @@ async def pass_entry_deadlines(store: Store) -> int:
     return done
 
 
-async def pass_round_deadlines(store: Store) -> int:
-    """End each game still running in a round past its deadline; how many."""
+async def pass_round_deadlines(store: Store) -> list[int]:
+    """End each game still running in a round past its deadline; the games ended."""
     async with store.read() as db:
         due = await db.leagues.rounds_past_deadline(db.now)
         running = [
@@ -59,11 +59,12 @@ async def pass_round_deadlines(store: Store) -> int:
             for g in await db.leagues.games_of_round(league_id, number)
             if g.outcome is None and g.game_id is not None
         ]
-    ended = 0
+    ended: list[int] = []
     for game_id in running:
         try:
             async with store.transaction(game=game_id) as db:
-                ended += await _end_on_time(db, game_id)
+                if await _end_on_time(db, game_id):
+                    ended.append(game_id)
         except StoreError:
             raise
         except Exception:

@@ -369,11 +369,13 @@ class LeagueDesk:
         how many leagues and games were moved on."""
         store = self._core.store
         moved = await deadlines.pass_entry_deadlines(store)
-        moved += await deadlines.pass_round_deadlines(store)
-        if moved:
+        ended = await deadlines.pass_round_deadlines(store)
+        if moved or ended:
             await self._core.deliver_due()
             await self.open_pending()
-        return moved
+        for game_id in ended:  # an open page shows the end at once
+            await self._core.listening.owed(await self._core.get_game_info(game_id))
+        return moved + len(ended)
 
     # -- shared ------------------------------------------------------------------------
 

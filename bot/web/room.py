@@ -1,0 +1,133 @@
+"""What the page's routes share: the room they serve from (its read-only store, how it
+hears of changes, the caches), the update a change sends the live pages, and the answers
+every route gives alike (the one 404, a page of HTML, an event stream's updates)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from aiohttp import web
+
+from bot.storage.statements.web import WebServer
+from bot.storage.store import Store
+from bot.web import pages
+from bot.web.changes import Spectators
+from bot.web.league_page import league_update
+from bot.web.limits import RateLimit
+from bot.web.reading import Boards, TurnsCache, read_public
+from bot.web.tokens import game_nonce
+
+#: Seconds between two comments on an idle event stream, so that proxies keep it open.
+KEEPALIVE_S = 25.0
+NOT_FOUND = "This link does not open a game's page: it may have been revoked, or mistyped."
+
+
+@dataclass(frozen=True)
+class Update:
+    """What a change of a game sends its live pages: the event's bytes, the links that
+    still open it, and whether its server still shows it."""
+
+    data: bytes
+    nonces: frozenset[str]
+    shown: bool
+
+
+@dataclass
+class Room:
+    """What the application serves from: a read-only store, and how it hears of turns."""
+
+    store: Store
+    limit: RateLimit
+    #: The links' secret when ``DISPATCH_WEB_SECRET`` gives it; else read from the store.
+    secret: str | None = None
+    #: Whether the pages are told of committed turns (else they say to reload).
+    live: bool = False
+    #: Take the client's address from X-Forwarded-For (behind a reverse proxy).
+    trust_proxy: bool = False
+    boards: Boards = field(default_factory=Boards)
+    turns: TurnsCache = field(default_factory=TurnsCache)
+    spectators: Spectators = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.spectators = Spectators(self.update, self.league_of)
+
+    async def league_of(self, game_id: int) -> int | None:
+        async with self.store.read() as db:
+            return await db.web.league_of_game(game_id)
+
+    async def signing_secret(self) -> str | None:
+        if self.secret is None:
+            async with self.store.read() as db:
+                self.secret = await db.web.secret()
+        return self.secret
+
+    async def update(self, game_id: int) -> bytes | None:
+        """An update's bytes with what decides who may still receive it, packed for the
+        spectators' queues (``Spectators`` passes the bytes on as they are)."""
+        if game_id < 0:  # a league's pages (``Spectators.heard_league``)
+            made = await league_update(self.store, -game_id)
+            found = None if made is None else Update(made[0], frozenset(made[1]), made[2])
+        else:
+            found = await self.fresh(game_id)
+        return None if found is None else _pack(found)
+
+    async def fresh(self, game_id: int) -> Update | None:
+        game = await read_public(self.store, game_id)
+        if game is None:
+            return None
+        async with self.store.read() as db:
+            nonces = await db.web.live_nonces(game_id)
+            leagues = await db.web.league_nonces_of_game(game_id)
+            server = await db.web.server(game.guild_id) if game.guild_id else WebServer()
+        secret = await self.signing_secret() if leagues else None
+        if secret is not None:  # the links a league's page made for the game
+            nonces += [game_nonce(secret, nonce, game_id) for nonce in leagues]
+        data = pages.event("turn", pages.update(game))
+        return Update(data, frozenset(nonces), not server.page_off)
+
+
+def _pack(update: Update) -> bytes:
+    # The nonces ride ahead of the event, one line; a stream strips them off.
+    head = ("+" if update.shown else "-") + ",".join(sorted(update.nonces))
+    return head.encode() + b"\n" + update.data
+
+
+def _unpack(packed: bytes) -> Update:
+    head, _, data = packed.partition(b"\n")
+    text = head.decode()
+    return Update(data, frozenset(filter(None, text[1:].split(","))), text[:1] == "+")
+
+
+ROOM: web.AppKey[Room] = web.AppKey("room", Room)
+
+
+def refusal(kind: type[web.HTTPException], title: str, text: str) -> web.HTTPException:
+    """An answer of ``kind`` (404, 400...) as a short page saying why."""
+    return kind(text=pages.plain_page(title, text), content_type="text/html")
+
+
+def not_found() -> web.HTTPException:
+    return refusal(web.HTTPNotFound, "Not found", NOT_FOUND)
+
+
+def _html(text: str) -> web.Response:
+    response = web.Response(text=text, content_type="text/html", charset="utf-8")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+async def _stream(response: web.StreamResponse, queue: asyncio.Queue[bytes], nonce: str) -> None:
+    while True:
+        try:
+            packed = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
+        except TimeoutError:
+            await response.write(b": still here\n\n")
+            continue
+        if not packed:
+            return  # the server is stopping
+        update = _unpack(packed)
+        if nonce not in update.nonces or not update.shown:
+            await response.write(pages.event("gone", {}))
+            return
+        await response.write(update.data)

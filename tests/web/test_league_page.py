@@ -1,0 +1,173 @@
+"""A league's page: its standings and rounds, each game linked to its own page; its link
+signed and revocable like a game's; the server's page setting; nothing private on it;
+and its live stream told when a game of the league ends."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import re
+from pathlib import Path
+
+import aiohttp
+import pytest
+from aiohttp.test_utils import TestClient
+from league_helpers import ANN, BEN, CAT, league_path, toy_league
+from test_live import WAIT_S, next_event
+from web_helpers import SETTINGS
+
+from bot import errors
+from bot.config import WebSettings
+from bot.tables.manager import GameManager
+from bot.web.app import NOT_FOUND
+from bot.web.league_links import give_league_link, revoke_league_links
+from bot.web.links import NOT_SET_UP, PAGE_OFF, server_page
+from bot.web.serve import WebServer
+
+
+def game_paths(page: str) -> list[str]:
+    return re.findall(r'href="(/g/[^"]+/)"', page)
+
+
+async def test_the_page_shows_standings_and_rounds_each_game_linked(
+    manager: GameManager, client: TestClient
+) -> None:
+    league = await toy_league(manager)
+    played = await manager.leagues.round(league.id, "g1")
+    (game,) = played.games
+    assert game.game_id is not None
+    await manager.resign(game.game_id, game.second)  # the first player wins
+    path = await league_path(manager, league.id)
+    answer = await client.get(path)
+    assert answer.status == 200
+    page = html.unescape(await answer.text())
+    assert "Winter Cup" in page and "Toy Twenty-One" in page
+    # Names as the league shows them, escaped; a player without a kept name by place.
+    assert "Ann the Bold" in page and "Entrant 2" in page
+    assert "Cat <script>" in page and "Cat <script>" not in await answer.text()
+    assert "Buchholz" in page and "Sonneborn–Berger" in page
+    assert "Round 1" in page and "Bye:" in page
+    assert f"game #{game.game_id}" in page and "won" in page
+    # The second round, paired by that result, is on the page too.
+    assert "Round 2" in page
+    # Each opened game (one a round) is linked to its own page, which opens.
+    links = game_paths(await answer.text())
+    assert len(links) == 2
+    for link in links:
+        opened = await client.get(link)
+        assert opened.status == 200
+        assert f"game #{link.split('/')[2].split('-')[0]}" in await opened.text()
+
+
+async def test_a_withdrawn_player_is_marked(manager: GameManager, client: TestClient) -> None:
+    league = await toy_league(manager)
+    await manager.leagues.leave(league.id, "g1", CAT)
+    page = html.unescape(await (await client.get(await league_path(manager, league.id))).text())
+    assert 'Cat <script> <span class="out">(withdrawn)</span>' in page
+
+
+async def test_asking_again_gives_the_same_link_and_revoking_turns_it_away(
+    manager: GameManager, client: TestClient
+) -> None:
+    league = await toy_league(manager)
+    path = await league_path(manager, league.id)
+    assert await league_path(manager, league.id) == path
+    game_link = game_paths(await (await client.get(path)).text())[0]
+    with pytest.raises(errors.ModeratorOnly):
+        await revoke_league_links(manager.store, league.id, "g1", ANN, is_moderator=False)
+    assert await revoke_league_links(manager.store, league.id, "g1", "mod", is_moderator=False)
+    for gone in (path, game_link):
+        answer = await client.get(gone)
+        assert answer.status == 404
+        assert NOT_FOUND in html.unescape(await answer.text())
+    again = await league_path(manager, league.id)
+    assert again != path
+    assert (await client.get(again)).status == 200
+
+
+async def test_another_servers_league_gives_no_link(
+    manager: GameManager, client: TestClient
+) -> None:
+    league = await toy_league(manager, guild="g2")
+    with pytest.raises(errors.UnknownLeague):
+        await give_league_link(manager.store, SETTINGS, league.id, "g1", "mod", {})
+    with pytest.raises(errors.UnknownLeague):
+        await revoke_league_links(manager.store, league.id, "g1", "mod", is_moderator=True)
+
+
+async def test_a_league_token_opens_no_game_and_a_game_token_no_league(
+    manager: GameManager, client: TestClient
+) -> None:
+    league = await toy_league(manager)
+    path = await league_path(manager, league.id)
+    token = path.split("/")[2]
+    assert (await client.get(f"/g/{token}/")).status == 404
+    game_link = game_paths(await (await client.get(path)).text())[0]
+    assert (await client.get(game_link.replace("/g/", "/l/"))).status == 404
+
+
+async def test_a_server_with_the_page_off(manager: GameManager, client: TestClient) -> None:
+    league = await toy_league(manager)
+    path = await league_path(manager, league.id)
+    game_link = game_paths(await (await client.get(path)).text())[0]
+    await server_page(manager.store, "g1", page=False, indexing=None)
+    assert (await client.get(path)).status == 404
+    assert (await client.get(game_link)).status == 404
+    with pytest.raises(errors.NotAllowed, match=PAGE_OFF):
+        await give_league_link(manager.store, SETTINGS, league.id, "g1", "mod", {})
+
+
+async def test_no_link_when_the_web_is_not_set_up(manager: GameManager) -> None:
+    league = await toy_league(manager)
+    with pytest.raises(errors.NotAllowed, match="not set up"):
+        await give_league_link(manager.store, WebSettings(), league.id, "g1", "mod", {})
+    assert "not set up" in NOT_SET_UP
+
+
+async def test_the_page_shows_nothing_private(manager: GameManager, client: TestClient) -> None:
+    """No player's id, no game's seed or key: only names, numbers and outcomes."""
+    league = await toy_league(manager)
+    page = await (await client.get(await league_path(manager, league.id))).text()
+    for player in (ANN, BEN, CAT):
+        assert player not in page
+    async with manager.store.read() as db:
+        for found in await db.leagues.games(league.id):
+            assert found.game_id is not None
+            row = await db.game(found.game_id)
+            assert row is not None
+            state = json.loads(row.state_json or "{}")
+            rng = state.get("rng")
+            key = rng.get("key") if isinstance(rng, dict) else None
+            assert str(row.seed) not in page
+            if key:
+                assert str(key) not in page
+    assert "seed" not in page.lower()
+
+
+@pytest.mark.sqlite_only
+async def test_the_stream_is_told_when_a_game_of_the_league_ends(
+    manager: GameManager, db_path: Path | str
+) -> None:
+    league = await toy_league(manager)
+    path = await league_path(manager, league.id)
+    server = await WebServer.start(db_path, SETTINGS, 0, manager=manager)
+    try:
+        base = f"http://127.0.0.1:{server.port}"
+        async with aiohttp.ClientSession() as http:
+            page = await (await http.get(base + path)).text()
+            events = re.search(r'data-events="([^"]+)"', page)
+            digest = re.search(r'data-digest="([^"]+)"', page)
+            assert events and digest
+            async with http.get(f"{base}{path}{html.unescape(events[1])}") as stream:
+                await asyncio.wait_for(stream.content.readline(), WAIT_S)  # retry: ...
+                played = await manager.leagues.round(league.id, "g1")
+                game_id = played.games[0].game_id
+                assert game_id is not None
+                await manager.resign(game_id, played.games[0].second)
+                kind, data = await next_event(stream.content)
+                assert kind == "league" and data["digest"] != digest[1]
+                again = await (await http.get(base + path)).text()
+                assert f'data-digest="{data["digest"]}"' in again
+    finally:
+        await server.close()
