@@ -65,10 +65,16 @@ class RandomPlayer:
 
 #: The game settings a search player may change for its own searches (:func:`variant`),
 #: and how each reads its value.
-TWEAKS: dict[str, Any] = {"playout_horizon": int, "policy_margin": float, "guide": float}
+TWEAKS: dict[str, Any] = {
+    "playout_horizon": int,
+    "policy_margin": float,
+    "guide": float,
+    "prior": float,
+}
 #: The tweaks that are options of the search, not settings of the game: ``guide`` is the
-#: epsilon of playouts guided by the game's automated player (``rules.ai.ismcts``).
-SEARCH_TWEAKS = frozenset({"guide"})
+#: epsilon of playouts guided by the game's automated player, ``prior`` the weight of its
+#: choices as a prior in the tree (``rules.ai.ismcts``).
+SEARCH_TWEAKS = frozenset({"guide", "prior"})
 
 
 def parse_tweaks(text: str) -> dict[str, Any]:
@@ -105,8 +111,15 @@ def make(game: Game, role: str, level: str, seed: int, budgets: dict[str, int]) 
         return GreedyPlayer(game)
     _, _, tweaks = level.partition(":")
     searched = variant(game, tweaks) if tweaks else game
-    guide = parse_tweaks(tweaks).get("guide")
-    return SearchPlayer(searched, role, seed=seed, iterations=budgets[level], guide_epsilon=guide)
+    options = parse_tweaks(tweaks)
+    return SearchPlayer(
+        searched,
+        role,
+        seed=seed,
+        iterations=budgets[level],
+        guide_epsilon=options.get("guide"),
+        prior_weight=options.get("prior"),
+    )
 
 
 def play(

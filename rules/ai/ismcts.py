@@ -26,6 +26,13 @@ iteration:
    view of the determinization), and a uniformly random action with probability
    epsilon: an epsilon-greedy playout (measured against random playouts at equal CPU in
    docs/ai.md, *Policy-guided playouts*).
+   With a *prior* (``prior_weight``, off by default), the tree itself leans towards the
+   automated player's choice instead: the first time a node is left through an untried
+   action, the policy is asked once, from the mover's view of that iteration's
+   determinization; that action is expanded first, and while it is tried it gets a
+   progressive bias of ``prior_weight / (visits + 1)`` added to its UCB1 score (Chaslot
+   et al., "Progressive Strategies for Monte-Carlo Tree Search", 2008), which fades as
+   its own results come in. One policy call per node, not one per playout action.
 5. **Back up** the result: 1 for a win, 0 for a loss, 1/2 for a draw (or the estimated
    chances), each node credited from the point of view of the role whose action led to
    it.
@@ -65,7 +72,7 @@ ROLLOUT_CAP = 20_000
 class Node:
     """Statistics of one action sequence from the observer's information set."""
 
-    __slots__ = ("available", "children", "mover", "reward", "visits")
+    __slots__ = ("asked", "available", "children", "hint", "mover", "reward", "visits")
 
     def __init__(self, mover: str | None) -> None:
         #: The role whose action led here (None at the root).
@@ -75,6 +82,9 @@ class Node:
         self.available = 0
         #: Sum of results for ``mover``.
         self.reward = 0.0
+        #: With a prior: whether the policy was asked here, and the action it chose.
+        self.asked = False
+        self.hint: Action | None = None
 
     def best(
         self, role: str | None = None, among: set[Action] | None = None
@@ -206,7 +216,8 @@ def guided_rollout(epsilon: float, policy: Callable[[Game, View], tuple[str, Arg
     return play
 
 
-def search(
+# Every option after the view is keyword-only and off by default, so the count is harmless.
+def search(  # noqa: PLR0913
     game: Game,
     view: View,
     *,
@@ -215,6 +226,7 @@ def search(
     should_stop: Callable[[], bool] | None = None,
     root: Node | None = None,
     guide_epsilon: float | None = None,
+    prior_weight: float | None = None,
 ) -> SearchResult:
     """Search from ``view`` (the observer's own view) and return the most visited action.
 
@@ -222,11 +234,17 @@ def search(
     both (whichever ends first); at least one iteration always runs. ``root`` continues a
     tree grown by an earlier search of the same information set (tree reuse).
     ``guide_epsilon`` makes the playouts the game's automated player's, epsilon-greedy
-    (:func:`guided_rollout`); by default, and in a game without one, they are random."""
+    (:func:`guided_rollout`); by default, and in a game without one, they are random.
+    ``prior_weight`` biases the tree towards the automated player's choices (the module's
+    step 2); off by default, and in a game without an automated player."""
     if iterations is None and should_stop is None:
         raise ValueError("a search needs a budget: iterations or should_stop")
+    if prior_weight is not None and prior_weight < 0:
+        raise ValueError(f"a prior's weight is not negative, not {prior_weight!r}")
     policy = game.automated_player() if guide_epsilon is not None else None
     play_out = rollout if policy is None else guided_rollout(guide_epsilon or 0.0, policy)
+    prior = game.automated_player() if prior_weight is not None else None
+    lean = Prior(prior, prior_weight or 0.0) if prior is not None else None
     role = view["role"]
     if not view["actions"]:
         raise ValueError("nothing to decide: this role has no action now")
@@ -245,7 +263,7 @@ def search(
         if done and should_stop is not None and should_stop():
             break
         state = deal(_mix(key, done + 1))
-        _iterate(game, state, role, tree, draw, play_out)
+        _iterate(game, state, role, tree, draw, play_out, lean)
         done += 1
     # A tree kept from an earlier search also holds actions that other chance outcomes
     # allowed there (another Fate Die roll, another card drawn): only what the view lists
@@ -257,6 +275,23 @@ def search(
     return SearchResult(action=(verb, arg), root=tree, iterations=done)
 
 
+@dataclass(frozen=True)
+class Prior:
+    """The automated player whose choices the tree leans towards, and how hard."""
+
+    policy: Callable[[Game, View], tuple[str, Arg]]
+    weight: float
+
+    def hint(self, game: Game, state: State, node: Node, mover: str) -> Action | None:
+        """The policy's choice at ``node``, asked the first time and kept: it reads only
+        the mover's view of the determinization, as the automated player would."""
+        if not node.asked:
+            node.asked = True
+            verb, arg = self.policy(game, game.view(state, mover))
+            node.hint = (mover, verb, arg)
+        return node.hint
+
+
 def _iterate(
     game: Game,
     state: State,
@@ -264,6 +299,7 @@ def _iterate(
     root: Node,
     draw: Callable[[], float],
     play_out: Rollout = rollout,
+    prior: Prior | None = None,
 ) -> None:
     node = root
     path = [root]
@@ -277,8 +313,12 @@ def _iterate(
         if idle:
             actions = [a for a in actions if (a[1], a[2]) not in idle] or actions
         untried = [a for a in actions if a not in node.children]
+        hint = prior.hint(game, state, node, mover) if prior is not None else None
         if untried:
-            action = untried[int(draw() * len(untried))]
+            if hint is not None and hint in untried:
+                action = hint
+            else:
+                action = untried[int(draw() * len(untried))]
             child = Node(mover)
             node.children[action] = child
             child.available += 1
@@ -295,6 +335,8 @@ def _iterate(
             score = child.reward / child.visits + EXPLORATION * math.sqrt(
                 math.log(child.available) / child.visits
             )
+            if action == hint and prior is not None:
+                score += prior.weight / (child.visits + 1)
             if score > best:
                 best, chosen = score, action
         assert chosen is not None

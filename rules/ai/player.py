@@ -99,11 +99,16 @@ class SearchPlayer:
         iterations: int | None = None,
         reuse_visits: int = REUSE_VISITS,
         guide_epsilon: float | None = None,
+        prior_weight: float | None = None,
     ) -> None:
         self.game = game
         #: Epsilon-greedy playouts by the game's automated player (``rules.ai.ismcts``);
         #: None, the default and what every level ships, plays them out at random.
         self.guide_epsilon = guide_epsilon
+        #: The weight of the automated player's choices as a prior in the tree
+        #: (``rules.ai.ismcts``); None, the default and what every level ships, leaves
+        #: the tree to its own results.
+        self.prior_weight = prior_weight
         self.role = role
         self.seed = seed
         self.iterations = iterations
@@ -148,6 +153,7 @@ class SearchPlayer:
             should_stop=should_stop,
             root=node,
             guide_epsilon=self.guide_epsilon,
+            prior_weight=self.prior_weight,
         )
         self.searches += 1
         self.last = result
