@@ -150,9 +150,12 @@ class Desk:
             waiting = ", ".join(f"@{u}" for u in info.waiting_on) or "nobody"
             self.say(f"   Waiting for {waiting}.")
             return
+        # Everything awaited is read before the first line is printed: a table post that
+        # lands during an await (Dispatch's move) would otherwise print inside the prompt.
+        clocks = await self.manager.clocks.lines(info.id, plain=True)
         self.shown = Shown(info.id, self.user, pv.version, menu, decision_digest(pv.view))
         self.say_block(f"{self.user} ({pv.role}): {view.get('prompt') or 'Your move.'}")
-        for line in await self.manager.clocks.lines(info.id, plain=True):
+        for line in clocks:
             if line.endswith("(running)"):
                 self.say(f"   {line}")
         numbered = [(key, a) for key, a in menu if key is not None]

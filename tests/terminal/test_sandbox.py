@@ -16,6 +16,7 @@ import pytest
 import rules
 from bot.delivery.port import GameInfo, TablePost
 from bot.dispatch_players.bots import BotSeats
+from bot.tables.clocks.desk import ClockDesk
 from bot.tables.manager import GameManager
 from bot.terminal.display import private_lines
 from bot.terminal.frontend import TerminalFrontEnd
@@ -520,3 +521,30 @@ async def test_the_end_post_names_the_sandbox_log_command_not_discords(tmp_path:
     assert "/game log" not in text
     assert "(4 earlier lines of the last turn: `log`)" in text
     assert "where the game turned is in `log`." in text
+
+
+@pytest.mark.usefixtures("toy_game")
+async def test_a_post_landing_while_the_turn_is_read_never_splits_the_prompt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dispatch's table post can print while the prompt's clocks are read: it must come
+    before the prompt's heading or after its list, never between them."""
+    out = io.StringIO()
+    original = ClockDesk.lines
+
+    async def lines_with_a_post_meanwhile(
+        self: ClockDesk, game: int, *, plain: bool = False
+    ) -> list[str]:
+        out.write("A TABLE POST\n")
+        return await original(self, game, plain=plain)
+
+    monkeypatch.setattr(ClockDesk, "lines", lines_with_a_post_meanwhile)
+    args = build_parser().parse_args(
+        ["--db", str(tmp_path / "sandbox.sqlite3"), "--out", str(tmp_path / "out")]
+    )
+    assert await run_sandbox(args, stdin=io.StringIO("new toy 3\n"), stdout=out) == 0
+    text = out.getvalue()
+    heading = text.index("alice (north):")
+    assert " 1) add 1" in text[heading:]
+    assert "A TABLE POST" in text
+    assert "A TABLE POST" not in text[heading : text.index(" 1) add 1", heading)]
