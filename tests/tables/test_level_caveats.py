@@ -1,7 +1,7 @@
 """A level not shown stronger than the one below it says so where it is offered: War's
-hard level (War is mostly luck) in the lobby's level select on Discord, in the lobby post
-once Dispatch holds a seat at it, and in the sandbox's help and seating lines. Such a
-seat still plays at its own level."""
+hard level (War is mostly luck) and Lincoln's (too few games played to tell) in the
+lobby's level select on Discord, in the lobby post once Dispatch holds a seat at it, and
+in the sandbox's help and seating lines. Such a seat still plays at its own level."""
 
 from __future__ import annotations
 
@@ -24,10 +24,13 @@ from rules.ai import (
 from tests.discord_helpers import catch_errors, table
 
 WAR_HARD = "not shown stronger than normal: War is mostly luck"
+LINCOLN_HARD = "not shown stronger than normal: too few games played to tell"
 
 
 def test_only_the_declared_levels_carry_a_caveat() -> None:
     assert level_caveat("war", "hard") == WAR_HARD
+    assert level_caveat("lincoln", "hard") == LINCOLN_HARD
+    assert level_caveat("fort_sumter", "hard") is None
     for name in GAMES:
         for level in LEVELS:
             if level not in NOT_STRONGER.get(name, {}):
@@ -46,14 +49,16 @@ def options_of(game: str | None) -> list[dict[str, str]]:
     return options
 
 
-def test_the_lobby_select_says_war_hard_is_no_stronger_than_normal() -> None:
+def test_the_lobby_select_says_war_and_lincoln_hard_are_no_stronger_than_normal() -> None:
     war = {o["value"]: o["description"] for o in options_of("war")}
     assert list(war) == ["easy", "normal", "hard"]
     assert war["hard"] == f"Thinks about 5 seconds a move, yet {WAR_HARD}"
     assert all(len(text) <= lobby.DESCRIPTION_MAX for text in war.values())
-    for other in ("fort_sumter", "lincoln"):
-        plain = {o["value"]: o["description"] for o in options_of(other)}
-        assert plain["hard"] == "Thinks about 5 seconds a move"
+    lincoln = {o["value"]: o["description"] for o in options_of("lincoln")}
+    assert lincoln["hard"] == f"Thinks about 5 seconds a move, yet {LINCOLN_HARD}"
+    assert all(len(text) <= lobby.DESCRIPTION_MAX for text in lincoln.values())
+    plain = {o["value"]: o["description"] for o in options_of("fort_sumter")}
+    assert plain["hard"] == "Thinks about 5 seconds a move"
 
 
 def war_info(user: str) -> GameInfo:
@@ -105,7 +110,8 @@ async def test_the_sandbox_says_so_in_its_help_and_when_it_seats_war_hard(
     assert await run_sandbox(args, stdin=io.StringIO(script), stdout=out) == 0
     text = out.getvalue()
     assert f"In war, Dispatch's hard level is {WAR_HARD}." in text
-    assert "In fort_sumter" not in text and "In lincoln" not in text
+    assert f"In lincoln, Dispatch's hard level is {LINCOLN_HARD}." in text
+    assert "In fort_sumter" not in text
     seated = text[text.index("dispatch hard") :]
     assert f"Dispatch (hard) is {WAR_HARD}." in seated
     assert "Dispatch (hard) plays Confederacy (confederate) in game #1." in seated
