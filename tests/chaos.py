@@ -61,7 +61,7 @@ import sqlite3
 import statistics
 import sys
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -298,13 +298,18 @@ def moves_not_once(actions: Sequence[ActionRow], jobs: Sequence[BotJobRow]) -> l
     return moves_not_once_by_status(actions, {j.version: j.status for j in jobs})
 
 
-def moves_not_once_by_status(actions: Sequence[ActionRow], status: dict[int, str]) -> list[str]:
+def moves_not_once_by_status(
+    actions: Sequence[ActionRow],
+    status: dict[int, str],
+    read_at: Callable[[int], str] | None = None,
+) -> list[str]:
     """What breaks "every move of Dispatch applied once, each from its job", given each
     job's status by version: action ``seq`` is made at version ``seq - 1``; a move at a
     version needs that version's job done, except the ``done`` a move implies (recorded
-    with it, under the same player); and each job done has its move at its version."""
+    with it, under the same player); and each job done has its move at its version.
+    ``read_at`` adds what was read at a version to each problem found there."""
     by_seq = {a.seq: a for a in actions}
-    problems = []
+    problems: list[tuple[int, str]] = []
     for a in actions:
         if not is_bot(a.user_id):
             continue
@@ -317,12 +322,14 @@ def moves_not_once_by_status(actions: Sequence[ActionRow], status: dict[int, str
             and is_bot(before.user_id)
         )
         if status.get(version) != "done" and not implied:
-            problems.append(f"a move at version {version} without its job done")
+            problems.append((version, f"a move at version {version} without its job done"))
     for version, state in status.items():
         move = by_seq.get(version + 1)
         if state == "done" and (move is None or not is_bot(move.user_id)):
-            problems.append(f"job at version {version} done without its move")
-    return problems
+            problems.append((version, f"job at version {version} done without its move"))
+    if read_at is None:
+        return [text for _, text in problems]
+    return [f"{text} ({read_at(version)})" for version, text in problems]
 
 
 def acknowledged(emu: Emulator, record: Interaction) -> bool:
@@ -1025,7 +1032,15 @@ async def check(run: Run, span: tuple[float, float], elapsed: float) -> Outcome:
             jobs = await job_history(store, game)
             status = {v: s for (g, v), s in run.jobs.items() if g == game}
             status.update({j.version: j.status for j in jobs})
-            twice += [f"game {game}: {p}" for p in moves_not_once_by_status(actions[game], status)]
+
+            def read_at(version: int, game: int = game, jobs: list[BotJobRow] = jobs) -> str:
+                """What the check read at ``version``, for whoever must find out why: the
+                job rows kept (deleted, then live) and the watcher's last sight."""
+                kept = [(j.role, j.status, j.attempts) for j in jobs if j.version == version]
+                return f"rows {kept}, watcher saw {run.jobs.get((game, version))}"
+
+            problems = moves_not_once_by_status(actions[game], status, read_at)
+            twice += [f"game {game}: {p}" for p in problems]
             text = await stored_state(store, game)
             stored = json.loads(text) if text is not None else None
             if replayed_state(await export_game(store, game)) != stored:
