@@ -62,14 +62,14 @@ class GameManager(Core):
 
     def __init__(self, store: Store, front_end: FrontEnd, **tuning: Unpack[TuningArgs]) -> None:
         super().__init__(store, front_end, Tuning(**tuning))
-        self.clocks = ClockDesk(self)
+        self.leagues = LeagueDesk(self)
+        self.clocks = ClockDesk(self, self.leagues.after_game)
         self.records = RecordsDesk(self)
         self.seat_changes = SeatChangeDesk(self)
         self.hints = HintsDesk(self)
         self.settings = SettingsDesk(self)
         self.threads = ThreadsDesk(self)
         self.prompts = PromptsDesk(self)
-        self.leagues = LeagueDesk(self)
         self.background = BackgroundDesk(self, self.clocks, self.leagues)
 
     @classmethod

@@ -223,3 +223,29 @@ async def test_a_player_out_cannot_leave_again_and_dispatch_plays_its_league_gam
     assert isinstance(room, LocalRoom)
     round_post = next(p for p in room.posts if p.kind == "round")
     assert BOT not in round_post.mention_user_ids
+
+
+async def test_a_league_game_won_by_a_claim_opens_the_next_round_at_once(
+    manager: GameManager, clock: FakeClock
+) -> None:
+    """A claim on time that ends a round pairs the next one and opens its games in the
+    same call, as a resignation does: no background pass is needed."""
+    await manager.clocks.rules("g", on_time="claim")
+    spec = LeagueSpec("Claims", "toy", "double_round_robin", clock="fast")
+    league = await _league(manager, spec, ("alice", "bob"))
+    await manager.leagues.start(league.id, "g", "mod", may_run=True)
+    [game] = (await manager.leagues.round(league.id, "g")).games
+    assert game.game_id is not None
+    clock.advance(86_400.0)  # the first player's clock runs out
+    assert await manager.clocks.expire() == 1  # the win is offered, not given
+    info = await manager.get_game_info(game.game_id)
+    mover = info.waiting_on[0]
+    claimer = game.second if mover == game.first else game.first
+    await manager.clocks.claim_win(game.game_id, claimer)
+    second = await manager.leagues.round(league.id, "g")
+    assert second.number == 2
+    [rematch] = second.games
+    assert rematch.game_id is not None  # opened by the claim itself
+    room = manager.leagues.room
+    assert isinstance(room, LocalRoom)
+    assert [p.kind for p in room.posts] == ["lobby", "round", "round"]

@@ -8,6 +8,7 @@ What a turn does to the clocks runs inside the turn's own transaction
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 import rules
 from bot import errors
@@ -23,8 +24,13 @@ log = logging.getLogger("dispatch.manager")
 class ClockDesk:
     """Clocks, vacations and claims on time, for every game of the core's store."""
 
-    def __init__(self, core: Core) -> None:
+    def __init__(
+        self, core: Core, game_ended: Callable[[int], Awaitable[None]] | None = None
+    ) -> None:
         self._core = core
+        #: Called after a claim ends a game: a league's game may pair its next round,
+        #: whose games then open at once rather than at the next background pass.
+        self._game_ended = game_ended
 
     async def lines(self, game: GameRef, *, plain: bool = False) -> list[str]:
         """The game's clocks for players to read (running ones as ``<t:...:R>``, or with
@@ -137,6 +143,8 @@ class ClockDesk:
             await claims.claim(db, game_id, user_id)
             info = await info_in(db, game_id)
         await self._core.deliver_due(game_id)
+        if self._game_ended is not None:
+            await self._game_ended(game_id)
         await self._core.listening.owed(info)  # an open page shows the end at once
         return info
 
