@@ -10,6 +10,8 @@ import pytest
 from conftest import FakeClock, RecordingFrontEnd
 
 from bot import errors
+from bot.storage.session import Session
+from bot.storage.statements.leagues import LeagueStatements
 from bot.tables.bot_users import bot_user
 from bot.tables.leagues.entrants import Outcome
 from bot.tables.leagues.port import LocalRoom
@@ -249,3 +251,51 @@ async def test_a_league_game_won_by_a_claim_opens_the_next_round_at_once(
     room = manager.leagues.room
     assert isinstance(room, LocalRoom)
     assert [p.kind for p in room.posts] == ["lobby", "round", "round"]
+
+
+async def test_a_game_opened_since_the_look_is_locked_before_the_league(
+    manager: GameManager, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A moderator's act looks up the games it must lock, then locks them before the
+    league, the order a game's end takes them in. A game opened between the look and the
+    locks makes the transaction roll back and begin again with that game locked first,
+    so the two can never wait for each other (a deadlock on PostgreSQL)."""
+    league = await _league(manager, LeagueSpec("Locks", "toy", "round_robin"), ("alice", "bob"))
+    await manager.leagues.start(league.id, "g", "mod", may_run=True)
+    [game] = (await manager.leagues.round(league.id, "g")).games
+    assert game.game_id is not None
+    taken: list[tuple[str, int]] = []
+    lock_game, lock_league = Session.lock_game, LeagueStatements.lock_league
+
+    async def recording_game_lock(self: Session, game_id: int) -> None:
+        taken.append(("game", game_id))
+        await lock_game(self, game_id)
+
+    async def recording_league_lock(self: LeagueStatements, league_id: int) -> object:
+        taken.append(("league", league_id))
+        return await lock_league(self, league_id)
+
+    monkeypatch.setattr(Session, "lock_game", recording_game_lock)
+    monkeypatch.setattr(LeagueStatements, "lock_league", recording_league_lock)
+    looks = 0
+
+    async def opened_after_the_first_look(db: Session) -> list[int]:
+        nonlocal looks
+        looks += 1
+        return [] if looks == 1 else [game.game_id]  # type: ignore[list-item]
+
+    async with manager.store.read() as db:
+        before = await db.leagues.league(league.id)
+    async with manager.leagues._games_then_league(league.id, opened_after_the_first_look) as (
+        _db,
+        _league_row,
+        locked,
+    ):
+        assert locked == [game.game_id]
+    # The first attempt took the league's lock with the game unlocked, saw the game and
+    # rolled back; the second took the game's lock first.
+    assert taken == [("league", league.id), ("game", game.game_id), ("league", league.id)]
+    async with manager.store.read() as db:
+        after = await db.leagues.league(league.id)
+    assert before is not None and after is not None
+    assert after.version == before.version + 1  # the rolled-back attempt left no trace

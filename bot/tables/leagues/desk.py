@@ -10,8 +10,9 @@ delivered."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
 from bot import errors
 from bot.storage.league_rows import LeagueRow
@@ -40,6 +41,14 @@ LIST_SIZE = 25
 
 #: The longest reason a moderator gives for a decision or a disqualification.
 REASON_MAX = 300
+
+
+class _OpenedSince(Exception):
+    """A game of the league opened between the look and the locks (``_games_then_league``)."""
+
+    def __init__(self, games: list[int]) -> None:
+        super().__init__(games)
+        self.games = games
 
 
 class LeagueDesk:
@@ -131,11 +140,11 @@ class LeagueDesk:
         status, by, reason = how
         async with self._core.store.read() as db:
             await reading.league_here(db, league_id, guild)
-            running = await moderation.games_to_lock(db, league_id, player)
-        async with self._core.store.transaction() as db:
-            for game_id in running:  # a game's lock before the league's
-                await db.lock_game(game_id)
-            league = await self._lock(db, league_id)
+
+        async def theirs(db: Session) -> list[int]:
+            return await moderation.games_to_lock(db, league_id, player)
+
+        async with self._games_then_league(league_id, theirs) as (db, league, running):
             if await entry.entrant_status(db, league, player, by) != "in":
                 out = entry.subject(player, by)
                 raise errors.LeagueRefused(f"{out} already out of {league.name}.")
@@ -235,12 +244,12 @@ class LeagueDesk:
         entry.require_may_run(validate.flag(may_run, "may_run"), "replace a player")
         async with self._core.store.read() as db:
             await reading.league_here(db, league_id, guild)
-            running = await moderation.games_to_lock(db, league_id, old)
         hours = self._core.default_reminder_hours
-        async with self._core.store.transaction() as db:
-            for game_id in running:
-                await db.lock_game(game_id)
-            league = await self._lock(db, league_id)
+
+        async def theirs(db: Session) -> list[int]:
+            return await moderation.games_to_lock(db, league_id, old)
+
+        async with self._games_then_league(league_id, theirs) as (db, league, _running):
             handed = await moderation.replace(db, league, (old, new), by, hours)
         log.info("league=%d %s replaced by %s", league_id, old, new)
         await self._after(handed)
@@ -273,11 +282,12 @@ class LeagueDesk:
             raise errors.LeagueRefused(
                 f"League #{league_id} has no board {board} in round {round}."
             )
-        running = [found.game_id] if found.game_id is not None else []
-        async with self._core.store.transaction() as db:
-            for game_id in running:
-                await db.lock_game(game_id)
-            league = await self._lock(db, league_id)
+
+        async def its_game(db: Session) -> list[int]:
+            now = await db.leagues.board(league_id, found.round, found.board)
+            return [now.game_id] if now is not None and now.game_id is not None else []
+
+        async with self._games_then_league(league_id, its_game) as (db, league, running):
             game = await db.leagues.board(league_id, found.round, found.board)
             assert game is not None
             await moderation.decide(db, league, game, outcome, by, reason)
@@ -378,6 +388,33 @@ class LeagueDesk:
         return moved + len(ended)
 
     # -- shared ------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def _games_then_league(
+        self, league_id: int, to_lock: Callable[[Session], Awaitable[list[int]]]
+    ) -> AsyncIterator[tuple[Session, LeagueRow, list[int]]]:
+        """A transaction holding the locks of the games ``to_lock`` names, then the
+        league's: the order a game's end takes them in (its game's, then its league's),
+        so that the two never wait for each other. The games are looked up before the
+        locks; a game opened since the look (a round's game, opened by another process)
+        would be locked after the league's, so the transaction is then rolled back and
+        begun again with it locked first. A league only ever gains games, so this ends:
+        once more per game opened meanwhile."""
+        async with self._core.store.read() as db:
+            games = await to_lock(db)
+        while True:
+            try:
+                async with self._core.store.transaction() as db:
+                    for game_id in sorted(games):
+                        await db.lock_game(game_id)
+                    league = await self._lock(db, league_id)
+                    since = [g for g in await to_lock(db) if g not in games]
+                    if since:
+                        raise _OpenedSince(since)
+                    yield db, league, games
+                    return
+            except _OpenedSince as opened:
+                games = sorted({*games, *opened.games})
 
     @staticmethod
     async def _lock(db: Session, league_id: int) -> LeagueRow:
