@@ -33,13 +33,14 @@ estimate: Wilson's interval on the pairs stands in). Only whole pairs count: a d
 one game played waits for its other.
 
 **Resumable.** Every finished game is appended to ``--results`` (one JSON line: row,
-deal, seed, the measured level's side, winner, score, CPU seconds, the budgets and whether
-the rules ran compiled) as soon as it ends. A rerun with the same file plays only the
+deal, seed, the measured level's side, winner, score, CPU seconds, the budgets and other
+shipped settings (a prior's weight), and whether the rules ran compiled) as soon as it
+ends. A rerun with the same file plays only the
 games not in it, so a killed run loses at most the games in progress and never replays a
-finished one; ``--deals`` may grow from run to run. Lines played at other budgets or by
-the other build are kept but not counted. The rows are played deal by deal in turn (both
-games of deal 0 of each row, then deal 1, ...), so rows stopped by ``--max-minutes`` have
-grown together. ``--report`` prints the table from the file without playing.
+finished one; ``--deals`` may grow from run to run. Lines played at other budgets or
+settings, or by the other build, are kept but not counted. The rows are played deal by
+deal in turn (both games of deal 0 of each row, then deal 1, ...), so rows stopped by
+``--max-minutes`` have grown together. ``--report`` prints the table from the file without playing.
 
 It runs only in the compiled build, the one the Docker image ships, unless ``--sources``
 says otherwise (such games are counted apart, as another build).
@@ -136,6 +137,14 @@ def sides(row: Row, roles: Iterable[str], measured_as: str) -> dict[str, str]:
 def shipped_budgets(game: str) -> dict[str, int]:
     """The iterations per search the bot ships for each search level of ``game``."""
     return {level: level_iterations(GAMES[game], level) for level in ("normal", "hard")}
+
+
+def shipped_settings(game: str) -> dict[str, float]:
+    """What the search levels of ``game`` ship beside their budgets that a results line
+    must match to count: the weight of the automated player as a prior in the tree, when
+    the game has one. A line without settings was played with none."""
+    weight = GAMES[game].prior_weight
+    return {"prior_weight": weight} if weight else {}
 
 
 # --- the arithmetic -------------------------------------------------------------------
@@ -268,9 +277,14 @@ def build_name() -> str:
 
 
 def counts(record: dict[str, Any], build: str) -> bool:
-    """Whether a results line was played at the shipped budgets of its game in ``build``."""
+    """Whether a results line was played at the shipped budgets and settings of its game
+    in ``build``."""
     row = find_row(record["row"])
-    return bool(record["build"] == build and record["budgets"] == shipped_budgets(row.game))
+    return bool(
+        record["build"] == build
+        and record["budgets"] == shipped_budgets(row.game)
+        and record.get("settings", {}) == shipped_settings(row.game)
+    )
 
 
 def load(path: Path) -> list[dict[str, Any]]:
@@ -308,6 +322,7 @@ def play_one(game: Game, build: str) -> dict[str, Any]:
         "score": 0.5 if winner is None else float(winner == game.role),
         "cpu_seconds": round(spent, 3),
         "budgets": budgets,
+        "settings": shipped_settings(row.game),
         "build": build,
     }
 
@@ -367,7 +382,9 @@ def report(rows: list[Row], records: list[dict[str, Any]], build: str) -> str:
         )
     ignored = len(records) - len(counted)
     if ignored:
-        lines.append(f"  ({ignored} line(s) of other budgets or builds kept, not counted)")
+        lines.append(
+            f"  ({ignored} line(s) of other budgets, settings or builds kept, not counted)"
+        )
     return "\n".join(lines)
 
 

@@ -236,14 +236,14 @@ def search(  # noqa: PLR0913
     ``guide_epsilon`` makes the playouts the game's automated player's, epsilon-greedy
     (:func:`guided_rollout`); by default, and in a game without one, they are random.
     ``prior_weight`` biases the tree towards the automated player's choices (the module's
-    step 2); off by default, and in a game without an automated player."""
+    step 2); off when None or 0, and in a game without an automated player."""
     if iterations is None and should_stop is None:
         raise ValueError("a search needs a budget: iterations or should_stop")
     if prior_weight is not None and prior_weight < 0:
         raise ValueError(f"a prior's weight is not negative, not {prior_weight!r}")
     policy = game.automated_player() if guide_epsilon is not None else None
     play_out = rollout if policy is None else guided_rollout(guide_epsilon or 0.0, policy)
-    prior = game.automated_player() if prior_weight is not None else None
+    prior = game.automated_player() if prior_weight else None
     lean = Prior(prior, prior_weight or 0.0) if prior is not None else None
     role = view["role"]
     if not view["actions"]:

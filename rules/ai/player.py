@@ -113,9 +113,9 @@ class SearchPlayer:
         #: None, the default and what every level ships, plays them out at random.
         self.guide_epsilon = guide_epsilon
         #: The weight of the automated player's choices as a prior in the tree
-        #: (``rules.ai.ismcts``); None, the default and what every level ships, leaves
-        #: the tree to its own results.
-        self.prior_weight = prior_weight
+        #: (``rules.ai.ismcts``): the game's own ``prior_weight`` unless given; None or 0
+        #: leaves the tree to its own results.
+        self.prior_weight = game.prior_weight if prior_weight is None else prior_weight
         self.role = role
         self.seed = seed
         self.iterations = iterations

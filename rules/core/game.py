@@ -57,6 +57,10 @@ class Game:
     #: alone. For a game whose hand-written policy outplays a search of the levels'
     #: budgets, so the search only overrules it where it is clearly better.
     policy_margin: ClassVar[float | None] = None
+    #: The weight of :attr:`policy`'s choices as a prior in a search's tree (progressive
+    #: bias, ``rules.ai.ismcts``): its choice at a node is tried first and leaned towards
+    #: until the node's own results outweigh it. None (or 0): the tree learns alone.
+    prior_weight: ClassVar[float | None] = None
 
     #: A game of one seat (the CDG Solo System): its table is its player's own, so it takes
     #: no opponent, clock or reminder, and its prompt is posted at the table, never DMed.

@@ -85,3 +85,18 @@ def test_a_bench_player_takes_the_prior_as_a_search_option() -> None:
     assert player.game.policy_margin == game.policy_margin
     plain = make(game, "union", "normal@20", 1, {"normal@20": 20})
     assert isinstance(plain, SearchPlayer) and plain.prior_weight is None
+
+
+def test_a_search_player_takes_its_games_prior_unless_told_and_zero_is_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = get_game("war")
+    assert SearchPlayer(game, "union", seed=1, iterations=5).prior_weight == game.prior_weight
+    monkeypatch.setattr(type(game), "prior_weight", 0.7)
+    assert SearchPlayer(game, "union", seed=1, iterations=5).prior_weight == 0.7
+    assert SearchPlayer(game, "union", seed=1, iterations=5, prior_weight=0.0).prior_weight == 0
+    _, view = opening("war")
+    plain = search(game, view, seed=3, iterations=30)
+    zero = search(game, view, seed=3, iterations=30, prior_weight=0.0)
+    assert zero.visits() == plain.visits()
+    assert not zero.root.asked

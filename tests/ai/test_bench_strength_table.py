@@ -24,6 +24,7 @@ from bench.bench_strength_table import (
     plan,
     run,
     shipped_budgets,
+    shipped_settings,
     sides,
     t_quantile,
     tally,
@@ -45,6 +46,7 @@ def record(row_key: str, deal: int, role: str, score: float, **extra: Any) -> di
         "score": score,
         "cpu_seconds": 1.0,
         "budgets": shipped_budgets(row.game),
+        "settings": shipped_settings(row.game),
         "build": build_name(),
         **extra,
     }
@@ -159,7 +161,29 @@ def test_lines_of_other_budgets_or_builds_are_not_counted(
     assert main(["--row", ROW.key, "--results", str(results), "--report"]) == 0
     shown = capsys.readouterr().out
     assert "2 games (1 deals), W-D-L 2-0-0" in shown
-    assert "4 line(s) of other budgets or builds kept, not counted" in shown
+    assert "4 line(s) of other budgets, settings or builds kept, not counted" in shown
+
+
+def test_lines_played_before_a_game_shipped_its_prior_are_not_counted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A row's lines count only at the settings the game ships now: lines played before
+    it shipped a prior in the tree (they carry no settings) are kept, not counted, and
+    their deals are played again."""
+    results = tmp_path / "table.jsonl"
+    before = [record(ROW.key, 0, role, 1.0) for role in ROLES]
+    assert all(line["settings"] == {} for line in before)
+    monkeypatch.setattr(type(GAMES["war"]), "prior_weight", 0.5)
+    assert shipped_settings("war") == {"prior_weight": 0.5}
+    after = [record(ROW.key, 1, role, 0.0) for role in ROLES]
+    old = [{k: v for k, v in line.items() if k != "settings"} for line in before]
+    results.write_text("".join(json.dumps(line) + "\n" for line in old + after))
+    assert main(["--row", ROW.key, "--results", str(results), "--report"]) == 0
+    shown = capsys.readouterr().out
+    assert "2 games (1 deals), W-D-L 0-0-2" in shown
+    assert "2 line(s) of other budgets, settings or builds kept, not counted" in shown
+    done = {(line["row"], line["deal"], line["measured_as"]) for line in after}
+    assert [(g.deal, g.role) for g in plan([ROW], 2, done)] == [(0, r) for r in ROLES]
 
 
 @pytest.mark.skipif(build_name() == "compiled", reason="checks the refusal of the sources")
