@@ -44,9 +44,9 @@ LEVEL_ITERATIONS: dict[str, dict[str, int]] = {
 #: an interval that reaches below 50%, while normal's over easy does not. A War game
 #: gives the bot few decisions (where reinforcements go) and the deal decides most of it.
 #: Lincoln: hard (4,600) against normal (900) has 3-0-1 over 2 paired deals in the
-#: strength table and 1-0-1 in the sequential test: likely stronger, not shown. A Lincoln
-#: game at hard costs about ten CPU minutes, so its measurement runs on (docs/ai.md); the
-#: line goes when a decided test shows hard stronger.
+#: strength table and 1-0-1 in the sequential test: leaning its way, not shown. A paired
+#: Lincoln deal at hard costs about 13 CPU minutes, so its measurement runs on (docs/ai.md);
+#: the line goes when a decided test shows hard stronger.
 NOT_STRONGER: dict[str, dict[str, str]] = {
     "war": {"hard": "War is mostly luck"},
     "lincoln": {"hard": "too few games played to tell"},
