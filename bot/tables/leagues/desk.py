@@ -93,10 +93,7 @@ class LeagueDesk:
     ) -> LeagueInfo:
         """A moderator enters Dispatch at ``level``, when the league lets its levels in."""
         league_id, guild = _league_id(league_id), _guild(guild_id)
-        by = validate.user_id(by)
-        if not isinstance(level, str):
-            raise errors.UnknownWord("Name Dispatch's level: easy, normal or hard.")
-        player = bot_user(level)
+        by, player = validate.user_id(by), _dispatch_player(level)
         entry.require_may_run(validate.flag(may_run, "may_run"), "enter Dispatch")
         return await self._enter(league_id, guild, player, by)
 
@@ -125,10 +122,7 @@ class LeagueDesk:
         the start off the list, after it withdrawn as a player who leaves. A level has no
         account to leave with, nor a member to name in a replacement or disqualification."""
         league_id, guild = _league_id(league_id), _guild(guild_id)
-        by = validate.user_id(by)
-        if not isinstance(level, str):
-            raise errors.UnknownWord("Name Dispatch's level: easy, normal or hard.")
-        player = bot_user(level)
+        by, player = validate.user_id(by), _dispatch_player(level)
         entry.require_may_run(validate.flag(may_run, "may_run"), "withdraw Dispatch")
         await self._withdraw(league_id, guild, player, ("withdrawn", by, "by a moderator"))
         return await self.info(league_id, guild)
@@ -430,6 +424,14 @@ class LeagueDesk:
             await self._core.deliver_due(game_id)
             await self._core.listening.owed(await self._core.get_game_info(game_id))
         await self.open_pending()
+
+
+def _dispatch_player(level: object) -> str:
+    """The player one of Dispatch's levels is in a league (``bot_user``, which refuses
+    a word that is no level)."""
+    if not isinstance(level, str):
+        raise errors.UnknownWord("Name Dispatch's level: easy, normal or hard.")
+    return bot_user(level)
 
 
 def _reason(value: object) -> str:
