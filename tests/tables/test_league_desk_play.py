@@ -264,19 +264,7 @@ async def test_a_game_opened_since_the_look_is_locked_before_the_league(
     await manager.leagues.start(league.id, "g", "mod", may_run=True)
     [game] = (await manager.leagues.round(league.id, "g")).games
     assert game.game_id is not None
-    taken: list[tuple[str, int]] = []
-    lock_game, lock_league = Session.lock_game, LeagueStatements.lock_league
-
-    async def recording_game_lock(self: Session, game_id: int) -> None:
-        taken.append(("game", game_id))
-        await lock_game(self, game_id)
-
-    async def recording_league_lock(self: LeagueStatements, league_id: int) -> object:
-        taken.append(("league", league_id))
-        return await lock_league(self, league_id)
-
-    monkeypatch.setattr(Session, "lock_game", recording_game_lock)
-    monkeypatch.setattr(LeagueStatements, "lock_league", recording_league_lock)
+    taken = _record_locks(monkeypatch)
     looks = 0
 
     async def opened_after_the_first_look(db: Session) -> list[int]:
@@ -299,3 +287,69 @@ async def test_a_game_opened_since_the_look_is_locked_before_the_league(
         after = await db.leagues.league(league.id)
     assert before is not None and after is not None
     assert after.version == before.version + 1  # the rolled-back attempt left no trace
+
+
+def _record_locks(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """From now on, every game lock, league lock and pairing linked to its game, in the
+    order taken (each still done by the real store)."""
+    taken: list[tuple[str, int]] = []
+    lock_game, lock_league = Session.lock_game, LeagueStatements.lock_league
+    link_game = LeagueStatements.link_game
+
+    async def recording_game_lock(self: Session, game_id: int) -> None:
+        taken.append(("game", game_id))
+        await lock_game(self, game_id)
+
+    async def recording_league_lock(self: LeagueStatements, league_id: int) -> object:
+        taken.append(("league", league_id))
+        return await lock_league(self, league_id)
+
+    async def recording_link(self: LeagueStatements, row_id: int, game_id: int) -> bool:
+        taken.append(("link", game_id))
+        return await link_game(self, row_id, game_id)
+
+    monkeypatch.setattr(Session, "lock_game", recording_game_lock)
+    monkeypatch.setattr(LeagueStatements, "lock_league", recording_league_lock)
+    monkeypatch.setattr(LeagueStatements, "link_game", recording_link)
+    return taken
+
+
+async def test_a_round_game_is_linked_to_its_league_under_the_league_lock(
+    manager: GameManager, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each game of a round is linked in a transaction that took the league's lock first,
+    so a moderator's act, which locks the league's games and then the league, sees every
+    game opened before it and none opened during it."""
+    league = await _league(manager, LeagueSpec("Opening", "toy", "round_robin"))
+    taken = _record_locks(monkeypatch)
+    await manager.leagues.start(league.id, "g", "mod", may_run=True)
+    links = [i for i, (kind, _) in enumerate(taken) if kind == "link"]
+    assert len(links) == 2  # four players: two boards
+    assert all(taken[i - 1] == ("league", league.id) for i in links), taken
+
+
+@pytest.mark.parametrize("act", ["leave", "disqualify", "replace", "decide"])
+async def test_a_moderators_act_locks_the_players_game_before_the_league(
+    manager: GameManager, monkeypatch: pytest.MonkeyPatch, act: str
+) -> None:
+    """Each act that may end a running game takes that game's lock before the league's,
+    the order the game's own end takes them in."""
+    desk = manager.leagues
+    league = await _league(manager, LeagueSpec("Order", "toy", "round_robin"))
+    await desk.start(league.id, "g", "mod", may_run=True)
+    board = next(
+        g for g in (await desk.round(league.id, "g")).games if "alice" in (g.first, g.second)
+    )
+    assert board.game_id is not None
+    taken = _record_locks(monkeypatch)
+    if act == "leave":
+        await desk.leave(league.id, "g", "alice")
+    elif act == "disqualify":
+        await desk.disqualify(league.id, "g", "alice", "mod", "no show", may_run=True)
+    elif act == "replace":
+        await desk.replace(league.id, "g", "alice", "erin", "mod", may_run=True)
+    else:
+        await desk.decide(
+            league.id, "g", 1, board.board, Outcome.DRAW, "mod", "agreed", may_run=True
+        )
+    assert taken[:2] == [("game", board.game_id), ("league", league.id)], taken

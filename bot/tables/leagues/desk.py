@@ -390,10 +390,12 @@ class LeagueDesk:
         """A transaction holding the locks of the games ``to_lock`` names, then the
         league's: the order a game's end takes them in (its game's, then its league's),
         so that the two never wait for each other. The games are looked up before the
-        locks; a game opened since the look (a round's game, opened by another process)
-        would be locked after the league's, so the transaction is then rolled back and
-        begun again with it locked first. A league only ever gains games, so this ends:
-        once more per game opened meanwhile."""
+        locks, and again once the league's is held: a game is linked to its league under
+        the league's lock (``opening``), so the second look sees every game opened
+        before it and none can be opened until this transaction ends. A game opened
+        between the looks would be locked after the league's, so the transaction is then
+        rolled back and begun again with it locked first. A league only ever gains
+        games, so this ends: once more per game opened meanwhile."""
         async with self._core.store.read() as db:
             games = await to_lock(db)
         while True:

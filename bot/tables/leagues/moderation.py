@@ -149,9 +149,9 @@ async def decide(
 
 
 async def _running(db: Session, game_id: int) -> GameRow | None:
-    """The game, if it still runs, under its lock: the caller took it before the league's
-    unless the game was opened since it looked (then it is taken now; a deadlock with
-    the game's own end, PostgreSQL breaks by refusing one, to be tried again)."""
+    """The game, if it still runs, under its lock, which the caller took already, before
+    the league's (``LeagueDesk._games_then_league``; a game is opened under the league's
+    lock, so none appears after the caller's look under it). Taking it again is free."""
     await db.lock_game(game_id)
     row = await db.game(game_id)
     return row if row is not None and row.status == "active" else None

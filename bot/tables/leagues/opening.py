@@ -4,8 +4,9 @@ pairing.
 
 Per pairing without a game: a claim (a lease, so two processes never open it at once),
 its thread opened by the room and kept (``set_table``: a retry after a crash opens the
-game in that thread, never in a second one), then one transaction that writes the game
-with both seats, so it starts at once, and links it to the pairing only while the pairing
+game in that thread, never in a second one), then one transaction that takes the
+league's lock (as every change to the league does), writes the game with both seats, so
+it starts at once, and links it to the pairing only while the pairing
 has neither a game nor a result (``link_game``): should another process have opened it
 meanwhile, or a moderator decided it, the transaction is rolled back and nothing is
 left. Then its posts are delivered and the listeners told (Dispatch's seats move)."""
@@ -88,6 +89,13 @@ async def _open_one(core: Core, room: LeagueRoom, game: LeagueGameRow) -> GameIn
     hours = core.default_reminder_hours
     try:
         async with store.transaction() as db:
+            # The league's lock first, as every change to the league takes it: a
+            # moderator's act, which locks the league's games and then the league, so
+            # sees every game opened before it, and an opening that waited for one
+            # finds a pairing it decided already linked or ruled, and opens nothing.
+            locked = await db.leagues.lock_league(game.league_id)
+            if locked is None or locked.status != "running":
+                raise _Taken()
             made = await lobby.open_in(db, request, reminder_hours=hours)
             if not await db.leagues.link_game(game.id, made.id):
                 raise _Taken()
