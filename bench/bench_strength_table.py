@@ -34,7 +34,7 @@ one game played waits for its other.
 
 **Resumable.** Every finished game is appended to ``--results`` (one JSON line: row,
 deal, seed, the measured level's side, winner, score, CPU seconds, the budgets and other
-shipped settings (a prior's weight), and whether the rules ran compiled) as soon as it
+shipped settings (a playout horizon, a policy margin, a prior's weight), and whether the rules ran compiled) as soon as it
 ends. A rerun with the same file plays only the
 games not in it, so a killed run loses at most the games in progress and never replays a
 finished one; ``--deals`` may grow from run to run. Lines played at other budgets or
@@ -141,10 +141,17 @@ def shipped_budgets(game: str) -> dict[str, int]:
 
 def shipped_settings(game: str) -> dict[str, float]:
     """What the search levels of ``game`` ship beside their budgets that a results line
-    must match to count: the weight of the automated player as a prior in the tree, when
-    the game has one. A line without settings was played with none."""
-    weight = GAMES[game].prior_weight
-    return {"prior_weight": weight} if weight else {}
+    must match to count, each one the game sets: where its playouts stop
+    (``playout_horizon``), the margin by which the search must beat the automated
+    player's choice (``policy_margin``) and the weight of that player as a prior in the
+    tree (``prior_weight``). A line without settings was played with none."""
+    rules_game = GAMES[game]
+    shipped = {
+        "playout_horizon": rules_game.playout_horizon,
+        "policy_margin": rules_game.policy_margin,
+        "prior_weight": rules_game.prior_weight,
+    }
+    return {name: value for name, value in shipped.items() if value}
 
 
 # --- the arithmetic -------------------------------------------------------------------

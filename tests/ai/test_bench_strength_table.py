@@ -15,6 +15,7 @@ from bench.bench_strength_table import (
     SEEDS_PER_ROW,
     Game,
     build_name,
+    counts,
     deal_seed,
     find_row,
     first_seed,
@@ -186,8 +187,18 @@ def test_lines_played_before_a_game_shipped_its_prior_are_not_counted(
     assert [(g.deal, g.role) for g in plan([ROW], 2, done)] == [(0, r) for r in ROLES]
 
 
-@pytest.mark.skipif(build_name() == "compiled", reason="checks the refusal of the sources")
-def test_the_sources_build_is_refused_unless_asked(tmp_path: Path) -> None:
-    with pytest.raises(SystemExit):
-        main(["--row", ROW.key, "--results", str(tmp_path / "t.jsonl"), "--deals", "1"])
-    assert not (tmp_path / "t.jsonl").exists()
+def test_a_line_counts_only_at_the_margin_and_horizon_its_game_ships() -> None:
+    """Lincoln's search ships a policy margin and a playout horizon: a line played at
+    both counts; one played at another margin or horizon (before a retuning) does not."""
+    lincoln = find_row("lincoln:normal:easy")
+    shipped = {"playout_horizon": 60, "policy_margin": 0.10}
+    assert shipped_settings("lincoln") == shipped
+    role = GAMES["lincoln"].roles[0]
+    assert counts(record(lincoln.key, 0, role, 1.0), build_name())
+    other_margin, other_horizon = (
+        {**shipped, "policy_margin": 0.05},
+        {**shipped, "playout_horizon": 80},
+    )
+    for settings in (other_margin, other_horizon, {}):
+        line = record(lincoln.key, 0, role, 1.0, settings=settings)
+        assert not counts(line, build_name()), settings
