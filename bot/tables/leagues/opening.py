@@ -89,10 +89,11 @@ async def _open_one(core: Core, room: LeagueRoom, game: LeagueGameRow) -> GameIn
     hours = core.default_reminder_hours
     try:
         async with store.transaction() as db:
-            # The league's lock first, as every change to the league takes it: a
-            # moderator's act, which locks the league's games and then the league, so
-            # sees every game opened before it, and an opening that waited for one
-            # finds a pairing it decided already linked or ruled, and opens nothing.
+            # The league's lock first, as every change to the league takes it. So a
+            # moderator's act, which locks the league's games and then the league, sees
+            # every game opened before it; and an opening that waited for such an act
+            # finds the pairing it ruled on decided (``link_game`` refuses it), and
+            # opens nothing.
             locked = await db.leagues.lock_league(game.league_id)
             if locked is None or locked.status != "running":
                 raise _Taken()
