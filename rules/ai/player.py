@@ -40,13 +40,13 @@ LEVEL_ITERATIONS: dict[str, dict[str, int]] = {
 #: plays at its own budget (a seat given it keeps working); the name is only qualified.
 #: War: hard (4,200 iterations) against normal (850) scored 10 of 21 games, 47.6%
 #: (28.3-67.6%), in the sequential test at the real budgets, undecided, and in the
-#: strength table's paired deals 11-0-7 over 9 deals, 61.1% (35.5-86.7%) (docs/ai.md):
+#: strength table's paired deals 33-0-27 over 30 deals, 55.0% (42.6-67.4%) (docs/ai.md):
 #: an interval that reaches below 50%, while normal's over easy does not. A War game
 #: gives the bot few decisions (where reinforcements go) and the deal decides most of it.
-#: Lincoln: hard (4,600) against normal (900) has 3-0-1 over 2 paired deals in the
-#: strength table and 1-0-1 in the sequential test: leaning its way, not shown. A paired
-#: Lincoln deal at hard costs about 13 CPU minutes, so its measurement runs on (docs/ai.md);
-#: the line goes when a decided test shows hard stronger.
+#: Lincoln: hard (4,600) against normal (900) has 6-0-6 over 6 paired deals in the
+#: strength table, 50.0% (3.1-96.9%), and 1-0-1 in the sequential test: nothing shown
+#: either way. A paired Lincoln deal at hard costs about 10 CPU minutes, so its
+#: measurement runs on (docs/ai.md); the line goes when a decided test shows hard stronger.
 NOT_STRONGER: dict[str, dict[str, str]] = {
     "war": {"hard": "War is mostly luck"},
     "lincoln": {"hard": "too few games played to tell"},
