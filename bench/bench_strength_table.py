@@ -34,9 +34,9 @@ one game played waits for its other.
 
 **Resumable.** Every finished game is appended to ``--results`` (one JSON line: row,
 deal, seed, the measured level's side, winner, score, CPU seconds, the budgets and other
-shipped settings (a playout horizon, a policy margin, a prior's weight), and whether the rules ran compiled) as soon as it
-ends. A rerun with the same file plays only the
-games not in it, so a killed run loses at most the games in progress and never replays a
+shipped settings (a playout horizon, a policy margin, a prior's weight), and whether the
+rules ran compiled) as soon as it ends. A rerun with the same file plays only the games
+not in it, so a killed run loses at most the games in progress and never replays a
 finished one; ``--deals`` may grow from run to run. Lines played at other budgets or
 settings, or by the other build, are kept but not counted. The rows are played deal by
 deal in turn (both games of deal 0 of each row, then deal 1, ...), so rows stopped by
