@@ -197,7 +197,6 @@ async def events(request: web.Request) -> web.StreamResponse:
     """The live page's stream: each committed turn's update, while its link opens."""
     found = await opened(request)
     room = request.app[ROOM]
-    game = found.game
     response = web.StreamResponse(
         headers={
             "Content-Type": "text/event-stream",
@@ -206,8 +205,11 @@ async def events(request: web.Request) -> web.StreamResponse:
             "X-Accel-Buffering": "no",
         }
     )
-    queue = room.spectators.join(game.id)
+    queue = room.spectators.join(found.game.id)
     try:
+        # Read again once in the room: a turn committed while the link was being checked
+        # is then in this read or in the queue, never in neither.
+        game = await read_public(room.store, found.game.id) or found.game
         await response.prepare(request)
         await response.write(b"retry: 3000\n\n")
         if request.query.get("v") != str(game.version):
@@ -217,7 +219,7 @@ async def events(request: web.Request) -> web.StreamResponse:
     except (ConnectionResetError, asyncio.CancelledError):
         pass
     finally:
-        room.spectators.leave(game.id, queue)
+        room.spectators.leave(found.game.id, queue)
     return response
 
 

@@ -69,9 +69,12 @@ async def league_events(request: web.Request) -> web.StreamResponse:
     key = -found.league.id
     queue = room.spectators.join(key)
     try:
+        # Read again once in the room: a change made while the link was being checked is
+        # then in this read or in the queue, never in neither.
+        league = await read_league(room.store, found.league.id) or found.league
         await response.prepare(request)
         await response.write(b"retry: 3000\n\n")
-        now = digest(found.league)
+        now = digest(league)
         if request.query.get("d") != now:
             # Opened (or reconnected) after a change the page does not show yet.
             await response.write(pages.event("league", {"digest": now}))

@@ -19,10 +19,13 @@ from web_helpers import SETTINGS
 
 from bot import errors
 from bot.config import WebSettings
+from bot.storage.store import Store
 from bot.tables.lobby import NO_SEED
 from bot.tables.manager import GameManager
+from bot.web import league_routes
 from bot.web.app import NOT_FOUND
 from bot.web.league_links import give_league_link, revoke_league_links
+from bot.web.league_page import PublicLeague, read_league
 from bot.web.links import NOT_SET_UP, PAGE_OFF, server_page
 from bot.web.serve import WebServer
 
@@ -177,5 +180,42 @@ async def test_the_stream_is_told_when_a_game_of_the_league_ends(
                 assert kind == "league" and data["digest"] != digest[1]
                 again = await (await http.get(base + path)).text()
                 assert f'data-digest="{data["digest"]}"' in again
+    finally:
+        await server.close()
+
+
+@pytest.mark.sqlite_only
+async def test_a_change_made_while_the_stream_opens_is_not_lost(
+    manager: GameManager, db_path: Path | str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game of the league ending after the stream read the league but before it joined
+    the room reaches the stream: it reads the league again once in the room."""
+    league = await toy_league(manager)
+    path = await league_path(manager, league.id)
+    played = (await manager.leagues.round(league.id, "g1")).games[0]
+    assert played.game_id is not None
+    game_id = played.game_id
+    reads = 0
+
+    async def read_then_end(store: Store, wanted: int) -> PublicLeague | None:
+        nonlocal reads
+        found = await read_league(store, wanted)
+        reads += 1
+        if reads == 2:  # the page was drawn and the link checked: now the game ends
+            await manager.resign(game_id, played.second)
+        return found
+
+    monkeypatch.setattr(league_routes, "read_league", read_then_end)
+    server = await WebServer.start(db_path, SETTINGS, 0, manager=manager)
+    try:
+        base = f"http://127.0.0.1:{server.port}"
+        async with aiohttp.ClientSession() as http:
+            page = await (await http.get(base + path)).text()
+            events = re.search(r'data-events="([^"]+)"', page)
+            digest = re.search(r'data-digest="([^"]+)"', page)
+            assert events and digest
+            async with http.get(f"{base}{path}{html.unescape(events[1])}") as stream:
+                kind, data = await next_event(stream.content)
+                assert kind == "league" and data["digest"] != digest[1]
     finally:
         await server.close()

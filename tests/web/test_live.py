@@ -12,9 +12,12 @@ import aiohttp
 import pytest
 from web_helpers import SETTINGS, link_path, toy_game
 
+from bot.storage.store import Store
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move
+from bot.web import app
 from bot.web.links import revoke_links
+from bot.web.reading import PublicGame, read_public
 from bot.web.serve import WebServer
 
 #: How long a test waits for an event before it fails (never a sleep: a wait on the stream).
@@ -80,6 +83,38 @@ async def test_a_page_opened_after_a_move_is_sent_it_at_once(
         base = f"http://127.0.0.1:{server.port}"
         info = await manager.get_game_info(game_id)
         await manager.act(game_id, "alice", Move("add", 3, info.version))
+        async with (
+            aiohttp.ClientSession() as http,
+            http.get(f"{base}{path}events?v={info.version}") as stream,
+        ):
+            kind, data = await next_event(stream.content)
+            assert (kind, data["version"]) == ("turn", info.version + 1)
+    finally:
+        await server.close()
+
+
+async def test_a_move_committed_while_the_stream_opens_is_not_lost(
+    manager: GameManager, db_path: Path | str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A turn committed after the stream read the game but before it joined the room is
+    sent to it: it reads the game again once in the room."""
+    game_id = await toy_game(manager)
+    path = await link_path(manager, game_id)
+    info = await manager.get_game_info(game_id)
+    reads = 0
+
+    async def read_then_move(store: Store, wanted: int) -> PublicGame | None:
+        nonlocal reads
+        game = await read_public(store, wanted)
+        reads += 1
+        if reads == 1:  # the link is checked: a move lands before the stream is in the room
+            await manager.act(game_id, "alice", Move("add", 2, info.version))
+        return game
+
+    monkeypatch.setattr(app, "read_public", read_then_move)
+    server = await WebServer.start(db_path, SETTINGS, 0, manager=manager)
+    try:
+        base = f"http://127.0.0.1:{server.port}"
         async with (
             aiohttp.ClientSession() as http,
             http.get(f"{base}{path}events?v={info.version}") as stream,
