@@ -37,7 +37,7 @@ async def a_game_owing_a_move(db: Path) -> int:
 
 
 def job_row(db: Path) -> tuple[object, ...] | None:
-    with sqlite3.connect(db, timeout=5) as con:
+    with sqlite3.connect(db, timeout=60) as con:
         row = con.execute(
             "SELECT claimed_by, lease_until, attempts, status FROM bot_jobs"
         ).fetchone()
@@ -72,7 +72,7 @@ async def test_sigterm_mid_search_gives_the_lease_back_and_exits_0(tmp_path: Pat
         assert claimed is not None and claimed[0] is not None, claimed
         assert claimed[2:] == (1, "pending", 1)  # one attempt, one worker alive
         worker.send_signal(signal.SIGTERM)
-        assert worker.wait(timeout=15) == 0
+        assert worker.wait(timeout=60) == 0
     finally:
         if worker.poll() is None:
             worker.kill()

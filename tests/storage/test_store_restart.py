@@ -43,7 +43,7 @@ def start_worker(url: str) -> subprocess.Popen[str]:
 
 
 async def _heartbeats(url: str) -> list[float]:
-    conn = await asyncpg.connect(url, timeout=5)
+    conn = await asyncpg.connect(url, timeout=30)
     try:
         return [float(r[0]) for r in await conn.fetch("SELECT heartbeat_at FROM bot_workers")]
     finally:
@@ -114,7 +114,7 @@ def test_a_worker_rides_out_a_database_restart_and_still_stops_cleanly() -> None
                 lambda: any(b >= back_at for b in heartbeats(server.url) or []), worker, 60, log
             )
             worker.send_signal(signal.SIGTERM)
-            assert worker.wait(timeout=15) == 0
+            assert worker.wait(timeout=60) == 0
         finally:
             if worker.poll() is None:
                 worker.kill()
@@ -140,7 +140,7 @@ def test_a_worker_started_while_the_database_is_down_waits_for_it() -> None:
             server.start()
             wait_for(lambda: bool(heartbeats(server.url)), worker, 60, log)
             worker.send_signal(signal.SIGTERM)
-            assert worker.wait(timeout=15) == 0
+            assert worker.wait(timeout=60) == 0
         finally:
             if worker.poll() is None:
                 worker.kill()
