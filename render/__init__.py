@@ -1,13 +1,12 @@
 """Board and hand images, drawn with Pillow from a game's *view* (never its raw state).
 
-Each game names its module here (``Game.renderer``), which exposes
-``draw_board(view) -> PIL.Image.Image`` and ``draw_hand(view) -> PIL.Image.Image | None``,
-and may expose ``draw_choices(view) -> PIL.Image.Image | None`` (the board with the places
-the role's prompt offers marked; None when the prompt is not about the board); this
-package turns those into PNG bytes. A renderer may also expose
-``draw_closeup(view) -> PIL.Image.Image | None``: a phone-sized close-up (400 px wide) of
-what the decision is about, to send beside the full board, whose names a phone shows a
-third of their size (``render.closeup``).
+Each game names its module here (``Game.renderer``), which draws what ``Drawing`` lists:
+``draw_board(view)`` and ``draw_hand(view)`` (None when nothing is private);
+``draw_choices(view)``, the board with the places the role's prompt offers marked (None
+when the prompt is not about the board); and ``draw_closeup(view)``, a phone-sized
+close-up (400 px wide) of what the decision is about, to send beside the full board,
+whose names a phone shows a third of their size (``render.closeup``; None when the
+game draws none). This package turns those into PNG bytes.
 Because only views come in, an image can show nothing a view would not.
 """
 
@@ -16,7 +15,7 @@ from __future__ import annotations
 import importlib
 import io
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from PIL import Image
 
@@ -25,19 +24,47 @@ class NoRenderer(LookupError):
     """The game has no board renderer."""
 
 
-def _module(game_name: str) -> Any:
+@runtime_checkable
+class Drawing(Protocol):
+    """What a game's renderer module draws, each from one view. A module is checked
+    against this when it is looked up, and mypy checks every renderer module against it
+    (below), so every call made here is one mypy has seen."""
+
+    def draw_board(self, view: dict[str, Any]) -> Image.Image: ...
+
+    def draw_hand(self, view: dict[str, Any]) -> Image.Image | None: ...
+
+    def draw_choices(self, view: dict[str, Any]) -> Image.Image | None: ...
+
+    def draw_closeup(self, view: dict[str, Any]) -> Image.Image | None: ...
+
+
+if TYPE_CHECKING:
+    from render import fort_sumter, lincoln, solo, war
+
+    _FORT_SUMTER: Drawing = fort_sumter
+    _LINCOLN: Drawing = lincoln
+    _WAR: Drawing = war
+    _SOLO: Drawing = solo
+
+
+def _module(game_name: str) -> Drawing:
     """The module that draws ``game_name``, as its rules name it (``Game.renderer``)."""
     import rules
 
     try:
-        # Any object with the rules contract may be registered; only ``Game`` subclasses
-        # are sure to name a renderer.
-        path = getattr(rules.get_game(game_name), "renderer", None)
+        game = rules.get_game(game_name)
     except LookupError:
-        path = None
+        game = None
+    # Any object with the rules contract may be registered; only a ``Game`` names a
+    # renderer.
+    path = game.renderer if isinstance(game, rules.Game) else None
     if path is None:
         raise NoRenderer(f"No board renderer for {game_name!r}.")
-    return importlib.import_module(path)
+    module = importlib.import_module(path)
+    if not isinstance(module, Drawing):
+        raise NoRenderer(f"{path} does not draw everything a renderer draws.")
+    return module
 
 
 #: Colours kept when an image is saved: boards are flat drawings with anti-aliased text,
@@ -78,8 +105,7 @@ def _palette(game_name: str) -> Image.Image | None:
             images.append(module.draw_board(views[0]))
             for view in views[1:]:
                 images.append(module.draw_hand(view))
-                draw_choices = getattr(module, "draw_choices", None)
-                images.append(draw_choices(view) if draw_choices else None)
+                images.append(module.draw_choices(view))
         if game.outcome(state) is not None:
             break
         role = game.active_roles(state)[0]
@@ -119,11 +145,13 @@ def _palette_of(images: list[Any]) -> Image.Image:
 def quantized(image: Any, game_name: str | None = None) -> Any:
     """``image`` on the game's palette (any other image on one found for it), exactly as
     its PNG carries it; an image not in RGB is kept as it is."""
-    if getattr(image, "mode", "") == "RGB":
+    if isinstance(image, Image.Image) and image.mode == "RGB":
         palette = _palette(game_name) if game_name else None
         if palette is not None:
             return image.quantize(palette=palette, dither=Image.Dither.NONE)
-        return image.quantize(colors=128, method=Image.Quantize.FASTOCTREE, dither=0)
+        return image.quantize(
+            colors=128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+        )
     return image
 
 
@@ -164,8 +192,7 @@ def hand_png(game_name: str, view: dict[str, Any]) -> bytes | None:
 def choices_png(game_name: str, view: dict[str, Any]) -> bytes | None:
     """The board with the role's choices marked, when its prompt is about places on the
     board; None otherwise (or when the game's renderer draws no such board)."""
-    draw = getattr(_module(game_name), "draw_choices", None)
-    image = draw(view) if draw is not None else None
+    image = _module(game_name).draw_choices(view)
     return None if image is None else _png(image, game_name)
 
 
@@ -173,6 +200,5 @@ def closeup_png(game_name: str, view: dict[str, Any]) -> bytes | None:
     """A phone-sized close-up of what the view's decision is about (the battle, the
     ringed choices, a track, the Fate Die's display), to send beside the full board; None
     when the game's renderer draws none or the decision is about nothing on the board."""
-    draw = getattr(_module(game_name), "draw_closeup", None)
-    image = draw(view) if draw is not None else None
+    image = _module(game_name).draw_closeup(view)
     return None if image is None else _png(image, game_name)

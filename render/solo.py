@@ -284,3 +284,15 @@ def draw_board(view: dict[str, Any]) -> Image.Image:
 def draw_hand(view: dict[str, Any]) -> Image.Image | None:
     """Nothing is private in a solo session: the display is the board."""
     return None
+
+
+def draw_choices(view: dict[str, Any]) -> Image.Image | None:
+    """None: a solo session's choices are the Fate Die's and the playsheet's steps, shown
+    as its buttons; its display has no places to mark."""
+    return None
+
+
+def draw_closeup(view: dict[str, Any]) -> Image.Image | None:
+    """None: a session's decisions are named on its prompt's buttons; none is about a
+    part of the display."""
+    return None

@@ -305,6 +305,18 @@ def _outcome_banner(draw: ImageDraw.ImageDraw, view: dict[str, Any], cy: int) ->
     text(draw, (WIDTH // 2, cy + 28), detail, 16, COLOURS["paper"], "mm")
 
 
+def draw_choices(view: dict[str, Any]) -> Image.Image | None:
+    """None: War's decisions are about cards (which to send, which column), and its
+    board, three columns of a battle, has no places to mark."""
+    return None
+
+
+def draw_closeup(view: dict[str, Any]) -> Image.Image | None:
+    """None: War's decisions are about the cards of the hand, drawn in the hand's picture
+    and named on the prompt's buttons, never about a part of the board."""
+    return None
+
+
 # ---------------------------------------------------------------------------- hand
 
 HAND_CARD_W = 220
@@ -367,4 +379,4 @@ def _hand_card(
     )
 
 
-__all__ = ["draw_board", "draw_hand", "font"]
+__all__ = ["draw_board", "draw_choices", "draw_closeup", "draw_hand", "font"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 import render
 from bot import errors
@@ -16,17 +17,17 @@ from bot.delivery.port import View
 log = logging.getLogger("dispatch.images")
 
 
-def _render(kind: str, game_name: str, view: View) -> bytes | None:
+#: One of ``render``'s drawings to PNG: a game's name and a view in, the bytes out.
+Draw = Callable[[str, View], bytes | None]
+
+
+def _render(draw: Draw, game_name: str, view: View) -> bytes | None:
     # Rendering is optional per game: a front end keeps working (text only) when a game
     # has no renderer.
-    fn = getattr(render, kind, None)
-    if fn is None:
-        return None
     try:
-        result: bytes | None = fn(game_name, view)
+        return draw(game_name, view)
     except (LookupError, NotImplementedError):
         return None
-    return result
 
 
 def _log_failure(what: str, game_name: str, exc: Exception) -> None:
@@ -42,7 +43,7 @@ async def board_image(game_name: str, view: View) -> bytes | None:
     gives no image rather than losing the message it belongs to.
     """
     try:
-        return await asyncio.to_thread(_render, "board_png", game_name, view)
+        return await asyncio.to_thread(_render, render.board_png, game_name, view)
     except Exception as exc:
         _log_failure("board", game_name, exc)
         return None
@@ -51,7 +52,7 @@ async def board_image(game_name: str, view: View) -> bytes | None:
 async def hand_image(game_name: str, view: View) -> bytes | None:
     """A player's private hand PNG (from their role's view), or None."""
     try:
-        return await asyncio.to_thread(_render, "hand_png", game_name, view)
+        return await asyncio.to_thread(_render, render.hand_png, game_name, view)
     except Exception as exc:
         _log_failure("hand", game_name, exc)
         return None
@@ -63,7 +64,7 @@ async def choices_image(game_name: str, view: View) -> bytes | None:
     if not view.get("actions"):
         return None
     try:
-        return await asyncio.to_thread(_render, "choices_png", game_name, view)
+        return await asyncio.to_thread(_render, render.choices_png, game_name, view)
     except Exception as exc:
         _log_failure("choices", game_name, exc)
         return None
@@ -74,7 +75,7 @@ async def closeup_image(game_name: str, view: View) -> bytes | None:
     beside the full board whose names a phone shows too small to read; None when the game
     draws none."""
     try:
-        return await asyncio.to_thread(_render, "closeup_png", game_name, view)
+        return await asyncio.to_thread(_render, render.closeup_png, game_name, view)
     except Exception as exc:
         _log_failure("close-up", game_name, exc)
         return None

@@ -212,8 +212,7 @@ class SearchPlayer:
 
 def supports_search(game: Game) -> bool:
     """Whether ``game`` implements the search hooks (``known_state``, ``determinize``)."""
-    method = getattr(type(game), "determinize", None)
-    return method is not None and method is not Game.determinize
+    return type(game).determinize is not Game.determinize
 
 
 def level_iterations(game: Game, level: str) -> int:

@@ -20,6 +20,7 @@ frame belongs to the game's main sequence and is never popped.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mypy_extensions import mypyc_attr
@@ -29,6 +30,11 @@ from rules.core.types import Actions, Arg, State
 
 if TYPE_CHECKING:
     from rules.core.game import Game
+
+#: An ``on_<verb>`` method of a step, taken from its class: the step, the game, the state,
+#: the deciding role and the decision's argument. Every call through ``Step.handlers``
+#: is checked against this, and each handler's own signature where it is defined.
+Handler = Callable[[Any, "Game", State, str, Arg], None]
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -40,7 +46,7 @@ class Step:
     one_chooser: ClassVar[bool] = False
     #: ``{verb: on_<verb>}``, every handler of the class, for ``handle``; collected when
     #: the class is defined, so handlers belong in the class body.
-    handlers: ClassVar[dict[str, Any]] = {}
+    handlers: ClassVar[dict[str, Handler]] = {}
     #: False when the class keeps the default ``enter`` (nothing to do on arrival), so
     #: that ``goto`` need not call it.
     enters: ClassVar[bool] = False
@@ -50,6 +56,8 @@ class Step:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        # The verbs a step handles are the names of its methods, found once here; the
+        # handlers are then called through the typed table, never looked up by name.
         cls.handlers = {name[3:]: getattr(cls, name) for name in dir(cls) if name.startswith("on_")}
         cls.enters = cls.enter is not Step.enter
         cls.own_handle = cls.handle is not Step.handle
