@@ -12,6 +12,7 @@ import statistics
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
 import rules
 from bot import errors
@@ -125,14 +126,23 @@ async def _any(db: Session, scope: str, owner: str, key: int, *, older: bool = F
     return bool(await _load(db, scope, owner, older=older, key=key, limit=1))
 
 
+#: Which count of a ``Tally`` a finished seat adds to.
+Outcome = Literal["wins", "losses", "draws"]
+
+
 @dataclass
 class Tally:
     wins: int = 0
     losses: int = 0
     draws: int = 0
 
-    def add(self, outcome: str) -> None:
-        setattr(self, outcome, getattr(self, outcome) + 1)
+    def add(self, outcome: Outcome) -> None:
+        if outcome == "wins":
+            self.wins += 1
+        elif outcome == "losses":
+            self.losses += 1
+        else:
+            self.draws += 1
 
     def text(self) -> str:
         draws = f", {self.draws} drawn" if self.draws else ""
@@ -158,7 +168,7 @@ def forfeited(row: sql.RecordRow, user_id: str) -> bool:
     return ratings.forfeits(row.how, row.by_user, user_id)
 
 
-def _outcome(row: sql.RecordRow, user_id: str) -> str:
+def _outcome(row: sql.RecordRow, user_id: str) -> Outcome:
     if forfeited(row, user_id):
         return "losses"
     if row.winner is None:
