@@ -212,7 +212,10 @@ class SearchPlayer:
 
 def supports_search(game: Game) -> bool:
     """Whether ``game`` implements the search hooks (``known_state``, ``determinize``)."""
-    return type(game).determinize is not Game.determinize
+    # Read, not called: any object with the rules contract may be registered (a test's
+    # toy game is no ``Game``), and only a class that overrides the hook can be searched.
+    method = getattr(type(game), "determinize", None)
+    return method is not None and method is not Game.determinize
 
 
 def level_iterations(game: Game, level: str) -> int:
