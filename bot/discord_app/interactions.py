@@ -99,7 +99,7 @@ async def report(interaction: discord.Interaction[Any], error: BaseException) ->
     if isinstance(error, errors.DispatchError):
         text = formatting.error_text(error)
     else:
-        custom_id = getattr(interaction.data, "get", lambda _k: None)("custom_id")
+        custom_id = dict(interaction.data or {}).get("custom_id")
         log.error(
             "interaction %s by %s failed",
             id_label(custom_id)

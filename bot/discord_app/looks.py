@@ -146,7 +146,7 @@ async def on_show_table(interaction: discord.Interaction[Any], game_id: int, wha
         info = await in_its_channel(interaction, game_id)
         if what not in LOOKS:
             raise errors.NotAllowed(ANOTHER_CHANNEL)
-        message_id = getattr(interaction.message, "id", None)
+        message_id = interaction.message.id if interaction.message is not None else None
         if not first_show(message_id):
             raise errors.Outdated("This look was already shown to the table.")
         try:

@@ -50,6 +50,6 @@ async def on_rematch(interaction: discord.Interaction[Any], game_id: int, sides:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await game_in_reach(interaction, game_id)
         info = await manager_of(interaction).rematch(game_id, user_id(interaction), sides)
-        if info.channel_id == str(getattr(interaction.channel, "id", "")):
+        if info.channel_id == str(interaction.channel_id):
             await threads.renumber(interaction.channel, game_id, info.id)
         await reply(interaction, f"Rematch: game #{info.id} is on in this channel.")
