@@ -123,7 +123,9 @@ async def cmd_status(desk: Desk, args: list[str]) -> None:
         winner = result.get("winner")
         # By the game's name for the side, as the table post says it.
         name = pages.role_name(info.game_name, winner) if winner else ""
-        said = f"{name} wins" if winner else "A draw"
+        # A solo session has no opponent: its end is no win, loss or draw, only closed.
+        closed = "Closed" if pages.one_seat(info.game_name) else "A draw"
+        said = f"{name} wins" if winner else closed
         desk.say_block(f"Result: {said} — {result.get('reason', '')}")
     elif info.status == "active":
         status = (await desk.manager.view_for(info.id, None)).view.get("status")

@@ -14,7 +14,7 @@ from bot.tables.bot_users import bot_user, is_bot, level_of
 from bot.tables.requests import NewGame
 from bot.terminal.desk import Desk
 from bot.terminal.display import side_label
-from bot.terminal.words import GUILD, PLAYERS, new_game_words, number
+from bot.terminal.words import GUILD, new_game_words, number
 from rules.ai import level_caveat
 
 
@@ -30,14 +30,16 @@ async def cmd_new(desk: Desk, args: list[str]) -> None:
         raise errors.Usage("Give one clock: `clock=fast`, for example.")
     clock = clock_words[0].split("=", 1)[1] if clock_words else None
     validate.clock(clock)  # refused before the new game is announced
-    seed, opponent, fate = new_game_words([w for w in args[1:] if w not in clock_words])
+    seed, opponent, fate = new_game_words(
+        [w for w in args[1:] if w not in clock_words], first=desk.user
+    )
     if seed is not None:
         validate.seed(seed)  # refused before the new game is announced
     game = rules.get_game(name) if name in rules.GAMES else None
     if game is not None and fate:
         lobby.require_fate_playsheet(game)  # refused before the new game is announced
     if game is not None:
-        players = (PLAYERS[0], opponent)
+        players = (desk.user, opponent)
         seats = ", ".join(
             f"{u} plays {side_label(name, r)}" if u else f"{side_label(name, r)} is open"
             for u, r in zip(players, game.roles, strict=False)
@@ -53,7 +55,7 @@ async def cmd_new(desk: Desk, args: list[str]) -> None:
             info = await desk.manager.create_game(
                 GUILD,
                 f"table-{table}",
-                PLAYERS[0],
+                desk.user,
                 NewGame(name, seed=seed, opponent_id=opponent, fate=fate, clock=clock),
             )
             break

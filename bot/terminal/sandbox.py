@@ -40,7 +40,7 @@ from bot.terminal import (
 )
 from bot.terminal.desk import Desk
 from bot.terminal.frontend import TerminalFrontEnd
-from bot.terminal.words import GUILD, PLAYERS
+from bot.terminal.words import GUILD, PLAYERS, without_comment
 from rules.ai import LEVELS, level_caveat
 
 log = logging.getLogger("dispatch.sandbox")
@@ -50,7 +50,8 @@ DEFAULT_OUT = Path("sandbox-out")
 
 HELP = """\
 Commands:
-  new <game> [seed]   start a game: alice takes the first side, bob the second
+  new <game> [seed]   start a game: whoever is at the keyboard takes the first side,
+                      the other player the second
   new solo <playsheet> [side] [scenario] [seed] [option=value ...]
                       a CDG Solo System session for the player at the keyboard, e.g.
                       `new solo paths_of_glory central_powers` (side: the one the die runs);
@@ -60,8 +61,8 @@ Commands:
                       Dispatch (the bot) takes the second side: easy, normal or hard;
                       with `fate` the Fate Die picks its cards (fort_sumter, lincoln)
   new <game> [seed] open
-                      a lobby: alice takes the first side (whoever is at the keyboard)
-                      and the second stays open for `join` (`as bob` first)
+                      a lobby: whoever is at the keyboard takes the first side and the
+                      second stays open for `join` (`as bob` first)
   new <game> ... clock=<clock>
                       a time control: none, relaxed, standard, fast or like 3d+1d/7d;
                       `status` and each prompt print the time left
@@ -202,10 +203,12 @@ class Sandbox(Desk):
 
     async def resume(self) -> None:
         """Pick up the newest open game of a previous run."""
-        games = await self.manager.records.games_for_user(PLAYERS[0])
+        # Either player may have opened the newest game (``as bob`` before ``new``).
+        games = [g for p in PLAYERS for g in await self.manager.records.games_for_user(p)]
         if games:
-            self.game_id = games[-1].game.id
-            self.say(f"Resuming game #{self.game_id} ({games[-1].game.title}).")
+            newest = max(games, key=lambda g: g.game.id)
+            self.game_id = newest.game.id
+            self.say(f"Resuming game #{self.game_id} ({newest.game.title}).")
             try:
                 await self.show_turn()  # the numbers typed next mean this list
             except errors.DispatchError as exc:
@@ -253,8 +256,8 @@ class Sandbox(Desk):
             await self.handle(line)
 
     async def handle(self, line: str) -> None:
-        line = line.strip()
-        if not line or line.startswith("#"):
+        line = without_comment(line).strip()
+        if not line:
             return
         try:
             words = [word for word in shlex.split(line) if word]

@@ -39,13 +39,16 @@ NEW_USAGE = (
 )
 
 
-def new_game_words(words: list[str]) -> tuple[int | None, str | None, bool]:
-    """The words after ``new <game>``: the seed, who takes the second side (None: it
-    stays open, a lobby), and whether the Fate Die runs Dispatch's cards. Every word must
-    be understood: one that is not (a second seed, ``fate`` without ``dispatch``) is
+def new_game_words(
+    words: list[str], first: str = PLAYERS[0]
+) -> tuple[int | None, str | None, bool]:
+    """The words after ``new <game>``, typed by ``first`` (who takes the first side): the
+    seed, who takes the second side (the other player at the keyboard by default; None:
+    it stays open, a lobby), and whether the Fate Die runs Dispatch's cards. Every word
+    must be understood: one that is not (a second seed, ``fate`` without ``dispatch``) is
     refused, never dropped."""
     seed: int | None = None
-    opponent: str | None = PLAYERS[1]
+    opponent: str | None = PLAYERS[1] if first == PLAYERS[0] else PLAYERS[0]
     fate = False
     level: str | None = None
     seated = False
@@ -80,3 +83,18 @@ def new_game_words(words: list[str]) -> tuple[int | None, str | None, bool]:
     if seated:
         opponent = bot_user(level)
     return seed, opponent, fate
+
+
+def without_comment(line: str) -> str:
+    """``line`` up to a comment: a ``#`` that begins a word (at the start or after a space)
+    outside quotes, as in a shell, so that a script's lines may say what they do
+    (``7   # the seventh action``). A ``#`` inside a word or in quotes is kept."""
+    quote = ""
+    for at, char in enumerate(line):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char == "#" and (at == 0 or line[at - 1].isspace()):
+            return line[:at]
+    return line

@@ -54,3 +54,20 @@ async def test_bad_seat_commands_are_refused(tmp_path: Path) -> None:
     assert text.count("! No seat of game #1 is offered to carol.") == 2  # before and after
     assert "now plays" not in text
     assert "Traceback" not in text and "Something went wrong" not in text
+
+
+async def test_whoever_is_at_the_keyboard_takes_the_first_side(tmp_path: Path) -> None:
+    """`new` typed as bob seats bob first: a lobby's open seat then stays for alice,
+    and a hot-seat game's second side is alice's."""
+    text = await run_script(
+        tmp_path,
+        "as bob\nnew war open\ndispatch easy\nstatus\nnew fort_sumter\nstatus\n",
+    )
+    assert "New game of War Between the States: bob plays Union" in text
+    assert "Only a player seated in this game" not in text
+    assert "Dispatch (easy)" in text.split("status", 1)[1]
+    assert "bob plays Unionist, alice plays Secessionist." in text
+    last = text.rsplit("· version", 1)[1]
+    assert "bob (you)" in last or "bob (to act, you)" in last
+    assert "alice" in last
+    assert "Traceback" not in text and "Something went wrong" not in text
