@@ -67,7 +67,11 @@ def run_discord(config: Config) -> int:
     """Start the Discord front end."""
     try:
         discord_app.run(config)
-    except (discord_app.DiscordUnreachable, discord_app.DevGuildUnusable) as exc:
+    except (
+        discord_app.DiscordUnreachable,
+        discord_app.DevGuildUnusable,
+        discord_app.TokenRefused,
+    ) as exc:
         # One line, as for a database that cannot be used: no traceback of the DNS lookup
         # or of the refused command sync.
         print(f"dispatch: {exc}", file=sys.stderr)

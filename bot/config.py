@@ -41,6 +41,8 @@ DEFAULT_DB = "dispatch.sqlite3"
 DEFAULT_OUTBOX_KEEP_DAYS = 30.0
 #: A Discord id (a snowflake): a positive number of at most 20 digits.
 SNOWFLAKE = re.compile(r"[0-9]{1,20}")
+#: What ``DISPATCH_LOG_LEVEL`` may say (in any case): logging's own level names.
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 @dataclass(frozen=True)
@@ -104,8 +106,11 @@ class Config:
                 f"123456789012345678), not {guild[:40]!r}; leave it unset to sync globally."
             )
         level = (env.get("DISPATCH_LOG_LEVEL") or "INFO").strip().upper()
-        if not isinstance(logging.getLevelName(level), int):
-            level = "INFO"
+        if level not in LOG_LEVELS:
+            raise ConfigError(
+                f"DISPATCH_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, "
+                f"not {level[:40]!r}; leave it unset for INFO."
+            )
         shard_ids, shard_count = parse_shards(
             (env.get("DISPATCH_SHARD_IDS") or "").strip(),
             (env.get("DISPATCH_SHARD_COUNT") or "").strip(),

@@ -28,7 +28,12 @@ import discord
 
 from bot.config import Config, setup_logging
 from bot.discord_app.client import DispatchBot
-from bot.discord_app.failures import DevGuildUnusable, DiscordUnreachable, unreachable_reason
+from bot.discord_app.failures import (
+    DevGuildUnusable,
+    DiscordUnreachable,
+    TokenRefused,
+    unreachable_reason,
+)
 from bot.discord_app.shards import ShardedDispatchBot
 from bot.process import health
 from bot.process.lifecycle import graceful
@@ -67,8 +72,8 @@ def run(config: Config) -> None:
     """Start the bot and block until it stops (SIGTERM or Ctrl+C: a clean stop).
 
     Raises ``DiscordUnreachable`` when Discord cannot be reached at start-up,
-    ``DevGuildUnusable`` when the dev guild refuses the commands, and ``SystemExit`` with
-    a sentence when it refuses the token.
+    ``DevGuildUnusable`` when the dev guild refuses the commands, and ``TokenRefused``
+    when it refuses the token.
     """
     if not config.token:
         raise SystemExit("DISCORD_TOKEN is not set; see docs/discord.md.")
@@ -80,10 +85,7 @@ def run(config: Config) -> None:
     try:
         asyncio.run(serve(bot, config.token, config.health_file))
     except discord.LoginFailure:
-        raise SystemExit(
-            "Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer "
-            "Portal (Bot > Reset Token); see docs/discord.md."
-        ) from None
+        raise TokenRefused() from None
     except (aiohttp.ClientConnectionError, discord.DiscordServerError, TimeoutError) as error:
         # Logging in is the first thing that needs the network; once connected,
         # discord.py reconnects by itself.
@@ -93,6 +95,7 @@ def run(config: Config) -> None:
 __all__ = [
     "DevGuildUnusable",
     "DiscordUnreachable",
+    "TokenRefused",
     "create_bot",
     "run",
     "serve",

@@ -1,5 +1,6 @@
-"""Why the Discord bot could not start: Discord out of reach, or the dev guild refusing
-the commands; each one line for an administrator, with its own exit code."""
+"""Why the Discord bot could not start: Discord out of reach, its token refused, or the
+dev guild refusing the commands; each one line for an administrator, with its own exit
+code."""
 
 from __future__ import annotations
 
@@ -31,6 +32,19 @@ class DevGuildUnusable(Exception):
             f"Cannot sync the commands to DISPATCH_DEV_GUILD {guild_id}: {reason}. Invite "
             "the bot there with the applications.commands scope (docs/discord.md), or "
             "unset DISPATCH_DEV_GUILD."
+        )
+
+
+class TokenRefused(Exception):
+    """Discord refused the token in ``DISCORD_TOKEN``; one line."""
+
+    #: Exit code of ``python -m bot``: a setting to correct, like a missing token.
+    exit_code = 2
+
+    def __init__(self) -> None:
+        super().__init__(
+            "Discord refused the token in DISCORD_TOKEN. Copy it again from the Developer "
+            "Portal (Bot > Reset Token); see docs/discord.md."
         )
 
 

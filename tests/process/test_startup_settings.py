@@ -44,6 +44,21 @@ def test_a_dev_guild_that_is_not_an_id_gives_one_line_and_exit_code_2(
     assert not (tmp_path / "x.sqlite3").exists()  # stopped before anything was opened
 
 
+@pytest.mark.parametrize("level", ["LOUD", "verbose", "5", "info level"])
+def test_a_log_level_logging_does_not_know_gives_one_line_and_exit_code_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, level: str
+) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
+    monkeypatch.setenv("DISPATCH_DB", str(tmp_path / "x.sqlite3"))
+    monkeypatch.setenv("DISPATCH_LOG_LEVEL", level)
+    monkeypatch.setattr(entry, "run_discord", never_connects)
+    assert entry.main([]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("dispatch: DISPATCH_LOG_LEVEL must be one of DEBUG, INFO")
+    assert Config.from_env({"DISPATCH_LOG_LEVEL": " debug "}).log_level == "DEBUG"
+
+
 def test_a_dev_guild_id_is_accepted() -> None:
     config = Config.from_env({"DISPATCH_DEV_GUILD": " 123456789012345678 "})
     assert config.dev_guild_id == "123456789012345678"

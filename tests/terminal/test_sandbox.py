@@ -177,8 +177,9 @@ def test_a_refused_token_is_explained_without_a_traceback(
     config = Config.from_env(
         {"DISCORD_TOKEN": "not-a-real-token", "DISPATCH_DB": str(tmp_path / "x.sqlite3")}
     )
-    with pytest.raises(SystemExit, match="refused the token"):
+    with pytest.raises(discord_app.TokenRefused, match="refused the token") as refused:
         discord_app.run(config)
+    assert refused.value.exit_code == 2  # a setting to correct, as the usage says
 
 
 async def test_alice_plays_against_dispatch_in_the_sandbox(tmp_path: Path) -> None:
