@@ -122,9 +122,10 @@ class ChooseObjective(Step):
 
     def prompt(self, game: Game, state: State, role: str) -> str:
         return (
-            f"Round {state['round']}: keep one of your two objective cards. At round end you "
-            "score 1 VP if you control its space (and then carry out its event). The other "
-            "card goes back into the deck unseen."
+            f"Round {state['round']}: keep one of your two objective cards. At round end both "
+            "kept cards are revealed, and whoever controls a card's space scores 1 VP for it, "
+            "your opponent too; if you score your own, you also carry out its event. The "
+            "other card goes back into the deck unseen."
         )
 
     def actions(self, game: Game, state: State, role: str) -> Actions:
