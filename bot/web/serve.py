@@ -167,6 +167,8 @@ def main(args: list[str]) -> int:
 def _port(args: list[str], settings: WebSettings) -> int:
     if not args:
         return settings.port or DEFAULT_PORT
-    if len(args) == 2 and args[0] == "--port" and args[1].isdigit() and 0 < int(args[1]) < 65536:
-        return int(args[1])
+    digits = args[1] if len(args) == 2 and args[0] == "--port" else ""
+    # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
+    if digits.isascii() and digits.isdigit() and 0 < int(digits) < 65536:
+        return int(digits)
     raise ConfigError(f"takes --port N (a port from 1 to 65535), not {' '.join(args)[:60]!r}")

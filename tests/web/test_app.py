@@ -160,12 +160,15 @@ async def test_a_bad_turn_number_is_refused_politely(
     await manager.resign(game_id, "bob")
     page = await (await client.get(path)).text()
     assert "Game over: North wins (South resigned)." in page
-    for bad in ("jump?turn=x", "jump?turn=-1", "jump?turn=99999", "99999"):
+    hostile = ("%C2%B2", "jump?turn=%C2%B2", "9" * 4301, "jump?turn=" + "9" * 4301)
+    for bad in ("jump?turn=x", "jump?turn=-1", "jump?turn=99999", "99999", *hostile):
         answer = await client.get(path + "turns/" + bad)
         assert answer.status == 400, bad
         assert "A turn is a whole number from 0 to" in await answer.text()
     answer = await client.get(path + "turns/jump?turn=0", allow_redirects=False)
     assert answer.status == 302 and answer.headers["Location"] == "0"
+    # A board's picture of such a turn: refused (the toy game has no board: not found).
+    assert (await client.get(path + "turns/%C2%B2.png")).status in (400, 404)
 
 
 async def test_the_pages_store_cannot_write(manager: GameManager, db_path: Path | str) -> None:

@@ -41,6 +41,10 @@ def test_a_wrong_setting_is_refused_in_one_line(name: str, value: str, said: str
         Config.from_env({name: value})
 
 
-def test_dispatch_web_refuses_words_it_does_not_take(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["web", "--port", "nine"]) == 2
-    assert "takes --port N" in capsys.readouterr().err
+@pytest.mark.parametrize("port", ["nine", "\u00b2", "0", "65536"])
+def test_dispatch_web_refuses_words_it_does_not_take(
+    capsys: pytest.CaptureFixture[str], port: str
+) -> None:
+    assert main(["web", "--port", port]) == 2
+    err = capsys.readouterr().err
+    assert "takes --port N" in err and "Traceback" not in err
