@@ -35,7 +35,8 @@ async def answer_link(
         count = await links.revoke_links(
             manager.store, info.id, user_id(interaction), is_moderator=is_moderator(interaction)
         )
-        await reply(interaction, _revoked_words(info.id, count), ephemeral=True)
+        by_league = await links.linked_by_a_league(manager.store, info.id)
+        await reply(interaction, _revoked_words(info.id, count, by_league), ephemeral=True)
         return
     web = client_of(interaction).web
     url = await links.give_link(manager.store, web, info.id, user_id(interaction))
@@ -58,10 +59,16 @@ async def _server_settings(
     await reply(interaction, links.server_words(setting), ephemeral=True)
 
 
-def _revoked_words(game_id: int, count: int) -> str:
+def _revoked_words(game_id: int, count: int, by_league: bool) -> str:
+    league = (
+        " Its league's page still links to it: /league link revoke:True turns that link "
+        "away, with every game link the league's page made."
+        if by_league
+        else ""
+    )
     if not count:
-        return f"Game #{game_id} has no link to revoke."
+        return f"Game #{game_id} has no link of its own to revoke.{league}"
     return (
         f"Game #{game_id}'s link is revoked: it now answers “not found”. "
-        "/game link gives a new one."
+        f"/game link gives a new one.{league}"
     )

@@ -53,6 +53,13 @@ async def revoke_links(store: Store, game_id: int, user_id: str, *, is_moderator
         return await db.web.revoke_links(game_id)
 
 
+async def linked_by_a_league(store: Store, game_id: int) -> bool:
+    """Whether a league's live link still opens the game's page: its page links each of
+    its games with a link of its own, which only ``/league link revoke`` turns away."""
+    async with store.read() as db:
+        return bool(await db.web.league_nonces_of_game(game_id))
+
+
 async def server_page(
     store: Store, guild_id: str | None, *, page: bool | None, indexing: bool | None
 ) -> WebServer:

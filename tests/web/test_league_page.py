@@ -19,6 +19,7 @@ from web_helpers import SETTINGS
 
 from bot import errors
 from bot.config import WebSettings
+from bot.discord_app.web_links import _revoked_words
 from bot.storage.store import Store
 from bot.tables.lobby import NO_SEED
 from bot.tables.manager import GameManager
@@ -26,7 +27,7 @@ from bot.web import league_routes
 from bot.web.app import NOT_FOUND
 from bot.web.league_links import give_league_link, revoke_league_links
 from bot.web.league_page import PublicLeague, read_league
-from bot.web.links import NOT_SET_UP, PAGE_OFF, server_page
+from bot.web.links import NOT_SET_UP, PAGE_OFF, linked_by_a_league, server_page
 from bot.web.serve import WebServer
 
 
@@ -219,3 +220,20 @@ async def test_a_change_made_while_the_stream_opens_is_not_lost(
                 assert kind == "league" and data["digest"] != digest[1]
     finally:
         await server.close()
+
+
+async def test_revoking_a_league_games_link_says_its_leagues_page_still_opens_it(
+    manager: GameManager,
+) -> None:
+    """``/game link revoke`` turns the game's own links away, not the one its league's
+    page made for it: the answer says so, and which command turns that one away."""
+    league = await toy_league(manager)
+    await league_path(manager, league.id)  # the league's link is live
+    played = (await manager.leagues.round(league.id, "g1")).games[0]
+    assert played.game_id is not None
+    assert await linked_by_a_league(manager.store, played.game_id)
+    words = _revoked_words(played.game_id, 0, True)
+    assert "no link of its own" in words and "/league link revoke:True" in words
+    assert "league" not in _revoked_words(played.game_id, 1, False)
+    await revoke_league_links(manager.store, league.id, "g1", "mod", is_moderator=True)
+    assert not await linked_by_a_league(manager.store, played.game_id)
