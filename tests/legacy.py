@@ -10,7 +10,8 @@ the Done). In War, an Event that enters a column late says it is ignored and cou
 an Event in a War hand carries a ``note`` saying so.
 Fort Sumter's Final Crisis prompts say "an Armaments space" (they read "a Armaments"), and
 its last line names the winner's points first ("wins with 7 VP to 3", where it read "wins,
-3-7", Unionist first).
+3-7", Unionist first); its objective prompt says the opponent scores a kept card's space
+they control (it said only that you score yours).
 ``as_old`` rewrites a
 document of today in the old wording and without the new keys, so everything else of it
 must match the old record exactly.
@@ -38,6 +39,14 @@ _OLD_WORDING = [
     (
         re.compile(r"move that token to an Armaments space:"),
         "move that token to a Armaments space:",
+    ),
+    (
+        re.compile(
+            r"At round end both kept cards are revealed, and whoever controls a card's space "
+            r"scores 1 VP for it, your opponent too; if you score your own, you also carry "
+            r"out its event\."
+        ),
+        "At round end you score 1 VP if you control its space (and then carry out its event).",
     ),
 ]
 

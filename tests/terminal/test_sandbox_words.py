@@ -44,8 +44,8 @@ async def test_status_names_each_side_as_the_table_does(tmp_path: Path) -> None:
     assert "   Union: alice (to act, you)\n" in text
     assert "   Confederacy (confederate): bob (to act)\n" in text
     assert "   confederate: bob" not in text
-    # The help's `open`: alice sits whoever is at the keyboard.
-    assert "a lobby: alice takes the first side (whoever is at the keyboard)" in text
+    # The help's `open`: whoever is at the keyboard sits.
+    assert "a lobby: whoever is at the keyboard takes the first side" in text
 
 
 async def test_a_comment_after_a_command_is_not_read_as_its_words(tmp_path: Path) -> None:
