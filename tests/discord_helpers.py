@@ -28,7 +28,19 @@ from bot.config import Config
 from bot.storage.engines import is_postgres_url
 from bot.storage.store import Store
 from bot.tables.records.replay import stored_state
-from rules.core import Actions, Arg, Game, State, Step, View, goto, log, private_log, shuffle
+from rules.core import (
+    Actions,
+    Arg,
+    Game,
+    State,
+    Step,
+    View,
+    goto,
+    log,
+    private_log,
+    seal,
+    shuffle,
+)
 from tests.emulator import Emulator, Message, User
 from tests.emulator.state import PATIENCE_S
 
@@ -66,6 +78,8 @@ class Choose(Step):
 
 class Reveal(Step):
     def enter(self, game: Game, state: State) -> None:
+        # The face-down cards are shown: neither choice may be taken back after this.
+        seal(state)
         north, south = state["chosen"]["north"], state["chosen"]["south"]
         log(state, f"Round {state['round']}: north played {north}, south played {south}.")
         winner = "north" if card_value(north) >= card_value(south) else "south"
