@@ -16,6 +16,7 @@ from bot.delivery.port import GameInfo, GameStatus, SeatInfo
 from bot.storage.errors import Damaged
 from bot.storage.rows import GameRow, SeatRow
 from bot.storage.session import Session
+from rules.core import undo
 
 #: A game is named by its id (int) or by the channel it is played in (str).
 GameRef = int | str
@@ -68,6 +69,17 @@ def safe_view(row: GameRow, role: str | None) -> dict[str, Any]:
     """``role``'s view of the stored game; any failure to read it is ``CorruptGame``."""
     try:
         return rules_of(row).view(state_of(row), role)
+    except Exception as exc:
+        raise Damaged(row.id, describe(exc)) from None
+
+
+def settled_public_view(row: GameRow) -> dict[str, Any]:
+    """The public view of the stored game as it stands before any decision its player may
+    still take back (``rules.core.undo.settled``): what a page open to anyone shows, so
+    that a card played and taken back before the turn passed is never seen there. Any
+    failure to read it is ``CorruptGame``."""
+    try:
+        return rules_of(row).view(undo.settled(state_of(row)), None)
     except Exception as exc:
         raise Damaged(row.id, describe(exc)) from None
 

@@ -216,17 +216,20 @@ async def events(request: web.Request) -> web.StreamResponse:
     try:
         # Read again once in the room: a turn committed while the link was being checked
         # is then in this read or in the queue, never in neither.
-        game = await read_public(room.store, found.game.id) or found.game
+        now = await room.fresh(found.game.id)
+        if now is not None:
+            room.opened(found.game.id, now)
         await response.prepare(request)
         await response.write(b"retry: 3000\n\n")
-        if request.query.get("v") != str(game.version):
+        if now is not None and request.query.get("v") != str(now.version):
             # Opened (or reconnected) after a turn the page does not show yet.
-            await response.write(pages.event("turn", pages.update(game)))
+            await response.write(now.data)
         await _stream(response, queue, found.nonce)
     except (ConnectionResetError, asyncio.CancelledError):
         pass
     finally:
         room.spectators.leave(found.game.id, queue)
+        room.closed(found.game.id)
     return response
 
 

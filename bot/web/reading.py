@@ -1,7 +1,9 @@
 """What the page reads of a game: only what anyone watching may see.
 
-Every view taken here is ``view(state, None)`` (``safe_view(row, None)``; the
-step-through's ``public_turns``, the same public views a replay GIF is drawn from). No
+Every view taken here is ``view(state, None)``: of the game as it stands before any
+decision its player may still take back (``settled_public_view``: a card played and
+taken back before the turn passed is never shown), and the step-through's
+``public_turns``, the same public views a replay GIF is drawn from. No
 hand, seat's private log, seed, key or player setting is read into what a page is drawn
 from: a ``PublicGame`` holds the public view, the public log, whose turn it is by side
 and the clocks by side (players are never named: a page is for anyone with the link).
@@ -20,7 +22,7 @@ from bot.storage.errors import Damaged
 from bot.storage.rows import GameRow, ResultRow
 from bot.storage.store import Store
 from bot.tables.clocks import clock_pass
-from bot.tables.loading import rules_or_none, safe_view
+from bot.tables.loading import rules_or_none, settled_public_view
 from bot.tables.records.replay import WATCHABLE, export_game
 from bot.tables.records.replay_movie import public_turns
 
@@ -89,7 +91,8 @@ async def read_public(store: Store, game_id: int) -> PublicGame | None:
         result = await db.records.result(row.id) if row.status == "finished" else None
     try:
         # A lobby has no deal yet: nothing to draw, its page says it waits for players.
-        view = {} if row.status == "lobby" else safe_view(row, None)
+        # A decision its player may still take back is not shown until it stands.
+        view = {} if row.status == "lobby" else settled_public_view(row)
     except Damaged:
         return None
     active = tuple(row.active_roles) if row.status == "active" else ()

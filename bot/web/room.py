@@ -5,6 +5,8 @@ every route gives alike (the one 404, a page of HTML, an event stream's updates)
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 from dataclasses import dataclass, field
 
 from aiohttp import web
@@ -23,6 +25,12 @@ KEEPALIVE_S = 25.0
 NOT_FOUND = "This link does not open a game's page: it may have been revoked, or mistyped."
 
 
+#: What an update names that is no part of what the page shows: the version, and the
+#: board's address, which carries it (the board itself is drawn from the public view,
+#: which ``Update.shows`` digests instead).
+UNSEEN = ("version", "board")
+
+
 @dataclass(frozen=True)
 class Update:
     """What a change of a game sends its live pages: the event's bytes, the links that
@@ -31,6 +39,11 @@ class Update:
     data: bytes
     nonces: frozenset[str]
     shown: bool
+    #: A digest of what the pages see of it, less the version: equal for two commits that
+    #: change nothing shown (a decision its player may still take back, and its undo).
+    shows: str = ""
+    #: The game's version it shows.
+    version: int = 0
 
 
 @dataclass
@@ -48,6 +61,10 @@ class Room:
     boards: Boards = field(default_factory=Boards)
     turns: TurnsCache = field(default_factory=TurnsCache)
     spectators: Spectators = field(init=False)
+    #: What the open pages of each watched game were last sent (``Update.shows``, with
+    #: the links and the server's setting): a commit that changes none of it sends
+    #: nothing, so that not even its moment reaches the pages.
+    sent: dict[int, tuple[str, frozenset[str], bool]] = field(default_factory=dict, init=False)
 
     def __post_init__(self) -> None:
         self.spectators = Spectators(self.update, self.league_of)
@@ -70,7 +87,28 @@ class Room:
             found = None if made is None else Update(made[0], frozenset(made[1]), made[2])
         else:
             found = await self.fresh(game_id)
+            if found is not None and self._already_sent(game_id, found):
+                return None
         return None if found is None else _pack(found)
+
+    def opened(self, game_id: int, now: Update) -> None:
+        """A page's stream opened on ``game_id`` and was sent ``now`` (or shows it): when
+        it is the first open there, what later commits are compared with."""
+        self.sent.setdefault(game_id, (now.shows, now.nonces, now.shown))
+
+    def closed(self, game_id: int) -> None:
+        """A page's stream on ``game_id`` closed: with none left open there, nothing is
+        remembered of what they were sent."""
+        if not self.spectators.watching(game_id):
+            self.sent.pop(game_id, None)
+
+    def _already_sent(self, game_id: int, found: Update) -> bool:
+        seen = (found.shows, found.nonces, found.shown)
+        if self.sent.get(game_id) == seen:
+            return True
+        if self.spectators.watching(game_id):
+            self.sent[game_id] = seen
+        return False
 
     async def fresh(self, game_id: int) -> Update | None:
         game = await read_public(self.store, game_id)
@@ -83,8 +121,12 @@ class Room:
         secret = await self.signing_secret() if leagues else None
         if secret is not None:  # the links a league's page made for the game
             nonces += [game_nonce(secret, nonce, game_id) for nonce in leagues]
-        data = pages.event("turn", pages.update(game))
-        return Update(data, frozenset(nonces), not server.page_off)
+        shown = pages.update(game)
+        data = pages.event("turn", shown)
+        seen = {k: v for k, v in shown.items() if k not in UNSEEN}
+        seen["view"] = game.view  # the board is drawn from it
+        shows = hashlib.sha256(json.dumps(seen, sort_keys=True).encode()).hexdigest()
+        return Update(data, frozenset(nonces), not server.page_off, shows, game.version)
 
 
 def _pack(update: Update) -> bytes:

@@ -103,6 +103,26 @@ def restore(state: State) -> None:
     state["undo"] = stack
 
 
+def settled(state: State) -> State:
+    """The state as it was before the oldest decision that may still be taken back: what
+    the other side and onlookers may know of the game, since a player's decisions up to
+    a hand-over or a seal are theirs to take back unseen. ``state`` itself is unchanged
+    (the answer shares the snapshot's data: read it, never change it)."""
+    stack = state.get("undo")
+    if not stack:
+        return state
+    if "log" not in stack[0]:  # a whole copy, logs included (``from_full_copy``)
+        return {**stack[0]["state"], "undo": []}
+    oldest = {
+        **state,
+        "undo": [stack[0]],
+        "log": list(state["log"]),
+        "private_log": {role: list(lines) for role, lines in state["private_log"].items()},
+    }
+    restore(oldest)
+    return oldest
+
+
 def from_full_copy(entry: dict[str, Any]) -> dict[str, Any]:
     """An undo entry of the old kind (``{"role", "state"}`` with a whole copy, logs
     included) in today's form; the logs of the copy are prefixes of the live logs."""

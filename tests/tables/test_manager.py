@@ -725,3 +725,21 @@ async def test_a_table_reminder_that_waited_past_the_turn_is_not_posted(
     clock.advance(3600)
     await manager.deliver_due()
     assert [p.kind for p in front_end.posts] == ["turn"]
+
+
+async def test_someone_not_seated_sees_no_decision_its_player_may_take_back(
+    manager: GameManager,
+) -> None:
+    """North's add may still be taken back: North's own view shows it, someone not
+    seated sees the game as it stood before it, until North passes the turn."""
+    info = await manager.create_game(
+        "g1", "c1", "alice", NewGame("toy", seat="north", opponent_id="bob", seed=5)
+    )
+    added = await manager.act(info.id, "alice", Move("add", 2, info.version))
+    mine = await manager.view_for(info.id, "alice")
+    watching = await manager.view_for(info.id, None)
+    assert "North adds 2" in json.dumps(mine.view["log"])
+    assert "North adds 2" not in json.dumps(watching.view["log"])
+    await manager.act(info.id, "alice", Move("done", None, added.version))
+    watching = await manager.view_for(info.id, None)
+    assert "North adds 2" in json.dumps(watching.view["log"])

@@ -1,7 +1,8 @@
 """Every committed change reaches a live page on SQLite inside the bot's process, where
-the page hears of changes from the manager's listeners: a resignation, an undo, an
-abandon, a loss on time, a claimed win and a league's round deadline each reach an open
-page's stream at once, not only with the next move. Dispatch's seats, listeners too,
+the page hears of changes from the manager's listeners: a resignation, an abandon, a loss
+on time, a claimed win and a league's round deadline each reach an open page's stream at
+once, not only with the next move; a decision its player takes back before the turn
+passes (and the undo) reaches it never. Dispatch's seats, listeners too,
 make no move for a game that ended."""
 
 from __future__ import annotations
@@ -75,15 +76,24 @@ async def test_a_resignation_reaches_an_open_page(
     assert "South" in said and "resign" in said.lower()
 
 
-async def test_an_undo_reaches_an_open_page(manager: GameManager, db_path: Path | str) -> None:
+async def test_a_decision_taken_back_never_reaches_an_open_page(
+    manager: GameManager, db_path: Path | str
+) -> None:
+    """A player's decisions stay theirs to take back until the turn passes, and the page
+    is sent none of them: North adds 2 and takes it back, adds 3 and passes the turn; the
+    first thing the open page hears is the turn passing, with the 3 and never the 2."""
     game = await toy_game(manager)
-    info = await manager.act(game, "alice", Move("add", 2, None))
     path = await link_path(manager, game)
     async with stream_of(manager, db_path, path) as stream:
-        await manager.undo(game, "alice", info.version)
+        info = await manager.act(game, "alice", Move("add", 2, None))
+        info = await manager.undo(game, "alice", info.version)
+        info = await manager.act(game, "alice", Move("add", 3, info.version))
+        info = await manager.act(game, "alice", Move("done", None, info.version))
         kind, data = await next_event(stream)
-    assert kind == "turn" and data["version"] == info.version + 1
-    assert "North to play" in str(data["turn"])
+    assert kind == "turn" and data["version"] == info.version
+    shown = " ".join(map(str, data["log"]))  # type: ignore[call-overload]
+    assert "North adds 3" in shown and "adds 2" not in shown
+    assert data["turn"] == "South to play."
 
 
 async def test_an_abandon_reaches_an_open_page(manager: GameManager, db_path: Path | str) -> None:

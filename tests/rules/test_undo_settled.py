@@ -1,0 +1,67 @@
+"""``undo.settled``: the game as it stood before any decision its player may still take
+back. Public pages are drawn from it, so a card played and taken back before the turn
+passes is never shown: its public view must be exactly the public view of the last
+moment nobody could undo anything, through whole random games of every game, undos
+included."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+import rules
+from rules.core import undo
+
+GAMES = ["fort_sumter", "lincoln", "war"]
+
+
+def public(game: Any, state: dict[str, Any]) -> str:
+    return json.dumps(game.view(state, None), sort_keys=True)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_settled_state_shows_what_stood_before_any_decision_open_to_undo(
+    name: str,
+) -> None:
+    game = rules.get_game(name)
+    draw = random.Random(7)
+    state = game.setup(seed=11)
+    anchor = public(game, state)
+    open_to_undo = 0
+    for _ in range(400):
+        if game.outcome(state) is not None:
+            break
+        role = game.active_roles(state)[0]
+        legal = game.legal_actions(state, role)
+        if "undo" in legal and draw.random() < 0.3:
+            verb, arg = "undo", None
+        else:
+            verb = draw.choice(sorted(v for v in legal if v != "undo"))
+            args = legal[verb]
+            arg = None if args is True else draw.choice(args)
+        state = game.act(state, role, verb, arg)
+        if state.get("undo"):
+            open_to_undo += 1
+            assert public(game, undo.settled(state)) == anchor, (name, verb, arg)
+        else:
+            assert undo.settled(state) is state
+            anchor = public(game, state)
+    assert open_to_undo > 0, "some decisions could be taken back"
+
+
+def test_settled_leaves_the_state_as_it_was() -> None:
+    game = rules.get_game("fort_sumter")
+    state = game.setup(seed=3)
+    for _ in range(60):
+        role = game.active_roles(state)[0]
+        if state.get("undo"):
+            break
+        verb, args = next(iter(game.legal_actions(state, role).items()))
+        state = game.act(state, role, verb, None if args is True else args[0])
+    assert state.get("undo"), "a decision open to undo was reached"
+    kept = json.dumps(state, sort_keys=True)
+    undo.settled(state)
+    assert json.dumps(state, sort_keys=True) == kept
