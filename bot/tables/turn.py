@@ -179,8 +179,10 @@ async def commit_turn(db: Session, table: Table, state: dict[str, Any], how: Com
     clock_lines = clock_pass.lines_for(ticked, seats, db.now, away_until=away)
     await turn_notices.queue_turn_dms(db, row, planned.messages, clock_lines)
     progress = _progress(change, outcome, passed, planned, clock_lines)
-    await _save(db, row, state, change, posted, progress)
+    # Before the save: a game that ends deletes its jobs, and the job this turn settles
+    # must go as done, the way every other move of Dispatch's leaves its job.
     await _owe_dispatch_moves(db, table, change)
+    await _save(db, row, state, change, posted, progress)
     return progress
 
 

@@ -25,6 +25,7 @@ from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame
 
 NORMAL = bot_user("normal")
+EASY = bot_user("easy")
 HUMAN, BOT = "secessionist", "unionist"
 
 pytestmark = pytest.mark.usefixtures("toy_game")
@@ -147,6 +148,34 @@ async def test_a_game_won_by_the_rules_keeps_no_job(manager: GameManager) -> Non
         result = await db.records.result(info.id)
     assert result is not None and result.code not in ("resigned", "timeout", "unrecorded")
     assert await rows(manager.store, info.id) == 0
+
+
+async def test_the_move_that_ends_the_game_leaves_its_job_done(manager: GameManager) -> None:
+    """The turn that ends the game settles Dispatch's job before the end deletes it, so
+    the job's last word is done, as for every other move (not pending, as if the move
+    had been made around it)."""
+    against_dispatch(manager)
+    await keep_job_history(manager.store)
+    info = await manager.create_game(
+        "g", "c", "alice", NewGame("toy", {"target": 2}, seat="north", opponent_id=EASY)
+    )
+    for verb, arg in (("add", 1), ("done", None)):  # alice: 1 of the 2
+        version = (await manager.get_game_info(info.id)).version
+        await manager.act(info.id, "alice", Move(verb, arg, version, role="north"))
+    # South (Dispatch) adds and confirms: 2 reached, and the game ends on its move.
+    while (await manager.get_game_info(info.id)).status == "active":
+        assert await BotSeats.of(manager).play_one(info.id) is True
+    async with manager.store.read() as db:
+        result = await db.records.result(info.id)
+        actions = await db.actions(info.id)
+    assert result is not None and result.winner == "south"
+    assert actions[-1].user_id == EASY and actions[-1].verb == "done"
+    history = await job_history(manager.store, info.id)
+    assert await rows(manager.store, info.id) == 0
+    assert [(j.version, j.status) for j in history] == [
+        (a.seq - 1, "done") for a in actions if a.user_id == EASY
+    ]
+    assert moves_not_once(actions, history) == []
 
 
 async def test_a_claimed_win_and_a_cancelled_lobby_keep_no_job(
