@@ -974,11 +974,15 @@ async def settle(run: Run) -> list[str]:
     **My prompt** answers with no prompt (a player could not move)."""
     deadline = _now() + run.plan.settle_s
     while True:
+        # A process killed just before the settle phase is back within it: started,
+        # beating, its shard's session on the gateway again.
         problems = await unsettled(run.reader.rows) + await dispatch_owes(run)
+        problems += (await run.processes.not_working(run.reader.rows)).values()
+        if not run.emu.gateway.connected:
+            problems.append("a shard has no session on the gateway")
         if not problems or _now() > deadline:
             break
         await asyncio.sleep(0.5)
-    problems += (await run.processes.not_working(run.reader.rows)).values()
     waiting = await run.reader.rows("SELECT id, active_roles FROM games WHERE status = 'active'")
     live = {int(r[0]) for r in waiting if HUMAN_SIDE in json.loads(r[1] or "[]")}
     for seat in run.seats:

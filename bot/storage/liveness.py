@@ -9,10 +9,15 @@ names that missed two beats: their claims are given back (``take_claims_from``),
 the next pass of any process takes them, as it takes any unclaimed work. The lease
 stays as the backstop (a name that never beat, a process of an older version).
 
-The rule for who may judge: only a process that has itself beaten within the last two
-beats. After PostgreSQL comes back from a restart, every name's beat is old; the first
-process back must not take over the claims of the others, which are alive and about
-to beat again. It beats first, and judges at its next beat, when the living have beaten.
+The rule for who may judge: only a process that has found the database answering
+throughout the last two beats: each of its own beats in that time landed, and none of
+its sessions found the database out of reach (``Reach.outages``). A living process
+whose beats fell in an outage (a restart, its pooled connections dropped) has been
+silent for no fault of its own: it beats again one second after a failed beat, and
+whoever judges waits until the database has answered for two whole beats, which the
+living use to beat. So after PostgreSQL comes back, the first process back takes no
+claim from the others, and a process that only happened to beat just before and just
+after the outage takes none either.
 """
 
 from __future__ import annotations
@@ -30,6 +35,9 @@ log = logging.getLogger("dispatch.liveness")
 BEAT_EVERY_S = 5.0
 #: A name silent this long has missed two beats: its process is taken for dead.
 SILENT_AFTER_S = 2 * BEAT_EVERY_S
+#: How soon a beat that failed is tried again (the database may be back at once: a
+#: dropped connection costs one session, not the outage of a restart).
+RETRY_AFTER_S = 1.0
 
 
 class Liveness:
@@ -41,38 +49,65 @@ class Liveness:
         self.owners = tuple(dict.fromkeys(owners))
         #: When this process's last beat reached the database (the store's clock).
         self.last_beat: float | None = None
+        #: Since when the database has answered this process throughout (the store's
+        #: clock), and the store's count of outages then; None after a failed beat.
+        self.steady_since: float | None = None
+        self._outages = 0
 
     async def beat(self) -> list[str]:
-        """Beat; and when this process beat within the last two beats itself, take the
-        claims of every name silent for two beats. Returns the names taken over."""
+        """Beat; and when the database has answered this process for two beats, take
+        the claims of every name silent for two beats. Returns the names taken over."""
+        outages = self.store.reach.outages
         async with self.store.transaction() as db:
-            judge = self.last_beat is not None and db.now - self.last_beat <= SILENT_AFTER_S
+            now = db.now
+            judge = self._steady(now, outages)
             await db.processes.beat_process(self.owners)
-            silent = await db.processes.silent_processes(db.now - SILENT_AFTER_S) if judge else []
+            silent = await db.processes.silent_processes(now - SILENT_AFTER_S) if judge else []
             if silent:
                 await db.processes.take_claims_from(silent)
-            now = db.now
+        if not self._on_time(now) or self.steady_since is None or outages != self._outages:
+            self.steady_since, self._outages = now, outages
         self.last_beat = now
         if silent:
-            log.warning("claims of %d silent process name(s) taken over", len(silent))
+            log.warning("claims of silent process name(s) %s taken over", ", ".join(silent))
         return silent
 
+    def _steady(self, now: float, outages: int) -> bool:
+        """Whether the database answered this process from ``steady_since`` to ``now``
+        (its beats on time, no outage seen), for two beats at least."""
+        return (
+            self.steady_since is not None
+            and self._on_time(now)
+            and outages == self._outages
+            and now - self.steady_since >= SILENT_AFTER_S
+        )
+
+    def _on_time(self, now: float) -> bool:
+        """Whether this process's previous beat landed within two beats of ``now`` (a
+        process whose own loop stalled has not watched the others meanwhile)."""
+        return self.last_beat is not None and now - self.last_beat <= SILENT_AFTER_S
+
     async def run(self, stop: asyncio.Event) -> None:
-        """Beat every ``BEAT_EVERY_S`` until ``stop`` is set."""
+        """Beat every ``BEAT_EVERY_S`` (one second after a failed beat) until ``stop``."""
+        wait = BEAT_EVERY_S
         while not stop.is_set():
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), BEAT_EVERY_S)
+                await asyncio.wait_for(stop.wait(), wait)
             if not stop.is_set():
-                await self.try_beat()
+                wait = BEAT_EVERY_S if await self.try_beat() else RETRY_AFTER_S
 
-    async def try_beat(self) -> None:
-        """A beat; one that fails (the database away) is tried again at the next."""
+    async def try_beat(self) -> bool:
+        """A beat; one that fails (the database away) is logged and tried again soon.
+        True when it landed."""
         try:
             await self.beat()
         except asyncio.CancelledError:
             raise
         except Exception as exc:
+            self.steady_since = None
             log.warning("the beat failed: %r", exc)
+            return False
+        return True
 
     @contextlib.asynccontextmanager
     async def running(self, stop: asyncio.Event) -> AsyncIterator[None]:

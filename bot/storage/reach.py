@@ -25,6 +25,10 @@ class Reach:
         self._clock = clock
         #: When the database was first found out of reach (None: it answers).
         self.lost_at: float | None = None
+        #: How many times it was lost (each outage counts once, however many sessions
+        #: failed in it): whoever must know the database answered throughout a stretch of
+        #: time (``bot.storage.liveness``) compares it before and after.
+        self.outages = 0
 
     @property
     def reachable(self) -> bool:
@@ -35,6 +39,7 @@ class Reach:
         Logs a WARNING the first time only; the fault's kind, never its statement."""
         if self.lost_at is None:
             self.lost_at = self._clock()
+            self.outages += 1
             log.warning(
                 "the database is out of reach (%s); retrying until it is back",
                 type(exc.__cause__ or exc).__name__,

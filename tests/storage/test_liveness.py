@@ -1,7 +1,9 @@
 """A dead process's claims are taken over within seconds, not when their lease lapses
 (bot.storage.liveness): a name silent for two beats loses its claims to a process still
-beating; a process back from an outage judges nobody until it has beaten again; living
-processes keep theirs. Each "process" is a Store of its own on the same database."""
+beating; a process back from an outage, or that saw one between two beats, judges
+nobody until the database has answered it for two beats; living processes keep theirs,
+and a failed beat is tried again a second later. Each "process" is a Store of its own
+on the same database."""
 
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.liveness import BEAT_EVERY_S, SILENT_AFTER_S, Liveness
+from bot.storage.errors import Unavailable
+from bot.storage.liveness import BEAT_EVERY_S, RETRY_AFTER_S, SILENT_AFTER_S, Liveness
 from bot.storage.store import LEASE_S, Store
 from tests.conftest import FakeClock
 from tests.storage.test_store_claims import _game_with_timers
@@ -88,6 +91,81 @@ async def test_the_first_process_back_from_an_outage_takes_no_claim_from_the_oth
     clock.advance(BEAT_EVERY_S)
     assert await other.beat() == []
     assert await _claim(second, clock) == []
+
+
+async def test_a_process_whose_beats_fell_in_an_outage_keeps_its_claims(
+    stores: tuple[Store, Store], clock: FakeClock
+) -> None:
+    """The judge beat just before and just after an outage it saw only through another
+    of its sessions; the other process's beats fell in the outage, so it was silent for
+    more than two beats at the judge's beat. It is alive: its claims stay, until it dies."""
+    first, second = stores
+    judge, other = Liveness(first, [first.instance]), Liveness(second, [second.instance])
+    await _game_with_timers(second, 2)
+    await judge.beat()
+    await other.beat()
+    for _ in range(2):  # both beat steadily; the judge may judge
+        clock.advance(BEAT_EVERY_S)
+        assert await judge.beat() == []
+        assert await other.beat() == []
+    assert len(await _claim(second, clock)) == 2
+    clock.advance(BEAT_EVERY_S)
+    assert await judge.beat() == []  # just before the outage, where the other's fails
+    first.reach.down(ConnectionResetError())  # the judge's courier meets the outage
+    clock.advance(BEAT_EVERY_S)
+    first.reach.up()  # back: the judge's next beat lands, its one before did too
+    clock.advance(1.0)
+    assert clock() - (other.last_beat or 0.0) > SILENT_AFTER_S
+    assert await judge.beat() == [], "taken from a living process silent through an outage"
+    clock.advance(RETRY_AFTER_S / 2)
+    await other.beat()  # its beat tried again, the second after the one that failed
+    for _ in range(3):
+        clock.advance(BEAT_EVERY_S)
+        assert await other.beat() == []
+        assert await judge.beat() == []
+    assert await _claim(first, clock) == []
+    # Now it dies: the judge, steady again, takes its claims two beats later.
+    taken: list[str] = []
+    for _ in range(4):
+        clock.advance(BEAT_EVERY_S)
+        taken += await judge.beat()
+    assert taken == [second.instance]
+    assert len(await _claim(first, clock)) == 2
+
+
+async def test_a_failed_beat_is_tried_again_a_second_later_and_judges_nobody(
+    stores: tuple[Store, Store], clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, _ = stores
+    beats = Liveness(first, [first.instance])
+    assert await beats.try_beat() is True
+    fail = Unavailable()
+
+    def away() -> object:
+        raise fail
+
+    monkeypatch.setattr(first, "transaction", away)
+    assert await beats.try_beat() is False
+    assert beats.steady_since is None  # whatever it saw before, it must watch anew
+    waits: list[float] = []
+    stop = asyncio.Event()
+
+    async def no_wait(aw: object, timeout: float) -> None:
+        waits.append(timeout)
+        if len(waits) == 3:
+            stop.set()
+        assert asyncio.iscoroutine(aw)
+        aw.close()
+        raise TimeoutError
+
+    monkeypatch.setattr("bot.storage.liveness.asyncio.wait_for", no_wait)
+    await beats.run(stop)
+    assert waits == [BEAT_EVERY_S, RETRY_AFTER_S, RETRY_AFTER_S]
+    monkeypatch.undo()
+    assert await beats.try_beat() is True
+    clock.advance(BEAT_EVERY_S)
+    await beats.beat()
+    assert beats.steady_since is not None and clock() - beats.steady_since < SILENT_AFTER_S
 
 
 async def test_a_dead_worker_is_no_longer_counted_alive_and_its_jobs_are_free(
