@@ -51,14 +51,16 @@ from bot.tables.requests import Move, NewGame
 from bot.web.limits import RateLimit
 from bot.web.links import give_link
 from bot.web.serve import WebServer
+from bot.web.streams import StreamCount
 from tests.discord_helpers import register_test_game
 from tests.emulator import Channel, Emulator, Message, User
 from tests.emulator.latency import measure_click_latency
 
 SEATS = {"unionist": "alice", "secessionist": "bob"}
 SETTINGS = WebSettings(url="http://bench.invalid", secret="the bench's own secret, 32 chars")
-#: Every page of the bench comes from one address: the per-address limit is lifted.
+#: Every page of the bench comes from one address: the per-address limits are lifted.
 UNLIMITED = RateLimit(1e9, 10**9, time.monotonic)
+ANY_STREAMS = StreamCount(per_address=10**6, total=10**6)
 #: A turn of the game beside the clicks, every this many seconds (part 2).
 BESIDE_EVERY_S = [0.05]
 
@@ -140,7 +142,7 @@ def percentile(samples: list[float], q: int) -> float:
 async def fan_out(folder: Path, spectators: int, turns: int) -> dict[str, float]:
     manager = await GameManager.open(folder / "fan.sqlite3", Nowhere())
     server = await WebServer.start(
-        folder / "fan.sqlite3", SETTINGS, 0, manager=manager, limit=UNLIMITED
+        folder / "fan.sqlite3", SETTINGS, 0, manager=manager, limit=UNLIMITED, streams=ANY_STREAMS
     )
     try:
         game_id = await new_game(manager, "fan")
@@ -237,6 +239,7 @@ async def click_ack(folder: Path, clicks: int, spectators: int) -> dict[str, Any
         game_id = await new_game(manager, "beside")
         web_server: WebServer = bot.web_server  # type: ignore[attr-defined]
         web_server.room.limit = UNLIMITED  # in both arms: the same server, the same code
+        web_server.room.streams = ANY_STREAMS
         if spectators:
             link = await give_link(manager.store, SETTINGS, game_id, "alice")
             port = web_server.port

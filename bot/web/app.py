@@ -32,6 +32,7 @@ from bot.web.room import (
     Update,
     _html,
     _stream,
+    address_of,
     not_found,
     refusal,
 )
@@ -71,21 +72,29 @@ async def opened(request: web.Request) -> Opened:
     token = read_token(secret, request.match_info["token"]) if secret else None
     if token is None:
         raise not_found()
-    async with room.store.read() as db:
-        opens = await db.web.link_opens(token.game_id, token.nonce)
-        if not opens and secret:  # a link a league's page made for one of its games
-            leagues = await db.web.league_nonces_of_game(token.game_id)
-            made = {game_nonce(secret, nonce, token.game_id) for nonce in leagues}
-            opens = token.nonce in made
-        row = await db.game(token.game_id) if opens else None
-        server = await db.web.server(row.guild_id) if row and row.guild_id else WebServer()
-    if row is None or server.page_off:
+    server = await link_opens(room, token.game_id, token.nonce)
+    if server is None:
         raise not_found()
     game = await read_public(room.store, token.game_id)
     if game is None:
         raise not_found()
     request[INDEXABLE] = server.indexable
     return Opened(game, token.nonce, server)
+
+
+async def link_opens(room: Room, game_id: int, nonce: str) -> WebServer | None:
+    """The game's server when the link of ``nonce`` opens its page now: recorded and not
+    revoked (or made by the page of a league the game is played in), of a game that is
+    there, on a server that has not turned its pages off. None otherwise."""
+    secret = await room.signing_secret()
+    async with room.store.read() as db:
+        opens = await db.web.link_opens(game_id, nonce)
+        if not opens and secret:  # a link a league's page made for one of its games
+            leagues = await db.web.league_nonces_of_game(game_id)
+            opens = nonce in {game_nonce(secret, made, game_id) for made in leagues}
+        row = await db.game(game_id) if opens else None
+        server = await db.web.server(row.guild_id) if row and row.guild_id else WebServer()
+    return None if row is None or server.page_off else server
 
 
 async def home(request: web.Request) -> web.Response:
@@ -201,9 +210,13 @@ async def jump(request: web.Request) -> web.Response:
 
 
 async def events(request: web.Request) -> web.StreamResponse:
-    """The live page's stream: each committed turn's update, while its link opens."""
+    """The live page's stream: each committed turn's update, while its link opens and
+    until the game is over (``bot.web.streams``)."""
     found = await opened(request)
     room = request.app[ROOM]
+    seen = request.query.get("v")
+    if found.game.over and seen == str(found.game.version):
+        return web.Response(status=204)  # it shows the end already: nothing will come
     response = web.StreamResponse(
         headers={
             "Content-Type": "text/event-stream",
@@ -212,36 +225,32 @@ async def events(request: web.Request) -> web.StreamResponse:
             "X-Accel-Buffering": "no",
         }
     )
-    queue = room.spectators.join(found.game.id)
-    try:
-        # Read again once in the room: a turn committed while the link was being checked
-        # is then in this read or in the queue, never in neither.
-        now = await room.fresh(found.game.id)
-        if now is not None:
-            room.opened(found.game.id, now)
-        await response.prepare(request)
-        await response.write(b"retry: 3000\n\n")
-        if now is not None and request.query.get("v") != str(now.version):
-            # Opened (or reconnected) after a turn the page does not show yet.
-            await response.write(now.data)
-        await _stream(response, queue, found.nonce)
-    except (ConnectionResetError, asyncio.CancelledError):
-        pass
-    finally:
-        room.spectators.leave(found.game.id, queue)
-        room.closed(found.game.id)
+    game_id = found.game.id
+
+    async def still_opens() -> bool:
+        return await link_opens(room, game_id, found.nonce) is not None
+
+    async with room.stream_for(request):
+        queue = room.spectators.join(game_id)
+        try:
+            # Read again once in the room: a turn committed while the link was being
+            # checked is then in this read or in the queue, never in neither.
+            now = await room.fresh(game_id)
+            if now is not None:
+                room.opened(game_id, now)
+            await response.prepare(request)
+            await response.write(b"retry: 3000\n\n")
+            if now is not None and seen != str(now.version):
+                # Opened (or reconnected) after a turn the page does not show yet.
+                await response.write(now.data)
+            if now is None or not now.over:
+                await _stream(response, queue, found.nonce, still_opens, room.keepalive_s)
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            room.spectators.leave(game_id, queue)
+            room.closed(game_id)
     return response
-
-
-def address_of(request: web.Request, trust_proxy: bool) -> str:
-    """The client's address: behind a trusted reverse proxy, the last address it added
-    to X-Forwarded-For (the one it saw; those before it are the client's to forge)."""
-    if trust_proxy:
-        forwarded = request.headers.get("X-Forwarded-For", "")
-        last = forwarded.rsplit(",", 1)[-1].strip()
-        if last:
-            return last
-    return request.remote or "unknown"
 
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]

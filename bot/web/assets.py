@@ -138,7 +138,18 @@ SCRIPT = r"""
   const events = document.body.dataset.events;
   if (events && window.EventSource) {
     const source = new EventSource(events);
-    source.addEventListener("turn", (e) => applyTurn(JSON.parse(e.data)));
+    source.addEventListener("turn", (e) => {
+      const data = JSON.parse(e.data);
+      applyTurn(data);
+      if (data.over) source.close();  // nothing more will come
+    });
+    // Refused (too many live pages) or the link no longer opens: the browser gives up.
+    source.addEventListener("error", () => {
+      if (source.readyState === EventSource.CLOSED) {
+        document.getElementById("note").textContent =
+          "This page no longer updates by itself; reload it to see the game as it stands.";
+      }
+    });
     // A league's page is redrawn by its server: a change it does not show reloads it.
     source.addEventListener("league", (e) => {
       if (JSON.parse(e.data).digest !== document.body.dataset.digest) window.location.reload();

@@ -66,21 +66,30 @@ async def league_events(request: web.Request) -> web.StreamResponse:
             "X-Accel-Buffering": "no",
         }
     )
-    key = -found.league.id
-    queue = room.spectators.join(key)
-    try:
-        # Read again once in the room: a change made while the link was being checked is
-        # then in this read or in the queue, never in neither.
-        league = await read_league(room.store, found.league.id) or found.league
-        await response.prepare(request)
-        await response.write(b"retry: 3000\n\n")
-        now = digest(league)
-        if request.query.get("d") != now:
-            # Opened (or reconnected) after a change the page does not show yet.
-            await response.write(pages.event("league", {"digest": now}))
-        await _stream(response, queue, found.nonce)
-    except (ConnectionResetError, asyncio.CancelledError):
-        pass
-    finally:
-        room.spectators.leave(key, queue)
+    league_id = found.league.id
+
+    async def still_opens() -> bool:
+        async with room.store.read() as db:
+            if not await db.web.league_link_opens(league_id, found.nonce):
+                return False
+            return not (await db.web.server(found.league.guild_id)).page_off
+
+    key = -league_id
+    async with room.stream_for(request):
+        queue = room.spectators.join(key)
+        try:
+            # Read again once in the room: a change made while the link was being
+            # checked is then in this read or in the queue, never in neither.
+            league = await read_league(room.store, league_id) or found.league
+            await response.prepare(request)
+            await response.write(b"retry: 3000\n\n")
+            now = digest(league)
+            if request.query.get("d") != now:
+                # Opened (or reconnected) after a change the page does not show yet.
+                await response.write(pages.event("league", {"digest": now}))
+            await _stream(response, queue, found.nonce, still_opens, room.keepalive_s)
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            room.spectators.leave(key, queue)
     return response

@@ -5,12 +5,15 @@ every route gives alike (the one 404, a page of HTML, an event stream's updates)
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 
 from aiohttp import web
 
+from bot.storage.errors import StoreError
 from bot.storage.statements.web import WebServer
 from bot.storage.store import Store
 from bot.web import pages
@@ -18,6 +21,7 @@ from bot.web.changes import Spectators
 from bot.web.league_page import league_update
 from bot.web.limits import RateLimit
 from bot.web.reading import Boards, TurnsCache, read_public
+from bot.web.streams import LINK_CHECK_EVERY, RETRY_AFTER_S, TOO_MANY_STREAMS, StreamCount
 from bot.web.tokens import game_nonce
 
 #: Seconds between two comments on an idle event stream, so that proxies keep it open.
@@ -44,6 +48,8 @@ class Update:
     shows: str = ""
     #: The game's version it shows.
     version: int = 0
+    #: The game is over: nothing will come after this update.
+    over: bool = False
 
 
 @dataclass
@@ -60,6 +66,10 @@ class Room:
     trust_proxy: bool = False
     boards: Boards = field(default_factory=Boards)
     turns: TurnsCache = field(default_factory=TurnsCache)
+    #: The event streams open now (``bot.web.streams``).
+    streams: StreamCount = field(default_factory=StreamCount)
+    #: Seconds between two keep-alives of an idle stream.
+    keepalive_s: float = KEEPALIVE_S
     spectators: Spectators = field(init=False)
     #: What the open pages of each watched game were last sent (``Update.shows``, with
     #: the links and the server's setting): a commit that changes none of it sends
@@ -126,19 +136,50 @@ class Room:
         seen = {k: v for k, v in shown.items() if k not in UNSEEN}
         seen["view"] = game.view  # the board is drawn from it
         shows = hashlib.sha256(json.dumps(seen, sort_keys=True).encode()).hexdigest()
-        return Update(data, frozenset(nonces), not server.page_off, shows, game.version)
+        return Update(
+            data, frozenset(nonces), not server.page_off, shows, game.version, over=game.over
+        )
+
+    @contextlib.asynccontextmanager
+    async def stream_for(self, request: web.Request) -> AsyncIterator[None]:
+        """Count an event stream while it is open, or refuse it (429) past the limits
+        (``bot.web.streams``)."""
+        address = address_of(request, self.trust_proxy)
+        if not self.streams.enter(address):
+            raise web.HTTPTooManyRequests(
+                text=pages.plain_page("Too many live pages", TOO_MANY_STREAMS),
+                content_type="text/html",
+                headers={"Retry-After": str(RETRY_AFTER_S)},
+            )
+        try:
+            yield
+        finally:
+            self.streams.leave(address)
+
+
+def address_of(request: web.Request, trust_proxy: bool) -> str:
+    """The client's address: behind a trusted reverse proxy, the last address it added
+    to X-Forwarded-For (the one it saw; those before it are the client's to forge)."""
+    if trust_proxy:
+        forwarded = request.headers.get("X-Forwarded-For", "")
+        last = forwarded.rsplit(",", 1)[-1].strip()
+        if last:
+            return last
+    return request.remote or "unknown"
 
 
 def _pack(update: Update) -> bytes:
-    # The nonces ride ahead of the event, one line; a stream strips them off.
-    head = ("+" if update.shown else "-") + ",".join(sorted(update.nonces))
-    return head.encode() + b"\n" + update.data
+    # The nonces ride ahead of the event, one line, after two marks (shown, over); a
+    # stream strips them off.
+    marks = ("+" if update.shown else "-") + ("!" if update.over else ".")
+    return (marks + ",".join(sorted(update.nonces))).encode() + b"\n" + update.data
 
 
 def _unpack(packed: bytes) -> Update:
     head, _, data = packed.partition(b"\n")
     text = head.decode()
-    return Update(data, frozenset(filter(None, text[1:].split(","))), text[:1] == "+")
+    nonces = frozenset(filter(None, text[2:].split(",")))
+    return Update(data, nonces, text[:1] == "+", over=text[1:2] == "!")
 
 
 ROOM: web.AppKey[Room] = web.AppKey("room", Room)
@@ -159,11 +200,29 @@ def _html(text: str) -> web.Response:
     return response
 
 
-async def _stream(response: web.StreamResponse, queue: asyncio.Queue[bytes], nonce: str) -> None:
+#: Whether a stream's link still opens its page (looked at again now and then).
+StillOpens = Callable[[], Awaitable[bool]]
+
+
+async def _stream(
+    response: web.StreamResponse,
+    queue: asyncio.Queue[bytes],
+    nonce: str,
+    still_opens: StillOpens,
+    keepalive_s: float = KEEPALIVE_S,
+) -> None:
+    """Write each update to the page until its game is over, its link stops opening it,
+    or the server stops; a keep-alive comment when idle, and a look at the link every
+    ``LINK_CHECK_EVERY`` of them."""
+    idle = 0
     while True:
         try:
-            packed = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
+            packed = await asyncio.wait_for(queue.get(), keepalive_s)
         except TimeoutError:
+            idle += 1
+            if idle % LINK_CHECK_EVERY == 0 and not await _opens(still_opens):
+                await response.write(pages.event("gone", {}))
+                return
             await response.write(b": still here\n\n")
             continue
         if not packed:
@@ -173,3 +232,13 @@ async def _stream(response: web.StreamResponse, queue: asyncio.Queue[bytes], non
             await response.write(pages.event("gone", {}))
             return
         await response.write(update.data)
+        if update.over:
+            return  # nothing more will come; the page stops listening
+
+
+async def _opens(still_opens: StillOpens) -> bool:
+    """The link's look: a database out of reach revokes nothing (the next look decides)."""
+    try:
+        return await still_opens()
+    except StoreError:
+        return True

@@ -29,6 +29,7 @@ from bot.tables.listeners import TableListener
 from bot.web.app import Room, make_app
 from bot.web.changes import GAMES_CHANNEL, ManagerHeard, heard_notification
 from bot.web.limits import RateLimit
+from bot.web.streams import StreamCount
 
 log = logging.getLogger("dispatch.web")
 
@@ -70,17 +71,19 @@ class WebServer:
         manager: Announcer | None = None,
         clock: Callable[[], float] = time.monotonic,
         limit: RateLimit | None = None,
+        streams: StreamCount | None = None,
     ) -> WebServer:
         """Open the read-only store on ``target``, hear of turns the best way there is,
-        and listen on ``settings.host``:``port`` (0: any free port, for tests). ``limit``:
-        another rate limit than each address's default (a bench's many pages from one
-        address)."""
+        and listen on ``settings.host``:``port`` (0: any free port, for tests). ``limit``
+        and ``streams``: other limits than each address's default requests and open
+        streams (a bench's many pages from one address)."""
         store = await open_read_only(target)
         room = Room(
             store,
             limit or RateLimit(RATE, BURST, clock),
             secret=settings.secret,
             trust_proxy=settings.trust_proxy,
+            streams=streams or StreamCount(),
         )
         runner = web.AppRunner(make_app(room), shutdown_timeout=2.0)
         server = cls(room, runner)
