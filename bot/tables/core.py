@@ -25,7 +25,14 @@ from bot.tables.bot_users import is_bot
 from bot.tables.clocks import clock_pass
 from bot.tables.game_locks import LockTable
 from bot.tables.listeners import InThread, Listeners, SearchRunner, TableListener
-from bot.tables.loading import GameRef, find_row, game_info, safe_view, settled_public_view
+from bot.tables.loading import (
+    GameRef,
+    find_row,
+    game_info,
+    safe_view,
+    seat_view,
+    settled_public_view,
+)
 from bot.tables.results import PlayerView
 from bot.tables.seat_changes.changes import why_not_seated
 
@@ -134,9 +141,9 @@ class Core:
             active = [r for r in mine if r in row.active_roles]
             role = (active or mine)[0]
         try:
-            # Someone not seated sees the game as it stands before any decision its
-            # player may still take back, as the spectator page does.
-            view = safe_view(row, role) if role is not None else settled_public_view(row)
+            # Nobody sees a decision another player may still take back: someone not
+            # seated, as the spectator page does, nor the waiting opponent.
+            view = seat_view(row, role) if role is not None else settled_public_view(row)
         except errors.CorruptGame as exc:
             await mark_damaged(self.store, row.id, exc.detail)
             raise

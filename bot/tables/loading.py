@@ -73,6 +73,24 @@ def safe_view(row: GameRow, role: str | None) -> dict[str, Any]:
         raise Damaged(row.id, describe(exc)) from None
 
 
+def seat_view(row: GameRow, role: str) -> dict[str, Any]:
+    """``role``'s own view of the stored game, as its player may know it: while another
+    side's decisions may still be taken back (``rules.core.undo.settled``) and ``role``
+    has nothing to decide, the game as it stood before them, so that a card played and
+    taken back before the turn passed is never seen by the opponent either. A side that
+    must decide too (a simultaneous choice) sees the game as it stands, its own choices
+    offered as they are; the other side's hidden choice is hidden by the view itself.
+    Any failure to read it is ``CorruptGame``."""
+    try:
+        rules_game, state = rules_of(row), state_of(row)
+        others = any(entry.get("role") != role for entry in state.get("undo") or ())
+        if others and role not in rules_game.active_roles(state):
+            state = undo.settled(state)
+        return rules_game.view(state, role)
+    except Exception as exc:
+        raise Damaged(row.id, describe(exc)) from None
+
+
 def settled_public_view(row: GameRow) -> dict[str, Any]:
     """The public view of the stored game as it stands before any decision its player may
     still take back (``rules.core.undo.settled``): what a page open to anyone shows, so

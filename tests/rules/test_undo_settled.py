@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 
 import rules
+from bot.storage.rows import GameRow
+from bot.tables.loading import seat_view
 from rules.core import undo
 
 GAMES = ["fort_sumter", "lincoln", "war"]
@@ -65,3 +67,61 @@ def test_settled_leaves_the_state_as_it_was() -> None:
     kept = json.dumps(state, sort_keys=True)
     undo.settled(state)
     assert json.dumps(state, sort_keys=True) == kept
+
+
+def _row(name: str, state: dict[str, Any]) -> GameRow:
+    return GameRow(
+        id=1,
+        guild_id="g1",
+        channel_id="c1",
+        game_name=name,
+        options_json="{}",
+        seed=-1,
+        status="active",
+        state_json=json.dumps(state),
+        version=1,
+        creator_id="alice",
+        hotseat=False,
+        active_roles=(),
+        posted_log=0,
+        created_at=0.0,
+        updated_at=0.0,
+        turn_started_at=None,
+    )
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_waiting_side_sees_nothing_its_opponent_may_still_take_back(name: str) -> None:
+    """Through whole random games, undos included: a side with nothing to decide sees
+    (``bot.tables.loading.seat_view``) exactly what it saw at the last moment nobody
+    could undo anything; a side that must decide too sees the game as it stands."""
+    game = rules.get_game(name)
+    draw = random.Random(5)
+    state = game.setup(seed=13)
+    anchors = {role: game.view(state, role) for role in game.roles}
+    waited = open_to_undo = 0
+    for _ in range(400):
+        if game.outcome(state) is not None:
+            break
+        role = game.active_roles(state)[0]
+        legal = game.legal_actions(state, role)
+        if "undo" in legal and draw.random() < 0.3:
+            verb, arg = "undo", None
+        else:
+            verb = draw.choice(sorted(v for v in legal if v != "undo"))
+            args = legal[verb]
+            arg = None if args is True else draw.choice(args)
+        state = game.act(state, role, verb, arg)
+        row = _row(name, state)
+        open_to_undo += bool(state.get("undo"))
+        for other in game.roles:
+            seen = seat_view(row, other)
+            if not state.get("undo"):
+                anchors[other] = game.view(state, other)
+            elif other in game.active_roles(state):
+                assert seen == game.view(state, other)
+            elif any(entry["role"] != other for entry in state["undo"]):
+                waited += 1
+                assert seen == anchors[other], (name, verb, arg, other)
+    # War has no undo: nothing is ever open to it there.
+    assert waited > 0 or (name == "war" and open_to_undo == 0), "a side never waited"

@@ -727,6 +727,47 @@ async def test_a_table_reminder_that_waited_past_the_turn_is_not_posted(
     assert [p.kind for p in front_end.posts] == ["turn"]
 
 
+async def test_the_waiting_opponent_sees_no_decision_its_player_may_take_back(
+    manager: GameManager,
+) -> None:
+    """North's add may still be taken back: South, waiting, sees the game as it stood
+    before it (the counter, the log), until North passes the turn; North sees it."""
+    info = await manager.create_game(
+        "g1", "c1", "alice", NewGame("toy", seat="north", opponent_id="bob", seed=5)
+    )
+    added = await manager.act(info.id, "alice", Move("add", 2, info.version))
+    mine = await manager.view_for(info.id, "alice")
+    waiting = await manager.view_for(info.id, "bob")
+    assert (mine.view["counter"], waiting.view["counter"]) == (2, 0)
+    assert "North adds 2" in json.dumps(mine.view["log"])
+    assert "North adds 2" not in json.dumps(waiting.view)
+    assert waiting.view["actions"] == {} and waiting.version == added.version
+    await manager.act(info.id, "alice", Move("done", None, added.version))
+    waiting = await manager.view_for(info.id, "bob")
+    assert waiting.view["counter"] == 2 and "North adds 2" in json.dumps(waiting.view["log"])
+    assert "add" in waiting.view["actions"]
+
+
+async def test_a_side_that_must_choose_too_sees_its_own_choices_as_they_are(
+    manager: GameManager,
+) -> None:
+    """A simultaneous choice: North has picked (and may take it back), South must pick
+    as well. South is offered its picks, sees that North has picked, and not what."""
+    info = await manager.create_game(
+        "g1", "c1", "alice", NewGame("toy", seat="north", opponent_id="bob", seed=5)
+    )
+    version = info.version
+    for user, role in (("alice", "north"), ("bob", "south")) * 2:  # four turns: 1 each
+        version = (await manager.act(info.id, user, Move("add", 1, version, role=role))).version
+        version = (await manager.act(info.id, user, Move("done", None, version, role=role))).version
+    assert set((await manager.get_game_info(info.id)).active_roles) == {"north", "south"}
+    await manager.act(info.id, "alice", Move("pick", 3, version, role="north"))
+    south = await manager.view_for(info.id, "bob")
+    assert "pick" in south.view["actions"] and south.view["my_pick"] is None
+    # The game as it stands: that North has picked, never what.
+    assert south.view["picked"] == {"north": True, "south": False}
+
+
 async def test_someone_not_seated_sees_no_decision_its_player_may_take_back(
     manager: GameManager,
 ) -> None:
