@@ -208,9 +208,16 @@ SUBCOMMANDS: dict[str, Callable[[list[str]], int]] = {
 }
 
 
+#: The subcommands with a parser of their own, which answer ``--help`` themselves.
+HELP_OF_THEIR_OWN = frozenset({"sandbox", "compile-rules"})
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args and args[0] in SUBCOMMANDS:
+        if args[1:] in (["-h"], ["--help"]) and args[0] not in HELP_OF_THEIR_OWN:
+            print(USAGE)  # every subcommand's words are there
+            return 0
         return SUBCOMMANDS[args[0]](args[1:])
     if args and args[0] in ("-h", "--help", "help"):
         print(USAGE)

@@ -71,3 +71,15 @@ def test_dispatch_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]
     missing = [name for name in SUBCOMMANDS if not re.search(rf"dispatch {name}\b", usage)]
     assert not missing, f"`dispatch --help` lacks: {missing}"
     assert "dispatch store copy --to" in usage
+
+
+@pytest.mark.parametrize("name", sorted(SUBCOMMANDS))
+def test_every_subcommand_answers_help_with_its_usage(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``dispatch web --help`` and the rest: the usage, exit 0, nothing started."""
+    with pytest.raises(SystemExit) as done:  # the subcommands with a parser of their own
+        code = main([name, "--help"])
+        raise SystemExit(code)
+    assert done.value.code == 0
+    assert f"dispatch {name}" in capsys.readouterr().out
