@@ -32,10 +32,10 @@ async def answer_link(
     manager = manager_of(interaction)
     info = await manager.get_game_info(str(interaction.channel_id))
     if revoke:
+        by_league = await links.linked_by_a_league(manager.store, info.id)
         count = await links.revoke_links(
             manager.store, info.id, user_id(interaction), is_moderator=is_moderator(interaction)
         )
-        by_league = await links.linked_by_a_league(manager.store, info.id)
         await reply(interaction, _revoked_words(info.id, count, by_league), ephemeral=True)
         return
     web = client_of(interaction).web
@@ -60,14 +60,19 @@ async def _server_settings(
 
 
 def _revoked_words(game_id: int, count: int, by_league: bool) -> str:
+    """What ``/game link revoke`` answers: ``count`` of the game's own links were live,
+    and ``by_league``: its league's page linked to it too (that link is turned away with
+    them; the league's page and its other games go on)."""
     league = (
-        " Its league's page still links to it: /league link revoke:True turns that link "
-        "away, with every game link the league's page made."
+        " The link its league's page made for it no longer opens it either; the league's "
+        "page and its other games' links go on."
         if by_league
         else ""
     )
     if not count:
-        return f"Game #{game_id} has no link of its own to revoke.{league}"
+        if by_league:
+            return f"Game #{game_id} has no link of its own.{league}"
+        return f"Game #{game_id} has no link of its own to revoke."
     return (
         f"Game #{game_id}'s link is revoked: it now answers “not found”. "
         f"/game link gives a new one.{league}"

@@ -65,6 +65,8 @@ class PublicLeague:
     #: Player → "withdrawn" or "disqualified", for those no longer in.
     out: dict[str, str]
     rounds: tuple[LeagueRound, ...]
+    #: Its games whose page was turned away (``/game link revoke``): listed, not linked.
+    unlinked: frozenset[int] = frozenset()
 
     def name_of(self, player: str) -> str:
         return self.shown.get(player, "an entrant")
@@ -80,6 +82,7 @@ async def read_league(store: Store, league_id: int) -> PublicLeague | None:
         games = await db.leagues.games(league_id)
         byes = await db.leagues.byes(league_id)
         kept = await db.web.names(league_id)
+        unlinked = await db.web.league_pages_revoked(league_id)
     table = standings(
         reading.core_entrants(entrants), reading.core_results(games), reading.core_byes(byes)
     )
@@ -105,6 +108,7 @@ async def read_league(store: Store, league_id: int) -> PublicLeague | None:
             )
             for n in numbers
         ),
+        unlinked=frozenset(unlinked),
     )
 
 
@@ -159,7 +163,10 @@ def _game_line(league: PublicLeague, game: LeagueGameRow, link: str | None) -> s
         )
     else:
         state = "being played" if game.game_id is not None else "not opened yet"
-    where = f' <a href="{escape(link)}">game #{game.game_id}</a>' if link else ""
+    if link:
+        where = f' <a href="{escape(link)}">game #{game.game_id}</a>'
+    else:  # not opened yet, or its page turned away: named, not linked
+        where = f" game #{game.game_id}" if game.game_id is not None else ""
     return f"<li>Board {game.board}: {players}: {state}.{where}</li>"
 
 
@@ -194,7 +201,12 @@ def league_main(league: PublicLeague, links: dict[int, str]) -> str:
 def digest(league: PublicLeague) -> str:
     """What changes when anything the page shows does, alike for every link of the league
     (its game links are left out: each link's page has its own)."""
-    games = {g.game_id: "" for r in league.rounds for g in r.games if g.game_id is not None}
+    games = [
+        g.game_id
+        for r in league.rounds
+        for g in r.games
+        if g.game_id is not None and g.game_id not in league.unlinked
+    ]
     body = league_main(league, {game: f"#{game}" for game in games})
     return hashlib.sha256(body.encode()).hexdigest()[:16]
 

@@ -27,8 +27,14 @@ class OpenedLeague:
 
 
 def game_links(secret: str, league: PublicLeague, nonce: str) -> dict[int, str]:
-    """Each opened game's address, relative to the site."""
-    games = [g.game_id for r in league.rounds for g in r.games if g.game_id is not None]
+    """Each opened game's address, relative to the site (not for a game whose page was
+    turned away: it is listed without a link)."""
+    games = [
+        g.game_id
+        for r in league.rounds
+        for g in r.games
+        if g.game_id is not None and g.game_id not in league.unlinked
+    ]
     return {
         game: f"/g/{make_token(secret, game, game_nonce(secret, nonce, game))}/" for game in games
     }

@@ -3,7 +3,8 @@ sandbox's ``link``), on the bot's own store: the one part of the page that write
 it runs in the bot, never in the page's read-only server.
 
 A game has one live link at a time: asking again gives the same link, revoking turns
-every link of the game away (404), and asking after that gives a new one. A server's
+every link of the game away (404), the one its league's page made for it included, and
+asking after that gives a new one. A server's
 moderators may turn the page off for all its games, or let search engines index it.
 """
 
@@ -50,12 +51,16 @@ async def revoke_links(store: Store, game_id: int, user_id: str, *, is_moderator
             raise errors.ModeratorOnly(
                 "Only the game's players or a moderator can revoke the link to its page."
             )
+        # The link a league's page made for the game goes too; the league's page and
+        # its other games' links stay.
+        await db.web.revoke_league_game_page(game_id)
         return await db.web.revoke_links(game_id)
 
 
 async def linked_by_a_league(store: Store, game_id: int) -> bool:
-    """Whether a league's live link still opens the game's page: its page links each of
-    its games with a link of its own, which only ``/league link revoke`` turns away."""
+    """Whether a league's live link opens the game's page: its page links each of its
+    games with a link drawn from its own, until ``/league link revoke`` turns the
+    league's away or ``/game link revoke`` the game's."""
     async with store.read() as db:
         return bool(await db.web.league_nonces_of_game(game_id))
 

@@ -27,7 +27,14 @@ from bot.web import league_routes
 from bot.web.app import NOT_FOUND
 from bot.web.league_links import give_league_link, revoke_league_links
 from bot.web.league_page import PublicLeague, read_league
-from bot.web.links import NOT_SET_UP, PAGE_OFF, linked_by_a_league, server_page
+from bot.web.links import (
+    NOT_SET_UP,
+    PAGE_OFF,
+    give_link,
+    linked_by_a_league,
+    revoke_links,
+    server_page,
+)
 from bot.web.serve import WebServer
 
 
@@ -222,18 +229,35 @@ async def test_a_change_made_while_the_stream_opens_is_not_lost(
         await server.close()
 
 
-async def test_revoking_a_league_games_link_says_its_leagues_page_still_opens_it(
-    manager: GameManager,
+async def test_revoking_a_league_games_link_turns_away_the_one_its_leagues_page_made(
+    manager: GameManager, client: TestClient
 ) -> None:
-    """``/game link revoke`` turns the game's own links away, not the one its league's
-    page made for it: the answer says so, and which command turns that one away."""
+    """``/game link revoke`` turns away every link to the game's page, the one its
+    league's page made for it included: that link answers 404, the league's page lists
+    the game without a link, and the league's page and its other games go on."""
     league = await toy_league(manager)
-    await league_path(manager, league.id)  # the league's link is live
-    played = (await manager.leagues.round(league.id, "g1")).games[0]
-    assert played.game_id is not None
-    assert await linked_by_a_league(manager.store, played.game_id)
-    words = _revoked_words(played.game_id, 0, True)
-    assert "no link of its own" in words and "/league link revoke:True" in words
-    assert "league" not in _revoked_words(played.game_id, 1, False)
-    await revoke_league_links(manager.store, league.id, "g1", "mod", is_moderator=True)
-    assert not await linked_by_a_league(manager.store, played.game_id)
+    path = await league_path(manager, league.id)
+    played = await manager.leagues.round(league.id, "g1")
+    (game,) = played.games
+    assert game.game_id is not None
+    await manager.resign(game.game_id, game.second)  # round 2 opens: two games linked
+    links = game_paths(await (await client.get(path)).text())
+    assert len(links) == 2
+    revoked = next(link for link in links if f"/g/{game.game_id}-" in link)
+    other = next(link for link in links if link != revoked)
+    assert await linked_by_a_league(manager.store, game.game_id)
+    words = _revoked_words(game.game_id, 0, True)
+    assert "no link of its own" in words and "no longer opens it" in words
+    assert "league" not in _revoked_words(game.game_id, 1, False)
+    assert await revoke_links(manager.store, game.game_id, game.first, is_moderator=False) == 0
+    assert not await linked_by_a_league(manager.store, game.game_id)
+    assert (await client.get(revoked)).status == 404
+    assert (await client.get(other)).status == 200
+    page = await client.get(path)
+    assert page.status == 200
+    assert game_paths(await page.text()) == [other]
+    assert f"game #{game.game_id}" in html.unescape(await page.text())
+    # The game's own new link opens it again; the league's made one stays turned away.
+    own = await give_link(manager.store, SETTINGS, game.game_id, game.first)
+    assert (await client.get(own.removeprefix(SETTINGS.url or ""))).status == 200
+    assert (await client.get(revoked)).status == 404

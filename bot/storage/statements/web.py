@@ -140,10 +140,30 @@ class WebStatements(Statements):
         rows = await self._all(
             "SELECT l.nonce FROM web_league_links l"
             " JOIN league_games g ON g.league_id = l.league_id"
-            " WHERE g.game_id = ? AND l.revoked_at IS NULL",
+            " WHERE g.game_id = ? AND l.revoked_at IS NULL AND g.page_revoked_at IS NULL",
             (game_id,),
         )
         return [str(r[0]) for r in rows]
+
+    async def revoke_league_game_page(self, game_id: int) -> int:
+        """The links a league's page made for ``game_id`` no longer open it (its own
+        links are ``revoke_links``'s): how many live league links that turned away."""
+        live = len(await self.league_nonces_of_game(game_id))
+        await self._run(
+            "UPDATE league_games SET page_revoked_at = ? WHERE game_id = ?"
+            " AND page_revoked_at IS NULL",
+            (self.now, game_id),
+        )
+        return live
+
+    async def league_pages_revoked(self, league_id: int) -> set[int]:
+        """The games of ``league_id`` whose page its links no longer open."""
+        rows = await self._all(
+            "SELECT game_id FROM league_games WHERE league_id = ? AND game_id IS NOT NULL"
+            " AND page_revoked_at IS NOT NULL",
+            (league_id,),
+        )
+        return {int(r[0]) for r in rows}
 
     async def league_of_game(self, game_id: int) -> int | None:
         row = await self._one(
