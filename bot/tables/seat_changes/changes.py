@@ -42,7 +42,7 @@ from bot.delivery.port import PrivateMessage, TablePost
 from bot.storage.rows import GameRow, SeatOfferRow, SeatRow
 from bot.storage.session import Session
 from bot.tables.bot_users import is_bot, level_of
-from bot.tables.loading import find_row, rules_of, rules_or_none, safe_view
+from bot.tables.loading import find_row, rules_of, rules_or_none, safe_view, seat_view
 from bot.tables.lobby import fate_side
 from bot.tables.prompts import decision_digest
 
@@ -244,9 +244,11 @@ async def change_seat(
     default interval), the table's notice; every open offer of the game lapses."""
     role, users = passing.role, passing.users
     old, new, _by = users
-    view = safe_view(row, role)
     await db.seat_changes.set_seat_user(row.id, role, new, row.version)
-    await db.set_prompt(row.id, role, row.version, decision_digest(view))
+    # The prompt's digest is the decision as it stands (what a click is checked against);
+    # the welcome shows the new holder the game as the seat may know it (``seat_view``).
+    await db.set_prompt(row.id, role, row.version, decision_digest(safe_view(row, role)))
+    view = seat_view(row, role)
     await db.seat_changes.add_seat_change(row.id, role, users, passing.how, row.version)
     await db.seat_changes.withdraw_seat_offers(row.id)
     change = SeatChange(row.id, role, role_name(rules_game, role), old, new, row.version)
