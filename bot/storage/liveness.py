@@ -18,6 +18,12 @@ whoever judges waits until the database has answered for two whole beats, which 
 living use to beat. So after PostgreSQL comes back, the first process back takes no
 claim from the others, and a process that only happened to beat just before and just
 after the outage takes none either.
+
+A beat is stamped by the beater's own clock, and hosts' clocks differ (a worker on
+another machine). So a name is silent only when both its last beat is two beats old by
+the judge's clock and the judge itself has watched that same beat stay unchanged for
+over a beat (``WATCHED_S``): a living process on a lagging host changes its beat at every
+beat, whatever its stamps say.
 """
 
 from __future__ import annotations
@@ -38,6 +44,9 @@ SILENT_AFTER_S = 2 * BEAT_EVERY_S
 #: How soon a beat that failed is tried again (the database may be back at once: a
 #: dropped connection costs one session, not the outage of a restart).
 RETRY_AFTER_S = 1.0
+#: How long a judge must have seen a name's last beat unchanged before it may call the
+#: name silent: over one beat, so a name that beats on time is never taken.
+WATCHED_S = BEAT_EVERY_S + RETRY_AFTER_S
 
 
 class Liveness:
@@ -53,6 +62,9 @@ class Liveness:
         #: clock), and the store's count of outages then; None after a failed beat.
         self.steady_since: float | None = None
         self._outages = 0
+        #: Each other name's last beat as this process last saw it, and since when (this
+        #: process's clock) it has seen it unchanged; forgotten after an outage.
+        self._seen: dict[str, tuple[float, float]] = {}
 
     async def beat(self) -> list[str]:
         """Beat; and when the database has answered this process for two beats, take
@@ -61,8 +73,11 @@ class Liveness:
         async with self.store.transaction() as db:
             now = db.now
             judge = self._steady(now, outages)
+            if not self._on_time(now) or self.steady_since is None or outages != self._outages:
+                self._seen = {}  # what was seen before an outage or a stall proves nothing
             await db.processes.beat_process(self.owners)
-            silent = await db.processes.silent_processes(now - SILENT_AFTER_S) if judge else []
+            silent = self._silent(await db.processes.beats(), now)
+            silent = silent if judge else []
             if silent:
                 await db.processes.take_claims_from(silent)
         if not self._on_time(now) or self.steady_since is None or outages != self._outages:
@@ -71,6 +86,22 @@ class Liveness:
         if silent:
             log.warning("claims of silent process name(s) %s taken over", ", ".join(silent))
         return silent
+
+    def _silent(self, beats: dict[str, float], now: float) -> list[str]:
+        """The names silent for two beats: their beat two beats old by this clock, and
+        seen unchanged by this process for over a beat (whatever the other's clock)."""
+        seen = {}
+        for owner, at in beats.items():
+            if owner in self.owners:
+                continue
+            before = self._seen.get(owner)
+            seen[owner] = before if before is not None and before[0] == at else (at, now)
+        self._seen = seen
+        return sorted(
+            owner
+            for owner, (at, since) in seen.items()
+            if at < now - SILENT_AFTER_S and now - since >= WATCHED_S
+        )
 
     def _steady(self, now: float, outages: int) -> bool:
         """Whether the database answered this process from ``steady_since`` to ``now``

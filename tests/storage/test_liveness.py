@@ -168,6 +168,43 @@ async def test_a_failed_beat_is_tried_again_a_second_later_and_judges_nobody(
     assert beats.steady_since is not None and clock() - beats.steady_since < SILENT_AFTER_S
 
 
+#: A worker's host this far behind the bot's (more than a beat: no time service there).
+SKEW_S = 6.0
+
+
+async def test_a_living_process_on_a_host_whose_clock_lags_keeps_its_claims(
+    db_path: Path, clock: FakeClock
+) -> None:
+    """Beats are stamped by each host's clock: the lagging one's always look more than a
+    beat old to the judge, yet they change at every beat, so nothing is taken; once it
+    dies, its claims are taken as soon as a living one's would be."""
+    judge_store = await Store.open(db_path, clock=clock)
+    lagging = await Store.open(db_path, clock=lambda: clock() - SKEW_S)
+    try:
+        judge = Liveness(judge_store, [judge_store.instance])
+        other = Liveness(lagging, [lagging.instance])
+        await _game_with_timers(lagging, 2)
+        await judge.beat()
+        await other.beat()
+        async with lagging.transaction() as db:
+            mine = await db.timers.claim_due_timers(lagging.clock(), lagging.instance, LEASE_S)
+        assert len(mine) == 2
+        for _ in range(6):  # in step, the judge's beat just before the other's
+            clock.advance(BEAT_EVERY_S)
+            assert await judge.beat() == [], "taken from a process that beats on time"
+            await other.beat()
+        taken: list[str] = []
+        waited = 0.0
+        while not taken:  # it dies after its last beat
+            clock.advance(BEAT_EVERY_S)
+            waited += BEAT_EVERY_S
+            taken = await judge.beat()
+        assert taken == [lagging.instance] and waited <= SILENT_AFTER_S + BEAT_EVERY_S
+    finally:
+        await judge_store.close()
+        await lagging.close()
+
+
 async def test_a_dead_worker_is_no_longer_counted_alive_and_its_jobs_are_free(
     stores: tuple[Store, Store], clock: FakeClock
 ) -> None:

@@ -45,10 +45,10 @@ class ProcessStatements(Statements):
                 (owner, self.now),
             )
 
-    async def silent_processes(self, before: float) -> list[str]:
-        """The names whose last beat is older than ``before``."""
-        rows = await self._all("SELECT owner FROM process_beats WHERE beat_at < ?", (before,))
-        return [str(r[0]) for r in rows]
+    async def beats(self) -> dict[str, float]:
+        """Every beating name and its last beat (stamped by the beater's own clock)."""
+        rows = await self._all("SELECT owner, beat_at FROM process_beats", ())
+        return {str(r[0]): float(r[1]) for r in rows}
 
     async def take_claims_from(self, owners: Sequence[str]) -> None:
         """``owners`` are dead: their claims go back to whoever claims next, a worker
