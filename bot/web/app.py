@@ -291,14 +291,15 @@ def make_app(room: Room) -> web.Application:
     app.router.add_get("/static/web.js", script)
     app.router.add_get("/g/{token}", to_live)
     app.router.add_get("/g/{token}/", live)
-    app.router.add_get("/g/{token}/events", events)
+    # An event stream has no HEAD: its answer is its body.
+    app.router.add_get("/g/{token}/events", events, allow_head=False)
     app.router.add_get(r"/g/{token}/board/{version:\d+}.png", board)
     app.router.add_get("/g/{token}/turns/jump", jump)
     app.router.add_get(r"/g/{token}/turns/{step}.png", turn_board)
     app.router.add_get("/g/{token}/turns/{step}", turn)
     app.router.add_get("/l/{token}", to_live)
     app.router.add_get("/l/{token}/", league_routes.league_live)
-    app.router.add_get("/l/{token}/events", league_routes.league_events)
+    app.router.add_get("/l/{token}/events", league_routes.league_events, allow_head=False)
     return app
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import ipaddress
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -29,10 +30,12 @@ KEEPALIVE_S = 25.0
 NOT_FOUND = "This link does not open a game's page: it may have been revoked, or mistyped."
 
 
-#: What an update names that is no part of what the page shows: the version, and the
-#: board's address, which carries it (the board itself is drawn from the public view,
-#: which ``Update.shows`` digests instead).
-UNSEEN = ("version", "board")
+#: What an update names that is no part of what a commit changes on the page: the
+#: version, and the board's address, which carries it (the board itself is drawn from the
+#: public view, which ``Update.shows`` digests instead); and the clocks' words, which
+#: change with the minutes, so that a commit open to undo is never sent for its clock
+#: line alone (the clocks go out with the next update that shows a change).
+UNSEEN = ("version", "board", "clocks")
 
 
 @dataclass(frozen=True)
@@ -158,14 +161,30 @@ class Room:
 
 
 def address_of(request: web.Request, trust_proxy: bool) -> str:
-    """The client's address: behind a trusted reverse proxy, the last address it added
-    to X-Forwarded-For (the one it saw; those before it are the client's to forge)."""
+    """Who the client is, for the limits: its address (behind a trusted reverse proxy, the
+    last address the proxy added to X-Forwarded-For: the one it saw; those before it are
+    the client's to forge), an IPv6 one by its /64 (:func:`client_key`)."""
     if trust_proxy:
         forwarded = request.headers.get("X-Forwarded-For", "")
         last = forwarded.rsplit(",", 1)[-1].strip()
         if last:
-            return last
-    return request.remote or "unknown"
+            return client_key(last)
+    return client_key(request.remote or "unknown")
+
+
+def client_key(address: str) -> str:
+    """An IPv4 address as it is; an IPv6 one by its /64, the block one host is usually
+    given and may pick any address of (counted each on its own, one host could take every
+    stream and every request of the limits); an IPv4 one written as IPv6 as IPv4."""
+    try:
+        ip = ipaddress.ip_address(address.strip("[]"))
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 def _pack(update: Update) -> bytes:

@@ -23,6 +23,7 @@ from bot.tables.bot_users import bot_user
 from bot.tables.clocks import DAY
 from bot.tables.manager import GameManager
 from bot.tables.requests import Move, NewGame
+from bot.web.app import Room
 from bot.web.serve import WebServer
 from tests.conftest import FakeClock
 
@@ -94,6 +95,32 @@ async def test_a_decision_taken_back_never_reaches_an_open_page(
     shown = " ".join(map(str, data["log"]))  # type: ignore[call-overload]
     assert "North adds 3" in shown and "adds 2" not in shown
     assert data["turn"] == "South to play."
+
+
+async def test_on_a_clocked_game_a_decision_open_to_undo_is_not_sent_for_its_clock_line(
+    manager: GameManager, room: Room, clock: FakeClock
+) -> None:
+    """The clocks' words change with the minutes: a decision open to undo made minutes
+    after the page was last sent anything must still send nothing (not even its moment);
+    the turn passing does, with the clocks as they stand."""
+    info = await manager.create_game(
+        "g1", "c1", "alice", NewGame("toy", opponent_id="bob", seat="north", clock="fast", seed=5)
+    )
+    await link_path(manager, info.id)
+    queue = room.spectators.join(info.id)  # a page open, sent the game as it stands
+    try:
+        now = await room.fresh(info.id)
+        assert now is not None
+        room.opened(info.id, now)
+        clock.advance(120)
+        added = await manager.act(info.id, "alice", Move("add", 2, info.version))
+        assert await room.update(info.id) is None, "the moment of a decision open to undo"
+        clock.advance(120)
+        await manager.act(info.id, "alice", Move("done", None, added.version))
+        passed = await room.update(info.id)
+        assert passed is not None and b'"clocks":["' in passed
+    finally:
+        room.spectators.leave(info.id, queue)
 
 
 async def test_an_abandon_reaches_an_open_page(manager: GameManager, db_path: Path | str) -> None:

@@ -20,6 +20,7 @@ from bot.tables.manager import GameManager
 from bot.tables.requests import Move
 from bot.web.league_links import revoke_league_links
 from bot.web.links import revoke_links
+from bot.web.room import client_key
 from bot.web.serve import WebServer
 from bot.web.streams import TOO_MANY_STREAMS, StreamCount
 from tests.web.test_live import WAIT_S, next_event
@@ -88,6 +89,51 @@ async def test_streams_past_an_addresss_share_or_the_servers_are_refused_politel
         for stream in (first[1], other, again):
             stream.close()
     await _until(lambda: room.streams.open == 0, "every stream forgotten")
+
+
+async def test_an_ipv6_host_counts_as_one_whatever_address_of_its_64_it_picks(
+    manager: GameManager, served: WebServer
+) -> None:
+    """One host is usually given a /64 and may pick any address in it: counted by
+    address, it could take every stream of the server. Its /64 is one client."""
+    room = served.room
+    room.trust_proxy = True
+    room.streams = StreamCount(per_address=2, total=6)
+    game_id = await toy_game(manager)
+    path = await link_path(manager, game_id)
+    version = (await manager.get_game_info(game_id)).version
+    url = f"http://127.0.0.1:{served.port}{path}events?v={version}"
+    async with aiohttp.ClientSession() as http:
+        held = [await _opened(http, url, f"2001:db8:1:2::{n}") for n in (1, 2)]
+        async with http.get(url, headers=_from("2001:db8:1:2:ffff::9")) as third:
+            assert third.status == 429, "a third stream from the same /64"
+        elsewhere = await _opened(http, url, "2001:db8:1:3::1")  # another /64
+        mapped = await _opened(http, url, "::ffff:198.51.100.7")  # IPv4, written as IPv6
+        assert room.streams.of("198.51.100.7") == 1
+        for stream in (*held, elsewhere, mapped):
+            stream.close()
+
+
+def test_the_key_of_an_address() -> None:
+    assert client_key("2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::/64"
+    assert client_key("[2001:db8:1:2::9]") == "2001:db8:1:2::/64"
+    assert client_key("::ffff:10.1.2.3") == "10.1.2.3"
+    assert client_key("10.1.2.3") == "10.1.2.3"
+    assert client_key("unknown") == "unknown"
+
+
+async def test_an_event_stream_has_no_head(manager: GameManager, served: WebServer) -> None:
+    """A HEAD answer has no body, and a stream's answer is its body: HEAD is refused
+    rather than answered with events after the headers."""
+    game_id = await toy_game(manager)
+    path = await link_path(manager, game_id)
+    league = await toy_league(manager, guild="g2")
+    league_events = f"{await league_path(manager, league.id, guild='g2')}events"
+    async with aiohttp.ClientSession() as http:
+        for events in (f"{path}events", league_events):
+            async with http.head(f"http://127.0.0.1:{served.port}{events}") as answer:
+                assert answer.status == 405
+    assert served.room.streams.open == 0
 
 
 async def test_a_game_that_is_over_ends_its_stream_and_asks_for_no_other(
