@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import rules
-from bot.storage.rows import GameRow
 from bot.tables.loading import seat_view
 from rules.core import undo
+from tests.row_helpers import game_row
 
 GAMES = ["fort_sumter", "lincoln", "war"]
 
@@ -24,18 +25,14 @@ def public(game: Any, state: dict[str, Any]) -> str:
     return json.dumps(game.view(state, None), sort_keys=True)
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_the_settled_state_shows_what_stood_before_any_decision_open_to_undo(
-    name: str,
-) -> None:
-    game = rules.get_game(name)
-    draw = random.Random(7)
-    state = game.setup(seed=11)
-    anchor = public(game, state)
-    open_to_undo = 0
+def random_play(
+    game: Any, state: dict[str, Any], draw: random.Random
+) -> Iterator[tuple[str, Any, dict[str, Any]]]:
+    """Up to 400 random decisions of whoever acts first, undo three times in ten where it
+    is offered: each decision and the state after it."""
     for _ in range(400):
         if game.outcome(state) is not None:
-            break
+            return
         role = game.active_roles(state)[0]
         legal = game.legal_actions(state, role)
         if "undo" in legal and draw.random() < 0.3:
@@ -45,6 +42,18 @@ def test_the_settled_state_shows_what_stood_before_any_decision_open_to_undo(
             args = legal[verb]
             arg = None if args is True else draw.choice(args)
         state = game.act(state, role, verb, arg)
+        yield verb, arg, state
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_settled_state_shows_what_stood_before_any_decision_open_to_undo(
+    name: str,
+) -> None:
+    game = rules.get_game(name)
+    start = game.setup(seed=11)
+    anchor = public(game, start)
+    open_to_undo = 0
+    for verb, arg, state in random_play(game, start, random.Random(7)):
         if state.get("undo"):
             open_to_undo += 1
             assert public(game, undo.settled(state)) == anchor, (name, verb, arg)
@@ -69,50 +78,17 @@ def test_settled_leaves_the_state_as_it_was() -> None:
     assert json.dumps(state, sort_keys=True) == kept
 
 
-def _row(name: str, state: dict[str, Any]) -> GameRow:
-    return GameRow(
-        id=1,
-        guild_id="g1",
-        channel_id="c1",
-        game_name=name,
-        options_json="{}",
-        seed=-1,
-        status="active",
-        state_json=json.dumps(state),
-        version=1,
-        creator_id="alice",
-        hotseat=False,
-        active_roles=(),
-        posted_log=0,
-        created_at=0.0,
-        updated_at=0.0,
-        turn_started_at=None,
-    )
-
-
 @pytest.mark.parametrize("name", GAMES)
 def test_a_waiting_side_sees_nothing_its_opponent_may_still_take_back(name: str) -> None:
     """Through whole random games, undos included: a side with nothing to decide sees
     (``bot.tables.loading.seat_view``) exactly what it saw at the last moment nobody
     could undo anything; a side that must decide too sees the game as it stands."""
     game = rules.get_game(name)
-    draw = random.Random(5)
-    state = game.setup(seed=13)
-    anchors = {role: game.view(state, role) for role in game.roles}
+    start = game.setup(seed=13)
+    anchors = {role: game.view(start, role) for role in game.roles}
     waited = open_to_undo = 0
-    for _ in range(400):
-        if game.outcome(state) is not None:
-            break
-        role = game.active_roles(state)[0]
-        legal = game.legal_actions(state, role)
-        if "undo" in legal and draw.random() < 0.3:
-            verb, arg = "undo", None
-        else:
-            verb = draw.choice(sorted(v for v in legal if v != "undo"))
-            args = legal[verb]
-            arg = None if args is True else draw.choice(args)
-        state = game.act(state, role, verb, arg)
-        row = _row(name, state)
+    for verb, arg, state in random_play(game, start, random.Random(5)):
+        row = game_row(name, state)
         open_to_undo += bool(state.get("undo"))
         for other in game.roles:
             seen = seat_view(row, other)

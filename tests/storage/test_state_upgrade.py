@@ -71,26 +71,9 @@ def test_an_upgraded_state_is_left_alone_by_a_second_upgrade() -> None:
 
 
 def _row(game_name: str, state: dict[str, Any]) -> Any:
-    from bot.storage.rows import GameRow
+    from tests.row_helpers import game_row
 
-    return GameRow(
-        id=1,
-        guild_id=None,
-        channel_id="c",
-        game_name=game_name,
-        options_json="{}",
-        seed=1,
-        status="active",
-        state_json=json.dumps(state),
-        version=5,
-        creator_id="u",
-        hotseat=False,
-        active_roles=(),
-        posted_log=0,
-        created_at=0.0,
-        updated_at=0.0,
-        turn_started_at=None,
-    )
+    return game_row(game_name, state, guild_id=None, channel_id="c", seed=1, version=5)
 
 
 def test_the_bot_upgrades_a_stored_state_when_it_loads_it() -> None:

@@ -20,6 +20,7 @@ from bot.tables.records import replay_movie
 from bot.tables.records.replay import may_see_finished
 from bot.tables.records.replay_movie import ReplayCache, build_movie, upload_limit
 from bot.tables.requests import Move, NewGame
+from tests.row_helpers import game_row
 
 GAME = "war"
 SEATS = {"union": "alice", "confederate": "bob"}
@@ -188,24 +189,7 @@ def test_the_upload_limit_is_checked() -> None:
 
 
 def row(status: str, guild: str | None = "g1") -> GameRow:
-    return GameRow(
-        id=7,
-        guild_id=guild,
-        channel_id="c1",
-        game_name=GAME,
-        options_json="{}",
-        seed=-1,
-        status=status,
-        state_json="{}",
-        version=3,
-        creator_id="alice",
-        hotseat=False,
-        active_roles=(),
-        posted_log=0,
-        created_at=0.0,
-        updated_at=0.0,
-        turn_started_at=None,
-    )
+    return game_row(GAME, id=7, guild_id=guild, status=status, version=3)
 
 
 def test_may_see_finished_a_game_played_or_one_played_on_this_server() -> None:
