@@ -288,6 +288,14 @@ class DispatchBot(DispatchClient):
         )
 
     # -- shutdown -----------------------------------------------------------------
+    def dispatch(self, event: str, /, *args: Any, **kwargs: Any) -> None:
+        """No event once closing: discord.py lets go of its event loop as it closes, and
+        an event dispatched then (a socket's last words) would be a handler's coroutine
+        made and never run."""
+        if self.is_closed():
+            return
+        super().dispatch(event, *args, **kwargs)
+
     async def close(self) -> None:
         # Let clicks being handled finish (they hold a game lock and an interaction token);
         # any arriving from now on is answered "restarting" and changes nothing.
