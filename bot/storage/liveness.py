@@ -73,14 +73,17 @@ class Liveness:
         async with self.store.transaction() as db:
             now = db.now
             judge = self._steady(now, outages)
-            if not self._on_time(now) or self.steady_since is None or outages != self._outages:
-                self._seen = {}  # what was seen before an outage or a stall proves nothing
+            # A failed beat, an outage or a stall since the last beat: the watch starts
+            # again (what was seen before proves nothing of the others).
+            anew = not self._on_time(now) or self.steady_since is None or outages != self._outages
+            if anew:
+                self._seen = {}
             await db.processes.beat_process(self.owners)
             silent = self._silent(await db.processes.beats(), now)
             silent = silent if judge else []
             if silent:
                 await db.processes.take_claims_from(silent)
-        if not self._on_time(now) or self.steady_since is None or outages != self._outages:
+        if anew:
             self.steady_since, self._outages = now, outages
         self.last_beat = now
         if silent:

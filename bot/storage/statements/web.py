@@ -145,16 +145,14 @@ class WebStatements(Statements):
         )
         return [str(r[0]) for r in rows]
 
-    async def revoke_league_game_page(self, game_id: int) -> int:
+    async def revoke_league_game_page(self, game_id: int) -> None:
         """The links a league's page made for ``game_id`` no longer open it (its own
-        links are ``revoke_links``'s): how many live league links that turned away."""
-        live = len(await self.league_nonces_of_game(game_id))
+        links are ``revoke_links``'s)."""
         await self._run(
             "UPDATE league_games SET page_revoked_at = ? WHERE game_id = ?"
             " AND page_revoked_at IS NULL",
             (self.now, game_id),
         )
-        return live
 
     async def league_pages_revoked(self, league_id: int) -> set[int]:
         """The games of ``league_id`` whose page its links no longer open."""
