@@ -43,6 +43,13 @@ async def game_names(interaction: discord.Interaction[Any], current: str) -> Cho
     return choices([(g.title or name, name) for name, g in sorted(rules.GAMES.items())], current)
 
 
+async def rated_game_names(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """The games played against someone (rated, and played in leagues), by title: a
+    game played alone (the CDG Solo System) is never offered where it would be refused."""
+    pairs = [(g.title or name, name) for name, g in sorted(rules.GAMES.items()) if not g.one_seat]
+    return choices(pairs, current)
+
+
 async def clock_controls(interaction: discord.Interaction[Any], current: str) -> Choices:
     """The clock presets, each shown with its written form; what was typed, if it is
     a written control (``3d+1d/7d``), is offered as it is first."""

@@ -380,6 +380,14 @@ async def test_rules_card_and_autocomplete(tmp_path):
         await t.start()
         games = await t.emu.autocomplete(t.players["alice"], t.channel, "rules", game="skirm")
         assert {"name": "Skirmish (test game)", "value": "skirmish"} in games
+        # A game played alone has rules, but no leaderboard and no league: not offered there.
+        alice = t.players["alice"]
+        every = await t.emu.autocomplete(alice, t.channel, "rules", game="")
+        rated = await t.emu.autocomplete(alice, t.channel, "leaderboard", game="")
+        leagues = await t.emu.autocomplete(alice, t.channel, "league create", game="")
+        assert "solo" in {c["value"] for c in every}
+        assert "solo" not in {c["value"] for c in rated} | {c["value"] for c in leagues}
+        assert {"war", "fort_sumter", "lincoln"} <= {c["value"] for c in rated}
         rules_reply = await t.slash("alice", "rules", game="skirmish")
         assert "face down" in rules_reply.text
         cards = await t.emu.autocomplete(t.players["alice"], t.channel, "card", name="Skirmisher 1")

@@ -49,7 +49,7 @@ class RatingsCog(commands.Cog):
 
     @app_commands.command(name="leaderboard")
     @app_commands.guild_only()
-    @app_commands.autocomplete(game=autocomplete.game_names)
+    @app_commands.autocomplete(game=autocomplete.rated_game_names)
     async def leaderboard(
         self,
         interaction: discord.Interaction[Any],

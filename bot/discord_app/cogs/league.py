@@ -61,7 +61,9 @@ class LeagueCog(
 
     # -- entry --------------------------------------------------------------------
     @app_commands.command(name="create")
-    @app_commands.autocomplete(game=autocomplete.game_names, clock=autocomplete.clock_controls)
+    @app_commands.autocomplete(
+        game=autocomplete.rated_game_names, clock=autocomplete.clock_controls
+    )
     # A slash command's options are its parameters (discord.py's idiom).
     async def create(  # noqa: PLR0913
         self,
