@@ -68,6 +68,11 @@ class PublicLeague:
     #: Its games whose page was turned away (``/game link revoke``): listed, not linked.
     unlinked: frozenset[int] = frozenset()
 
+    @property
+    def over(self) -> bool:
+        """Finished or cancelled: nothing on its page will change again."""
+        return self.status in ("finished", "cancelled")
+
     def name_of(self, player: str) -> str:
         return self.shown.get(player, "an entrant")
 
@@ -215,26 +220,38 @@ def league_page(league: PublicLeague, links: dict[int, str], live: bool) -> str:
     """The league's page now; ``live``: its script listens for changes and reloads."""
     body = league_main(league, links)
     now = digest(league)
-    events = f' data-events="events?d={now}"' if live else ""
-    note = (
-        "This page updates by itself when the league changes."
-        if live
-        else "Reload the page to see the latest: this server does not send live updates."
-    )
+    events = f' data-events="events?d={now}"' if live and not league.over else ""
+    if league.over:
+        note = "The league is over."
+    elif live:
+        note = "This page updates by itself when the league changes."
+    else:
+        note = "Reload the page to see the latest: this server does not send live updates."
     return (
         f'{_head(league.name)}\n<body{events} data-digest="{now}">\n{body}'
         f'<p class="note" id="note">{escape(note)}</p></main></body></html>\n'
     )
 
 
-async def league_update(store: Store, league_id: int) -> tuple[bytes, list[str], bool] | None:
+@dataclass(frozen=True)
+class LeagueUpdate:
     """What a change of the league sends its pages: the event (the digest of what the
-    page shows now: a page whose own differs reloads), the links that still open it, and
-    whether its server still shows it. None when the league is gone."""
+    page shows now: a page whose own differs reloads), the links that still open it,
+    whether its server still shows it, and whether the league is over (nothing after)."""
+
+    data: bytes
+    nonces: list[str]
+    shown: bool
+    over: bool
+
+
+async def league_update(store: Store, league_id: int) -> LeagueUpdate | None:
+    """The update a change of the league sends; None when the league is gone."""
     league = await read_league(store, league_id)
     if league is None:
         return None
     async with store.read() as db:
         nonces = await db.web.live_league_nonces(league_id)
         server = await db.web.server(league.guild_id)
-    return pages.event("league", {"digest": digest(league)}), nonces, not server.page_off
+    data = pages.event("league", {"digest": digest(league)})
+    return LeagueUpdate(data, nonces, not server.page_off, league.over)

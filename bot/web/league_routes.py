@@ -63,8 +63,12 @@ async def league_live(request: web.Request) -> web.Response:
 
 
 async def league_events(request: web.Request) -> web.StreamResponse:
+    """The league page's stream: a digest at each change, while its link opens and until
+    the league is over (``bot.web.streams``)."""
     found = await opened_league(request)
     room = request.app[ROOM]
+    if found.league.over and request.query.get("d") == digest(found.league):
+        return web.Response(status=204)  # it shows the end already: nothing will come
     response = web.StreamResponse(
         headers={
             "Content-Type": "text/event-stream",
@@ -93,7 +97,8 @@ async def league_events(request: web.Request) -> web.StreamResponse:
             if request.query.get("d") != now:
                 # Opened (or reconnected) after a change the page does not show yet.
                 await response.write(pages.event("league", {"digest": now}))
-            await _stream(response, queue, found.nonce, still_opens, room.keepalive_s)
+            if not league.over:
+                await _stream(response, queue, found.nonce, still_opens, room.keepalive_s)
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:

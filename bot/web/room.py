@@ -97,7 +97,11 @@ class Room:
         spectators' queues (``Spectators`` passes the bytes on as they are)."""
         if game_id < 0:  # a league's pages (``Spectators.heard_league``)
             made = await league_update(self.store, -game_id)
-            found = None if made is None else Update(made[0], frozenset(made[1]), made[2])
+            found = (
+                None
+                if made is None
+                else Update(made.data, frozenset(made.nonces), made.shown, over=made.over)
+            )
         else:
             found = await self.fresh(game_id)
             if found is not None and self._already_sent(game_id, found):

@@ -6,9 +6,9 @@ left open. Three rules keep them from piling up or outliving their link:
 - At most :data:`PER_ADDRESS` streams from one address and :data:`TOTAL` in all; past
   either, a new one is refused with 429 (the page stays as it was loaded, and says to
   reload later). A reader with a few tabs open is far below the first.
-- A game that is over sends nothing more: its stream ends after the last update, and a
-  stream asked for afterwards is answered 204, which tells the browser not to try
-  again.
+- A game or a league that is over sends nothing more: its stream ends after the last
+  update, and a stream asked for afterwards is answered 204, which tells the browser not
+  to try again.
 - Every :data:`LINK_CHECK_EVERY` keep-alives (about ten minutes), a stream looks again
   whether its link still opens its page (one small read); a link revoked, or a server
   that turned its pages off, ends it with ``gone`` even when no turn comes to carry the

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import json
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -198,6 +199,37 @@ async def test_a_leagues_link_revoked_between_rounds_is_told_gone(
         await revoke_league_links(manager.store, league.id, "g1", "mod", is_moderator=True)
         kind, _ = await next_event(stream.content)
         assert kind == "gone"
+
+
+async def test_a_league_that_is_over_ends_its_stream_and_asks_for_no_other(
+    manager: GameManager, served: WebServer
+) -> None:
+    """A league over (finished here, as cancelled would be) sends nothing more."""
+    league = await toy_league(manager)
+    path = await league_path(manager, league.id)
+    base = f"http://127.0.0.1:{served.port}"
+    async with aiohttp.ClientSession() as http:
+        page = await (await http.get(base + path)).text()
+        events = re.search(r'data-events="([^"]+)"', page)
+        assert events
+        stream = await _opened(http, f"{base}{path}{html.unescape(events[1])}")
+        for _ in range(3):  # three rounds, a game each: the league ends with the last
+            (game,) = (await manager.leagues.round(league.id, "g1")).games
+            assert game.game_id is not None
+            await manager.resign(game.game_id, game.second)
+        assert (await manager.leagues.info(league.id, "g1")).status == "finished"
+        data: dict[str, object] = {}
+        while True:  # each game's end is told; after the last, the stream ends
+            line = await asyncio.wait_for(stream.content.readline(), WAIT_S)
+            if not line:
+                break
+            if line.startswith(b"data: "):
+                data = json.loads(line.removeprefix(b"data: "))
+        over = await (await http.get(base + path)).text()
+        assert "data-events" not in over and "The league is over." in over
+        async with http.get(f"{base}{path}events?d={data['digest']}") as after:
+            assert after.status == 204
+    assert served.room.streams.open == 0
 
 
 def test_the_count_refuses_past_either_limit_and_forgets_what_closed() -> None:
