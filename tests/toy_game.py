@@ -15,7 +15,6 @@ a player who may not be the one acting.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rules import IllegalAction
@@ -28,13 +27,6 @@ def _draw(state: dict[str, Any], n: int) -> int:
     rng: int = (state["rng"] * 6364136223846793005 + 1442695040888963407) & _MASK
     state["rng"] = rng
     return (rng >> 33) % n
-
-
-def _first_choice(game: Any, view: dict[str, Any]) -> tuple[str, Any]:
-    for verb, args in view["actions"].items():
-        if verb != "undo":
-            return verb, args[0] if isinstance(args, list) else None
-    raise IllegalAction("Nothing to choose.")
 
 
 def _codeword(state: dict[str, Any]) -> str:
@@ -90,10 +82,6 @@ class ToyGame:
         if state["step"] == "secret":
             return tuple(r for r in self.roles if state["picks"][r] is None)
         return (state["turn"],)
-
-    def automated_player(self) -> Callable[[Any, dict[str, Any]], tuple[str, Any]]:
-        """Dispatch's easy level: the first choice offered, never a take-back."""
-        return _first_choice
 
     def outcome(self, state: dict[str, Any]) -> dict[str, Any] | None:
         outcome: dict[str, Any] | None = state["outcome"]
