@@ -29,17 +29,30 @@ def never_connects(config: Config) -> int:
     raise AssertionError("dispatch went on to connect to Discord with a wrong setting")
 
 
-@pytest.mark.parametrize("guild", ["my-test-server", "12ab", "-5", "0", "9" * 25])
-def test_a_dev_guild_that_is_not_an_id_gives_one_line_and_exit_code_2(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, guild: str
-) -> None:
+def refused_at_start(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    name: str,
+    value: str,
+) -> str:
+    """``dispatch`` started with ``name`` set to ``value``: it must stop with exit code 2
+    and one line, no traceback, never reaching Discord. Returns that line."""
     monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
     monkeypatch.setenv("DISPATCH_DB", str(tmp_path / "x.sqlite3"))
-    monkeypatch.setenv("DISPATCH_DEV_GUILD", guild)
+    monkeypatch.setenv(name, value)
     monkeypatch.setattr(entry, "run_discord", never_connects)
     assert entry.main([]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
+    return err
+
+
+@pytest.mark.parametrize("guild", ["my-test-server", "12ab", "-5", "0", "9" * 25])
+def test_a_dev_guild_that_is_not_an_id_gives_one_line_and_exit_code_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, guild: str
+) -> None:
+    err = refused_at_start(monkeypatch, capsys, tmp_path, "DISPATCH_DEV_GUILD", guild)
     assert err.startswith("dispatch: DISPATCH_DEV_GUILD must be a server id")
     assert not (tmp_path / "x.sqlite3").exists()  # stopped before anything was opened
 
@@ -48,13 +61,7 @@ def test_a_dev_guild_that_is_not_an_id_gives_one_line_and_exit_code_2(
 def test_a_log_level_logging_does_not_know_gives_one_line_and_exit_code_2(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, level: str
 ) -> None:
-    monkeypatch.setenv("DISCORD_TOKEN", "not-a-real-token")
-    monkeypatch.setenv("DISPATCH_DB", str(tmp_path / "x.sqlite3"))
-    monkeypatch.setenv("DISPATCH_LOG_LEVEL", level)
-    monkeypatch.setattr(entry, "run_discord", never_connects)
-    assert entry.main([]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "Traceback" not in err
+    err = refused_at_start(monkeypatch, capsys, tmp_path, "DISPATCH_LOG_LEVEL", level)
     assert err.startswith("dispatch: DISPATCH_LOG_LEVEL must be one of DEBUG, INFO")
     assert Config.from_env({"DISPATCH_LOG_LEVEL": " debug "}).log_level == "DEBUG"
 

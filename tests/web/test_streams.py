@@ -64,6 +64,14 @@ async def _opened(
     return stream
 
 
+async def _league_stream(http: aiohttp.ClientSession, page_url: str) -> aiohttp.ClientResponse:
+    """The stream a league's page opens (its ``data-events``), opened as ``_opened`` does."""
+    page = await (await http.get(page_url)).text()
+    events = re.search(r'data-events="([^"]+)"', page)
+    assert events, "the league's page opens a stream"
+    return await _opened(http, page_url + html.unescape(events[1]))
+
+
 async def test_streams_past_an_addresss_share_or_the_servers_are_refused_politely(
     manager: GameManager, served: WebServer
 ) -> None:
@@ -192,10 +200,7 @@ async def test_a_leagues_link_revoked_between_rounds_is_told_gone(
     path = await league_path(manager, league.id)
     base = f"http://127.0.0.1:{served.port}"
     async with aiohttp.ClientSession() as http:
-        page = await (await http.get(base + path)).text()
-        events = re.search(r'data-events="([^"]+)"', page)
-        assert events
-        stream = await _opened(http, f"{base}{path}{html.unescape(events[1])}")
+        stream = await _league_stream(http, base + path)
         await revoke_league_links(manager.store, league.id, "g1", "mod", is_moderator=True)
         kind, _ = await next_event(stream.content)
         assert kind == "gone"
@@ -209,10 +214,7 @@ async def test_a_league_that_is_over_ends_its_stream_and_asks_for_no_other(
     path = await league_path(manager, league.id)
     base = f"http://127.0.0.1:{served.port}"
     async with aiohttp.ClientSession() as http:
-        page = await (await http.get(base + path)).text()
-        events = re.search(r'data-events="([^"]+)"', page)
-        assert events
-        stream = await _opened(http, f"{base}{path}{html.unescape(events[1])}")
+        stream = await _league_stream(http, base + path)
         for _ in range(3):  # three rounds, a game each: the league ends with the last
             (game,) = (await manager.leagues.round(league.id, "g1")).games
             assert game.game_id is not None
